@@ -1,0 +1,134 @@
+# wattpath - out-of-band fleet power collector.  One plain Makefile.
+#
+#   make            build ./wattpath (and ./wattpath-sim)
+#   make check      install test deps, run unit + integration tests, then the
+#                   unit and fast integration tests again under ASan+UBSan
+#   make demo       run the collector on the built-in simulated fleet
+#   make bench      benchmarks (figures go to docs/benchmarks.md by hand)
+#   make asan       sanitizer build in build-asan/
+#   make fuzz       longer fuzzing of the parsers (clang, libFuzzer)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PKG_CONFIG ?= pkg-config
+PREFIX	?= /usr/local
+DESTDIR	?=
+BUILD	?= build
+CC	?= cc
+VERSION	:= 0.1.0
+
+PKGS	:= libcurl json-c netsnmp libmodbus librrd openssl yaml-0.1 libmicrohttpd
+WARN	:= -Wall -Wextra -Wshadow -Wpointer-arith -Wmissing-prototypes \
+	   -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation
+CFLAGS	?= -O2 -g
+WERROR	?= -Werror
+ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DWP_VERSION='"$(VERSION)"' \
+	   -DWP_PREFIX='"$(PREFIX)"' $(WARN) $(WERROR) $(CFLAGS) $(SANITIZE) \
+	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+LIB_SRCS := $(filter-out collector/main.c, \
+	    $(wildcard collector/*.c) $(wildcard drivers/*/*.c) $(wildcard model/*.c))
+SIM_SRCS := $(wildcard tests/sim/*.c)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all deps check unit integration asan check-asan demo demo-serve \
+	bench fuzz install clean
+all: $(BUILD)/wattpath wattpath $(if $(SIM_SRCS),wattpath-sim)
+
+deps:
+	@scripts/deps.sh build
+
+$(BUILD)/%.o: %.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Rebuild everything when the flags change.
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(ALL_CFLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS)' > $@
+FORCE:
+
+$(BUILD)/libwattpath.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/wattpath: $(BUILD)/collector/main.o $(BUILD)/libwattpath.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/wattpath-sim: $(SIM_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libwattpath.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell $(PKG_CONFIG) --libs netsnmp-agent 2>/dev/null)
+
+wattpath: $(BUILD)/wattpath
+	@cp $< $@
+wattpath-sim: $(BUILD)/wattpath-sim
+	@cp $< $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwattpath.a $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libwattpath.a $(LIBS) $(TEST_LIBS)
+
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libwattpath.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libwattpath.a $(LIBS)
+
+unit-bins: $(UNIT_BINS)
+
+# The full suite: normal build, then ASan+UBSan on the unit and fast tests.
+check:
+	@scripts/deps.sh check
+	@$(MAKE) --no-print-directory all unit-bins
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
+		SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' \
+		build-asan/wattpath unit-bins-asan
+	@tests/run.sh
+
+unit-bins-asan: $(UNIT_BINS)
+
+unit: all unit-bins
+	@tests/run.sh --unit-only
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
+		SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' \
+		build-asan/wattpath unit-bins-asan
+
+demo:
+	@scripts/deps.sh demo
+	@$(MAKE) --no-print-directory all
+	@tests/demo.sh
+
+demo-serve:
+	@scripts/deps.sh demo
+	@$(MAKE) --no-print-directory all
+	@tests/demo.sh --serve
+
+bench:
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
+	@tests/bench/run.sh
+
+fuzz:
+	@scripts/deps.sh check
+	@tests/fuzz/run.sh 300
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wattpath \
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system
+	install -m 755 $(BUILD)/wattpath $(DESTDIR)$(PREFIX)/bin/wattpath
+	cp -R etc/. $(DESTDIR)$(PREFIX)/share/wattpath/
+	install -m 644 docs/wattpath.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 644 docs/wattpath.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	sed 's|@PREFIX@|$(PREFIX)|g' etc/wattpath.service > \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/wattpath.service
+
+clean:
+	rm -rf build build-asan wattpath wattpath-sim
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,166 @@
+/*
+ * conf.h - wattpath.yaml: parse fully (libyaml), validate, then use.
+ *
+ * conf_load builds a complete struct wp_conf or reports every error it
+ * finds as "FILE:LINE: message" (one per line in errs).  The YAML document
+ * is kept as a tree of struct conf_node (with line numbers) so that drivers
+ * and the model validate their own blocks with the conf_get_* helpers; the
+ * core reads the collector block and derives one target per device:
+ *   node.bmc      -> "<node>/bmc"        driver redfish
+ *   node.gpu      -> "<node>/gpu"        driver inband
+ *   node.engines  -> "<node>/engine<i>"  driver inband
+ *   pdus[]        -> "<pdu>"             driver snmp_pdu (redfish if it has url)
+ *   meters[]      -> "<meter>"           driver modbus
+ * Reload is by swap: load a new conf, keep the old one if it fails.
+ */
+#ifndef WP_CONF_H
+#define WP_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clock.h"
+#include "driver.h"
+#include "err.h"
+
+enum conf_node_type { CN_SCALAR, CN_MAP, CN_SEQ };
+
+struct conf_node {
+	int			 type;		/* enum conf_node_type */
+	char			*key;		/* key when a map member, else NULL */
+	char			*value;		/* scalars only */
+	int			 line;		/* 1-based line in the file */
+	struct conf_node	*child;		/* first member (map, seq) */
+	struct conf_node	*next;		/* next sibling */
+};
+
+/* Error list: every problem found, in file order. */
+struct conf_errs {
+	char	**msg;		/* "FILE:LINE: message" */
+	size_t	  n, cap;
+};
+
+struct wp_cred {
+	const char	*name;
+	const char	*username;	/* may be NULL (SNMP community) */
+	const char	*password_file;	/* exactly one of file/env, or neither */
+	const char	*password_env;
+	const struct conf_node *block;	/* for other fields (auth_protocol...) */
+	int		 line;
+};
+
+struct wp_outlet_ref {
+	const char	*pdu;
+	const char	*outlet;	/* number (1-based) or name, as text */
+	int		 line;
+};
+
+struct wp_node {
+	const char	*name;
+	const char	*class;		/* may be NULL */
+	const char	*rack;		/* may be NULL */
+	struct wp_outlet_ref *outlets;
+	size_t		 n_outlets;
+	const struct conf_node *block;	/* the whole node mapping */
+	int		 line;
+};
+
+struct wp_pdu {
+	const char	*name;
+	const struct conf_node *block;
+	int		 line;
+};
+
+struct wp_meter {
+	const char	*name;
+	const char	*role;		/* facility_total, it_total, cooling, other */
+	const char	*map;
+	const struct conf_node *block;
+	int		 line;
+};
+
+struct wp_conf {
+	char		*path;
+	/* collector: */
+	wp_time		 interval;	/* 1 s .. 1 h; default 10 s */
+	wp_time		 timeout;	/* per poll; default interval * 0.8 */
+	wp_time		 backoff_max;	/* failure backoff cap; default 5 min */
+	char		*data_dir;	/* default /var/lib/wattpath */
+	char		*listen;	/* host:port; default 127.0.0.1:9810 */
+	char		*rrdcached;	/* unix:/path or host:port, or NULL */
+	char		*maps_dir;	/* or NULL */
+	int		 log_level;
+	bool		 log_syslog;
+	wp_time		 journal_retention;	/* default 14 d */
+	char		*fsync;		/* "poll" (default), "segment", "none" */
+	int		 workers;	/* worker threads; default 4 */
+	int		 http_max_inflight;	/* global cap; default 256 */
+	/* inventory: */
+	struct wp_cred	*creds;
+	size_t		 n_creds;
+	struct wp_node	*nodes;
+	size_t		 n_nodes;
+	struct wp_pdu	*pdus;
+	size_t		 n_pdus;
+	struct wp_meter	*meters;
+	size_t		 n_meters;
+	/* derived targets, in config order: */
+	struct wp_target_conf *targets;
+	const char	**target_drivers;	/* driver name per target */
+	size_t		 n_targets;
+	/* blocks validated by the model (report) code: */
+	const struct conf_node *site;		/* site: {name, zone, grid...} */
+	const struct conf_node *report;		/* slo, replicas, idle... */
+	const struct conf_node *root;
+	void		*priv;			/* parser-owned storage */
+};
+
+/*
+ * Loads and validates path.  Returns a new conf (caller frees with
+ * conf_free), or NULL with every error appended to errs (caller frees with
+ * conf_errs_fini).  With check_drivers, each target is also passed to its
+ * driver's target_new/target_free to validate its block offline.
+ */
+struct wp_conf	*conf_load(const char *path, bool check_drivers,
+		    struct conf_errs *errs);
+void		 conf_free(struct wp_conf *c);
+void		 conf_errs_add(struct conf_errs *e, const char *file, int line,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void		 conf_errs_fini(struct conf_errs *e);
+
+/* Lookups (borrowed results; NULL if absent). */
+const struct wp_cred	*conf_cred(const struct wp_conf *c, const char *name);
+const struct wp_node	*conf_node_by_name(const struct wp_conf *c,
+			    const char *name);
+const struct wp_pdu	*conf_pdu(const struct wp_conf *c, const char *name);
+const struct wp_meter	*conf_meter(const struct wp_conf *c, const char *name);
+
+/*
+ * Finds data file "<stem><ext>" under subdir ("pdu-profiles", "meter-maps"):
+ * in maps_dir (if non-NULL), then ./etc/<subdir>/, then the installed
+ * $PREFIX/share/wattpath/<subdir>/.  Returns 0 with the path in out, or -1.
+ */
+int	 conf_find_data_file(const char *maps_dir, const char *subdir,
+	    const char *stem, const char *ext, char *out, size_t len);
+
+/* Tree helpers for blocks (borrowed results). */
+const struct conf_node *conf_get(const struct conf_node *map, const char *key);
+const char	*conf_get_str(const struct conf_node *map, const char *key);
+/* Typed getters: 0 found and valid, 1 absent (out untouched), -1 invalid
+ * (message in err, prefixed with the line). */
+int	 conf_get_bool(const struct conf_node *map, const char *key, bool *out,
+	    struct wp_err *err);
+int	 conf_get_int(const struct conf_node *map, const char *key, long min,
+	    long max, long *out, struct wp_err *err);
+int	 conf_get_double(const struct conf_node *map, const char *key,
+	    double *out, struct wp_err *err);
+int	 conf_get_duration(const struct conf_node *map, const char *key,
+	    wp_time *out, struct wp_err *err);
+/* Fails naming the first key of map not in the NULL-ended allowed list. */
+int	 conf_check_keys(const struct conf_node *map,
+	    const char *const *allowed, struct wp_err *err);
+/* Splits "host:port" ("[v6]:port" too); port must be 1..65535. */
+int	 conf_parse_hostport(const char *s, char *host, size_t hostlen,
+	    int *port);
+
+#endif

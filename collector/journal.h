@@ -1,0 +1,88 @@
+/*
+ * journal.h - the append-only, tamper-evident raw journal.
+ *
+ * One record per target per poll, holding every value as read plus the
+ * counter result (delta, reset-corrected cumulative).  Records are chained
+ * by SHA-256: each record's hash covers the previous record's hash and its
+ * own bytes.  Segments rotate hourly (UTC); a manifest chains the segments'
+ * final hashes, so verification still works after old segments expire.
+ * The on-disk format is documented in docs/journal.md.  The journal is the
+ * audit trail, the source of exact window edges for reports, and (with
+ * state.h) what restores counter state after a crash.
+ */
+#ifndef WP_JOURNAL_H
+#define WP_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "err.h"
+#include "sample.h"
+
+struct journal;
+
+struct journal_value {
+	struct wp_sample s;	/* as the driver reported it */
+	double		 delta;	/* counters: energy/tokens since last, >= 0 */
+	double		 cum;	/* counters: reset-corrected cumulative */
+	uint32_t	 ctr_flags;	/* CTR_* from model/counter.h */
+};
+
+struct journal_record {
+	wp_time		 t_real;	/* poll start, collector realtime */
+	wp_time		 t_mono;
+	wp_time		 duration;	/* poll duration */
+	const char	*target;
+	int		 status;	/* 0 ok, else enum wp_err_class */
+	const char	*error;		/* message or "" (never a secret) */
+	size_t		 n;
+	const struct journal_value *v;
+};
+
+enum journal_fsync { JOURNAL_FSYNC_POLL, JOURNAL_FSYNC_SEGMENT,
+    JOURNAL_FSYNC_NONE };
+
+struct journal_opts {
+	wp_time		 retention;	/* 0: 14 days */
+	int		 fsync;		/* enum journal_fsync */
+	wp_time		 segment_len;	/* 0: 1 h (tests use less) */
+};
+
+/* Opens (creating) dir for appending; resumes the chain.  Caller closes. */
+struct journal	*journal_open(const char *dir, const struct journal_opts *o,
+		    struct wp_err *err);
+/* Appends one record (copied); rotates and expires as due. 0 or -1. */
+int		 journal_append(struct journal *j,
+		    const struct journal_record *r, struct wp_err *err);
+int		 journal_flush(struct journal *j, struct wp_err *err);
+void		 journal_close(struct journal *j);	/* NULL-safe */
+
+struct journal_verify_stats {
+	size_t	 segments, records, expired_segments;
+	char	 first_bad[256];	/* where verification failed, or "" */
+};
+
+/*
+ * Verifies every segment and the manifest chain.  Returns 0 if intact,
+ * -1 with err naming the first bad segment and record otherwise.
+ */
+int	 journal_verify(const char *dir, struct journal_verify_stats *st,
+	    struct wp_err *err);
+
+/*
+ * Calls cb for each record with from <= t_real < to (to = 0: no end), in
+ * order; the record is borrowed for the call.  cb returns 0 to go on,
+ * non-zero to stop.  Returns 0, or -1 on a read error.
+ */
+typedef int (*journal_cb)(const struct journal_record *r, void *arg);
+int	 journal_scan(const char *dir, wp_time from, wp_time to, journal_cb cb,
+	    void *arg, struct wp_err *err);
+
+/* Writes records in [from, to) as CSV, one row per value, header first. */
+int	 journal_export_csv(const char *dir, wp_time from, wp_time to,
+	    FILE *out, struct wp_err *err);
+
+#endif

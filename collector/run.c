@@ -1,0 +1,12 @@
+/* Placeholder until this command lands. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+int
+cmd_run(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "wattpath %s: not implemented yet\n", argv[0]);
+	return 1;
+}

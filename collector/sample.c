@@ -1,0 +1,153 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "err.h"
+#include "sample.h"
+
+static const char *const boundary_names[] = {
+	"none", "gpu", "module", "wall", "outlet", "pdu", "facility",
+	"component",
+};
+
+#define ABSURD_POWER_W	1e8	/* 100 MW: no single instrument reads more */
+#define ABSURD_ENERGY_J	1e18
+
+static int
+series_ok(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr("_.:/-", *s)))
+			return 0;
+	return 1;
+}
+
+int
+sample_init(struct wp_sample *s, const char *series, int boundary,
+    int quantity, int kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->boundary = (uint8_t)boundary;
+	s->quantity = (uint8_t)quantity;
+	s->kind = (uint8_t)kind;
+	s->value = s->raw_value = NAN;
+	if (strlen(series) >= sizeof(s->series))
+		return -1;
+	strcpy(s->series, series);
+	return 0;
+}
+
+void
+sample_set_unit(struct wp_sample *s, const char *unit)
+{
+	snprintf(s->raw_unit, sizeof(s->raw_unit), "%s", unit);
+}
+
+int
+sample_add_label(struct wp_sample *s, const char *key, const char *value)
+{
+	size_t used = strlen(s->labels);
+	int n;
+
+	if (strpbrk(key, "=;") || strchr(value, ';'))
+		return -1;
+	n = snprintf(s->labels + used, sizeof(s->labels) - used, "%s%s=%s",
+	    used ? ";" : "", key, value);
+	if (n < 0 || (size_t)n >= sizeof(s->labels) - used) {
+		s->labels[used] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int
+sample_get_label(const struct wp_sample *s, const char *key, char *buf,
+    unsigned long len)
+{
+	size_t klen = strlen(key);
+	const char *p = s->labels, *end;
+
+	while (*p) {
+		end = strchr(p, ';');
+		if (end == NULL)
+			end = p + strlen(p);
+		if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			snprintf(buf, len, "%.*s", (int)(end - p - klen - 1),
+			    p + klen + 1);
+			return 0;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return -1;
+}
+
+int
+sample_validate(const struct wp_sample *s, struct wp_err *err)
+{
+	if (!series_ok(s->series))
+		return err_set(err, WP_E_PROTOCOL, "bad series name");
+	if (s->boundary > WP_B_COMPONENT || s->quantity > WP_Q_OTHER ||
+	    s->kind > WP_COUNTER)
+		return err_set(err, WP_E_INTERNAL, "%s: bad enum", s->series);
+	if (!isfinite(s->value))
+		return err_set(err, WP_E_PROTOCOL, "%s: value not finite",
+		    s->series);
+	if ((s->quantity == WP_Q_ENERGY || s->quantity == WP_Q_TOKENS) &&
+	    (s->value < 0 || s->value > ABSURD_ENERGY_J))
+		return err_set(err, WP_E_PROTOCOL, "%s: absurd %s %g",
+		    s->series, quantity_name(s->quantity), s->value);
+	if (s->quantity == WP_Q_POWER &&
+	    (s->value < 0 || s->value > ABSURD_POWER_W))
+		return err_set(err, WP_E_PROTOCOL, "%s: absurd power %g W",
+		    s->series, s->value);
+	if (!(s->resolution >= 0) || !(s->wrap >= 0))
+		return err_set(err, WP_E_PROTOCOL, "%s: bad resolution or wrap",
+		    s->series);
+	return 0;
+}
+
+const char *
+boundary_name(int b)
+{
+	if (b < 0 || b > WP_B_COMPONENT)
+		return "none";
+	return boundary_names[b];
+}
+
+int
+boundary_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(boundary_names) / sizeof(boundary_names[0]); i++)
+		if (strcmp(s, boundary_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+quantity_name(int q)
+{
+	static const char *const names[] = { "power", "energy", "tokens",
+	    "other" };
+
+	return (q >= 0 && q <= WP_Q_OTHER) ? names[q] : "other";
+}
+
+const char *
+kind_name(int k)
+{
+	return k == WP_COUNTER ? "counter" : "gauge";
+}
+
+const char *
+quantity_unit(int q)
+{
+	static const char *const units[] = { "W", "J", "tokens", "" };
+
+	return (q >= 0 && q <= WP_Q_OTHER) ? units[q] : "";
+}

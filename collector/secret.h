@@ -1,0 +1,26 @@
+/*
+ * secret.h - secrets from files or the environment, never from the config.
+ *
+ * A secrets file must be a regular file owned by root or by us with no
+ * group or world permission bits; anything else is refused with a message
+ * that names the file (never its content).  One trailing newline (and CR)
+ * is stripped.  Secrets are zeroed when freed and never logged.
+ */
+#ifndef WP_SECRET_H
+#define WP_SECRET_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+/* Checks that path exists and is private; 0 or -1 with a reason. */
+int	 secret_check_file(const char *path, struct wp_err *err);
+/*
+ * Loads a secret from path (if non-NULL) or from the environment variable
+ * env.  Returns a new string (caller frees with secret_free), or NULL.
+ */
+char	*secret_load(const char *path, const char *env, struct wp_err *err);
+/* Zeroes and frees s; NULL-safe. */
+void	 secret_free(char *s);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * store.h - RRD series through librrd, directly or through rrdcached.
+ *
+ * One RRD file per target series: <data_dir>/rrd/<target>/<series>.rrd
+ * ('/' in names becomes '_').  Data sources (docs/store.md):
+ *   energy counters  DS "energy_mj"  DERIVE, min 0: the reset-corrected
+ *                    cumulative in integer mJ (RRD keeps mean watts x 1000)
+ *   token counters   DS "tokens"     DERIVE, min 0 (tokens/s)
+ *   power gauges     DS "power_w"    GAUGE
+ *   other gauges     DS "value"      GAUGE
+ * Default RRAs: 1 min x 2 d, 10 min x 30 d, 1 h x 1 y, 1 d x 10 y AVERAGE,
+ * plus MIN/MAX at 1 h and 1 d for power: under 2 MB per node.
+ */
+#ifndef WP_STORE_H
+#define WP_STORE_H
+
+#include "clock.h"
+#include "err.h"
+#include "sample.h"
+
+struct store;
+
+struct store_opts {
+	const char	*data_dir;
+	const char	*rrdcached;	/* "unix:/path" or "host:port", or NULL */
+	wp_time		 step;		/* RRD step; the collector interval */
+	const char	*const *rras;	/* RRA definitions, NULL: defaults */
+};
+
+/* Returns a new store; caller frees with store_free.  NULL on error. */
+struct store	*store_new(const struct store_opts *o, struct wp_err *err);
+void		 store_free(struct store *st);	/* flushes; NULL-safe */
+
+/*
+ * Records one value of target's series at realtime t: cum for counters
+ * (reset-corrected, SI), value for gauges.  Creates the file on first use.
+ * Values at or before the file's last update are skipped, not errors.
+ */
+int	 store_update(struct store *st, const char *target,
+	    const struct wp_sample *s, double cum, wp_time t, struct wp_err *err);
+int	 store_flush(struct store *st, struct wp_err *err);
+
+/* The file path used for target/series (for tests and `wattpath graph`). */
+int	 store_path(const char *data_dir, const char *target, const char *series,
+	    char *buf, size_t len);
+
+#endif

@@ -1,0 +1,14 @@
+/* Placeholder until the inband driver lands: refuses every target. */
+#include "inband.h"
+
+static int
+target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
+    void **state, struct wp_err *err)
+{
+	(void)svc;
+	*state = NULL;
+	return err_set(err, WP_E_CONFIG, "%s: driver inband not built yet",
+	    tc->name);
+}
+
+const struct wp_driver inband_driver = { .name = "inband", .target_new = target_new };

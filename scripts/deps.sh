@@ -1,0 +1,36 @@
+#!/bin/sh
+# deps.sh - install the Debian packages wattpath needs to build, test and
+# demo, if any is missing.  As root it runs apt-get (after apt-get update
+# when a package is not found); otherwise it prints the exact command.
+# Usage: scripts/deps.sh [build|check|demo|bench]
+set -u
+build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
+libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev"
+check="$build libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
+socat openssl curl clang prometheus chromium procps psmisc"
+demo="$build rrdtool openssl curl"
+bench="$check collectd-core"
+case "${1:-check}" in
+build) want=$build ;;
+demo) want=$demo ;;
+bench) want=$bench ;;
+*) want=$check ;;
+esac
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "wattpath: missing packages; run as root:" >&2
+	echo "$cmd"
+	exit 1
+fi
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! $cmd >/dev/null 2>&1; then
+	apt-get update -q >/dev/null 2>&1
+	$cmd >/dev/null || { echo "deps: apt-get failed" >&2; exit 1; }
+fi

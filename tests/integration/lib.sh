@@ -1,0 +1,104 @@
+# lib.sh - sourced by tests/integration/NNN-topic.sh.
+#
+# Gives each test a private directory ($T), free ports on 127.0.0.x,
+# peers started in the background with pidfiles and readiness waits, and
+# cleanup on exit.  Only 127.0.0.0/8 is ever used.
+#   WATTPATH      the binary under test (set by tests/run.sh)
+#   ROOT          the repository root
+#   PY            /usr/bin/python3 (Debian's modules: pymodbus, snmpsim)
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+WATTPATH=${WATTPATH:-$ROOT/build/wattpath}
+PY=/usr/bin/python3
+T=$(mktemp -d "${TMPDIR:-/tmp}/wp-it.XXXXXX")
+FIX=$ROOT/tests/fixtures
+_pids=""
+
+cleanup() {
+	for p in $_pids; do kill "$p" 2>/dev/null; done
+	sleep 0.2
+	for p in $_pids; do kill -9 "$p" 2>/dev/null; done
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+note() { echo "--- $*" >&2; }
+
+# free_port [ADDR]: a TCP port nobody listens on now (ask the kernel).
+free_port() {
+	$PY - "${1:-127.0.0.1}" <<'PYEOF'
+import socket, sys
+s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1]); s.close()
+PYEOF
+}
+
+# free_udp_port [ADDR]
+free_udp_port() {
+	$PY - "${1:-127.0.0.1}" <<'PYEOF'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind((sys.argv[1], 0))
+print(s.getsockname()[1]); s.close()
+PYEOF
+}
+
+# bg NAME CMD...: start CMD in the background, log to $T/NAME.log.
+bg() {
+	_name=$1; shift
+	"$@" >"$T/$_name.log" 2>&1 &
+	_pid=$!
+	_pids="$_pids $_pid"
+	echo "$_pid" >"$T/$_name.pid"
+	eval "PID_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$_pid"
+}
+
+# wait_tcp HOST PORT [SECONDS]: until something accepts connections.
+wait_tcp() {
+	_n=$(( ${3:-20} * 10 ))
+	while [ $_n -gt 0 ]; do
+		$PY -c "import socket,sys; socket.create_connection(('$1',$2),0.5).close()" \
+			2>/dev/null && return 0
+		sleep 0.1; _n=$((_n - 1))
+	done
+	fail "nothing listening on $1:$2"
+}
+
+# wait_file PATH [SECONDS]
+wait_file() {
+	_n=$(( ${2:-20} * 10 ))
+	while [ $_n -gt 0 ]; do
+		[ -e "$1" ] && return 0
+		sleep 0.1; _n=$((_n - 1))
+	done
+	fail "no $1 after ${2:-20}s"
+}
+
+# wait_for SECONDS CMD...: until CMD succeeds.
+wait_for() {
+	_n=$(( $1 * 10 )); shift
+	while [ $_n -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1; _n=$((_n - 1))
+	done
+	return 1
+}
+
+# alive PID: the daemon is still running.
+alive() { kill -0 "$1" 2>/dev/null || fail "process $1 died"; }
+
+# json_get FILE EXPR: evaluate a Python expression on the JSON in FILE
+# (bound to d); prints the result.
+json_get() {
+	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# approx A B REL: |A-B| <= REL*|B|
+approx() {
+	$PY -c "import sys; a,b,r=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-b)<=r*abs(b)+1e-12 else 1)" "$1" "$2" "$3"
+}
+
+# secret_file PATH CONTENT: a private (0600) secrets file.
+secret_file() {
+	( umask 077; printf '%s\n' "$2" >"$1" )
+}
