@@ -19,8 +19,10 @@ typedef void (*worker_done_fn)(void *job);	/* on the loop thread */
 /* Returns a new pool of nthreads on l; caller frees with workers_free. */
 struct workers	*workers_new(struct loop *l, int nthreads, struct wp_err *err);
 /*
- * Waits for running jobs, drops queued ones (their done callbacks run
- * nothing), joins the threads.  NULL-safe.
+ * Waits for running jobs and joins the threads; jobs still queued are not
+ * run.  Then calls done on the calling thread for every job not yet
+ * dispatched (run or not), so owners can free them: a done callback must
+ * cope with a job whose run never happened.  NULL-safe.
  */
 void		 workers_free(struct workers *w);
 
