@@ -1,12 +1,771 @@
-/* Placeholder until this command lands. */
+/*
+ * run.c - the collector's main loop: one timer per target on the loop's
+ * heap, at most one poll in flight per target, a deadline per poll,
+ * backoff on failure, change-only logging, and ingest of every poll.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "conf.h"
+#include "http.h"
+#include "ingest.h"
+#include "log.h"
+#include "loop.h"
+#include "registry.h"
+#include "run.h"
+#include "sched.h"
+#include "workers.h"
+
+struct target {
+	struct collector	*co;
+	struct wp_conf		*conf;		/* the conf tc lives in (ref) */
+	const struct wp_target_conf *tc;
+	const char		*driver_name;
+	const struct wp_driver	*drv;
+	void			*state;
+	char			*fingerprint;	/* config identity, for reload */
+	struct loop_timer	*timer;
+	struct wp_poll		*inflight;
+	wp_time			 due;
+	int			 failures;
+	bool			 up, ever_polled, polled_once;
+	int			 last_class;
+	char			 last_err[WP_ERR_MSG];
+	wp_time			 last_poll_real, last_duration;
+	unsigned long		 polls, nfail;
+	struct wp_sample	*last;
+	size_t			 n_last;
+};
+
+struct wp_poll {
+	struct target		*t;
+	wp_time			 t_real, t_mono, deadline;
+	struct loop_timer	*deadline_timer;
+	struct wp_sample	*v;
+	size_t			 n, cap;
+	bool			 in_start, done, finished;
+	int			 status;
+	struct wp_err		 err;
+};
+
+struct conf_ref {
+	struct wp_conf		*conf;
+	int			 refs;
+	struct conf_ref		*next;
+};
+
+struct collector {
+	struct conf_ref		*confs;		/* newest first */
+	struct wp_conf		*conf;		/* current */
+	struct loop		*loop;
+	struct http		*http;
+	struct workers		*workers;
+	struct wp_services	 svc;
+	char			*state_dir;
+	struct ingest		*ingest;
+	struct target		**t;
+	size_t			 n;
+	int			 sigfd;
+	bool			 once;
+	size_t			 once_left;
+	struct loop_timer	*once_timer;
+};
+
+static void poll_begin(void *arg);
+
+/* --- config references: a target keeps the conf it was built from --- */
+
+static void
+conf_ref(struct collector *co, struct wp_conf *c, int delta)
+{
+	struct conf_ref **pp, *r;
+
+	for (pp = &co->confs; (r = *pp) != NULL; pp = &r->next) {
+		if (r->conf != c)
+			continue;
+		r->refs += delta;
+		if (r->refs <= 0 && c != co->conf) {
+			*pp = r->next;
+			conf_free(r->conf);
+			free(r);
+		}
+		return;
+	}
+}
+
+/* Frees every old conf no target refers to any more. */
+static void
+conf_sweep(struct collector *co)
+{
+	struct conf_ref **pp = &co->confs, *r;
+
+	while ((r = *pp) != NULL) {
+		if (r->refs <= 0 && r->conf != co->conf) {
+			*pp = r->next;
+			conf_free(r->conf);
+			free(r);
+		} else
+			pp = &r->next;
+	}
+}
+
+static int
+conf_adopt(struct collector *co, struct wp_conf *c)
+{
+	struct conf_ref *r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return -1;
+	r->conf = c;
+	r->next = co->confs;
+	co->confs = r;
+	co->conf = c;
+	return 0;
+}
+
+/* --- targets --- */
+
+static void
+describe(const struct target *t, char *buf, size_t len)
+{
+	if (t->drv->describe != NULL && t->state != NULL)
+		t->drv->describe(t->state, buf, len);
+	else
+		snprintf(buf, len, "%s %s", t->driver_name, t->tc->name);
+}
+
+static void
+fingerprint_node(const struct conf_node *n, FILE *f)
+{
+	for (; n != NULL; n = n->next) {
+		fprintf(f, "%d|%s|%s{", n->type, n->key ? n->key : "",
+		    n->value ? n->value : "");
+		fingerprint_node(n->child, f);
+		fputs("}", f);
+	}
+}
+
+/* Identity of a target's config: its block, credentials and timing. */
+static char *
+fingerprint(const struct wp_conf *c, const struct wp_target_conf *tc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	size_t i;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	fprintf(f, "%s|%lld|%lld|", tc->kind, (long long)tc->interval,
+	    (long long)tc->timeout);
+	if (tc->block != NULL)
+		fingerprint_node(tc->block->child, f);
+	for (i = 0; i < c->n_creds; i++)
+		fingerprint_node(c->creds[i].block, f);
+	fclose(f);
+	return buf;
+}
+
+static void
+target_free(struct target *t)
+{
+	if (t == NULL)
+		return;
+	if (t->inflight != NULL) {
+		if (t->drv->poll_cancel)
+			t->drv->poll_cancel(t->state, t->inflight);
+		loop_timer_free(t->inflight->deadline_timer);
+		free(t->inflight->v);
+		free(t->inflight);
+	}
+	if (t->drv->target_free)
+		t->drv->target_free(t->state);
+	loop_timer_free(t->timer);
+	conf_ref(t->co, t->conf, -1);
+	free(t->fingerprint);
+	free(t->last);
+	free(t);
+}
+
+static struct target *
+target_new(struct collector *co, size_t i, struct wp_err *err)
+{
+	struct wp_conf *c = co->conf;
+	struct target *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		goto nomem;
+	t->co = co;
+	t->conf = c;
+	conf_ref(co, c, +1);
+	t->tc = &c->targets[i];
+	t->driver_name = c->target_drivers[i];
+	t->up = true;
+	if ((t->drv = registry_find(t->driver_name)) == NULL) {
+		err_set(err, WP_E_CONFIG, "%s: no driver %s", t->tc->name,
+		    t->driver_name);
+		goto fail;
+	}
+	if ((t->fingerprint = fingerprint(c, t->tc)) == NULL ||
+	    (t->timer = loop_timer_new(co->loop, poll_begin, t)) == NULL)
+		goto nomem;
+	if (t->drv->target_new(t->tc, &co->svc, &t->state, err) == -1) {
+		err_prefix(err, "%s", t->tc->name);
+		goto fail;
+	}
+	return t;
+nomem:
+	err_set(err, WP_E_INTERNAL, "out of memory");
+fail:
+	if (t != NULL) {
+		t->drv = t->drv ? t->drv : &(const struct wp_driver){ 0 };
+		target_free(t);
+	}
+	return NULL;
+}
+
+/* --- polls --- */
+
+static void
+log_health(struct target *t, int ok, const struct wp_err *err)
+{
+	char who[256];
+
+	describe(t, who, sizeof(who));
+	if (ok) {
+		if (!t->up)
+			log_info("%s: recovered after %d failed polls", who,
+			    t->failures);
+		t->up = true;
+		t->last_class = WP_E_NONE;
+		t->last_err[0] = '\0';
+		return;
+	}
+	if (t->up || t->last_class != err->class ||
+	    strcmp(t->last_err, err->msg) != 0)
+		log_warnx("%s: %s", who, err->msg);
+	t->up = false;
+	t->last_class = err->class;
+	snprintf(t->last_err, sizeof(t->last_err), "%s", err->msg);
+}
+
+static void
+keep_last(struct target *t, const struct wp_poll *p)
+{
+	struct wp_sample *v;
+
+	if (p->n == 0)
+		return;
+	if ((v = malloc(p->n * sizeof(*v))) == NULL)
+		return;
+	memcpy(v, p->v, p->n * sizeof(*v));
+	free(t->last);
+	t->last = v;
+	t->n_last = p->n;
+}
+
+static void
+ingest(struct target *t, struct wp_poll *p)
+{
+	struct ingest_poll ip = { .target = t->tc->name,
+	    .hold_dips = strcmp(t->tc->kind, "meter") == 0,
+	    .t_real = p->t_real, .t_mono = p->t_mono,
+	    .duration = clock_mono() - p->t_mono,
+	    .status = p->status == 0 ? 0 : p->err.class,
+	    .error = p->status == 0 ? "" : p->err.msg,
+	    .v = p->v, .n = p->status == 0 ? p->n : 0 };
+	struct wp_err err;
+
+	t->last_duration = ip.duration;
+	t->last_poll_real = p->t_real;
+	if (ingest_poll(t->co->ingest, &ip, &err) == -1)
+		log_warnx("%s: journal: %s", t->tc->name, err.msg);
+	if (p->status == 0)
+		keep_last(t, p);
+}
+
+static void
+reschedule(struct target *t, int ok)
+{
+	wp_time now = clock_mono();
+
+	if (ok) {
+		t->failures = 0;
+		t->due = sched_next_ok(t->due, now, t->tc->interval);
+	} else {
+		t->failures++;
+		t->due = now + sched_backoff(t->failures, t->tc->interval,
+		    t->conf->backoff_max);
+	}
+	if (!t->co->once)
+		loop_timer_arm(t->timer, t->due);
+}
+
+static void
+once_progress(struct collector *co)
+{
+	if (co->once && co->once_left > 0 && --co->once_left == 0)
+		loop_stop(co->loop);
+}
+
+static void
+poll_finish(struct wp_poll *p)
+{
+	struct target *t = p->t;
+
+	p->finished = true;
+	loop_timer_free(p->deadline_timer);
+	p->deadline_timer = NULL;
+	t->inflight = NULL;
+	t->polls++;
+	if (p->status != 0)
+		t->nfail++;
+	log_health(t, p->status == 0, &p->err);
+	ingest(t, p);
+	reschedule(t, p->status == 0);
+	if (!t->polled_once) {
+		t->polled_once = true;
+		once_progress(t->co);
+	}
+	if (!p->in_start) {
+		free(p->v);
+		free(p);
+	}
+}
+
+void
+poll_done(struct wp_poll *p, int status, const struct wp_err *err)
+{
+	if (p->done)
+		return;		/* a driver bug; ignore the second call */
+	p->done = true;
+	p->status = status == 0 ? 0 : -1;
+	if (status != 0) {
+		if (err != NULL && err->class != WP_E_NONE)
+			p->err = *err;
+		else
+			err_set(&p->err, WP_E_INTERNAL, "poll failed");
+	}
+	poll_finish(p);
+}
+
+int
+poll_add(struct wp_poll *p, const struct wp_sample *s)
+{
+	struct wp_sample *v;
+	struct wp_err err;
+	size_t cap;
+
+	if (p->done)
+		return -1;
+	if (sample_validate(s, &err) == -1) {
+		log_debug("%s: dropped sample: %s", p->t->tc->name, err.msg);
+		return -1;
+	}
+	if (p->n == p->cap) {
+		cap = p->cap ? p->cap * 2 : 16;
+		if (cap > 1000000 || (v = realloc(p->v, cap * sizeof(*v))) == NULL)
+			return -1;
+		p->v = v;
+		p->cap = cap;
+	}
+	v = &p->v[p->n++];
+	*v = *s;
+	if (v->t_real == 0)
+		v->t_real = clock_real();
+	if (v->t_mono == 0)
+		v->t_mono = clock_mono();
+	return 0;
+}
+
+wp_time
+poll_started_real(const struct wp_poll *p)
+{
+	return p->t_real;
+}
+
+wp_time
+poll_deadline_mono(const struct wp_poll *p)
+{
+	return p->deadline;
+}
+
+static void
+poll_expired(void *arg)
+{
+	struct wp_poll *p = arg;
+	struct target *t = p->t;
+
+	if (t->drv->poll_cancel)
+		t->drv->poll_cancel(t->state, p);
+	p->done = true;
+	p->status = -1;
+	err_set(&p->err, WP_E_TRANSIENT, "no answer within %.1f s",
+	    (double)t->tc->timeout / WP_SEC);
+	poll_finish(p);
+}
+
+static void
+poll_begin(void *arg)
+{
+	struct target *t = arg;
+	struct wp_poll *p;
+	struct wp_err err;
+	int rc;
+
+	if (t->inflight != NULL)	/* still busy: skip this slot */
+		return;
+	if ((p = calloc(1, sizeof(*p))) == NULL ||
+	    (p->deadline_timer = loop_timer_new(t->co->loop, poll_expired,
+	    p)) == NULL) {
+		free(p);
+		reschedule(t, 0);
+		return;
+	}
+	p->t = t;
+	p->t_real = clock_real();
+	p->t_mono = clock_mono();
+	p->deadline = p->t_mono + t->tc->timeout;
+	loop_timer_arm(p->deadline_timer, p->deadline);
+	t->inflight = p;
+	p->in_start = true;
+	err_clear(&err);
+	rc = t->drv->poll_start(t->state, p);
+	p->in_start = false;
+	if (rc == -1 && !p->done) {
+		if (err.class == WP_E_NONE)
+			err_set(&err, WP_E_INTERNAL, "poll could not start");
+		poll_done(p, -1, &err);
+	}
+	if (p->finished) {
+		free(p->v);
+		free(p);
+	}
+}
+
+/* --- building, reloading --- */
+
+static struct target *
+take_unchanged(struct collector *co, struct target **old, size_t n_old,
+    const struct wp_target_conf *tc, const char *fp)
+{
+	size_t i;
+	struct target *t;
+
+	for (i = 0; i < n_old; i++) {
+		t = old[i];
+		if (t == NULL || strcmp(t->tc->name, tc->name) != 0 ||
+		    strcmp(t->fingerprint, fp) != 0)
+			continue;
+		old[i] = NULL;
+		(void)co;
+		return t;
+	}
+	return NULL;
+}
+
+static int
+build_targets(struct collector *co, struct target **old, size_t n_old,
+    struct wp_err *err)
+{
+	struct wp_conf *c = co->conf;
+	struct target **tv, *t;
+	wp_time now = clock_mono();
+	char *fp;
+	size_t i;
+
+	if ((tv = calloc(c->n_targets + 1, sizeof(*tv))) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	for (i = 0; i < c->n_targets; i++) {
+		fp = fingerprint(c, &c->targets[i]);
+		t = fp ? take_unchanged(co, old, n_old, &c->targets[i], fp) : NULL;
+		free(fp);
+		if (t != NULL) {
+			tv[i] = t;	/* keeps its driver state and its conf */
+			continue;
+		}
+		if ((tv[i] = target_new(co, i, err)) == NULL) {
+			log_warnx("%s (target left out)", err->msg);
+			continue;
+		}
+		tv[i]->due = co->once ? now : sched_first_due(now,
+		    tv[i]->tc->interval, i, c->n_targets, (uint64_t)getpid());
+		loop_timer_arm(tv[i]->timer, tv[i]->due);
+	}
+	co->t = tv;
+	co->n = c->n_targets;
+	return 0;
+}
+
+static void
+reload(struct collector *co)
+{
+	struct conf_errs errs = { 0 };
+	struct wp_conf *nc;
+	struct target **old = co->t;
+	size_t n_old = co->n, i;
+	struct wp_err err;
+
+	log_info("SIGHUP: reloading %s", co->conf->path);
+	if ((nc = conf_load(co->conf->path, false, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			log_warnx("%s", errs.msg[i]);
+		log_warnx("reload failed: keeping the running configuration");
+		conf_errs_fini(&errs);
+		return;
+	}
+	conf_errs_fini(&errs);
+	if (conf_adopt(co, nc) == -1) {
+		conf_free(nc);
+		return;
+	}
+	if (build_targets(co, old, n_old, &err) == -1) {
+		log_warnx("reload: %s", err.msg);
+		co->t = old;
+		co->n = n_old;
+		return;
+	}
+	for (i = 0; i < n_old; i++)
+		target_free(old[i]);
+	free(old);
+	conf_sweep(co);
+	log_info("reloaded: %zu targets", co->n);
+}
+
+static void
+on_signal(int fd, int events, void *arg)
+{
+	struct collector *co = arg;
+	struct signalfd_siginfo si;
+
+	(void)events;
+	while (read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			reload(co);
+		else {
+			log_info("signal %u: stopping", si.ssi_signo);
+			loop_stop(co->loop);
+		}
+	}
+}
+
+static int
+setup_signals(struct collector *co, struct wp_err *err)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1 ||
+	    (co->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) == -1 ||
+	    loop_add_fd(co->loop, co->sigfd, LOOP_READ, on_signal, co) == -1)
+		return err_set(err, WP_E_INTERNAL, "signals: %s",
+		    strerror(errno));
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static void
+once_expired(void *arg)
+{
+	struct collector *co = arg;
+
+	log_warnx("--once: gave up waiting for %zu targets", co->once_left);
+	loop_stop(co->loop);
+}
+
+struct collector *
+collector_new(struct wp_conf *conf, const struct collector_opts *o,
+    struct wp_err *err)
+{
+	struct collector *co;
+	char dir[4096];
+
+	if ((co = calloc(1, sizeof(*co))) == NULL) {
+		conf_free(conf);
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	co->sigfd = -1;
+	co->once = o != NULL && o->once;
+	if (conf_adopt(co, conf) == -1) {
+		conf_free(conf);
+		free(co);
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	snprintf(dir, sizeof(dir), "%s/state", conf->data_dir);
+	if ((co->loop = loop_new(err)) == NULL ||
+	    (co->ingest = ingest_new(conf, err)) == NULL ||
+	    (co->state_dir = strdup(dir)) == NULL ||
+	    (co->http = http_new(co->loop, conf->http_max_inflight, err)) == NULL ||
+	    (co->workers = workers_new(co->loop, conf->workers, err)) == NULL ||
+	    setup_signals(co, err) == -1)
+		goto fail;
+	co->svc = (struct wp_services){ co->loop, co->http, co->workers,
+	    co->state_dir };
+	if (build_targets(co, NULL, 0, err) == -1)
+		goto fail;
+	if (co->once) {
+		co->once_left = 0;
+		for (size_t i = 0; i < co->n; i++)
+			co->once_left += co->t[i] != NULL;
+		if ((co->once_timer = loop_timer_new(co->loop, once_expired,
+		    co)) == NULL)
+			goto fail;
+		loop_timer_arm(co->once_timer, clock_mono() +
+		    2 * conf->timeout + WP_SEC);
+	}
+	return co;
+fail:
+	collector_free(co);
+	return NULL;
+}
+
+void
+collector_free(struct collector *co)
+{
+	struct conf_ref *r, *next;
+	size_t i;
+
+	if (co == NULL)
+		return;
+	for (i = 0; i < co->n; i++)
+		target_free(co->t[i]);
+	free(co->t);
+	/* Session logouts started by target_free get a moment to finish. */
+	if (co->loop != NULL)
+		for (i = 0; i < 20; i++)
+			if (loop_run_once(co->loop, 50) == -1)
+				break;
+	workers_free(co->workers);
+	http_free(co->http);
+	ingest_free(co->ingest);
+	loop_timer_free(co->once_timer);
+	if (co->sigfd != -1) {
+		loop_del_fd(co->loop, co->sigfd);
+		close(co->sigfd);
+	}
+	loop_free(co->loop);
+	for (r = co->confs; r != NULL; r = next) {
+		next = r->next;
+		conf_free(r->conf);
+		free(r);
+	}
+	free(co->state_dir);
+	free(co);
+}
+
+int
+collector_run(struct collector *co, struct wp_err *err)
+{
+	log_info("collecting from %zu targets every %.0f s", co->n,
+	    (double)co->conf->interval / WP_SEC);
+	if (co->once && co->once_left == 0)
+		return 0;
+	if (loop_run(co->loop) == -1)
+		return err_set(err, WP_E_INTERNAL, "event loop: %s",
+		    strerror(errno));
+	return 0;
+}
+
+int
+collector_each_target(const struct collector *co,
+    int (*fn)(const struct target_view *, void *), void *arg)
+{
+	struct target_view v;
+	const struct target *t;
+	size_t i;
+
+	for (i = 0; i < co->n; i++) {
+		if ((t = co->t[i]) == NULL)
+			continue;
+		v = (struct target_view){ t->tc->name, t->driver_name,
+		    t->tc->node, t->up && t->polls > 0,
+		    t->up ? "" : err_class_name(t->last_class), t->last_err,
+		    t->last_poll_real, t->last_duration, t->polls, t->nfail,
+		    t->last, t->n_last };
+		if (fn(&v, arg) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+const struct wp_conf *
+collector_conf(const struct collector *co)
+{
+	return co->conf;
+}
+
+/* --- wattpath run --- */
+
+static int
+run_usage(void)
+{
+	fprintf(stderr, "usage: wattpath run -c FILE [--once] [--syslog] "
+	    "[--log-level LEVEL]\n");
+	return 2;
+}
 
 int
 cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "wattpath %s: not implemented yet\n", argv[0]);
-	return 1;
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "once", no_argument, NULL, '1' },
+		{ "syslog", no_argument, NULL, 's' },
+		{ "log-level", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct collector_opts o = { 0 };
+	struct conf_errs errs = { 0 };
+	const char *path = NULL, *level = NULL;
+	struct collector *co;
+	struct wp_conf *conf;
+	struct wp_err err;
+	int ch, syslog_on = 0, rc;
+	size_t i;
+
+	while ((ch = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': path = optarg; break;
+		case '1': o.once = true; break;
+		case 's': syslog_on = 1; break;
+		case 'l': level = optarg; break;
+		default: return run_usage();
+		}
+	}
+	if (path == NULL || optind != argc)
+		return run_usage();
+	if ((conf = conf_load(path, false, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+		conf_errs_fini(&errs);
+		return 1;
+	}
+	conf_errs_fini(&errs);
+	if (level != NULL && log_level_parse(level) == -1) {
+		conf_free(conf);
+		return run_usage();
+	}
+	log_init(level ? log_level_parse(level) : conf->log_level,
+	    syslog_on || conf->log_syslog, "wattpath");
+	if ((co = collector_new(conf, &o, &err)) == NULL) {
+		log_error("%s", err.msg);
+		return 1;
+	}
+	rc = collector_run(co, &err);
+	if (rc == -1)
+		log_error("%s", err.msg);
+	collector_free(co);
+	return rc == 0 ? 0 : 1;
 }

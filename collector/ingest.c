@@ -1,0 +1,227 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../model/counter.h"
+#include "conf.h"
+#include "ingest.h"
+#include "journal.h"
+#include "log.h"
+#include "state.h"
+#include "store.h"
+
+#define CHECKPOINT_EVERY	(60 * WP_SEC)
+
+struct ingest {
+	char		*data_dir;
+	struct journal	*journal;
+	struct store	*store;
+	struct state	*state;
+	wp_time		 last_checkpoint;
+	wp_time		 max_poll;	/* longest a poll can live */
+	struct journal_value *buf;	/* scratch, grows */
+	size_t		 cap;
+};
+
+static int
+mkdir_p(const char *path, struct wp_err *err)
+{
+	char tmp[4096], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return err_set(err, WP_E_CONFIG, "path too long: %s", path);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0750) == -1 && errno != EEXIST)
+			return err_set(err, WP_E_CONFIG, "mkdir %s: %s", tmp,
+			    strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(tmp, 0750) == -1 && errno != EEXIST)
+		return err_set(err, WP_E_CONFIG, "mkdir %s: %s", tmp,
+		    strerror(errno));
+	return 0;
+}
+
+static int
+open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
+{
+	struct journal_opts jo = { .retention = c->journal_retention };
+	struct store_opts so = { .data_dir = c->data_dir,
+	    .rrdcached = c->rrdcached, .step = c->interval };
+	char dir[4096];
+
+	if (c->fsync == NULL || strcmp(c->fsync, "poll") == 0)
+		jo.fsync = JOURNAL_FSYNC_POLL;
+	else if (strcmp(c->fsync, "segment") == 0)
+		jo.fsync = JOURNAL_FSYNC_SEGMENT;
+	else
+		jo.fsync = JOURNAL_FSYNC_NONE;
+	snprintf(dir, sizeof(dir), "%s/journal", c->data_dir);
+	if (mkdir_p(dir, err) == -1)
+		return -1;
+	if ((in->journal = journal_open(dir, &jo, err)) == NULL)
+		return -1;
+	if ((in->store = store_new(&so, err)) == NULL)
+		return -1;
+	if ((in->state = state_new()) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (state_load(in->state, c->data_dir, err) == -1)
+		return -1;
+	return 0;
+}
+
+struct ingest *
+ingest_new(const struct wp_conf *c, struct wp_err *err)
+{
+	struct ingest *in;
+
+	if ((in = calloc(1, sizeof(*in))) == NULL ||
+	    (in->data_dir = strdup(c->data_dir)) == NULL) {
+		free(in);
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	if (mkdir_p(c->data_dir, err) == -1 || open_parts(in, c, err) == -1) {
+		err_prefix(err, "data_dir %s", c->data_dir);
+		ingest_free(in);
+		return NULL;
+	}
+	in->last_checkpoint = clock_mono();
+	in->max_poll = c->interval > c->timeout ? c->interval : c->timeout;
+	return in;
+}
+
+void
+ingest_free(struct ingest *in)
+{
+	struct wp_err err;
+
+	if (in == NULL)
+		return;
+	if (in->state != NULL && in->journal != NULL &&
+	    ingest_checkpoint(in, &err) == -1)
+		log_warnx("checkpoint at exit: %s", err.msg);
+	journal_close(in->journal);
+	store_free(in->store);
+	state_free(in->state);
+	free(in->buf);
+	free(in->data_dir);
+	free(in);
+}
+
+static void
+count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
+    struct journal_value *jv)
+{
+	struct counter_in ci = { .value = s->value, .wrap = s->wrap,
+	    .resolution = s->resolution, .t = s->t_real,
+	    .reset_time = s->reset_time,
+	    .device_reset = (s->flags & WP_F_RESET) != 0 };
+	struct counter_out co;
+	struct wp_counter *c;
+
+	c = state_counter(in->state, p->target, s->series, p->hold_dips);
+	if (c == NULL) {
+		jv->ctr_flags = CTR_DISCONT;
+		return;
+	}
+	counter_update(c, &ci, &co);
+	jv->delta = co.delta;
+	jv->cum = co.cum;
+	jv->ctr_flags = co.flags;
+	if (co.flags & CTR_RESET) {
+		s->flags |= WP_F_RESET;
+		log_info("%s: %s counter reset (%g -> %g %s)", p->target,
+		    s->series, c->last, s->value, quantity_unit(s->quantity));
+	}
+	if (co.flags & CTR_WRAPPED)
+		s->flags |= WP_F_WRAPPED;
+	if (co.flags & CTR_HELD)
+		s->flags |= WP_F_HELD;
+	if (co.flags & CTR_DISCONT)
+		s->flags |= WP_F_DISCONT;
+}
+
+static int
+grow(struct ingest *in, size_t n)
+{
+	struct journal_value *p;
+
+	if (n <= in->cap)
+		return 0;
+	if ((p = realloc(in->buf, n * sizeof(*p))) == NULL)
+		return -1;
+	in->buf = p;
+	in->cap = n;
+	return 0;
+}
+
+static void
+store_values(struct ingest *in, const struct ingest_poll *p)
+{
+	struct wp_err err;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct journal_value *jv = &in->buf[i];
+
+		if (jv->ctr_flags & CTR_HELD)
+			continue;	/* unknown until the counter is back */
+		if (store_update(in->store, p->target, &jv->s, jv->cum,
+		    jv->s.t_real, &err) == -1)
+			log_warnx("%s: store %s: %s", p->target, jv->s.series,
+			    err.msg);
+	}
+}
+
+int
+ingest_poll(struct ingest *in, const struct ingest_poll *p,
+    struct wp_err *err)
+{
+	struct journal_record r = { .t_real = p->t_real, .t_mono = p->t_mono,
+	    .duration = p->duration, .target = p->target,
+	    .status = p->status, .error = p->error ? p->error : "" };
+	size_t i;
+
+	if (grow(in, p->n) == -1)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	for (i = 0; i < p->n; i++) {
+		struct journal_value *jv = &in->buf[i];
+
+		memset(jv, 0, sizeof(*jv));
+		if (p->v[i].kind == WP_COUNTER)
+			count(in, p, &p->v[i], jv);
+		jv->s = p->v[i];
+	}
+	r.n = p->n;
+	r.v = in->buf;
+	if (journal_append(in->journal, &r, err) == -1)
+		return -1;
+	store_values(in, p);
+	if (clock_mono() - in->last_checkpoint >= CHECKPOINT_EVERY &&
+	    ingest_checkpoint(in, err) == -1)
+		log_warnx("checkpoint: %s", err->msg);
+	return 0;
+}
+
+int
+ingest_checkpoint(struct ingest *in, struct wp_err *err)
+{
+	in->last_checkpoint = clock_mono();
+	/*
+	 * Every record appended after this snapshot started its poll less
+	 * than a poll's longest life before now, so replaying from there on
+	 * restart misses nothing; replay is idempotent, so overlap is harmless.
+	 */
+	state_set_stamp(in->state, clock_real() - 2 * in->max_poll);
+	if (journal_flush(in->journal, err) == -1)
+		return -1;
+	if (state_save(in->state, in->data_dir, err) == -1)
+		return -1;
+	return store_flush(in->store, err);
+}

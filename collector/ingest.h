@@ -1,0 +1,44 @@
+/*
+ * ingest.h - what happens to a finished poll: counters are differenced
+ * (model/counter.c, with reset, wrap and dip detection), the record goes to
+ * the journal (every poll, failed ones too), values go to the RRD store,
+ * and the counter state is checkpointed now and then so a restart resumes
+ * exactly.  Runs on the loop thread.
+ */
+#ifndef WP_INGEST_H
+#define WP_INGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clock.h"
+#include "err.h"
+#include "sample.h"
+
+struct wp_conf;
+struct ingest;
+
+struct ingest_poll {
+	const char	*target;
+	bool		 hold_dips;	/* meters: hold reboot dips as unknown */
+	wp_time		 t_real, t_mono, duration;
+	int		 status;	/* 0, or the failure's error class */
+	const char	*error;		/* "" on success */
+	struct wp_sample *v;		/* flags updated in place */
+	size_t		 n;
+};
+
+/*
+ * Opens <data_dir>/{journal,rrd,state} (created if missing) and restores
+ * counter state.  Returns a new ingest (caller frees with ingest_free).
+ */
+struct ingest	*ingest_new(const struct wp_conf *conf, struct wp_err *err);
+/* Checkpoints state, flushes and closes everything.  NULL-safe. */
+void		 ingest_free(struct ingest *in);
+/* Ingests one poll.  0, or -1 if the journal could not be written. */
+int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
+		    struct wp_err *err);
+/* Saves counter state and flushes the journal and store. */
+int		 ingest_checkpoint(struct ingest *in, struct wp_err *err);
+
+#endif

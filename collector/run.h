@@ -1,0 +1,49 @@
+/*
+ * run.h - the collector: targets from the config, their polls on one loop,
+ * ingest of every finished poll, signals (SIGTERM/SIGINT stop, SIGHUP
+ * reloads by swap), and the health of each target for the exposition.
+ */
+#ifndef WP_RUN_H
+#define WP_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clock.h"
+#include "err.h"
+#include "sample.h"
+
+struct wp_conf;
+struct collector;
+
+/* Health of one target, as the exposition shows it (borrowed view). */
+struct target_view {
+	const char	*name;
+	const char	*driver;	/* "redfish"... */
+	const char	*node;		/* or NULL */
+	bool		 up;
+	const char	*reason;	/* error class name when down, else "" */
+	const char	*error;		/* last error message, or "" */
+	wp_time		 last_poll_real;
+	wp_time		 last_duration;
+	unsigned long	 polls, failures;
+	const struct wp_sample *last;	/* samples of the last good poll */
+	size_t		 n_last;
+};
+
+struct collector_opts {
+	bool	 once;		/* one poll of every target, then stop */
+};
+
+/* Builds the collector on conf (taken over: freed by collector_free). */
+struct collector *collector_new(struct wp_conf *conf,
+		    const struct collector_opts *o, struct wp_err *err);
+void		 collector_free(struct collector *co);
+/* Runs until SIGTERM/SIGINT (or one cycle with once).  0 or -1. */
+int		 collector_run(struct collector *co, struct wp_err *err);
+/* Visits every target's health view; stops early if fn returns non-zero. */
+int		 collector_each_target(const struct collector *co,
+		    int (*fn)(const struct target_view *, void *), void *arg);
+const struct wp_conf *collector_conf(const struct collector *co);
+
+#endif
