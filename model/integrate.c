@@ -1,0 +1,244 @@
+/* integrate.c - energy over an exact window from a counter or gauge. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../collector/sample.h"
+#include "integrate.h"
+
+#define SEC(t)	((double)(t) / (double)WP_SEC)
+
+static const char *const reason_names[] = {
+	"ok", "window-too-short", "no-data-at-edge", "counter-reset",
+	"data-gap", "counter-resolution"
+};
+
+const char *
+integ_reason_name(int reason)
+{
+	if (reason < 0 || reason > INTEG_RESOLUTION)
+		return "unknown";
+	return reason_names[reason];
+}
+
+static wp_time
+floor_div_mul(wp_time t, wp_time len)
+{
+	wp_time q = t / len;
+
+	if (t % len != 0 && t < 0)
+		q--;
+	return q * len;
+}
+
+int
+integ_init(struct integ *g, const struct integ_opts *o, struct wp_err *err)
+{
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	g->o = *o;
+	if (g->o.max_res_error <= 0)
+		g->o.max_res_error = 0.02;
+	if (g->o.min_window <= 0)
+		g->o.min_window = 60 * WP_SEC;
+	if (o->to < o->from)
+		return err_set(err, WP_E_CONFIG, "window ends before it starts");
+	for (i = 0; i < INTEG_BINSETS; i++) {
+		struct integ_bins *b = &g->bins[i];
+
+		if (o->bin_len[i] <= 0)
+			continue;
+		b->len = o->bin_len[i];
+		b->origin = floor_div_mul(o->from, b->len);
+		b->n = (size_t)((o->to - b->origin + b->len - 1) / b->len);
+		if (b->n == 0)
+			b->n = 1;
+		if (b->n > 100000000) {
+			integ_fini(g);
+			return err_set(err, WP_E_CONFIG, "too many bins");
+		}
+		b->e = calloc(b->n, sizeof(double));
+		if (b->e == NULL) {
+			integ_fini(g);
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		}
+	}
+	return 0;
+}
+
+void
+integ_fini(struct integ *g)
+{
+	int i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < INTEG_BINSETS; i++) {
+		free(g->bins[i].e);
+		g->bins[i].e = NULL;
+		g->bins[i].n = 0;
+	}
+}
+
+static void refuse(struct integ *g, int reason, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+refuse(struct integ *g, int reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g->reason != INTEG_OK)
+		return;
+	g->reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(g->why, sizeof(g->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Energy of the segment (t0,v0)-(t1,v1) over [x, y] inside it. */
+static double
+seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
+    double v1, wp_time x, wp_time y)
+{
+	double dt = SEC(t1 - t0), vx, vy;
+
+	if (g->o.kind == WP_COUNTER)
+		return (v1 - v0) * (SEC(y - x) / dt);
+	vx = v0 + (v1 - v0) * (SEC(x - t0) / dt);
+	vy = v0 + (v1 - v0) * (SEC(y - t0) / dt);
+	return (vx + vy) / 2 * SEC(y - x);
+}
+
+static void
+add_bins(struct integ *g, struct integ_bins *b, wp_time t0, double v0,
+    wp_time t1, double v1, wp_time a, wp_time z)
+{
+	while (a < z) {
+		size_t i = (size_t)((a - b->origin) / b->len);
+		wp_time end = b->origin + (wp_time)(i + 1) * b->len;
+		wp_time c = end < z ? end : z;
+
+		if (i < b->n)
+			b->e[i] += seg_energy(g, t0, v0, t1, v1, a, c);
+		a = c;
+	}
+}
+
+static void
+segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
+{
+	wp_time t0 = g->prev_t, a, z;
+	double v0 = g->prev_v;
+	int i;
+
+	if (t1 <= g->o.from || t0 >= g->o.to)
+		return;
+	if (t1 - t0 > g->max_gap)
+		g->max_gap = t1 - t0;
+	if (g->o.interval > 0 && t1 - t0 > 3 * g->o.interval)
+		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
+		    "than 3 intervals of %.0f s)", SEC(t1 - t0),
+		    SEC(g->o.interval));
+	if (pf & INTEG_P_RESET)
+		refuse(g, INTEG_RESET, "counter reset inside the window "
+		    "(%.0f s after start)", SEC(t1 - g->o.from));
+	if (g->o.kind == WP_COUNTER && v1 < v0)
+		refuse(g, INTEG_RESET, "counter went backwards by %g",
+		    v0 - v1);
+	a = t0 > g->o.from ? t0 : g->o.from;
+	z = t1 < g->o.to ? t1 : g->o.to;
+	g->energy += seg_energy(g, t0, v0, t1, v1, a, z);
+	for (i = 0; i < INTEG_BINSETS; i++)
+		if (g->bins[i].e != NULL)
+			add_bins(g, &g->bins[i], t0, v0, t1, v1, a, z);
+	if (g->o.kind == WP_COUNTER) {
+		if (t0 < g->o.from)
+			g->edge_bound += fabs(v1 - v0) / 2;
+		if (t1 > g->o.to)
+			g->edge_bound += fabs(v1 - v0) / 2;
+	}
+}
+
+void
+integ_add(struct integ *g, wp_time t, double v, uint32_t pflags)
+{
+	if (pflags & INTEG_P_HELD)
+		return;
+	if (g->have_prev && t <= g->prev_t)
+		return;
+	if (!isfinite(v)) {
+		refuse(g, INTEG_GAP, "non-finite reading");
+		return;
+	}
+	if (g->have_prev)
+		segment(g, t, v, pflags);
+	if (t <= g->o.from)
+		g->started = true;
+	if (t >= g->o.to)
+		g->ended = true;
+	if (t >= g->o.from && t <= g->o.to)
+		g->points++;
+	g->have_prev = true;
+	g->prev_t = t;
+	g->prev_v = v;
+}
+
+int
+integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
+{
+	double secs = SEC(g->o.to - g->o.from);
+
+	memset(res, 0, sizeof(*res));
+	if (g->o.to - g->o.from < g->o.min_window) {
+		g->reason = INTEG_SHORT;
+		snprintf(g->why, sizeof(g->why), "window of %.3f s is shorter "
+		    "than the %.0f s minimum", secs, SEC(g->o.min_window));
+	} else if (g->reason == INTEG_OK && (!g->started || !g->ended)) {
+		g->reason = INTEG_NO_DATA;
+		snprintf(g->why, sizeof(g->why), "no reading %s the window %s",
+		    g->started ? "at or after" : "at or before",
+		    g->started ? "end" : "start");
+	}
+	res->energy = g->energy;
+	res->mean_power = secs > 0 ? g->energy / secs : 0;
+	res->estimated = g->o.kind != WP_COUNTER;
+	res->edge_bound = g->edge_bound;
+	res->res_bound = g->o.kind == WP_COUNTER ? 2 * g->o.resolution : 0;
+	res->max_gap = g->max_gap;
+	res->points = g->points;
+	if (g->reason == INTEG_OK && g->o.kind == WP_COUNTER &&
+	    g->o.resolution > 0 &&
+	    2 * g->o.resolution > g->o.max_res_error * g->energy) {
+		g->reason = INTEG_RESOLUTION;
+		snprintf(g->why, sizeof(g->why), "counter step of %g is too "
+		    "coarse for %g over this window (more than %.1f%% error)",
+		    g->o.resolution, g->energy, 100 * g->o.max_res_error);
+	}
+	res->reason = g->reason;
+	if (g->reason != INTEG_OK)
+		return err_set(err, WP_E_CONFIG, "window refused (%s): %s",
+		    integ_reason_name(g->reason), g->why);
+	return 0;
+}
+
+int
+integ_array(const struct integ_opts *o, const wp_time *t, const double *v,
+    const uint32_t *pflags, size_t n, struct integ_result *res,
+    struct wp_err *err)
+{
+	struct integ g;
+	size_t i;
+	int rc;
+
+	if (integ_init(&g, o, err) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		integ_add(&g, t[i], v[i], pflags != NULL ? pflags[i] : 0);
+	rc = integ_finish(&g, res, err);
+	integ_fini(&g);
+	return rc;
+}

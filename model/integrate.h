@@ -1,0 +1,111 @@
+/*
+ * integrate.h - energy over an exact window [from, to] from one series.
+ *
+ * Pure and streaming: feed a series' points in time order with
+ * integ_add(), then integ_finish().  Only O(1) state is kept (plus optional
+ * caller-sized bins), so a week of 10 s readings costs nothing to hold.
+ *
+ * Counters (kind WP_COUNTER): v is the reset-corrected cumulative (J, or
+ * tokens) as the journal keeps it.  Energy is the cumulative interpolated
+ * linearly at both edges between the readings around each edge: no
+ * snapping, no averaging of gauges.  Gauges (WP_GAUGE, W): trapezoid over
+ * the window, edges interpolated; the result is flagged estimated.
+ *
+ * A window is refused (integ_finish returns -1 with a reason) when it is
+ * shorter than min_window (60 s), when no reading lies at or before from
+ * or at or after to, when it spans a counter reset or discontinuity, a gap
+ * between readings longer than 3 sampling intervals, or when the counter's
+ * resolution is too coarse for the energy measured (2 steps, one per edge,
+ * more than max_res_error of it: an EnergykWh counter over a short run).
+ *
+ * Bins (optional): energy per fixed-length bin aligned to origin (e.g.
+ * UTC hours for carbon, curve steps for wall-to-GPU curves), accumulated
+ * (+=) into an array the integrator owns; they cover [from, to] only.
+ */
+#ifndef WP_INTEGRATE_H
+#define WP_INTEGRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../collector/clock.h"
+#include "../collector/err.h"
+
+enum integ_reason {
+	INTEG_OK = 0,
+	INTEG_SHORT,		/* window shorter than min_window */
+	INTEG_NO_DATA,		/* no reading around an edge */
+	INTEG_RESET,		/* counter reset or discontinuity inside */
+	INTEG_GAP,		/* readings further apart than 3 intervals */
+	INTEG_RESOLUTION	/* counter too coarse for this window */
+};
+
+/* Point flags (integ_add): any of these on a point inside the window refuses
+ * a counter window; HELD points are skipped (the dip is unknown). */
+#define INTEG_P_RESET	0x1	/* counter restarted or discontinuity here */
+#define INTEG_P_HELD	0x2	/* counter held in a dip: value unknown */
+
+#define INTEG_BINSETS	2
+
+struct integ_bins {
+	wp_time	 origin;	/* start of bin 0 */
+	wp_time	 len;		/* bin length */
+	size_t	 n;
+	double	*e;		/* n energies, owned by the integrator */
+};
+
+struct integ_opts {
+	wp_time	 from, to;
+	wp_time	 interval;	/* sampling interval; 0: no gap check */
+	int	 kind;		/* WP_COUNTER or WP_GAUGE */
+	double	 resolution;	/* counter step (SI); 0 unknown */
+	double	 max_res_error;	/* default 0.02 */
+	wp_time	 min_window;	/* default 60 s */
+	wp_time	 bin_len[INTEG_BINSETS];	/* 0: no bins */
+};
+
+struct integ_result {
+	double	 energy;	/* J (or tokens) over [from, to] */
+	double	 mean_power;	/* energy / window seconds */
+	bool	 estimated;	/* from gauges */
+	double	 edge_bound;	/* worst-case edge interpolation error */
+	double	 res_bound;	/* 2 x resolution (counters) */
+	wp_time	 max_gap;	/* longest gap between readings used */
+	size_t	 points;	/* readings used */
+	int	 reason;	/* enum integ_reason */
+};
+
+struct integ {
+	struct integ_opts o;
+	bool	 have_prev;
+	wp_time	 prev_t;
+	double	 prev_v;
+	bool	 started;	/* a reading at or before from */
+	bool	 ended;		/* a reading at or after to */
+	int	 reason;
+	char	 why[160];
+	double	 energy;
+	double	 edge_bound;
+	wp_time	 max_gap;
+	size_t	 points;
+	struct integ_bins bins[INTEG_BINSETS];
+};
+
+/* Sets up; allocates bins when asked.  0, or -1 (bad options, ENOMEM).
+ * Caller releases with integ_fini. */
+int	 integ_init(struct integ *g, const struct integ_opts *o,
+	    struct wp_err *err);
+void	 integ_fini(struct integ *g);		/* NULL-safe */
+/* Feeds one reading; points at or before the previous one are ignored. */
+void	 integ_add(struct integ *g, wp_time t, double v, uint32_t pflags);
+/* Checks and returns the result: 0, or -1 with res->reason and err. */
+int	 integ_finish(struct integ *g, struct integ_result *res,
+	    struct wp_err *err);
+/* Convenience over arrays (tests, small series). */
+int	 integ_array(const struct integ_opts *o, const wp_time *t,
+	    const double *v, const uint32_t *pflags, size_t n,
+	    struct integ_result *res, struct wp_err *err);
+const char *integ_reason_name(int reason);
+
+#endif

@@ -1,0 +1,99 @@
+/* pue.c - PUE over a window and over calendar periods. */
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "pue.h"
+
+int
+pue_compute(double facility_j, double it_j, double *out, struct wp_err *err)
+{
+	*out = NAN;
+	if (!isfinite(it_j) || it_j <= 0)
+		return err_set(err, WP_E_PROTOCOL, "PUE: no IT energy measured");
+	if (!isfinite(facility_j) || facility_j < 0)
+		return err_set(err, WP_E_PROTOCOL, "PUE: no facility energy");
+	if (facility_j < it_j * (1 - 1e-9))
+		return err_set(err, WP_E_PROTOCOL, "PUE %.3f is below 1 "
+		    "(facility %.0f J < IT %.0f J): metering error",
+		    facility_j / it_j, facility_j, it_j);
+	*out = facility_j / it_j;
+	if (*out < 1)
+		*out = 1;
+	return 0;
+}
+
+const char *
+pue_category(const char *label)
+{
+	if (label == NULL)
+		return "unstated";
+	if (strcasecmp(label, "1") == 0 || strcasecmp(label, "ups") == 0 ||
+	    strcasecmp(label, "category-1") == 0)
+		return "category 1 (UPS output)";
+	if (strcasecmp(label, "2") == 0 || strcasecmp(label, "pdu") == 0 ||
+	    strcasecmp(label, "category-2") == 0)
+		return "category 2 (PDU output)";
+	if (strcasecmp(label, "3") == 0 || strcasecmp(label, "it") == 0 ||
+	    strcasecmp(label, "category-3") == 0)
+		return "category 3 (IT equipment input)";
+	return "unstated";
+}
+
+const char *
+pue_period_name(int period)
+{
+	static const char *const n[] = { "window", "hour", "day", "month",
+	    "year" };
+
+	return period >= 0 && period <= PUE_YEAR ? n[period] : "unknown";
+}
+
+/* Start of the calendar period holding t (UTC). */
+static wp_time
+period_start(wp_time t, int period)
+{
+	time_t s = (time_t)(t / WP_SEC);
+	struct tm tm;
+
+	if (period == PUE_HOUR)
+		return (wp_time)(s - s % 3600) * WP_SEC;
+	gmtime_r(&s, &tm);
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	if (period == PUE_MONTH || period == PUE_YEAR)
+		tm.tm_mday = 1;
+	if (period == PUE_YEAR)
+		tm.tm_mon = 0;
+	return (wp_time)timegm(&tm) * WP_SEC;
+}
+
+size_t
+pue_periods(const double *fac_h, const double *it_h, size_t n,
+    wp_time origin, int period, struct pue_row *rows, size_t max)
+{
+	size_t i, k = 0;
+	struct pue_row *r = NULL;
+
+	for (i = 0; i < n; i++) {
+		wp_time st = period_start(origin + (wp_time)i * 3600 * WP_SEC,
+		    period == PUE_WINDOW ? PUE_YEAR : period);
+
+		if (period == PUE_WINDOW)
+			st = origin;
+		if (r == NULL || r->start != st) {
+			if (k == max)
+				break;
+			r = &rows[k++];
+			memset(r, 0, sizeof(*r));
+			r->start = st;
+		}
+		r->facility_j += fac_h[i];
+		r->it_j += it_h[i];
+	}
+	for (i = 0; i < k; i++)
+		if (pue_compute(rows[i].facility_j, rows[i].it_j,
+		    &rows[i].value, NULL) == -1)
+			rows[i].value = NAN;
+	return k;
+}

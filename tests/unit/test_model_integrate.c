@@ -1,0 +1,312 @@
+/* Unit tests: model/integrate.c - exact windows, refusals with reasons,
+ * gauges only as labelled estimates, bins. */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_model_near.h"
+
+#include "../../collector/sample.h"
+#include "../../model/integrate.h"
+
+#define T0	(1796032800LL * WP_SEC)	/* 2026-11-29T10:00:00Z */
+#define S	WP_SEC
+
+/* n readings every step s from T0 + first s, at `watts` constant. */
+static void
+ramp(wp_time *t, double *v, size_t n, wp_time first, wp_time step,
+    double watts)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t[i] = T0 + first + (wp_time)i * step;
+		v[i] = 5e9 + watts * (double)(t[i] - T0) / S;
+	}
+}
+
+static struct integ_opts
+opts(wp_time from, wp_time to)
+{
+	struct integ_opts o = { .from = T0 + from, .to = T0 + to,
+	    .interval = 10 * S, .kind = WP_COUNTER };
+
+	return o;
+}
+
+static void
+test_edges_interpolated_not_snapped(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	struct integ_opts o = opts(3 * S + 250 * WP_MS, 603 * S + 250 * WP_MS);
+	struct integ_result r;
+
+	(void)st;
+	ramp(t, v, 100, -20 * S, 10 * S, 1000);
+	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, NULL), 0);
+	/* exactly 600 s x 1000 W though no reading falls on an edge */
+	assert_near(r.energy, 600000, 1e-4);
+	assert_near(r.mean_power, 1000, 1e-9);
+	assert_near(r.edge_bound, 10000, 1e-6);	/* 2 x half a segment */
+	assert_int_equal(r.points, 60);
+	assert_false(r.estimated);
+}
+
+static void
+test_refuse_short_window(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	struct integ_opts o = opts(0, 59 * S);
+	struct integ_result r;
+	struct wp_err err = { 0 };
+
+	(void)st;
+	ramp(t, v, 100, -20 * S, 10 * S, 1000);
+	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_SHORT);
+	assert_non_null(strstr(err.msg, "window-too-short"));
+	o.to = T0 + 60 * S;
+	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, &err), 0);
+}
+
+static void
+test_refuse_reset_inside(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	uint32_t f[100] = { 0 };
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	struct wp_err err = { 0 };
+
+	(void)st;
+	ramp(t, v, 100, -20 * S, 10 * S, 1000);
+	f[30] = INTEG_P_RESET;
+	assert_int_equal(integ_array(&o, t, v, f, 100, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_RESET);
+	assert_non_null(strstr(err.msg, "counter-reset"));
+	/* a reset outside the window (and its edge segments) is fine */
+	f[30] = 0;
+	f[90] = INTEG_P_RESET;
+	assert_int_equal(integ_array(&o, t, v, f, 100, &r, &err), 0);
+	/* a cumulative going backwards is a reset too */
+	f[90] = 0;
+	v[40] = v[39] - 1;
+	assert_int_equal(integ_array(&o, t, v, f, 100, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_RESET);
+}
+
+static void
+test_refuse_gap(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	struct wp_err err = { 0 };
+
+	(void)st;
+	ramp(t, v, 100, -20 * S, 10 * S, 1000);
+	/* drop 3 readings: a 40 s gap, more than 3 x 10 s */
+	memmove(&t[20], &t[23], 77 * sizeof(t[0]));
+	memmove(&v[20], &v[23], 77 * sizeof(v[0]));
+	assert_int_equal(integ_array(&o, t, v, NULL, 97, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_GAP);
+	assert_non_null(strstr(err.msg, "gap of 40 s"));
+	/* 30 s (2 missing) is still acceptable and the energy exact */
+	ramp(t, v, 100, -20 * S, 10 * S, 1000);
+	memmove(&t[20], &t[22], 78 * sizeof(t[0]));
+	memmove(&v[20], &v[22], 78 * sizeof(v[0]));
+	assert_int_equal(integ_array(&o, t, v, NULL, 98, &r, &err), 0);
+	assert_near(r.energy, 600000, 1e-4);
+	assert_int_equal(r.max_gap, 30 * S);
+}
+
+static void
+test_refuse_no_data_at_edges(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	struct wp_err err = { 0 };
+
+	(void)st;
+	ramp(t, v, 100, 5 * S, 10 * S, 1000);	/* starts after from */
+	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_NO_DATA);
+	assert_non_null(strstr(err.msg, "start"));
+	ramp(t, v, 30, -5 * S, 10 * S, 1000);	/* ends before to */
+	assert_int_equal(integ_array(&o, t, v, NULL, 30, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_NO_DATA);
+	assert_non_null(strstr(err.msg, "end"));
+	assert_int_equal(integ_array(&o, t, v, NULL, 0, &r, &err), -1);
+}
+
+static void
+test_refuse_coarse_counter(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	struct wp_err err = { 0 };
+	size_t i;
+
+	(void)st;
+	/* an EnergykWh counter (3.6 MJ steps) on a 7.8 kW server, 10 min */
+	ramp(t, v, 100, -20 * S, 10 * S, 7800);
+	for (i = 0; i < 100; i++)
+		v[i] = floor(v[i] / 3.6e6) * 3.6e6;
+	o.resolution = 3.6e6;
+	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_RESOLUTION);
+	assert_non_null(strstr(err.msg, "coarse"));
+	/* a joule counter is fine */
+	ramp(t, v, 100, -20 * S, 10 * S, 7800);
+	o.resolution = 1;
+	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, &err), 0);
+	assert_near(r.res_bound, 2, 0);
+}
+
+static void
+test_held_points_skipped_and_order(void **st)
+{
+	wp_time t[100];
+	double v[100];
+	uint32_t f[100] = { 0 };
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	struct integ g;
+
+	(void)st;
+	ramp(t, v, 100, -20 * S, 10 * S, 1000);
+	f[30] = INTEG_P_HELD;
+	v[30] = 0;		/* the dip value never enters */
+	assert_int_equal(integ_array(&o, t, v, f, 100, &r, NULL), 0);
+	assert_near(r.energy, 600000, 1e-4);
+	v[30] = v[29] + 10000;
+	/* duplicates and out-of-order readings are ignored */
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	integ_add(&g, t[0], v[0], 0);
+	integ_add(&g, t[1], v[1], 0);
+	integ_add(&g, t[1], v[1] + 1e9, 0);
+	integ_add(&g, t[0], 0, 0);
+	for (size_t i = 2; i < 100; i++)
+		integ_add(&g, t[i], v[i], 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), 0);
+	assert_near(r.energy, 600000, 1e-4);
+	integ_fini(&g);
+	integ_fini(NULL);
+}
+
+/*
+ * Seed 002's bursty GPU: 4 s at 700 W, 11 s at 300 W, every 15 s.  The
+ * counter gives the truth (406.7 W); a 15 s gauge that lands in the burst
+ * reads 700 W.  The gauge path is only an estimate, and says so.
+ */
+static void
+test_counter_beats_gauge_on_bursts(void **st)
+{
+	wp_time t[700], tg[42];
+	double v[700], g[42], cum = 0;
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	size_t i, n = 0;
+
+	(void)st;
+	for (i = 0; i < 700; i++) {
+		/* 1 s counter readings from -10 s */
+		long s = (long)i - 10;
+		long ph = ((s % 15) + 15) % 15;
+
+		t[i] = T0 + (wp_time)s * S;
+		v[i] = cum;
+		cum += ph < 4 ? 700 : 300;
+	}
+	o.interval = 1 * S;
+	assert_int_equal(integ_array(&o, t, v, NULL, 700, &r, NULL), 0);
+	assert_near(r.mean_power, 6100.0 / 15, 1e-9);
+	for (i = 0; i < 42; i++) {
+		tg[n] = T0 + ((wp_time)i * 15 - 15) * S;
+		g[n++] = 700;	/* sampled inside each burst */
+	}
+	o.kind = WP_GAUGE;
+	o.interval = 15 * S;
+	assert_int_equal(integ_array(&o, tg, g, NULL, n, &r, NULL), 0);
+	assert_true(r.estimated);
+	assert_near(r.mean_power, 700, 1e-9);
+	assert_near(r.mean_power / (6100.0 / 15) - 1, 0.72, 0.005);
+}
+
+static void
+test_gauge_trapezoid_edges(void **st)
+{
+	wp_time t[3] = { T0 - 100 * S, T0 + 300 * S, T0 + 700 * S };
+	double v[3] = { 100, 500, 900 };
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+
+	(void)st;
+	o.kind = WP_GAUGE;
+	o.interval = 400 * S;
+	/* linear 200 W at T0 to 800 W at T0+600: mean 500 W */
+	assert_int_equal(integ_array(&o, t, v, NULL, 3, &r, NULL), 0);
+	assert_near(r.energy, 300000, 1e-6);
+}
+
+static void
+test_hourly_bins(void **st)
+{
+	wp_time t[800];
+	double v[800];
+	struct integ_opts o = opts(-1800 * S, 5400 * S + 500 * WP_MS);
+	struct integ_result r;
+	struct integ g;
+	size_t i;
+
+	(void)st;
+	ramp(t, v, 800, -1900 * S, 10 * S, 3600);
+	o.bin_len[0] = 3600 * S;
+	o.bin_len[1] = 600 * S;
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	for (i = 0; i < 800; i++)
+		integ_add(&g, t[i], v[i], 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), 0);
+	assert_int_equal(g.bins[0].n, 3);
+	assert_int_equal(g.bins[0].origin, T0 - 3600 * S);
+	assert_near(g.bins[0].e[0], 1800 * 3600.0, 1e-3);
+	assert_near(g.bins[0].e[1], 3600 * 3600.0, 1e-3);
+	assert_near(g.bins[0].e[2], 1800.5 * 3600.0, 1e-3);
+	assert_near(g.bins[0].e[0] + g.bins[0].e[1] + g.bins[0].e[2],
+	    r.energy, 1e-3);
+	assert_int_equal(g.bins[1].n, 13);
+	integ_fini(&g);
+	o.to = o.from - 1;
+	assert_int_equal(integ_init(&g, &o, NULL), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_edges_interpolated_not_snapped),
+		cmocka_unit_test(test_refuse_short_window),
+		cmocka_unit_test(test_refuse_reset_inside),
+		cmocka_unit_test(test_refuse_gap),
+		cmocka_unit_test(test_refuse_no_data_at_edges),
+		cmocka_unit_test(test_refuse_coarse_counter),
+		cmocka_unit_test(test_held_points_skipped_and_order),
+		cmocka_unit_test(test_counter_beats_gauge_on_bursts),
+		cmocka_unit_test(test_gauge_trapezoid_edges),
+		cmocka_unit_test(test_hourly_bins),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
