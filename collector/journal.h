@@ -63,6 +63,7 @@ void		 journal_close(struct journal *j);	/* NULL-safe */
 struct journal_verify_stats {
 	size_t	 segments, records, expired_segments;
 	char	 first_bad[256];	/* where verification failed, or "" */
+	char	 note[256];	/* tolerated: torn tail after a crash, or "" */
 };
 
 /*

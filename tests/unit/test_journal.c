@@ -1,0 +1,741 @@
+/* Unit tests: collector/journal.c - chain, verify, tamper, tail, expiry,
+ * scan ranges, CSV export. */
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../collector/journal.h"
+#include "../../model/counter.h"
+
+#define T0	(1764410400LL * WP_SEC)		/* 2025-11-29T10:00:00Z */
+#define MIN	(60 * WP_SEC)
+
+struct fx {
+	char	 dir[256];
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "%s/wp-journal.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(f->dir));
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", f->dir);
+	free(f);
+	return 0;
+}
+
+/* Record i of a synthetic run: a BMC with an energy counter and power. */
+static void
+make_record(int i, wp_time t, struct journal_record *r,
+    struct journal_value v[2])
+{
+	memset(v, 0, 2 * sizeof(*v));
+	sample_init(&v[0].s, "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+	    WP_COUNTER);
+	v[0].s.value = 1e6 + 5000.0 * i;
+	v[0].s.raw_value = v[0].s.value / 3.6e6;
+	sample_set_unit(&v[0].s, "kWh");
+	v[0].s.resolution = 3600;
+	v[0].s.t_real = t;
+	v[0].s.t_mono = 1000 + t - T0;
+	v[0].s.reset_time = T0 - 86400 * WP_SEC;
+	sample_add_label(&v[0].s, "source", "EnvironmentMetrics.EnergyJoules");
+	v[0].delta = i ? 5000 : 0;
+	v[0].cum = 5000.0 * i;
+	v[0].ctr_flags = i ? 0 : CTR_DISCONT;
+	sample_init(&v[1].s, "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE);
+	v[1].s.value = 500 + i % 7;
+	v[1].s.raw_value = v[1].s.value;
+	sample_set_unit(&v[1].s, "W");
+	v[1].s.t_real = t + 3 * WP_MS;
+	v[1].s.t_mono = 1000 + t - T0;
+	*r = (struct journal_record){ .t_real = t, .t_mono = 1000 + t - T0,
+	    .duration = 40 * WP_MS, .target = "gpu-001/bmc", .status = 0,
+	    .error = "", .n = 2, .v = v };
+}
+
+/* Appends n records from t0 every step; returns the journal closed. */
+static void
+fill(const char *dir, const struct journal_opts *o, wp_time t0, wp_time step,
+    int first, int n)
+{
+	struct journal_record r;
+	struct journal_value v[2];
+	struct wp_err err;
+	struct journal *j;
+	int i;
+
+	j = journal_open(dir, o, &err);
+	if (j == NULL)
+		fail_msg("journal_open: %s", err.msg);
+	for (i = first; i < first + n; i++) {
+		make_record(i, t0 + (wp_time)(i - first) * step, &r, v);
+		if (journal_append(j, &r, &err) != 0)
+			fail_msg("append %d: %s", i, err.msg);
+	}
+	journal_close(j);
+}
+
+struct collect {
+	int		 n;
+	wp_time		 first, last;
+	double		 cum_last;
+	int		 stop_after;
+	int		 bad;
+};
+
+static int
+collect_cb(const struct journal_record *r, void *arg)
+{
+	struct collect *c = arg;
+
+	if (c->n == 0)
+		c->first = r->t_real;
+	if (c->n && r->t_real <= c->last)
+		c->bad++;
+	c->last = r->t_real;
+	if (r->n == 2)
+		c->cum_last = r->v[0].cum;
+	c->n++;
+	return c->stop_after && c->n >= c->stop_after;
+}
+
+static int
+verify(const char *dir, struct journal_verify_stats *st)
+{
+	struct wp_err err;
+
+	return journal_verify(dir, st, &err);
+}
+
+static void
+seg_path(const char *dir, int k, char *out, size_t len)
+{
+	/* segment k of a 60 s-segment run started at T0 */
+	time_t sec = (time_t)(T0 / WP_SEC) + 60 * k;
+	struct tm tm;
+	char name[32];
+
+	gmtime_r(&sec, &tm);
+	strftime(name, sizeof(name), "%Y%m%dT%H%M%S.wpj", &tm);
+	snprintf(out, len, "%s/%s", dir, name);
+}
+
+static long
+file_size(const char *p)
+{
+	struct stat sb;
+
+	return stat(p, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+static unsigned char *
+slurp(const char *p, long *len)
+{
+	FILE *f = fopen(p, "rb");
+	unsigned char *b;
+
+	assert_non_null(f);
+	*len = file_size(p);
+	b = malloc((size_t)*len);
+	assert_int_equal(fread(b, 1, (size_t)*len, f), (size_t)*len);
+	fclose(f);
+	return b;
+}
+
+static void
+spit(const char *p, const unsigned char *b, long len)
+{
+	FILE *f = fopen(p, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+}
+
+/* Offsets of record frames in a segment (header 56 bytes). */
+static int
+frames(const unsigned char *b, long len, long off[], int max)
+{
+	long o = 56;
+	int n = 0;
+
+	while (o + 8 <= len && n < max) {
+		long blen = b[o + 4] | b[o + 5] << 8 | b[o + 6] << 16 |
+		    (long)b[o + 7] << 24;
+		off[n++] = o;
+		o += 8 + blen + 32;
+	}
+	off[n] = o;
+	return n;
+}
+
+static const struct journal_opts opts60 = { .segment_len = 60 * WP_SEC };
+
+static void
+test_roundtrip_every_field(void **state)
+{
+	struct fx *f = *state;
+	struct journal_record r;
+	struct journal_value v[2];
+	struct collect c = { 0 };
+	struct wp_err err;
+
+	fill(f->dir, NULL, T0, 10 * WP_SEC, 0, 5);
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 5);
+	assert_true(c.cum_last == 20000);
+	/* hourly naming */
+	{
+		char p[300];
+
+		snprintf(p, sizeof(p), "%s/20251129T10.wpj", f->dir);
+		assert_true(file_size(p) > 56);
+	}
+	make_record(3, T0 + 30 * WP_SEC, &r, v);
+	(void)r;
+}
+
+struct cmp {
+	int	 i;
+	int	 mismatches;
+};
+
+static int
+cmp_cb(const struct journal_record *r, void *arg)
+{
+	struct cmp *c = arg;
+	struct journal_record want;
+	struct journal_value v[2];
+	size_t k;
+
+	make_record(c->i, T0 + c->i * 10 * WP_SEC, &want, v);
+	c->i++;
+	if (r->t_real != want.t_real || r->t_mono != want.t_mono ||
+	    r->duration != want.duration || strcmp(r->target, want.target) ||
+	    r->status != 0 || strcmp(r->error, "") || r->n != 2) {
+		c->mismatches++;
+		return 0;
+	}
+	for (k = 0; k < 2; k++)
+		if (memcmp(&r->v[k].s, &v[k].s, sizeof(v[k].s)) != 0 ||
+		    r->v[k].delta != v[k].delta || r->v[k].cum != v[k].cum ||
+		    r->v[k].ctr_flags != v[k].ctr_flags)
+			c->mismatches++;
+	return 0;
+}
+
+static void
+test_decoded_equals_appended(void **state)
+{
+	struct fx *f = *state;
+	struct cmp c = { 0 };
+	struct wp_err err;
+
+	fill(f->dir, NULL, T0, 10 * WP_SEC, 0, 20);
+	assert_int_equal(journal_scan(f->dir, 0, 0, cmp_cb, &c, &err), 0);
+	assert_int_equal(c.i, 20);
+	assert_int_equal(c.mismatches, 0);
+}
+
+static void
+test_verify_intact_across_segments(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 30);	/* 5 segments */
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.segments, 5);
+	assert_int_equal(st.records, 30);
+	assert_string_equal(st.first_bad, "");
+	/* reopen and continue: chain resumes */
+	fill(f->dir, &opts60, T0 + 300 * WP_SEC, 10 * WP_SEC, 30, 12);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 42);
+	assert_int_equal(st.segments, 7);
+}
+
+static void
+test_verify_detects_edited_byte(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p[300];
+	unsigned char *b;
+	long len, off[64];
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	seg_path(f->dir, 1, p, sizeof(p));
+	b = slurp(p, &len);
+	assert_int_equal(frames(b, len, off, 63), 6);
+	b[off[2] + 30] ^= 0x01;		/* a bit of t_mono... in record 3 */
+	spit(p, b, len);
+	free(b);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "record 3"));
+	assert_non_null(strstr(st.first_bad, "hash mismatch"));
+}
+
+static void
+test_verify_detects_edit_in_open_segment(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p[300];
+	unsigned char *b;
+	long len, off[64];
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 16);
+	seg_path(f->dir, 2, p, sizeof(p));	/* still open */
+	b = slurp(p, &len);
+	assert_int_equal(frames(b, len, off, 63), 4);
+	b[off[1] + 40] ^= 0x80;
+	spit(p, b, len);
+	free(b);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "record 2"));
+}
+
+static void
+test_verify_detects_deleted_record(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p[300];
+	unsigned char *b;
+	long len, off[64], rl;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	seg_path(f->dir, 0, p, sizeof(p));
+	b = slurp(p, &len);
+	frames(b, len, off, 63);
+	rl = off[3] - off[2];
+	memmove(b + off[2], b + off[3], (size_t)(len - off[3]));
+	spit(p, b, len - rl);
+	free(b);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "record 3"));
+
+	/* deleting the last record of a closed segment: count differs */
+	teardown(state);
+	setup(state);
+	f = *state;
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	seg_path(f->dir, 0, p, sizeof(p));
+	b = slurp(p, &len);
+	frames(b, len, off, 63);
+	spit(p, b, off[5]);
+	free(b);
+	assert_int_equal(verify(f->dir, &st), -1);
+}
+
+static void
+test_verify_detects_reordered_records(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p[300];
+	unsigned char *b, *c;
+	long len, off[64], l1, l2;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	seg_path(f->dir, 1, p, sizeof(p));
+	b = slurp(p, &len);
+	frames(b, len, off, 63);
+	l1 = off[2] - off[1];
+	l2 = off[3] - off[2];
+	c = malloc((size_t)len);
+	memcpy(c, b, (size_t)len);
+	memcpy(c + off[1], b + off[2], (size_t)l2);
+	memcpy(c + off[1] + l2, b + off[1], (size_t)l1);
+	spit(p, c, len);
+	free(b);
+	free(c);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "record 2"));
+}
+
+static void
+test_verify_detects_deleted_or_swapped_segment(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p1[300], p2[300], tmp[300];
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 30);
+	seg_path(f->dir, 2, p2, sizeof(p2));
+	assert_int_equal(unlink(p2), 0);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "missing"));
+
+	teardown(state);
+	setup(state);
+	f = *state;
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 30);
+	seg_path(f->dir, 1, p1, sizeof(p1));
+	seg_path(f->dir, 2, p2, sizeof(p2));
+	snprintf(tmp, sizeof(tmp), "%s.x", p1);
+	assert_int_equal(rename(p1, tmp), 0);
+	assert_int_equal(rename(p2, p1), 0);
+	assert_int_equal(rename(tmp, p2), 0);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "does not follow"));
+}
+
+static void
+test_verify_detects_manifest_edit(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	struct wp_err err;
+	char p[300];
+	unsigned char *b;
+	long len;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 30);
+	snprintf(p, sizeof(p), "%s/MANIFEST", f->dir);
+	b = slurp(p, &len);
+	/* change the record count on the first "close" line */
+	{
+		char *c = strstr((char *)b, "close ");
+
+		assert_non_null(c);
+		c = strchr(c + 6, ' ');
+		assert_int_equal(c[1], '6');
+		c[1] = '5';
+	}
+	spit(p, b, len);
+	free(b);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "MANIFEST line"));
+	/* the writer refuses to append to a journal it cannot trust */
+	assert_null(journal_open(f->dir, &opts60, &err));
+	assert_non_null(strstr(err.msg, "MANIFEST"));
+	/* deleting the manifest is detected too */
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(verify(f->dir, &st), -1);
+}
+
+static void
+test_truncated_tail_recovers(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	struct collect c = { 0 };
+	struct wp_err err;
+	char p[300];
+	long len;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 16);	/* seg 2: 4 recs */
+	seg_path(f->dir, 2, p, sizeof(p));
+	len = file_size(p);
+	assert_int_equal(truncate(p, len - 17), 0);	/* torn last record */
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 15);
+	assert_non_null(strstr(st.note, "torn"));
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 15);
+	/* the writer resumes after the last good record */
+	fill(f->dir, &opts60, T0 + 155 * WP_SEC, 10 * WP_SEC, 15, 3);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 18);
+	assert_string_equal(st.note, "");
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 18);
+	assert_int_equal(c.bad, 0);
+	/* a zero-filled tail (power loss) is a torn tail too */
+	{
+		FILE *fp = fopen(p, "ab");
+		char z[100] = { 0 };
+
+		fwrite(z, 1, sizeof(z), fp);
+		fclose(fp);
+	}
+	assert_int_equal(verify(f->dir, &st), 0);
+	fill(f->dir, &opts60, T0 + 185 * WP_SEC, 10 * WP_SEC, 18, 1);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 19);
+}
+
+static void
+test_truncated_closed_segment_fails(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p[300];
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 16);
+	seg_path(f->dir, 0, p, sizeof(p));
+	assert_int_equal(truncate(p, file_size(p) - 5), 0);
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "truncated"));
+}
+
+static void
+test_expiry_keeps_chain_checkable(void **state)
+{
+	struct fx *f = *state;
+	struct journal_opts o = { .segment_len = 60 * WP_SEC,
+	    .retention = 180 * WP_SEC };
+	struct journal_verify_stats st;
+	struct collect c = { 0 };
+	struct wp_err err;
+	char p[300];
+
+	fill(f->dir, &o, T0, 10 * WP_SEC, 0, 60);	/* 10 minutes */
+	seg_path(f->dir, 0, p, sizeof(p));
+	assert_int_equal(file_size(p), -1);	/* expired and deleted */
+	seg_path(f->dir, 9, p, sizeof(p));
+	assert_true(file_size(p) > 0);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_true(st.expired_segments >= 5);
+	assert_int_equal(st.expired_segments + st.segments, 10);
+	assert_int_equal(st.records, st.segments * 6);
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), 0);
+	assert_int_equal((size_t)c.n, st.records);
+	assert_true(c.cum_last == 5000.0 * 59);
+	/* deleting the first kept segment is still detected */
+	seg_path(f->dir, (int)st.expired_segments, p, sizeof(p));
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(verify(f->dir, &st), -1);
+}
+
+static void
+test_scan_ranges(void **state)
+{
+	struct fx *f = *state;
+	struct collect c = { 0 };
+	struct wp_err err;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 60);
+	/* [T0+95s, T0+305s): records at 100..300 s: 21 */
+	assert_int_equal(journal_scan(f->dir, T0 + 95 * WP_SEC,
+	    T0 + 305 * WP_SEC, collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 21);
+	assert_true(c.first == T0 + 100 * WP_SEC);
+	assert_true(c.last == T0 + 300 * WP_SEC);
+	/* exact edges: from inclusive, to exclusive */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(journal_scan(f->dir, T0 + 120 * WP_SEC,
+	    T0 + 180 * WP_SEC, collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 6);
+	assert_true(c.first == T0 + 120 * WP_SEC);
+	/* empty ranges */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(journal_scan(f->dir, T0 - 3600 * WP_SEC, T0,
+	    collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(journal_scan(f->dir, T0 + 3600 * WP_SEC, 0,
+	    collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 0);
+	/* open end, and the callback stops the scan */
+	c = (struct collect){ .stop_after = 4 };
+	assert_int_equal(journal_scan(f->dir, T0 + 500 * WP_SEC, 0,
+	    collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 4);
+	/* a missing directory is an error, not a crash */
+	assert_int_equal(journal_scan("/nonexistent/wp", 0, 0, collect_cb,
+	    &c, &err), -1);
+}
+
+static void
+test_scan_rejects_corrupt_segment(void **state)
+{
+	struct fx *f = *state;
+	struct collect c = { 0 };
+	struct wp_err err;
+	char p[300];
+	unsigned char *b;
+	long len, off[64];
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 12);
+	seg_path(f->dir, 0, p, sizeof(p));
+	b = slurp(p, &len);
+	frames(b, len, off, 63);
+	b[off[1] + 4] = 0xff;		/* absurd body length */
+	b[off[1] + 7] = 0x7f;
+	spit(p, b, len);
+	free(b);
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "bad frame header"));
+	/* garbage instead of a header */
+	spit(p, (const unsigned char *)"hello", 5);
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), -1);
+}
+
+static void
+test_append_rejects_bad_records(void **state)
+{
+	struct fx *f = *state;
+	struct journal_record r;
+	struct journal_value v[2];
+	struct wp_err err;
+	struct journal *j;
+	char big[300];
+
+	j = journal_open(f->dir, NULL, &err);
+	assert_non_null(j);
+	make_record(0, T0, &r, v);
+	r.target = "";
+	assert_int_equal(journal_append(j, &r, &err), -1);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	r.target = big;
+	assert_int_equal(journal_append(j, &r, &err), -1);
+	r.target = "ok";
+	r.n = 100000;
+	assert_int_equal(journal_append(j, &r, &err), -1);
+	r.n = 0;
+	r.v = NULL;
+	r.status = WP_E_TRANSIENT;
+	r.error = "timeout after 8 s";
+	assert_int_equal(journal_append(j, &r, &err), 0);
+	journal_close(j);
+	assert_int_equal(journal_verify(f->dir, NULL, &err), 0);
+}
+
+static void
+test_orphan_segment_after_crash_is_adopted(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	char p[300], line[600];
+	FILE *m;
+	long keep = 0;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 14);
+	/* drop the manifest's last line: the "open" of segment 2, as if we
+	 * crashed between creating the segment and recording it */
+	snprintf(p, sizeof(p), "%s/MANIFEST", f->dir);
+	m = fopen(p, "r");
+	assert_non_null(m);
+	while (fgets(line, sizeof(line), m))
+		if (strncmp(line, "open ", 5) != 0 || !strstr(line, "1002"))
+			keep = ftell(m);
+	fclose(m);
+	assert_int_equal(truncate(p, keep), 0);
+	assert_int_equal(verify(f->dir, &st), 0);
+	fill(f->dir, &opts60, T0 + 140 * WP_SEC, 10 * WP_SEC, 14, 2);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 16);
+}
+
+static void
+test_export_csv_quoting(void **state)
+{
+	struct fx *f = *state;
+	struct journal_record r;
+	struct journal_value v[2];
+	struct wp_err err;
+	struct journal *j;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *mf;
+
+	j = journal_open(f->dir, NULL, &err);
+	make_record(1, T0 + 123456789, &r, v);
+	r.target = "pdu,\"a\"";
+	sample_add_label(&v[1].s, "name", "Outlet 7, left");
+	assert_int_equal(journal_append(j, &r, &err), 0);
+	r.n = 0;
+	r.status = WP_E_AUTH;
+	r.error = "401\nUnauthorized";
+	r.t_real += WP_SEC;
+	assert_int_equal(journal_append(j, &r, &err), 0);
+	journal_close(j);
+	mf = open_memstream(&out, &outlen);
+	assert_int_equal(journal_export_csv(f->dir, 0, 0, mf, &err), 0);
+	fclose(mf);
+	assert_true(strncmp(out, "t_real,t_real_ns,target,status,error,series,"
+	    "boundary,quantity,kind,value,unit,raw_value,raw_unit,resolution,"
+	    "flags,delta,cum,ctr_flags,labels,record_hash\r\n", 139) == 0);
+	assert_non_null(strstr(out, "2025-11-29T10:00:00.123456789Z,"
+	    "1764410400123456789,\"pdu,\"\"a\"\"\",ok,,wall/energy,wall,energy,"
+	    "counter,1005000,J,0.27916666666666667,kWh,3600,,5000,5000,,"
+	    "source=EnvironmentMetrics.EnergyJoules,"));
+	assert_non_null(strstr(out, ",wall/power,wall,power,gauge,501,W,501,"
+	    "W,0,,,,,\"name=Outlet 7, left\","));
+	assert_non_null(strstr(out, ",auth,\"401\nUnauthorized\",,,,,,,,,,,"
+	    ",,,,"));
+	/* 1 header + 2 values + 1 failed poll */
+	{
+		int rows = 0;
+		char *p;
+
+		for (p = out; (p = strstr(p, "\r\n")) != NULL; p += 2)
+			rows++;
+		assert_int_equal(rows, 4);
+	}
+	free(out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_roundtrip_every_field,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_decoded_equals_appended,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_verify_intact_across_segments, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_detects_edited_byte,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_verify_detects_edit_in_open_segment, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_verify_detects_deleted_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_verify_detects_reordered_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_verify_detects_deleted_or_swapped_segment, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_verify_detects_manifest_edit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_tail_recovers,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_truncated_closed_segment_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_expiry_keeps_chain_checkable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_ranges, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_scan_rejects_corrupt_segment, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_append_rejects_bad_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_orphan_segment_after_crash_is_adopted, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_export_csv_quoting, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
