@@ -32,12 +32,16 @@ struct conf_node {
 	int			 line;		/* 1-based line in the file */
 	struct conf_node	*child;		/* first member (map, seq) */
 	struct conf_node	*next;		/* next sibling */
+	const char		*file;		/* source file when not the config
+						   itself (nodes_csv rows), else NULL */
 };
 
 /* Error list: every problem found, in file order. */
 struct conf_errs {
 	char	**msg;		/* "FILE:LINE: message" */
 	size_t	  n, cap;
+	char	**warn;		/* "FILE:LINE: warning: message" (not fatal) */
+	size_t	  n_warn, cap_warn;
 };
 
 struct wp_cred {
@@ -125,6 +129,8 @@ struct wp_conf	*conf_load(const char *path, bool check_drivers,
 		    struct conf_errs *errs);
 void		 conf_free(struct wp_conf *c);
 void		 conf_errs_add(struct conf_errs *e, const char *file, int line,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void		 conf_errs_warn(struct conf_errs *e, const char *file, int line,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void		 conf_errs_fini(struct conf_errs *e);
 

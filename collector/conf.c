@@ -1,0 +1,2350 @@
+/*
+ * conf.c - wattpath.yaml: libyaml events -> struct conf_node tree ->
+ * validated struct wp_conf with derived targets.  See conf.h and
+ * docs/config.md.  Every problem is collected (never the first one only),
+ * sorted by file and line, then handed to the caller.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "conf.h"
+#include "log.h"
+#include "registry.h"
+#include "secret.h"
+
+#define DEPTH_MAX	64		/* nesting levels in the YAML file */
+#define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */
+#define CSV_LINE_MAX	8192
+
+/* ---------------------------------------------------------------- errors */
+
+static int
+push_msg(char ***v, size_t *n, size_t *cap, char *s)
+{
+	char **nv;
+	size_t ncap;
+
+	if (s == NULL)
+		return -1;
+	if (*n == *cap) {
+		ncap = *cap ? *cap * 2 : 8;
+		nv = realloc(*v, ncap * sizeof(*nv));
+		if (nv == NULL) {
+			free(s);
+			return -1;
+		}
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
+static char *
+fmt_msg(const char *file, int line, const char *pfx, const char *fmt,
+    va_list ap)
+{
+	char body[1024], *s;
+	int r;
+
+	vsnprintf(body, sizeof(body), fmt, ap);
+	if (line > 0)
+		r = asprintf(&s, "%s:%d: %s%s", file, line, pfx, body);
+	else
+		r = asprintf(&s, "%s: %s%s", file, pfx, body);
+	return r < 0 ? NULL : s;
+}
+
+void
+conf_errs_add(struct conf_errs *e, const char *file, int line,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return;
+	va_start(ap, fmt);
+	push_msg(&e->msg, &e->n, &e->cap, fmt_msg(file, line, "", fmt, ap));
+	va_end(ap);
+}
+
+void
+conf_errs_warn(struct conf_errs *e, const char *file, int line,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return;
+	va_start(ap, fmt);
+	push_msg(&e->warn, &e->n_warn, &e->cap_warn,
+	    fmt_msg(file, line, "warning: ", fmt, ap));
+	va_end(ap);
+}
+
+void
+conf_errs_fini(struct conf_errs *e)
+{
+	size_t i;
+
+	if (e == NULL)
+		return;
+	for (i = 0; i < e->n; i++)
+		free(e->msg[i]);
+	for (i = 0; i < e->n_warn; i++)
+		free(e->warn[i]);
+	free(e->msg);
+	free(e->warn);
+	memset(e, 0, sizeof(*e));
+}
+
+/* ------------------------------------------------------------------ tree */
+
+static struct conf_node *
+node_new(int type, const char *key, const char *value, int line)
+{
+	struct conf_node *n;
+
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return NULL;
+	n->type = type;
+	n->line = line;
+	if ((key && (n->key = strdup(key)) == NULL) ||
+	    (value && (n->value = strdup(value)) == NULL)) {
+		free(n->key);
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* Frees n, its children and its following siblings. */
+static void
+node_free(struct conf_node *n)
+{
+	struct conf_node *next;
+
+	for (; n != NULL; n = next) {
+		next = n->next;
+		node_free(n->child);
+		free(n->key);
+		free(n->value);
+		free(n);
+	}
+}
+
+/* Appends c as the last child of parent. */
+static void
+node_append(struct conf_node *parent, struct conf_node *c)
+{
+	struct conf_node **pp;
+
+	for (pp = &parent->child; *pp != NULL; pp = &(*pp)->next)
+		;
+	*pp = c;
+}
+
+static const char *
+type_name(int type)
+{
+	switch (type) {
+	case CN_MAP:	return "a mapping";
+	case CN_SEQ:	return "a list";
+	default:	return "a single value";
+	}
+}
+
+/* --------------------------------------------------------- diagnostics */
+
+struct diag_item {
+	const char	*file;
+	int		 line;
+	bool		 warn;
+	size_t		 seq;
+	char		*msg;
+};
+
+struct diag {
+	const char	*main_file;
+	struct diag_item *v;
+	size_t		 n, cap;
+	size_t		 n_err;
+};
+
+static void
+dg_vadd(struct diag *d, const char *file, int line, bool warn,
+    const char *fmt, va_list ap)
+{
+	struct diag_item *nv;
+	char buf[1024];
+
+	if (d->n == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 16;
+
+		if ((nv = realloc(d->v, ncap * sizeof(*nv))) == NULL)
+			return;
+		d->v = nv;
+		d->cap = ncap;
+	}
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if ((d->v[d->n].msg = strdup(buf)) == NULL)
+		return;
+	d->v[d->n].file = file ? file : d->main_file;
+	d->v[d->n].line = line;
+	d->v[d->n].warn = warn;
+	d->v[d->n].seq = d->n;
+	d->n++;
+	if (!warn)
+		d->n_err++;
+}
+
+static void
+dg(struct diag *d, const char *file, int line, bool warn, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void
+dg(struct diag *d, const char *file, int line, bool warn, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dg_vadd(d, file, line, warn, fmt, ap);
+	va_end(ap);
+}
+
+static int
+dg_cmp(const void *a, const void *b)
+{
+	const struct diag_item *x = a, *y = b;
+	int c;
+
+	if (x->file != y->file) {
+		if ((c = strcmp(x->file, y->file)) != 0)
+			return c;
+	}
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+/* Sorts (main file first), moves everything into errs, frees d. */
+static void
+dg_flush(struct diag *d, struct conf_errs *errs)
+{
+	struct diag_item tmp;
+	size_t i, j;
+
+	qsort(d->v, d->n, sizeof(*d->v), dg_cmp);
+	/* Stable move of the main file's items to the front. */
+	for (i = 0, j = 0; i < d->n; i++) {
+		if (strcmp(d->v[i].file, d->main_file) == 0) {
+			tmp = d->v[i];
+			memmove(&d->v[j + 1], &d->v[j], (i - j) * sizeof(tmp));
+			d->v[j++] = tmp;
+		}
+	}
+	for (i = 0; i < d->n; i++) {
+		if (d->v[i].warn)
+			conf_errs_warn(errs, d->v[i].file, d->v[i].line, "%s",
+			    d->v[i].msg);
+		else
+			conf_errs_add(errs, d->v[i].file, d->v[i].line, "%s",
+			    d->v[i].msg);
+		free(d->v[i].msg);
+	}
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---------------------------------------------------------------- parser */
+
+struct yparser {
+	yaml_parser_t	 yp;
+	struct diag	*d;
+	bool		 broken;	/* libyaml gave up: stop reading */
+};
+
+static int
+next_event(struct yparser *p, yaml_event_t *ev)
+{
+	const char *problem, *ctx;
+	int line;
+
+	if (p->broken)
+		return -1;
+	if (yaml_parser_parse(&p->yp, ev))
+		return 0;
+	p->broken = true;
+	line = (int)p->yp.problem_mark.line + 1;
+	problem = p->yp.problem ? p->yp.problem : "unknown problem";
+	ctx = p->yp.context;
+	if (p->yp.error == YAML_MEMORY_ERROR)
+		dg(p->d, NULL, 0, false, "out of memory while parsing");
+	else if (p->yp.error == YAML_READER_ERROR)
+		dg(p->d, NULL, 0, false, "cannot read: %s (offset %zu)",
+		    problem, p->yp.problem_offset);
+	else
+		dg(p->d, NULL, line, false, "YAML syntax error: %s%s%s",
+		    problem, ctx ? " " : "", ctx ? ctx : "");
+	return -1;
+}
+
+static struct conf_node *parse_value(struct yparser *p, yaml_event_t *ev,
+    int depth);
+
+static bool
+has_key(const struct conf_node *map, const char *key)
+{
+	const struct conf_node *c;
+
+	for (c = map->child; c != NULL; c = c->next)
+		if (strcmp(c->key, key) == 0)
+			return true;
+	return false;
+}
+
+/* Reads members until MAPPING-END; ev is the MAPPING-START (consumed). */
+static struct conf_node *
+parse_map(struct yparser *p, yaml_event_t *ev, int depth)
+{
+	struct conf_node *map, *val;
+	yaml_event_t kev, vev;
+	char *key;
+	int kline;
+
+	map = node_new(CN_MAP, NULL, NULL, (int)ev->start_mark.line + 1);
+	yaml_event_delete(ev);
+	if (map == NULL)
+		return NULL;
+	for (;;) {
+		if (next_event(p, &kev) < 0)
+			break;
+		if (kev.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&kev);
+			return map;
+		}
+		kline = (int)kev.start_mark.line + 1;
+		key = NULL;
+		if (kev.type == YAML_SCALAR_EVENT)
+			key = strdup((const char *)kev.data.scalar.value);
+		else
+			dg(p->d, NULL, kline, false,
+			    "mapping keys must be plain words, not %s",
+			    kev.type == YAML_ALIAS_EVENT ? "aliases" :
+			    "lists or mappings");
+		/* A non-scalar key: parse it to skip it. */
+		if (kev.type != YAML_SCALAR_EVENT)
+			node_free(parse_value(p, &kev, depth + 1));
+		else
+			yaml_event_delete(&kev);
+		if (next_event(p, &vev) < 0) {
+			free(key);
+			break;
+		}
+		val = parse_value(p, &vev, depth + 1);
+		if (key == NULL || val == NULL) {
+			free(key);
+			node_free(val);
+			continue;
+		}
+		if (has_key(map, key)) {
+			dg(p->d, NULL, kline, false, "duplicate key '%s'", key);
+			free(key);
+			node_free(val);
+			continue;
+		}
+		val->key = key;
+		val->line = kline;	/* a member's line is its key's */
+		node_append(map, val);
+	}
+	node_free(map);
+	return NULL;
+}
+
+/* Reads items until SEQUENCE-END; ev is the SEQUENCE-START (consumed). */
+static struct conf_node *
+parse_seq(struct yparser *p, yaml_event_t *ev, int depth)
+{
+	struct conf_node *seq, *item;
+	yaml_event_t iev;
+
+	seq = node_new(CN_SEQ, NULL, NULL, (int)ev->start_mark.line + 1);
+	yaml_event_delete(ev);
+	if (seq == NULL)
+		return NULL;
+	for (;;) {
+		if (next_event(p, &iev) < 0)
+			break;
+		if (iev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&iev);
+			return seq;
+		}
+		if ((item = parse_value(p, &iev, depth + 1)) != NULL)
+			node_append(seq, item);
+	}
+	node_free(seq);
+	return NULL;
+}
+
+/*
+ * Builds the node that starts with ev (consumed).  Returns NULL after an
+ * error (reported) when the value cannot be represented; parsing goes on
+ * unless libyaml itself failed.
+ */
+static struct conf_node *
+parse_value(struct yparser *p, yaml_event_t *ev, int depth)
+{
+	struct conf_node *n;
+	int line = (int)ev->start_mark.line + 1;
+
+	if (depth > DEPTH_MAX) {
+		dg(p->d, NULL, line, false, "nested more than %d levels deep",
+		    DEPTH_MAX);
+		yaml_event_delete(ev);
+		p->broken = true;
+		return NULL;
+	}
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		n = node_new(CN_SCALAR, NULL,
+		    (const char *)ev->data.scalar.value, line);
+		if (n && strlen(n->value) != ev->data.scalar.length) {
+			dg(p->d, NULL, line, false,
+			    "value contains a NUL character");
+			node_free(n);
+			n = NULL;
+		}
+		yaml_event_delete(ev);
+		return n;
+	case YAML_MAPPING_START_EVENT:
+		return parse_map(p, ev, depth);
+	case YAML_SEQUENCE_START_EVENT:
+		return parse_seq(p, ev, depth);
+	case YAML_ALIAS_EVENT:
+		dg(p->d, NULL, line, false, "YAML aliases (*%s) are not "
+		    "supported: write the value out", ev->data.alias.anchor);
+		yaml_event_delete(ev);
+		return NULL;
+	default:
+		dg(p->d, NULL, line, false, "unexpected YAML event");
+		yaml_event_delete(ev);
+		p->broken = true;
+		return NULL;
+	}
+}
+
+/* Parses the one document of f; returns its root (or NULL, reported). */
+static struct conf_node *
+parse_file(FILE *f, struct diag *d)
+{
+	struct yparser p = { .d = d };
+	struct conf_node *root = NULL;
+	yaml_event_t ev;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&p.yp)) {
+		dg(d, NULL, 0, false, "out of memory");
+		return NULL;
+	}
+	yaml_parser_set_input_file(&p.yp, f);
+	while (!done && next_event(&p, &ev) == 0) {
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			/* FALLTHROUGH */
+		case YAML_STREAM_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
+			yaml_event_delete(&ev);
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (root != NULL) {
+				dg(d, NULL, (int)ev.start_mark.line + 1, false,
+				    "more than one YAML document in the file");
+				done = true;
+			}
+			yaml_event_delete(&ev);
+			break;
+		default:
+			if (root != NULL)	/* cannot happen */
+				node_free(root);
+			root = parse_value(&p, &ev, 0);
+			if (root == NULL)
+				done = true;
+			break;
+		}
+	}
+	yaml_parser_delete(&p.yp);
+	if (p.broken) {
+		node_free(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* ---------------------------------------------------- public tree helpers */
+
+const struct conf_node *
+conf_get(const struct conf_node *map, const char *key)
+{
+	const struct conf_node *c;
+
+	if (map == NULL || map->type != CN_MAP || key == NULL)
+		return NULL;
+	for (c = map->child; c != NULL; c = c->next)
+		if (c->key != NULL && strcmp(c->key, key) == 0)
+			return c;
+	return NULL;
+}
+
+const char *
+conf_get_str(const struct conf_node *map, const char *key)
+{
+	const struct conf_node *n = conf_get(map, key);
+
+	return n != NULL && n->type == CN_SCALAR ? n->value : NULL;
+}
+
+/* Scalar parsers: 0 or -1 with a message (no line prefix) in why. */
+static int
+parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", NULL };
+	static const char *const no[] = { "false", "no", "off", NULL };
+	size_t i;
+
+	for (i = 0; yes[i] != NULL; i++)
+		if (strcasecmp(s, yes[i]) == 0)
+			return *out = true, 0;
+	for (i = 0; no[i] != NULL; i++)
+		if (strcasecmp(s, no[i]) == 0)
+			return *out = false, 0;
+	return -1;
+}
+
+static int
+parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (*s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (*s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Looks key up for a typed getter: 1 absent, 0 scalar in *np, -1 error. */
+static int
+typed_lookup(const struct conf_node *map, const char *key,
+    const struct conf_node **np, const char *what, struct wp_err *err)
+{
+	const struct conf_node *n = conf_get(map, key);
+
+	if (n == NULL)
+		return 1;
+	*np = n;
+	if (n->type != CN_SCALAR)
+		return err_set(err, WP_E_CONFIG, "line %d: %s: expected %s, "
+		    "not %s", n->line, key, what, type_name(n->type));
+	return 0;
+}
+
+int
+conf_get_bool(const struct conf_node *map, const char *key, bool *out,
+    struct wp_err *err)
+{
+	const struct conf_node *n;
+	int r;
+
+	if ((r = typed_lookup(map, key, &n, "true or false", err)) != 0)
+		return r;
+	if (parse_bool(n->value, out) < 0)
+		return err_set(err, WP_E_CONFIG, "line %d: %s: expected true "
+		    "or false, got '%s'", n->line, key, n->value);
+	return 0;
+}
+
+int
+conf_get_int(const struct conf_node *map, const char *key, long min,
+    long max, long *out, struct wp_err *err)
+{
+	const struct conf_node *n;
+	int r;
+
+	if ((r = typed_lookup(map, key, &n, "an integer", err)) != 0)
+		return r;
+	if (parse_long(n->value, min, max, out) < 0)
+		return err_set(err, WP_E_CONFIG, "line %d: %s: expected an "
+		    "integer in %ld..%ld, got '%s'", n->line, key, min, max,
+		    n->value);
+	return 0;
+}
+
+int
+conf_get_double(const struct conf_node *map, const char *key, double *out,
+    struct wp_err *err)
+{
+	const struct conf_node *n;
+	int r;
+
+	if ((r = typed_lookup(map, key, &n, "a number", err)) != 0)
+		return r;
+	if (parse_double(n->value, out) < 0)
+		return err_set(err, WP_E_CONFIG, "line %d: %s: expected a "
+		    "number, got '%s'", n->line, key, n->value);
+	return 0;
+}
+
+int
+conf_get_duration(const struct conf_node *map, const char *key,
+    wp_time *out, struct wp_err *err)
+{
+	const struct conf_node *n;
+	int r;
+
+	if ((r = typed_lookup(map, key, &n, "a duration", err)) != 0)
+		return r;
+	if (clock_parse_duration(n->value, out) < 0)
+		return err_set(err, WP_E_CONFIG, "line %d: %s: expected a "
+		    "duration like 10s, 5m, 1h or 250ms, got '%s'", n->line,
+		    key, n->value);
+	return 0;
+}
+
+static bool
+key_allowed(const char *key, const char *const *allowed)
+{
+	for (; *allowed != NULL; allowed++)
+		if (strcmp(key, *allowed) == 0)
+			return true;
+	return false;
+}
+
+int
+conf_check_keys(const struct conf_node *map, const char *const *allowed,
+    struct wp_err *err)
+{
+	const struct conf_node *c;
+
+	if (map == NULL)
+		return err_set(err, WP_E_CONFIG, "missing mapping");
+	if (map->type != CN_MAP)
+		return err_set(err, WP_E_CONFIG, "line %d: expected a mapping, "
+		    "not %s", map->line, type_name(map->type));
+	for (c = map->child; c != NULL; c = c->next)
+		if (!key_allowed(c->key, allowed))
+			return err_set(err, WP_E_CONFIG, "line %d: unknown key "
+			    "'%s'", c->line, c->key);
+	return 0;
+}
+
+static bool
+host_ok(const char *h, bool v6)
+{
+	if (*h == '\0')
+		return false;
+	for (; *h != '\0'; h++) {
+		if (isalnum((unsigned char)*h) || *h == '-' || *h == '.' ||
+		    *h == '_')
+			continue;
+		if (v6 && (*h == ':' || *h == '%'))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+int
+conf_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	const char *colon, *h = s, *hend;
+	bool v6 = false;
+	long p;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	if (*s == '[') {
+		if ((hend = strchr(s, ']')) == NULL || hend[1] != ':')
+			return -1;
+		h = s + 1;
+		colon = hend + 1;
+		v6 = true;
+	} else {
+		if ((colon = strrchr(s, ':')) == NULL)
+			return -1;
+		hend = colon;
+		if (memchr(s, ':', (size_t)(colon - s)) != NULL)
+			return -1;	/* bare IPv6: needs brackets */
+	}
+	if ((size_t)(hend - h) + 1 > hostlen || hend == h)
+		return -1;
+	if (!isdigit((unsigned char)colon[1]) ||
+	    parse_long(colon + 1, 1, 65535, &p) < 0)
+		return -1;
+	memcpy(host, h, (size_t)(hend - h));
+	host[hend - h] = '\0';
+	if (!host_ok(host, v6))
+		return -1;
+	if (v6 && strchr(host, ':') == NULL)
+		return -1;
+	*port = (int)p;
+	return 0;
+}
+
+static bool
+file_readable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, R_OK) == 0;
+}
+
+int
+conf_find_data_file(const char *maps_dir, const char *subdir,
+    const char *stem, const char *ext, char *out, size_t len)
+{
+	const char *dirs[3];
+	size_t i;
+	int r;
+
+	if (stem == NULL || *stem == '\0' || *stem == '.' ||
+	    strchr(stem, '/') != NULL || subdir == NULL)
+		return -1;
+	dirs[0] = maps_dir;
+	dirs[1] = "./etc";
+	dirs[2] = WP_PREFIX "/share/wattpath";
+	for (i = 0; i < 3; i++) {
+		if (dirs[i] == NULL || *dirs[i] == '\0')
+			continue;
+		r = snprintf(out, len, "%s/%s/%s%s", dirs[i], subdir, stem,
+		    ext ? ext : "");
+		if (r < 0 || (size_t)r >= len)
+			continue;
+		if (file_readable(out))
+			return 0;
+	}
+	if (len > 0)
+		*out = '\0';
+	return -1;
+}
+
+/* ------------------------------------------------------------- loading */
+
+struct conf_priv {
+	struct conf_node *root;		/* the YAML document */
+	struct conf_node *csv;		/* rows of nodes_csv, as a list */
+	char		**strs;		/* owned strings (names, paths) */
+	size_t		  n_strs, cap_strs;
+};
+
+/* A target found while validating, before they are put in order. */
+struct pend {
+	const char	*name, *node, *kind, *driver;
+	const struct conf_node *block;
+	wp_time		 interval, timeout;
+	bool		 ok;		/* its block had no core error */
+};
+
+struct pendv {
+	struct pend	*v;
+	size_t		 n, cap;
+};
+
+struct ld {
+	struct wp_conf	*c;
+	struct conf_priv *pv;
+	struct diag	 d;
+	char		*dir;		/* the config file's directory */
+	bool		 timeout_set;
+	bool		 oom;
+	struct pendv	 pt_nodes, pt_pdus, pt_meters;
+};
+
+static void
+vbad(struct ld *l, const struct conf_node *n, bool warn, const char *fmt,
+    va_list ap)
+{
+	dg_vadd(&l->d, n ? n->file : NULL, n ? n->line : 0, warn, fmt, ap);
+}
+
+static void bad(struct ld *, const struct conf_node *, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+static void warn(struct ld *, const struct conf_node *, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+bad(struct ld *l, const struct conf_node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vbad(l, n, false, fmt, ap);
+	va_end(ap);
+}
+
+static void
+warn(struct ld *l, const struct conf_node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vbad(l, n, true, fmt, ap);
+	va_end(ap);
+}
+
+/* Keeps s (a copy) until conf_free; NULL on ENOMEM (noted). */
+static char *
+own(struct ld *l, const char *s)
+{
+	struct conf_priv *pv = l->pv;
+	char *d;
+
+	if ((d = strdup(s)) == NULL ||
+	    push_msg(&pv->strs, &pv->n_strs, &pv->cap_strs, d) < 0) {
+		l->oom = true;
+		return NULL;
+	}
+	return d;
+}
+
+static void
+check_keys(struct ld *l, const struct conf_node *map, const char *where,
+    const char *const *allowed)
+{
+	const struct conf_node *c;
+
+	for (c = map->child; c != NULL; c = c->next)
+		if (!key_allowed(c->key, allowed))
+			bad(l, c, "%s%sunknown key '%s'", where ? where : "",
+			    where ? ": " : "", c->key);
+}
+
+/* The member key of map if it has the given type; else NULL (reported if
+ * present with another type, or if required and absent). */
+static const struct conf_node *
+get_typed(struct ld *l, const struct conf_node *map, const char *key,
+    int type, const char *where, bool required)
+{
+	const struct conf_node *n = conf_get(map, key);
+
+	if (n == NULL) {
+		if (required)
+			bad(l, map, "%s: missing required key '%s'", where, key);
+		return NULL;
+	}
+	if (n->type != type) {
+		bad(l, n, "%s: %s must be %s, not %s", where, key,
+		    type_name(type), type_name(n->type));
+		return NULL;
+	}
+	return n;
+}
+
+static const char *
+get_scalar(struct ld *l, const struct conf_node *map, const char *key,
+    const char *where, bool required)
+{
+	const struct conf_node *n;
+
+	n = get_typed(l, map, key, CN_SCALAR, where, required);
+	if (n != NULL && *n->value == '\0') {
+		bad(l, n, "%s: %s must not be empty", where, key);
+		return NULL;
+	}
+	return n ? n->value : NULL;
+}
+
+/* 1 absent, 0 set, -1 invalid (reported).  Range in ns. */
+static int
+get_dur(struct ld *l, const struct conf_node *map, const char *key,
+    const char *where, wp_time min, wp_time max, const char *range,
+    wp_time *out)
+{
+	const struct conf_node *n;
+	wp_time v;
+
+	if ((n = get_typed(l, map, key, CN_SCALAR, where, false)) == NULL)
+		return conf_get(map, key) ? -1 : 1;
+	if (clock_parse_duration(n->value, &v) < 0) {
+		bad(l, n, "%s: %s: '%s' is not a duration (like 10s, 5m, 1h)",
+		    where, key, n->value);
+		return -1;
+	}
+	if (v < min || v > max) {
+		bad(l, n, "%s: %s %s is out of range (%s)", where, key,
+		    n->value, range);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* 1 absent, 0 set, -1 invalid (reported). */
+static int
+get_long(struct ld *l, const struct conf_node *map, const char *key,
+    const char *where, long min, long max, long *out)
+{
+	const struct conf_node *n;
+
+	if ((n = get_typed(l, map, key, CN_SCALAR, where, false)) == NULL)
+		return conf_get(map, key) ? -1 : 1;
+	if (parse_long(n->value, min, max, out) < 0) {
+		bad(l, n, "%s: %s must be an integer in %ld..%ld, not '%s'",
+		    where, key, min, max, n->value);
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 absent, 0 set, -1 invalid (reported). */
+static int
+get_bool(struct ld *l, const struct conf_node *map, const char *key,
+    const char *where, bool *out)
+{
+	const struct conf_node *n;
+
+	if ((n = get_typed(l, map, key, CN_SCALAR, where, false)) == NULL)
+		return conf_get(map, key) ? -1 : 1;
+	if (parse_bool(n->value, out) < 0) {
+		bad(l, n, "%s: %s must be true or false, not '%s'", where, key,
+		    n->value);
+		return -1;
+	}
+	return 0;
+}
+
+/* The value of key if it is one of the NULL-ended choices. */
+static const char *
+get_enum(struct ld *l, const struct conf_node *map, const char *key,
+    const char *where, const char *const *choices, const char *list)
+{
+	const char *v = get_scalar(l, map, key, where, false);
+	size_t i;
+
+	if (v == NULL)
+		return NULL;
+	for (i = 0; choices[i] != NULL; i++)
+		if (strcasecmp(v, choices[i]) == 0)
+			return v;
+	bad(l, conf_get(map, key), "%s: %s must be one of %s, not '%s'",
+	    where, key, list, v);
+	return NULL;
+}
+
+static bool
+name_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > NAME_MAX_LEN || !isalnum((unsigned char)s[0]))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&
+		    s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
+/* The required, well-formed name of an inventory entry, or NULL. */
+static const char *
+get_name(struct ld *l, const struct conf_node *map, const char *what)
+{
+	const char *name = get_scalar(l, map, "name", what, true);
+
+	if (name != NULL && !name_ok(name)) {
+		bad(l, conf_get(map, "name"), "%s name '%s': use 1..%d "
+		    "letters, digits, '-', '_' or '.', starting with a letter "
+		    "or digit", what, name, NAME_MAX_LEN);
+		return NULL;
+	}
+	return name;
+}
+
+/* Checks an http(s) URL; warns about http when credentials go with it. */
+static void
+check_url(struct ld *l, const struct conf_node *n, const char *where,
+    bool has_creds)
+{
+	const char *s = n->value, *auth, *end, *p;
+	char hp[300], host[256];
+	size_t alen;
+	int port;
+	bool tls;
+
+	if (strncasecmp(s, "https://", 8) == 0)
+		tls = true, auth = s + 8;
+	else if (strncasecmp(s, "http://", 7) == 0)
+		tls = false, auth = s + 7;
+	else {
+		bad(l, n, "%s: URL '%s' must start with https:// or http://",
+		    where, s);
+		return;
+	}
+	for (p = s; *p != '\0'; p++)
+		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p)) {
+			bad(l, n, "%s: URL contains white space", where);
+			return;
+		}
+	end = auth + strcspn(auth, "/?#");
+	alen = (size_t)(end - auth);
+	if (memchr(auth, '@', alen) != NULL) {
+		bad(l, n, "%s: URL must not contain a user or password; use "
+		    "credentials:", where);
+		return;
+	}
+	if (alen == 0 || alen >= sizeof(hp) - 8) {
+		bad(l, n, "%s: URL '%s' has no host", where, s);
+		return;
+	}
+	memcpy(hp, auth, alen);
+	hp[alen] = '\0';
+	if (conf_parse_hostport(hp, host, sizeof(host), &port) < 0) {
+		/* No port: add one to reuse the host check. */
+		snprintf(hp + alen, sizeof(hp) - alen, ":%d", tls ? 443 : 80);
+		if (conf_parse_hostport(hp, host, sizeof(host), &port) < 0) {
+			bad(l, n, "%s: URL '%s' has a bad host or port", where,
+			    s);
+			return;
+		}
+	}
+	if (!tls && has_creds)
+		warn(l, n, "%s: %s uses http://: credentials travel in clear "
+		    "text; use https://", where, s);
+}
+
+/* "host:port", "[v6]:port" or, when bare_ok, a host name without port. */
+static void
+check_hostport(struct ld *l, const struct conf_node *n, const char *where,
+    const char *key, bool bare_ok)
+{
+	char host[256], tmp[300];
+	int port;
+
+	if (conf_parse_hostport(n->value, host, sizeof(host), &port) == 0)
+		return;
+	if (bare_ok && strchr(n->value, ':') == NULL &&
+	    strlen(n->value) < sizeof(tmp) - 3) {
+		snprintf(tmp, sizeof(tmp), "%s:1", n->value);
+		if (conf_parse_hostport(tmp, host, sizeof(host), &port) == 0)
+			return;
+	}
+	bad(l, n, "%s: %s '%s' is not host:port (port 1..65535; IPv6 as "
+	    "[addr]:port)", where, key, n->value);
+}
+
+/* Checks a "credentials: NAME" reference in map; true if there is one. */
+static bool
+ref_cred(struct ld *l, const struct conf_node *map, const char *where)
+{
+	const char *name = get_scalar(l, map, "credentials", where, false);
+
+	if (name == NULL)
+		return conf_get(map, "credentials") != NULL;
+	if (conf_cred(l->c, name) == NULL)
+		bad(l, conf_get(map, "credentials"), "%s: unknown credential "
+		    "'%s'", where, name);
+	return true;
+}
+
+/* collector: */
+static const char *const collector_keys[] = {
+	"interval", "timeout", "backoff_max", "data_dir", "listen",
+	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
+	"fsync", "workers", "http_max_inflight", NULL
+};
+
+static void
+set_str(struct ld *l, char **dst, const char *v)
+{
+	char *d;
+
+	if (v == NULL)
+		return;
+	if ((d = strdup(v)) == NULL) {
+		l->oom = true;
+		return;
+	}
+	free(*dst);
+	*dst = d;
+}
+
+static void
+load_collector_paths(struct ld *l, const struct conf_node *m)
+{
+	static const char *const fsyncs[] = { "poll", "segment", "none", NULL };
+	const struct conf_node *n;
+	const char *v;
+	struct stat st;
+
+	set_str(l, &l->c->data_dir, get_scalar(l, m, "data_dir", "collector",
+	    false));
+	if ((v = get_scalar(l, m, "listen", "collector", false)) != NULL) {
+		check_hostport(l, conf_get(m, "listen"), "collector", "listen",
+		    false);
+		set_str(l, &l->c->listen, v);
+	}
+	if ((v = get_scalar(l, m, "rrdcached", "collector", false)) != NULL) {
+		n = conf_get(m, "rrdcached");
+		if (strncmp(v, "unix:", 5) == 0) {
+			if (v[5] != '/')
+				bad(l, n, "collector: rrdcached: unix: needs an "
+				    "absolute socket path");
+		} else if (*v != '/')
+			check_hostport(l, n, "collector", "rrdcached", false);
+		set_str(l, &l->c->rrdcached, v);
+	}
+	if ((v = get_scalar(l, m, "maps_dir", "collector", false)) != NULL) {
+		if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
+			bad(l, conf_get(m, "maps_dir"), "collector: maps_dir "
+			    "%s is not a directory", v);
+		set_str(l, &l->c->maps_dir, v);
+	}
+	if ((v = get_enum(l, m, "fsync", "collector", fsyncs,
+	    "poll, segment, none")) != NULL)
+		set_str(l, &l->c->fsync, v);
+}
+
+static void
+load_collector(struct ld *l, const struct conf_node *m)
+{
+	struct wp_conf *c = l->c;
+	const char *v;
+	long n;
+	int lvl;
+
+	check_keys(l, m, "collector", collector_keys);
+	get_dur(l, m, "interval", "collector", WP_SEC, 3600 * WP_SEC,
+	    "1s..1h", &c->interval);
+	c->timeout = c->interval / 10 * 8;
+	if (get_dur(l, m, "timeout", "collector", 100 * WP_MS, 3600 * WP_SEC,
+	    "100ms..1h", &c->timeout) == 0) {
+		l->timeout_set = true;
+		if (c->timeout > c->interval)
+			bad(l, conf_get(m, "timeout"), "collector: timeout "
+			    "must not be longer than the interval");
+	}
+	if (c->backoff_max < c->interval)
+		c->backoff_max = c->interval;
+	if (get_dur(l, m, "backoff_max", "collector", WP_SEC,
+	    86400 * WP_SEC, "1s..1d", &c->backoff_max) == 0 &&
+	    c->backoff_max < c->interval)
+		bad(l, conf_get(m, "backoff_max"), "collector: backoff_max "
+		    "must not be shorter than the interval");
+	get_dur(l, m, "journal_retention", "collector", 3600 * WP_SEC,
+	    3650 * 86400 * WP_SEC, "1h..3650d", &c->journal_retention);
+	if ((v = get_scalar(l, m, "log_level", "collector", false)) != NULL) {
+		if ((lvl = log_level_parse(v)) < 0)
+			bad(l, conf_get(m, "log_level"), "collector: log_level "
+			    "must be one of error, warn, info, debug, not '%s'",
+			    v);
+		else
+			c->log_level = lvl;
+	}
+	get_bool(l, m, "syslog", "collector", &c->log_syslog);
+	if (get_long(l, m, "workers", "collector", 1, 256, &n) == 0)
+		c->workers = (int)n;
+	if (get_long(l, m, "http_max_inflight", "collector", 1, 65536, &n) == 0)
+		c->http_max_inflight = (int)n;
+	load_collector_paths(l, m);
+}
+
+/* credentials: */
+static const char *const cred_keys[] = {
+	"name", "username", "password_file", "password_env", "community_file",
+	"community_env", "auth_protocol", "auth_password_file",
+	"auth_password_env", "priv_protocol", "priv_password_file",
+	"priv_password_env", "token_file", "token_env", NULL
+};
+
+static bool
+env_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+/* Checks the pair PFX_file / PFX_env; returns true if one is set. */
+static bool
+check_secret_pair(struct ld *l, const struct conf_node *m, const char *pfx,
+    const char *where, const char **file, const char **env)
+{
+	char kf[64], ke[64];
+	struct wp_err err;
+	const char *f, *e;
+
+	snprintf(kf, sizeof(kf), "%s_file", pfx);
+	snprintf(ke, sizeof(ke), "%s_env", pfx);
+	f = get_scalar(l, m, kf, where, false);
+	e = get_scalar(l, m, ke, where, false);
+	if (f != NULL && e != NULL) {
+		bad(l, conf_get(m, ke), "%s: give %s or %s, not both", where,
+		    kf, ke);
+		return true;
+	}
+	if (f != NULL && secret_check_file(f, &err) < 0)
+		bad(l, conf_get(m, kf), "%s: %s", where, err.msg);
+	if (e != NULL) {
+		if (!env_name_ok(e))
+			bad(l, conf_get(m, ke), "%s: %s: '%s' is not an "
+			    "environment variable name", where, ke, e);
+		else if (getenv(e) == NULL)
+			warn(l, conf_get(m, ke), "%s: environment variable %s "
+			    "is not set (it must be when wattpath runs)", where,
+			    e);
+	}
+	if (file != NULL && f != NULL)
+		*file = f;
+	if (env != NULL && e != NULL)
+		*env = e;
+	return f != NULL || e != NULL;
+}
+
+static void
+load_cred(struct ld *l, const struct conf_node *m, struct wp_cred *cr)
+{
+	static const char *const auths[] = { "MD5", "SHA", "SHA-1", "SHA-224",
+	    "SHA-256", "SHA-384", "SHA-512", NULL };
+	static const char *const privs[] = { "DES", "AES", "AES-128",
+	    "AES-192", "AES-256", NULL };
+	char where[128];
+	bool pw, com, apw, ppw, tok;
+	const char *ap, *pp;
+
+	snprintf(where, sizeof(where), "credential %s", cr->name);
+	check_keys(l, m, where, cred_keys);
+	cr->username = get_scalar(l, m, "username", where, false);
+	pw = check_secret_pair(l, m, "password", where, &cr->password_file,
+	    &cr->password_env);
+	com = check_secret_pair(l, m, "community", where, &cr->password_file,
+	    &cr->password_env);
+	if (pw && com)
+		bad(l, m, "%s: give a password or a community, not both", where);
+	apw = check_secret_pair(l, m, "auth_password", where, NULL, NULL);
+	ppw = check_secret_pair(l, m, "priv_password", where, NULL, NULL);
+	tok = check_secret_pair(l, m, "token", where, NULL, NULL);
+	ap = get_enum(l, m, "auth_protocol", where, auths,
+	    "MD5, SHA, SHA-224, SHA-256, SHA-384, SHA-512");
+	pp = get_enum(l, m, "priv_protocol", where, privs,
+	    "DES, AES, AES-128, AES-192, AES-256");
+	if (conf_get(m, "auth_protocol") != NULL && !apw)
+		bad(l, m, "%s: auth_protocol needs auth_password_file or "
+		    "auth_password_env", where);
+	if (apw && conf_get(m, "auth_protocol") == NULL)
+		bad(l, m, "%s: auth_password needs auth_protocol", where);
+	if (conf_get(m, "priv_protocol") != NULL && !ppw)
+		bad(l, m, "%s: priv_protocol needs priv_password_file or "
+		    "priv_password_env", where);
+	if (ppw && conf_get(m, "priv_protocol") == NULL)
+		bad(l, m, "%s: priv_password needs priv_protocol", where);
+	if (ppw && !apw)
+		bad(l, m, "%s: SNMPv3 privacy needs authentication too "
+		    "(auth_protocol, auth_password_*)", where);
+	if ((apw || ppw) && cr->username == NULL)
+		bad(l, m, "%s: SNMPv3 needs a username", where);
+	if (!pw && !com && !apw && !tok && cr->username == NULL)
+		bad(l, m, "%s: no username and no secret", where);
+	(void)ap;
+	(void)pp;
+}
+
+static void
+load_creds(struct ld *l, const struct conf_node *seq)
+{
+	const struct conf_node *m;
+	struct wp_cred *cr;
+	const char *name;
+	size_t n = 0;
+
+	for (m = seq->child; m != NULL; m = m->next)
+		n++;
+	if (n == 0 || (l->c->creds = calloc(n, sizeof(*cr))) == NULL) {
+		l->oom = n > 0;
+		return;
+	}
+	for (m = seq->child; m != NULL; m = m->next) {
+		if (m->type != CN_MAP) {
+			bad(l, m, "credentials: each entry must be a mapping");
+			continue;
+		}
+		if ((name = get_name(l, m, "credential")) == NULL)
+			continue;
+		if (conf_cred(l->c, name) != NULL) {
+			bad(l, conf_get(m, "name"), "duplicate credential "
+			    "name '%s'", name);
+			continue;
+		}
+		cr = &l->c->creds[l->c->n_creds];
+		cr->name = name;
+		cr->block = m;
+		cr->line = m->line;
+		load_cred(l, m, cr);
+		l->c->n_creds++;
+	}
+}
+
+/* Targets: collected per section, put in order at the end. */
+static void
+pend_add(struct ld *l, struct pendv *pv, const struct pend *p)
+{
+	struct pend *nv;
+
+	if (pv->n == pv->cap) {
+		size_t ncap = pv->cap ? pv->cap * 2 : 16;
+
+		if ((nv = realloc(pv->v, ncap * sizeof(*nv))) == NULL) {
+			l->oom = true;
+			return;
+		}
+		pv->v = nv;
+		pv->cap = ncap;
+	}
+	pv->v[pv->n++] = *p;
+}
+
+/*
+ * Adds the target "name" for block; reads the block's interval/timeout
+ * overrides.  ok: no error was found in the block so far (n_err0).
+ */
+static void
+add_target(struct ld *l, struct pendv *pv, const char *name,
+    const char *node, const char *kind, const char *driver,
+    const struct conf_node *block, size_t n_err0)
+{
+	struct pend p = { .node = node, .kind = kind, .driver = driver,
+	    .block = block };
+	char where[128];
+
+	snprintf(where, sizeof(where), "%s", name);
+	p.interval = l->c->interval;
+	get_dur(l, block, "interval", where, WP_SEC, 3600 * WP_SEC, "1s..1h",
+	    &p.interval);
+	p.timeout = p.interval / 10 * 8;
+	if (l->timeout_set && l->c->timeout < p.timeout)
+		p.timeout = l->c->timeout;
+	if (get_dur(l, block, "timeout", where, 100 * WP_MS, 3600 * WP_SEC,
+	    "100ms..1h", &p.timeout) == 0 && p.timeout > p.interval)
+		bad(l, conf_get(block, "timeout"), "%s: timeout must not be "
+		    "longer than the interval", where);
+	if ((p.name = own(l, name)) == NULL)
+		return;
+	p.ok = l->d.n_err == n_err0;
+	pend_add(l, pv, &p);
+}
+
+/* pdus: */
+static void
+load_pdu(struct ld *l, const struct conf_node *m, struct wp_pdu *pdu)
+{
+	const struct conf_node *addr, *url, *snmp, *prof;
+	char where[128], path[PATH_MAX];
+	size_t n_err0 = l->d.n_err;
+	bool creds;
+
+	snprintf(where, sizeof(where), "pdu %s", pdu->name);
+	addr = get_typed(l, m, "address", CN_SCALAR, where, false);
+	url = get_typed(l, m, "url", CN_SCALAR, where, false);
+	creds = ref_cred(l, m, where);
+	if (addr != NULL && url != NULL)
+		bad(l, url, "%s: give address (SNMP) or url (Redfish), not "
+		    "both", where);
+	else if (addr == NULL && url == NULL && !conf_get(m, "address") &&
+	    !conf_get(m, "url"))
+		bad(l, m, "%s: needs address (SNMP) or url (Redfish)", where);
+	if (addr != NULL)
+		check_hostport(l, addr, where, "address", true);
+	if (url != NULL)
+		check_url(l, url, where, creds);
+	if ((snmp = get_typed(l, m, "snmp", CN_MAP, where, false)) != NULL) {
+		if (url != NULL)
+			bad(l, snmp, "%s: snmp: applies to SNMP PDUs (address), "
+			    "not Redfish ones (url)", where);
+		ref_cred(l, snmp, where);
+	}
+	prof = get_typed(l, m, "profile", CN_SCALAR, where, false);
+	if (prof != NULL && strcmp(prof->value, "auto") != 0 &&
+	    conf_find_data_file(l->c->maps_dir, "pdu-profiles", prof->value,
+	    ".yaml", path, sizeof(path)) < 0)
+		bad(l, prof, "%s: unknown PDU profile '%s' (no "
+		    "pdu-profiles/%s.yaml in maps_dir, ./etc or %s/share/"
+		    "wattpath)", where, prof->value, prof->value, WP_PREFIX);
+	add_target(l, &l->pt_pdus, pdu->name, NULL, "pdu",
+	    url != NULL ? "redfish" : "snmp_pdu", m, n_err0);
+}
+
+/* meters: */
+static void
+load_meter(struct ld *l, const struct conf_node *m, struct wp_meter *me)
+{
+	static const char *const roles[] = { "facility_total", "it_total",
+	    "cooling", "other", NULL };
+	const struct conf_node *mb, *tcp, *rtu;
+	char where[128], path[PATH_MAX];
+	size_t n_err0 = l->d.n_err;
+	const char *role;
+
+	snprintf(where, sizeof(where), "meter %s", me->name);
+	role = get_enum(l, m, "role", where, roles,
+	    "facility_total, it_total, cooling, other");
+	me->role = role != NULL ? role : "other";
+	me->map = get_scalar(l, m, "map", where, true);
+	if (me->map != NULL && conf_find_data_file(l->c->maps_dir,
+	    "meter-maps", me->map, ".yaml", path, sizeof(path)) < 0)
+		bad(l, conf_get(m, "map"), "%s: unknown meter map '%s' (no "
+		    "meter-maps/%s.yaml in maps_dir, ./etc or %s/share/"
+		    "wattpath)", where, me->map, me->map, WP_PREFIX);
+	if ((mb = get_typed(l, m, "modbus", CN_MAP, where, true)) != NULL) {
+		tcp = get_typed(l, mb, "tcp", CN_SCALAR, where, false);
+		rtu = get_typed(l, mb, "rtu", CN_MAP, where, false);
+		if (tcp != NULL)
+			check_hostport(l, tcp, where, "modbus tcp", true);
+		if (rtu != NULL)
+			get_scalar(l, rtu, "device", where, true);
+		if (conf_get(mb, "tcp") != NULL && conf_get(mb, "rtu") != NULL)
+			bad(l, mb, "%s: modbus: give tcp or rtu, not both",
+			    where);
+		else if (conf_get(mb, "tcp") == NULL &&
+		    conf_get(mb, "rtu") == NULL)
+			bad(l, mb, "%s: modbus: needs tcp: host:port or rtu: "
+			    "{device: ...}", where);
+	}
+	add_target(l, &l->pt_meters, me->name, NULL, "meter", "modbus", m,
+	    n_err0);
+}
+
+static size_t
+count_children(const struct conf_node *n)
+{
+	size_t k = 0;
+
+	for (n = n ? n->child : NULL; n != NULL; n = n->next)
+		k++;
+	return k;
+}
+
+static bool
+target_name_taken(struct ld *l, const char *name)
+{
+	return conf_pdu(l->c, name) != NULL || conf_meter(l->c, name) != NULL;
+}
+
+static void
+load_pdus(struct ld *l, const struct conf_node *seq)
+{
+	const struct conf_node *m;
+	const char *name;
+	size_t n = count_children(seq);
+
+	if (n == 0)
+		return;
+	if ((l->c->pdus = calloc(n, sizeof(*l->c->pdus))) == NULL) {
+		l->oom = true;
+		return;
+	}
+	for (m = seq->child; m != NULL; m = m->next) {
+		if (m->type != CN_MAP) {
+			bad(l, m, "pdus: each entry must be a mapping");
+			continue;
+		}
+		if ((name = get_name(l, m, "pdu")) == NULL)
+			continue;
+		if (target_name_taken(l, name)) {
+			bad(l, conf_get(m, "name"), "duplicate pdu name '%s'",
+			    name);
+			continue;
+		}
+		l->c->pdus[l->c->n_pdus] = (struct wp_pdu){ .name = name,
+		    .block = m, .line = m->line };
+		load_pdu(l, m, &l->c->pdus[l->c->n_pdus++]);
+	}
+}
+
+static void
+load_meters(struct ld *l, const struct conf_node *seq)
+{
+	const struct conf_node *m;
+	const char *name;
+	size_t n = count_children(seq);
+
+	if (n == 0)
+		return;
+	if ((l->c->meters = calloc(n, sizeof(*l->c->meters))) == NULL) {
+		l->oom = true;
+		return;
+	}
+	for (m = seq->child; m != NULL; m = m->next) {
+		if (m->type != CN_MAP) {
+			bad(l, m, "meters: each entry must be a mapping");
+			continue;
+		}
+		if ((name = get_name(l, m, "meter")) == NULL)
+			continue;
+		if (target_name_taken(l, name)) {
+			bad(l, conf_get(m, "name"), "duplicate meter name "
+			    "'%s'%s", name, conf_pdu(l->c, name) ?
+			    " (a pdu has it)" : "");
+			continue;
+		}
+		l->c->meters[l->c->n_meters] = (struct wp_meter){ .name = name,
+		    .block = m, .line = m->line };
+		load_meter(l, m, &l->c->meters[l->c->n_meters++]);
+	}
+}
+
+/* nodes: */
+static const char *const node_keys[] = {
+	"name", "class", "rack", "bmc", "gpu", "engines", "outlets", NULL
+};
+
+/* Turns an outlet written "pdu:outlet" into {pdu: .., outlet: ..}. */
+static int
+outlet_expand(struct conf_node *it)
+{
+	struct conf_node *p, *o;
+	char *colon;
+
+	if ((colon = strrchr(it->value, ':')) == NULL || colon == it->value ||
+	    colon[1] == '\0')
+		return -1;
+	*colon = '\0';
+	p = node_new(CN_SCALAR, "pdu", it->value, it->line);
+	o = node_new(CN_SCALAR, "outlet", colon + 1, it->line);
+	*colon = ':';
+	if (p == NULL || o == NULL) {
+		node_free(p);
+		node_free(o);
+		return -1;
+	}
+	p->file = o->file = it->file;
+	free(it->value);
+	it->value = NULL;
+	it->type = CN_MAP;
+	it->child = p;
+	p->next = o;
+	return 0;
+}
+
+/* Another node (or this one) already claims pdu/outlet? */
+static const char *
+outlet_owner(struct ld *l, const char *pdu, const char *outlet,
+    const struct wp_node *self)
+{
+	const struct wp_node *nd;
+	size_t i, j;
+
+	for (i = 0; i <= l->c->n_nodes; i++) {
+		nd = i < l->c->n_nodes ? &l->c->nodes[i] : self;
+		for (j = 0; j < nd->n_outlets; j++)
+			if (strcmp(nd->outlets[j].pdu, pdu) == 0 &&
+			    strcmp(nd->outlets[j].outlet, outlet) == 0)
+				return nd->name;
+	}
+	return NULL;
+}
+
+static void
+load_outlets(struct ld *l, struct conf_node *seq, struct wp_node *nd,
+    const char *where)
+{
+	static const char *const keys[] = { "pdu", "outlet", NULL };
+	struct conf_node *it;
+	const char *pdu, *out, *owner;
+	long num;
+
+	nd->outlets = calloc(count_children(seq) + 1, sizeof(*nd->outlets));
+	if (nd->outlets == NULL) {
+		l->oom = true;
+		return;
+	}
+	for (it = seq->child; it != NULL; it = it->next) {
+		if (it->type == CN_SCALAR && outlet_expand(it) < 0) {
+			bad(l, it, "%s: outlet '%s' is not PDU:OUTLET", where,
+			    it->value);
+			continue;
+		}
+		if (it->type != CN_MAP) {
+			bad(l, it, "%s: each outlet is {pdu: NAME, outlet: N} "
+			    "or \"NAME:N\"", where);
+			continue;
+		}
+		check_keys(l, it, where, keys);
+		pdu = get_scalar(l, it, "pdu", where, true);
+		out = get_scalar(l, it, "outlet", where, true);
+		if (pdu == NULL || out == NULL)
+			continue;
+		if (conf_pdu(l->c, pdu) == NULL) {
+			bad(l, conf_get(it, "pdu"), "%s: outlet on unknown PDU "
+			    "'%s'", where, pdu);
+			continue;
+		}
+		if (isdigit((unsigned char)*out) &&
+		    parse_long(out, 1, 100000, &num) < 0) {
+			bad(l, conf_get(it, "outlet"), "%s: outlet number '%s' "
+			    "must be 1 or more", where, out);
+			continue;
+		}
+		if ((owner = outlet_owner(l, pdu, out, nd)) != NULL) {
+			bad(l, it, "%s: outlet %s:%s is already assigned to "
+			    "node %s", where, pdu, out, owner);
+			continue;
+		}
+		nd->outlets[nd->n_outlets++] = (struct wp_outlet_ref){
+		    .pdu = pdu, .outlet = out, .line = it->line };
+	}
+}
+
+static void
+load_bmc(struct ld *l, const struct conf_node *b, const char *node)
+{
+	static const char *const auths[] = { "session", "basic", "none", NULL };
+	const struct conf_node *url;
+	char where[128], tname[128];
+	size_t n_err0 = l->d.n_err;
+	bool creds;
+
+	snprintf(where, sizeof(where), "node %s: bmc", node);
+	creds = ref_cred(l, b, where);
+	if ((url = get_typed(l, b, "url", CN_SCALAR, where, true)) != NULL)
+		check_url(l, url, where, creds);
+	get_enum(l, b, "auth", where, auths, "session, basic, none");
+	snprintf(tname, sizeof(tname), "%s/bmc", node);
+	add_target(l, &l->pt_nodes, tname, node, "bmc", "redfish", b, n_err0);
+}
+
+static void
+load_gpu(struct ld *l, const struct conf_node *g, const char *node)
+{
+	const struct conf_node *url;
+	char where[128], tname[128];
+	size_t n_err0 = l->d.n_err;
+	bool nvml = false, creds;
+
+	snprintf(where, sizeof(where), "node %s: gpu", node);
+	creds = ref_cred(l, g, where);
+	url = get_typed(l, g, "dcgm_exporter", CN_SCALAR, where, false);
+	if (url != NULL)
+		check_url(l, url, where, creds);
+	get_bool(l, g, "nvml", where, &nvml);
+	if (url != NULL && nvml)
+		bad(l, g, "%s: give dcgm_exporter or nvml: true, not both",
+		    where);
+	else if (conf_get(g, "dcgm_exporter") == NULL && !nvml &&
+	    conf_get(g, "nvml") == NULL)
+		bad(l, g, "%s: needs dcgm_exporter: URL or nvml: true", where);
+	snprintf(tname, sizeof(tname), "%s/gpu", node);
+	add_target(l, &l->pt_nodes, tname, node, "gpu", "inband", g, n_err0);
+}
+
+static void
+load_engines(struct ld *l, const struct conf_node *seq, const char *node)
+{
+	static const char *const kinds[] = { "vllm", "sglang", "tgi",
+	    "llamacpp", "auto", NULL };
+	const struct conf_node *e, *url;
+	char where[128], tname[128];
+	size_t n_err0, i = 0;
+	bool creds;
+
+	for (e = seq->child; e != NULL; e = e->next, i++) {
+		n_err0 = l->d.n_err;
+		snprintf(where, sizeof(where), "node %s: engines[%zu]", node, i);
+		if (e->type != CN_MAP) {
+			bad(l, e, "%s: must be a mapping {url: ..., kind: ...}",
+			    where);
+			continue;
+		}
+		creds = ref_cred(l, e, where);
+		if ((url = get_typed(l, e, "url", CN_SCALAR, where, true)))
+			check_url(l, url, where, creds);
+		get_enum(l, e, "kind", where, kinds,
+		    "vllm, sglang, tgi, llamacpp, auto");
+		snprintf(tname, sizeof(tname), "%s/engine%zu", node, i);
+		add_target(l, &l->pt_nodes, tname, node, "engine", "inband", e,
+		    n_err0);
+	}
+}
+
+static void
+load_node(struct ld *l, struct conf_node *m, struct wp_node *nd)
+{
+	const struct conf_node *b;
+	struct conf_node *c;
+	char where[128];
+
+	snprintf(where, sizeof(where), "node %s", nd->name);
+	check_keys(l, m, where, node_keys);
+	nd->class = get_scalar(l, m, "class", where, false);
+	nd->rack = get_scalar(l, m, "rack", where, false);
+	if ((b = get_typed(l, m, "bmc", CN_MAP, where, false)) != NULL)
+		load_bmc(l, b, nd->name);
+	if ((b = get_typed(l, m, "gpu", CN_MAP, where, false)) != NULL)
+		load_gpu(l, b, nd->name);
+	if ((b = get_typed(l, m, "engines", CN_SEQ, where, false)) != NULL)
+		load_engines(l, b, nd->name);
+	if (get_typed(l, m, "outlets", CN_SEQ, where, false) != NULL) {
+		for (c = m->child; strcmp(c->key, "outlets") != 0; c = c->next)
+			;
+		load_outlets(l, c, nd, where);
+	}
+}
+
+/* All nodes of one list (YAML nodes: or the CSV rows). */
+static void
+load_node_list(struct ld *l, struct conf_node *seq)
+{
+	struct conf_node *m;
+	struct wp_node *nd;
+	const char *name;
+
+	for (m = seq->child; m != NULL; m = m->next) {
+		if (m->type != CN_MAP) {
+			bad(l, m, "nodes: each entry must be a mapping");
+			continue;
+		}
+		if ((name = get_name(l, m, "node")) == NULL)
+			continue;
+		if (conf_node_by_name(l->c, name) != NULL) {
+			bad(l, conf_get(m, "name"), "duplicate node name '%s'",
+			    name);
+			continue;
+		}
+		nd = &l->c->nodes[l->c->n_nodes];
+		*nd = (struct wp_node){ .name = name, .block = m,
+		    .line = m->line };
+		load_node(l, m, nd);
+		l->c->n_nodes++;	/* after load: outlet_owner(self) */
+	}
+}
+
+/* ------------------------------------------------------------ nodes_csv */
+
+#define CSV_COLS	10
+static const char *const csv_cols[CSV_COLS] = {
+	"name", "class", "rack", "bmc_url", "bmc_credentials", "bmc_auth",
+	"outlets", "dcgm_exporter", "engine_url", "engine_kind"
+};
+
+/*
+ * Splits one CSV line in place (RFC 4180 quotes, "" escapes; spaces
+ * around unquoted fields trimmed).  Returns the field count or -1.
+ */
+static int
+csv_split(char *s, char **f, int max)
+{
+	char *w;
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (n == max)
+			return -1;
+		f[n++] = w = s;
+		if (*s == '"') {
+			for (s++; ; s++) {
+				if (*s == '\0')
+					return -1;
+				if (*s == '"' && s[1] == '"')
+					*w++ = '"', s++;
+				else if (*s == '"')
+					break;
+				else
+					*w++ = *s;
+			}
+			s++;
+			while (*s == ' ' || *s == '\t')
+				s++;
+			if (*s != ',' && *s != '\0')
+				return -1;
+		} else {
+			while (*s != ',' && *s != '\0')
+				*w++ = *s++;
+			while (w > f[n - 1] && (w[-1] == ' ' || w[-1] == '\t'))
+				w--;
+		}
+		if (*s == '\0') {
+			*w = '\0';
+			return n;
+		}
+		s++;
+		*w = '\0';
+	}
+}
+
+/* Adds key: value (a scalar) to map; NULL on ENOMEM. */
+static struct conf_node *
+syn_add(struct conf_node *map, const char *key, int type, const char *value)
+{
+	struct conf_node *c = node_new(type, key, value, map->line);
+
+	if (c != NULL) {
+		c->file = map->file;
+		node_append(map, c);
+	}
+	return c;
+}
+
+static int
+syn_outlets(struct conf_node *row, char *list)
+{
+	struct conf_node *seq, *it;
+	char *tok, *save;
+
+	if ((seq = syn_add(row, "outlets", CN_SEQ, NULL)) == NULL)
+		return -1;
+	for (tok = strtok_r(list, " \t;", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t;", &save)) {
+		if ((it = node_new(CN_SCALAR, NULL, tok, row->line)) == NULL)
+			return -1;
+		it->file = row->file;
+		node_append(seq, it);	/* expanded by load_outlets */
+	}
+	return 0;
+}
+
+static int
+syn_engines(struct ld *l, struct conf_node *row, char *urls, char *kinds)
+{
+	struct conf_node *seq, *e;
+	char *u, *k, *su, *sk, *ks[16];
+	int nk = 0, nu = 0;
+
+	if ((seq = syn_add(row, "engines", CN_SEQ, NULL)) == NULL)
+		return -1;
+	for (k = strtok_r(kinds, " \t;", &sk); k != NULL && nk < 16;
+	    k = strtok_r(NULL, " \t;", &sk))
+		ks[nk++] = k;
+	for (u = strtok_r(urls, " \t;", &su); u != NULL;
+	    u = strtok_r(NULL, " \t;", &su), nu++) {
+		k = nk == 1 ? ks[0] : nu < nk ? ks[nu] : NULL;
+		if ((e = syn_add(seq, NULL, CN_MAP, NULL)) == NULL ||
+		    syn_add(e, "url", CN_SCALAR, u) == NULL ||
+		    (k != NULL && syn_add(e, "kind", CN_SCALAR, k) == NULL))
+			return -1;
+	}
+	if (nk > 1 && nk != nu)
+		bad(l, row, "engine_kind: give one kind, or one per engine_url");
+	return 0;
+}
+
+/* One CSV row -> a node mapping like the YAML one. */
+static int
+csv_row(struct ld *l, struct conf_node *list, const int *col, char **f,
+    int line, const char *file)
+{
+	struct conf_node *row, *b;
+	char *v[CSV_COLS] = { 0 };
+	int i;
+
+	for (i = 0; i < CSV_COLS; i++)
+		if (col[i] >= 0 && *f[col[i]] != '\0')
+			v[i] = f[col[i]];
+	if ((row = node_new(CN_MAP, NULL, NULL, line)) == NULL)
+		return -1;
+	row->file = file;
+	node_append(list, row);
+	if ((v[0] != NULL && !syn_add(row, "name", CN_SCALAR, v[0])) ||
+	    (v[1] != NULL && !syn_add(row, "class", CN_SCALAR, v[1])) ||
+	    (v[2] != NULL && !syn_add(row, "rack", CN_SCALAR, v[2])))
+		return -1;
+	if (v[3] != NULL || v[4] != NULL || v[5] != NULL) {
+		if ((b = syn_add(row, "bmc", CN_MAP, NULL)) == NULL ||
+		    (v[3] != NULL && !syn_add(b, "url", CN_SCALAR, v[3])) ||
+		    (v[4] != NULL && !syn_add(b, "credentials", CN_SCALAR,
+		    v[4])) ||
+		    (v[5] != NULL && !syn_add(b, "auth", CN_SCALAR, v[5])))
+			return -1;
+	}
+	if (v[6] != NULL && syn_outlets(row, v[6]) < 0)
+		return -1;
+	if (v[7] != NULL && ((b = syn_add(row, "gpu", CN_MAP, NULL)) == NULL ||
+	    !syn_add(b, "dcgm_exporter", CN_SCALAR, v[7])))
+		return -1;
+	if (v[8] != NULL && syn_engines(l, row, v[8], v[9] ? v[9] : "") < 0)
+		return -1;
+	if (v[8] == NULL && v[9] != NULL)
+		bad(l, row, "engine_kind without engine_url");
+	return 0;
+}
+
+static int
+csv_header(struct ld *l, char **f, int n, int *col, int line,
+    const char *file)
+{
+	struct conf_node at = { .file = file, .line = line };
+	int i, j, bad_n = 0;
+
+	for (j = 0; j < CSV_COLS; j++)
+		col[j] = -1;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < CSV_COLS; j++)
+			if (strcmp(f[i], csv_cols[j]) == 0)
+				break;
+		if (j == CSV_COLS) {
+			bad(l, &at, "unknown column '%s' (known: name, class, "
+			    "rack, bmc_url, bmc_credentials, bmc_auth, outlets, "
+			    "dcgm_exporter, engine_url, engine_kind)", f[i]);
+			bad_n++;
+		} else if (col[j] >= 0) {
+			bad(l, &at, "column '%s' appears twice", f[i]);
+			bad_n++;
+		} else
+			col[j] = i;
+	}
+	if (col[0] < 0) {
+		bad(l, &at, "the header needs a 'name' column");
+		bad_n++;
+	}
+	return bad_n ? -1 : 0;
+}
+
+static char *
+csv_path(struct ld *l, const char *v)
+{
+	char buf[PATH_MAX];
+
+	if (*v == '/' || l->dir == NULL)
+		return own(l, v);
+	snprintf(buf, sizeof(buf), "%s/%s", l->dir, v);
+	return own(l, buf);
+}
+
+static void
+csv_lines(struct ld *l, FILE *fp, const char *file)
+{
+	char *line = NULL, *f[CSV_COLS + 1];
+	int col[CSV_COLS], lineno = 0, n, hdr_n = -1;
+	size_t cap = 0;
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		struct conf_node at = { .file = file, .line = ++lineno };
+
+		if (len > CSV_LINE_MAX) {
+			bad(l, &at, "line longer than %d bytes", CSV_LINE_MAX);
+			break;
+		}
+		while (len > 0 && (line[len - 1] == '\n' ||
+		    line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (strspn(line, " \t") == (size_t)len || line[0] == '#')
+			continue;
+		if ((n = csv_split(line, f, CSV_COLS + 1)) < 0) {
+			bad(l, &at, "malformed CSV (unbalanced quotes or too "
+			    "many columns)");
+			continue;
+		}
+		if (hdr_n < 0) {
+			if (csv_header(l, f, n, col, lineno, file) < 0)
+				break;
+			hdr_n = n;
+			continue;
+		}
+		if (n != hdr_n)
+			bad(l, &at, "%d columns, the header has %d", n, hdr_n);
+		else if (csv_row(l, l->pv->csv, col, f, lineno, file) < 0) {
+			l->oom = true;
+			break;
+		}
+	}
+	if (ferror(fp))
+		bad(l, NULL, "nodes_csv %s: read error", file);
+	free(line);
+}
+
+static void
+load_csv(struct ld *l, const struct conf_node *n)
+{
+	const char *file;
+	FILE *fp;
+
+	if ((file = csv_path(l, n->value)) == NULL)
+		return;
+	if ((l->pv->csv = node_new(CN_SEQ, NULL, NULL, 0)) == NULL) {
+		l->oom = true;
+		return;
+	}
+	if ((fp = fopen(file, "re")) == NULL) {
+		bad(l, n, "nodes_csv: cannot open %s: %s", file,
+		    strerror(errno));
+		return;
+	}
+	csv_lines(l, fp, file);
+	fclose(fp);
+}
+
+/* --------------------------------------------------- site, report, top */
+
+static void
+load_site(struct ld *l, const struct conf_node *m)
+{
+	static const char *const keys[] = { "name", "zone", "grid", "market",
+	    "tariff", NULL };
+	static const char *const maps[] = { "grid", "market", "tariff", NULL };
+	size_t i;
+
+	check_keys(l, m, "site", keys);
+	get_scalar(l, m, "name", "site", false);
+	get_scalar(l, m, "zone", "site", false);
+	for (i = 0; maps[i] != NULL; i++)
+		get_typed(l, m, maps[i], CN_MAP, "site", false);
+	l->c->site = m;
+}
+
+static const char *const top_keys[] = {
+	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
+	"site", "report", NULL
+};
+
+static void
+load_inventory(struct ld *l, struct conf_node *root)
+{
+	const struct conf_node *n;
+	size_t total;
+
+	if ((n = get_typed(l, root, "credentials", CN_SEQ, "config", false)))
+		load_creds(l, n);
+	if ((n = get_typed(l, root, "pdus", CN_SEQ, "config", false)))
+		load_pdus(l, n);
+	if ((n = get_typed(l, root, "meters", CN_SEQ, "config", false)))
+		load_meters(l, n);
+	if ((n = get_typed(l, root, "nodes_csv", CN_SCALAR, "config", false)))
+		load_csv(l, n);
+	n = get_typed(l, root, "nodes", CN_SEQ, "config", false);
+	total = count_children(n) + count_children(l->pv->csv);
+	if (total == 0)
+		return;
+	if ((l->c->nodes = calloc(total, sizeof(*l->c->nodes))) == NULL) {
+		l->oom = true;
+		return;
+	}
+	if (n != NULL)
+		load_node_list(l, (struct conf_node *)n);
+	if (l->pv->csv != NULL)
+		load_node_list(l, l->pv->csv);
+}
+
+static void
+load_root(struct ld *l, struct conf_node *root)
+{
+	const struct conf_node *n;
+
+	if (root->type != CN_MAP) {
+		bad(l, root, "the configuration must be a mapping (collector:, "
+		    "nodes:, ...), not %s", type_name(root->type));
+		return;
+	}
+	check_keys(l, root, NULL, top_keys);
+	if ((n = get_typed(l, root, "collector", CN_MAP, "config", false)))
+		load_collector(l, n);
+	load_inventory(l, root);
+	if ((n = get_typed(l, root, "site", CN_MAP, "config", false)))
+		load_site(l, n);
+	if ((n = get_typed(l, root, "report", CN_MAP, "config", false)))
+		l->c->report = n;
+}
+
+/* ---------------------------------------------------------- targets */
+
+static void
+order_targets(struct ld *l)
+{
+	struct pendv *pvs[] = { &l->pt_nodes, &l->pt_pdus, &l->pt_meters };
+	struct wp_conf *c = l->c;
+	size_t i, j, n = 0;
+	struct pend *p;
+
+	for (i = 0; i < 3; i++)
+		n += pvs[i]->n;
+	if (n == 0)
+		return;
+	c->targets = calloc(n, sizeof(*c->targets));
+	c->target_drivers = calloc(n, sizeof(*c->target_drivers));
+	if (c->targets == NULL || c->target_drivers == NULL) {
+		l->oom = true;
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < pvs[i]->n; j++) {
+			p = &pvs[i]->v[j];
+			c->targets[c->n_targets] = (struct wp_target_conf){
+			    .name = p->name, .node = p->node, .kind = p->kind,
+			    .block = p->block, .conf = c,
+			    .interval = p->interval, .timeout = p->timeout };
+			c->target_drivers[c->n_targets++] = p->driver;
+		}
+	}
+}
+
+/* Finds "line N: " in msg: returns N and removes it, else 0. */
+static int
+take_line(char *msg)
+{
+	char *p, *end;
+	long v;
+
+	for (p = strstr(msg, "line "); p != NULL; p = strstr(p + 1, "line ")) {
+		if (!isdigit((unsigned char)p[5]))
+			continue;
+		v = strtol(p + 5, &end, 10);
+		if (end[0] != ':' || end[1] != ' ' || v <= 0 || v > INT_MAX)
+			continue;
+		memmove(p, end + 2, strlen(end + 2) + 1);
+		return (int)v;
+	}
+	return 0;
+}
+
+/* Lets each target's driver validate its block (no I/O). */
+static void
+check_drivers(struct ld *l)
+{
+	const struct wp_services svc = { 0 };
+	const struct wp_target_conf *tc;
+	const struct wp_driver *drv;
+	struct conf_node at;
+	struct pendv *pvs[] = { &l->pt_nodes, &l->pt_pdus, &l->pt_meters };
+	struct wp_err err;
+	size_t i, k = 0, j;
+	void *state;
+	int line;
+
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < pvs[i]->n; j++, k++) {
+			if (!pvs[i]->v[j].ok || k >= l->c->n_targets)
+				continue;
+			tc = &l->c->targets[k];
+			at = *tc->block;
+			if ((drv = registry_find(l->c->target_drivers[k])) ==
+			    NULL || drv->target_new == NULL) {
+				bad(l, &at, "%s: no driver '%s' in this build",
+				    tc->name, l->c->target_drivers[k]);
+				continue;
+			}
+			state = NULL;
+			err_clear(&err);
+			if (drv->target_new(tc, &svc, &state, &err) == 0) {
+				if (drv->target_free != NULL)
+					drv->target_free(state);
+				continue;
+			}
+			if ((line = take_line(err.msg)) > 0)
+				at.line = line;
+			if (strstr(err.msg, "not built yet") != NULL)
+				warn(l, &at, "%s", err.msg);
+			else if (strncmp(err.msg, tc->name,
+			    strlen(tc->name)) == 0)
+				bad(l, &at, "%s", err.msg);
+			else
+				bad(l, &at, "%s: %s", tc->name, err.msg);
+		}
+	}
+}
+
+/* ------------------------------------------------------ load and free */
+
+static void
+conf_defaults(struct wp_conf *c)
+{
+	c->interval = 10 * WP_SEC;
+	c->timeout = 8 * WP_SEC;
+	c->backoff_max = 300 * WP_SEC;
+	c->log_level = LOG_LVL_INFO;
+	c->journal_retention = 14 * 86400 * WP_SEC;
+	c->workers = 4;
+	c->http_max_inflight = 256;
+	c->data_dir = strdup("/var/lib/wattpath");
+	c->listen = strdup("127.0.0.1:9810");
+	c->fsync = strdup("poll");
+}
+
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static void
+pend_fini(struct ld *l)
+{
+	free(l->pt_nodes.v);
+	free(l->pt_pdus.v);
+	free(l->pt_meters.v);
+	free(l->dir);
+}
+
+/* Parses and validates; everything found goes to l->d. */
+static void
+load_all(struct ld *l, const char *path, bool check)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, "re")) == NULL) {
+		dg(&l->d, NULL, 0, false, "cannot open: %s", strerror(errno));
+		return;
+	}
+	l->pv->root = parse_file(fp, &l->d);
+	fclose(fp);
+	if (l->pv->root == NULL) {
+		if (l->d.n_err == 0)
+			dg(&l->d, NULL, 0, false, "the file is empty; see "
+			    "etc/wattpath.yaml for an example");
+		return;
+	}
+	l->c->root = l->pv->root;
+	load_root(l, l->pv->root);
+	order_targets(l);
+	if (check && !l->oom)
+		check_drivers(l);
+}
+
+struct wp_conf *
+conf_load(const char *path, bool check_drivers_too, struct conf_errs *errs)
+{
+	struct ld l = { 0 };
+	struct wp_conf *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->priv = l.pv = calloc(1, sizeof(*l.pv))) == NULL ||
+	    (c->path = strdup(path)) == NULL || (l.dir = dir_of(path)) == NULL)
+		l.oom = true;
+	else
+		conf_defaults(c);
+	l.c = c;
+	l.d.main_file = path;
+	if (!l.oom && (c->data_dir == NULL || c->listen == NULL ||
+	    c->fsync == NULL))
+		l.oom = true;
+	if (!l.oom)
+		load_all(&l, path, check_drivers_too);
+	if (l.oom)
+		dg(&l.d, NULL, 0, false, "out of memory");
+	/* Flush before conf_free: messages may point at owned file names. */
+	if (l.d.n_err > 0) {
+		dg_flush(&l.d, errs);
+		pend_fini(&l);
+		conf_free(c);
+		return NULL;
+	}
+	dg_flush(&l.d, errs);
+	pend_fini(&l);
+	return c;
+}
+
+void
+conf_free(struct wp_conf *c)
+{
+	struct conf_priv *pv;
+	size_t i;
+
+	if (c == NULL)
+		return;
+	if ((pv = c->priv) != NULL) {
+		node_free(pv->root);
+		node_free(pv->csv);
+		for (i = 0; i < pv->n_strs; i++)
+			free(pv->strs[i]);
+		free(pv->strs);
+		free(pv);
+	}
+	for (i = 0; i < c->n_nodes; i++)
+		free(c->nodes[i].outlets);
+	free(c->nodes);
+	free(c->creds);
+	free(c->pdus);
+	free(c->meters);
+	free(c->targets);
+	free(c->target_drivers);
+	free(c->path);
+	free(c->data_dir);
+	free(c->listen);
+	free(c->rrdcached);
+	free(c->maps_dir);
+	free(c->fsync);
+	free(c);
+}
+
+/* ------------------------------------------------------------ lookups */
+
+const struct wp_cred *
+conf_cred(const struct wp_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; c != NULL && name != NULL && i < c->n_creds; i++)
+		if (strcmp(c->creds[i].name, name) == 0)
+			return &c->creds[i];
+	return NULL;
+}
+
+const struct wp_node *
+conf_node_by_name(const struct wp_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; c != NULL && name != NULL && i < c->n_nodes; i++)
+		if (strcmp(c->nodes[i].name, name) == 0)
+			return &c->nodes[i];
+	return NULL;
+}
+
+const struct wp_pdu *
+conf_pdu(const struct wp_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; c != NULL && name != NULL && i < c->n_pdus; i++)
+		if (strcmp(c->pdus[i].name, name) == 0)
+			return &c->pdus[i];
+	return NULL;
+}
+
+const struct wp_meter *
+conf_meter(const struct wp_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; c != NULL && name != NULL && i < c->n_meters; i++)
+		if (strcmp(c->meters[i].name, name) == 0)
+			return &c->meters[i];
+	return NULL;
+}
