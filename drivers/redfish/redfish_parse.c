@@ -1,0 +1,649 @@
+/* redfish_parse.c - pure decode of Redfish power/energy resources. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <json-c/json.h>
+
+#include "../../collector/sample.h"
+#include "redfish_parse.h"
+
+#define RF_ABSURD_W	1e8	/* 100 MW */
+#define RF_ABSURD_J	1e18
+#define J_PER_KWH	3.6e6
+
+static const char *const src_names[] = {
+	"EnvironmentMetrics.EnergyJoules", "Sensor.EnergyJoules",
+	"EnvironmentMetrics.EnergykWh", "Sensor.EnergykWh",
+	"PowerSupplyMetrics.EnergykWh", "PowerSupplyMetrics.InputPowerWatts",
+	"EnvironmentMetrics.PowerWatts", "Sensor.Power",
+	"Power.PowerControl.PowerConsumedWatts",
+	"Power.PowerSupplies.PowerInputWatts", "Oem", "PowerDistribution",
+	"Other",
+};
+
+const char *
+rf_src_name(int src)
+{
+	if (src < 0 || (size_t)src >= sizeof(src_names) / sizeof(src_names[0]))
+		return "?";
+	return src_names[src];
+}
+
+void
+rf_readings_init(struct rf_readings *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void
+rf_readings_fini(struct rf_readings *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+int
+rf_readings_add(struct rf_readings *r, const struct rf_reading *x)
+{
+	struct rf_reading *nv;
+	size_t ncap;
+
+	if (r->n == r->cap) {
+		ncap = r->cap ? r->cap * 2 : 16;
+		if ((nv = realloc(r->v, ncap * sizeof(*nv))) == NULL)
+			return -1;
+		r->v = nv;
+		r->cap = ncap;
+	}
+	r->v[r->n++] = *x;
+	return 0;
+}
+
+const struct rf_reading *
+rf_readings_find(const struct rf_readings *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].key, key) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+void
+rf_odata_type(struct json_object *doc, char *buf, size_t len)
+{
+	struct json_object *t;
+	const char *s, *dot;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, "@odata.type", &t) ||
+	    !json_object_is_type(t, json_type_string))
+		return;
+	s = json_object_get_string(t);
+	if (*s == '#')
+		s++;
+	dot = strchr(s, '.');
+	n = dot ? (size_t)(dot - s) : strlen(s);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+const char *
+rf_link(struct json_object *doc, const char *key)
+{
+	struct json_object *o = doc, *id;
+
+	if (key != NULL && (!json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, key, &o)))
+		return NULL;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "@odata.id", &id) ||
+	    !json_object_is_type(id, json_type_string))
+		return NULL;
+	return json_object_get_string(id);
+}
+
+struct json_object *
+rf_json_parse(const char *body, size_t len, struct wp_err *err)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	enum json_tokener_error je;
+	size_t i = 0;
+
+	while (i < len && strchr(" \t\r\n", body[i]))
+		i++;
+	if (i == len)
+		return err_set(err, WP_E_PROTOCOL, "empty body"), NULL;
+	if (body[i] == '<')
+		return err_set(err, WP_E_PROTOCOL,
+		    "HTML page where JSON was expected"), NULL;
+	if ((tok = json_tokener_new_ex(64)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory"), NULL;
+	o = json_tokener_parse_ex(tok, body, (int)len);
+	je = json_tokener_get_error(tok);
+	if (o == NULL && je == json_tokener_continue)
+		err_set(err, WP_E_PROTOCOL, "truncated JSON (%zu bytes)", len);
+	else if (o == NULL)
+		err_set(err, WP_E_PROTOCOL, "malformed JSON at byte %zu: %s",
+		    json_tokener_get_parse_end(tok),
+		    json_tokener_error_desc(je));
+	else if (!json_object_is_type(o, json_type_object)) {
+		err_set(err, WP_E_PROTOCOL, "JSON is not an object");
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+static const char *
+str_member(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Decimal places in a JSON number as written ("46.15" -> 2). */
+static int
+decimals(struct json_object *v)
+{
+	const char *s, *dot, *e;
+
+	if (!json_object_is_type(v, json_type_double))
+		return 0;
+	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+	if ((dot = strchr(s, '.')) == NULL)
+		return 0;
+	e = dot + 1;
+	while (*e >= '0' && *e <= '9')
+		e++;
+	return (int)(e - dot - 1);
+}
+
+/*
+ * Reads member key of o as a number.  Returns 1 found, 0 absent or null,
+ * -1 wrong type (err set).
+ */
+static int
+num_member(struct json_object *o, const char *key, double *out, int *dec,
+    struct wp_err *err)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int))
+		return err_set(err, WP_E_PROTOCOL, "%s is not a number", key);
+	*out = json_object_get_double(v);
+	if (dec)
+		*dec = decimals(v);
+	return 1;
+}
+
+static void
+set_time(struct json_object *o, const char *key, wp_time *out)
+{
+	const char *s = str_member(o, key);
+
+	if (s == NULL || clock_parse_time(s, out) < 0)
+		*out = 0;
+}
+
+static int
+scope_of(const char *ctx, const char *id, const char *name)
+{
+	const char *probes[] = { id, name };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (probes[i] == NULL)
+			continue;
+		if (strcasestr(probes[i], "out") != NULL ||
+		    strcasestr(probes[i], "standby") != NULL)
+			return RF_SCOPE_OUTPUT;
+	}
+	if (ctx == NULL || strcmp(ctx, "Chassis") == 0 ||
+	    strcmp(ctx, "SystemBoard") == 0 || strcmp(ctx, "Rack") == 0 ||
+	    strcmp(ctx, "PowerSupplyBay") == 0)
+		return RF_SCOPE_CHASSIS;
+	if (strcmp(ctx, "PowerSupply") == 0)
+		return RF_SCOPE_PSU;
+	return RF_SCOPE_COMPONENT;
+}
+
+/* Fills value/raw/resolution; unit_scale converts raw to SI. */
+static int
+finish(struct rf_reading *r, double raw, int dec, double unit_scale,
+    const char *raw_unit, struct wp_err *err)
+{
+	double lim = r->quantity == WP_Q_ENERGY ? RF_ABSURD_J : RF_ABSURD_W;
+
+	r->raw_value = raw;
+	r->value = raw * unit_scale;
+	snprintf(r->raw_unit, sizeof(r->raw_unit), "%s", raw_unit);
+	r->resolution = unit_scale * pow(10, -dec);
+	if (!isfinite(r->value) || r->value < 0 || r->value > lim)
+		return err_set(err, WP_E_PROTOCOL, "%s: absurd value %g %s",
+		    r->key, raw, raw_unit);
+	return 0;
+}
+
+static void
+base(struct rf_reading *r, const char *uri, const char *frag, int src,
+    int quantity, int kind)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->uri, sizeof(r->uri), "%s", uri);
+	if (frag)
+		snprintf(r->key, sizeof(r->key), "%s#/%s", uri, frag);
+	else
+		snprintf(r->key, sizeof(r->key), "%s", uri);
+	snprintf(r->source, sizeof(r->source), "%s", rf_src_name(src));
+	r->src = src;
+	r->quantity = quantity;
+	r->kind = kind;
+	r->lifetime = NAN;
+}
+
+/* Excerpt "prop" of obj: {Reading, DataSourceUri, SensorResetTime...}. */
+static int
+excerpt(const char *uri, struct json_object *obj, const char *prop,
+    const char *source, int src, int quantity, int kind, double scale,
+    const char *unit, int scope, struct rf_readings *out, struct wp_err *err)
+{
+	struct json_object *ex;
+	struct rf_reading r;
+	const char *ds;
+	double v, lt;
+	int dec = 0, rc;
+
+	if (!json_object_object_get_ex(obj, prop, &ex) || ex == NULL)
+		return 0;
+	if (!json_object_is_type(ex, json_type_object))
+		return err_set(err, WP_E_PROTOCOL, "%s: %s is not an object",
+		    uri, prop);
+	base(&r, uri, prop, src, quantity, kind);
+	snprintf(r.source, sizeof(r.source), "%s", source);
+	r.scope = scope;
+	if ((rc = num_member(ex, "Reading", &v, &dec, err)) <= 0) {
+		if (rc < 0)
+			err_prefix(err, "%s: %s", uri, prop);
+		return rc;
+	}
+	if ((ds = str_member(ex, "DataSourceUri")) != NULL)
+		snprintf(r.ds_uri, sizeof(r.ds_uri), "%s", ds);
+	set_time(ex, "SensorResetTime", &r.reset_time);
+	set_time(ex, "ReadingTime", &r.device_time);
+	if (num_member(ex, "LifetimeReading", &lt, NULL, NULL) == 1)
+		r.lifetime = lt * scale;
+	if (finish(&r, v, dec, scale, unit, err) < 0)
+		return -1;
+	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
+	    "out of memory") : 1;
+}
+
+static int
+parse_envmetrics(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	int n = 0, rc;
+
+	if ((rc = excerpt(uri, doc, "EnergyJoules", rf_src_name(
+	    RF_SRC_ENV_ENERGYJ), RF_SRC_ENV_ENERGYJ, WP_Q_ENERGY, WP_COUNTER,
+	    1, "J", RF_SCOPE_CHASSIS, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = excerpt(uri, doc, "EnergykWh", rf_src_name(
+	    RF_SRC_ENV_ENERGYKWH), RF_SRC_ENV_ENERGYKWH, WP_Q_ENERGY,
+	    WP_COUNTER, J_PER_KWH, "kWh", RF_SCOPE_CHASSIS, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = excerpt(uri, doc, "PowerWatts", rf_src_name(
+	    RF_SRC_ENV_POWER), RF_SRC_ENV_POWER, WP_Q_POWER, WP_GAUGE, 1,
+	    "W", RF_SCOPE_CHASSIS, out, err)) < 0)
+		return -1;
+	return n + rc;
+}
+
+/* Unit scale of a Sensor's ReadingUnits for its ReadingType. */
+static int
+sensor_unit(const char *type, const char *units, double *scale,
+    const char **unit)
+{
+	if (strcmp(type, "Power") == 0) {
+		*unit = units ? units : "W";
+		if (units == NULL || strcmp(units, "W") == 0)
+			*scale = 1;
+		else if (strcmp(units, "kW") == 0)
+			*scale = 1e3;
+		else if (strcmp(units, "mW") == 0)
+			*scale = 1e-3;
+		else
+			return -1;
+		return 0;
+	}
+	if (strcmp(type, "EnergyJoules") == 0) {
+		*unit = units ? units : "J";
+		if (units == NULL || strcmp(units, "J") == 0)
+			*scale = 1;
+		else if (strcmp(units, "kJ") == 0)
+			*scale = 1e3;
+		else
+			return -1;
+		return 0;
+	}
+	/* EnergykWh: Sensor v1_0_0 said "kW"; it is still kWh. */
+	*unit = "kWh";
+	if (units == NULL || strcmp(units, "kW.h") == 0 ||
+	    strcmp(units, "kWh") == 0 || strcmp(units, "kW") == 0)
+		*scale = J_PER_KWH;
+	else if (strcmp(units, "W.h") == 0 || strcmp(units, "Wh") == 0) {
+		*scale = 3600;
+		*unit = "Wh";
+	} else
+		return -1;
+	return 0;
+}
+
+static int
+parse_sensor(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	const char *type, *units, *unit, *id, *name;
+	struct rf_reading r;
+	double v, scale, lt;
+	int dec = 0, rc, src, q, k;
+
+	if ((type = str_member(doc, "ReadingType")) == NULL)
+		return 0;
+	if (strcmp(type, "Power") == 0) {
+		src = RF_SRC_SENSOR_POWER, q = WP_Q_POWER, k = WP_GAUGE;
+	} else if (strcmp(type, "EnergyJoules") == 0) {
+		src = RF_SRC_SENSOR_ENERGYJ, q = WP_Q_ENERGY, k = WP_COUNTER;
+	} else if (strcmp(type, "EnergykWh") == 0) {
+		src = RF_SRC_SENSOR_ENERGYKWH, q = WP_Q_ENERGY, k = WP_COUNTER;
+	} else
+		return 0;
+	units = str_member(doc, "ReadingUnits");
+	if (sensor_unit(type, units, &scale, &unit) < 0)
+		return err_set(err, WP_E_PROTOCOL,
+		    "%s: unknown ReadingUnits \"%s\" for %s", uri, units, type);
+	base(&r, uri, NULL, src, q, k);
+	id = str_member(doc, "Id");
+	name = str_member(doc, "Name");
+	snprintf(r.id, sizeof(r.id), "%s", id ? id : "");
+	r.scope = scope_of(str_member(doc, "PhysicalContext"), id, name);
+	if ((rc = num_member(doc, "Reading", &v, &dec, err)) <= 0) {
+		if (rc < 0)
+			err_prefix(err, "%s", uri);
+		return rc;
+	}
+	set_time(doc, "SensorResetTime", &r.reset_time);
+	set_time(doc, "ReadingTime", &r.device_time);
+	if (num_member(doc, "LifetimeReading", &lt, NULL, NULL) == 1)
+		r.lifetime = lt * scale;
+	if (finish(&r, v, dec, scale, unit, err) < 0)
+		return -1;
+	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
+	    "out of memory") : 1;
+}
+
+/* A SensorCollection whose members are inlined (or $expand-ed). */
+static int
+parse_sensor_coll(struct json_object *doc, struct rf_readings *out,
+    struct wp_err *err)
+{
+	struct json_object *m, *e;
+	const char *mu;
+	size_t i;
+	int n = 0, rc;
+
+	if (!json_object_object_get_ex(doc, "Members", &m) ||
+	    !json_object_is_type(m, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(m); i++) {
+		e = json_object_array_get_idx(m, i);
+		if ((mu = rf_link(e, NULL)) == NULL)
+			continue;
+		if (str_member(e, "ReadingType") == NULL)
+			continue;
+		if ((rc = parse_sensor(mu, e, out, err)) < 0)
+			return -1;
+		n += rc;
+	}
+	return n;
+}
+
+static int
+parse_psu_metrics(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	int n = 0, rc;
+
+	if ((rc = excerpt(uri, doc, "EnergykWh", rf_src_name(
+	    RF_SRC_PSU_ENERGYKWH), RF_SRC_PSU_ENERGYKWH, WP_Q_ENERGY,
+	    WP_COUNTER, J_PER_KWH, "kWh", RF_SCOPE_PSU, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = excerpt(uri, doc, "InputPowerWatts", rf_src_name(
+	    RF_SRC_PSU_POWER), RF_SRC_PSU_POWER, WP_Q_POWER, WP_GAUGE, 1, "W",
+	    RF_SCOPE_PSU, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = excerpt(uri, doc, "OutputPowerWatts",
+	    "PowerSupplyMetrics.OutputPowerWatts", RF_SRC_OTHER, WP_Q_POWER,
+	    WP_GAUGE, 1, "W", RF_SCOPE_OUTPUT, out, err)) < 0)
+		return -1;
+	return n + rc;
+}
+
+/* One member of a legacy Power array: a plain number property. */
+static int
+legacy_member(const char *uri, struct json_object *e, const char *arr,
+    size_t i, const char *prop, int src, int scope, struct rf_readings *out,
+    struct wp_err *err)
+{
+	struct json_object *pm;
+	struct rf_reading r;
+	char frag[64];
+	const char *mid;
+	double v, iv;
+	int dec = 0, rc;
+
+	snprintf(frag, sizeof(frag), "%s/%zu/%s", arr, i, prop);
+	base(&r, uri, frag, src, WP_Q_POWER, WP_GAUGE);
+	snprintf(r.source, sizeof(r.source), "Power.%s.%s", arr, prop);
+	if ((mid = str_member(e, "MemberId")) != NULL)
+		snprintf(r.id, sizeof(r.id), "%s", mid);
+	r.scope = scope;
+	if ((rc = num_member(e, prop, &v, &dec, err)) <= 0) {
+		if (rc < 0)
+			err_prefix(err, "%s#/%s", uri, frag);
+		return rc;
+	}
+	if (src == RF_SRC_POWERCONTROL &&
+	    json_object_object_get_ex(e, "PowerMetrics", &pm) &&
+	    json_object_is_type(pm, json_type_object) &&
+	    num_member(pm, "IntervalInMin", &iv, NULL, NULL) == 1 && iv > 0) {
+		r.avg_window = (wp_time)(iv * 60) * WP_SEC;
+		r.flags |= WP_F_AVERAGED;
+	}
+	if (finish(&r, v, dec, 1, "W", err) < 0)
+		return -1;
+	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
+	    "out of memory") : 1;
+}
+
+static int
+legacy_array(const char *uri, struct json_object *doc, const char *arr,
+    const char *prop, int src, int scope, struct rf_readings *out,
+    struct wp_err *err)
+{
+	struct json_object *a, *e;
+	size_t i;
+	int n = 0, rc;
+
+	if (!json_object_object_get_ex(doc, arr, &a) || a == NULL)
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return err_set(err, WP_E_PROTOCOL, "%s: %s is not an array",
+		    uri, arr);
+	for (i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_object))
+			continue;
+		if ((rc = legacy_member(uri, e, arr, i, prop, src, scope, out,
+		    err)) < 0)
+			return -1;
+		n += rc;
+	}
+	return n;
+}
+
+static int
+parse_power(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	int n = 0, rc;
+
+	if ((rc = legacy_array(uri, doc, "PowerControl", "PowerConsumedWatts",
+	    RF_SRC_POWERCONTROL, RF_SCOPE_CHASSIS, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = legacy_array(uri, doc, "PowerSupplies", "PowerInputWatts",
+	    RF_SRC_LEGACY_PSU_IN, RF_SCOPE_PSU, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = legacy_array(uri, doc, "PowerSupplies",
+	    "LastPowerOutputWatts", RF_SRC_OTHER, RF_SCOPE_OUTPUT, out,
+	    err)) < 0)
+		return -1;
+	return n + rc;
+}
+
+/* HPE iLO PowerMeter (Oem): "Average" W over the last sample window. */
+static int
+parse_oem_meter(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	struct rf_reading r;
+	double v, st;
+	int dec = 0, rc;
+
+	base(&r, uri, "Average", RF_SRC_OEM, WP_Q_POWER, WP_GAUGE);
+	snprintf(r.source, sizeof(r.source), "Oem.Hpe.PowerMeter.Average");
+	r.flags = WP_F_OEM;
+	if ((rc = num_member(doc, "Average", &v, &dec, err)) <= 0)
+		return rc;
+	if (num_member(doc, "SampleTime", &st, NULL, NULL) == 1 && st > 0) {
+		r.avg_window = (wp_time)(st * WP_SEC);
+		r.flags |= WP_F_AVERAGED;
+	}
+	if (finish(&r, v, dec, 1, "W", err) < 0)
+		return -1;
+	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
+	    "out of memory") : 1;
+}
+
+/* Outlet, Circuit (mains, branches), PowerDistributionMetrics. */
+static int
+parse_pdu_part(const char *uri, struct json_object *doc, const char *type,
+    struct rf_readings *out, struct wp_err *err)
+{
+	char s1[48], s2[48];
+	const char *id = str_member(doc, "Id");
+	size_t first = out->n, i;
+	int n = 0, rc;
+
+	snprintf(s1, sizeof(s1), "%s.EnergykWh", type);
+	snprintf(s2, sizeof(s2), "%s.PowerWatts", type);
+	if ((rc = excerpt(uri, doc, "EnergykWh", s1, RF_SRC_PDU, WP_Q_ENERGY,
+	    WP_COUNTER, J_PER_KWH, "kWh", RF_SCOPE_CHASSIS, out, err)) < 0)
+		return -1;
+	n += rc;
+	if ((rc = excerpt(uri, doc, "PowerWatts", s2, RF_SRC_PDU, WP_Q_POWER,
+	    WP_GAUGE, 1, "W", RF_SCOPE_CHASSIS, out, err)) < 0)
+		return -1;
+	n += rc;
+	for (i = first; i < out->n && id; i++)
+		snprintf(out->v[i].id, sizeof(out->v[i].id), "%s", id);
+	return n;
+}
+
+int
+rf_parse_resource(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	char type[64];
+
+	if (!json_object_is_type(doc, json_type_object))
+		return err_set(err, WP_E_PROTOCOL, "%s: not a JSON object", uri);
+	rf_odata_type(doc, type, sizeof(type));
+	if (strcmp(type, "EnvironmentMetrics") == 0)
+		return parse_envmetrics(uri, doc, out, err);
+	if (strcmp(type, "Sensor") == 0)
+		return parse_sensor(uri, doc, out, err);
+	if (strcmp(type, "SensorCollection") == 0)
+		return parse_sensor_coll(doc, out, err);
+	if (strcmp(type, "PowerSupplyMetrics") == 0)
+		return parse_psu_metrics(uri, doc, out, err);
+	if (strcmp(type, "Power") == 0)
+		return parse_power(uri, doc, out, err);
+	if (strcmp(type, "HpePowerMeter") == 0 ||
+	    strcmp(type, "HpPowerMeter") == 0)
+		return parse_oem_meter(uri, doc, out, err);
+	if (strcmp(type, "Outlet") == 0 || strcmp(type, "Circuit") == 0 ||
+	    strcmp(type, "PowerDistributionMetrics") == 0)
+		return parse_pdu_part(uri, doc, type, out, err);
+	return 0;
+}
+
+static void
+remove_at(struct rf_readings *r, size_t i)
+{
+	memmove(&r->v[i], &r->v[i + 1], (r->n - i - 1) * sizeof(r->v[0]));
+	r->n--;
+}
+
+void
+rf_readings_merge(struct rf_readings *r)
+{
+	struct rf_reading *x;
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++) {
+		x = &r->v[i];
+		if (x->ds_uri[0] == '\0')
+			continue;
+		for (j = 0; j < r->n; j++) {
+			if (j == i || r->v[j].ds_uri[0] != '\0' ||
+			    strcmp(r->v[j].key, x->ds_uri) != 0)
+				continue;
+			if (x->reset_time == 0)
+				x->reset_time = r->v[j].reset_time;
+			if (isnan(x->lifetime))
+				x->lifetime = r->v[j].lifetime;
+			if (x->device_time == 0)
+				x->device_time = r->v[j].device_time;
+			x->ds_found = true;
+			remove_at(r, j);
+			if (j < i)
+				i--;
+			break;
+		}
+	}
+}

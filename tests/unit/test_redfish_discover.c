@@ -1,0 +1,215 @@
+/* Unit tests: drivers/redfish/redfish_discover.c on real fixture trees. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../collector/sample.h"
+#include "redfish_walk.h"
+
+static size_t
+n_chosen(struct rf_disc *d, int boundary)
+{
+	const struct rf_found *f;
+	size_t i, n, k = 0;
+
+	n = rf_disc_found(d, &f);
+	for (i = 0; i < n; i++)
+		if (f[i].chosen && f[i].boundary == boundary)
+			k++;
+	return k;
+}
+
+static void
+test_rackmount1_picks_chassis_energy_sensor(void **st)
+{
+	const struct rf_series *e, *p;
+	struct wp_err err;
+	struct rf_disc *d;
+	int rc;
+
+	(void)st;
+	d = walk("dmtf-rackmount1", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	e = plan_series(d, "wall/energy");
+	p = plan_series(d, "wall/power");
+	assert_non_null(e);
+	assert_non_null(p);
+	assert_string_equal(e->source, "Sensor.EnergykWh");
+	assert_int_equal(e->n_pick, 1);
+	assert_string_equal(e->pick[0].key,
+	    "/redfish/v1/Chassis/1U/Sensors/TotalEnergy");
+	assert_true(e->resolution == 3.6e6);
+	/* PSU metrics are incomplete (Bay2 has none): EnvironmentMetrics. */
+	assert_string_equal(p->source, "EnvironmentMetrics.PowerWatts");
+	assert_int_equal(n_chosen(d, WP_B_WALL), 1);
+	rf_disc_free(d);
+}
+
+static void
+test_tower_sums_every_supply(void **st)
+{
+	const struct rf_series *p;
+	struct wp_err err;
+	struct rf_disc *d;
+	int rc;
+
+	(void)st;
+	d = walk("dmtf-tower", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	p = plan_series(d, "wall/power");
+	assert_non_null(p);
+	assert_string_equal(p->source, "PowerSupplyMetrics.InputPowerWatts");
+	assert_int_equal(p->n_pick, 2);
+	rf_disc_free(d);
+}
+
+static void
+test_bladed_blades_share_one_enclosure(void **st)
+{
+	struct wp_err err;
+	struct rf_disc *d;
+	const struct rf_found *f;
+	size_t n, i, in_wall = 0;
+	int rc;
+
+	(void)st;
+	/* Four blades point at one enclosure whose legacy Power has only
+	 * output watts: no wall source, never four copies of one. */
+	d = walk("dmtf-bladed", RF_MODE_PROBE, &rc, &err);
+	n = rf_disc_found(d, &f);
+	for (i = 0; i < n; i++)
+		if (f[i].boundary == WP_B_WALL)
+			in_wall++;
+	assert_int_equal(in_wall, 0);
+	assert_int_equal(n, 2);	/* two supplies' LastPowerOutputWatts */
+	assert_null(plan_series(d, "wall/power"));
+	rf_disc_free(d);
+}
+
+static void
+test_delta_shelf_energyjoules_not_kwh(void **st)
+{
+	const struct rf_series *e;
+	struct wp_err err;
+	struct rf_disc *d;
+	int rc;
+
+	(void)st;
+	d = walk("lambdalabs-powershelf_delta", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	e = plan_series(d, "wall/energy");
+	assert_non_null(e);
+	/* The J and kWh sensors are different counters: J wins, and only the
+	 * supplies' input side is summed. */
+	assert_string_equal(e->source, "Sensor.EnergyJoules");
+	assert_int_equal(e->n_pick, 6);
+	assert_null(strstr(e->pick[0].key, "out"));
+	rf_disc_free(d);
+}
+
+static void
+test_hpe_psu_id_mismatch_followed(void **st)
+{
+	const struct rf_series *e;
+	struct wp_err err;
+	struct rf_disc *d;
+	const struct rf_plan *p;
+	int rc;
+
+	(void)st;
+	d = walk("telegraf-hpe-subsys", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	rf_disc_plan(d, &p, &err);
+	assert_true(p->dangling >= 1);	/* PowerSupply1/Metrics is 404 */
+	e = plan_series(d, "wall/energy");
+	assert_non_null(e);
+	assert_string_equal(e->pick[0].uri,
+	    "/redfish/v1/Chassis/1/PowerSubsystem/PowerSupplies/Bay1/Metrics");
+	assert_true(p->select_ok);
+	rf_disc_free(d);
+}
+
+static void
+test_cisco_legacy_and_missing_watts(void **st)
+{
+	const struct rf_series *p;
+	struct wp_err err;
+	struct rf_disc *d;
+	int rc;
+
+	(void)st;
+	d = walk("iserver-cisco-ucsc-c220-m5sx", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	p = plan_series(d, "wall/power");
+	assert_non_null(p);
+	assert_string_equal(p->source, "Power.PowerControl.PowerConsumedWatts");
+	assert_null(plan_series(d, "wall/energy"));
+	rf_disc_free(d);
+	/* UCS X 9508: PowerControl without PowerConsumedWatts, blades' links
+	 * dangling: a clear error, no bogus source. */
+	d = walk("iserver-cisco-ucsx-9508", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err.msg, "no power or energy source"));
+	rf_disc_free(d);
+}
+
+static void
+test_pdu_outlets_and_inlet(void **st)
+{
+	const struct rf_series *s;
+	struct wp_err err;
+	struct rf_disc *d;
+	struct rf_readings polled;
+	struct wp_sample smp;
+	const struct rf_plan *p;
+	int rc;
+
+	(void)st;
+	d = walk("dmtf-pdu", RF_MODE_PDU, &rc, &err);
+	assert_int_equal(rc, 0);
+	rf_disc_plan(d, &p, &err);
+	assert_string_equal(p->model, "ZAP4000");
+	assert_string_equal(p->firmware, "4.3.0");
+	s = plan_series(d, "outlet/1/energy");
+	assert_non_null(s);
+	assert_string_equal(s->name, "A1");
+	assert_int_equal(s->boundary, WP_B_OUTLET);
+	assert_non_null(plan_series(d, "inlet/1/power"));
+	/* A sample from readings: missing pick -> error, no partial sum. */
+	rf_readings_init(&polled);
+	assert_int_equal(rf_series_sample(s, &polled, &smp, &err), -1);
+	rf_readings_fini(&polled);
+	rf_disc_free(d);
+}
+
+static void
+test_gpu_name_patterns(void **st)
+{
+	(void)st;
+	assert_true(rf_is_gpu_name("HGX_GPU_SXM_3"));
+	assert_true(rf_is_gpu_name("GPU_0"));
+	assert_true(rf_is_gpu_name("GPU1"));
+	assert_false(rf_is_gpu_name("GPU Board"));
+	assert_false(rf_is_gpu_name("1U"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rackmount1_picks_chassis_energy_sensor),
+		cmocka_unit_test(test_tower_sums_every_supply),
+		cmocka_unit_test(test_bladed_blades_share_one_enclosure),
+		cmocka_unit_test(test_delta_shelf_energyjoules_not_kwh),
+		cmocka_unit_test(test_hpe_psu_id_mismatch_followed),
+		cmocka_unit_test(test_cisco_legacy_and_missing_watts),
+		cmocka_unit_test(test_pdu_outlets_and_inlet),
+		cmocka_unit_test(test_gpu_name_patterns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,215 @@
+/* Unit tests: drivers/redfish/redfish_parse.c - decode and bad input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+
+#include "../../collector/sample.h"
+#include "../../drivers/redfish/redfish_parse.h"
+#include "redfish_walk.h"
+
+static int
+parse_text(const char *uri, const char *text, struct rf_readings *r,
+    struct wp_err *err)
+{
+	struct json_object *o = rf_json_parse(text, strlen(text), err);
+	int rc;
+
+	if (o == NULL)
+		return -2;
+	rc = rf_parse_resource(uri, o, r, err);
+	json_object_put(o);
+	return rc;
+}
+
+static void
+test_bad_bodies_are_refused_clearly(void **st)
+{
+	struct wp_err e;
+	size_t len;
+	char *body;
+
+	(void)st;
+	assert_null(rf_json_parse("", 0, &e));
+	assert_non_null(strstr(e.msg, "empty"));
+	assert_null(rf_json_parse("{\"a\": [1, 2", 11, &e));
+	assert_non_null(strstr(e.msg, "truncated"));
+	assert_null(rf_json_parse("<html><body>502</body></html>", 29, &e));
+	assert_non_null(strstr(e.msg, "HTML"));
+	assert_null(rf_json_parse("[1,2]", 5, &e));
+	assert_null(rf_json_parse("{\"a\": nope}", 11, &e));
+	assert_int_equal(e.class, WP_E_PROTOCOL);
+	/* The telegraf "invalid" fixtures: malformed on purpose. */
+	body = NULL;
+	{
+		FILE *f = fopen(FIXDIR "telegraf-invalid/dell_powerinvalid.json",
+		    "r");
+		char buf[65536];
+
+		assert_non_null(f);
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[len] = '\0';
+		fclose(f);
+		body = buf;
+		{
+			struct json_object *o = rf_json_parse(body, len, &e);
+			struct rf_readings r;
+
+			rf_readings_init(&r);
+			/* either refused as JSON or yields no reading */
+			if (o != NULL) {
+				assert_true(rf_parse_resource("/x", o, &r, &e)
+				    <= 0);
+				json_object_put(o);
+			}
+			rf_readings_fini(&r);
+		}
+	}
+}
+
+static void
+test_wrong_types_and_absurd_values(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
+	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":\"374\"}}",
+	    &r, &e), -1);
+	assert_non_null(strstr(e.msg, "not a number"));
+	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
+	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":-5}}",
+	    &r, &e), -1);
+	assert_non_null(strstr(e.msg, "absurd"));
+	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
+	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":1e12}}",
+	    &r, &e), -1);
+	/* null reading: no sample, no error */
+	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
+	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":null}}",
+	    &r, &e), 0);
+	assert_int_equal(r.n, 0);
+	rf_readings_fini(&r);
+}
+
+static void
+test_energy_units_and_resolution(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	/* Sensor v1_0_0 wrote "kW" for EnergykWh: still kWh. */
+	assert_int_equal(parse_text("/s/E", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"Id\":\"E\",\"ReadingType\":\"EnergykWh\",\"ReadingUnits\""
+	    ":\"kW\",\"Reading\":46.15,\"SensorResetTime\":"
+	    "\"2024-01-01T00:00:00Z\",\"LifetimeReading\":100}", &r, &e), 1);
+	assert_true(fabs(r.v[0].value - 46.15 * 3.6e6) < 1e-3);
+	assert_true(fabs(r.v[0].resolution - 36000) < 1e-6);
+	assert_string_equal(r.v[0].raw_unit, "kWh");
+	assert_true(r.v[0].reset_time == 1704067200LL * WP_SEC);
+	assert_true(fabs(r.v[0].lifetime - 3.6e8) < 1e-3);
+	assert_int_equal(r.v[0].kind, WP_COUNTER);
+	/* EnergyJoules excerpt with whole numbers: 1 J steps */
+	assert_int_equal(parse_text("/c/EM", "{\"@odata.type\":\"#Environment"
+	    "Metrics.v1_3_0.EnvironmentMetrics\",\"EnergyJoules\":{\"Reading\":"
+	    "123456,\"DataSourceUri\":\"/c/S/EJ\"}}", &r, &e), 1);
+	assert_string_equal(r.v[1].key, "/c/EM#/EnergyJoules");
+	assert_string_equal(r.v[1].source, "EnvironmentMetrics.EnergyJoules");
+	assert_true(r.v[1].resolution == 1);
+	/* Unknown unit for a type is refused, not guessed. */
+	assert_int_equal(parse_text("/s/P", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingType\":\"Power\",\"ReadingUnits\":\"BTU\","
+	    "\"Reading\":3}", &r, &e), -1);
+	rf_readings_fini(&r);
+}
+
+static void
+test_excerpt_and_cited_sensor_count_once(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	parse_text("/c/EM", "{\"@odata.type\":\"#EnvironmentMetrics.v1_3_0."
+	    "EnvironmentMetrics\",\"EnergyJoules\":{\"Reading\":500,"
+	    "\"DataSourceUri\":\"/c/S/EJ\"}}", &r, &e);
+	parse_text("/c/S/EJ", "{\"@odata.type\":\"#Sensor.v1_2_0.Sensor\","
+	    "\"Id\":\"EJ\",\"ReadingType\":\"EnergyJoules\",\"Reading\":501,"
+	    "\"SensorResetTime\":\"2025-03-01T00:00:00Z\"}", &r, &e);
+	assert_int_equal(r.n, 2);
+	rf_readings_merge(&r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.v[0].source, "EnvironmentMetrics.EnergyJoules");
+	assert_true(r.v[0].ds_found);
+	assert_true(r.v[0].reset_time > 0);
+	rf_readings_fini(&r);
+}
+
+static void
+test_legacy_power_control_average_window(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+	char *body;
+	size_t len;
+	struct json_object *o;
+
+	(void)st;
+	rf_readings_init(&r);
+	body = fixture_read("dmtf-rackmount1", "/redfish/v1/Chassis/1U/Power",
+	    &len);
+	assert_non_null(body);
+	o = rf_json_parse(body, len, &e);
+	assert_non_null(o);
+	assert_true(rf_parse_resource("/redfish/v1/Chassis/1U/Power", o, &r,
+	    &e) >= 1);
+	assert_string_equal(r.v[0].key, "/redfish/v1/Chassis/1U/Power#/"
+	    "PowerControl/0/PowerConsumedWatts");
+	assert_true(r.v[0].value == 344);
+	assert_true(r.v[0].avg_window == 30 * 60 * WP_SEC);
+	assert_true(r.v[0].flags & WP_F_AVERAGED);
+	json_object_put(o);
+	free(body);
+	rf_readings_fini(&r);
+}
+
+static void
+test_hpe_oem_meter_is_labelled_oem(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text("/c/1/Power/PowerMeter", "{\"@odata.type\":"
+	    "\"#HpePowerMeter.v2_0_0.HpePowerMeter\",\"Average\":221,"
+	    "\"SampleTime\":20}", &r, &e), 1);
+	assert_true(r.v[0].flags & WP_F_OEM);
+	assert_int_equal(r.v[0].src, RF_SRC_OEM);
+	rf_readings_fini(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_bodies_are_refused_clearly),
+		cmocka_unit_test(test_wrong_types_and_absurd_values),
+		cmocka_unit_test(test_energy_units_and_resolution),
+		cmocka_unit_test(test_excerpt_and_cited_sensor_count_once),
+		cmocka_unit_test(test_legacy_power_control_average_window),
+		cmocka_unit_test(test_hpe_oem_meter_is_labelled_oem),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
