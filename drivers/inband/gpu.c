@@ -1,0 +1,96 @@
+/* gpu.c - GPU readings to samples (see gpu.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../collector/err.h"
+#include "gpu.h"
+
+bool
+gpu_is_superchip(const char *model)
+{
+	static const char *const names[] = { "GH200", "GB200", "GB300",
+	    "Grace" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strstr(model, names[i]) != NULL)
+			return true;
+	return false;
+}
+
+/* Labels in order of importance; what does not fit is left out. */
+static void
+add_labels(struct wp_sample *s, const struct gpu_reading *r,
+    const char *source)
+{
+	char field[16];
+
+	if (r->uuid[0])
+		sample_add_label(s, "uuid", r->uuid);
+	if (r->model[0])
+		sample_add_label(s, "model", r->model);
+	if (strcmp(source, "dcgm") == 0 && r->energy_field > 0) {
+		snprintf(field, sizeof(field), "%d", r->energy_field);
+		sample_add_label(s, "dcgm", field);
+	} else if (strcmp(source, "dcgm") != 0)
+		sample_add_label(s, "source", source);
+	if (r->driver[0])
+		sample_add_label(s, "driver", r->driver);
+}
+
+static int
+one(struct wp_sample *s, const struct gpu_reading *r, const char *source,
+    const char *what, int b, int q, int k, struct wp_err *err)
+{
+	char series[WP_SERIES_MAX];
+
+	snprintf(series, sizeof(series), "gpu/%d/%s", r->index, what);
+	if (sample_init(s, series, b, q, k) == -1)
+		return err_set(err, WP_E_INTERNAL, "bad series %s", series);
+	add_labels(s, r, source);
+	return 0;
+}
+
+int
+gpu_samples(const struct gpu_reading *r, const char *source,
+    struct wp_sample *out, struct wp_err *err)
+{
+	int b = r->module ? WP_B_MODULE : WP_B_GPU, n = 0;
+
+	if (r->has_energy) {
+		if (one(&out[n], r, source, "energy", b, WP_Q_ENERGY,
+		    WP_COUNTER, err) == -1)
+			return -1;
+		out[n].value = r->energy_j;
+		out[n].raw_value = r->energy_raw;
+		sample_set_unit(&out[n], r->energy_unit);
+		out[n].resolution = r->energy_res;
+		n++;
+	}
+	if (r->has_power) {
+		if (one(&out[n], r, source, "power", b, WP_Q_POWER, WP_GAUGE,
+		    err) == -1)
+			return -1;
+		out[n].value = r->power_w;
+		out[n].raw_value = r->power_raw;
+		sample_set_unit(&out[n], r->power_unit);
+		n++;
+	}
+	if (r->has_limit) {
+		if (one(&out[n], r, source, "power_limit", WP_B_NONE,
+		    WP_Q_OTHER, WP_GAUGE, err) == -1)
+			return -1;
+		out[n].value = out[n].raw_value = r->limit_w;
+		sample_set_unit(&out[n], "W");
+		n++;
+	}
+	if (r->has_util) {
+		if (one(&out[n], r, source, "util", WP_B_NONE, WP_Q_OTHER,
+		    WP_GAUGE, err) == -1)
+			return -1;
+		out[n].value = out[n].raw_value = r->util_pct;
+		sample_set_unit(&out[n], "%");
+		n++;
+	}
+	return n;
+}
