@@ -787,6 +787,7 @@ struct ld {
 	char		*dir;		/* the config file's directory */
 	bool		 timeout_set;
 	bool		 oom;
+	bool		 scratch;	/* validating a rejected entry: no targets */
 	struct pendv	 pt_nodes, pt_pdus, pt_meters;
 };
 
@@ -990,6 +991,15 @@ get_name(struct ld *l, const struct conf_node *map, const char *what)
 	return name;
 }
 
+/* The name of an entry for messages, even a bad one. */
+static const char *
+entry_name(const struct conf_node *m)
+{
+	const char *s = conf_get_str(m, "name");
+
+	return s != NULL && *s != '\0' ? s : "(unnamed)";
+}
+
 /* Checks an http(s) URL; warns about http when credentials go with it. */
 static void
 check_url(struct ld *l, const struct conf_node *n, const char *where,
@@ -1038,8 +1048,8 @@ check_url(struct ld *l, const struct conf_node *n, const char *where,
 		}
 	}
 	if (!tls && has_creds)
-		warn(l, n, "%s: %s uses http://: credentials travel in clear "
-		    "text; use https://", where, s);
+		warn(l, n, "%s: plain http:// URL: credentials travel in "
+		    "clear text; use https://", where);
 }
 
 /* "host:port", "[v6]:port" or, when bare_ok, a host name without port. */
@@ -1300,11 +1310,14 @@ load_creds(struct ld *l, const struct conf_node *seq)
 			bad(l, m, "credentials: each entry must be a mapping");
 			continue;
 		}
-		if ((name = get_name(l, m, "credential")) == NULL)
-			continue;
-		if (conf_cred(l->c, name) != NULL) {
-			bad(l, conf_get(m, "name"), "duplicate credential "
-			    "name '%s'", name);
+		if ((name = get_name(l, m, "credential")) == NULL ||
+		    conf_cred(l->c, name) != NULL) {
+			struct wp_cred tmp = { .name = entry_name(m) };
+
+			if (name != NULL)
+				bad(l, conf_get(m, "name"), "duplicate "
+				    "credential name '%s'", name);
+			load_cred(l, m, &tmp);	/* report the rest too */
 			continue;
 		}
 		cr = &l->c->creds[l->c->n_creds];
@@ -1359,7 +1372,7 @@ add_target(struct ld *l, struct pendv *pv, const char *name,
 	    "100ms..1h", &p.timeout) == 0 && p.timeout > p.interval)
 		bad(l, conf_get(block, "timeout"), "%s: timeout must not be "
 		    "longer than the interval", where);
-	if ((p.name = own(l, name)) == NULL)
+	if (l->scratch || (p.name = own(l, name)) == NULL)
 		return;
 	p.ok = l->d.n_err == n_err0;
 	pend_add(l, pv, &p);
@@ -1479,11 +1492,16 @@ load_pdus(struct ld *l, const struct conf_node *seq)
 			bad(l, m, "pdus: each entry must be a mapping");
 			continue;
 		}
-		if ((name = get_name(l, m, "pdu")) == NULL)
-			continue;
-		if (target_name_taken(l, name)) {
-			bad(l, conf_get(m, "name"), "duplicate pdu name '%s'",
-			    name);
+		if ((name = get_name(l, m, "pdu")) == NULL ||
+		    target_name_taken(l, name)) {
+			struct wp_pdu tmp = { .name = entry_name(m) };
+
+			if (name != NULL)
+				bad(l, conf_get(m, "name"), "duplicate pdu "
+				    "name '%s'", name);
+			l->scratch = true;
+			load_pdu(l, m, &tmp);
+			l->scratch = false;
 			continue;
 		}
 		l->c->pdus[l->c->n_pdus] = (struct wp_pdu){ .name = name,
@@ -1510,12 +1528,17 @@ load_meters(struct ld *l, const struct conf_node *seq)
 			bad(l, m, "meters: each entry must be a mapping");
 			continue;
 		}
-		if ((name = get_name(l, m, "meter")) == NULL)
-			continue;
-		if (target_name_taken(l, name)) {
-			bad(l, conf_get(m, "name"), "duplicate meter name "
-			    "'%s'%s", name, conf_pdu(l->c, name) ?
-			    " (a pdu has it)" : "");
+		if ((name = get_name(l, m, "meter")) == NULL ||
+		    target_name_taken(l, name)) {
+			struct wp_meter tmp = { .name = entry_name(m) };
+
+			if (name != NULL)
+				bad(l, conf_get(m, "name"), "duplicate meter "
+				    "name '%s'%s", name, conf_pdu(l->c, name) ?
+				    " (a pdu has it)" : "");
+			l->scratch = true;
+			load_meter(l, m, &tmp);
+			l->scratch = false;
 			continue;
 		}
 		l->c->meters[l->c->n_meters] = (struct wp_meter){ .name = name,
@@ -1734,11 +1757,17 @@ load_node_list(struct ld *l, struct conf_node *seq)
 			bad(l, m, "nodes: each entry must be a mapping");
 			continue;
 		}
-		if ((name = get_name(l, m, "node")) == NULL)
-			continue;
-		if (conf_node_by_name(l->c, name) != NULL) {
-			bad(l, conf_get(m, "name"), "duplicate node name '%s'",
-			    name);
+		if ((name = get_name(l, m, "node")) == NULL ||
+		    conf_node_by_name(l->c, name) != NULL) {
+			struct wp_node tmp = { .name = entry_name(m) };
+
+			if (name != NULL)
+				bad(l, conf_get(m, "name"), "duplicate node "
+				    "name '%s'", name);
+			l->scratch = true;
+			load_node(l, m, &tmp);
+			l->scratch = false;
+			free(tmp.outlets);
 			continue;
 		}
 		nd = &l->c->nodes[l->c->n_nodes];
