@@ -1,0 +1,36 @@
+/*
+ * sim_cmd.h - the wattpath-sim subcommands and their parsed arguments.
+ * Each returns the exit status: 0 ok, 1 failure, 2 usage.
+ */
+#ifndef SIM_CMD_H
+#define SIM_CMD_H
+
+#include <stdint.h>
+
+#include "sim_model.h"
+
+struct sim_args {
+	struct sim_opts	 fo;
+	double		 kwh_step;
+	uint32_t	 addr_base;
+	int		 port_base;
+	const char	*config_out;
+	double		 start;		/* NAN: now */
+	const char	*interval;
+	int		 listen_port;
+	double		 from, to;	/* NAN: unset */
+	int		 json;
+	double		 every;		/* naive: sampling period, s */
+	double		 days, step;	/* history */
+	const char	*data_dir;
+	int		 no_snmp;
+	const char	*pdu_profile;
+	const char	*meter_map;
+};
+
+int	 sim_cmd_serve(const struct sim_args *a);	/* sim_serve.c */
+int	 sim_cmd_truth(const struct sim_args *a);	/* sim_truth.c */
+int	 sim_cmd_naive(const struct sim_args *a);	/* sim_truth.c */
+int	 sim_cmd_history(const struct sim_args *a);	/* sim_history.c */
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * sim_conf.c - writes the wattpath.yaml that points at a running simulator.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim_conf.h"
+
+/* Writes text to path with mode 0600 (secrets). */
+static int
+write_secret(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ssize_t n;
+
+	if (fd == -1)
+		return -1;
+	(void)fchmod(fd, 0600);
+	n = write(fd, text, strlen(text));
+	if (close(fd) == -1 || n != (ssize_t)strlen(text))
+		return -1;
+	return 0;
+}
+
+static void
+node_block(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
+    int i)
+{
+	const struct sim_node *nd = &s->f->node[i];
+	char name[32], bmc[32], host[32], pdu[32];
+
+	sim_node_name(i, name, sizeof(name));
+	sim_addr_str(sim_addr(s, SK_BMC, i), bmc, sizeof(bmc));
+	sim_addr_str(sim_addr(s, SK_HOST, i), host, sizeof(host));
+	fprintf(f, "  - name: %s\n    class: hgx-h100-8\n    rack: r%d\n",
+	    name, nd->rack + 1);
+	fprintf(f, "    # sim: profile %s, BMC reports %s\n",
+	    sim_profile_name(nd->profile), sim_shape_name(nd->shape));
+	fprintf(f, "    bmc: {url: \"https://%s:%d\", credentials: bmc, "
+	    "auth: %s, ca_file: \"%s\"}\n", bmc, sim_port(s, SP_REDFISH),
+	    i % 3 == 2 ? "basic" : "session", o->ca_path);
+	if (o->with_pdus && nd->pdu_a >= 0) {
+		sim_pdu_name(s->f, nd->pdu_a, pdu, sizeof(pdu));
+		fprintf(f, "    outlets: [{pdu: %s, outlet: %d}", pdu,
+		    nd->outlet);
+		if (nd->pdu_b >= 0) {
+			sim_pdu_name(s->f, nd->pdu_b, pdu, sizeof(pdu));
+			fprintf(f, ", {pdu: %s, outlet: %d}", pdu, nd->outlet);
+		}
+		fprintf(f, "]\n");
+	}
+	fprintf(f, "    gpu: {dcgm_exporter: \"http://%s:%d/metrics\"}\n",
+	    host, sim_port(s, SP_DCGM));
+	fprintf(f, "    engines: [{url: \"http://%s:%d/metrics\", "
+	    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));
+}
+
+static void
+body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
+    const char *dir)
+{
+	const struct sim_fleet *fl = s->f;
+	char a[32], name[32];
+	int i;
+
+	fprintf(f, "# Written by wattpath-sim: a simulated fleet (seed %llu).\n"
+	    "collector:\n  interval: %s\n  data_dir: \"%s/data\"\n"
+	    "  listen: 127.0.0.1:%d\n  log_level: info\n",
+	    (unsigned long long)fl->o.seed, o->interval, dir, o->listen_port);
+	fprintf(f, "credentials:\n  - {name: bmc, username: %s, "
+	    "password_file: \"%s/secrets/bmc\"}\n", s->user, dir);
+	if (o->with_pdus)
+		fprintf(f, "  - {name: pdu-community, community_file: "
+		    "\"%s/secrets/community\"}\n", dir);
+	fprintf(f, "nodes:\n");
+	for (i = 0; i < fl->o.nodes; i++)
+		node_block(f, s, o, i);
+	if (o->with_pdus && fl->o.pdus > 0) {
+		fprintf(f, "pdus:\n");
+		for (i = 0; i < fl->o.pdus; i++) {
+			sim_pdu_name(fl, i, name, sizeof(name));
+			sim_addr_str(sim_addr(s, SK_PDU, i), a, sizeof(a));
+			fprintf(f, "  - {name: %s, address: \"%s:%d\", "
+			    "profile: %s, snmp: {version: 2c, credentials: "
+			    "pdu-community}}\n", name, a, sim_port(s, SP_SNMP),
+			    o->pdu_profile);
+		}
+	}
+	if (fl->o.meters > 0)
+		fprintf(f, "meters:\n");
+	for (i = 0; i < fl->o.meters; i++) {
+		sim_addr_str(sim_addr(s, SK_METER, i), a, sizeof(a));
+		fprintf(f, "  - {name: %s, role: %s, modbus: {tcp: \"%s:%d\", "
+		    "unit: 1}, map: %s}\n", sim_meter_name(i),
+		    sim_meter_role(i), a, sim_port(s, SP_MODBUS), o->meter_map);
+	}
+	fprintf(f, "site: {name: sim-1, zone: FR}\n");
+}
+
+int
+sim_conf_write(const struct sim_srv *s, const struct sim_conf_opts *o,
+    char *err, size_t errlen)
+{
+	char dir[4096], tmp[4200], *copy;
+	FILE *f;
+	int rc;
+
+	if ((copy = strdup(o->path)) == NULL)
+		return snprintf(err, errlen, "out of memory"), -1;
+	snprintf(dir, sizeof(dir), "%s", dirname(copy));
+	free(copy);
+	snprintf(tmp, sizeof(tmp), "%s/secrets", dir);
+	if (mkdir(tmp, 0700) == -1 && errno != EEXIST)
+		return snprintf(err, errlen, "%s: %s", tmp, strerror(errno)),
+		    -1;
+	snprintf(tmp, sizeof(tmp), "%s/secrets/bmc", dir);
+	if (write_secret(tmp, s->pass) == -1)
+		return snprintf(err, errlen, "cannot write %s", tmp), -1;
+	snprintf(tmp, sizeof(tmp), "%s/secrets/community", dir);
+	if (o->with_pdus && write_secret(tmp, s->community) == -1)
+		return snprintf(err, errlen, "cannot write %s", tmp), -1;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", o->path);
+	if ((f = fopen(tmp, "w")) == NULL)
+		return snprintf(err, errlen, "%s: %s", tmp, strerror(errno)),
+		    -1;
+	body(f, s, o, dir);
+	rc = ferror(f) ? -1 : 0;
+	if (fclose(f) != 0 || rc == -1 || rename(tmp, o->path) == -1)
+		return snprintf(err, errlen, "cannot write %s", o->path), -1;
+	return 0;
+}

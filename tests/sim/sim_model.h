@@ -1,0 +1,132 @@
+/*
+ * sim_model.h - the simulated AI fleet as a pure function of time.
+ *
+ * Every node runs a periodic load profile made of phases whose lengths are
+ * whole ticks (100 ms).  Within a phase every quantity is constant: GPU
+ * load u gives GPU power, host power (a fixed part, CPU load, fans with the
+ * cube law), a PSU efficiency curve gives wall power, tokens flow at fixed
+ * rates.  Energy is therefore exactly piecewise linear in time, and
+ * sim_node_cum() returns the exact integral from the epoch to t in O(log n)
+ * (whole periods times the period energy, plus a prefix sum).
+ *
+ * The facility adds PDU overhead and rack network gear (IT load), UPS
+ * losses (fixed + proportional), cooling whose coefficient depends on the
+ * outdoor temperature (constant within each UTC hour) and other loads.  Each
+ * is linear in IT energy within an hour, so sim_fac_energy() is exact too.
+ *
+ * Everything follows from (seed, fleet options): `wattpath-sim truth` in a
+ * separate process computes the same numbers the server serves.  The model
+ * is read-only after sim_fleet_new(), so threads share it freely.
+ */
+#ifndef SIM_MODEL_H
+#define SIM_MODEL_H
+
+#include <stdint.h>
+
+#define SIM_TICK	0.1	/* s: phase granularity */
+#define SIM_GPUS	8	/* GPUs per node */
+#define SIM_GPU_IDLE_W	70.0
+#define SIM_GPU_MAX_W	700.0
+
+enum sim_profile { SP_SEED, SP_BURSTY, SP_STEADY, SP_IDLE, SP_N, SP_MIX };
+enum sim_shape { SS_JOULES, SS_KWH, SS_WATTS, SS_LEGACY, SS_N, SS_MIX };
+
+struct sim_phase {
+	uint32_t	 ticks;		/* length */
+	double		 u;		/* GPU load 0..1 */
+	double		 out_rate;	/* output tokens/s */
+	double		 in_rate;	/* prompt tokens/s */
+};
+
+/* What a node has consumed from the epoch to t (J, tokens). */
+struct sim_cum {
+	double	 gpu[SIM_GPUS];
+	double	 gpu_total;
+	double	 dc;		/* PSU output */
+	double	 wall;		/* PSU input, AC */
+	double	 out_tok, in_tok;
+};
+
+struct sim_node {
+	int		 profile;	/* enum sim_profile */
+	int		 shape;		/* enum sim_shape: how the BMC reports */
+	int		 rack, pdu_a, pdu_b, outlet;	/* pdu -1: none */
+	double		 share_a;	/* fraction of wall power on pdu_a */
+	double		 gpu_k[SIM_GPUS];	/* per-GPU power scale */
+	double		 shift;		/* phase shift, s */
+	struct sim_phase *ph;
+	uint32_t	 n_ph;
+	double		*t0;		/* phase start within the period, s */
+	struct sim_cum	*pre;		/* integral from period start to t0[i] */
+	double		 period;	/* s */
+	struct sim_cum	 per;		/* integral over one period */
+	double		 reset;		/* counters' reset epoch (s) */
+};
+
+struct sim_opts {
+	int		 nodes, racks, pdus, meters;
+	uint64_t	 seed;
+	int		 profile;	/* enum sim_profile, SP_MIX default */
+	int		 shape;		/* enum sim_shape, SS_MIX default */
+};
+
+struct sim_fleet {
+	struct sim_opts	 o;
+	struct sim_node	*node;
+	double		 pdu_idle_w;	/* per PDU, on its inlet */
+	double		 rack_net_w;	/* per rack: switches (IT, not on PDUs) */
+};
+
+/* Facility energy over a window (J). */
+struct sim_fac {
+	double	 wall;		/* sum of node wall energy */
+	double	 it;		/* wall + PDU overhead + rack network */
+	double	 ups_loss;
+	double	 ups_in;	/* it + ups_loss */
+	double	 cooling;
+	double	 other;
+	double	 total;		/* ups_in + cooling + other */
+};
+
+/* Builds the fleet; returns NULL with a message in err (size errlen). */
+struct sim_fleet *sim_fleet_new(const struct sim_opts *o, char *err,
+		    unsigned long errlen);	/* caller frees: sim_fleet_free */
+void		 sim_fleet_free(struct sim_fleet *f);	/* NULL-safe */
+
+/* Per-node instantaneous model (for one phase's load u). */
+double		 sim_gpu_power(double u);	/* per GPU, W */
+double		 sim_host_power(double u);	/* W, DC side */
+double		 sim_psu_eff(double dc_w);	/* 0..1 */
+
+/* Exact integral from the epoch to t (seconds since 1970). */
+void		 sim_node_cum(const struct sim_node *n, double t,
+		    struct sim_cum *c);
+/* Exact integral over [a, b] (c = cum(b) - cum(a)). */
+void		 sim_node_energy(const struct sim_node *n, double a, double b,
+		    struct sim_cum *c);
+/* Average power over [t - w, t] (what a sensor with window w shows). */
+void		 sim_node_power(const struct sim_node *n, double t, double w,
+		    struct sim_cum *p);
+/* Instantaneous values at t (the phase in force). */
+void		 sim_node_inst(const struct sim_node *n, double t,
+		    struct sim_cum *p);
+
+double		 sim_outdoor_temp(uint64_t seed, double t);	/* deg C */
+void		 sim_fac_energy(const struct sim_fleet *f, double a, double b,
+		    struct sim_fac *out);
+/* PDU inlet energy over [a, b] (outlets + the PDU's own draw). */
+double		 sim_pdu_energy(const struct sim_fleet *f, int pdu, double a,
+		    double b);
+/* Outlet energy of node n on pdu (0 if not fed by it). */
+double		 sim_outlet_share(const struct sim_node *n, int pdu);
+
+const char	*sim_profile_name(int p);
+int		 sim_profile_parse(const char *s);	/* -1 unknown */
+const char	*sim_shape_name(int s);
+int		 sim_shape_parse(const char *s);
+
+/* Deterministic hashing for everything random. */
+uint64_t	 sim_hash(uint64_t seed, uint64_t a, uint64_t b);
+double		 sim_unif(uint64_t seed, uint64_t a, uint64_t b);	/* [0,1) */
+
+#endif

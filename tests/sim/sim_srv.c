@@ -1,0 +1,167 @@
+/*
+ * sim_srv.c - addresses, names and device counters over the model.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim_srv.h"
+
+#define DAY	86400.0
+
+static const char *const meter_names[] = { "incomer-1", "it-ups-1",
+    "cooling-1" };
+static const char *const meter_roles[] = { "facility_total", "it_total",
+    "cooling" };
+
+uint32_t
+sim_addr(const struct sim_srv *s, int kind, int idx)
+{
+	return s->addr_base + ((uint32_t)kind << 16) +
+	    ((uint32_t)(idx / 254) << 8) + (uint32_t)(idx % 254) + 1;
+}
+
+int
+sim_addr_index(const struct sim_srv *s, int kind, uint32_t a)
+{
+	uint32_t rel = a - s->addr_base - ((uint32_t)kind << 16);
+	uint32_t hi = (rel >> 8) & 0xff, lo = rel & 0xff;
+
+	if ((rel >> 16) != 0 || lo == 0 || lo == 255)
+		return -1;
+	return (int)(hi * 254 + lo - 1);
+}
+
+void
+sim_addr_str(uint32_t a, char *buf, unsigned long len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255,
+	    (a >> 8) & 255, a & 255);
+}
+
+int
+sim_port(const struct sim_srv *s, int which)
+{
+	return s->port_base + which;
+}
+
+double
+sim_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void
+sim_node_name(int i, char *buf, unsigned long len)
+{
+	snprintf(buf, len, "gpu-%03d", i + 1);
+}
+
+void
+sim_pdu_name(const struct sim_fleet *f, int p, char *buf, unsigned long len)
+{
+	int ppr = f->o.pdus / f->o.racks;
+
+	snprintf(buf, len, "pdu-r%d-%c", p / ppr + 1, 'a' + p % ppr);
+}
+
+const char *
+sim_meter_name(int m)
+{
+	return m >= 0 && m < 3 ? meter_names[m] : "?";
+}
+
+const char *
+sim_meter_role(int m)
+{
+	return m >= 0 && m < 3 ? meter_roles[m] : "other";
+}
+
+double
+sim_meter_energy(const struct sim_fleet *f, int m, double a, double b)
+{
+	struct sim_fac e;
+
+	sim_fac_energy(f, a, b, &e);
+	return m == 0 ? e.total : m == 1 ? e.it : e.cooling;
+}
+
+int
+sim_srv_init(struct sim_srv *s, const struct sim_fleet *f, double start)
+{
+	const uint64_t seed = f->o.seed;
+	double t0 = floor(start);
+	int i, p;
+
+	s->f = f;
+	s->start = start;
+	s->ns = calloc(f->o.nodes, sizeof(*s->ns));
+	s->pdu_base = calloc(f->o.pdus + 1, sizeof(*s->pdu_base));
+	if (s->ns == NULL || s->pdu_base == NULL)
+		return -1;
+	pthread_mutex_init(&s->lock, NULL);
+	for (i = 0; i < f->o.nodes; i++) {
+		struct sim_nstate *n = &s->ns[i];
+		const struct sim_node *nd = &f->node[i];
+
+		n->t_bmc = t0 - floor((1 + 29 * sim_unif(seed, i, 31)) * DAY);
+		n->t_gpu = t0 - floor((1 + 71 * sim_unif(seed, i, 32)) * 3600);
+		n->t_eng = t0 - floor((60 + 7000 * sim_unif(seed, i, 33)));
+		n->t_pdu = t0 - floor((90 + 200 * sim_unif(seed, 0, 34)) * DAY);
+		sim_node_cum(nd, n->t_bmc, &n->at_bmc);
+		sim_node_cum(nd, n->t_gpu, &n->at_gpu);
+		sim_node_cum(nd, n->t_eng, &n->at_eng);
+		sim_node_cum(nd, n->t_pdu, &n->at_pdu);
+	}
+	for (p = 0; p < f->o.pdus; p++)
+		s->pdu_base[p] = sim_pdu_energy(f, p, f->o.nodes > 0 ?
+		    s->ns[0].t_pdu : t0, start);
+	s->t_meter = t0 - floor((2 + 3 * sim_unif(seed, 0, 35)) * DAY);
+	sim_fac_energy(f, s->t_meter, start, &s->meter_base);
+	return 0;
+}
+
+void
+sim_srv_fini(struct sim_srv *s)
+{
+	free(s->ns);
+	free(s->pdu_base);
+	s->ns = NULL;
+	s->pdu_base = NULL;
+}
+
+double
+sim_srv_meter_counter(const struct sim_srv *s, int m, double t)
+{
+	const struct sim_fac *b = &s->meter_base;
+	double base = m == 0 ? b->total : m == 1 ? b->it : b->cooling;
+
+	return base + sim_meter_energy(s->f, m, s->start, t);
+}
+
+double
+sim_srv_meter_power(const struct sim_srv *s, int m, double t)
+{
+	return sim_meter_energy(s->f, m, t - 1.0, t);
+}
+
+double
+sim_srv_outlet_counter(const struct sim_srv *s, int n, int p, double t)
+{
+	struct sim_cum c;
+
+	sim_node_cum(&s->f->node[n], t, &c);
+	return (c.wall - s->ns[n].at_pdu.wall) *
+	    sim_outlet_share(&s->f->node[n], p);
+}
+
+double
+sim_srv_pdu_counter(const struct sim_srv *s, int p, double t)
+{
+	return s->pdu_base[p] + sim_pdu_energy(s->f, p, s->start, t);
+}
