@@ -1,14 +1,909 @@
-/* Placeholder until the redfish driver lands: refuses every target. */
+/*
+ * redfish.c - the per-BMC state machine on the shared HTTP transport.
+ *
+ * One struct rf_target per BMC (or Redfish PDU), one keep-alive connection,
+ * at most one request in flight.  A poll runs these steps, each one request
+ * at a time, resuming from the HTTP callback:
+ *   stale  DELETE a session a previous run left behind (state file)
+ *   login  POST SessionService/Sessions (405: the legacy /redfish/v1/Sessions)
+ *   walk   discovery (redfish_discover.c), cached; redone after a 404,
+ *          after RF_REDISCOVER and on reload (a new target)
+ *   fetch  GET each resource of the plan ($select when supported)
+ * then samples are built (rf_series_sample) and poll_done() is called.
+ * A 401 drops the session and logs in again once per poll.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "../../collector/conf.h"
+#include "../../collector/http.h"
+#include "../../collector/log.h"
+#include "../../collector/loop.h"
+#include "../../collector/secret.h"
 #include "redfish.h"
+#include "redfish_discover.h"
+#include "redfish_parse.h"
+#include "redfish_probe.h"
+
+#define RF_REDISCOVER	(4 * 3600 * WP_SEC)
+#define RF_STALE_POLLS	30	/* identical readings while others move */
+#define RF_SKEW_MAX	(60 * WP_SEC)
+#define RF_MAX_URIS	64
+#define RF_LEGACY_SESSIONS "/redfish/v1/Sessions"
+#define RF_SESSIONS	"/redfish/v1/SessionService/Sessions"
+
+enum rf_auth { AUTH_SESSION, AUTH_BASIC, AUTH_NONE };
+enum rf_step { ST_IDLE, ST_STALE, ST_LOGIN, ST_WALK, ST_FETCH, ST_LOGOUT };
+
+struct rf_stale {
+	double	 last;
+	int	 same;
+};
+
+struct rf_target {
+	char		 name[128];
+	char		 base[256];	/* scheme://host[:port] */
+	int		 mode;		/* RF_MODE_NODE / RF_MODE_PDU */
+	int		 auth;
+	char		*user;
+	char		*password;	/* secret_free */
+	char		*ca_file, *pin;
+	bool		 insecure, gpu_inband;
+	wp_time		 timeout;
+	const struct wp_services *svc;
+	struct http_conn *conn;
+	/* session */
+	char		 token[512];
+	char		 session_uri[RF_URI_MAX];
+	char		 state_file[512];
+	bool		 stale_checked;
+	const char	*login_path;
+	/* discovery */
+	struct rf_disc	*disc;
+	const struct rf_plan *plan;
+	wp_time		 disc_at;
+	bool		 disc_done;
+	/* poll */
+	struct wp_poll	*poll;
+	int		 step;
+	bool		 relogged;
+	char		 uris[RF_MAX_URIS][RF_URI_MAX];
+	size_t		 n_uris, next_uri;
+	struct rf_readings polled;
+	struct rf_stale	*stale;
+	bool		 skew_logged, insecure_warned;
+};
+
+static void step(struct rf_target *t);
+
+/* ---- config ---- */
+
+static const char *const bmc_keys[] = { "url", "credentials", "auth",
+	"ca_file", "pin_sha256", "insecure", "timeout", "max_inflight",
+	"name", NULL };
+
+static int
+split_url(struct rf_target *t, const char *url, struct wp_err *err)
+{
+	const char *p;
+	size_t n;
+
+	if (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0)
+		return err_set(err, WP_E_CONFIG, "url %s: not http(s)", url);
+	p = strstr(url, "://") + 3;
+	n = (size_t)(p - url) + strcspn(p, "/?#");
+	if (n >= sizeof(t->base))
+		return err_set(err, WP_E_CONFIG, "url too long");
+	memcpy(t->base, url, n);
+	t->base[n] = '\0';
+	return 0;
+}
+
+static int
+load_creds(struct rf_target *t, const struct wp_target_conf *tc,
+    const struct conf_node *b, struct wp_err *err)
+{
+	const char *cn = conf_get_str(b, "credentials");
+	const struct wp_cred *c;
+
+	if (cn == NULL) {
+		if (t->auth != AUTH_NONE)
+			return err_set(err, WP_E_CONFIG, "%s: auth %s needs "
+			    "credentials", tc->name, t->auth == AUTH_BASIC ?
+			    "basic" : "session");
+		return 0;
+	}
+	if ((c = conf_cred(tc->conf, cn)) == NULL)
+		return err_set(err, WP_E_CONFIG, "%s: no credentials named %s",
+		    tc->name, cn);
+	if (c->username == NULL || (c->password_file == NULL &&
+	    c->password_env == NULL))
+		return err_set(err, WP_E_CONFIG, "%s: credentials %s need "
+		    "username and password_file or password_env", tc->name, cn);
+	if ((t->user = strdup(c->username)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	/* Loaded at the first poll, so that check-config reads no secret. */
+	if (c->password_file && (t->password = strdup(c->password_file)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (c->password_env && t->password == NULL &&
+	    asprintf(&t->password, "env:%s", c->password_env) < 0)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	return 0;
+}
+
+static int
+parse_block(struct rf_target *t, const struct wp_target_conf *tc,
+    struct wp_err *err)
+{
+	const struct conf_node *b = tc->block, *node;
+	const char *url, *auth, *s;
+	bool ins = false;
+	int rc;
+
+	if (conf_check_keys(b, bmc_keys, err) < 0)
+		return -1;
+	if ((url = conf_get_str(b, "url")) == NULL)
+		return err_set(err, WP_E_CONFIG, "%s: url missing", tc->name);
+	if (split_url(t, url, err) < 0)
+		return -1;
+	auth = conf_get_str(b, "auth");
+	if (auth == NULL || strcmp(auth, "session") == 0)
+		t->auth = AUTH_SESSION;
+	else if (strcmp(auth, "basic") == 0)
+		t->auth = AUTH_BASIC;
+	else if (strcmp(auth, "none") == 0)
+		t->auth = AUTH_NONE;
+	else
+		return err_set(err, WP_E_CONFIG, "%s: auth %s: want session, "
+		    "basic or none", tc->name, auth);
+	if ((rc = conf_get_bool(b, "insecure", &ins, err)) < 0)
+		return -1;
+	t->insecure = ins;
+	if ((s = conf_get_str(b, "ca_file")) && (t->ca_file = strdup(s)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if ((s = conf_get_str(b, "pin_sha256")) && (t->pin = strdup(s)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
+	if (conf_get_duration(b, "timeout", &t->timeout, err) < 0)
+		return -1;
+	if (tc->node && tc->conf && (node = (const struct conf_node *)
+	    conf_node_by_name(tc->conf, tc->node) ?
+	    conf_node_by_name(tc->conf, tc->node)->block : NULL) != NULL)
+		t->gpu_inband = conf_get(node, "gpu") != NULL;
+	return load_creds(t, tc, b, err);
+}
+
+static void
+state_path(struct rf_target *t, const char *dir)
+{
+	char safe[128];
+	size_t i;
+
+	snprintf(safe, sizeof(safe), "%s", t->name);
+	for (i = 0; safe[i]; i++)
+		if (!((safe[i] >= 'a' && safe[i] <= 'z') || (safe[i] >= 'A' &&
+		    safe[i] <= 'Z') || (safe[i] >= '0' && safe[i] <= '9') ||
+		    safe[i] == '-' || safe[i] == '.'))
+			safe[i] = '_';
+	snprintf(t->state_file, sizeof(t->state_file),
+	    "%s/redfish-session-%s", dir, safe);
+}
+
+static void target_free(void *state);
 
 static int
 target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
-	(void)svc;
+	struct rf_target *t;
+
 	*state = NULL;
-	return err_set(err, WP_E_CONFIG, "%s: driver redfish not built yet",
-	    tc->name);
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	snprintf(t->name, sizeof(t->name), "%s", tc->name);
+	t->mode = tc->kind && strcmp(tc->kind, "pdu") == 0 ? RF_MODE_PDU :
+	    RF_MODE_NODE;
+	t->svc = svc;
+	rf_readings_init(&t->polled);
+	if (parse_block(t, tc, err) < 0) {
+		err_prefix(err, "redfish %s", tc->name);
+		target_free(t);
+		return -1;
+	}
+	if (svc && svc->state_dir)
+		state_path(t, svc->state_dir);
+	*state = t;
+	return 0;
 }
 
-const struct wp_driver redfish_driver = { .name = "redfish", .target_new = target_new };
+static void
+describe(void *state, char *buf, size_t len)
+{
+	struct rf_target *t = state;
+
+	snprintf(buf, len, "redfish %s (%s, %s)", t->name, t->base,
+	    t->auth == AUTH_SESSION ? "session" : t->auth == AUTH_BASIC ?
+	    "basic" : "no auth");
+}
+
+/* ---- requests ---- */
+
+static void on_resp(void *arg, const struct http_resp *r,
+    const struct wp_err *e);
+
+static int
+request(struct rf_target *t, const char *method, const char *path,
+    const char *body, struct wp_err *err)
+{
+	struct http_req_opts o = { 0 };
+	char url[RF_URI_MAX + 320], hdr[600];
+	const char *hdrs[3] = { "Accept: application/json", NULL, NULL };
+
+	if (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0)
+		snprintf(url, sizeof(url), "%s", path);
+	else
+		snprintf(url, sizeof(url), "%s%s", t->base, path);
+	o.method = method;
+	o.url = url;
+	o.body = body;
+	if (t->auth == AUTH_SESSION && t->token[0] && t->step != ST_LOGIN) {
+		snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
+		hdrs[1] = hdr;
+	}
+	if (t->auth == AUTH_BASIC) {
+		o.basic_user = t->user;
+		o.basic_password = t->password;
+	}
+	o.headers = hdrs;
+	o.ca_file = t->ca_file;
+	o.pin_sha256 = t->pin;
+	o.insecure = t->insecure;
+	o.timeout = t->timeout;
+	o.max_redirs = 0;
+	if (t->insecure && !t->insecure_warned) {
+		log_warnx("redfish %s: TLS verification is off (insecure: true)",
+		    t->name);
+		t->insecure_warned = true;
+	}
+	return http_start(t->conn, &o, on_resp, t, err);
+}
+
+static void
+finish_poll(struct rf_target *t, int rc, const struct wp_err *err)
+{
+	struct wp_poll *p = t->poll;
+
+	t->poll = NULL;
+	t->step = ST_IDLE;
+	if (p != NULL)
+		poll_done(p, rc, err);
+}
+
+static void
+fail(struct rf_target *t, const struct wp_err *err)
+{
+	struct wp_err e = *err;
+
+	if (strncmp(e.msg, "redfish ", 8) != 0)
+		err_prefix(&e, "redfish %s", t->name);
+	finish_poll(t, -1, &e);
+}
+
+/* ---- sessions ---- */
+
+static void
+save_session(struct rf_target *t)
+{
+	char tmp[600];
+	FILE *f;
+	int fd;
+
+	if (t->state_file[0] == '\0')
+		return;
+	if (t->session_uri[0] == '\0') {
+		unlink(t->state_file);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", t->state_file);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 ||
+	    (f = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		log_warn("redfish %s: cannot save session state", t->name);
+		return;
+	}
+	fprintf(f, "%s\n%s\n%s\n", t->base, t->session_uri, t->token);
+	if (fclose(f) != 0 || rename(tmp, t->state_file) != 0)
+		log_warn("redfish %s: cannot save session state", t->name);
+}
+
+/* Reads a stale session left by a previous run into session_uri/token. */
+static bool
+load_stale(struct rf_target *t)
+{
+	char base[256] = "", uri[RF_URI_MAX] = "", tok[512] = "";
+	FILE *f;
+
+	if (t->state_file[0] == '\0' || (f = fopen(t->state_file, "r")) == NULL)
+		return false;
+	if (fgets(base, sizeof(base), f) && fgets(uri, sizeof(uri), f) &&
+	    fgets(tok, sizeof(tok), f)) {
+		base[strcspn(base, "\n")] = uri[strcspn(uri, "\n")] = '\0';
+		tok[strcspn(tok, "\n")] = '\0';
+	}
+	fclose(f);
+	if (strcmp(base, t->base) != 0 || uri[0] == '\0') {
+		unlink(t->state_file);
+		return false;
+	}
+	snprintf(t->session_uri, sizeof(t->session_uri), "%s", uri);
+	snprintf(t->token, sizeof(t->token), "%s", tok);
+	return true;
+}
+
+static int
+load_password(struct rf_target *t, struct wp_err *err)
+{
+	char *pw;
+
+	if (t->user == NULL || t->password == NULL || t->auth == AUTH_NONE)
+		return 0;
+	if (strncmp(t->password, "env:", 4) == 0)
+		pw = secret_load(NULL, t->password + 4, err);
+	else if (t->password[0] == '/' || t->password[0] == '.' ||
+	    strchr(t->password, '/'))
+		pw = secret_load(t->password, NULL, err);
+	else
+		return 0;	/* already the secret */
+	if (pw == NULL)
+		return -1;
+	free(t->password);
+	t->password = pw;
+	return 0;
+}
+
+static char *
+login_body(struct rf_target *t)
+{
+	struct json_object *o = json_object_new_object();
+	char *s;
+
+	json_object_object_add(o, "UserName", json_object_new_string(t->user));
+	json_object_object_add(o, "Password",
+	    json_object_new_string(t->password ? t->password : ""));
+	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return s;
+}
+
+static int
+start_login(struct rf_target *t, const char *path, struct wp_err *err)
+{
+	char *body;
+	int rc;
+
+	t->step = ST_LOGIN;
+	t->login_path = path;
+	if ((body = login_body(t)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	rc = request(t, "POST", path, body, err);
+	explicit_bzero(body, strlen(body));
+	free(body);
+	return rc;
+}
+
+/* Path part of a Location header (absolute or relative). */
+static void
+uri_path(const char *loc, char *out, size_t len)
+{
+	const char *p = loc;
+
+	if (strncmp(p, "http://", 7) == 0 || strncmp(p, "https://", 8) == 0) {
+		p = strstr(p, "://") + 3;
+		p += strcspn(p, "/");
+	}
+	snprintf(out, len, "%s", p);
+}
+
+static int
+on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
+{
+	char loc[RF_URI_MAX];
+	struct json_object *o;
+	struct wp_err pe;
+	const char *id;
+
+	if (r->status == 405 && strcmp(t->login_path, RF_SESSIONS) == 0)
+		return start_login(t, RF_LEGACY_SESSIONS, err) < 0 ? -1 : 1;
+	if (r->status == 401 || r->status == 403)
+		return err_set(err, WP_E_AUTH, "login refused (HTTP %ld)",
+		    r->status);
+	if (r->status != 200 && r->status != 201 && r->status != 204)
+		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
+		    WP_E_PROTOCOL, "login: HTTP %ld", r->status);
+	if (http_resp_header(r, "X-Auth-Token", t->token, sizeof(t->token)) < 0
+	    || t->token[0] == '\0')
+		return err_set(err, WP_E_PROTOCOL, "login: no X-Auth-Token");
+	t->session_uri[0] = '\0';
+	if (http_resp_header(r, "Location", loc, sizeof(loc)) == 0 && loc[0])
+		uri_path(loc, t->session_uri, sizeof(t->session_uri));
+	else if (r->len > 0 && (o = rf_json_parse(r->body, r->len, &pe))) {
+		if ((id = rf_link(o, NULL)) != NULL)
+			snprintf(t->session_uri, sizeof(t->session_uri), "%s", id);
+		json_object_put(o);
+	}
+	if (t->session_uri[0] == '\0')
+		log_warnx("redfish %s: session has no URI (Location or "
+		    "@odata.id); it cannot be deleted", t->name);
+	save_session(t);
+	log_debug("redfish %s: logged in, session %s", t->name,
+	    t->session_uri);
+	return 0;
+}
+
+/* ---- discovery and polling ---- */
+
+static void
+plan_uris(struct rf_target *t)
+{
+	const struct rf_series *se;
+	const char *u[2];
+	size_t i, j, k, m;
+
+	t->n_uris = 0;
+	for (i = 0; i < t->plan->n_series; i++) {
+		se = &t->plan->series[i];
+		for (j = 0; j < se->n_pick; j++) {
+			u[0] = se->pick[j].uri;
+			u[1] = se->pick[j].reset_uri;
+			for (m = 0; m < 2; m++) {
+				if (u[m][0] == '\0')
+					continue;
+				for (k = 0; k < t->n_uris; k++)
+					if (strcmp(t->uris[k], u[m]) == 0)
+						break;
+				if (k == t->n_uris && t->n_uris < RF_MAX_URIS)
+					snprintf(t->uris[t->n_uris++],
+					    RF_URI_MAX, "%s", u[m]);
+			}
+		}
+	}
+	free(t->stale);
+	t->stale = calloc(t->plan->n_series + 1, sizeof(*t->stale));
+}
+
+static void
+drop_discovery(struct rf_target *t)
+{
+	rf_disc_free(t->disc);
+	t->disc = NULL;
+	t->plan = NULL;
+	t->disc_done = false;
+}
+
+/* Properties of uri the plan needs, for $select ("" when not sure). */
+static void
+select_list(struct rf_target *t, const char *uri, char *buf, size_t len)
+{
+	const struct rf_series *se;
+	const char *k, *frag;
+	size_t i, j, n, ul = strlen(uri);
+	char prop[64];
+
+	buf[0] = '\0';
+	for (i = 0; i < t->plan->n_series; i++) {
+		se = &t->plan->series[i];
+		for (j = 0; j < se->n_pick; j++) {
+			k = se->pick[j].key;
+			if (strncmp(k, uri, ul) != 0)
+				continue;
+			if (k[ul] != '#') {	/* a whole Sensor */
+				buf[0] = '\0';
+				return;
+			}
+			frag = k + ul + 2;
+			n = strcspn(frag, "/");
+			snprintf(prop, sizeof(prop), "%.*s", (int)n, frag);
+			if (strstr(buf, prop) == NULL)
+				snprintf(buf + strlen(buf), len - strlen(buf),
+				    "%s%s", buf[0] ? "," : "", prop);
+		}
+	}
+}
+
+static int
+fetch_next(struct rf_target *t, struct wp_err *err)
+{
+	char path[RF_URI_MAX + 200], sel[160];
+
+	t->step = ST_FETCH;
+	sel[0] = '\0';
+	if (t->plan->select_ok)
+		select_list(t, t->uris[t->next_uri], sel, sizeof(sel));
+	snprintf(path, sizeof(path), "%s%s%s", t->uris[t->next_uri],
+	    sel[0] ? "?$select=" : "", sel);
+	return request(t, "GET", path, NULL, err);
+}
+
+/* Flags a series stale when it stays put while the others move. */
+static void
+check_stale(struct rf_target *t, size_t i, struct wp_sample *s, bool others)
+{
+	struct rf_stale *st = &t->stale[i];
+
+	if (s->value == st->last)
+		st->same++;
+	else
+		st->same = 0;
+	st->last = s->value;
+	if (st->same >= RF_STALE_POLLS && others)
+		s->flags |= WP_F_STALE;
+}
+
+static void
+check_skew(struct rf_target *t, const struct wp_sample *s)
+{
+	wp_time now = clock_real(), d;
+
+	if (s->device_time == 0 || t->skew_logged)
+		return;
+	d = s->device_time - now;
+	if (d < 0)
+		d = -d;
+	if (d > RF_SKEW_MAX) {
+		log_warnx("redfish %s: BMC clock differs from ours by %.0f s "
+		    "(ReadingTime)", t->name, (double)d / WP_SEC);
+		t->skew_logged = true;
+	}
+}
+
+static void
+emit(struct rf_target *t)
+{
+	struct wp_sample *s;
+	struct wp_err e;
+	size_t i, n = t->plan->n_series, ok = 0;
+	bool moving = false;
+
+	if ((s = calloc(n + 1, sizeof(*s))) == NULL) {
+		err_set(&e, WP_E_INTERNAL, "out of memory");
+		fail(t, &e);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (rf_series_sample(&t->plan->series[i], &t->polled, &s[i],
+		    &e) < 0) {
+			log_debug("redfish %s: %s", t->name, e.msg);
+			s[i].series[0] = '\0';
+			continue;
+		}
+		if (s[i].value != t->stale[i].last)
+			moving = true;
+	}
+	for (i = 0; i < n; i++) {
+		if (s[i].series[0] == '\0')
+			continue;
+		check_stale(t, i, &s[i], moving);
+		check_skew(t, &s[i]);
+		if (s[i].boundary == WP_B_GPU && t->gpu_inband)
+			s[i].flags |= WP_F_CROSSCHECK;
+		if (poll_add(t->poll, &s[i]) == 0)
+			ok++;
+	}
+	free(s);
+	if (ok == 0) {
+		err_set(&e, WP_E_PROTOCOL, "no usable reading this poll");
+		fail(t, &e);
+		return;
+	}
+	finish_poll(t, 0, NULL);
+}
+
+static int
+on_fetch(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
+{
+	struct json_object *o;
+
+	if (r->status == 404) {
+		drop_discovery(t);	/* the tree changed: walk again */
+		return err_set(err, WP_E_PROTOCOL, "%s: HTTP 404, rediscovering",
+		    t->uris[t->next_uri]);
+	}
+	if (r->status != 200)
+		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
+		    WP_E_PROTOCOL, "%s: HTTP %ld", t->uris[t->next_uri],
+		    r->status);
+	if ((o = rf_json_parse(r->body, r->len, err)) == NULL) {
+		err_prefix(err, "%s", t->uris[t->next_uri]);
+		return -1;
+	}
+	if (rf_parse_resource(t->uris[t->next_uri], o, &t->polled, err) < 0) {
+		json_object_put(o);
+		return -1;
+	}
+	json_object_put(o);
+	t->next_uri++;
+	return 0;
+}
+
+static int
+on_walk(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
+{
+	struct json_object *o = NULL;
+	struct wp_err fe = { 0 };
+	int rc;
+
+	if (r->status != 200)
+		err_set(&fe, r->status >= 500 ? WP_E_TRANSIENT : WP_E_PROTOCOL,
+		    "HTTP %ld", r->status);
+	else
+		o = rf_json_parse(r->body, r->len, &fe);
+	rc = rf_disc_feed(t->disc, o, &fe, err);
+	json_object_put(o);
+	return rc;
+}
+
+/* ---- the step machine ---- */
+
+static void
+on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
+{
+	struct rf_target *t = arg;
+	struct wp_err err = { 0 };
+	int rc = 0, was = t->step;
+
+	if (r == NULL) {
+		if (was == ST_STALE) {	/* best effort */
+			t->step = ST_IDLE;
+			step(t);
+			return;
+		}
+		if (was == ST_WALK) {
+			rc = rf_disc_feed(t->disc, NULL, e, &err);
+			if (rc == 0) {
+				step(t);
+				return;
+			}
+			fail(t, &err);
+			return;
+		}
+		fail(t, e);
+		return;
+	}
+	if (r->status == 401 && was != ST_LOGIN && was != ST_STALE &&
+	    t->auth == AUTH_SESSION && !t->relogged) {
+		log_info("redfish %s: session expired (401), logging in again",
+		    t->name);
+		t->token[0] = '\0';	/* the BMC dropped it already */
+		t->session_uri[0] = '\0';
+		save_session(t);
+		t->relogged = true;
+		if (was == ST_WALK)
+			drop_discovery(t);
+		t->step = ST_IDLE;
+		step(t);
+		return;
+	}
+	if (r->status == 401 && was != ST_LOGIN && was != ST_STALE) {
+		err_set(&err, WP_E_AUTH, "HTTP 401 after login");
+		fail(t, &err);
+		return;
+	}
+	switch (was) {
+	case ST_STALE:
+		log_info("redfish %s: deleted the session a previous run left "
+		    "(HTTP %ld)", t->name, r->status);
+		t->token[0] = t->session_uri[0] = '\0';
+		save_session(t);
+		break;
+	case ST_LOGIN:
+		rc = on_login(t, r, &err);
+		if (rc == 1)
+			return;		/* retried at the legacy URI */
+		break;
+	case ST_WALK:
+		rc = on_walk(t, r, &err);
+		break;
+	case ST_FETCH:
+		rc = on_fetch(t, r, &err);
+		break;
+	default:
+		return;
+	}
+	if (rc < 0) {
+		fail(t, &err);
+		return;
+	}
+	t->step = ST_IDLE;
+	step(t);
+}
+
+static void
+step_walk_done(struct rf_target *t)
+{
+	struct wp_err err;
+
+	if (rf_disc_plan(t->disc, &t->plan, &err) < 0) {
+		drop_discovery(t);
+		t->disc_at = clock_mono();	/* retry at the next poll */
+		fail(t, &err);
+		return;
+	}
+	if (t->plan->dangling > 0)
+		log_info("redfish %s: %d unreadable links during discovery "
+		    "(last: %s)", t->name, t->plan->dangling,
+		    rf_disc_last_problem(t->disc));
+	t->disc_done = true;
+	t->disc_at = clock_mono();
+	plan_uris(t);
+	log_info("redfish %s: %s %s firmware %s: %zu series from %zu "
+	    "resources", t->name, t->plan->vendor, t->plan->model,
+	    t->plan->firmware, t->plan->n_series, t->n_uris);
+	t->next_uri = 0;
+	rf_readings_fini(&t->polled);
+	step(t);
+}
+
+static void
+step(struct rf_target *t)
+{
+	struct wp_err err = { 0 };
+	const char *next;
+
+	if (t->poll == NULL && t->step != ST_LOGIN)
+		return;		/* cancelled */
+	if (t->auth == AUTH_SESSION && !t->stale_checked) {
+		t->stale_checked = true;
+		if (load_stale(t)) {
+			t->step = ST_STALE;
+			if (request(t, "DELETE", t->session_uri, NULL, &err) < 0)
+				t->step = ST_IDLE;
+			else
+				return;
+			t->token[0] = t->session_uri[0] = '\0';
+		}
+	}
+	if (t->auth == AUTH_SESSION && t->token[0] == '\0') {
+		if (load_password(t, &err) < 0 ||
+		    start_login(t, RF_SESSIONS, &err) < 0)
+			fail(t, &err);
+		return;
+	}
+	if (t->poll == NULL)
+		return;
+	if (t->disc_done && clock_mono() - t->disc_at > RF_REDISCOVER)
+		drop_discovery(t);
+	if (!t->disc_done) {
+		if (t->disc == NULL && (t->disc = rf_disc_new(t->mode)) == NULL) {
+			err_set(&err, WP_E_INTERNAL, "out of memory");
+			fail(t, &err);
+			return;
+		}
+		if ((next = rf_disc_next(t->disc)) == NULL) {
+			step_walk_done(t);
+			return;
+		}
+		t->step = ST_WALK;
+		if (request(t, "GET", next, NULL, &err) < 0)
+			fail(t, &err);
+		return;
+	}
+	if (t->next_uri < t->n_uris) {
+		if (fetch_next(t, &err) < 0)
+			fail(t, &err);
+		return;
+	}
+	emit(t);
+}
+
+static int
+poll_start(void *state, struct wp_poll *poll)
+{
+	struct rf_target *t = state;
+	struct wp_err err;
+
+	if (t->conn == NULL && (t->conn = http_conn_new(t->svc->http,
+	    &err)) == NULL) {
+		poll_done(poll, -1, &err);
+		return 0;
+	}
+	t->poll = poll;
+	t->relogged = false;
+	t->next_uri = 0;
+	rf_readings_fini(&t->polled);
+	if (http_busy(t->conn))
+		return 0;	/* a login still running resumes this poll */
+	t->step = ST_IDLE;
+	step(t);
+	return 0;
+}
+
+static void
+poll_cancel(void *state, struct wp_poll *poll)
+{
+	struct rf_target *t = state;
+
+	(void)poll;
+	t->poll = NULL;
+	/* A login in flight is left to finish so that its session is known
+	 * (and deleted later) rather than leaked on the BMC. */
+	if (t->step != ST_LOGIN && t->conn != NULL) {
+		http_cancel(t->conn);
+		t->step = ST_IDLE;
+		if (t->disc != NULL && !t->disc_done)
+			drop_discovery(t);
+	}
+}
+
+static void
+logout(struct rf_target *t)
+{
+	struct http_req_opts o = { 0 };
+	char url[RF_URI_MAX + 320], hdr[600], *body = NULL;
+	const char *hdrs[2] = { hdr, NULL };
+	struct wp_err err;
+	long status = 0;
+
+	if (t->session_uri[0] == '\0' || t->svc == NULL || t->svc->http == NULL)
+		return;
+	if (t->conn == NULL && (t->conn = http_conn_new(t->svc->http,
+	    &err)) == NULL)
+		return;
+	http_cancel(t->conn);
+	snprintf(url, sizeof(url), "%s%s", t->base, t->session_uri);
+	snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
+	o.method = "DELETE";
+	o.url = url;
+	o.headers = hdrs;
+	o.ca_file = t->ca_file;
+	o.pin_sha256 = t->pin;
+	o.insecure = t->insecure;
+	o.timeout = 3 * WP_SEC;
+	if (http_fetch_sync(t->svc->http, t->conn, &o, &status, &body, NULL,
+	    NULL, &err) == 0) {
+		log_debug("redfish %s: logged out (HTTP %ld)", t->name, status);
+		t->session_uri[0] = '\0';
+		save_session(t);
+	} else
+		log_info("redfish %s: logout failed: %s (kept for the next "
+		    "start)", t->name, err.msg);
+	free(body);
+}
+
+static void
+target_free(void *state)
+{
+	struct rf_target *t = state;
+
+	if (t == NULL)
+		return;
+	logout(t);
+	http_conn_free(t->conn);
+	drop_discovery(t);
+	rf_readings_fini(&t->polled);
+	free(t->stale);
+	free(t->user);
+	secret_free(t->password);
+	free(t->ca_file);
+	free(t->pin);
+	explicit_bzero(t->token, sizeof(t->token));
+	free(t);
+}
+
+const struct wp_driver redfish_driver = {
+	.name = "redfish",
+	.target_new = target_new,
+	.poll_start = poll_start,
+	.poll_cancel = poll_cancel,
+	.target_free = target_free,
+	.describe = describe,
+	.probe = redfish_probe,
+};
