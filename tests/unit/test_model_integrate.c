@@ -13,7 +13,7 @@
 #include "../../collector/sample.h"
 #include "../../model/integrate.h"
 
-#define T0	(1796032800LL * WP_SEC)	/* 2026-11-29T10:00:00Z */
+#define T0	(1795946400LL * WP_SEC)	/* 2026-11-29T10:00:00Z */
 #define S	WP_SEC
 
 /* n readings every step s from T0 + first s, at `watts` constant. */

@@ -24,7 +24,7 @@
 #include "../../model/pue.h"
 #include "../../model/stats.h"
 
-#define T0	(1796032800LL * WP_SEC)	/* 2026-11-29T10:00:00Z */
+#define T0	(1795946400LL * WP_SEC)	/* 2026-11-29T10:00:00Z */
 #define NPT	80
 
 /*

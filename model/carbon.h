@@ -1,0 +1,146 @@
+/*
+ * carbon.h - scope-2 carbon (location- and market-based) and cost (pure).
+ *
+ * Parsers take a file's bytes (the caller reads the file) and build:
+ *  - an hourly series (UTC hour starts, sorted, unique) of grid carbon
+ *    intensity (gCO2eq/kWh) from Electricity Maps or ENTSO-E-derived CSV
+ *    exports, whose header spellings vary (including the Unicode subscript
+ *    in "gCO₂eq/kWh"), or of electricity prices (per kWh; "/MWh" headers
+ *    converted).  Sub-hourly rows are averaged into their hour; local
+ *    CET/CEST MTU strings are converted to UTC across DST days.  Missing
+ *    values ("", "n/e", "N/A") are gaps, never zeroes; duplicates with
+ *    different values, negative or absurd factors are errors with the line.
+ *  - a list of contractual instruments (GOs, RECs, PPAs, green tariffs).
+ * Location-based: each hour's energy x that hour's intensity; hours without
+ * a value use the yearly zone average, flagged and counted, or fail.
+ * Market-based (GHG Protocol Scope 2 hierarchy): instruments passing the
+ * quality criteria (same market, vintage inside the reporting period,
+ * cancelled for us, not for another site, counted once) cover consumption
+ * pro rata; the remainder takes the supplier-specific factor, else the
+ * residual mix (AIB: CO2 only; 0 means "none", never 0), else the grid
+ * average; the step used is named.  Hourly instruments give a matching
+ * score: share of consumption matched by contracted clean energy in the
+ * same hour (no carry-over between hours).
+ */
+#ifndef WP_CARBON_H
+#define WP_CARBON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../collector/clock.h"
+#include "../collector/err.h"
+
+enum hourly_kind { HOURLY_INTENSITY, HOURLY_PRICE };
+
+struct hourly_point {
+	wp_time	 t;		/* UTC hour start */
+	double	 v;		/* gCO2eq/kWh, or price per kWh */
+};
+
+struct hourly_series {
+	struct hourly_point *p;	/* owned */
+	size_t	 n;
+	char	 column[96];	/* header of the value column used */
+	char	 basis[16];	/* intensity: direct, lifecycle, unstated */
+	char	 layout[32];	/* electricity-maps, entsoe-derived, generic */
+	wp_time	 resolution;	/* row spacing seen in the file */
+	size_t	 duplicates;	/* identical duplicate rows dropped */
+};
+
+/*
+ * Parses a CSV.  zone: keep rows of this zone when the file has a zone
+ * column (none matching is an error).  basis: "direct" or "lifecycle"
+ * preference when both columns exist (NULL: direct).  0, or -1 with err.
+ * Caller frees with hourly_fini.
+ */
+int	 hourly_parse(const char *buf, size_t len, int kind, const char *zone,
+	    const char *basis, struct hourly_series *out, struct wp_err *err);
+void	 hourly_fini(struct hourly_series *s);	/* NULL-safe */
+/* Value at the hour holding t, or NAN. */
+double	 hourly_at(const struct hourly_series *s, wp_time t);
+
+/* Location-based over hourly energies (bin i = origin + i hours). */
+struct carbon_loc {
+	double	 kwh;
+	double	 g;			/* gCO2eq */
+	double	 g_per_kwh;		/* energy-weighted mean */
+	size_t	 hours;			/* hours with energy */
+	size_t	 fallback_hours;	/* hours at the yearly average */
+	double	 fallback_kwh;
+};
+
+/* series may be NULL (yearly average only).  yearly <= 0: none. */
+int	 carbon_location(const struct hourly_series *series, double yearly,
+	    const double *kwh_h, size_t n, wp_time origin,
+	    struct carbon_loc *out, struct wp_err *err);
+
+struct carbon_instrument {
+	char	 id[64];
+	char	 type[24];		/* GO, REC, PPA, green-tariff... */
+	char	 market[16];		/* zone / market, e.g. FR */
+	wp_time	 vintage_start, vintage_end;
+	double	 mwh;
+	double	 factor;		/* gCO2eq/kWh of the instrument */
+	char	 cancelled_for[64];	/* "" not cancelled */
+	char	 site[64];		/* "" any of ours */
+	wp_time	 hour;			/* hourly record: hour start, else 0 */
+	int	 line;
+};
+
+/* Parses an instruments CSV.  Caller frees *out with free(). */
+int	 carbon_parse_instruments(const char *buf, size_t len,
+	    struct carbon_instrument **out, size_t *n, struct wp_err *err);
+
+struct market_opts {
+	const char *zone;		/* site's market */
+	const char *holder;		/* who instruments must be cancelled for */
+	const char *site;		/* this site's name */
+	wp_time	 period_start, period_end;	/* reporting period */
+	double	 period_kwh;	/* consumption of the period; <= 0: ours */
+	double	 supplier_factor;	/* < 0 or NAN: none */
+	double	 residual_factor;	/* NAN: none given; 0: "none" */
+	double	 grid_average;		/* g/kWh; < 0 or NAN: none */
+};
+
+#define MARKET_REJECTS	16
+
+struct market_result {
+	double	 kwh;
+	double	 covered_kwh;
+	double	 coverage;		/* covered / consumption */
+	double	 g_covered;
+	double	 remainder_kwh;
+	double	 remainder_factor;
+	const char *remainder_step;	/* supplier-specific, residual-mix, grid-average */
+	double	 g;			/* total gCO2eq */
+	size_t	 accepted, rejected;
+	struct { char id[64]; char why[96]; } rejects[MARKET_REJECTS];
+	double	 hourly_matching;	/* 0..1, NAN without hourly data */
+	size_t	 hourly_gap_hours;	/* hours with load, no hourly record */
+	bool	 residual_zero_ignored;	/* a 0 residual mix seen as "none" */
+};
+
+/*
+ * consumption_kwh: this report's consumption; kwh_h/n/origin: its hourly
+ * split (may be NULL/0: no hourly matching).  0, or -1 when no factor at
+ * all is available for the remainder.
+ */
+int	 carbon_market(const struct carbon_instrument *in, size_t n_in,
+	    double consumption_kwh, const double *kwh_h, size_t n,
+	    wp_time origin, const struct market_opts *o,
+	    struct market_result *out, struct wp_err *err);
+
+struct cost_result {
+	double	 amount;
+	double	 kwh;
+	size_t	 fallback_hours;	/* hours priced at the flat tariff */
+	bool	 hourly;
+};
+
+/* prices may be NULL; flat < 0 or NAN: none.  0 or -1 (no price). */
+int	 cost_compute(const struct hourly_series *prices, double flat,
+	    const double *kwh_h, size_t n, wp_time origin,
+	    struct cost_result *out, struct wp_err *err);
+
+#endif
