@@ -239,11 +239,15 @@ check_value(struct ctx *c, const struct field *f, const struct prom_sample *s)
 		reject(c, s, "HELP states another unit than the field's");
 		return -1;
 	}
-	if (isnan(s->value) || is_blank(f, s->value)) {
+	if (!isfinite(s->value)) {
+		reject(c, s, "is not a finite number");
+		return -1;
+	}
+	if (is_blank(f, s->value)) {
 		c->r->blank++;
 		return -1;
 	}
-	if (!isfinite(s->value) || s->value < 0 ||
+	if (s->value < 0 ||
 	    (f->what == F_UTIL && s->value > 100)) {
 		reject(c, s, "value out of range");
 		return -1;
@@ -265,6 +269,10 @@ on_sample(void *arg, const struct prom_sample *s, struct wp_err *err)
 		return 0;
 	if (idx == NULL || !host_ok(c, label2(s, "Hostname", "hostname"))) {
 		c->r->ignored++;
+		return 0;
+	}
+	if (c->n_hosts > 1) {
+		c->r->ignored++;	/* reported once the parse ends */
 		return 0;
 	}
 	i = strtol(idx, &end, 10);

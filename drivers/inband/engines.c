@@ -316,41 +316,45 @@ totals(struct engine_result *r, double start_time)
 	r->start_time = start_time;
 }
 
+static bool
+has_tokens(const struct acc *a)
+{
+	return a->r.has[EW_OUT] || a->r.has[EW_IN];
+}
+
 static int
 choose(struct ctx *c, int kind, struct engine_result *out, struct wp_err *err)
 {
-	int k, found = 0, other = 0;
+	int k, data = 0, seen = 0, target, other;
 	struct acc *a;
 
 	for (k = 1; k < ENGINE_NKINDS; k++) {
-		a = c->acc[k];
-		if (a->r.has[EW_OUT] || a->r.has[EW_IN]) {
-			if (kind == ENGINE_AUTO && found != 0)
+		if (has_tokens(c->acc[k])) {
+			if (kind == ENGINE_AUTO && data != 0)
 				return err_set(err, WP_E_PROTOCOL, "token "
 				    "counters of both %s and %s: set kind",
-				    kind_names[found], kind_names[k]);
-			found = found ? found : k;
-		} else if (a->seen > 0)
-			other = other ? other : k;
+				    kind_names[data], kind_names[k]);
+			data = data ? data : k;
+		} else if (c->acc[k]->seen > 0 && seen == 0)
+			seen = k;
 	}
-	if (kind != ENGINE_AUTO)
-		found = kind;
-	a = found ? c->acc[found] : NULL;
-	if (a == NULL || !(a->r.has[EW_OUT] || a->r.has[EW_IN])) {
-		if (a != NULL && a->r.note[0])
-			return err_set(err, WP_E_PROTOCOL, "no usable %s token "
-			    "counter: %s", kind_names[found], a->r.note);
-		if (other && other != found)
-			return err_set(err, WP_E_PROTOCOL, "no %s token "
-			    "counters; the metrics look like %s",
-			    found ? kind_names[found] : "engine",
-			    kind_names[other]);
-		return err_set(err, WP_E_PROTOCOL, "no %s token counters "
-		    "found", found ? kind_names[found] : "engine");
+	target = kind != ENGINE_AUTO ? kind : data ? data : seen;
+	a = target ? c->acc[target] : NULL;
+	if (a != NULL && has_tokens(a)) {
+		memcpy(out, &a->r, sizeof(*out));
+		out->kind = target;
+		return 0;
 	}
-	memcpy(out, &a->r, sizeof(*out));
-	out->kind = found;
-	return 0;
+	if (a != NULL && a->r.note[0])
+		return err_set(err, WP_E_PROTOCOL, "no usable %s token counter: "
+		    "%s", kind_names[target], a->r.note);
+	other = data ? data : seen;
+	if (other != 0 && other != target)
+		return err_set(err, WP_E_PROTOCOL, "no %s token counters; the "
+		    "metrics look like %s", kind_names[target],
+		    kind_names[other]);
+	return err_set(err, WP_E_PROTOCOL, "no %s token counters found",
+	    target ? kind_names[target] : "engine");
 }
 
 int
