@@ -1,0 +1,487 @@
+/*
+ * store.c - RRD files through librrd, directly or through rrdcached
+ * (docs/store.md).  Only the thread-safe librrd calls are used
+ * (rrd_create_r2, rrd_updatex_r, rrd_last_r).  For rrdcached, Debian 12's
+ * librrd 1.7.2 declares the rrd_client_* handle API in <rrd_client.h> but
+ * does not export it, so the simple rrdc_* interface is used: its one
+ * connection lives inside librrd behind librrd's own mutex, so one store
+ * per process talks to one daemon (which is how the collector uses it).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rrd.h>
+#include <rrd_client.h>
+
+#include "log.h"
+#include "store.h"
+
+#define HEARTBEAT_STEPS	3
+
+struct rrdfile {
+	struct rrdfile	*next;
+	char		*path;
+	uint64_t	 h;
+	time_t		 last;		/* last update written (s) */
+};
+
+struct store {
+	char		*data_dir;
+	char		*rrdcached;
+	unsigned long	 step;		/* s */
+	char		**rras;		/* configured, or NULL: defaults */
+	size_t		 nrras;
+	bool		 connected;	/* we called rrdc_connect */
+	struct rrdfile	**tab;
+	size_t		 nb, n;
+};
+
+/* Default archives: resolution and span in seconds; MIN/MAX for power. */
+static const struct {
+	const char	*cf;
+	long		 res, span;
+	bool		 power_only;
+} default_rras[] = {
+	{ "AVERAGE", 60, 2 * 86400, false },
+	{ "AVERAGE", 600, 30 * 86400, false },
+	{ "AVERAGE", 3600, 365 * 86400, false },
+	{ "AVERAGE", 86400, 3650L * 86400, false },
+	{ "MIN", 3600, 365 * 86400, true },
+	{ "MAX", 3600, 365 * 86400, true },
+	{ "MIN", 86400, 3650L * 86400, true },
+	{ "MAX", 86400, 3650L * 86400, true },
+};
+#define N_DEFAULT_RRAS (sizeof(default_rras) / sizeof(default_rras[0]))
+
+static const char *
+rrd_msg(void)
+{
+	const char *m = rrd_get_error();
+
+	return m && *m ? m : "unknown librrd error";
+}
+
+static void
+free_rras(struct store *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nrras; i++)
+		free(st->rras[i]);
+	free(st->rras);
+}
+
+struct store *
+store_new(const struct store_opts *o, struct wp_err *err)
+{
+	struct store *st;
+	size_t i, n = 0;
+
+	if (o == NULL || o->data_dir == NULL || o->data_dir[0] == '\0') {
+		err_set(err, WP_E_CONFIG, "store: no data_dir");
+		return NULL;
+	}
+	if (o->step < WP_SEC || o->step % WP_SEC != 0) {
+		err_set(err, WP_E_CONFIG, "store: step must be whole seconds "
+		    ">= 1 s");
+		return NULL;
+	}
+	if ((st = calloc(1, sizeof(*st))) == NULL)
+		goto oom;
+	st->step = (unsigned long)(o->step / WP_SEC);
+	st->nb = 256;
+	if ((st->data_dir = strdup(o->data_dir)) == NULL ||
+	    (st->tab = calloc(st->nb, sizeof(*st->tab))) == NULL)
+		goto oom;
+	if (o->rrdcached && o->rrdcached[0] &&
+	    (st->rrdcached = strdup(o->rrdcached)) == NULL)
+		goto oom;
+	while (o->rras && o->rras[n])
+		n++;
+	if (n) {
+		if ((st->rras = calloc(n, sizeof(*st->rras))) == NULL)
+			goto oom;
+		for (i = 0; i < n; i++, st->nrras++)
+			if (strncmp(o->rras[i], "RRA:", 4) != 0) {
+				err_set(err, WP_E_CONFIG, "store: RRA "
+				    "definition '%s' must start with RRA:",
+				    o->rras[i]);
+				store_free(st);
+				return NULL;
+			} else if ((st->rras[i] = strdup(o->rras[i])) == NULL)
+				goto oom;
+	}
+	return st;
+oom:
+	err_set(err, WP_E_INTERNAL, "store: out of memory");
+	store_free(st);
+	return NULL;
+}
+
+void
+store_free(struct store *st)
+{
+	struct rrdfile *f, *next;
+	struct wp_err err;
+	size_t i;
+
+	if (st == NULL)
+		return;
+	if (st->connected && store_flush(st, &err) != 0)
+		log_warnx("store: %s", err.msg);
+	if (st->connected)
+		rrdc_disconnect();
+	for (i = 0; st->tab && i < st->nb; i++)
+		for (f = st->tab[i]; f; f = next) {
+			next = f->next;
+			free(f->path);
+			free(f);
+		}
+	free(st->tab);
+	free_rras(st);
+	free(st->rrdcached);
+	free(st->data_dir);
+	free(st);
+}
+
+/* ---- names ---- */
+
+/* Appends name to buf with '/' and anything unsafe mapped to '_'. */
+static int
+put_name(char *buf, size_t len, size_t *off, const char *name)
+{
+	size_t i;
+
+	if (name == NULL || name[0] == '\0')
+		return -1;
+	for (i = 0; name[i]; i++) {
+		char c = name[i];
+
+		if (*off + 1 >= len)
+			return -1;
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		    (c == '.' && i > 0)))
+			c = '_';
+		buf[(*off)++] = c;
+	}
+	buf[*off] = '\0';
+	return 0;
+}
+
+int
+store_path(const char *data_dir, const char *target, const char *series,
+    char *buf, size_t len)
+{
+	size_t off;
+	int n;
+
+	n = snprintf(buf, len, "%s/rrd/", data_dir);
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	off = (size_t)n;
+	if (put_name(buf, len, &off, target) != 0 || off + 2 >= len)
+		return -1;
+	buf[off++] = '/';
+	if (put_name(buf, len, &off, series) != 0 || off + 5 >= len)
+		return -1;
+	memcpy(buf + off, ".rrd", 5);
+	return 0;
+}
+
+static int
+mkdirs_for(const char *path)
+{
+	char tmp[PATH_MAX], *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* ---- rrdcached ---- */
+
+static int
+daemon_connect(struct store *st, struct wp_err *err)
+{
+	if (st->connected && rrdc_is_connected(st->rrdcached))
+		return 0;
+	rrd_clear_error();
+	st->connected = true;
+	if (rrdc_connect(st->rrdcached) != 0 ||
+	    !rrdc_is_connected(st->rrdcached))
+		return err_set(err, WP_E_TRANSIENT, "rrdcached %s: %s",
+		    st->rrdcached, rrd_msg());
+	return 0;
+}
+
+enum dop { D_CREATE, D_UPDATE, D_LAST, D_FLUSH };
+
+struct dcall {
+	int		 op;		/* enum dop */
+	const char	*path;
+	time_t		 start;
+	int		 argc;
+	const char	**argv;
+	time_t		 last;		/* D_LAST result */
+};
+
+static int
+daemon_once(struct store *st, struct dcall *c)
+{
+	rrd_clear_error();
+	switch (c->op) {
+	case D_CREATE:
+		return rrdc_create_r2(c->path, st->step, c->start, 1, NULL,
+		    NULL, c->argc, c->argv);
+	case D_UPDATE:
+		return rrdc_update(c->path, c->argc, c->argv);
+	case D_LAST:
+		c->last = rrdc_last(c->path);
+		return c->last == (time_t)-1 ? -1 : 0;
+	default:
+		return rrdc_flush(c->path);
+	}
+}
+
+/* Runs one rrdcached command; on failure reconnects once and retries. */
+static int
+daemon_call(struct store *st, struct dcall *c, struct wp_err *err)
+{
+	if (daemon_connect(st, err) != 0)
+		return -1;
+	if (daemon_once(st, c) == 0)
+		return 0;
+	log_debug("store: rrdcached: %s; reconnecting", rrd_msg());
+	rrdc_disconnect();
+	if (daemon_connect(st, err) != 0)
+		return -1;
+	if (daemon_once(st, c) == 0)
+		return 0;
+	return err_set(err, WP_E_TRANSIENT, "rrdcached %s: %s: %s",
+	    st->rrdcached, c->path, rrd_msg());
+}
+
+/* ---- files ---- */
+
+static uint64_t
+str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+static const char *
+ds_name(const struct wp_sample *s)
+{
+	if (s->quantity == WP_Q_ENERGY && s->kind == WP_COUNTER)
+		return "energy_mj";
+	if (s->quantity == WP_Q_TOKENS && s->kind == WP_COUNTER)
+		return "tokens";
+	if (s->quantity == WP_Q_POWER && s->kind == WP_GAUGE)
+		return "power_w";
+	return "value";
+}
+
+/* Builds the create arguments; caller frees each and the array. */
+static char **
+create_args(const struct store *st, const struct wp_sample *s, int *argc)
+{
+	bool power = s->quantity == WP_Q_POWER && s->kind == WP_GAUGE;
+	char **v;
+	size_t i, n = 0, max = 1 + (st->nrras ? st->nrras : N_DEFAULT_RRAS);
+	unsigned long hb = st->step * HEARTBEAT_STEPS;
+	long pdp, rows;
+	int ok = 1;
+
+	if ((v = calloc(max, sizeof(*v))) == NULL)
+		return NULL;
+	ok &= asprintf(&v[n++], "DS:%s:%s:%lu:%s:U", ds_name(s),
+	    s->kind == WP_COUNTER ? "DERIVE" : "GAUGE", hb,
+	    s->kind == WP_COUNTER || s->quantity == WP_Q_POWER ? "0" : "U")
+	    > 0;
+	for (i = 0; i < st->nrras; i++)
+		ok &= (v[n++] = strdup(st->rras[i])) != NULL;
+	for (i = 0; !st->nrras && i < N_DEFAULT_RRAS; i++) {
+		if (default_rras[i].power_only && !power)
+			continue;
+		pdp = lround((double)default_rras[i].res / (double)st->step);
+		if (pdp < 1)
+			pdp = 1;
+		rows = (default_rras[i].span + pdp * (long)st->step - 1) /
+		    (pdp * (long)st->step);
+		ok &= asprintf(&v[n++], "RRA:%s:0.5:%ld:%ld",
+		    default_rras[i].cf, pdp, rows) > 0;
+	}
+	*argc = (int)n;
+	if (!ok) {
+		for (i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int
+create_file(struct store *st, const char *path, const struct wp_sample *s,
+    time_t t, struct wp_err *err)
+{
+	struct dcall c = { D_CREATE, path, t - 1, 0, NULL, 0 };
+	char **argv;
+	int argc, i, rc = 0;
+
+	if (mkdirs_for(path) != 0)
+		return err_set(err, WP_E_CONFIG, "store %s: %s", path,
+		    strerror(errno));
+	if ((argv = create_args(st, s, &argc)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "store: out of memory");
+	c.argc = argc;
+	c.argv = (const char **)argv;
+	if (st->rrdcached)
+		rc = daemon_call(st, &c, err);
+	else {
+		rrd_clear_error();
+		if (rrd_create_r2(path, st->step, t - 1, 1, NULL, NULL, argc,
+		    (const char **)argv) != 0)
+			rc = err_set(err, WP_E_CONFIG, "store %s: create: %s",
+			    path, rrd_msg());
+	}
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	if (rc == 0)
+		log_debug("store: created %s", path);
+	return rc;
+}
+
+/* Finds or opens (creating) the file of a series.  NULL on error. */
+static struct rrdfile *
+get_file(struct store *st, const char *path, const struct wp_sample *s,
+    time_t t, struct wp_err *err)
+{
+	uint64_t h = str_hash(path);
+	struct rrdfile *f;
+	struct dcall c = { D_LAST, path, 0, 0, NULL, 0 };
+	struct stat sb;
+	time_t last;
+
+	for (f = st->tab[h % st->nb]; f; f = f->next)
+		if (f->h == h && strcmp(f->path, path) == 0)
+			return f;
+	if (stat(path, &sb) != 0) {
+		if (create_file(st, path, s, t, err) != 0)
+			return NULL;
+		last = t - 1;
+	} else if (st->rrdcached) {
+		if (daemon_call(st, &c, err) != 0)
+			return NULL;
+		last = c.last;
+	} else {
+		rrd_clear_error();
+		if ((last = rrd_last_r(path)) == (time_t)-1) {
+			err_set(err, WP_E_CONFIG, "store %s: %s", path,
+			    rrd_msg());
+			return NULL;
+		}
+	}
+	if ((f = calloc(1, sizeof(*f))) == NULL ||
+	    (f->path = strdup(path)) == NULL) {
+		free(f);
+		err_set(err, WP_E_INTERNAL, "store: out of memory");
+		return NULL;
+	}
+	f->h = h;
+	f->last = last;
+	f->next = st->tab[h % st->nb];
+	st->tab[h % st->nb] = f;
+	st->n++;
+	return f;
+}
+
+/* "T:V": counters as integers (energy in mJ), gauges as doubles. */
+static int
+format_update(const struct wp_sample *s, double cum, time_t t, char *buf,
+    size_t len)
+{
+	double v = s->kind == WP_COUNTER ? cum : s->value;
+
+	if (s->kind == WP_COUNTER && s->quantity == WP_Q_ENERGY)
+		v *= 1000.0;	/* J -> mJ */
+	if (!isfinite(v) || (s->kind == WP_COUNTER && (v < 0 || v > 9e18)))
+		return snprintf(buf, len, "%lld:U", (long long)t);
+	if (s->kind == WP_COUNTER)
+		return snprintf(buf, len, "%lld:%lld", (long long)t,
+		    (long long)llround(v));
+	return snprintf(buf, len, "%lld:%.10g", (long long)t, v);
+}
+
+int
+store_update(struct store *st, const char *target, const struct wp_sample *s,
+    double cum, wp_time t, struct wp_err *err)
+{
+	char path[PATH_MAX], val[80];
+	const char *argv[1] = { val };
+	struct dcall c = { D_UPDATE, path, 0, 1, argv, 0 };
+	struct rrdfile *f;
+	time_t sec = (time_t)(t / WP_SEC);
+
+	if (store_path(st->data_dir, target, s->series, path, sizeof(path)))
+		return err_set(err, WP_E_CONFIG, "store: bad or too long name "
+		    "%s/%s", target ? target : "", s->series);
+	if ((f = get_file(st, path, s, sec, err)) == NULL)
+		return -1;
+	if (sec <= f->last)
+		return 0;		/* at or before the last update */
+	format_update(s, cum, sec, val, sizeof(val));
+	if (st->rrdcached) {
+		if (daemon_call(st, &c, err) != 0)
+			return -1;
+	} else {
+		rrd_clear_error();
+		if (rrd_updatex_r(path, NULL, RRD_SKIP_PAST_UPDATES, 1, argv)
+		    != 0)
+			return err_set(err, WP_E_TRANSIENT, "store %s: "
+			    "update: %s", path, rrd_msg());
+	}
+	f->last = sec;
+	return 0;
+}
+
+int
+store_flush(struct store *st, struct wp_err *err)
+{
+	struct rrdfile *f;
+	struct dcall c = { D_FLUSH, NULL, 0, 0, NULL, 0 };
+	size_t i;
+	int rc = 0;
+
+	if (st->rrdcached == NULL)
+		return 0;	/* librrd writes through */
+	for (i = 0; i < st->nb; i++)
+		for (f = st->tab[i]; f; f = f->next) {
+			c.path = f->path;
+			if (daemon_call(st, &c, err) != 0)
+				rc = -1;
+		}
+	return rc;
+}

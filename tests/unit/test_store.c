@@ -1,0 +1,357 @@
+/*
+ * Unit tests: collector/store.c - names, create/update/skip-old with
+ * librrd directly (values fetched back with rrd_fetch_r), configured
+ * RRAs, file sizes.  With WP_RRDCACHED=unix:/path and WP_RRD_DIR=DIR (set
+ * by tests/integration/020-rrdcached.sh) the same run goes through a real
+ * rrdcached; WP_RRDCACHED_RESTART, if set, is a shell command run half-way
+ * that restarts the daemon, so the store must reconnect.
+ */
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <signal.h>
+#include <cmocka.h>
+
+#include <rrd.h>
+
+#include "../../collector/store.h"
+
+#define T0	1699999980LL		/* a whole minute, seconds */
+#define STEP	10
+
+struct fx {
+	char	 dir[256];
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "%s/wp-store.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(f->dir));
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", f->dir);
+	free(f);
+	return 0;
+}
+
+static void
+samples(struct wp_sample *e, struct wp_sample *p, struct wp_sample *tok)
+{
+	sample_init(e, "wall/energy", WP_B_WALL, WP_Q_ENERGY, WP_COUNTER);
+	sample_init(p, "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE);
+	sample_init(tok, "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER);
+}
+
+/* Feeds 500 W (energy ramp and gauge) and 50 tokens/s over [a, b). */
+static void
+feed(struct store *st, const char *target, long a, long b)
+{
+	struct wp_sample e, p, tok;
+	struct wp_err err;
+	long t;
+
+	samples(&e, &p, &tok);
+	for (t = a; t < b; t += STEP) {
+		p.value = 500;
+		if (store_update(st, target, &e, 500.0 * (double)(t - T0),
+		    (wp_time)t * WP_SEC + 250 * WP_MS, &err) != 0 ||
+		    store_update(st, target, &p, 0, (wp_time)t * WP_SEC,
+		    &err) != 0 ||
+		    store_update(st, target, &tok, 50.0 * (double)(t - T0),
+		    (wp_time)t * WP_SEC, &err) != 0)
+			fail_msg("store_update at %ld: %s", t, err.msg);
+	}
+}
+
+/* Mean of the known values of an RRD over [a, b] at resolution res. */
+static double
+fetch_mean(const char *path, const char *cf, long a, long b, long res,
+    int *known)
+{
+	time_t start = a, end = b;
+	unsigned long step = (unsigned long)res, nds, i, n;
+	char **names;
+	rrd_value_t *data;
+	double sum = 0;
+
+	rrd_clear_error();
+	if (rrd_fetch_r(path, cf, &start, &end, &step, &nds, &names,
+	    &data) != 0)
+		fail_msg("rrd_fetch_r %s: %s", path, rrd_get_error());
+	n = (unsigned long)(end - start) / step;
+	*known = 0;
+	for (i = 0; i < n; i++)
+		if (!isnan(data[i])) {
+			sum += data[i];
+			(*known)++;
+		}
+	for (i = 0; i < nds; i++)
+		rrd_freemem(names[i]);
+	rrd_freemem(names);
+	rrd_freemem(data);
+	return *known ? sum / *known : NAN;
+}
+
+static void
+check_values(const char *dir, const char *target, long a, long b)
+{
+	char path[512];
+	int known;
+	double m;
+
+	assert_int_equal(store_path(dir, target, "wall/energy", path,
+	    sizeof(path)), 0);
+	m = fetch_mean(path, "AVERAGE", a, b, 60, &known);
+	assert_true(known >= (b - a) / 60 - 2);
+	/* DERIVE of mJ: mean watts x 1000 */
+	assert_true(fabs(m - 500000.0) < 1e-6 * 500000.0);
+	assert_int_equal(store_path(dir, target, "wall/power", path,
+	    sizeof(path)), 0);
+	m = fetch_mean(path, "AVERAGE", a, b, 60, &known);
+	assert_true(known >= (b - a) / 60 - 2);
+	assert_true(fabs(m - 500.0) < 1e-9);
+	assert_int_equal(store_path(dir, target, "tokens/output", path,
+	    sizeof(path)), 0);
+	m = fetch_mean(path, "AVERAGE", a, b, 60, &known);
+	assert_true(fabs(m - 50.0) < 1e-9);
+}
+
+static void
+test_path_mapping(void **state)
+{
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(store_path("/d", "gpu-001/bmc", "gpu/3/energy", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "/d/rrd/gpu-001_bmc/gpu_3_energy.rrd");
+	assert_int_equal(store_path("/d", "../etc", "a:b c", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "/d/rrd/_._etc/a_b_c.rrd");
+	assert_int_equal(store_path("/d", "", "x", buf, sizeof(buf)), -1);
+	assert_int_equal(store_path("/d", "t", "wall/energy", buf, 20), -1);
+}
+
+static void
+test_direct_create_update_fetch(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC };
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+
+	assert_non_null(st);
+	feed(st, "gpu-001/bmc", T0, T0 + 1800);
+	assert_int_equal(store_flush(st, &err), 0);
+	store_free(st);
+	check_values(f->dir, "gpu-001/bmc", T0 + 120, T0 + 1740);
+}
+
+static void
+test_old_values_are_skipped(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC };
+	struct wp_sample e, p, tok;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char path[512];
+
+	samples(&e, &p, &tok);
+	p.value = 100;
+	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 100) * WP_SEC,
+	    &err), 0);
+	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 100) * WP_SEC,
+	    &err), 0);		/* same second: skipped */
+	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 50) * WP_SEC,
+	    &err), 0);		/* older: skipped */
+	store_free(st);
+	store_path(f->dir, "n", "wall/power", path, sizeof(path));
+	assert_int_equal(rrd_last_r(path), T0 + 100);
+	/* a new store (a restart) learns the last update from the file */
+	st = store_new(&o, &err);
+	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 90) * WP_SEC,
+	    &err), 0);
+	assert_int_equal(rrd_last_r(path), T0 + 100);
+	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 110) * WP_SEC,
+	    &err), 0);
+	assert_int_equal(rrd_last_r(path), T0 + 110);
+	store_free(st);
+}
+
+static long
+file_size(const char *p)
+{
+	struct stat sb;
+
+	return stat(p, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+static void
+test_default_rras_and_sizes(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC };
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char pe[512], pp[512];
+	rrd_info_t *info, *i;
+	int rras = 0;
+
+	feed(st, "n", T0, T0 + 30);
+	store_free(st);
+	store_path(f->dir, "n", "wall/energy", pe, sizeof(pe));
+	store_path(f->dir, "n", "wall/power", pp, sizeof(pp));
+	fprintf(stderr, "sizes: energy %ld bytes, power %ld bytes\n",
+	    file_size(pe), file_size(pp));
+	assert_true(file_size(pe) > 100000 && file_size(pe) < 200000);
+	assert_true(file_size(pp) > 300000 && file_size(pp) < 400000);
+	info = rrd_info_r(pp);
+	assert_non_null(info);
+	for (i = info; i; i = i->next) {
+		if (strstr(i->key, ".cf") != NULL)
+			rras++;
+		if (strcmp(i->key, "step") == 0)
+			assert_int_equal(i->value.u_cnt, STEP);
+		if (strcmp(i->key, "ds[power_w].minimal_heartbeat") == 0)
+			assert_int_equal(i->value.u_cnt, 3 * STEP);
+		if (strcmp(i->key, "rra[0].pdp_per_row") == 0)
+			assert_int_equal(i->value.u_cnt, 6);
+		if (strcmp(i->key, "rra[0].rows") == 0)
+			assert_int_equal(i->value.u_cnt, 2880);
+	}
+	rrd_info_free(info);
+	assert_int_equal(rras, 8);
+}
+
+static void
+test_configured_rras_and_bad_options(void **state)
+{
+	struct fx *f = *state;
+	const char *rras[] = { "RRA:AVERAGE:0.5:1:100", NULL };
+	const char *bad[] = { "AVERAGE:0.5:1:100", NULL };
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
+	    .rras = rras };
+	struct wp_err err;
+	struct store *st;
+	char pe[512];
+
+	st = store_new(&o, &err);
+	assert_non_null(st);
+	feed(st, "n", T0, T0 + 30);
+	store_free(st);
+	store_path(f->dir, "n", "wall/energy", pe, sizeof(pe));
+	assert_true(file_size(pe) < 4096);
+	o.rras = bad;
+	assert_null(store_new(&o, &err));
+	assert_int_equal(err.class, WP_E_CONFIG);
+	o.rras = NULL;
+	o.step = 0;
+	assert_null(store_new(&o, &err));
+	o.step = 1500 * WP_MS;
+	assert_null(store_new(&o, &err));
+	o.step = 10 * WP_SEC;
+	o.data_dir = "/proc/wp-nope";
+	st = store_new(&o, &err);
+	assert_non_null(st);
+	{
+		struct wp_sample e, p, tok;
+
+		samples(&e, &p, &tok);
+		assert_int_equal(store_update(st, "n", &p, 0, T0 * WP_SEC,
+		    &err), -1);
+	}
+	store_free(st);
+	/* a bad rrd file is an error, not a crash */
+	{
+		char p[512];
+		FILE *fp;
+		struct wp_sample e, pw, tok;
+
+		o.data_dir = f->dir;
+		store_path(f->dir, "junk", "wall/power", p, sizeof(p));
+		mkdir(strcat(strcpy(pe, f->dir), "/rrd/junk"), 0755);
+		fp = fopen(p, "w");
+		fputs("not an rrd", fp);
+		fclose(fp);
+		st = store_new(&o, &err);
+		samples(&e, &pw, &tok);
+		assert_int_equal(store_update(st, "junk", &pw, 0, T0 * WP_SEC,
+		    &err), -1);
+		store_free(st);
+	}
+}
+
+static void
+test_through_rrdcached(void **state)
+{
+	const char *addr = getenv("WP_RRDCACHED");
+	const char *dir = getenv("WP_RRD_DIR");
+	const char *restart = getenv("WP_RRDCACHED_RESTART");
+	struct store_opts o = { .step = STEP * WP_SEC };
+	struct wp_err err;
+	struct store *st;
+
+	(void)state;
+	if (addr == NULL || dir == NULL) {
+		skip();
+		return;
+	}
+	o.data_dir = dir;
+	o.rrdcached = addr;
+	st = store_new(&o, &err);
+	assert_non_null(st);
+	feed(st, "it-node/bmc", T0, T0 + 900);
+	if (restart) {
+		assert_int_equal(store_flush(st, &err), 0);
+		if (system(restart) != 0)
+			fail_msg("restart command failed: %s", restart);
+	}
+	feed(st, "it-node/bmc", T0 + 900, T0 + 1800);
+	if (store_flush(st, &err) != 0)
+		fail_msg("flush: %s", err.msg);
+	store_free(st);
+	check_values(dir, "it-node/bmc", T0 + 120, T0 + 1740);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_mapping),
+		cmocka_unit_test_setup_teardown(test_direct_create_update_fetch,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_values_are_skipped,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_default_rras_and_sizes,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_configured_rras_and_bad_options, setup, teardown),
+		cmocka_unit_test(test_through_rrdcached),
+	};
+
+	/* as `wattpath run` does: a daemon restart must not kill us */
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
