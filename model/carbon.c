@@ -504,7 +504,7 @@ hourly_parse(const char *buf, size_t len, int kind, const char *zone,
 	struct csv_line *h;
 	struct cols c;
 	struct row *rows = NULL;
-	size_t pos = 0, zone_rows;
+	size_t pos = 0, zone_rows = 0;
 	long n;
 	int trunc;
 	char delim;
