@@ -7,7 +7,7 @@ set -u
 build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
 libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev"
 check="$build libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
-socat openssl curl clang prometheus chromium procps psmisc"
+socat python3-yaml python3-serial-asyncio openssl curl clang prometheus chromium procps psmisc"
 demo="$build rrdtool openssl curl"
 bench="$check collectd-core"
 case "${1:-check}" in
