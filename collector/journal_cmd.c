@@ -1,12 +1,132 @@
-/* Placeholder until this command lands. */
+/*
+ * journal_cmd.c - `wattpath journal verify|export` (docs/journal.md).
+ *
+ *   wattpath journal verify (-c FILE | --dir DIR)
+ *   wattpath journal export (-c FILE | --dir DIR) [--from T] [--to T]
+ * With -c the journal is <data_dir>/journal of that config; --dir names a
+ * journal directory directly.  verify prints one summary line and exits 0
+ * (intact) or 1 (naming the first bad segment and record); export writes
+ * CSV to stdout.
+ */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "conf.h"
+#include "journal.h"
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: wattpath journal verify (-c FILE | --dir DIR)"
+	    "\n       wattpath journal export (-c FILE | --dir DIR) "
+	    "[--from T] [--to T]\n");
+	return 2;
+}
+
+/* Finds the journal directory from -c or --dir.  0 or -1 (reported). */
+static int
+journal_dir(const char *conf_path, const char *dir, char *out, size_t len)
+{
+	struct conf_errs errs = { 0 };
+	struct wp_conf *c;
+	size_t i;
+
+	if (dir) {
+		snprintf(out, len, "%s", dir);
+		return 0;
+	}
+	if ((c = conf_load(conf_path, false, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+		conf_errs_fini(&errs);
+		return -1;
+	}
+	snprintf(out, len, "%s/journal", c->data_dir);
+	conf_free(c);
+	conf_errs_fini(&errs);
+	return 0;
+}
+
+static int
+do_verify(const char *dir)
+{
+	struct journal_verify_stats st;
+	struct wp_err err;
+
+	if (journal_verify(dir, &st, &err) != 0) {
+		printf("journal %s: FAILED: %s\n", dir, st.first_bad);
+		printf("verified before the failure: %zu segments, %zu "
+		    "records\n", st.segments, st.records);
+		return 1;
+	}
+	printf("journal %s: OK: %zu segments, %zu records, %zu expired "
+	    "segments\n", dir, st.segments, st.records, st.expired_segments);
+	if (st.note[0])
+		printf("note: %s\n", st.note);
+	return 0;
+}
+
+static int
+do_export(const char *dir, wp_time from, wp_time to)
+{
+	struct wp_err err;
+
+	if (journal_export_csv(dir, from, to, stdout, &err) != 0) {
+		fprintf(stderr, "wattpath journal export: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
 
 int
 cmd_journal(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "wattpath %s: not implemented yet\n", argv[0]);
-	return 1;
+	const char *conf = NULL, *dir = NULL, *verb;
+	char jdir[4096];
+	wp_time from = 0, to = 0;
+	int i;
+
+	if (argc < 2)
+		return usage();
+	verb = argv[1];
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (v == NULL)
+			return usage();
+		if (strcmp(a, "-c") == 0)
+			conf = v;
+		else if (strcmp(a, "--dir") == 0)
+			dir = v;
+		else if (strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) {
+			if (clock_parse_time(v, a[2] == 'f' ? &from : &to)) {
+				fprintf(stderr, "wattpath journal: bad time "
+				    "'%s'\n", v);
+				return 2;
+			}
+		} else
+			return usage();
+		i++;
+	}
+	if ((conf == NULL) == (dir == NULL))
+		return usage();
+	if (to && from >= to) {
+		fprintf(stderr, "wattpath journal: --from must be before "
+		    "--to\n");
+		return 2;
+	}
+	if (strcmp(verb, "verify") == 0) {
+		if (from || to)
+			return usage();
+		if (journal_dir(conf, dir, jdir, sizeof(jdir)) != 0)
+			return 1;
+		return do_verify(jdir);
+	}
+	if (strcmp(verb, "export") == 0) {
+		if (journal_dir(conf, dir, jdir, sizeof(jdir)) != 0)
+			return 1;
+		return do_export(jdir, from, to);
+	}
+	return usage();
 }
