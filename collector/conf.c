@@ -1430,6 +1430,9 @@ load_meter(struct ld *l, const struct conf_node *m, struct wp_meter *me)
 	const char *role;
 
 	snprintf(where, sizeof(where), "meter %s", me->name);
+	if (conf_get(m, "role") == NULL)
+		bad(l, m, "%s: missing required key 'role' (facility_total, "
+		    "it_total, cooling or other)", where);
 	role = get_enum(l, m, "role", where, roles,
 	    "facility_total, it_total, cooling, other");
 	me->role = role != NULL ? role : "other";
@@ -2194,8 +2197,7 @@ check_drivers(struct ld *l)
 				at.line = line;
 			if (strstr(err.msg, "not built yet") != NULL)
 				warn(l, &at, "%s", err.msg);
-			else if (strncmp(err.msg, tc->name,
-			    strlen(tc->name)) == 0)
+			else if (strstr(err.msg, tc->name) != NULL)
 				bad(l, &at, "%s", err.msg);
 			else
 				bad(l, &at, "%s: %s", tc->name, err.msg);

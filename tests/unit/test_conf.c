@@ -349,6 +349,7 @@ test_meters(void **st)
 	    "  - {name: incomer-1, role: facility_total, map: test-meter,\n"
 	    "     modbus: {tcp: 127.0.0.1:502, unit: 1}}\n"
 	    "  - name: ups-1\n"
+	    "    role: other\n"
 	    "    map: test-meter\n"
 	    "    interval: 1m\n"
 	    "    modbus: {rtu: {device: /dev/ttyUSB0, baud: 9600}, unit: 2}\n",
@@ -356,7 +357,6 @@ test_meters(void **st)
 	LOAD_OK(f, y);
 	assert_int_equal(f->c->n_meters, 2);
 	assert_string_equal(f->c->meters[0].role, "facility_total");
-	assert_string_equal(f->c->meters[1].role, "other");
 	assert_string_equal(f->c->meters[1].map, "test-meter");
 	assert_int_equal(f->c->n_targets, 2);
 	assert_string_equal(f->c->targets[1].name, "ups-1");
@@ -364,6 +364,7 @@ test_meters(void **st)
 	assert_string_equal(f->c->target_drivers[1], "modbus");
 	assert_int_equal(f->c->targets[1].interval, 60 * WP_SEC);
 	assert_int_equal(f->c->targets[1].block->line, 5);
+	assert_string_equal(f->c->meters[1].role, "other");
 
 	snprintf(y, sizeof(y), "collector: {maps_dir: %s}\n"
 	    "meters:\n"
@@ -371,10 +372,11 @@ test_meters(void **st)
 	    "  - {name: m2, map: test-meter, role: boss, modbus: {}}\n"
 	    "  - {name: m3, map: test-meter, modbus: {tcp: 'a:b'}}\n"
 	    "  - {name: m1, map: test-meter, modbus: {tcp: h:1}}\n"
-	    "  - {name: m4, modbus: {tcp: h:1, rtu: {device: /dev/x}}}\n",
+	    "  - {name: m4, role: other, modbus: {tcp: h:1, rtu: {device: x}}}\n",
 	    f->dir);
 	assert_null(load(f, y));
 	ERR_AT(f, 3, "unknown meter map 'no-such-map'");
+	ERR_AT(f, 3, "missing required key 'role'");
 	ERR_AT(f, 4, "role must be one of");
 	ERR_AT(f, 4, "needs tcp: host:port or rtu");
 	ERR_AT(f, 5, "modbus tcp 'a:b' is not host:port");
