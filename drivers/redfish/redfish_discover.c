@@ -343,7 +343,9 @@ choose_tops(struct rf_disc *d)
 			n++;
 		}
 	}
-	for (i = 0; n == 0 && i < d->n_ch; i++) {
+	/* No system: a power shelf alone is its own wall; a PDU's chassis
+	 * is not (its outlets and inlets are read as a PDU). */
+	for (i = 0; n == 0 && !d->have_pdu && i < d->n_ch; i++) {
 		c = &d->ch[i];
 		if (has_power(c) && !c->gpu && !child_type(c->type) &&
 		    c->parent[0] == '\0')
@@ -946,6 +948,17 @@ build_found(struct rf_disc *d)
 	return 0;
 }
 
+static bool
+any_top(const struct rf_disc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_ch; i++)
+		if (d->ch[i].top)
+			return true;
+	return false;
+}
+
 static void
 device(struct rf_disc *d)
 {
@@ -966,7 +979,8 @@ device(struct rf_disc *d)
 		    d->mgr_model);
 	copy(p->firmware, sizeof(p->firmware), d->mgr_firmware[0] ?
 	    d->mgr_firmware : d->pdu_firmware);
-	if (d->have_pdu && d->mode == RF_MODE_PDU)
+	if (d->have_pdu && (d->mode == RF_MODE_PDU || p->vendor[0] == '\0' ||
+	    !any_top(d)))
 		copy(p->firmware, sizeof(p->firmware), d->pdu_firmware);
 }
 

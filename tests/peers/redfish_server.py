@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""redfish_server.py - a test Redfish service for wattpath's integration tests.
+
+Serves a fixture tree laid out as <root>/redfish/v1/<path>/index.json at
+/redfish/v1/<path>, over HTTP or HTTPS (--cert/--key), with Redfish sessions
+and/or HTTP Basic, and makes power readings follow a known trace and energy
+counters its integral (so a test can check a collector's energy).
+
+Power trace (--trace): "W" (constant) or "W1:S1,W2:S2,..." (W1 watts for S1
+seconds, then W2 for S2 seconds..., repeating).  Every power reading served
+(EnvironmentMetrics.PowerWatts, Sensor ReadingType Power, PowerControl
+PowerConsumedWatts, PowerSupplyMetrics.InputPowerWatts, Outlet/Circuit/
+PowerDistributionMetrics PowerWatts) is P(t); every energy reading is its
+fixture value plus E(t) (J, or kWh for EnergykWh), E(t) the integral of P
+since the server started.
+
+Test endpoints (no auth): GET /_test/stats -> {"open","created","deleted",
+"gets","posts"}; POST /_test/fault?mode=M[&path=P] sets a fault;
+POST /_test/expire drops every session (the next request gets 401).
+
+Fault modes: malformed, truncated, html, redirect (loop), oversized (5 MiB),
+hang (accept, never answer), trickle (a byte a second), 5xx, 401.
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import socket
+import ssl
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+class Trace:
+    def __init__(self, spec):
+        self.steps = []
+        for part in spec.split(","):
+            if ":" in part:
+                w, s = part.split(":")
+                self.steps.append((float(w), float(s)))
+            else:
+                self.steps.append((float(part), 1e12))
+        self.period = sum(s for _, s in self.steps)
+        self.t0 = time.monotonic()
+
+    def power(self, t):
+        t = t % self.period
+        for w, s in self.steps:
+            if t < s:
+                return w
+            t -= s
+        return self.steps[-1][0]
+
+    def energy(self, t):
+        full, rem = divmod(t, self.period)
+        e = full * sum(w * s for w, s in self.steps)
+        for w, s in self.steps:
+            d = min(rem, s)
+            e += w * d
+            rem -= d
+            if rem <= 0:
+                break
+        return e
+
+    def now(self):
+        t = time.monotonic() - self.t0
+        return self.power(t), self.energy(t)
+
+
+class State:
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.sessions = {}          # id -> token
+        self.created = self.deleted = self.gets = self.posts = 0
+        self.fault = args.fault
+        self.fault_path = args.fault_path
+        self.trace = Trace(args.trace)
+
+
+def set_reading(obj, key, value):
+    if isinstance(obj.get(key), dict) and obj[key].get("Reading") is not None:
+        obj[key]["Reading"] = value
+
+
+def advance(doc, p, e):
+    """Makes the readings of one resource follow the trace."""
+    t = doc.get("@odata.type", "")
+    if "Sensor." in t and "Collection" not in t:
+        rt = doc.get("ReadingType")
+        if doc.get("Reading") is None:
+            return
+        if rt == "Power":
+            doc["Reading"] = p
+        elif rt == "EnergyJoules":
+            doc["Reading"] = round(doc["Reading"] + e, 3)
+        elif rt == "EnergykWh":
+            doc["Reading"] = round(doc["Reading"] + e / 3.6e6, 6)
+        return
+    if "SensorCollection" in t:
+        for m in doc.get("Members", []):
+            if "ReadingType" in m:
+                advance(m, p, e)
+        return
+    for k in ("PowerWatts", "InputPowerWatts"):
+        set_reading(doc, k, p)
+    if isinstance(doc.get("EnergyJoules"), dict) and \
+            doc["EnergyJoules"].get("Reading") is not None:
+        doc["EnergyJoules"]["Reading"] = round(
+            doc["EnergyJoules"]["Reading"] + e, 3)
+    if isinstance(doc.get("EnergykWh"), dict) and \
+            doc["EnergykWh"].get("Reading") is not None:
+        doc["EnergykWh"]["Reading"] = round(
+            doc["EnergykWh"]["Reading"] + e / 3.6e6, 6)
+    for pc in doc.get("PowerControl", []) or []:
+        if isinstance(pc, dict) and pc.get("PowerConsumedWatts") is not None:
+            pc["PowerConsumedWatts"] = p
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "wattpath-test-redfish"
+
+    def log_message(self, fmt, *a):
+        if self.server.st.args.verbose:
+            sys.stderr.write("redfish_server: " + fmt % a + "\n")
+
+    # -- helpers --
+    def send(self, code, body=b"", ctype="application/json", headers=()):
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+        elif isinstance(body, str):
+            body = body.encode()
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def body(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(n) if n else b""
+
+    def authed(self):
+        st = self.server.st
+        mode = st.args.auth
+        if mode == "none":
+            return True
+        tok = self.headers.get("X-Auth-Token")
+        if tok and mode in ("session", "any"):
+            with st.lock:
+                if tok in st.sessions.values() and st.fault != "401":
+                    return True
+        auth = self.headers.get("Authorization", "")
+        if auth.startswith("Basic ") and mode in ("basic", "any"):
+            try:
+                u, pw = base64.b64decode(auth[6:]).decode().split(":", 1)
+            except Exception:
+                return False
+            return u == st.args.user and pw == st.args.password \
+                and st.fault != "401"
+        return False
+
+    def faulted(self, path):
+        st = self.server.st
+        f = st.fault
+        if not f or f == "401" or not path.startswith(st.fault_path):
+            return False
+        if f == "malformed":
+            self.send(200, '{"@odata.id": "x", "Reading": nope')
+        elif f == "truncated":
+            self.send(200, '{"@odata.type": "#Chassis.v1_0_0.Chassis", "Id":')
+        elif f == "html":
+            self.send(200, "<html><body><h1>Service Unavailable</h1></body>"
+                      "</html>", "text/html")
+        elif f == "redirect":
+            self.send(302, "", headers=[("Location", path)])
+        elif f == "oversized":
+            self.send(200, '{"Pad": "' + "x" * (5 << 20) + '"}')
+        elif f == "hang":
+            time.sleep(3600)
+        elif f == "trickle":
+            data = json.dumps({"@odata.id": path, "Pad": "y" * 200}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            for i in range(len(data)):
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
+                time.sleep(1)
+        elif f == "5xx":
+            self.send(503, {"error": {"code": "Base.1.0.ServiceUnavailable",
+                                      "message": "try later"}})
+        else:
+            return False
+        return True
+
+    def load(self, path):
+        rel = path[len("/redfish/v1"):].strip("/")
+        f = os.path.join(self.server.st.args.root, "redfish", "v1", rel,
+                         "index.json")
+        if ".." in rel.split("/") or not os.path.isfile(f):
+            return None
+        with open(f, "rb") as fh:
+            return json.loads(fh.read())
+
+    # -- methods --
+    def do_GET(self):
+        st = self.server.st
+        u = urlsplit(self.path)
+        path = u.path
+        if path == "/_test/stats":
+            with st.lock:
+                self.send(200, {"open": len(st.sessions),
+                                "created": st.created, "deleted": st.deleted,
+                                "gets": st.gets, "posts": st.posts})
+            return
+        with st.lock:
+            st.gets += 1
+        if self.faulted(path):
+            return
+        if path.rstrip("/") not in ("/redfish/v1", "/redfish") and \
+                not self.authed():
+            self.send(401, {"error": {"code": "Base.1.0.NoValidSession"}})
+            return
+        if path.rstrip("/") == "/redfish":
+            self.send(200, {"v1": "/redfish/v1/"})
+            return
+        doc = self.load(path)
+        if doc is None:
+            self.send(404, {"error": {"code": "Base.1.0.ResourceMissing"}})
+            return
+        p, e = st.trace.now()
+        advance(doc, int(p) if float(p).is_integer() else p, e)
+        q = parse_qs(u.query)
+        if "$select" in q:
+            keep = set(q["$select"][0].split(","))
+            doc = {k: v for k, v in doc.items()
+                   if k in keep or k.startswith("@odata")}
+        self.send(200, doc)
+
+    def sessions_path(self, path):
+        p = path.rstrip("/")
+        if self.server.st.args.legacy_sessions:
+            return p == "/redfish/v1/Sessions"
+        return p == "/redfish/v1/SessionService/Sessions"
+
+    def do_POST(self):
+        st = self.server.st
+        path = urlsplit(self.path).path
+        data = self.body()
+        if path == "/_test/fault":
+            q = parse_qs(urlsplit(self.path).query)
+            with st.lock:
+                st.fault = q.get("mode", [""])[0]
+                st.fault_path = q.get("path", ["/redfish"])[0]
+            self.send(204)
+            return
+        if path == "/_test/expire":
+            with st.lock:
+                st.sessions.clear()
+            self.send(204)
+            return
+        with st.lock:
+            st.posts += 1
+        if path.rstrip("/") == "/redfish/v1/SessionService/Sessions" and \
+                st.args.legacy_sessions:
+            self.send(405, {"error": {"code": "Base.1.0.OperationNotAllowed"}})
+            return
+        if not self.sessions_path(path) or st.args.auth == "basic":
+            self.send(405, "")
+            return
+        try:
+            req = json.loads(data)
+            ok = req.get("UserName") == st.args.user and \
+                req.get("Password") == st.args.password
+        except Exception:
+            self.send(400, {"error": {"code": "Base.1.0.MalformedJSON"}})
+            return
+        if not ok:
+            self.send(401, {"error": {"code": "Base.1.0.NoValidSession"}})
+            return
+        with st.lock:
+            if len(st.sessions) >= st.args.max_sessions:
+                self.send(503, {"error": {"code":
+                                          "Base.1.0.SessionLimitExceeded"}})
+                return
+            sid = uuid.uuid4().hex[:12]
+            tok = uuid.uuid4().hex
+            st.sessions[sid] = tok
+            st.created += 1
+        uri = path.rstrip("/") + "/" + sid
+        hdrs = [("X-Auth-Token", tok)]
+        if st.args.session_uri != "body":
+            hdrs.append(("Location", uri))
+        if st.args.session_status == 204:
+            self.send(204, "", headers=hdrs)
+        else:
+            self.send(201, {"@odata.id": uri, "Id": sid,
+                            "UserName": st.args.user, "Password": None},
+                      headers=hdrs)
+
+    def do_DELETE(self):
+        st = self.server.st
+        path = urlsplit(self.path).path.rstrip("/")
+        sid = path.rsplit("/", 1)[-1]
+        tok = self.headers.get("X-Auth-Token")
+        with st.lock:
+            if sid in st.sessions and (st.sessions[sid] == tok or
+                                       self.authed()):
+                del st.sessions[sid]
+                st.deleted += 1
+                code = 204
+            elif sid in st.sessions:
+                code = 401
+            else:
+                code = 404
+        self.send(code, "")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True, help="fixture set directory")
+    ap.add_argument("--bind", default="127.0.0.1")
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--cert")
+    ap.add_argument("--key")
+    ap.add_argument("--auth", default="session",
+                    choices=["session", "basic", "none", "any"])
+    ap.add_argument("--user", default="monitor")
+    ap.add_argument("--password", default="secret")
+    ap.add_argument("--trace", default="500")
+    ap.add_argument("--fault", default="")
+    ap.add_argument("--fault-path", default="/redfish")
+    ap.add_argument("--legacy-sessions", action="store_true")
+    ap.add_argument("--session-uri", default="location",
+                    choices=["location", "body"])
+    ap.add_argument("--session-status", type=int, default=201)
+    ap.add_argument("--max-sessions", type=int, default=8)
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    if args.fault == "none":
+        args.fault = ""
+    srv = ThreadingHTTPServer((args.bind, args.port), Handler)
+    srv.daemon_threads = True
+    srv.st = State(args)
+    if args.cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.cert, args.key)
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
