@@ -26,6 +26,7 @@ struct sim_args {
 	int		 no_snmp;
 	const char	*pdu_profile;
 	const char	*meter_map;
+	const char	*maps_dir;	/* collector.maps_dir, or NULL */
 };
 
 int	 sim_cmd_serve(const struct sim_args *a);	/* sim_serve.c */

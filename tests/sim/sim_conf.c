@@ -73,6 +73,8 @@ body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 	    "collector:\n  interval: %s\n  data_dir: \"%s/data\"\n"
 	    "  listen: 127.0.0.1:%d\n  log_level: info\n",
 	    (unsigned long long)fl->o.seed, o->interval, dir, o->listen_port);
+	if (o->maps_dir != NULL)
+		fprintf(f, "  maps_dir: \"%s\"\n", o->maps_dir);
 	fprintf(f, "credentials:\n  - {name: bmc, username: %s, "
 	    "password_file: \"%s/secrets/bmc\"}\n", s->user, dir);
 	if (o->with_pdus)

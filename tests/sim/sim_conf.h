@@ -22,6 +22,7 @@ struct sim_conf_opts {
 	int		 with_pdus;	/* the SNMP front end runs */
 	const char	*pdu_profile;
 	const char	*meter_map;
+	const char	*maps_dir;	/* or NULL */
 };
 
 int	 sim_conf_write(const struct sim_srv *s, const struct sim_conf_opts *o,

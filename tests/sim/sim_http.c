@@ -186,6 +186,18 @@ jstr(const char *s)
 	return json_object_new_string(s);
 }
 
+/* A number printed with a fixed number of decimals, as BMCs print them. */
+static json_object *
+jfix(double v, int decimals)
+{
+	char buf[64];
+
+	if (decimals == 0)
+		return json_object_new_int64((int64_t)v);
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return json_object_new_double_s(v, buf);
+}
+
 static json_object *
 jref(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -464,6 +476,12 @@ service_root(void)
 	    "RootService", "Root Service", "/redfish/v1/"), *l;
 
 	jadd(o, "RedfishVersion", jstr("1.15.0"));
+	l = json_object_new_object();
+	jadd(l, "SelectQuery", json_object_new_boolean(1));
+	jadd(l, "FilterQuery", json_object_new_boolean(0));
+	jadd(l, "ExcerptQuery", json_object_new_boolean(0));
+	jadd(l, "OnlyMemberQuery", json_object_new_boolean(0));
+	jadd(o, "ProtocolFeaturesSupported", l);
 	jadd(o, "UUID", jstr("8c0e5b1e-5f1a-4b7e-9d1a-000000000001"));
 	jadd(o, "Chassis", jref("/redfish/v1/Chassis"));
 	jadd(o, "Systems", jref("/redfish/v1/Systems"));
@@ -549,12 +567,22 @@ bmc_vals(const struct sim_srv *s, int i, double t, struct bmc_vals *v)
 	v->avg60 = round(c.wall * 10) / 10;
 }
 
+static int
+kwh_dec(const struct sim_srv *s)
+{
+	int d = 0;
+
+	while (d < 6 && s->kwh_step * pow(10, d) < 0.999)
+		d++;
+	return d;
+}
+
 static json_object *
-excerpt(double reading, const char *src, const char *reset)
+excerpt(double reading, int dec, const char *src, const char *reset)
 {
 	json_object *o = json_object_new_object();
 
-	jadd(o, "Reading", json_object_new_double(reading));
+	jadd(o, "Reading", jfix(reading, dec));
 	jadd(o, "DataSourceUri", jstr(src));
 	if (reset != NULL)
 		jadd(o, "SensorResetTime", jstr(reset));
@@ -573,13 +601,13 @@ env_metrics(const struct sim_srv *s, int i)
 
 	bmc_vals(s, i, sim_now(), &v);
 	iso_time(s->ns[i].t_bmc, reset, sizeof(reset));
-	jadd(o, "PowerWatts", excerpt(v.watts, CH "/Sensors/TotalPower",
+	jadd(o, "PowerWatts", excerpt(v.watts, 1, CH "/Sensors/TotalPower",
 	    NULL));
 	if (nd->shape == SS_JOULES)
-		jadd(o, "EnergyJoules", excerpt(v.joules,
+		jadd(o, "EnergyJoules", excerpt(v.joules, 0,
 		    CH "/Sensors/TotalEnergy", NULL));
 	if (nd->shape == SS_KWH)
-		jadd(o, "EnergykWh", excerpt(v.kwh,
+		jadd(o, "EnergykWh", excerpt(v.kwh, kwh_dec(s),
 		    CH "/Sensors/TotalEnergykWh", reset));
 	return o;
 }
@@ -593,21 +621,23 @@ sensor(const struct sim_srv *s, int i, const char *id)
 	json_object *o;
 	const char *type, *units;
 	double val;
+	int dec;
 
 	bmc_vals(s, i, sim_now(), &v);
 	if (strcmp(id, "TotalPower") == 0) {
-		type = "Power", units = "W", val = v.watts;
+		type = "Power", units = "W", val = v.watts, dec = 1;
 	} else if (strcmp(id, "TotalEnergy") == 0 && nd->shape == SS_JOULES) {
-		type = "EnergyJoules", units = "J", val = v.joules;
+		type = "EnergyJoules", units = "J", val = v.joules, dec = 0;
 	} else if (strcmp(id, "TotalEnergykWh") == 0 && nd->shape == SS_KWH) {
 		type = "EnergykWh", units = "kW.h", val = v.kwh;
+		dec = kwh_dec(s);
 	} else
 		return NULL;
 	snprintf(uri, sizeof(uri), CH "/Sensors/%s", id);
 	o = resource("#Sensor.v1_7_0.Sensor", id, id, uri);
 	jadd(o, "ReadingType", jstr(type));
 	jadd(o, "ReadingUnits", jstr(units));
-	jadd(o, "Reading", json_object_new_double(val));
+	jadd(o, "Reading", jfix(val, dec));
 	jadd(o, "PhysicalContext", jstr("Chassis"));
 	jadd(o, "ElectricalContext", jstr("Total"));
 	if (strcmp(type, "Power") != 0) {
@@ -643,11 +673,11 @@ legacy_power(const struct sim_srv *s, int i)
 	jadd(pc, "@odata.id", jstr(CH "/Power#/PowerControl/0"));
 	jadd(pc, "MemberId", jstr("0"));
 	jadd(pc, "Name", jstr("System Power Control"));
-	jadd(pc, "PowerConsumedWatts", json_object_new_double(v.watts));
+	jadd(pc, "PowerConsumedWatts", jfix(v.watts, 1));
 	jadd(pc, "PowerCapacityWatts", json_object_new_int(13200));
 	pm = json_object_new_object();
 	jadd(pm, "IntervalInMin", json_object_new_int(1));
-	jadd(pm, "AverageConsumedWatts", json_object_new_double(v.avg60));
+	jadd(pm, "AverageConsumedWatts", jfix(v.avg60, 1));
 	jadd(pc, "PowerMetrics", pm);
 	a = json_object_new_array();
 	json_object_array_add(a, pc);
@@ -723,14 +753,63 @@ node_doc(struct sim_srv *s, int i, const char *path)
 	return NULL;
 }
 
+/* Applies $select=A,B (top-level properties; @odata.* always stay). */
+static void
+apply_select(json_object *o, const char *sel)
+{
+	char keep[512], *save = NULL, *tok;
+	const char *names[32];
+	int n = 0, i, found;
+
+	snprintf(keep, sizeof(keep), "%s", sel);
+	for (tok = strtok_r(keep, ",", &save); tok != NULL && n < 32;
+	    tok = strtok_r(NULL, ",", &save))
+		names[n++] = tok;
+	for (;;) {
+		const char *drop = NULL;
+
+		json_object_object_foreach(o, k, v) {
+			(void)v;
+			found = strncmp(k, "@odata.", 7) == 0;
+			for (i = 0; i < n && !found; i++)
+				found = strcmp(k, names[i]) == 0;
+			if (!found) {
+				drop = k;
+				break;
+			}
+		}
+		if (drop == NULL)
+			return;
+		json_object_object_del(o, drop);
+	}
+}
+
+/* Query parameters: $select is supported, other $-parameters are not. */
+static enum MHD_Result
+unsupported_query(void *cls, enum MHD_ValueKind kind, const char *key,
+    const char *value)
+{
+	int *bad = cls;
+
+	(void)kind;
+	(void)value;
+	if (key[0] == '$' && strcmp(key, "$select") != 0) {
+		*bad = 1;
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
 static enum MHD_Result
 redfish(struct sim_srv *s, struct MHD_Connection *c, int bmc,
     const char *method, const char *url, const struct req *rq)
 {
 	const char *sess = "/SessionService/Sessions";
 	char path[256];
+	const char *sel;
 	size_t n;
 	json_object *o;
+	int bad = 0;
 
 	if (strncmp(url, "/redfish/v1", 11) != 0 || strlen(url) >= sizeof(path))
 		return redfish_error(c, 404, "Base.1.15.0.ResourceNotFound",
@@ -743,14 +822,22 @@ redfish(struct sim_srv *s, struct MHD_Connection *c, int bmc,
 		return send_json(c, 200, service_root());
 	if (strcmp(path, sess) == 0 && strcmp(method, "POST") == 0)
 		return session_create(s, c, bmc, rq);
-	if (!authorised(s, c, bmc))
+	if (!authorised(s, c, bmc)) {
+		fprintf(stderr, "wattpath-sim: BMC %d: 401 for %s %s\n", bmc + 1,
+		    method, url);
 		return redfish_error(c, 401, "Base.1.15.0.NoValidSession",
 		    "There is no valid session established with the "
 		    "implementation.");
+	}
 	if (strncmp(path, sess, strlen(sess)) == 0 &&
 	    path[strlen(sess)] == '/')
 		return session_item(s, c, bmc, method,
 		    path + strlen(sess) + 1);
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, unsupported_query,
+	    &bad);
+	if (bad)
+		return redfish_error(c, 501, "Base.1.15.0.QueryNotSupported",
+		    "Querying is not supported by the implementation.");
 	if (strcmp(method, "GET") != 0)
 		return redfish_error(c, 405, "Base.1.15.0.OperationNotAllowed",
 		    "The HTTP method is not allowed for this resource.");
@@ -761,6 +848,9 @@ redfish(struct sim_srv *s, struct MHD_Connection *c, int bmc,
 	if (o == NULL)
 		return redfish_error(c, 404, "Base.1.15.0.ResourceNotFound",
 		    "The requested resource was not found.");
+	sel = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "$select");
+	if (sel != NULL)
+		apply_select(o, sel);
 	return send_json(c, 200, o);
 }
 

@@ -53,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "no-snmp", no_argument, NULL, 'N' },
 	{ "pdu-profile", required_argument, NULL, 'R' },
 	{ "meter-map", required_argument, NULL, 'M' },
+	{ "maps-dir", required_argument, NULL, 'E' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -181,6 +182,9 @@ opt_other(struct sim_args *a, int c, const char *v)
 	case 'M':
 		a->meter_map = v;
 		return 0;
+	case 'E':
+		a->maps_dir = v;
+		return 0;
 	}
 	return -1;
 }
@@ -214,7 +218,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: wattpath-sim serve --port-base P --config-out FILE "
 	    "[fleet options] [--start T] [--interval 10s] [--listen-port N] "
-	    "[--addr-base 127.1.0.0] [--no-snmp]\n"
+	    "[--addr-base 127.1.0.0] [--no-snmp] [--maps-dir DIR]\n"
 	    "       wattpath-sim truth --from T --to T [fleet options] [--json]\n"
 	    "       wattpath-sim naive --from T --to T [--every 15] "
 	    "[fleet options]\n"

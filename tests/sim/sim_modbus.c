@@ -39,10 +39,16 @@ struct sim_modbus {
 	atomic_int	 stop;
 };
 
+/* float32, high word first (the register values, not wire bytes). */
 static void
 setf(uint16_t *r, int addr, double v)
 {
-	modbus_set_float_abcd((float)v, r + addr);
+	float f = (float)v;
+	uint32_t bits;
+
+	memcpy(&bits, &f, sizeof(bits));
+	r[addr] = (uint16_t)(bits >> 16);
+	r[addr + 1] = (uint16_t)(bits & 0xffff);
 }
 
 /* The SDM630 register image at t. */

@@ -134,6 +134,7 @@ serve(const struct sim_args *a, struct sim_srv *s, sigset_t *set)
 	co.with_pdus = r.snmp != NULL;
 	co.pdu_profile = a->pdu_profile;
 	co.meter_map = a->meter_map;
+	co.maps_dir = a->maps_dir;
 	if (sim_conf_write(s, &co, err, sizeof(err)) == -1) {
 		fprintf(stderr, "wattpath-sim: %s\n", err);
 		goto out;
