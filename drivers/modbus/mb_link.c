@@ -5,6 +5,7 @@
 #include <string.h>
 #include <modbus.h>
 
+#include "../../collector/log.h"
 #include "mb_link.h"
 
 #define BACKOFF_MIN	(1 * WP_SEC)
@@ -201,6 +202,9 @@ read_retry(struct mb_link *l, const struct rm_read *r, uint16_t *dst,
 		}
 		/* desync, CRC, reset or refused: start over cleanly */
 		drop(l);
+		if (attempt == 0)
+			log_info("%s: %s; reconnecting", where(l, w, sizeof(w)),
+			    modbus_strerror(e));
 		if (!is_desync(e) && e != ECONNRESET && e != EPIPE &&
 		    e != EBADF && e != ENOTCONN)
 			break;

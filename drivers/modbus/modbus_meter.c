@@ -565,7 +565,8 @@ probe_parse(const struct wp_probe_req *req, struct mb_link_conf *lc,
 	if (query_int(q, "unit", 0, 255, &unit, err) == -1)
 		return -1;
 	lc->unit = (int)unit;
-	lc->timeout = req->timeout > 0 ? req->timeout : 2 * WP_SEC;
+	lc->timeout = req->timeout > 0 && req->timeout < 2 * WP_SEC ?
+	    req->timeout : 2 * WP_SEC;
 	if (query_get(q, "map", stem, stemlen) == NULL) {
 		if (req->profile == NULL || strlen(req->profile) >= stemlen)
 			return err_set(err, WP_E_CONFIG, "which register map? "
@@ -631,7 +632,7 @@ mb_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 		goto out;
 	}
 	if (mb_link_read_plan(link, plan.r, plan.n, regs, status,
-	    clock_mono() + lc.timeout * (wp_time)(plan.n + 2), NULL,
+	    clock_mono() + (req->timeout > 0 ? req->timeout : 10 * WP_SEC), NULL,
 	    err) == -1)
 		goto out;
 	snprintf(out->protocol, sizeof(out->protocol), "modbus");
