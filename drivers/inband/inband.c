@@ -1,14 +1,522 @@
-/* Placeholder until the inband driver lands: refuses every target. */
+/*
+ * inband.c - the inband driver: GPU counters from dcgm-exporter (or local
+ * NVML) and token counters from inference engines, over the shared HTTP
+ * transport.  Decoding is in dcgm.c, engines.c and nvml.c; this file only
+ * validates config, moves bytes and turns results into samples.
+ *
+ * Config (docs/inband.md):
+ *   gpu:     {dcgm_exporter: URL, hostname: H, timeout: 5s, max_body: N,
+ *             ca_file: F, insecure: false}   or   {nvml: true}
+ *   engines: [{url: URL, kind: vllm|sglang|tgi|llamacpp|auto, timeout...}]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../../collector/conf.h"
+#include "../../collector/http.h"
+#include "../../collector/log.h"
+#include "dcgm.h"
+#include "engines.h"
 #include "inband.h"
+#include "nvml.h"
+#include "promtext.h"
+
+enum { M_DCGM, M_NVML, M_ENGINE };
+
+#define INBAND_BODY_MAX_DEFAULT	(8u << 20)
+
+struct inband {
+	char			 name[128];
+	int			 mode;
+	char			*url;
+	char			*hostname;	/* dcgm filter, or NULL */
+	char			*ca_file;
+	bool			 insecure;
+	int			 kind;		/* engine kind */
+	wp_time			 timeout;
+	size_t			 max_body;
+	const struct wp_services *svc;
+	struct http_conn	*conn;
+	struct wp_poll		*poll;		/* in flight, or NULL */
+	struct nvml		*nvml;
+};
+
+static const char *const gpu_keys[] = { "dcgm_exporter", "nvml", "hostname",
+	"timeout", "max_body", "ca_file", "insecure", NULL };
+static const char *const engine_keys[] = { "url", "kind", "timeout",
+	"max_body", "ca_file", "insecure", NULL };
+
+static void
+target_free(void *state)
+{
+	struct inband *t = state;
+
+	if (t == NULL)
+		return;
+	http_conn_free(t->conn);
+	nvml_close(t->nvml);
+	free(t->url);
+	free(t->hostname);
+	free(t->ca_file);
+	free(t);
+}
+
+static int
+dup_str(char **dst, const char *s, struct wp_err *err)
+{
+	if (s == NULL)
+		return 0;
+	if ((*dst = strdup(s)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	return 0;
+}
+
+static bool
+http_url(const char *u)
+{
+	if (u == NULL)
+		return false;
+	if (strncasecmp(u, "http://", 7) == 0)
+		return u[7] != '\0';
+	return strncasecmp(u, "https://", 8) == 0 && u[8] != '\0';
+}
+
+/* Keys every HTTP block may carry. */
+static int
+http_opts(struct inband *t, const struct conf_node *b, struct wp_err *err)
+{
+	long max;
+	int rc;
+
+	t->max_body = INBAND_BODY_MAX_DEFAULT;
+	if (conf_get_duration(b, "timeout", &t->timeout, err) < 0)
+		return -1;
+	if ((rc = conf_get_int(b, "max_body", 1024, 1L << 30, &max, err)) < 0)
+		return -1;
+	if (rc == 0)
+		t->max_body = (size_t)max;
+	if (conf_get_bool(b, "insecure", &t->insecure, err) < 0)
+		return -1;
+	if (!http_url(t->url))
+		return err_set(err, WP_E_CONFIG, "url must be http:// or "
+		    "https://, not \"%.64s\"", t->url ? t->url : "");
+	return dup_str(&t->ca_file, conf_get_str(b, "ca_file"), err);
+}
+
+static int
+gpu_block(struct inband *t, const struct conf_node *b, struct wp_err *err)
+{
+	const char *url = conf_get_str(b, "dcgm_exporter");
+	bool nv = false;
+
+	if (conf_check_keys(b, gpu_keys, err) < 0 ||
+	    conf_get_bool(b, "nvml", &nv, err) < 0)
+		return -1;
+	if (nv && url != NULL)
+		return err_set(err, WP_E_CONFIG, "gpu: dcgm_exporter and nvml "
+		    "are exclusive");
+	if (nv) {
+		t->mode = M_NVML;
+		return 0;
+	}
+	if (url == NULL)
+		return err_set(err, WP_E_CONFIG, "gpu: needs dcgm_exporter: "
+		    "URL or nvml: true");
+	t->mode = M_DCGM;
+	if (dup_str(&t->url, url, err) < 0 ||
+	    dup_str(&t->hostname, conf_get_str(b, "hostname"), err) < 0)
+		return -1;
+	return http_opts(t, b, err);
+}
+
+static int
+engine_block(struct inband *t, const struct conf_node *b, struct wp_err *err)
+{
+	const char *kind = conf_get_str(b, "kind");
+
+	if (conf_check_keys(b, engine_keys, err) < 0)
+		return -1;
+	t->mode = M_ENGINE;
+	t->kind = ENGINE_AUTO;
+	if (kind != NULL && (t->kind = engine_kind_parse(kind)) < 0)
+		return err_set(err, WP_E_CONFIG, "engine kind \"%.32s\": want "
+		    "vllm, sglang, tgi, llamacpp or auto", kind);
+	if (dup_str(&t->url, conf_get_str(b, "url"), err) < 0)
+		return -1;
+	return http_opts(t, b, err);
+}
 
 static int
 target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
-	(void)svc;
+	struct inband *t;
+	int rc;
+
 	*state = NULL;
-	return err_set(err, WP_E_CONFIG, "%s: driver inband not built yet",
-	    tc->name);
+	if (tc->block == NULL || tc->block->type != CN_MAP)
+		return err_set(err, WP_E_CONFIG, "inband %s: block must be a "
+		    "mapping", tc->name);
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	snprintf(t->name, sizeof(t->name), "%s", tc->name);
+	t->svc = svc;
+	t->timeout = tc->timeout;
+	if (tc->kind != NULL && strcmp(tc->kind, "engine") == 0)
+		rc = engine_block(t, tc->block, err);
+	else if (tc->kind != NULL && strcmp(tc->kind, "gpu") == 0)
+		rc = gpu_block(t, tc->block, err);
+	else
+		rc = err_set(err, WP_E_CONFIG, "target kind \"%s\" is not "
+		    "gpu or engine", tc->kind ? tc->kind : "");
+	if (rc < 0) {
+		err_prefix(err, "inband %s", tc->name);
+		target_free(t);
+		return -1;
+	}
+	*state = t;
+	return 0;
 }
 
-const struct wp_driver inband_driver = { .name = "inband", .target_new = target_new };
+static void
+describe(void *state, char *buf, size_t len)
+{
+	struct inband *t = state;
+
+	if (t->mode == M_NVML)
+		snprintf(buf, len, "%s: NVML (local)", t->name);
+	else if (t->mode == M_DCGM)
+		snprintf(buf, len, "%s: dcgm-exporter %s", t->name, t->url);
+	else
+		snprintf(buf, len, "%s: %s engine %s", t->name,
+		    engine_kind_name(t->kind), t->url);
+}
+
+/* ---- decoding a body into samples ----------------------------------- */
+
+static int
+emit_gpus(struct wp_poll *poll, const struct gpu_reading *g, size_t n,
+    const char *source, struct wp_err *err)
+{
+	struct wp_sample s[GPU_SAMPLES_MAX];
+	size_t i;
+	int k, j;
+
+	for (i = 0; i < n; i++) {
+		if ((k = gpu_samples(&g[i], source, s, err)) < 0)
+			return -1;
+		for (j = 0; j < k; j++)
+			poll_add(poll, &s[j]);
+	}
+	return 0;
+}
+
+static int
+decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
+    struct wp_err *err)
+{
+	struct dcgm_opts o = { 0 };
+	struct dcgm_result *d;
+	struct engine_result *e;
+	struct wp_sample s[ENGINE_SAMPLES_MAX];
+	bool om = prom_content_is_openmetrics(r->content_type);
+	int rc = -1, n, i;
+
+	if (t->mode == M_DCGM) {
+		o.openmetrics = om;
+		o.hostname = t->hostname;
+		if ((d = malloc(sizeof(*d))) == NULL)
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		if (dcgm_parse(r->body, r->len, &o, d, err) == 0)
+			rc = emit_gpus(poll, d->gpu, d->n, "dcgm", err);
+		free(d);
+		return rc;
+	}
+	if ((e = malloc(sizeof(*e))) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (engines_parse(r->body, r->len, om, t->kind, e, err) == 0 &&
+	    (n = engine_samples(e, s, err)) >= 0) {
+		for (i = 0; i < n; i++)
+			poll_add(poll, &s[i]);
+		rc = 0;
+	}
+	free(e);
+	return rc;
+}
+
+/* ---- polling ---------------------------------------------------------- */
+
+static void
+on_resp(void *arg, const struct http_resp *r, const struct wp_err *terr)
+{
+	struct inband *t = arg;
+	struct wp_poll *poll = t->poll;
+	struct wp_err err;
+
+	t->poll = NULL;
+	err_clear(&err);
+	if (poll == NULL)
+		return;
+	if (terr != NULL) {
+		poll_done(poll, -1, terr);
+		return;
+	}
+	if (r->status != 200) {
+		err_set(&err, r->status >= 500 || r->status == 429 ?
+		    WP_E_TRANSIENT : r->status == 401 || r->status == 403 ?
+		    WP_E_AUTH : WP_E_PROTOCOL, "HTTP %ld from %s", r->status,
+		    t->url);
+		poll_done(poll, -1, &err);
+		return;
+	}
+	if (r->body == NULL || decode(t, poll, r, &err) == -1) {
+		if (err.class == WP_E_NONE)
+			err_set(&err, WP_E_PROTOCOL, "empty response");
+		poll_done(poll, -1, &err);
+		return;
+	}
+	poll_done(poll, 0, NULL);
+}
+
+static void
+req_opts(const struct inband *t, struct http_req_opts *o)
+{
+	static const char *const hdrs[] = {
+		"Accept: application/openmetrics-text;version=1.0.0;q=0.5,"
+		    "text/plain;version=0.0.4;q=1,*/*;q=0.1",
+		NULL,
+	};
+
+	memset(o, 0, sizeof(*o));
+	o->method = "GET";
+	o->url = t->url;
+	o->headers = hdrs;
+	o->ca_file = t->ca_file;
+	o->insecure = t->insecure;
+	o->timeout = t->timeout;
+	o->max_body = t->max_body;
+}
+
+static int
+poll_nvml(struct inband *t, struct wp_poll *poll)
+{
+	struct gpu_reading g[DCGM_MAX_GPUS];
+	struct wp_err err;
+	size_t n;
+
+	err_clear(&err);
+	if (t->nvml == NULL && (t->nvml = nvml_open(NULL, &err)) == NULL) {
+		poll_done(poll, -1, &err);
+		return 0;
+	}
+	if (nvml_read(t->nvml, g, DCGM_MAX_GPUS, &n, &err) == -1 ||
+	    emit_gpus(poll, g, n, "nvml", &err) == -1) {
+		poll_done(poll, -1, &err);
+		return 0;
+	}
+	poll_done(poll, 0, NULL);
+	return 0;
+}
+
+static int
+poll_start(void *state, struct wp_poll *poll)
+{
+	struct inband *t = state;
+	struct http_req_opts o;
+	struct wp_err err;
+
+	err_clear(&err);
+	if (t->mode == M_NVML)
+		return poll_nvml(t, poll);
+	if (t->conn == NULL &&
+	    (t->conn = http_conn_new(t->svc->http, &err)) == NULL) {
+		poll_done(poll, -1, &err);
+		return 0;
+	}
+	req_opts(t, &o);
+	t->poll = poll;
+	if (http_start(t->conn, &o, on_resp, t, &err) == -1) {
+		t->poll = NULL;
+		poll_done(poll, -1, &err);
+	}
+	return 0;
+}
+
+static void
+poll_cancel(void *state, struct wp_poll *poll)
+{
+	struct inband *t = state;
+
+	(void)poll;
+	if (t->conn != NULL)
+		http_cancel(t->conn);
+	t->poll = NULL;
+}
+
+/* ---- probe ------------------------------------------------------------ */
+
+static const char *
+req_extra(const struct wp_probe_req *req, const char *key)
+{
+	size_t n = strlen(key), i;
+
+	for (i = 0; req->extra != NULL && req->extra[i] != NULL; i++)
+		if (strncmp(req->extra[i], key, n) == 0 &&
+		    req->extra[i][n] == '=')
+			return req->extra[i] + n + 1;
+	return NULL;
+}
+
+static int
+probe_gpus(const struct dcgm_result *d, struct wp_probe_result *out,
+    struct wp_err *err)
+{
+	struct wp_sample s[GPU_SAMPLES_MAX];
+	char path[256];
+	size_t i;
+	int k, j;
+
+	snprintf(out->vendor, sizeof(out->vendor), "NVIDIA");
+	snprintf(out->model, sizeof(out->model), "%s", d->gpu[0].model);
+	snprintf(out->firmware, sizeof(out->firmware), "%s", d->gpu[0].driver);
+	snprintf(out->extra, sizeof(out->extra), "dcgm-exporter gpus=%zu%s%s "
+	    "folded_rows=%u blank=%u", d->n, d->gpu[0].hostname[0] ?
+	    " host=" : "", d->gpu[0].hostname, d->folded, d->blank);
+	for (i = 0; i < d->n; i++) {
+		if ((k = gpu_samples(&d->gpu[i], "dcgm", s, err)) < 0)
+			return -1;
+		for (j = 0; j < k; j++) {
+			if (s[j].quantity != WP_Q_ENERGY &&
+			    s[j].quantity != WP_Q_POWER)
+				continue;
+			snprintf(path, sizeof(path), "%s{gpu=\"%d\"}",
+			    s[j].quantity == WP_Q_ENERGY ?
+			    (d->gpu[i].energy_field == 156 ?
+			    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION" :
+			    "energy (J field)") : "DCGM_FI_DEV_POWER_USAGE",
+			    d->gpu[i].index);
+			if (probe_result_add(out, &s[j], path, true) == -1)
+				return err_set(err, WP_E_INTERNAL, "no memory");
+		}
+	}
+	return 0;
+}
+
+static int
+probe_engine(const struct engine_result *e, struct wp_probe_result *out,
+    struct wp_err *err)
+{
+	struct wp_sample s[ENGINE_SAMPLES_MAX];
+	int n, i, w, k = 0;
+
+	snprintf(out->vendor, sizeof(out->vendor), "%s",
+	    engine_kind_name(e->kind));
+	snprintf(out->model, sizeof(out->model), "%s", e->n ?
+	    e->model[0].name : "");
+	snprintf(out->extra, sizeof(out->extra), "engine=%s models=%zu",
+	    engine_kind_name(e->kind), e->n);
+	if ((n = engine_samples(e, s, err)) < 0)
+		return -1;
+	for (w = 0; w < EW_NWHAT; w++) {
+		if (!e->has[w] || k >= n)
+			continue;
+		i = k++;
+		if (probe_result_add(out, &s[i], e->metric[w], true) == -1)
+			return err_set(err, WP_E_INTERNAL, "no memory");
+	}
+	return 0;
+}
+
+/* True if raw response headers name OpenMetrics as the content type. */
+static bool
+headers_openmetrics(const char *h)
+{
+	const char *p;
+
+	for (p = h; p != NULL && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (strncasecmp(p, "content-type:", 13) == 0)
+			return prom_content_is_openmetrics(p + 13 +
+			    strspn(p + 13, " \t"));
+	return false;
+}
+
+static int
+probe_body(const struct wp_probe_req *req, const char *body, size_t len,
+    bool om, struct wp_probe_result *out, struct wp_err *err)
+{
+	struct dcgm_opts o = { .hostname = req_extra(req, "hostname"),
+	    .openmetrics = om };
+	const char *ks = req_extra(req, "kind");
+	struct dcgm_result *d = malloc(sizeof(*d));
+	struct engine_result *e = malloc(sizeof(*e));
+	struct wp_err de = { 0 }, ee = { 0 };
+	int kind = ks ? engine_kind_parse(ks) : ENGINE_AUTO, rc = -1;
+
+	snprintf(out->protocol, sizeof(out->protocol), "prometheus");
+	if (d == NULL || e == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+	else if (kind < 0)
+		err_set(err, WP_E_CONFIG, "-o kind=%.32s: want vllm, sglang, "
+		    "tgi, llamacpp or auto", ks);
+	else if (ks == NULL && dcgm_parse(body, len, &o, d, &de) == 0)
+		rc = probe_gpus(d, out, err);
+	else if (engines_parse(body, len, om, kind, e, &ee) == 0)
+		rc = probe_engine(e, out, err);
+	else if (ks != NULL)
+		err_set(err, ee.class, "%s", ee.msg);
+	else
+		err_set(err, WP_E_PROTOCOL, "neither dcgm-exporter (%.100s) nor "
+		    "an inference engine (%.100s)", de.msg, ee.msg);
+	free(d);
+	free(e);
+	return rc;
+}
+
+static int
+probe(const struct wp_probe_req *req, const struct wp_services *svc,
+    struct wp_probe_result *out, struct wp_err *err)
+{
+	struct inband t = { 0 };
+	struct http_req_opts o;
+	struct http_conn *c;
+	char *body = NULL, *hdrs = NULL;
+	size_t len = 0;
+	long status = 0;
+	int rc;
+
+	if (!http_url(req->url))
+		return err_set(err, WP_E_CONFIG, "not an http(s) URL: %s",
+		    req->url);
+	t.url = (char *)req->url;
+	t.ca_file = (char *)req->ca_file;
+	t.insecure = req->insecure;
+	t.timeout = req->timeout;
+	t.max_body = INBAND_BODY_MAX_DEFAULT;
+	if ((c = http_conn_new(svc->http, err)) == NULL)
+		return -1;
+	req_opts(&t, &o);
+	rc = http_fetch_sync(svc->http, c, &o, &status, &body, &len, &hdrs,
+	    err);
+	http_conn_free(c);
+	if (rc == 0 && status != 200)
+		rc = err_set(err, status >= 500 ? WP_E_TRANSIENT :
+		    WP_E_PROTOCOL, "HTTP %ld from %s", status, req->url);
+	if (rc == 0)
+		rc = probe_body(req, body, len, headers_openmetrics(hdrs), out,
+		    err);
+	free(body);
+	free(hdrs);
+	return rc;
+}
+
+const struct wp_driver inband_driver = {
+	.name = "inband",
+	.target_new = target_new,
+	.poll_start = poll_start,
+	.poll_cancel = poll_cancel,
+	.target_free = target_free,
+	.describe = describe,
+	.probe = probe,
+};
