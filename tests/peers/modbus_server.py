@@ -265,6 +265,8 @@ async def serve(args, meters, faults):
                                     handler=handler,
                                     ignore_missing_slaves=True)
         await server.start()
+        if server.transport is None:
+            sys.exit(f"cannot open {args.rtu}")
         if args.ready:
             open(args.ready, "w").close()
         while True:
