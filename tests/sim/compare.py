@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""compare.py - wattpath's figures against wattpath-sim's exact truth.
+
+  compare.py TRUTH.json --report REPORT.json
+  compare.py TRUTH.json --journal JOURNAL.csv --from T --to T
+
+With --report, reads `wattpath report --format json` and prints each
+boundary's energy, J/token and PUE next to the truth with the error.
+With --journal (used while the report is not available), integrates the
+journal export itself: counters are interpolated linearly at the window
+edges, gauges (power-only BMCs) integrated by the trapezoid rule.
+Exit status 0; this is a display, the accuracy tests assert.
+"""
+import csv
+import json
+import sys
+
+F_CROSSCHECK = 0x0040
+
+
+def err(meas, truth):
+    if meas is None or truth in (None, 0):
+        return "    n/a"
+    return "%+7.3f%%" % (100.0 * (meas - truth) / truth)
+
+
+def row(name, meas, truth, unit="J"):
+    m = "%16.1f" % meas if meas is not None else "%16s" % "-"
+    print("  %-22s %s %16.1f %s  %s" % (name, m, truth, err(meas, truth), unit))
+
+
+def interp(pts, t):
+    """Value of a piecewise-linear series at t, or None outside it."""
+    if not pts or t < pts[0][0] or t > pts[-1][0]:
+        return None
+    for (t0, v0), (t1, v1) in zip(pts, pts[1:]):
+        if t0 <= t <= t1:
+            return v0 if t1 == t0 else v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+    return pts[-1][1]
+
+
+def counter_energy(pts, a, b):
+    va, vb = interp(pts, a), interp(pts, b)
+    return None if va is None or vb is None else vb - va
+
+
+def gauge_energy(pts, a, b):
+    if not pts or pts[0][0] > a or pts[-1][0] < b:
+        return None
+    grid = [a] + [t for t, _ in pts if a < t < b] + [b]
+    return sum((t1 - t0) * (interp(pts, t0) + interp(pts, t1)) / 2
+               for t0, t1 in zip(grid, grid[1:]))
+
+
+def load_journal(path):
+    series = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "0" or not r["series"]:
+                continue
+            if int(r["flags"] or 0, 0) & F_CROSSCHECK:
+                continue
+            key = (r["target"], r["series"])
+            t = int(r["t_real_ns"]) / 1e9
+            v = float(r["cum"] if r["kind"] == "counter" else r["value"])
+            series.setdefault(key, {"b": r["boundary"], "k": r["kind"],
+                                    "pts": []})["pts"].append((t, v))
+    return series
+
+
+def journal_figures(series, a, b):
+    fig = {"gpu": 0.0, "wall": 0.0, "outlet": 0.0, "tokens": 0.0,
+           "facility": None, "it": None}
+    missing = []
+    nodes = {}
+    for (target, name), s in sorted(series.items()):
+        s["pts"].sort()
+        e = (counter_energy(s["pts"], a, b) if s["k"] == "counter"
+             else gauge_energy(s["pts"], a, b))
+        node = target.split("/")[0]
+        if name == "tokens/output" and e is not None:
+            fig["tokens"] += e
+        elif s["b"] == "gpu" and name.endswith("/energy"):
+            fig["gpu"] += e if e is not None else 0
+            missing += [] if e is not None else [target + " " + name]
+        elif s["b"] == "wall":
+            nodes.setdefault(node, {})[s["k"]] = e
+        elif s["b"] == "outlet" and name.endswith("/energy") and e:
+            fig["outlet"] += e
+        elif s["b"] == "facility" and name == "energy" and e is not None:
+            role = "facility" if target.startswith("incomer") else (
+                "it" if target.startswith("it-") else None)
+            if role:
+                fig[role] = (fig[role] or 0) + e
+    for node, kinds in nodes.items():
+        e = kinds.get("counter")
+        if e is None:
+            e = kinds.get("gauge")
+        if e is None:
+            missing.append(node + " wall")
+        else:
+            fig["wall"] += e
+    fig["wall_nodes"] = len(nodes)
+    return fig, missing
+
+
+def print_table(fig, truth):
+    tt = truth["totals"]
+    tok = tt["tokens_output"]
+    print("  %-22s %16s %16s %8s" % ("figure", "wattpath", "truth", "error"))
+    row("GPU energy", fig.get("gpu"), tt["gpu_j"])
+    row("wall energy", fig.get("wall"), tt["wall_j"])
+    if truth["pdus"] and fig.get("outlet"):
+        row("outlet energy", fig.get("outlet"), tt["outlet_j"])
+    if fig.get("it") is not None:
+        row("IT energy (UPS out)", fig["it"], tt["it_j"])
+    if fig.get("facility") is not None:
+        row("facility energy", fig["facility"], tt["facility_j"])
+    row("output tokens", fig.get("tokens"), tok, "tokens")
+    if fig.get("tokens"):
+        for b, key in (("gpu", "gpu_j"), ("wall", "wall_j"),
+                       ("facility", "facility_j")):
+            m = fig.get(b if b != "facility" else "facility")
+            if m:
+                print("  %-22s %16.5f %16.5f %s  J/token" % (
+                    "J/token at " + b, m / fig["tokens"], tt[key] / tok,
+                    err(m / fig["tokens"], tt[key] / tok)))
+    if fig.get("facility") and fig.get("it"):
+        pue = fig["facility"] / fig["it"]
+        print("  %-22s %16.4f %16.4f %s" % ("PUE", pue, truth["pue"],
+                                             err(pue, truth["pue"])))
+
+
+def find(d, *names):
+    """First value under any of names, searching nested dicts."""
+    if isinstance(d, dict):
+        for n in names:
+            if n in d and isinstance(d[n], (int, float)):
+                return d[n]
+        for v in d.values():
+            r = find(v, *names)
+            if r is not None:
+                return r
+    return None
+
+
+def report_figures(rep):
+    fig = {}
+    bnd = rep.get("boundaries", rep)
+    for b in ("gpu", "wall", "outlet", "facility", "it"):
+        x = bnd.get(b) if isinstance(bnd, dict) else None
+        if isinstance(x, dict):
+            fig[b] = find(x, "energy_j", "energy", "joules")
+    fig["tokens"] = find(rep.get("tokens", rep), "output", "tokens_output",
+                         "output_tokens")
+    return fig
+
+
+def main(argv):
+    truth = json.load(open(argv[1]))
+    print("== against the simulator's truth (%s .. %s, %.1f s)" % (
+        truth["from"], truth["to"], truth["seconds"]))
+    if "--report" in argv:
+        rep = json.load(open(argv[argv.index("--report") + 1]))
+        print_table(report_figures(rep), truth)
+        return 0
+    path = argv[argv.index("--journal") + 1]
+    a = float(argv[argv.index("--from") + 1])
+    b = float(argv[argv.index("--to") + 1])
+    fig, missing = journal_figures(load_journal(path), a, b)
+    print_table(fig, truth)
+    if missing:
+        print("  (no usable data for: %s)" % ", ".join(missing[:8]) +
+              (" ..." if len(missing) > 8 else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
