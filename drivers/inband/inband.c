@@ -466,6 +466,10 @@ probe_body(const struct wp_probe_req *req, const char *body, size_t len,
 		rc = probe_engine(e, out, err);
 	else if (ks != NULL)
 		err_set(err, ee.class, "%s", ee.msg);
+	else if (memmem(body, len, "DCGM_FI_", 8) != NULL ||
+	    memmem(body, len, "dcgm_", 5) != NULL)
+		err_set(err, de.class, "dcgm-exporter: %s%s", de.msg,
+		    strstr(de.msg, "hostname") ? " (-o hostname=H)" : "");
 	else
 		err_set(err, WP_E_PROTOCOL, "neither dcgm-exporter (%.100s) nor "
 		    "an inference engine (%.100s)", de.msg, ee.msg);
