@@ -15,9 +15,6 @@ import csv
 import json
 import sys
 
-F_CROSSCHECK = 0x0040
-
-
 def err(meas, truth):
     if meas is None or truth in (None, 0):
         return "    n/a"
@@ -56,9 +53,11 @@ def load_journal(path):
     series = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            if r["status"] != "0" or not r["series"]:
+            if r["status"] not in ("ok", "0") or not r["series"]:
                 continue
-            if int(r["flags"] or 0, 0) & F_CROSSCHECK:
+            if "crosscheck" in r["flags"]:
+                continue
+            if r["kind"] == "counter" and r["cum"] == "":
                 continue
             key = (r["target"], r["series"])
             t = int(r["t_real_ns"]) / 1e9
