@@ -1,20 +1,2152 @@
-/* Placeholder until this command lands. */
+/*
+ * report_cmd.c - `wattpath report` and `wattpath curve`: the I/O around
+ * the pure model.  Loads the config, streams the journal once over the
+ * window (plus a margin for the edge readings), maps each journal value to
+ * a node and a role by the series naming of docs/series.md, feeds the
+ * model's streaming integrators, then computes boundaries, J/token, PUE,
+ * idle-subtracted and SLO-qualified figures, run statistics, carbon and
+ * cost, and prints JSON, Markdown or CSV (schema: docs/report.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
 
+#include <json-c/json.h>
+
+#include "../model/boundary.h"
+#include "../model/carbon.h"
+#include "../model/counter.h"
+#include "../model/curve.h"
+#include "../model/integrate.h"
+#include "../model/jtoken.h"
+#include "../model/pue.h"
+#include "../model/stats.h"
+#include "clock.h"
 #include "cmd.h"
+#include "conf.h"
+#include "journal.h"
+#include "log.h"
+#include "sample.h"
+
+#define MAX_RUNS	64
+#define MAX_GPUS	64
+#define FILE_MAX	(64u << 20)	/* CSV / request log size cap */
+#define HOUR		(3600 * WP_SEC)
+
+enum role {
+	R_NONE, R_WALL, R_WALL_P, R_GPU_IB, R_GPU_IB_P, R_GPU_BMC, R_GPU_BMC_P,
+	R_LIMIT, R_OUTLET, R_OUTLET_P, R_TOK_OUT, R_TOK_IN, R_FAC, R_IT
+};
+
+struct ser {
+	char	*key;		/* "target|series" */
+	int	 role;
+	int	 node;		/* index in conf->nodes, -1 site meters */
+	int	 gpu;		/* GPU index, outlet slot */
+	int	 kind;
+	bool	 used;
+	char	 labels[WP_LABEL_MAX];
+	double	 lim_sum;	/* R_LIMIT: mean over the window */
+	size_t	 lim_n;
+	struct integ main, idle;
+	struct integ *run;	/* nruns, or NULL */
+	struct integ_result res;
+	int	 rc;		/* integ_finish of main */
+	char	 why[WP_ERR_MSG];
+};
+
+struct opts {
+	const char *cfg, *requests, *format, *node, *cls;
+	wp_time	 from, to, idle_from, idle_to, step;
+	int	 runs;
+	bool	 have_window, have_idle;
+};
+
+struct reqs {
+	struct jt_request *r;
+	double	*start, *end;
+	size_t	 n;
+};
+
+struct rep {
+	const struct wp_conf *c;
+	struct opts o;
+	struct ser **tab;	/* open addressing */
+	size_t	 cap, n;
+	bool	 curve_mode;
+	bool	*selected;	/* curve: nodes in scope */
+	json_object *warnings;
+	struct reqs rq;
+};
+
+/* ---------------------------------------------------------- helpers */
+
+static void
+warn(struct rep *r, const char *fmt, ...) __attribute__((format(printf, 2,
+    3)));
+
+static void
+warn(struct rep *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_object_array_add(r->warnings, json_object_new_string(buf));
+}
+
+static double
+secs(wp_time t)
+{
+	return (double)t / (double)WP_SEC;
+}
+
+static json_object *
+jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static void
+jset(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *
+jtime(wp_time t)
+{
+	char buf[40];
+
+	clock_iso8601(t, buf, sizeof(buf));
+	return json_object_new_string(buf);
+}
+
+static unsigned long
+hash(const char *s)
+{
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 ^ (unsigned char)*s++;
+	return h;
+}
+
+/* Reads a whole file (capped).  Caller frees. */
+static char *
+slurp(const char *path, size_t *len, struct wp_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (f == NULL) {
+		err_set(err, WP_E_CONFIG, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= FILE_MAX) {
+				err_set(err, WP_E_CONFIG, "%s: larger than %u "
+				    "bytes", path, FILE_MAX);
+				goto fail;
+			}
+			cap = cap ? cap * 2 : 65536;
+			if ((nb = realloc(buf, cap + 1)) == NULL) {
+				err_set(err, WP_E_INTERNAL, "out of memory");
+				goto fail;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		err_set(err, WP_E_CONFIG, "%s: read error", path);
+		goto fail;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/* A path from the config, relative to the config file's directory. */
+static void
+conf_path(const struct wp_conf *c, const char *p, char *out, size_t len)
+{
+	const char *slash = strrchr(c->path, '/');
+
+	if (p[0] == '/' || slash == NULL)
+		snprintf(out, len, "%s", p);
+	else
+		snprintf(out, len, "%.*s/%s", (int)(slash - c->path), c->path,
+		    p);
+}
+
+/* ------------------------------------------------ series and roles */
+
+static int
+node_index(const struct wp_conf *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_nodes; i++)
+		if (strlen(c->nodes[i].name) == len &&
+		    strncmp(c->nodes[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The node owning outlet n of pdu, or -1. */
+static int
+outlet_node(const struct wp_conf *c, const char *pdu, const char *n,
+    int *slot)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_nodes; i++)
+		for (j = 0; j < c->nodes[i].n_outlets; j++)
+			if (strcmp(c->nodes[i].outlets[j].pdu, pdu) == 0 &&
+			    strcmp(c->nodes[i].outlets[j].outlet, n) == 0) {
+				*slot = (int)j;
+				return (int)i;
+			}
+	return -1;
+}
+
+/* "gpu/<i>/<rest>": index, or -1. */
+static int
+gpu_series(const char *s, const char *rest)
+{
+	char *end;
+	long i;
+
+	if (strncmp(s, "gpu/", 4) != 0)
+		return -1;
+	i = strtol(s + 4, &end, 10);
+	if (end == s + 4 || *end != '/' || strcmp(end + 1, rest) != 0 ||
+	    i < 0 || i >= MAX_GPUS)
+		return -1;
+	return (int)i;
+}
+
+struct tgt {
+	int	 kind;		/* 0 none, 1 bmc, 2 gpu, 3 engine, 4 pdu, 5 meter */
+	int	 node;
+	const char *name;	/* pdu / meter name */
+	const char *role;	/* meter role */
+};
+
+static void
+classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
+{
+	const char *sl = strrchr(t, '/');
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->node = -1;
+	if (sl != NULL) {
+		g->node = node_index(c, t, (size_t)(sl - t));
+		if (g->node < 0)
+			return;
+		if (strcmp(sl + 1, "bmc") == 0)
+			g->kind = 1;
+		else if (strcmp(sl + 1, "gpu") == 0)
+			g->kind = 2;
+		else if (strncmp(sl + 1, "engine", 6) == 0)
+			g->kind = 3;
+		return;
+	}
+	for (i = 0; i < c->n_pdus; i++)
+		if (strcmp(c->pdus[i].name, t) == 0) {
+			g->kind = 4;
+			g->name = c->pdus[i].name;
+			return;
+		}
+	for (i = 0; i < c->n_meters; i++)
+		if (strcmp(c->meters[i].name, t) == 0) {
+			g->kind = 5;
+			g->name = c->meters[i].name;
+			g->role = c->meters[i].role;
+			return;
+		}
+}
+
+/* Role of series s on target g; fills node and gpu/slot. */
+static int
+classify(const struct wp_conf *c, const struct tgt *g, const char *s,
+    int *node, int *idx)
+{
+	int i;
+
+	*node = g->node;
+	*idx = 0;
+	switch (g->kind) {
+	case 1:
+		if (strcmp(s, "wall/energy") == 0)
+			return R_WALL;
+		if (strcmp(s, "wall/power") == 0)
+			return R_WALL_P;
+		if ((i = gpu_series(s, "energy")) >= 0)
+			return *idx = i, R_GPU_BMC;
+		if ((i = gpu_series(s, "power")) >= 0)
+			return *idx = i, R_GPU_BMC_P;
+		return R_NONE;
+	case 2:
+		if ((i = gpu_series(s, "energy")) >= 0)
+			return *idx = i, R_GPU_IB;
+		if ((i = gpu_series(s, "power")) >= 0)
+			return *idx = i, R_GPU_IB_P;
+		if ((i = gpu_series(s, "power_limit")) >= 0)
+			return *idx = i, R_LIMIT;
+		return R_NONE;
+	case 3:
+		if (strcmp(s, "tokens/output") == 0)
+			return R_TOK_OUT;
+		if (strcmp(s, "tokens/input") == 0)
+			return R_TOK_IN;
+		return R_NONE;
+	case 4:
+		if (strncmp(s, "outlet/", 7) == 0) {
+			char n[32];
+			const char *e = strchr(s + 7, '/');
+
+			if (e == NULL || (size_t)(e - s - 7) >= sizeof(n))
+				return R_NONE;
+			snprintf(n, sizeof(n), "%.*s", (int)(e - s - 7), s + 7);
+			*node = outlet_node(c, g->name, n, idx);
+			if (*node < 0)
+				return R_NONE;
+			if (strcmp(e, "/energy") == 0)
+				return R_OUTLET;
+			if (strcmp(e, "/power") == 0)
+				return R_OUTLET_P;
+		}
+		return R_NONE;
+	case 5:
+		if (strcmp(s, "energy") != 0)
+			return R_NONE;
+		*node = -1;
+		if (strcmp(g->role, "facility_total") == 0)
+			return R_FAC;
+		if (strcmp(g->role, "it_total") == 0)
+			return R_IT;
+		return R_NONE;
+	}
+	return R_NONE;
+}
+
+static bool
+hourly_role(int role)
+{
+	return role == R_WALL || role == R_WALL_P || role == R_FAC ||
+	    role == R_IT;
+}
+
+static bool
+curve_role(int role)
+{
+	return role == R_WALL || role == R_WALL_P || role == R_GPU_IB ||
+	    role == R_GPU_IB_P || role == R_GPU_BMC || role == R_GPU_BMC_P;
+}
+
+static int
+ser_setup(struct rep *r, struct ser *s, const struct wp_sample *smp)
+{
+	struct integ_opts io = { .from = r->o.from, .to = r->o.to,
+	    .interval = r->c->interval, .kind = smp->kind,
+	    .resolution = smp->kind == WP_COUNTER ? smp->resolution : 0 };
+	struct wp_err err = { 0 };
+	int i;
+
+	s->kind = smp->kind;
+	snprintf(s->labels, sizeof(s->labels), "%s", smp->labels);
+	if (hourly_role(s->role) && !r->curve_mode)
+		io.bin_len[0] = HOUR;
+	if (r->curve_mode && curve_role(s->role))
+		io.bin_len[1] = r->o.step;
+	if (integ_init(&s->main, &io, &err) == -1)
+		return -1;
+	io.bin_len[0] = io.bin_len[1] = 0;
+	if (r->o.have_idle) {
+		io.from = r->o.idle_from;
+		io.to = r->o.idle_to;
+		if (integ_init(&s->idle, &io, &err) == -1)
+			return -1;
+	}
+	if (r->o.runs > 1) {
+		wp_time len = (r->o.to - r->o.from) / r->o.runs;
+
+		s->run = calloc((size_t)r->o.runs, sizeof(*s->run));
+		if (s->run == NULL)
+			return -1;
+		for (i = 0; i < r->o.runs; i++) {
+			io.from = r->o.from + len * i;
+			io.to = i + 1 == r->o.runs ? r->o.to : io.from + len;
+			if (integ_init(&s->run[i], &io, &err) == -1)
+				return -1;
+		}
+	}
+	s->used = true;
+	return 0;
+}
+
+static int
+tab_grow(struct rep *r)
+{
+	size_t ncap = r->cap ? r->cap * 2 : 1024, i;
+	struct ser **nt = calloc(ncap, sizeof(*nt));
+
+	if (nt == NULL)
+		return -1;
+	for (i = 0; i < r->cap; i++) {
+		size_t h;
+
+		if (r->tab[i] == NULL)
+			continue;
+		h = hash(r->tab[i]->key) & (ncap - 1);
+		while (nt[h] != NULL)
+			h = (h + 1) & (ncap - 1);
+		nt[h] = r->tab[i];
+	}
+	free(r->tab);
+	r->tab = nt;
+	r->cap = ncap;
+	return 0;
+}
+
+/* Finds or creates the series for key.  NULL on ENOMEM. */
+static struct ser *
+ser_get(struct rep *r, const char *key, bool *fresh)
+{
+	size_t h;
+
+	*fresh = false;
+	if ((r->n + 1) * 2 > r->cap && tab_grow(r) == -1)
+		return NULL;
+	h = hash(key) & (r->cap - 1);
+	while (r->tab[h] != NULL) {
+		if (strcmp(r->tab[h]->key, key) == 0)
+			return r->tab[h];
+		h = (h + 1) & (r->cap - 1);
+	}
+	if ((r->tab[h] = calloc(1, sizeof(struct ser))) == NULL)
+		return NULL;
+	if ((r->tab[h]->key = strdup(key)) == NULL) {
+		free(r->tab[h]);
+		r->tab[h] = NULL;
+		return NULL;
+	}
+	r->n++;
+	*fresh = true;
+	return r->tab[h];
+}
+
+static void
+ser_free(struct ser *s, int runs)
+{
+	int i;
+
+	integ_fini(&s->main);
+	integ_fini(&s->idle);
+	for (i = 0; s->run != NULL && i < runs; i++)
+		integ_fini(&s->run[i]);
+	free(s->run);
+	free(s->key);
+	free(s);
+}
+
+static void
+feed(struct rep *r, struct ser *s, wp_time t, const struct journal_value *v)
+{
+	uint32_t pf = 0;
+	double x = v->s.kind == WP_COUNTER ? v->cum : v->s.value;
+	int i;
+
+	if (s->role == R_LIMIT) {
+		if (t >= r->o.from && t <= r->o.to && v->s.value > 0) {
+			s->lim_sum += v->s.value;
+			s->lim_n++;
+		}
+		return;
+	}
+	if (v->s.kind == WP_COUNTER) {
+		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
+			pf |= INTEG_P_RESET;
+		if (v->ctr_flags & CTR_HELD)
+			pf |= INTEG_P_HELD;
+	}
+	integ_add(&s->main, t, x, pf);
+	if (r->o.have_idle)
+		integ_add(&s->idle, t, x, pf);
+	for (i = 0; s->run != NULL && i < r->o.runs; i++)
+		integ_add(&s->run[i], t, x, pf);
+}
+
+static int
+on_record(const struct journal_record *rec, void *arg)
+{
+	struct rep *r = arg;
+	struct tgt g;
+	size_t i;
+
+	if (rec->status != 0 || rec->n == 0)
+		return 0;
+	classify_target(r->c, rec->target, &g);
+	if (g.kind == 0)
+		return 0;
+	for (i = 0; i < rec->n; i++) {
+		const struct journal_value *v = &rec->v[i];
+		wp_time t = v->s.t_real ? v->s.t_real : rec->t_real;
+		char key[WP_SERIES_MAX + 300];
+		struct ser *s;
+		int node, idx, role;
+		bool fresh;
+
+		role = classify(r->c, &g, v->s.series, &node, &idx);
+		if (role == R_NONE)
+			continue;
+		if (r->curve_mode && (node < 0 || !r->selected[node]))
+			continue;
+		snprintf(key, sizeof(key), "%s|%s", rec->target, v->s.series);
+		if ((s = ser_get(r, key, &fresh)) == NULL)
+			return -1;
+		if (fresh) {
+			s->role = role;
+			s->node = node;
+			s->gpu = idx;
+			if (ser_setup(r, s, &v->s) == -1)
+				return -1;
+		}
+		if (v->s.kind != s->kind)
+			continue;
+		feed(r, s, t, v);
+	}
+	return 0;
+}
+
+static int
+scan(struct rep *r, struct wp_err *err)
+{
+	char dir[PATH_MAX];
+	wp_time margin = 4 * r->c->interval, from = r->o.from, to = r->o.to;
+	size_t i;
+
+	if (r->o.have_idle) {
+		if (r->o.idle_from < from)
+			from = r->o.idle_from;
+		if (r->o.idle_to > to)
+			to = r->o.idle_to;
+	}
+	snprintf(dir, sizeof(dir), "%s/journal", r->c->data_dir);
+	if (journal_scan(dir, from - margin, to + margin + 1, on_record, r,
+	    err) == -1)
+		return -1;
+	for (i = 0; i < r->cap; i++) {
+		struct ser *s = r->tab[i];
+		struct wp_err e = { 0 };
+
+		if (s == NULL || s->role == R_LIMIT)
+			continue;
+		s->rc = integ_finish(&s->main, &s->res, &e);
+		snprintf(s->why, sizeof(s->why), "%s", e.msg);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------- per-node figures */
+
+#define MAX_SLOTS	16
+#define W_MAIN		(-2)
+#define W_IDLE		(-1)
+
+struct nodeagg {
+	struct ser *wall;
+	struct ser *gib[MAX_GPUS], *gbmc[MAX_GPUS], *lim[MAX_GPUS];
+	struct ser *outl[MAX_SLOTS];
+	struct ser *tok_out[8], *tok_in[8];
+	size_t	 n_out, n_in;
+};
+
+/* Better of two candidates for one slot: a valid counter, then a valid
+ * gauge, then whatever explains the refusal. */
+static struct ser *
+better(struct ser *cur, struct ser *s)
+{
+	int sc_cur, sc_s;
+
+	if (cur == NULL)
+		return s;
+	sc_cur = (cur->rc == 0) * 2 + (cur->kind == WP_COUNTER);
+	sc_s = (s->rc == 0) * 2 + (s->kind == WP_COUNTER);
+	return sc_s > sc_cur ? s : cur;
+}
+
+static void
+gather(struct rep *r, struct nodeagg *na)
+{
+	size_t i;
+
+	for (i = 0; i < r->cap; i++) {
+		struct ser *s = r->tab[i];
+		struct nodeagg *a;
+
+		if (s == NULL || s->node < 0)
+			continue;
+		a = &na[s->node];
+		switch (s->role) {
+		case R_WALL: case R_WALL_P:
+			a->wall = better(a->wall, s);
+			break;
+		case R_GPU_IB: case R_GPU_IB_P:
+			a->gib[s->gpu] = better(a->gib[s->gpu], s);
+			break;
+		case R_GPU_BMC: case R_GPU_BMC_P:
+			a->gbmc[s->gpu] = better(a->gbmc[s->gpu], s);
+			break;
+		case R_LIMIT:
+			a->lim[s->gpu] = s;
+			break;
+		case R_OUTLET: case R_OUTLET_P:
+			if (s->gpu < MAX_SLOTS)
+				a->outl[s->gpu] = better(a->outl[s->gpu], s);
+			break;
+		case R_TOK_OUT:
+			if (a->n_out < 8 && s->kind == WP_COUNTER)
+				a->tok_out[a->n_out++] = s;
+			break;
+		case R_TOK_IN:
+			if (a->n_in < 8 && s->kind == WP_COUNTER)
+				a->tok_in[a->n_in++] = s;
+			break;
+		}
+	}
+}
+
+/* Energy of s over the main window, the idle window or run k. */
+static int
+ser_energy(struct ser *s, int which, double *e)
+{
+	struct integ_result res;
+
+	if (s == NULL)
+		return -1;
+	if (which == W_MAIN) {
+		*e = s->res.energy;
+		return s->rc;
+	}
+	if (integ_finish(which == W_IDLE ? &s->idle : &s->run[which], &res,
+	    NULL) == -1)
+		return -1;
+	*e = res.energy;
+	return 0;
+}
+
+static int
+method_of(const struct ser *s)
+{
+	return s->kind == WP_COUNTER ? BM_COUNTER : BM_GAUGE;
+}
+
+static double
+bound_of(const struct ser *s)
+{
+	return stats_instrument_bound(s->res.energy, s->res.res_bound,
+	    s->res.edge_bound, 0);
+}
+
+static void
+one(struct ser *s, int which, struct bnd_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (s != NULL && ser_energy(s, which, &v->energy_j) == 0) {
+		v->valid = true;
+		v->method = method_of(s);
+		v->bound_j = which == W_MAIN ? bound_of(s) : 0;
+	}
+}
+
+static void
+node_gpu(struct nodeagg *a, int which, struct bnd_value *v, double *cross)
+{
+	struct bnd_gpu_src src[2 * MAX_GPUS];
+	size_t n = 0;
+	int g;
+
+	for (g = 0; g < MAX_GPUS; g++) {
+		struct ser *p[2] = { a->gib[g], a->gbmc[g] };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			struct bnd_value b;
+
+			if (p[k] == NULL)
+				continue;
+			one(p[k], which, &b);
+			src[n++] = (struct bnd_gpu_src){ .gpu = g,
+			    .inband = k == 0, .valid = b.valid,
+			    .energy_j = b.energy_j, .method = b.method,
+			    .bound_j = b.bound_j };
+		}
+	}
+	if (n == 0) {
+		memset(v, 0, sizeof(*v));
+		*cross = NAN;
+		return;
+	}
+	boundary_gpu(src, n, v, cross);
+}
+
+static void
+node_outlet(const struct wp_node *nd, struct nodeagg *a, int which,
+    struct bnd_value *v)
+{
+	size_t j;
+
+	memset(v, 0, sizeof(*v));
+	if (nd->n_outlets == 0)
+		return;
+	v->valid = true;
+	for (j = 0; j < nd->n_outlets && j < MAX_SLOTS; j++) {
+		struct bnd_value b;
+
+		one(a->outl[j], which, &b);
+		if (!b.valid) {
+			v->valid = false;
+			return;
+		}
+		v->energy_j += b.energy_j;
+		v->bound_j += b.bound_j;
+		v->method = v->method > b.method ? v->method : b.method;
+	}
+}
+
+/* Output (or input) tokens of a node over a window; -1 none. */
+static double
+node_tokens(struct nodeagg *a, bool output, int which)
+{
+	struct ser **t = output ? a->tok_out : a->tok_in;
+	size_t i, n = output ? a->n_out : a->n_in;
+	double sum = 0, e;
+
+	if (n == 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (ser_energy(t[i], which, &e) != 0)
+			return -1;
+		sum += e;
+	}
+	return sum;
+}
+
+static double
+node_limit(struct nodeagg *a)
+{
+	double sum = 0;
+	int g;
+
+	for (g = 0; g < MAX_GPUS; g++)
+		if (a->lim[g] != NULL && a->lim[g]->lim_n > 0)
+			sum += a->lim[g]->lim_sum / (double)a->lim[g]->lim_n;
+	return sum;
+}
+
+/* Why a node's wall/GPU figure is missing, for the warnings. */
+static const char *
+why_missing(struct ser *s)
+{
+	return s == NULL ? "no series in the journal" : s->why;
+}
+
+/* ------------------------------------------------------ request log */
+
+static bool
+jget_num(json_object *o, const char *const *keys, double *out)
+{
+	json_object *v;
+
+	for (; *keys != NULL; keys++) {
+		if (!json_object_object_get_ex(o, *keys, &v))	/* borrowed */
+			continue;
+		if (json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)) {
+			*out = json_object_get_double(v);
+			return isfinite(*out);
+		}
+		if (json_object_is_type(v, json_type_string)) {
+			wp_time t;
+
+			if (clock_parse_time(json_object_get_string(v), &t) == 0) {
+				*out = secs(t);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static int
+req_ok(json_object *o)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(o, "ok", &v) ||
+	    json_object_object_get_ex(o, "success", &v))
+		return json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "status", &v)) {
+		const char *s = json_object_get_string(v);
+
+		return strcasecmp(s, "ok") == 0 || strcasecmp(s, "success") ==
+		    0 || strcmp(s, "200") == 0;
+	}
+	return 1;
+}
+
+static int
+parse_request(json_object *o, struct jt_request *q, double *st, double *en)
+{
+	static const char *const ks[] = { "start", "start_time", "t_start",
+	    "sent", NULL };
+	static const char *const ke[] = { "end", "end_time", "t_end",
+	    "finished", NULL };
+	static const char *const ko[] = { "output_tokens", "completion_tokens",
+	    "osl", NULL };
+	static const char *const ki[] = { "input_tokens", "prompt_tokens",
+	    "isl", NULL };
+	static const char *const kt[] = { "ttft_ms", NULL };
+	static const char *const kp[] = { "tpot_ms", NULL };
+	static const char *const kts[] = { "ttft_s", "ttft", NULL };
+	static const char *const kps[] = { "tpot_s", "tpot", NULL };
+	double x;
+
+	if (!jget_num(o, ks, st) || !jget_num(o, ke, en) || *en < *st)
+		return -1;
+	memset(q, 0, sizeof(*q));
+	q->output_tokens = jget_num(o, ko, &x) && x >= 0 ? x : 0;
+	q->input_tokens = jget_num(o, ki, &x) && x >= 0 ? x : 0;
+	q->ttft_ms = jget_num(o, kt, &x) ? x : jget_num(o, kts, &x) ?
+	    x * 1000 : -1;
+	q->tpot_ms = jget_num(o, kp, &x) ? x : jget_num(o, kps, &x) ?
+	    x * 1000 : -1;
+	q->ok = req_ok(o);
+	return 0;
+}
+
+/* Minimal loader for a load generator's JSON-lines request log. */
+static int
+load_requests(const char *path, struct reqs *rq, struct wp_err *err)
+{
+	size_t len, cap = 0, line = 0;
+	char *buf = slurp(path, &len, err), *p, *nl;
+
+	if (buf == NULL)
+		return -1;
+	for (p = buf; p < buf + len; p = nl + 1) {
+		json_object *o;
+
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = buf + len;
+		*nl = '\0';
+		line++;
+		if (strspn(p, " \t\r") == strlen(p))
+			continue;
+		o = json_tokener_parse(p);	/* new reference, or NULL */
+		if (rq->n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			rq->r = realloc(rq->r, cap * sizeof(*rq->r));
+			rq->start = realloc(rq->start, cap * sizeof(double));
+			rq->end = realloc(rq->end, cap * sizeof(double));
+			if (!rq->r || !rq->start || !rq->end) {
+				json_object_put(o);
+				free(buf);
+				return err_set(err, WP_E_INTERNAL, "out of memory");
+			}
+		}
+		if (o == NULL || !json_object_is_type(o, json_type_object) ||
+		    parse_request(o, &rq->r[rq->n], &rq->start[rq->n],
+		    &rq->end[rq->n]) == -1) {
+			json_object_put(o);
+			free(buf);
+			return err_set(err, WP_E_CONFIG, "%s:%zu: not a request "
+			    "record (needs start and end times)", path, line);
+		}
+		json_object_put(o);
+		rq->n++;
+	}
+	free(buf);
+	if (rq->n == 0)
+		return err_set(err, WP_E_CONFIG, "%s: no requests", path);
+	return 0;
+}
+
+static int
+dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* {p50, p90, p99, mean} of input or output tokens. */
+static json_object *
+dist_json(const struct reqs *rq, bool output)
+{
+	double *v = malloc(rq->n * sizeof(double)), sum = 0;
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	if (v == NULL || rq->n == 0) {
+		free(v);
+		return o;
+	}
+	for (i = 0; i < rq->n; i++) {
+		v[i] = output ? rq->r[i].output_tokens : rq->r[i].input_tokens;
+		sum += v[i];
+	}
+	qsort(v, rq->n, sizeof(double), dcmp);
+	jset(o, "p50", jnum(v[rq->n * 50 / 100]));
+	jset(o, "p90", jnum(v[rq->n * 90 / 100]));
+	jset(o, "p99", jnum(v[rq->n * 99 / 100]));
+	jset(o, "mean", jnum(sum / (double)rq->n));
+	free(v);
+	return o;
+}
+
+/* ------------------------------------------------------ composition */
+
+struct totals {
+	struct bnd_total b[BND_N];
+	double	 out, in;		/* tokens, -1 unknown */
+	double	 slo_share;		/* NAN unknown */
+	double	 pue;			/* NAN none */
+	const char *pue_source;		/* metered, declared */
+	const char *pue_category;
+	double	 fac_metered_j, it_metered_j;
+	double	 secs;
+	double	*wall_h, *fac_h, *it_h;	/* hourly kWh */
+	size_t	 nh;
+	wp_time	 origin;
+};
+
+static bool
+in_replica(const struct wp_conf *c, const char *node)
+{
+	const struct conf_node *reps = c->report ? conf_get(c->report,
+	    "replicas") : NULL, *rp, *n;
+
+	for (rp = reps ? reps->child : NULL; rp != NULL; rp = rp->next)
+		for (n = conf_get(rp, "nodes") ? conf_get(rp, "nodes")->child :
+		    NULL; n != NULL; n = n->next)
+			if (n->value && strcmp(n->value, node) == 0)
+				return true;
+	return false;
+}
+
+/* Tokens counted once per model replica (first node of the replica with
+ * engine counters); nodes outside replicas count their own. */
+static double
+fleet_tokens(struct rep *r, struct nodeagg *na, bool output, int which)
+{
+	const struct conf_node *reps = r->c->report ? conf_get(r->c->report,
+	    "replicas") : NULL, *rp, *n;
+	double sum = 0, t;
+	bool any = false;
+	size_t i;
+
+	for (rp = reps ? reps->child : NULL; rp != NULL; rp = rp->next)
+		for (n = conf_get(rp, "nodes") ? conf_get(rp, "nodes")->child :
+		    NULL; n != NULL; n = n->next) {
+			int k = n->value ? node_index(r->c, n->value,
+			    strlen(n->value)) : -1;
+
+			if (k >= 0 && (t = node_tokens(&na[k], output,
+			    which)) >= 0) {
+				sum += t;
+				any = true;
+				break;
+			}
+		}
+	for (i = 0; i < r->c->n_nodes; i++)
+		if (!in_replica(r->c, r->c->nodes[i].name) &&
+		    (t = node_tokens(&na[i], output, which)) >= 0) {
+			sum += t;
+			any = true;
+		}
+	return any ? sum : -1;
+}
+
+static json_object *
+fig_json(const struct bnd_value *v, double coverage, const struct totals *T,
+    double out, double in, double slo, double idle_w)
+{
+	json_object *o = json_object_new_object();
+	struct jtoken j;
+	struct jtoken_in ji = { .energy_j = v->energy_j, .output_tokens = out,
+	    .input_tokens = in, .slo_output_tokens = slo, .window_s = T->secs,
+	    .idle_power_w = idle_w };
+
+	if (!v->valid) {
+		jset(o, "energy_j", NULL);
+		jset(o, "method", json_object_new_string("none"));
+		jset(o, "coverage", jnum(coverage));
+		return o;
+	}
+	jset(o, "energy_j", jnum(v->energy_j));
+	if (jtoken_compute(&ji, &j, NULL) == 0) {
+		jset(o, "j_per_output_token", jnum(j.j_per_output_token));
+		jset(o, "j_per_total_token", jnum(j.j_per_total_token));
+		jset(o, "tokens_per_joule", jnum(j.tokens_per_joule));
+		jset(o, "kwh_per_million_output_tokens",
+		    jnum(j.kwh_per_million_output_tokens));
+		jset(o, "j_per_slo_qualified_token", jnum(j.j_per_slo_token));
+		if (idle_w >= 0 && j.idle_valid) {
+			jset(o, "idle_energy_j", jnum(j.idle_energy_j));
+			jset(o, "net_energy_j", jnum(j.net_energy_j));
+			jset(o, "j_per_output_token_net",
+			    jnum(j.net_j_per_output_token));
+			jset(o, "kwh_per_million_output_tokens_net",
+			    jnum(j.net_kwh_per_million_output_tokens));
+		}
+	}
+	jset(o, "mean_power_w", jnum(T->secs > 0 ? v->energy_j / T->secs :
+	    NAN));
+	jset(o, "method", json_object_new_string(
+	    boundary_method_name(v->method)));
+	jset(o, "coverage", jnum(coverage));
+	jset(o, "instrument_bound_j", jnum(v->bound_j));
+	jset(o, "instrument_bound_rel", jnum(v->energy_j > 0 ?
+	    v->bound_j / v->energy_j : NAN));
+	return o;
+}
+
+static void
+total_value(const struct bnd_total *t, struct bnd_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->valid = t->measured > 0 && t->measured == t->nodes;
+	v->energy_j = t->energy_j;
+	v->method = t->method;
+	v->bound_j = t->bound_j;
+}
+
+/* Site meters: facility and IT energy, hourly bins, PUE. */
+static void
+site_pue(struct rep *r, struct totals *T)
+{
+	bool fac = false, it = false, bad = false;
+	const char *cat = NULL;
+	char lab[64];
+	size_t i, h;
+
+	T->pue = NAN;
+	T->pue_source = "none";
+	T->pue_category = "unstated";
+	for (i = 0; i < r->cap; i++) {
+		struct ser *s = r->tab[i];
+
+		if (s == NULL || (s->role != R_FAC && s->role != R_IT))
+			continue;
+		if (s->rc != 0) {
+			warn(r, "meter %s: %s", s->key, s->why);
+			bad = true;
+			continue;
+		}
+		if (s->role == R_FAC) {
+			T->fac_metered_j += s->res.energy;
+			fac = true;
+		} else {
+			struct wp_sample tmp;
+
+			T->it_metered_j += s->res.energy;
+			it = true;
+			snprintf(tmp.labels, sizeof(tmp.labels), "%s", s->labels);
+			if (sample_get_label(&tmp, "category", lab,
+			    sizeof(lab)) == 0)
+				cat = pue_category(lab);
+		}
+		for (h = 0; h < T->nh && h < s->main.bins[0].n; h++)
+			(s->role == R_FAC ? T->fac_h : T->it_h)[h] +=
+			    s->main.bins[0].e[h] / 3.6e6;
+	}
+	if (fac && it && !bad) {
+		struct wp_err e = { 0 };
+
+		if (pue_compute(T->fac_metered_j, T->it_metered_j, &T->pue,
+		    &e) == 0) {
+			T->pue_source = "metered";
+			T->pue_category = cat ? cat : "unstated";
+		} else
+			warn(r, "%s", e.msg);
+	} else if (r->c->report && conf_get(r->c->report, "pue")) {
+		const struct conf_node *p = conf_get(r->c->report, "pue");
+		struct wp_err e = { 0 };
+		double v;
+
+		if (conf_get_double(p, "value", &v, &e) == 0 && v >= 1) {
+			T->pue = v;
+			T->pue_source = "declared";
+			T->pue_category = pue_category(conf_get_str(p,
+			    "category"));
+		} else
+			warn(r, "report.pue.value must be a number >= 1%s%s",
+			    e.msg[0] ? ": " : "", e.msg);
+	}
+	if (isnan(T->pue))
+		warn(r, "no PUE (no facility_total and it_total meters over the "
+		    "window, no report.pue): facility boundary left out");
+}
+
+static double
+cfg_num(struct rep *r, const struct conf_node *m, const char *k, double def)
+{
+	struct wp_err e = { 0 };
+	double v = def;
+
+	if (m != NULL && conf_get_double(m, k, &v, &e) == -1) {
+		warn(r, "%s", e.msg);
+		return def;
+	}
+	return v;
+}
+
+static int
+load_hourly(struct rep *r, const char *file, int kind, const char *zone,
+    const char *basis, struct hourly_series *s)
+{
+	char path[PATH_MAX];
+	struct wp_err e = { 0 };
+	size_t len;
+	char *buf;
+	int rc;
+
+	conf_path(r->c, file, path, sizeof(path));
+	if ((buf = slurp(path, &len, &e)) == NULL) {
+		warn(r, "%s", e.msg);
+		return -1;
+	}
+	rc = hourly_parse(buf, len, kind, zone, basis, s, &e);
+	free(buf);
+	if (rc == -1)
+		warn(r, "%s: %s", path, e.msg);
+	return rc;
+}
+
+static json_object *
+carbon_pair(double g, double out)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "kg", jnum(g / 1000));
+	jset(o, "g_per_million_output_tokens", jnum(out > 0 ? g / out * 1e6 :
+	    NAN));
+	return o;
+}
+
+static void
+market_json(struct rep *r, const struct totals *T, const double *kwh_h,
+    const char *bname, const struct hourly_series *grid, double yearly,
+    json_object *mk)
+{
+	const struct conf_node *site = r->c->site, *m = conf_get(site,
+	    "market"), *rm = m ? conf_get(m, "residual_mix") : NULL;
+	struct market_opts mo = { .zone = conf_get_str(site, "zone"),
+	    .holder = m ? conf_get_str(m, "holder") : NULL,
+	    .site = conf_get_str(site, "name"), .supplier_factor = NAN,
+	    .residual_factor = NAN, .grid_average = yearly };
+	struct carbon_instrument *in = NULL;
+	struct market_result res;
+	struct wp_err e = { 0 };
+	double kwh = 0;
+	size_t n = 0, h;
+	time_t s = (time_t)(r->o.from / WP_SEC);
+	struct tm tm;
+
+	for (h = 0; h < T->nh; h++)
+		kwh += kwh_h[h];
+	if (grid != NULL && grid->n > 0) {
+		struct carbon_loc loc;
+
+		if (carbon_location(grid, yearly, kwh_h, T->nh, T->origin, &loc,
+		    NULL) == 0)
+			mo.grid_average = loc.g_per_kwh;
+	}
+	gmtime_r(&s, &tm);
+	mo.period_start = (wp_time)timegm(&(struct tm){ .tm_year = tm.tm_year,
+	    .tm_mday = 1 }) * WP_SEC;
+	mo.period_end = (wp_time)timegm(&(struct tm){ .tm_year = tm.tm_year +
+	    1, .tm_mday = 1 }) * WP_SEC;
+	mo.supplier_factor = cfg_num(r, m, "supplier_factor", NAN);
+	mo.residual_factor = cfg_num(r, rm, "factor", NAN);
+	mo.period_kwh = cfg_num(r, m, "period_consumption_mwh", 0) * 1000;
+	if (m && conf_get_str(m, "instruments_csv")) {
+		char path[PATH_MAX];
+		size_t len;
+		char *buf;
+
+		conf_path(r->c, conf_get_str(m, "instruments_csv"), path,
+		    sizeof(path));
+		if ((buf = slurp(path, &len, &e)) == NULL ||
+		    carbon_parse_instruments(buf, len, &in, &n, &e) == -1)
+			warn(r, "instruments: %s", e.msg);
+		free(buf);
+	}
+	if (carbon_market(in, n, kwh, kwh_h, T->nh, T->origin, &mo, &res,
+	    &e) == -1) {
+		warn(r, "market-based (%s): %s", bname, e.msg);
+		free(in);
+		return;
+	}
+	jset(mk, bname, carbon_pair(res.g, T->out));
+	if (strcmp(bname, "wall") == 0) {
+		json_object *rj = json_object_new_array();
+
+		for (h = 0; h < res.rejected && h < MARKET_REJECTS; h++) {
+			json_object *x = json_object_new_object();
+
+			jset(x, "id", json_object_new_string(res.rejects[h].id));
+			jset(x, "reason", json_object_new_string(
+			    res.rejects[h].why));
+			json_object_array_add(rj, x);
+		}
+		jset(mk, "coverage", jnum(res.coverage));
+		jset(mk, "hourly_matching", jnum(res.hourly_matching));
+		jset(mk, "hourly_gap_hours", json_object_new_int64(
+		    (int64_t)res.hourly_gap_hours));
+		jset(mk, "remainder_method", json_object_new_string(
+		    res.remainder_step));
+		jset(mk, "remainder_factor_g_per_kwh",
+		    jnum(res.remainder_factor));
+		jset(mk, "instruments_accepted", json_object_new_int64(
+		    (int64_t)res.accepted));
+		jset(mk, "instruments_rejected", rj);
+		if (res.residual_zero_ignored)
+			warn(r, "residual mix factor 0 read as 'none published' "
+			    "(AIB), not as zero");
+		if (rm) {
+			char b[160];
+
+			snprintf(b, sizeof(b), "%s %s (CO2 only)",
+			    conf_get_str(rm, "source") ?
+			    conf_get_str(rm, "source") : "unstated",
+			    conf_get_str(rm, "year") ?
+			    conf_get_str(rm, "year") : "");
+			jset(mk, "residual_mix", json_object_new_string(b));
+		}
+	}
+	free(in);
+}
+
+static void
+carbon_json(struct rep *r, const struct totals *T, json_object *root)
+{
+	const struct conf_node *site = r->c->site, *grid, *tar;
+	const char *zone = site ? conf_get_str(site, "zone") : NULL;
+	struct hourly_series gs = { 0 }, ps = { 0 };
+	json_object *cb = json_object_new_object(), *loc, *mk, *cost;
+	double yearly, flat;
+	const double *hb[2] = { T->wall_h, T->fac_h };
+	static const char *const bn[2] = { "wall", "facility" };
+	int b;
+
+	grid = site ? conf_get(site, "grid") : NULL;
+	if (zone == NULL || (grid == NULL && !conf_get(site, "market"))) {
+		warn(r, "site has no zone or grid data: carbon left out");
+		json_object_put(cb);
+		return;
+	}
+	yearly = cfg_num(r, grid, "yearly_average_g_per_kwh", -1);
+	if (grid && conf_get_str(grid, "intensity_csv"))
+		load_hourly(r, conf_get_str(grid, "intensity_csv"),
+		    HOURLY_INTENSITY, zone, conf_get_str(grid, "basis"), &gs);
+	loc = json_object_new_object();
+	mk = json_object_new_object();
+	for (b = 0; b < 2; b++) {
+		struct carbon_loc cl;
+		struct wp_err e = { 0 };
+
+		if (b == 1 && isnan(T->pue))
+			continue;
+		if (carbon_location(gs.n ? &gs : NULL, yearly, hb[b], T->nh,
+		    T->origin, &cl, &e) == 0) {
+			jset(loc, bn[b], carbon_pair(cl.g, T->out));
+			if (b == 0) {
+				jset(loc, "fallback_hours", json_object_new_int64(
+				    (int64_t)cl.fallback_hours));
+				jset(loc, "g_per_kwh", jnum(cl.g_per_kwh));
+				jset(loc, "source", json_object_new_string(
+				    gs.n ? gs.layout : "yearly average"));
+				jset(loc, "basis", json_object_new_string(
+				    gs.n ? gs.basis : "unstated"));
+			}
+			if (cl.fallback_hours && b == 0)
+				warn(r, "%zu hour(s) at the yearly average "
+				    "intensity (no hourly value)",
+				    cl.fallback_hours);
+		} else
+			warn(r, "location-based (%s): %s", bn[b], e.msg);
+		market_json(r, T, hb[b], bn[b], gs.n ? &gs : NULL, yearly, mk);
+	}
+	jset(cb, "location", loc);
+	jset(cb, "market", mk);
+	jset(root, "carbon", cb);
+	tar = site ? conf_get(site, "tariff") : NULL;
+	if (tar == NULL) {
+		hourly_fini(&gs);
+		return;
+	}
+	flat = cfg_num(r, tar, "price", NAN);
+	if (conf_get_str(tar, "price_csv"))
+		load_hourly(r, conf_get_str(tar, "price_csv"), HOURLY_PRICE,
+		    NULL, NULL, &ps);
+	{
+		struct cost_result cr;
+		struct wp_err e = { 0 };
+		const double *kh = isnan(T->pue) ? T->wall_h : T->fac_h;
+
+		cost = json_object_new_object();
+		jset(cost, "currency", json_object_new_string(
+		    conf_get_str(tar, "currency") ? conf_get_str(tar,
+		    "currency") : "EUR"));
+		jset(cost, "boundary", json_object_new_string(isnan(T->pue) ?
+		    "wall" : "facility"));
+		if (cost_compute(ps.n ? &ps : NULL, flat, kh, T->nh, T->origin,
+		    &cr, &e) == 0) {
+			jset(cost, "amount", jnum(cr.amount));
+			jset(cost, "per_million_output_tokens", jnum(T->out > 0 ?
+			    cr.amount / T->out * 1e6 : NAN));
+			jset(cost, "fallback_hours", json_object_new_int64(
+			    (int64_t)cr.fallback_hours));
+		} else
+			warn(r, "cost: %s", e.msg);
+		jset(root, "cost", cost);
+	}
+	hourly_fini(&gs);
+	hourly_fini(&ps);
+}
+
+static void
+add_hours(struct totals *T, const struct ser *s, double scale)
+{
+	size_t h;
+
+	for (h = 0; h < T->nh && h < s->main.bins[0].n; h++)
+		T->wall_h[h] += s->main.bins[0].e[h] / 3.6e6 * scale;
+}
+
+static json_object *
+node_json(struct rep *r, size_t i, struct nodeagg *a, struct totals *T,
+    struct bnd_value *v)
+{
+	const struct wp_node *nd = &r->c->nodes[i];
+	json_object *o = json_object_new_object(), *b = json_object_new_object();
+	double cross, out = node_tokens(a, true, W_MAIN);
+	double in = node_tokens(a, false, W_MAIN);
+	int k;
+
+	node_gpu(a, W_MAIN, &v[BND_GPU], &cross);
+	one(a->wall && a->wall->rc == 0 ? a->wall : NULL, W_MAIN, &v[BND_WALL]);
+	node_outlet(nd, a, W_MAIN, &v[BND_OUTLET]);
+	boundary_facility_pue(&v[BND_WALL], T->pue, &v[BND_FACILITY]);
+	if (!v[BND_WALL].valid)
+		warn(r, "node %s: no wall energy: %s", nd->name,
+		    why_missing(a->wall));
+	jset(o, "name", json_object_new_string(nd->name));
+	jset(o, "class", nd->class ? json_object_new_string(nd->class) : NULL);
+	for (k = 0; k < BND_N; k++)
+		jset(b, bnd_name(k), fig_json(&v[k], v[k].valid ? 1 : 0, T, out,
+		    in, -1, -1));
+	jset(o, "boundaries", b);
+	jset(o, "tokens", out >= 0 ? jnum(out) : NULL);
+	jset(o, "wall_to_gpu_ratio", jnum(v[BND_WALL].valid &&
+	    v[BND_GPU].valid && v[BND_GPU].energy_j > 0 ?
+	    v[BND_WALL].energy_j / v[BND_GPU].energy_j : NAN));
+	jset(o, "gpu_crosscheck_bmc_j", jnum(cross));
+	jset(o, "calibration_wall_over_outlet", jnum(v[BND_WALL].valid &&
+	    v[BND_OUTLET].valid && v[BND_OUTLET].energy_j > 0 ?
+	    v[BND_WALL].energy_j / v[BND_OUTLET].energy_j : NAN));
+	jset(o, "gpu_power_limit_w", jnum(node_limit(a) > 0 ? node_limit(a) :
+	    NAN));
+	if (v[BND_WALL].valid)
+		add_hours(T, a->wall, 1);
+	return o;
+}
+
+/* Idle power of a boundary over the idle window, W; -1 none. */
+static double
+idle_power(struct rep *r, struct nodeagg *na, int bnd)
+{
+	double sum = 0, cross;
+	size_t i;
+
+	if (!r->o.have_idle)
+		return -1;
+	for (i = 0; i < r->c->n_nodes; i++) {
+		struct bnd_value v;
+
+		if (bnd == BND_GPU)
+			node_gpu(&na[i], W_IDLE, &v, &cross);
+		else
+			one(na[i].wall, W_IDLE, &v);
+		if (!v.valid) {
+			warn(r, "idle window: node %s has no %s energy",
+			    r->c->nodes[i].name, bnd_name(bnd));
+			return -1;
+		}
+		sum += v.energy_j;
+	}
+	return sum / secs(r->o.idle_to - r->o.idle_from);
+}
+
+static json_object *
+runs_json(struct rep *r, struct nodeagg *na)
+{
+	json_object *o = json_object_new_object(), *vals;
+	double x[MAX_RUNS];
+	struct runstats rs;
+	struct wp_err e = { 0 };
+	int k;
+	size_t i;
+
+	jset(o, "n", json_object_new_int(r->o.runs));
+	jset(o, "method", json_object_new_string("equal sub-windows"));
+	vals = json_object_new_array();
+	for (k = 0; k < r->o.runs; k++) {
+		double energy = 0, tok = fleet_tokens(r, na, true, k);
+
+		for (i = 0; i < r->c->n_nodes; i++) {
+			struct bnd_value v;
+
+			one(na[i].wall, k, &v);
+			if (!v.valid) {
+				warn(r, "run %d: node %s has no wall energy "
+				    "(sub-window refused)", k + 1,
+				    r->c->nodes[i].name);
+				return o;
+			}
+			energy += v.energy_j;
+		}
+		x[k] = tok > 0 ? energy / tok : NAN;
+		json_object_array_add(vals, jnum(x[k]));
+	}
+	jset(o, "wall_j_per_output_token", vals);
+	if (stats_runs(x, (size_t)r->o.runs, &rs, &e) == 0) {
+		jset(o, "mean", jnum(rs.mean));
+		jset(o, "sd", jnum(rs.sd));
+		jset(o, "t", jnum(rs.t));
+		jset(o, "ci95_half_width", jnum(rs.half95));
+	} else
+		warn(r, "runs: %s", e.msg);
+	return o;
+}
+
+/* Distinct label strings of series with the given roles. */
+static json_object *
+instruments(struct rep *r, int r1, int r2)
+{
+	json_object *a = json_object_new_array();
+	size_t i, j, n;
+
+	for (i = 0; i < r->cap; i++) {
+		struct ser *s = r->tab[i];
+		bool dup = false;
+
+		if (s == NULL || (s->role != r1 && s->role != r2))
+			continue;
+		n = json_object_array_length(a);
+		for (j = 0; j < n && !dup; j++)
+			dup = strcmp(json_object_get_string(
+			    json_object_array_get_idx(a, j)), s->labels) == 0;
+		if (!dup && n < 16)
+			json_object_array_add(a, json_object_new_string(
+			    s->labels));
+	}
+	return a;
+}
+
+static json_object *
+disclosure(struct rep *r, const struct totals *T)
+{
+	json_object *d = json_object_new_object(), *ins;
+	char buf[256];
+
+	ins = json_object_new_object();
+	jset(ins, "gpu", instruments(r, R_GPU_IB, R_GPU_BMC));
+	jset(ins, "wall", instruments(r, R_WALL, R_WALL_P));
+	jset(ins, "outlet", instruments(r, R_OUTLET, R_OUTLET_P));
+	jset(ins, "facility", instruments(r, R_FAC, R_IT));
+	jset(ins, "gpu_power_limits", instruments(r, R_LIMIT, R_LIMIT));
+	jset(d, "instruments", ins);
+	jset(d, "sampling_interval_s", jnum(secs(r->c->interval)));
+	jset(d, "window_s", jnum(T->secs));
+	jset(d, "run_count", json_object_new_int(r->o.runs > 1 ? r->o.runs : 1));
+	jset(d, "edges", json_object_new_string("counters interpolated "
+	    "linearly between the readings around each edge; gauges only "
+	    "when no counter (gauge-estimated)"));
+	if (r->o.have_idle) {
+		char a[40], b[40];
+
+		clock_iso8601(r->o.idle_from, a, sizeof(a));
+		clock_iso8601(r->o.idle_to, b, sizeof(b));
+		snprintf(buf, sizeof(buf), "gross is the headline; "
+		    "idle-subtracted is secondary, idle power from %s..%s", a, b);
+	} else
+		snprintf(buf, sizeof(buf), "gross only (no idle window marked)");
+	jset(d, "idle_policy", json_object_new_string(buf));
+	jset(d, "token_denominator", json_object_new_string("output tokens, "
+	    "counted once per model replica; total = input + output"));
+	jset(d, "pue", json_object_new_string(isnan(T->pue) ? "none" :
+	    T->pue_source));
+	jset(d, "facility_method", json_object_new_string(isnan(T->pue) ?
+	    "none" : "wall energy x PUE over the same window; second method: "
+	    "metered facility energy allocated by IT energy share"));
+	if (r->rq.n > 0) {
+		jset(d, "isl", dist_json(&r->rq, false));
+		jset(d, "osl", dist_json(&r->rq, true));
+		jset(d, "requests", json_object_new_int64((int64_t)r->rq.n));
+	}
+	return d;
+}
+
+static json_object *
+pue_json(const struct totals *T)
+{
+	json_object *o = json_object_new_object();
+	struct pue_row rows[64];
+	json_object *days = json_object_new_array();
+	size_t n, i;
+
+	jset(o, "value", jnum(T->pue));
+	jset(o, "category", json_object_new_string(T->pue_category));
+	jset(o, "period", json_object_new_string("window"));
+	jset(o, "source", json_object_new_string(T->pue_source));
+	if (strcmp(T->pue_source, "metered") == 0) {
+		jset(o, "facility_energy_j", jnum(T->fac_metered_j));
+		jset(o, "it_energy_j", jnum(T->it_metered_j));
+		n = pue_periods(T->fac_h, T->it_h, T->nh, T->origin, PUE_DAY,
+		    rows, 64);
+		for (i = 0; i < n; i++) {
+			json_object *x = json_object_new_object();
+
+			jset(x, "start", jtime(rows[i].start));
+			jset(x, "value", jnum(rows[i].value));
+			json_object_array_add(days, x);
+		}
+	}
+	jset(o, "days", days);
+	return o;
+}
+
+static json_object *
+build_report(struct rep *r)
+{
+	struct nodeagg *na = calloc(r->c->n_nodes + 1, sizeof(*na));
+	json_object *root = json_object_new_object(), *nodes, *b, *w, *tk, *is;
+	struct bnd_value v[BND_N], tv[BND_N];
+	struct totals T = { 0 };
+	double slo = -1, idle_w, idle_g;
+	size_t i;
+	int k;
+
+	T.secs = secs(r->o.to - r->o.from);
+	T.origin = r->o.from - ((r->o.from % HOUR) + HOUR) % HOUR;
+	T.nh = (size_t)((r->o.to - T.origin + HOUR - 1) / HOUR);
+	T.wall_h = calloc(T.nh + 1, sizeof(double));
+	T.fac_h = calloc(T.nh + 1, sizeof(double));
+	T.it_h = calloc(T.nh + 1, sizeof(double));
+	gather(r, na);
+	site_pue(r, &T);
+	for (k = 0; k < BND_N; k++)
+		boundary_total_init(&T.b[k]);
+	T.out = fleet_tokens(r, na, true, W_MAIN);
+	T.in = fleet_tokens(r, na, false, W_MAIN);
+	if (T.out < 0 && r->rq.n > 0) {
+		T.out = T.in = 0;
+		for (i = 0; i < r->rq.n; i++)
+			if (r->rq.end[i] >= secs(r->o.from) &&
+			    r->rq.end[i] <= secs(r->o.to)) {
+				T.out += r->rq.r[i].output_tokens;
+				T.in += r->rq.r[i].input_tokens;
+			}
+		warn(r, "no engine token counters: tokens from the request log");
+	}
+	if (T.out <= 0)
+		warn(r, "no output tokens in the window: J/token undefined");
+	nodes = json_object_new_array();
+	for (i = 0; i < r->c->n_nodes; i++) {
+		json_object_array_add(nodes, node_json(r, i, &na[i], &T, v));
+		for (k = 0; k < BND_N; k++)
+			boundary_total_add(&T.b[k], &v[k]);
+	}
+	for (i = 0; i < T.nh; i++)
+		T.fac_h[i] = isnan(T.pue) ? 0 : T.wall_h[i] * T.pue;
+	if (r->rq.n > 0 && r->c->report && conf_get(r->c->report, "slo")) {
+		const struct conf_node *s = conf_get(r->c->report, "slo");
+		struct jt_slo js = { cfg_num(r, s, "ttft_ms", 0),
+		    cfg_num(r, s, "tpot_ms", 0) };
+
+		T.slo_share = jtoken_slo_share(r->rq.r, r->rq.n, &js, NULL, NULL);
+		if (isfinite(T.slo_share) && T.out > 0)
+			slo = T.out * T.slo_share;
+	}
+	w = json_object_new_object();
+	jset(w, "start", jtime(r->o.from));
+	jset(w, "end", jtime(r->o.to));
+	jset(w, "seconds", jnum(T.secs));
+	jset(root, "window", w);
+	tk = json_object_new_object();
+	jset(tk, "output", T.out >= 0 ? jnum(T.out) : NULL);
+	jset(tk, "input", T.in >= 0 ? jnum(T.in) : NULL);
+	jset(tk, "slo_qualified", slo >= 0 ? jnum(slo) : NULL);
+	jset(root, "tokens", tk);
+	b = json_object_new_object();
+	for (k = 0; k < BND_N; k++) {
+		total_value(&T.b[k], &tv[k]);
+		jset(b, bnd_name(k), fig_json(&tv[k],
+		    boundary_coverage(&T.b[k]), &T, T.out, T.in, slo, -1));
+	}
+	jset(root, "boundaries", b);
+	idle_w = idle_power(r, na, BND_WALL);
+	idle_g = idle_power(r, na, BND_GPU);
+	is = json_object_new_object();
+	if (idle_w >= 0) {
+		jset(is, "wall", fig_json(&tv[BND_WALL], 1, &T, T.out, T.in, -1,
+		    idle_w));
+		jset(is, "idle_power_wall_w", jnum(idle_w));
+	}
+	if (idle_g >= 0) {
+		jset(is, "gpu", fig_json(&tv[BND_GPU], 1, &T, T.out, T.in, -1,
+		    idle_g));
+		jset(is, "idle_power_gpu_w", jnum(idle_g));
+	}
+	jset(root, "idle_subtracted", is);
+	jset(root, "wall_to_gpu_ratio", jnum(tv[BND_WALL].valid &&
+	    tv[BND_GPU].valid ? tv[BND_WALL].energy_j / tv[BND_GPU].energy_j :
+	    NAN));
+	jset(root, "pue", pue_json(&T));
+	jset(root, "nodes", nodes);
+	if (r->o.runs > 1)
+		jset(root, "runs", runs_json(r, na));
+	if (tv[BND_WALL].valid)
+		carbon_json(r, &T, root);
+	else
+		warn(r, "wall boundary incomplete: carbon and cost left out");
+	jset(root, "disclosure", disclosure(r, &T));
+	json_object_get(r->warnings);
+	jset(root, "warnings", r->warnings);
+	free(T.wall_h);
+	free(T.fac_h);
+	free(T.it_h);
+	free(na);
+	return root;
+}
+
+/* ----------------------------------------------------------- output */
+
+/* CSV: one "path,value" row per leaf, for spreadsheets. */
+static void
+flatten(json_object *o, const char *path, FILE *f)
+{
+	char p[512];
+
+	if (o != NULL && json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) {
+			snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "",
+			    k);
+			flatten(v, p, f);
+		}
+	} else if (o != NULL && json_object_is_type(o, json_type_array)) {
+		size_t i, n = json_object_array_length(o);
+
+		for (i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(o, i);
+			json_object *nm;
+
+			if (json_object_is_type(e, json_type_object) &&
+			    json_object_object_get_ex(e, "name", &nm))
+				snprintf(p, sizeof(p), "%s.%s", path,
+				    json_object_get_string(nm));
+			else
+				snprintf(p, sizeof(p), "%s.%zu", path, i);
+			flatten(e, p, f);
+		}
+	} else {
+		const char *s = o ? json_object_get_string(o) : "";
+
+		fprintf(f, "%s,", path);
+		if (strpbrk(s, ",\"\n") != NULL) {
+			fputc('"', f);
+			for (; *s; s++)
+				fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+			fputc('"', f);
+		} else
+			fputs(s, f);
+		fputc('\n', f);
+	}
+}
+
+static const char *
+jstr(json_object *root, const char *a, const char *b, const char *c)
+{
+	json_object *o = root;
+	const char *k[3] = { a, b, c };
+	int i;
+
+	for (i = 0; i < 3 && k[i] != NULL; i++)
+		if (!json_object_object_get_ex(o, k[i], &o))
+			return "-";
+	return o ? json_object_get_string(o) : "-";
+}
+
+static void
+print_md(json_object *root, FILE *f)
+{
+	json_object *w;
+	size_t i, n;
+	int k;
+
+	fprintf(f, "# Energy per token report\n\nWindow: %s to %s (%s s)\n\n",
+	    jstr(root, "window", "start", NULL),
+	    jstr(root, "window", "end", NULL),
+	    jstr(root, "window", "seconds", NULL));
+	fprintf(f, "Tokens: %s output, %s input, %s SLO-qualified\n\n",
+	    jstr(root, "tokens", "output", NULL),
+	    jstr(root, "tokens", "input", NULL),
+	    jstr(root, "tokens", "slo_qualified", NULL));
+	fprintf(f, "| boundary | energy (J) | J/output token | J/total token "
+	    "| kWh per M output tokens | method | coverage |\n"
+	    "|---|---|---|---|---|---|---|\n");
+	for (k = 0; k < BND_N; k++)
+		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", bnd_name(k),
+		    jstr(root, "boundaries", bnd_name(k), "energy_j"),
+		    jstr(root, "boundaries", bnd_name(k), "j_per_output_token"),
+		    jstr(root, "boundaries", bnd_name(k), "j_per_total_token"),
+		    jstr(root, "boundaries", bnd_name(k),
+		    "kwh_per_million_output_tokens"),
+		    jstr(root, "boundaries", bnd_name(k), "method"),
+		    jstr(root, "boundaries", bnd_name(k), "coverage"));
+	fprintf(f, "\nWall-to-GPU ratio: %s. PUE: %s (%s, %s).\n",
+	    jstr(root, "wall_to_gpu_ratio", NULL, NULL),
+	    jstr(root, "pue", "value", NULL), jstr(root, "pue", "category",
+	    NULL), jstr(root, "pue", "source", NULL));
+	fprintf(f, "Idle-subtracted (secondary): %s J/output token at the "
+	    "wall.\n", jstr(root, "idle_subtracted", "wall",
+	    "j_per_output_token_net"));
+	if (json_object_object_get_ex(root, "carbon", &w))
+		fprintf(f, "Carbon at the wall: location-based %s g, "
+		    "market-based %s g per million output tokens.\n",
+		    jstr(root, "carbon", "location", "wall") != NULL ?
+		    jstr(w, "location", "wall", "g_per_million_output_tokens") :
+		    "-", jstr(w, "market", "wall",
+		    "g_per_million_output_tokens"));
+	if (json_object_object_get_ex(root, "cost", &w))
+		fprintf(f, "Cost: %s %s per million output tokens.\n",
+		    jstr(w, "per_million_output_tokens", NULL, NULL),
+		    jstr(w, "currency", NULL, NULL));
+	fprintf(f, "\n## Disclosure and details\n\n```\n");
+	flatten(root, "", f);
+	fprintf(f, "```\n");
+	if (json_object_object_get_ex(root, "warnings", &w) &&
+	    (n = json_object_array_length(w)) > 0) {
+		fprintf(f, "\n## Warnings\n\n");
+		for (i = 0; i < n; i++)
+			fprintf(f, "- %s\n", json_object_get_string(
+			    json_object_array_get_idx(w, i)));
+	}
+}
+
+static void
+emit(json_object *root, const char *fmt)
+{
+	if (strcmp(fmt, "csv") == 0) {
+		printf("key,value\n");
+		flatten(root, "", stdout);
+	} else if (strcmp(fmt, "md") == 0)
+		print_md(root, stdout);
+	else
+		printf("%s\n", json_object_to_json_string_ext(root,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/* --------------------------------------------------------- commands */
+
+static int
+parse_args(int argc, char **argv, struct opts *o, bool curve)
+{
+	static const struct option lo[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "requests", required_argument, NULL, 'r' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "idle-from", required_argument, NULL, 'I' },
+		{ "idle-to", required_argument, NULL, 'J' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "node", required_argument, NULL, 'N' },
+		{ "class", required_argument, NULL, 'C' },
+		{ "step", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool hf = false, ht = false, hi = false, hj = false;
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->format = "json";
+	o->runs = 1;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o->cfg = optarg; break;
+		case 'r': o->requests = optarg; break;
+		case 'F': o->format = optarg; break;
+		case 'N': o->node = optarg; break;
+		case 'C': o->cls = optarg; break;
+		case 'f': hf = clock_parse_time(optarg, &o->from) == 0;
+			if (!hf) goto badtime;
+			break;
+		case 't': ht = clock_parse_time(optarg, &o->to) == 0;
+			if (!ht) goto badtime;
+			break;
+		case 'I': hi = clock_parse_time(optarg, &o->idle_from) == 0;
+			if (!hi) goto badtime;
+			break;
+		case 'J': hj = clock_parse_time(optarg, &o->idle_to) == 0;
+			if (!hj) goto badtime;
+			break;
+		case 'S': if (clock_parse_duration(optarg, &o->step) == -1 ||
+			    o->step <= 0) {
+				fprintf(stderr, "bad --step %s\n", optarg);
+				return -1;
+			}
+			break;
+		case 'n': o->runs = atoi(optarg);
+			if (o->runs < 1 || o->runs > MAX_RUNS) {
+				fprintf(stderr, "--runs must be 1..%d\n",
+				    MAX_RUNS);
+				return -1;
+			}
+			break;
+		default: return -1;
+		}
+	}
+	o->have_window = hf && ht;
+	o->have_idle = hi && hj;
+	if (o->cfg == NULL || hf != ht || hi != hj ||
+	    (!o->have_window && (curve || o->requests == NULL)) ||
+	    (curve && (o->node == NULL) == (o->cls == NULL)))
+		return -1;
+	if (strcmp(o->format, curve ? "svg" : "md") != 0 &&
+	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0)
+		return -1;
+	return 0;
+badtime:
+	fprintf(stderr, "not a time (ISO-8601 or epoch seconds): %s\n", optarg);
+	return -1;
+}
+
+/* Window from the request log (first start .. last end), idle window from
+ * report.idle when not on the command line. */
+static int
+setup(struct rep *r, struct wp_err *err)
+{
+	const struct conf_node *idle = r->c->report ? conf_get(r->c->report,
+	    "idle") : NULL;
+	size_t i;
+
+	if (r->o.requests != NULL) {
+		if (load_requests(r->o.requests, &r->rq, err) == -1)
+			return -1;
+		if (!r->o.have_window) {
+			r->o.from = (wp_time)(r->rq.start[0] * WP_SEC);
+			r->o.to = (wp_time)(r->rq.end[0] * WP_SEC);
+			for (i = 1; i < r->rq.n; i++) {
+				wp_time s = (wp_time)(r->rq.start[i] * WP_SEC);
+				wp_time e = (wp_time)(r->rq.end[i] * WP_SEC);
+
+				r->o.from = s < r->o.from ? s : r->o.from;
+				r->o.to = e > r->o.to ? e : r->o.to;
+			}
+		}
+	}
+	if (!r->o.have_idle && idle != NULL) {
+		const char *a = conf_get_str(idle, "from"), *b = conf_get_str(idle,
+		    "to");
+
+		if (a == NULL || b == NULL || clock_parse_time(a,
+		    &r->o.idle_from) == -1 || clock_parse_time(b,
+		    &r->o.idle_to) == -1)
+			return err_set(err, WP_E_CONFIG, "report.idle needs from "
+			    "and to times");
+		r->o.have_idle = true;
+	}
+	if (r->o.to - r->o.from < 60 * WP_SEC)
+		return err_set(err, WP_E_CONFIG, "window of %.3f s refused: "
+		    "shorter than the 60 s minimum", secs(r->o.to - r->o.from));
+	if (r->o.have_idle && r->o.idle_to - r->o.idle_from < 60 * WP_SEC)
+		return err_set(err, WP_E_CONFIG, "idle window shorter than 60 s");
+	if (r->o.runs > 1 && (r->o.to - r->o.from) / r->o.runs < 60 * WP_SEC)
+		return err_set(err, WP_E_CONFIG, "--runs %d: sub-windows shorter "
+		    "than 60 s", r->o.runs);
+	return 0;
+}
+
+static void
+rep_fini(struct rep *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->cap; i++)
+		if (r->tab[i] != NULL)
+			ser_free(r->tab[i], r->o.runs > 1 ? r->o.runs : 0);
+	free(r->tab);
+	free(r->selected);
+	free(r->rq.r);
+	free(r->rq.start);
+	free(r->rq.end);
+	json_object_put(r->warnings);
+	conf_free((struct wp_conf *)r->c);
+}
+
+static int
+rep_open(struct rep *r, int argc, char **argv, bool curve)
+{
+	struct conf_errs errs = { 0 };
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->curve_mode = curve;
+	if (parse_args(argc, argv, &r->o, curve) == -1) {
+		fprintf(stderr, curve ? "usage: wattpath curve -c CFG (--node N "
+		    "| --class C) --from T --to T [--step D] [--format "
+		    "json|csv|svg]\n" : "usage: wattpath report -c CFG "
+		    "(--from T --to T | --requests LOG) [--runs N] "
+		    "[--idle-from T --idle-to T] [--format json|md|csv]\n");
+		return 2;
+	}
+	r->warnings = json_object_new_array();
+	if ((r->c = conf_load(r->o.cfg, false, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+		conf_errs_fini(&errs);
+		json_object_put(r->warnings);
+		return 1;
+	}
+	return 0;
+}
 
 int
 cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "wattpath %s: not implemented yet\n", argv[0]);
-	return 1;
+	struct rep r;
+	struct wp_err err = { 0 };
+	json_object *root;
+	int rc;
+
+	if ((rc = rep_open(&r, argc, argv, false)) != 0)
+		return rc;
+	if (setup(&r, &err) == -1 || scan(&r, &err) == -1) {
+		fprintf(stderr, "wattpath report: %s\n", err.msg);
+		rep_fini(&r);
+		return 1;
+	}
+	root = build_report(&r);
+	emit(root, r.o.format);
+	json_object_put(root);
+	rep_fini(&r);
+	return 0;
+}
+
+/* ------------------------------------------------------------ curve */
+
+/* Feeds one node's intervals (curve bins) into c. */
+static void
+node_curve(struct rep *r, struct nodeagg *a, struct curve *c)
+{
+	struct integ_bins *wb = a->wall && a->wall->rc == 0 ?
+	    &a->wall->main.bins[1] : NULL;
+	double lim = node_limit(a), len = secs(r->o.step);
+	size_t i;
+	int g;
+
+	if (wb == NULL || wb->e == NULL || !(lim > 0))
+		return;
+	for (i = 0; i < wb->n; i++) {
+		double gpu = 0;
+		wp_time bs = wb->origin + (wp_time)i * wb->len;
+		bool ok = bs >= r->o.from && bs + wb->len <= r->o.to;
+
+		for (g = 0; g < MAX_GPUS && ok; g++) {
+			struct ser *s = a->gib[g] && a->gib[g]->rc == 0 ?
+			    a->gib[g] : a->gbmc[g];
+
+			if (s == NULL)
+				continue;
+			if (s->rc != 0 || s->main.bins[1].e == NULL)
+				ok = false;
+			else
+				gpu += s->main.bins[1].e[i] / len;
+		}
+		if (ok && gpu > 0)
+			curve_add(c, gpu, wb->e[i] / len, lim);
+	}
+}
+
+static json_object *
+curve_json(const struct curve *c)
+{
+	json_object *o = json_object_new_object(), *bins, *fits;
+	struct curve_fit f;
+	int i, d;
+
+	bins = json_object_new_array();
+	for (i = 0; i < CURVE_BINS; i++) {
+		json_object *b = json_object_new_object();
+
+		jset(b, "load_from", jnum(curve_bin_load_lo(i)));
+		jset(b, "load_to", jnum(curve_bin_load_lo(i + 1)));
+		jset(b, "count", json_object_new_int64((int64_t)c->bin[i].count));
+		jset(b, "gpu_w", jnum(curve_bin_mean_gpu(c, i)));
+		jset(b, "wall_w", jnum(curve_bin_mean_wall(c, i)));
+		jset(b, "ratio", jnum(curve_bin_ratio(c, i)));
+		json_object_array_add(bins, b);
+	}
+	jset(o, "intervals", json_object_new_int64((int64_t)c->n));
+	jset(o, "bins", bins);
+	fits = json_object_new_object();
+	for (d = 1; d <= 2; d++) {
+		json_object *x = json_object_new_object();
+
+		curve_fit(c, d, &f);
+		jset(x, "valid", json_object_new_boolean(f.valid));
+		jset(x, "a", f.valid ? jnum(f.a) : NULL);
+		jset(x, "b", f.valid ? jnum(f.b) : NULL);
+		jset(x, "c", f.valid ? jnum(f.c) : NULL);
+		jset(x, "r2", f.valid ? jnum(f.r2) : NULL);
+		jset(fits, d == 1 ? "linear" : "quadratic", x);
+	}
+	jset(o, "fit", fits);
+	return o;
+}
+
+static void
+curve_svg(const struct curve *c, const char *title)
+{
+	double maxg = 1, maxw = 1;
+	int i;
+
+	for (i = 0; i < CURVE_BINS; i++)
+		if (c->bin[i].count) {
+			maxg = fmax(maxg, curve_bin_mean_gpu(c, i));
+			maxw = fmax(maxw, curve_bin_mean_wall(c, i));
+		}
+	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" "
+	    "height=\"400\" viewBox=\"0 0 640 400\">\n<title>wall vs GPU power"
+	    ": %s</title>\n<rect width=\"640\" height=\"400\" fill=\"white\"/>\n"
+	    "<line x1=\"60\" y1=\"360\" x2=\"620\" y2=\"360\" stroke=\"black\"/>"
+	    "\n<line x1=\"60\" y1=\"360\" x2=\"60\" y2=\"20\" stroke=\"black\"/>"
+	    "\n<text x=\"300\" y=\"390\">GPU power (W), max %.0f</text>\n"
+	    "<text x=\"5\" y=\"15\">wall power (W), max %.0f</text>\n", title,
+	    maxg, maxw);
+	for (i = 0; i < CURVE_BINS; i++)
+		if (c->bin[i].count)
+			printf("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+			    "fill=\"steelblue\"><title>load %.1f-%.1f: %zu "
+			    "intervals, ratio %.3f</title></circle>\n",
+			    60 + 560 * curve_bin_mean_gpu(c, i) / maxg,
+			    360 - 340 * curve_bin_mean_wall(c, i) / maxw,
+			    curve_bin_load_lo(i), curve_bin_load_lo(i + 1),
+			    c->bin[i].count, curve_bin_ratio(c, i));
+	printf("</svg>\n");
 }
 
 int
 cmd_curve(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "wattpath %s: not implemented yet\n", argv[0]);
-	return 1;
+	struct rep r;
+	struct wp_err err = { 0 };
+	struct nodeagg *na;
+	struct curve cls;
+	json_object *root, *nodes;
+	size_t i;
+	int rc;
+
+	if ((rc = rep_open(&r, argc, argv, true)) != 0)
+		return rc;
+	if (r.o.step == 0)
+		r.o.step = r.c->interval * 6 > 60 * WP_SEC ? r.c->interval * 6 :
+		    60 * WP_SEC;
+	r.selected = calloc(r.c->n_nodes + 1, sizeof(bool));
+	na = calloc(r.c->n_nodes + 1, sizeof(*na));
+	for (i = 0; i < r.c->n_nodes; i++)
+		r.selected[i] = r.o.node ? strcmp(r.c->nodes[i].name,
+		    r.o.node) == 0 : r.c->nodes[i].class != NULL &&
+		    strcmp(r.c->nodes[i].class, r.o.cls) == 0;
+	if (setup(&r, &err) == -1 || scan(&r, &err) == -1) {
+		fprintf(stderr, "wattpath curve: %s\n", err.msg);
+		free(na);
+		rep_fini(&r);
+		return 1;
+	}
+	gather(&r, na);
+	curve_init(&cls);
+	root = json_object_new_object();
+	nodes = json_object_new_array();
+	for (i = 0; i < r.c->n_nodes; i++) {
+		struct curve nc;
+
+		if (!r.selected[i])
+			continue;
+		curve_init(&nc);
+		node_curve(&r, &na[i], &nc);
+		curve_merge(&cls, &nc);
+		if (nc.n == 0)
+			warn(&r, "node %s: no complete wall+GPU intervals "
+			    "(needs wall and GPU energy and power limits)",
+			    r.c->nodes[i].name);
+		{
+			json_object *x = curve_json(&nc);
+			bool flag;
+
+			jset(x, "name", json_object_new_string(
+			    r.c->nodes[i].name));
+			jset(x, "deviation_from_class", jnum(curve_deviation(&nc,
+			    &cls, 0.05, &flag)));
+			json_object_array_add(nodes, x);
+		}
+	}
+	jset(root, "scope", json_object_new_string(r.o.node ? r.o.node :
+	    r.o.cls));
+	jset(root, "step_s", jnum(secs(r.o.step)));
+	jset(root, "class_curve", curve_json(&cls));
+	jset(root, "nodes", nodes);
+	json_object_get(r.warnings);
+	jset(root, "warnings", r.warnings);
+	if (strcmp(r.o.format, "svg") == 0)
+		curve_svg(&cls, r.o.node ? r.o.node : r.o.cls);
+	else
+		emit(root, r.o.format);
+	json_object_put(root);
+	free(na);
+	rep_fini(&r);
+	return 0;
 }
