@@ -41,6 +41,7 @@ struct inband {
 	struct http_conn	*conn;
 	struct wp_poll		*poll;		/* in flight, or NULL */
 	struct nvml		*nvml;
+	char			 last_note[160];	/* logged once */
 };
 
 static const char *const gpu_keys[] = { "dcgm_exporter", "nvml", "hostname",
@@ -213,6 +214,16 @@ emit_gpus(struct wp_poll *poll, const struct gpu_reading *g, size_t n,
 	return 0;
 }
 
+/* Logs a rejected field once (until the reason changes). */
+static void
+note_once(struct inband *t, const char *note)
+{
+	if (note[0] == '\0' || strcmp(note, t->last_note) == 0)
+		return;
+	snprintf(t->last_note, sizeof(t->last_note), "%s", note);
+	log_warnx("%s: ignored: %s", t->name, note);
+}
+
 static int
 decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
     struct wp_err *err)
@@ -229,8 +240,10 @@ decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
 		o.hostname = t->hostname;
 		if ((d = malloc(sizeof(*d))) == NULL)
 			return err_set(err, WP_E_INTERNAL, "out of memory");
-		if (dcgm_parse(r->body, r->len, &o, d, err) == 0)
+		if (dcgm_parse(r->body, r->len, &o, d, err) == 0) {
+			note_once(t, d->note);
 			rc = emit_gpus(poll, d->gpu, d->n, "dcgm", err);
+		}
 		free(d);
 		return rc;
 	}
@@ -238,6 +251,7 @@ decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	if (engines_parse(r->body, r->len, om, t->kind, e, err) == 0 &&
 	    (n = engine_samples(e, s, err)) >= 0) {
+		note_once(t, e->note);
 		for (i = 0; i < n; i++)
 			poll_add(poll, &s[i]);
 		rc = 0;
@@ -382,8 +396,9 @@ probe_gpus(const struct dcgm_result *d, struct wp_probe_result *out,
 	snprintf(out->model, sizeof(out->model), "%s", d->gpu[0].model);
 	snprintf(out->firmware, sizeof(out->firmware), "%s", d->gpu[0].driver);
 	snprintf(out->extra, sizeof(out->extra), "dcgm-exporter gpus=%zu%s%s "
-	    "folded_rows=%u blank=%u", d->n, d->gpu[0].hostname[0] ?
-	    " host=" : "", d->gpu[0].hostname, d->folded, d->blank);
+	    "folded_rows=%u blank=%u rejected=%u%s%.160s", d->n,
+	    d->gpu[0].hostname[0] ? " host=" : "", d->gpu[0].hostname,
+	    d->folded, d->blank, d->rejected, d->note[0] ? " " : "", d->note);
 	for (i = 0; i < d->n; i++) {
 		if ((k = gpu_samples(&d->gpu[i], "dcgm", s, err)) < 0)
 			return -1;
@@ -415,8 +430,9 @@ probe_engine(const struct engine_result *e, struct wp_probe_result *out,
 	    engine_kind_name(e->kind));
 	snprintf(out->model, sizeof(out->model), "%s", e->n ?
 	    e->model[0].name : "");
-	snprintf(out->extra, sizeof(out->extra), "engine=%s models=%zu",
-	    engine_kind_name(e->kind), e->n);
+	snprintf(out->extra, sizeof(out->extra), "engine=%s models=%zu "
+	    "rejected=%u%s%.160s", engine_kind_name(e->kind), e->n, e->rejected,
+	    e->note[0] ? " " : "", e->note);
 	if ((n = engine_samples(e, s, err)) < 0)
 		return -1;
 	for (w = 0; w < EW_NWHAT; w++) {
