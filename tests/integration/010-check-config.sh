@@ -76,6 +76,16 @@ grep -v "^$B:[0-9][0-9]*: " "$T/bad.err" | grep -v "^$B: [0-9]* errors\$" | grep
 [ -s "$T/bad.out" ] && fail "stdout not empty on failure"
 note "broken file: every error at its line"
 
+# 2b. The fixture with one mistake of each kind: exactly the expected lines.
+env -u WP_FIXTURE_UNSET "$WATTPATH" check-config -c tests/fixtures/conf/broken.yaml \
+	>"$T/fx.out" 2>"$T/fx.err"
+rc=$?
+[ $rc = 1 ] || fail "fixture: exit $rc, want 1"
+sed 's|in maps_dir, ./etc or .*/share/wattpath)|in maps_dir, ./etc or PREFIX/share/wattpath)|' \
+	"$T/fx.err" | diff -u tests/fixtures/conf/broken.expected - >&2 ||
+	fail "fixture output differs from tests/fixtures/conf/broken.expected"
+note "fixture: every error, exactly"
+
 # 3. Secrets never appear, whatever happens.
 for s in S3cr3t-in-file-Qx7 Op3n-s3cret-Zk9 c0mmunity-Vb2; do
 	cat "$T"/*.out "$T"/*.err | grep -qF "$s" && fail "secret $s leaked"
