@@ -243,7 +243,8 @@ dg_flush(struct diag *d, struct conf_errs *errs)
 	struct diag_item tmp;
 	size_t i, j;
 
-	qsort(d->v, d->n, sizeof(*d->v), dg_cmp);
+	if (d->n > 1)
+		qsort(d->v, d->n, sizeof(*d->v), dg_cmp);
 	/* Stable move of the main file's items to the front. */
 	for (i = 0, j = 0; i < d->n; i++) {
 		if (strcmp(d->v[i].file, d->main_file) == 0) {

@@ -12,6 +12,8 @@
  *   pdus[]        -> "<pdu>"             driver snmp_pdu (redfish if it has url)
  *   meters[]      -> "<meter>"           driver modbus
  * Reload is by swap: load a new conf, keep the old one if it fails.
+ * Keys, defaults and checks: docs/config.md.  A target's block may carry
+ * interval/timeout overrides (read here into wp_target_conf).
  */
 #ifndef WP_CONF_H
 #define WP_CONF_H
@@ -36,7 +38,9 @@ struct conf_node {
 						   itself (nodes_csv rows), else NULL */
 };
 
-/* Error list: every problem found, in file order. */
+/* Error list: every problem found, sorted by file and line (the config
+ * first, then nodes_csv).  Warnings (unset *_env variable, credentials
+ * over http://, a driver "not built yet") do not make conf_load fail. */
 struct conf_errs {
 	char	**msg;		/* "FILE:LINE: message" */
 	size_t	  n, cap;
@@ -153,7 +157,9 @@ int	 conf_find_data_file(const char *maps_dir, const char *subdir,
 const struct conf_node *conf_get(const struct conf_node *map, const char *key);
 const char	*conf_get_str(const struct conf_node *map, const char *key);
 /* Typed getters: 0 found and valid, 1 absent (out untouched), -1 invalid
- * (message in err, prefixed with the line). */
+ * (message in err, prefixed "line N: KEY: ").  check-config moves a
+ * driver's "line N: " prefix into FILE:LINE; bools accept true/false,
+ * yes/no, on/off; durations as clock_parse_duration. */
 int	 conf_get_bool(const struct conf_node *map, const char *key, bool *out,
 	    struct wp_err *err);
 int	 conf_get_int(const struct conf_node *map, const char *key, long min,
