@@ -1,0 +1,395 @@
+/*
+ * Unit tests: `wattpath report` end to end on a stored journal.
+ *
+ * Writes a config and a journal of synthetic polls with journal_append
+ * (one 8-GPU server: BMC wall counter, 8 DCGM GPU counters and power
+ * limits, an engine's token counters, facility and IT meters), plus a
+ * request log, then runs cmd_report and checks seed 002's worked example
+ * in the JSON: 0.26 / 0.39 J/token, ratio 1.5, 0.111 J per total token,
+ * idle-subtracted 0.27, SLO-qualified 0.415, facility 0.507 at PUE 1.3,
+ * 0.108 kWh per million tokens, and 0.391 +/- 0.014 over three runs.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+
+#include "test_model_near.h"
+
+#include "../../collector/cmd.h"
+#include "../../collector/journal.h"
+#include "../../model/counter.h"
+
+#define T0	(1795946400LL * WP_SEC)	/* 2026-11-29T10:00:00Z */
+#define S	WP_SEC
+
+struct load {
+	double	 wall, gpu, tok_out, tok_in;	/* per second */
+};
+
+/* Power levels by time: idle before T0 - 1800 s; in the runs data set
+ * three different wall levels across the 600 s window. */
+static struct load
+level(wp_time t, int runs)
+{
+	struct load idle = { 2400, 100, 0, 0 }, busy = { 7800, 650, 20000,
+	    50000 };
+
+	if (t < T0 - 1800 * S)
+		return idle;
+	if (runs) {
+		static const double w[3] = { 7700, 7840, 7920 };
+		long k = (long)((t - T0) / (200 * S));
+
+		busy.wall = w[k < 0 ? 0 : k > 2 ? 2 : k];
+	}
+	return busy;
+}
+
+struct cums {
+	double	 wall, gpu[8], out, in, fac, it;
+};
+
+static void
+val(struct journal_value *v, const char *series, int b, int q, int kind,
+    double x, double cum, int first)
+{
+	memset(v, 0, sizeof(*v));
+	sample_init(&v->s, series, b, q, kind);
+	v->s.value = x;
+	v->cum = cum;
+	v->s.resolution = kind == WP_COUNTER ? 0.001 : 0;
+	v->ctr_flags = first ? CTR_DISCONT : 0;
+}
+
+static void
+append(struct journal *j, wp_time t, const char *target,
+    struct journal_value *v, size_t n)
+{
+	struct journal_record r = { .t_real = t, .t_mono = t, .target = target,
+	    .error = "", .n = n, .v = v };
+	struct wp_err err = { 0 };
+
+	if (journal_append(j, &r, &err) != 0)
+		fail_msg("journal_append: %s", err.msg);
+}
+
+/* Polls every 10 s at offset off from T0 - 3700 s to T0 + 650 s. */
+static void
+write_journal(const char *dir, wp_time off, int runs)
+{
+	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE };
+	struct wp_err err = { 0 };
+	struct journal *j = journal_open(dir, &jo, &err);
+	struct cums c = { 0 };
+	struct journal_value v[16];
+	wp_time t;
+	int i, first = 1;
+
+	if (j == NULL)
+		fail_msg("journal_open: %s", err.msg);
+	for (t = T0 - 3700 * S + off; t <= T0 + 650 * S; t += 10 * S) {
+		struct load l = level(t, runs);
+		char nm[32];
+
+		val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY, WP_COUNTER,
+		    5e9 + c.wall, c.wall, first);
+		sample_add_label(&v[0].s, "source",
+		    "EnvironmentMetrics.EnergyJoules");
+		val(&v[1], "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE,
+		    l.wall, 0, 0);
+		append(j, t, "gpu-001/bmc", v, 2);
+		for (i = 0; i < 8; i++) {
+			snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
+			val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY, WP_COUNTER,
+			    c.gpu[i], c.gpu[i], first);
+			sample_add_label(&v[2 * i].s, "driver", "580.65.06");
+			snprintf(nm, sizeof(nm), "gpu/%d/power_limit", i);
+			val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER, WP_GAUGE,
+			    700, 0, 0);
+		}
+		append(j, t + 200 * WP_MS, "gpu-001/gpu", v, 16);
+		val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER,
+		    c.out, c.out, first);
+		val(&v[1], "tokens/input", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER,
+		    c.in, c.in, first);
+		append(j, t, "gpu-001/engine0", v, 2);
+		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    c.fac, c.fac, first);
+		append(j, t, "incomer-1", v, 1);
+		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    c.it, c.it, first);
+		sample_add_label(&v[0].s, "category", "2");
+		append(j, t, "it-1", v, 1);
+		/* the counters advance at this segment's level */
+		c.wall += l.wall * 10;
+		for (i = 0; i < 8; i++)
+			c.gpu[i] += l.gpu * 10;
+		c.out += l.tok_out * 10;
+		c.in += l.tok_in * 10;
+		c.fac += 130000 * 10;
+		c.it += 100000 * 10;
+		first = 0;
+	}
+	journal_close(j);
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+write_config(const char *dir, const char *extra)
+{
+	char path[512], text[4096];
+
+	snprintf(text, sizeof(text),
+	    "collector:\n  interval: 10s\n  data_dir: %s\n"
+	    "nodes:\n  - name: gpu-001\n    class: hgx-h100-8\n"
+	    "    bmc: {url: https://127.0.0.1:9, auth: none}\n"
+	    "    gpu: {dcgm_exporter: http://127.0.0.1:9/metrics}\n"
+	    "    engines: [{url: http://127.0.0.1:9/metrics, kind: vllm}]\n"
+	    "meters:\n"
+	    "  - {name: incomer-1, role: facility_total, modbus: {tcp: "
+	    "127.0.0.1:9, unit: 1}, map: eastron-sdm630}\n"
+	    "  - {name: it-1, role: it_total, modbus: {tcp: 127.0.0.1:9, "
+	    "unit: 2}, map: eastron-sdm630}\n"
+	    "%s", dir, extra);
+	snprintf(path, sizeof(path), "%s/wattpath.yaml", dir);
+	write_file(path, text);
+}
+
+/* 100 requests in the window; 6 % of output tokens miss TTFT or TPOT. */
+static void
+write_requests(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	assert_non_null(f);
+	for (i = 0; i < 100; i++)
+		fprintf(f, "{\"start\": %.3f, \"end\": %.3f, \"input_tokens\": "
+		    "300000, \"output_tokens\": 120000, \"ttft_ms\": %d, "
+		    "\"tpot_ms\": %d, \"ok\": true}\n",
+		    (double)(T0 / S) + 5 * i, (double)(T0 / S) + 5 * i + 90,
+		    i < 3 ? 2500 : 400, i >= 3 && i < 6 ? 250 : 40);
+	fclose(f);
+}
+
+/* Runs cmd_report with args, stdout captured; returns the parsed JSON. */
+static json_object *
+report(const char *dir, char **args, int n, int *rc)
+{
+	char out[512];
+	char *argv[24] = { "report" };
+	int fd, saved, i;
+	json_object *o;
+
+	for (i = 0; i < n; i++)
+		argv[i + 1] = args[i];
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	fflush(stdout);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	*rc = cmd_report(n + 1, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	o = json_object_from_file(out);
+	return o;
+}
+
+static double
+num(json_object *o, const char *path)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok != NULL;
+	    tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, (size_t)atoi(tok));
+		else if (!json_object_object_get_ex(o, tok, &o))
+			fail_msg("no %s in report", path);
+	}
+	if (o == NULL)
+		fail_msg("%s is null", path);
+	return json_object_get_double(o);
+}
+
+struct fx {
+	char	 dir[256];
+	char	 cfg[300];
+};
+
+static int
+setup(void **st)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/wp-report.XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		return -1;
+	snprintf(f->cfg, sizeof(f->cfg), "%s/wattpath.yaml", f->dir);
+	*st = f;
+	return 0;
+}
+
+static int
+teardown(void **st)
+{
+	struct fx *f = *st;
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void
+test_worked_example_from_journal(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300], req[300];
+	char *args[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T11:10:00+01:00", "--requests", req,
+	    "--idle-from", "2026-11-29T09:00:00Z", "--idle-to",
+	    "1795944000" };
+	json_object *o;
+	int rc;
+
+	(void)st;
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	snprintf(req, sizeof(req), "%s/requests.jsonl", f->dir);
+	write_journal(jdir, 3 * S, 0);
+	write_requests(req);
+	write_config(f->dir, "site: {name: par-1, zone: FR}\nreport:\n"
+	    "  slo: {ttft_ms: 2000, tpot_ms: 200}\n");
+	o = report(f->dir, args, 12, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(o);
+	assert_near(num(o, "window.seconds"), 600, 0);
+	assert_near(num(o, "tokens.output"), 12e6, 1e-3);
+	assert_near(num(o, "tokens.input"), 30e6, 1e-3);
+	assert_near(num(o, "boundaries.gpu.energy_j"), 3120000, 1e-2);
+	assert_near(num(o, "boundaries.gpu.j_per_output_token"), 0.26, 1e-9);
+	assert_near(num(o, "boundaries.wall.energy_j"), 4680000, 1e-2);
+	assert_near(num(o, "boundaries.wall.j_per_output_token"), 0.39, 1e-9);
+	assert_near(num(o, "wall_to_gpu_ratio"), 1.5, 1e-9);
+	assert_near(num(o, "boundaries.wall.j_per_total_token"), 0.111,
+	    0.0005);
+	assert_near(num(o, "boundaries.wall.kwh_per_million_output_tokens"),
+	    0.108, 0.0005);
+	assert_near(num(o, "boundaries.wall.coverage"), 1, 0);
+	assert_near(num(o, "idle_subtracted.wall.j_per_output_token_net"),
+	    0.27, 1e-9);
+	assert_near(num(o, "tokens.slo_qualified"), 11.28e6, 1e-2);
+	assert_near(num(o, "boundaries.wall.j_per_slo_qualified_token"),
+	    0.415, 0.0005);
+	assert_near(num(o, "pue.value"), 1.3, 1e-9);
+	assert_near(num(o, "boundaries.facility.j_per_output_token"), 0.507,
+	    1e-9);
+	assert_near(num(o, "nodes.0.boundaries.wall.energy_j"), 4680000, 1e-2);
+	assert_near(num(o, "disclosure.sampling_interval_s"), 10, 0);
+	/* only name and zone: carbon left out with a warning */
+	assert_null(json_object_object_get(o, "carbon"));
+	assert_non_null(strstr(json_object_to_json_string(
+	    json_object_object_get(o, "warnings")), "carbon left out"));
+	json_object_put(o);
+}
+
+static void
+test_three_runs_from_journal(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300];
+	char *args[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T10:10:00Z", "--runs", "3" };
+	json_object *o;
+	int rc;
+
+	(void)st;
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	write_journal(jdir, 0, 1);
+	write_config(f->dir, "site: {name: par-1, zone: FR, grid: "
+	    "{yearly_average_g_per_kwh: 40}, tariff: {price: 0.058}}\n");
+	o = report(f->dir, args, 8, &rc);
+	assert_int_equal(rc, 0);
+	assert_near(num(o, "runs.wall_j_per_output_token.0"), 0.385, 1e-9);
+	assert_near(num(o, "runs.mean"), 0.391, 0.0005);
+	assert_near(num(o, "runs.ci95_half_width"), 0.014, 0.0005);
+	/* carbon at the yearly average, flagged, and cost */
+	assert_near(num(o, "carbon.location.wall.g_per_million_output_tokens"),
+	    num(o, "boundaries.wall.kwh_per_million_output_tokens") * 40,
+	    1e-6);
+	assert_near(num(o, "carbon.location.fallback_hours"), 1, 0);
+	assert_near(num(o, "cost.per_million_output_tokens"),
+	    num(o, "boundaries.facility.kwh_per_million_output_tokens") *
+	    0.058, 1e-9);
+	json_object_put(o);
+}
+
+static void
+test_refusals(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300];
+	char *short_w[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T10:00:59Z" };
+	char *no_data[] = { "-c", f->cfg, "--from", "2026-11-29T10:05:00Z",
+	    "--to", "2026-11-29T10:15:00Z" };
+	char *usage[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z" };
+	json_object *o;
+	int rc;
+
+	(void)st;
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	write_journal(jdir, 3 * S, 0);
+	write_config(f->dir, "");
+	o = report(f->dir, short_w, 6, &rc);
+	assert_int_equal(rc, 1);
+	json_object_put(o);
+	o = report(f->dir, usage, 4, &rc);
+	assert_int_equal(rc, 2);
+	json_object_put(o);
+	/* past the data: reported, with the wall refused and said why */
+	o = report(f->dir, no_data, 6, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(json_object_object_get(json_object_object_get(
+	    json_object_object_get(o, "boundaries"), "wall"), "energy_j"));
+	assert_non_null(strstr(json_object_to_json_string(
+	    json_object_object_get(o, "warnings")), "no-data-at-edge"));
+	json_object_put(o);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_worked_example_from_journal,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_three_runs_from_journal,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
