@@ -216,6 +216,7 @@ store(struct gpu_reading *g, const struct field *f, double v)
 	case F_LIMIT:
 		g->has_limit = true;
 		g->limit_w = si;
+		g->limit_field = f->id;
 		break;
 	default:
 		g->has_util = true;

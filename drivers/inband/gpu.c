@@ -21,7 +21,7 @@ gpu_is_superchip(const char *model)
 /* Labels in order of importance; what does not fit is left out. */
 static void
 add_labels(struct wp_sample *s, const struct gpu_reading *r,
-    const char *source)
+    const char *source, int field_id)
 {
 	char field[16];
 
@@ -29,13 +29,26 @@ add_labels(struct wp_sample *s, const struct gpu_reading *r,
 		sample_add_label(s, "uuid", r->uuid);
 	if (r->model[0])
 		sample_add_label(s, "model", r->model);
-	if (strcmp(source, "dcgm") == 0 && r->energy_field > 0) {
-		snprintf(field, sizeof(field), "%d", r->energy_field);
+	if (strcmp(source, "dcgm") == 0 && field_id > 0) {
+		snprintf(field, sizeof(field), "%d", field_id);
 		sample_add_label(s, "dcgm", field);
 	} else if (strcmp(source, "dcgm") != 0)
 		sample_add_label(s, "source", source);
 	if (r->driver[0])
 		sample_add_label(s, "driver", r->driver);
+}
+
+/* DCGM field ids of what dcgm.c reads (gpu.h documents the sources). */
+static int
+field_of(const struct gpu_reading *r, const char *what)
+{
+	if (strcmp(what, "energy") == 0)
+		return r->energy_field;
+	if (strcmp(what, "power") == 0)
+		return 155;
+	if (strcmp(what, "util") == 0)
+		return 203;
+	return r->limit_field;
 }
 
 static int
@@ -47,7 +60,7 @@ one(struct wp_sample *s, const struct gpu_reading *r, const char *source,
 	snprintf(series, sizeof(series), "gpu/%d/%s", r->index, what);
 	if (sample_init(s, series, b, q, k) == -1)
 		return err_set(err, WP_E_INTERNAL, "bad series %s", series);
-	add_labels(s, r, source);
+	add_labels(s, r, source, field_of(r, what));
 	return 0;
 }
 

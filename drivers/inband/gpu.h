@@ -32,6 +32,7 @@ struct gpu_reading {
 	double	 power_raw;
 	char	 power_unit[8];	/* "W" (DCGM) or "mW" (NVML) */
 	double	 limit_w;	/* enforced power limit */
+	int	 limit_field;	/* DCGM field id (164 enforced, 160), 0 */
 	double	 util_pct;
 	unsigned rows;		/* source rows folded into this GPU (MIG) */
 	int	 prio[4];	/* dcgm.c: priority of the field that set each */
