@@ -851,6 +851,13 @@ check_keys(struct ld *l, const struct conf_node *map, const char *where,
 			    where ? ": " : "", c->key);
 }
 
+static bool
+is_null(const struct conf_node *n)
+{
+	return n->type == CN_SCALAR && (*n->value == '\0' ||
+	    strcmp(n->value, "~") == 0 || strcmp(n->value, "null") == 0);
+}
+
 /* The member key of map if it has the given type; else NULL (reported if
  * present with another type, or if required and absent). */
 static const struct conf_node *
@@ -862,6 +869,17 @@ get_typed(struct ld *l, const struct conf_node *map, const char *key,
 	if (n == NULL) {
 		if (required)
 			bad(l, map, "%s: missing required key '%s'", where, key);
+		return NULL;
+	}
+	if (type == CN_SCALAR && n->type == CN_SCALAR && *n->value == '\0') {
+		bad(l, n, "%s: %s has no value", where, key);
+		return NULL;
+	}
+	if (n->type != type && is_null(n)) {
+		/* "key:" with no value: the same as absent (a mapping or
+		 * list left empty in a template). */
+		if (required)
+			bad(l, n, "%s: %s has no value", where, key);
 		return NULL;
 	}
 	if (n->type != type) {

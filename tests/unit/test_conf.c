@@ -154,6 +154,21 @@ test_defaults(void **st)
 }
 
 static void
+test_empty_sections(void **st)
+{
+	struct fx *f = *st;
+
+	LOAD_OK(f, "collector:\ncredentials:\nnodes: ~\npdus: null\n"
+	    "meters:\nsite:\n");
+	assert_int_equal(f->c->n_nodes, 0);
+	assert_int_equal(f->c->interval, 10 * WP_SEC);
+	assert_null(load(f, "nodes:\n  - name: n\n    bmc:\n"
+	    "  - name: m\n    bmc: {url: }\n"));
+	ERR_AT(f, 5, "node m: bmc: url has no value");
+	assert_int_equal(f->errs.n, 1);
+}
+
+static void
 test_collector_values(void **st)
 {
 	struct fx *f = *st;
@@ -746,6 +761,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_sections, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_collector_values, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_collector_errors, setup,
