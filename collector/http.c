@@ -257,6 +257,9 @@ http_cancel(struct http_conn *c)
 	else {
 		curl_multi_remove_handle(c->h->multi, c->easy);
 		c->h->inflight--;
+		/* A slot is free: let the loop start a queued request soon. */
+		if (c->h->qhead != NULL)
+			loop_timer_arm(c->h->timer, clock_mono());
 	}
 	req_reset(c);
 }
