@@ -380,6 +380,77 @@ test_refusals(void **st)
 	json_object_put(o);
 }
 
+/* Runs a command with stdout to a file; returns the file's text. */
+static char *
+capture(const char *dir, int (*cmd)(int, char **), char **argv, int argc,
+    int *rc)
+{
+	char out[512];
+	static char text[1 << 16];
+	int fd, saved;
+	FILE *f;
+	size_t n;
+
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	fflush(stdout);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	*rc = cmd(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	f = fopen(out, "r");
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+static void
+test_formats_and_curve(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300];
+	char *md[] = { "report", "-c", f->cfg, "--from", "1795946400",
+	    "--to", "1795947000", "--format", "md" };
+	char *csv[] = { "report", "-c", f->cfg, "--from", "1795946400",
+	    "--to", "1795947000", "--format", "csv" };
+	char *cv[] = { "curve", "-c", f->cfg, "--class", "hgx-h100-8",
+	    "--from", "2026-11-29T10:00:00Z", "--to", "2026-11-29T10:10:00Z" };
+	char *svg[] = { "curve", "-c", f->cfg, "--node", "gpu-001",
+	    "--from", "2026-11-29T10:00:00Z", "--to", "2026-11-29T10:10:00Z",
+	    "--format", "svg" };
+	json_object *o;
+	char *t;
+	int rc;
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	write_journal(jdir, 3 * S, 0);
+	write_config(f->dir, "");
+	t = capture(f->dir, cmd_report, md, 9, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(t, "| wall | 4680000"));
+	t = capture(f->dir, cmd_report, csv, 9, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(t, "boundaries.wall.j_per_output_token,0.39"));
+	assert_non_null(strstr(t, "nodes.gpu-001.boundaries.gpu.energy_j,"));
+	t = capture(f->dir, cmd_curve, cv, 9, &rc);
+	assert_int_equal(rc, 0);
+	o = json_tokener_parse(t);
+	assert_non_null(o);
+	/* 8 x 650 W of 8 x 700 W: load 0.93, one bin, ratio 1.5 */
+	assert_near(num(o, "class_curve.bins.9.ratio"), 1.5, 1e-9);
+	assert_near(num(o, "class_curve.bins.9.gpu_w"), 5200, 1e-6);
+	assert_near(num(o, "class_curve.intervals"), 10, 0);
+	json_object_put(o);
+	t = capture(f->dir, cmd_curve, svg, 11, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(t, "<svg"));
+	(void)st;
+}
+
 int
 main(void)
 {
@@ -389,6 +460,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_three_runs_from_journal,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_formats_and_curve, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
