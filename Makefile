@@ -44,9 +44,13 @@ all: $(BUILD)/wattpath wattpath $(if $(SIM_SRCS),wattpath-sim)
 deps:
 	@scripts/deps.sh build
 
+# V=1 shows the whole command lines.
+Q := $(if $(V),,@)
+
 $(BUILD)/%.o: %.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Rebuild everything when the flags change.
 $(BUILD)/.flags: FORCE
@@ -56,13 +60,15 @@ FORCE:
 
 $(BUILD)/libwattpath.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/wattpath: $(BUILD)/collector/main.o $(BUILD)/libwattpath.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/wattpath-sim: $(SIM_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libwattpath.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell $(PKG_CONFIG) --libs netsnmp-agent 2>/dev/null)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell $(PKG_CONFIG) --libs netsnmp-agent 2>/dev/null)
 
 wattpath: $(BUILD)/wattpath
 	@cp $< $@
@@ -71,11 +77,12 @@ wattpath-sim: $(BUILD)/wattpath-sim
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwattpath.a $(BUILD)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libwattpath.a $(LIBS) $(TEST_LIBS)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libwattpath.a $(LIBS) $(TEST_LIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libwattpath.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libwattpath.a $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libwattpath.a $(LIBS)
 
 unit-bins: $(UNIT_BINS)
 
