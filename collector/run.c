@@ -521,6 +521,8 @@ reload(struct collector *co)
 		conf_errs_fini(&errs);
 		return;
 	}
+	for (i = 0; i < errs.n_warn; i++)
+		log_warnx("%s", errs.warn[i]);
 	conf_errs_fini(&errs);
 	if (conf_adopt(co, nc) == -1) {
 		conf_free(nc);
@@ -752,6 +754,8 @@ cmd_run(int argc, char **argv)
 		conf_errs_fini(&errs);
 		return 1;
 	}
+	for (i = 0; i < errs.n_warn; i++)
+		fprintf(stderr, "%s\n", errs.warn[i]);
 	conf_errs_fini(&errs);
 	if (level != NULL && log_level_parse(level) == -1) {
 		conf_free(conf);

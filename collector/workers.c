@@ -87,7 +87,7 @@ worker_main(void *p)
 	struct workers *w = ((struct thread_arg *)p)->w;
 	int slot = ((struct thread_arg *)p)->slot;
 	uint64_t one = 1;
-	struct job *j;
+	struct job *j = NULL;
 
 	free(p);
 	pthread_mutex_lock(&w->mu);
@@ -217,7 +217,7 @@ int
 workers_submit(struct workers *w, const char *key, worker_run_fn run,
     worker_done_fn done, void *job, struct wp_err *err)
 {
-	struct job *j;
+	struct job *j = NULL;
 
 	if ((j = calloc(1, sizeof(*j))) == NULL ||
 	    (key != NULL && (j->key = strdup(key)) == NULL)) {
