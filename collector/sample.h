@@ -55,7 +55,7 @@ enum wp_boundary {
 
 #define WP_SERIES_MAX	96
 #define WP_UNIT_MAX	16
-#define WP_LABEL_MAX	96
+#define WP_LABEL_MAX	192	/* < 256: the journal stores one length byte */
 
 struct wp_sample {
 	char	 series[WP_SERIES_MAX];
