@@ -206,7 +206,7 @@ defaults(struct sim_args *a)
 	a->every = 15;
 	a->step = 10;
 	a->days = 1;
-	a->pdu_profile = "raritan-px2";
+	a->pdu_profile = "raritan-pdu2";
 	a->meter_map = "eastron-sdm630";
 	a->from = a->to = NAN;
 	a->start = NAN;

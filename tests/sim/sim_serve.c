@@ -179,6 +179,7 @@ sim_cmd_serve(const struct sim_args *a)
 	random_hex(s.pass, 12);
 	random_hex(s.community, 8);
 	more_files();
+	sim_snmp_preinit();
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

@@ -8,6 +8,8 @@
 
 struct sim_snmp;
 
+/* Process set-up before any thread starts (environment for net-snmp). */
+void		 sim_snmp_preinit(void);
 /* Starts serving every PDU; NULL with a message in err. */
 struct sim_snmp	*sim_snmp_start(struct sim_srv *s, char *err,
 		    unsigned long errlen);	/* caller stops: sim_snmp_stop */
