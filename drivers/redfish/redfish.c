@@ -58,7 +58,9 @@ struct rf_target {
 	char		*ca_file, *pin;
 	bool		 insecure, gpu_inband;
 	wp_time		 timeout;
-	const struct wp_services *svc;
+	const struct wp_services *svc;	/* -> svc_copy */
+	struct wp_services svc_copy;
+	char		 state_dir[400];
 	struct http_conn *conn;
 	/* session */
 	char		 token[512];
@@ -211,7 +213,9 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 	snprintf(t->name, sizeof(t->name), "%s", tc->name);
 	t->mode = tc->kind && strcmp(tc->kind, "pdu") == 0 ? RF_MODE_PDU :
 	    RF_MODE_NODE;
-	t->svc = svc;
+	if (svc != NULL)
+		t->svc_copy = *svc;	/* keep our own copy of the pointers */
+	t->svc = &t->svc_copy;
 	rf_readings_init(&t->polled);
 	if (parse_block(t, tc, err) < 0) {
 		err_prefix(err, "redfish %s", tc->name);
@@ -311,6 +315,11 @@ save_session(struct rf_target *t)
 	if (t->session_uri[0] == '\0') {
 		unlink(t->state_file);
 		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", t->state_file);
+	if (strrchr(tmp, '/') != NULL) {	/* the state dir may be new */
+		*strrchr(tmp, '/') = '\0';
+		(void)mkdir(tmp, 0700);
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", t->state_file);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 ||
@@ -843,21 +852,51 @@ poll_cancel(void *state, struct wp_poll *poll)
 	}
 }
 
+/* The DELETE outlives the target: its connection is freed when it ends. */
+struct rf_logout {
+	struct http_conn *conn;
+	char		 state_file[512];
+};
+
+static void
+on_logout(void *arg, const struct http_resp *r, const struct wp_err *e)
+{
+	struct rf_logout *lo = arg;
+
+	if (r != NULL && (r->status < 300 || r->status == 404)) {
+		log_debug("redfish: session deleted (HTTP %ld)", r->status);
+		if (lo->state_file[0])
+			unlink(lo->state_file);
+	} else
+		log_info("redfish: session delete failed: %s", r ?
+		    "refused" : e->msg);
+	http_conn_free(lo->conn);	/* not touched after the callback */
+	free(lo);
+}
+
+/*
+ * Starts the session DELETE without waiting (the core runs the loop a
+ * moment after target_free).  The state file is removed only when the
+ * DELETE succeeded; otherwise the next start deletes the session first.
+ */
 static void
 logout(struct rf_target *t)
 {
 	struct http_req_opts o = { 0 };
-	char url[RF_URI_MAX + 320], hdr[600], *body = NULL;
+	char url[RF_URI_MAX + 320], hdr[600];
 	const char *hdrs[2] = { hdr, NULL };
+	struct rf_logout *lo;
 	struct wp_err err;
-	long status = 0;
 
-	if (t->session_uri[0] == '\0' || t->svc == NULL || t->svc->http == NULL)
+	if (t->session_uri[0] == '\0' || t->svc->http == NULL)
 		return;
-	if (t->conn == NULL && (t->conn = http_conn_new(t->svc->http,
-	    &err)) == NULL)
+	if ((lo = calloc(1, sizeof(*lo))) == NULL)
 		return;
-	http_cancel(t->conn);
+	if ((lo->conn = http_conn_new(t->svc->http, &err)) == NULL) {
+		free(lo);
+		return;
+	}
+	snprintf(lo->state_file, sizeof(lo->state_file), "%s", t->state_file);
 	snprintf(url, sizeof(url), "%s%s", t->base, t->session_uri);
 	snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
 	o.method = "DELETE";
@@ -866,16 +905,12 @@ logout(struct rf_target *t)
 	o.ca_file = t->ca_file;
 	o.pin_sha256 = t->pin;
 	o.insecure = t->insecure;
-	o.timeout = 3 * WP_SEC;
-	if (http_fetch_sync(t->svc->http, t->conn, &o, &status, &body, NULL,
-	    NULL, &err) == 0) {
-		log_debug("redfish %s: logged out (HTTP %ld)", t->name, status);
-		t->session_uri[0] = '\0';
-		save_session(t);
-	} else
-		log_info("redfish %s: logout failed: %s (kept for the next "
-		    "start)", t->name, err.msg);
-	free(body);
+	o.timeout = 2 * WP_SEC;
+	if (http_start(lo->conn, &o, on_logout, lo, &err) < 0) {
+		http_conn_free(lo->conn);
+		free(lo);
+		log_info("redfish %s: logout not started: %s", t->name, err.msg);
+	}
 }
 
 static void
@@ -885,6 +920,8 @@ target_free(void *state)
 
 	if (t == NULL)
 		return;
+	log_debug("redfish %s: closing%s%s", t->name, t->session_uri[0] ?
+	    ", deleting session " : "", t->session_uri);
 	logout(t);
 	http_conn_free(t->conn);
 	drop_discovery(t);

@@ -404,8 +404,8 @@ parse_sensor(const char *uri, struct json_object *doc,
 
 /* A SensorCollection whose members are inlined (or $expand-ed). */
 static int
-parse_sensor_coll(struct json_object *doc, struct rf_readings *out,
-    struct wp_err *err)
+parse_sensor_coll(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
 {
 	struct json_object *m, *e;
 	const char *mu;
@@ -423,6 +423,8 @@ parse_sensor_coll(struct json_object *doc, struct rf_readings *out,
 			continue;
 		if ((rc = parse_sensor(mu, e, out, err)) < 0)
 			return -1;
+		if (rc > 0)	/* polled through the collection */
+			snprintf(out->v[out->n - 1].uri, RF_URI_MAX, "%s", uri);
 		n += rc;
 	}
 	return n;
@@ -598,7 +600,7 @@ rf_parse_resource(const char *uri, struct json_object *doc,
 	if (strcmp(type, "Sensor") == 0)
 		return parse_sensor(uri, doc, out, err);
 	if (strcmp(type, "SensorCollection") == 0)
-		return parse_sensor_coll(doc, out, err);
+		return parse_sensor_coll(uri, doc, out, err);
 	if (strcmp(type, "PowerSupplyMetrics") == 0)
 		return parse_psu_metrics(uri, doc, out, err);
 	if (strcmp(type, "Power") == 0)
