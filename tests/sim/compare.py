@@ -130,29 +130,71 @@ def print_table(fig, truth):
                                              err(pue, truth["pue"])))
 
 
-def find(d, *names):
-    """First value under any of names, searching nested dicts."""
-    if isinstance(d, dict):
-        for n in names:
-            if n in d and isinstance(d[n], (int, float)):
-                return d[n]
-        for v in d.values():
-            r = find(v, *names)
-            if r is not None:
-                return r
-    return None
+def node_truth(truth):
+    return {n["name"]: n for n in truth["nodes"]}
 
 
-def report_figures(rep):
-    fig = {}
-    bnd = rep.get("boundaries", rep)
-    for b in ("gpu", "wall", "outlet", "facility", "it"):
-        x = bnd.get(b) if isinstance(bnd, dict) else None
-        if isinstance(x, dict):
-            fig[b] = find(x, "energy_j", "energy", "joules")
-    fig["tokens"] = find(rep.get("tokens", rep), "output", "tokens_output",
-                         "output_tokens")
-    return fig
+def report_table(rep, truth):
+    """Each report figure, the truth, the error and the bound it states."""
+    tt = truth["totals"]
+    tok = tt["tokens_output"]
+    nt = node_truth(truth)
+    b = rep.get("boundaries", {})
+    print("  %-24s %15s %15s %9s %9s" % ("figure", "wattpath", "truth",
+                                        "error", "bound"))
+
+    def line(name, meas, tru, bound=None, fmt="%15.1f"):
+        m = fmt % meas if meas is not None else "%15s" % "-"
+        e = err(meas, tru)
+        bd = ("%8.3f%%" % (100 * bound)) if bound is not None else "        "
+        flag = ""
+        if meas is not None and bound is not None and tru:
+            flag = "  ok" if abs(meas - tru) <= bound * abs(tru) + 1e-9 \
+                else "  OUTSIDE BOUND"
+        print("  %-24s %s %s %s %s%s" % (name, m, fmt % tru, e, bd, flag))
+
+    for bn, key in (("gpu", "gpu_j"), ("wall", "wall_j"),
+                    ("outlet", "outlet_j"), ("facility", "facility_j")):
+        x = b.get(bn) or {}
+        if bn == "outlet" and not truth["pdus"]:
+            continue
+        if x.get("energy_j") is not None:
+            line("%s energy (J)" % bn, x["energy_j"], tt[key],
+                 x.get("instrument_bound_rel"))
+            continue
+        # Partial coverage: compare the nodes the report does have.
+        got = [(n["name"], n["boundaries"].get(bn, {}))
+               for n in rep.get("nodes", [])]
+        got = [(nm, v) for nm, v in got if v.get("energy_j") is not None]
+        if got and bn != "facility":
+            meas = sum(v["energy_j"] for _, v in got)
+            tru = sum(nt[nm][key] if bn != "outlet" else
+                      sum(o["j"] for o in nt[nm]["outlets"])
+                      for nm, _ in got)
+            bound = max(v.get("instrument_bound_rel") or 0 for _, v in got)
+            line("%s energy (%d/%d nodes)" % (bn, len(got), len(nt)), meas,
+                 tru, bound)
+        else:
+            print("  %-24s %15s (%s)" % ("%s energy (J)" % bn, "-",
+                                        x.get("method", "none")))
+    pue = rep.get("pue") or {}
+    if pue.get("it_energy_j") is not None:
+        line("IT energy (meter, J)", pue["it_energy_j"], tt["it_j"])
+    if pue.get("facility_energy_j") is not None:
+        line("facility meter (J)", pue["facility_energy_j"], tt["facility_j"])
+    out = (rep.get("tokens") or {}).get("output")
+    line("output tokens", out, tok)
+    for bn, key in (("gpu", "gpu_j"), ("wall", "wall_j"),
+                    ("outlet", "outlet_j"), ("facility", "facility_j")):
+        x = b.get(bn) or {}
+        if x.get("j_per_output_token") is not None and tok:
+            line("J/token at %s" % bn, x["j_per_output_token"], tt[key] / tok,
+                 x.get("instrument_bound_rel"), "%15.5f")
+    if rep.get("wall_to_gpu_ratio") is not None:
+        line("wall/GPU ratio", rep["wall_to_gpu_ratio"],
+             truth["wall_over_gpu"], None, "%15.4f")
+    if pue.get("value") is not None:
+        line("PUE", pue["value"], truth["pue"], None, "%15.4f")
 
 
 def main(argv):
@@ -161,7 +203,7 @@ def main(argv):
         truth["from"], truth["to"], truth["seconds"]))
     if "--report" in argv:
         rep = json.load(open(argv[argv.index("--report") + 1]))
-        print_table(report_figures(rep), truth)
+        report_table(rep, truth)
         return 0
     path = argv[argv.index("--journal") + 1]
     a = float(argv[argv.index("--from") + 1])
