@@ -1109,7 +1109,9 @@ ref_cred(struct ld *l, const struct conf_node *map, const char *where)
 static const char *const collector_keys[] = {
 	"interval", "timeout", "backoff_max", "data_dir", "listen",
 	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
-	"fsync", "workers", "http_max_inflight", NULL
+	"fsync", "workers", "http_max_inflight", "tls_cert_file",
+	"tls_key_file", "http_user", "http_password_file", "http_password_env",
+	NULL
 };
 
 static void
@@ -1125,6 +1127,37 @@ set_str(struct ld *l, char **dst, const char *v)
 	}
 	free(*dst);
 	*dst = d;
+}
+
+/* The exposition server's TLS files and Basic auth user and secret. */
+static void
+load_collector_http(struct ld *l, const struct conf_node *m)
+{
+	struct wp_conf *c = l->c;
+
+	set_str(l, &c->tls_cert_file, get_scalar(l, m, "tls_cert_file",
+	    "collector", false));
+	set_str(l, &c->tls_key_file, get_scalar(l, m, "tls_key_file",
+	    "collector", false));
+	set_str(l, &c->http_user, get_scalar(l, m, "http_user", "collector",
+	    false));
+	set_str(l, &c->http_password_file, get_scalar(l, m,
+	    "http_password_file", "collector", false));
+	set_str(l, &c->http_password_env, get_scalar(l, m,
+	    "http_password_env", "collector", false));
+	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
+		bad(l, conf_get(m, c->tls_cert_file ? "tls_cert_file" :
+		    "tls_key_file"), "collector: tls_cert_file and "
+		    "tls_key_file go together");
+	if (c->http_user != NULL && (c->http_password_file == NULL) ==
+	    (c->http_password_env == NULL))
+		bad(l, conf_get(m, "http_user"), "collector: http_user needs "
+		    "exactly one of http_password_file, http_password_env");
+	if (c->http_user == NULL && (c->http_password_file != NULL ||
+	    c->http_password_env != NULL))
+		bad(l, conf_get(m, c->http_password_file ?
+		    "http_password_file" : "http_password_env"), "collector: "
+		    "an http password needs http_user");
 }
 
 static void
@@ -1161,6 +1194,7 @@ load_collector_paths(struct ld *l, const struct conf_node *m)
 	if ((v = get_enum(l, m, "fsync", "collector", fsyncs,
 	    "poll, segment, none")) != NULL)
 		set_str(l, &l->c->fsync, v);
+	load_collector_http(l, m);
 }
 
 static void
@@ -2350,6 +2384,11 @@ conf_free(struct wp_conf *c)
 	free(c->rrdcached);
 	free(c->maps_dir);
 	free(c->fsync);
+	free(c->tls_cert_file);
+	free(c->tls_key_file);
+	free(c->http_user);
+	free(c->http_password_file);
+	free(c->http_password_env);
 	free(c);
 }
 

@@ -103,6 +103,10 @@ struct wp_conf {
 	char		*fsync;		/* "poll" (default), "segment", "none" */
 	int		 workers;	/* worker threads; default 4 */
 	int		 http_max_inflight;	/* global cap; default 256 */
+	/* exposition server (expo.h): TLS and Basic auth, each optional */
+	char		*tls_cert_file, *tls_key_file;	/* both or neither */
+	char		*http_user;
+	char		*http_password_file, *http_password_env;
 	/* inventory: */
 	struct wp_cred	*creds;
 	size_t		 n_creds;

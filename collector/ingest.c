@@ -116,7 +116,7 @@ ingest_free(struct ingest *in)
 
 static void
 count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
-    struct journal_value *jv)
+    struct journal_value *jv, struct ingest_ctr *out)
 {
 	struct counter_in ci = { .value = s->value, .wrap = s->wrap,
 	    .resolution = s->resolution, .t = s->t_real,
@@ -124,13 +124,18 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	    .device_reset = (s->flags & WP_F_RESET) != 0 };
 	struct counter_out co;
 	struct wp_counter *c;
+	wp_time prev_t;
 
 	c = state_counter(in->state, p->target, s->series, p->hold_dips);
 	if (c == NULL) {
 		jv->ctr_flags = CTR_DISCONT;
 		return;
 	}
+	prev_t = c->valid ? c->last_t : 0;
 	counter_update(c, &ci, &co);
+	if (out != NULL)
+		*out = (struct ingest_ctr){ true, co.cum, co.delta,
+		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags };
 	jv->delta = co.delta;
 	jv->cum = co.cum;
 	jv->ctr_flags = co.flags;
@@ -195,7 +200,7 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 
 		memset(jv, 0, sizeof(*jv));
 		if (p->v[i].kind == WP_COUNTER)
-			count(in, p, &p->v[i], jv);
+			count(in, p, &p->v[i], jv, p->ctr ? &p->ctr[i] : NULL);
 		jv->s = p->v[i];
 	}
 	r.n = p->n;

@@ -18,6 +18,18 @@
 struct wp_conf;
 struct ingest;
 
+/* A counter sample's state after a poll (optional output, for the
+ * exposition): the reset-corrected cumulative and this poll's delta. */
+struct ingest_ctr {
+	bool		 valid;		/* the sample was a counter */
+	double		 cum;		/* reset-corrected cumulative, SI */
+	double		 delta;		/* added by this poll, SI */
+	wp_time		 span;		/* realtime since the previous reading,
+					   0 unknown */
+	unsigned	 resets;	/* resets seen on the series */
+	unsigned	 flags;		/* CTR_* of this poll */
+};
+
 struct ingest_poll {
 	const char	*target;
 	bool		 hold_dips;	/* meters: hold reboot dips as unknown */
@@ -26,6 +38,7 @@ struct ingest_poll {
 	const char	*error;		/* "" on success */
 	struct wp_sample *v;		/* flags updated in place */
 	size_t		 n;
+	struct ingest_ctr *ctr;		/* optional: n entries filled, or NULL */
 };
 
 /*

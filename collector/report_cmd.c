@@ -33,6 +33,7 @@
 #include "conf.h"
 #include "journal.h"
 #include "log.h"
+#include "report.h"
 #include "sample.h"
 
 #define MAX_RUNS	64
@@ -84,6 +85,7 @@ struct rep {
 	bool	*selected;	/* curve: nodes in scope */
 	json_object *warnings;
 	struct reqs rq;
+	bool	 conf_borrowed;	/* report_json: the caller's conf */
 };
 
 /* ---------------------------------------------------------- helpers */
@@ -1924,7 +1926,8 @@ rep_fini(struct rep *r)
 	free(r->rq.start);
 	free(r->rq.end);
 	json_object_put(r->warnings);
-	conf_free((struct wp_conf *)r->c);
+	if (!r->conf_borrowed)
+		conf_free((struct wp_conf *)r->c);
 }
 
 static int
@@ -2079,74 +2082,144 @@ curve_svg(const struct curve *c, const char *title)
 	printf("</svg>\n");
 }
 
-int
-cmd_curve(int argc, char **argv)
+/* The curve document of r's scope (selected, window set); NULL with err
+ * when the journal cannot be read. */
+static json_object *
+curve_build(struct rep *r, struct curve *cls, struct wp_err *err)
 {
-	struct rep r;
-	struct wp_err err = { 0 };
 	struct nodeagg *na;
-	struct curve cls;
 	json_object *root, *nodes;
 	size_t i;
-	int rc;
 
-	if ((rc = rep_open(&r, argc, argv, true)) != 0)
-		return rc;
-	if (r.o.step == 0)
-		r.o.step = r.c->interval * 6 > 60 * WP_SEC ? r.c->interval * 6 :
-		    60 * WP_SEC;
-	r.selected = calloc(r.c->n_nodes + 1, sizeof(bool));
-	na = calloc(r.c->n_nodes + 1, sizeof(*na));
-	for (i = 0; i < r.c->n_nodes; i++)
-		r.selected[i] = r.o.node ? strcmp(r.c->nodes[i].name,
-		    r.o.node) == 0 : r.c->nodes[i].class != NULL &&
-		    strcmp(r.c->nodes[i].class, r.o.cls) == 0;
-	if (setup(&r, &err) == -1 || scan(&r, &err) == -1) {
-		fprintf(stderr, "wattpath curve: %s\n", err.msg);
+	if (r->o.step == 0)
+		r->o.step = r->c->interval * 6 > 60 * WP_SEC ?
+		    r->c->interval * 6 : 60 * WP_SEC;
+	r->selected = calloc(r->c->n_nodes + 1, sizeof(bool));
+	na = calloc(r->c->n_nodes + 1, sizeof(*na));
+	if (r->selected == NULL || na == NULL) {
 		free(na);
-		rep_fini(&r);
-		return 1;
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
 	}
-	gather(&r, na);
-	curve_init(&cls);
+	for (i = 0; i < r->c->n_nodes; i++)
+		r->selected[i] = r->o.node ? strcmp(r->c->nodes[i].name,
+		    r->o.node) == 0 : r->c->nodes[i].class != NULL &&
+		    strcmp(r->c->nodes[i].class, r->o.cls) == 0;
+	if (setup(r, err) == -1 || scan(r, err) == -1) {
+		free(na);
+		return NULL;
+	}
+	gather(r, na);
+	curve_init(cls);
 	root = json_object_new_object();
 	nodes = json_object_new_array();
-	for (i = 0; i < r.c->n_nodes; i++) {
+	for (i = 0; i < r->c->n_nodes; i++) {
 		struct curve nc;
 
-		if (!r.selected[i])
+		if (!r->selected[i])
 			continue;
 		curve_init(&nc);
-		node_curve(&r, &na[i], &nc);
-		curve_merge(&cls, &nc);
+		node_curve(r, &na[i], &nc);
+		curve_merge(cls, &nc);
 		if (nc.n == 0)
-			warn(&r, "node %s: no complete wall+GPU intervals "
+			warn(r, "node %s: no complete wall+GPU intervals "
 			    "(needs wall and GPU energy and power limits)",
-			    r.c->nodes[i].name);
+			    r->c->nodes[i].name);
 		{
 			json_object *x = curve_json(&nc);
 			bool flag;
 
 			jset(x, "name", json_object_new_string(
-			    r.c->nodes[i].name));
+			    r->c->nodes[i].name));
 			jset(x, "deviation_from_class", jnum(curve_deviation(&nc,
-			    &cls, 0.05, &flag)));
+			    cls, 0.05, &flag)));
 			json_object_array_add(nodes, x);
 		}
 	}
-	jset(root, "scope", json_object_new_string(r.o.node ? r.o.node :
-	    r.o.cls));
-	jset(root, "step_s", jnum(secs(r.o.step)));
-	jset(root, "class_curve", curve_json(&cls));
+	jset(root, "scope", json_object_new_string(r->o.node ? r->o.node :
+	    r->o.cls));
+	jset(root, "step_s", jnum(secs(r->o.step)));
+	jset(root, "class_curve", curve_json(cls));
 	jset(root, "nodes", nodes);
-	json_object_get(r.warnings);
-	jset(root, "warnings", r.warnings);
+	json_object_get(r->warnings);
+	jset(root, "warnings", r->warnings);
+	free(na);
+	return root;
+}
+
+int
+cmd_curve(int argc, char **argv)
+{
+	struct rep r;
+	struct wp_err err = { 0 };
+	struct curve cls;
+	json_object *root;
+	int rc;
+
+	if ((rc = rep_open(&r, argc, argv, true)) != 0)
+		return rc;
+	if ((root = curve_build(&r, &cls, &err)) == NULL) {
+		fprintf(stderr, "wattpath curve: %s\n", err.msg);
+		rep_fini(&r);
+		return 1;
+	}
 	if (strcmp(r.o.format, "svg") == 0)
 		curve_svg(&cls, r.o.node ? r.o.node : r.o.cls);
 	else
 		emit(root, r.o.format);
 	json_object_put(root);
-	free(na);
 	rep_fini(&r);
 	return 0;
+}
+
+/* ----------------------------------------- library (report.h) */
+
+static void
+rep_borrow(struct rep *r, const struct wp_conf *c, wp_time from, wp_time to)
+{
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->conf_borrowed = true;
+	r->o.from = from;
+	r->o.to = to;
+	r->o.have_window = true;
+	r->o.runs = 1;
+	r->o.format = "json";
+	r->warnings = json_object_new_array();
+}
+
+json_object *
+report_json(const struct wp_conf *c, wp_time from, wp_time to,
+    struct wp_err *err)
+{
+	struct rep r;
+	json_object *root = NULL;
+
+	rep_borrow(&r, c, from, to);
+	if (setup(&r, err) == 0 && scan(&r, err) == 0)
+		root = build_report(&r);
+	rep_fini(&r);
+	return root;
+}
+
+json_object *
+report_curve_json(const struct wp_conf *c, const char *node, const char *cls,
+    wp_time from, wp_time to, wp_time step, struct wp_err *err)
+{
+	struct rep r;
+	struct curve cc;
+	json_object *root;
+
+	if ((node == NULL) == (cls == NULL)) {
+		err_set(err, WP_E_CONFIG, "one of node or class is needed");
+		return NULL;
+	}
+	rep_borrow(&r, c, from, to);
+	r.curve_mode = true;
+	r.o.node = node;
+	r.o.cls = cls;
+	r.o.step = step;
+	root = curve_build(&r, &cc, err);
+	rep_fini(&r);
+	return root;
 }

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "conf.h"
+#include "expo.h"
 #include "http.h"
 #include "ingest.h"
 #include "log.h"
@@ -42,6 +43,7 @@ struct target {
 	unsigned long		 polls, nfail;
 	struct wp_sample	*last;
 	size_t			 n_last;
+	struct ingest_ctr	*last_ctr;	/* n_last entries, or NULL */
 };
 
 struct wp_poll {
@@ -76,7 +78,10 @@ struct collector {
 	bool			 once;
 	size_t			 once_left;
 	struct loop_timer	*once_timer;
+	struct expo		*expo;		/* HTTP exposition, or NULL */
 };
+
+#define LOGOUT_GRACE	(3 * WP_SEC)	/* for session DELETEs at exit */
 
 static void poll_begin(void *arg);
 
@@ -191,6 +196,7 @@ target_free(struct target *t)
 	conf_ref(t->co, t->conf, -1);
 	free(t->fingerprint);
 	free(t->last);
+	free(t->last_ctr);
 	free(t);
 }
 
@@ -256,18 +262,21 @@ log_health(struct target *t, int ok, const struct wp_err *err)
 	snprintf(t->last_err, sizeof(t->last_err), "%s", err->msg);
 }
 
+/* Keeps the poll's samples and their counter states (ctr taken over). */
 static void
-keep_last(struct target *t, const struct wp_poll *p)
+keep_last(struct target *t, const struct wp_poll *p, struct ingest_ctr *ctr)
 {
 	struct wp_sample *v;
 
-	if (p->n == 0)
+	if (p->n == 0 || (v = malloc(p->n * sizeof(*v))) == NULL) {
+		free(ctr);
 		return;
-	if ((v = malloc(p->n * sizeof(*v))) == NULL)
-		return;
+	}
 	memcpy(v, p->v, p->n * sizeof(*v));
 	free(t->last);
+	free(t->last_ctr);
 	t->last = v;
+	t->last_ctr = ctr;
 	t->n_last = p->n;
 }
 
@@ -285,10 +294,14 @@ ingest(struct target *t, struct wp_poll *p)
 
 	t->last_duration = ip.duration;
 	t->last_poll_real = p->t_real;
+	if (ip.n > 0)
+		ip.ctr = calloc(ip.n, sizeof(*ip.ctr));
 	if (ingest_poll(t->co->ingest, &ip, &err) == -1)
 		log_warnx("%s: journal: %s", t->tc->name, err.msg);
 	if (p->status == 0)
-		keep_last(t, p);
+		keep_last(t, p, ip.ctr);
+	else
+		free(ip.ctr);
 }
 
 static void
@@ -606,16 +619,20 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 		return NULL;
 	}
 	snprintf(dir, sizeof(dir), "%s/state", conf->data_dir);
+	/* Signals first: threads started later inherit the blocked mask. */
 	if ((co->loop = loop_new(err)) == NULL ||
+	    setup_signals(co, err) == -1 ||
 	    (co->ingest = ingest_new(conf, err)) == NULL ||
 	    (co->state_dir = strdup(dir)) == NULL ||
 	    (co->http = http_new(co->loop, conf->http_max_inflight, err)) == NULL ||
-	    (co->workers = workers_new(co->loop, conf->workers, err)) == NULL ||
-	    setup_signals(co, err) == -1)
+	    (co->workers = workers_new(co->loop, conf->workers, err)) == NULL)
 		goto fail;
 	co->svc = (struct wp_services){ co->loop, co->http, co->workers,
 	    co->state_dir };
 	if (build_targets(co, NULL, 0, err) == -1)
+		goto fail;
+	if (!co->once && conf->listen != NULL &&
+	    (co->expo = expo_new(co->loop, co, err)) == NULL)
 		goto fail;
 	if (co->once) {
 		co->once_left = 0;
@@ -641,14 +658,18 @@ collector_free(struct collector *co)
 
 	if (co == NULL)
 		return;
+	expo_free(co->expo);
 	for (i = 0; i < co->n; i++)
 		target_free(co->t[i]);
 	free(co->t);
 	/* Session logouts started by target_free get a moment to finish. */
-	if (co->loop != NULL)
-		for (i = 0; i < 20; i++)
-			if (loop_run_once(co->loop, 50) == -1)
+	if (co->loop != NULL && co->http != NULL) {
+		wp_time until = clock_mono() + LOGOUT_GRACE;
+
+		while (http_pending(co->http) > 0 && clock_mono() < until)
+			if (loop_run_once(co->loop, 100) == -1)
 				break;
+	}
 	workers_free(co->workers);
 	http_free(co->http);
 	ingest_free(co->ingest);
@@ -695,7 +716,7 @@ collector_each_target(const struct collector *co,
 		    t->tc->node, t->up && t->polls > 0,
 		    t->up ? "" : err_class_name(t->last_class), t->last_err,
 		    t->last_poll_real, t->last_duration, t->polls, t->nfail,
-		    t->last, t->n_last };
+		    t->last, t->n_last, t->last_ctr };
 		if (fn(&v, arg) != 0)
 			return 1;
 	}

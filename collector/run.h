@@ -15,6 +15,7 @@
 
 struct wp_conf;
 struct collector;
+struct ingest_ctr;
 
 /* Health of one target, as the exposition shows it (borrowed view). */
 struct target_view {
@@ -29,6 +30,8 @@ struct target_view {
 	unsigned long	 polls, failures;
 	const struct wp_sample *last;	/* samples of the last good poll */
 	size_t		 n_last;
+	/* Counter state per sample of last (n_last entries), or NULL. */
+	const struct ingest_ctr *ctr;
 };
 
 struct collector_opts {

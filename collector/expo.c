@@ -1,0 +1,402 @@
+/* expo.c - libmicrohttpd on the collector's loop: routing, TLS, auth. */
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+#include "conf.h"
+#include "dashboard.h"
+#include "expo.h"
+#include "expo_api.h"
+#include "expo_fleet.h"
+#include "expo_history.h"
+#include "expo_metrics.h"
+#include "log.h"
+#include "loop.h"
+#include "run.h"
+#include "secret.h"
+
+#define HIST_CAP	720		/* points: 2 h at a 10 s interval */
+#define CERT_MAX	(1 << 20)
+
+struct expo {
+	struct loop		*loop;
+	const struct collector	*co;
+	struct MHD_Daemon	*d;
+	int			 epfd;
+	struct loop_timer	*timer;		/* MHD's timeout */
+	struct loop_timer	*sampler;	/* history, every interval */
+	struct history		*hist;
+	char			*user, *pass;	/* Basic auth, or NULL */
+	char			*cert, *key;	/* PEM, or NULL */
+};
+
+/* --- the loop drives MHD --- */
+
+static void
+expo_pump(struct expo *x)
+{
+	MHD_UNSIGNED_LONG_LONG ms;
+
+	if (MHD_run(x->d) != MHD_YES)
+		log_warnx("http: MHD_run failed");
+	if (MHD_get_timeout(x->d, &ms) == MHD_YES)
+		loop_timer_arm(x->timer, clock_mono() + (wp_time)ms * WP_MS);
+	else
+		loop_timer_disarm(x->timer);
+}
+
+static void
+on_epoll(int fd, int events, void *arg)
+{
+	(void)fd;
+	(void)events;
+	expo_pump(arg);
+}
+
+static void
+on_timer(void *arg)
+{
+	expo_pump(arg);
+}
+
+static int
+each_view(const void *src, int (*fn)(const struct target_view *, void *),
+    void *arg)
+{
+	return collector_each_target(src, fn, arg);
+}
+
+static struct fleet *
+snapshot(const struct expo *x)
+{
+	return fleet_build(collector_conf(x->co), each_view, x->co,
+	    clock_real());
+}
+
+static void
+on_sample(void *arg)
+{
+	struct expo *x = arg;
+	struct fleet *f;
+
+	if ((f = snapshot(x)) == NULL || history_add(x->hist, f) == -1)
+		log_warnx("http: history: out of memory");
+	fleet_free(f);
+	loop_timer_arm(x->sampler, clock_mono() +
+	    collector_conf(x->co)->interval);
+}
+
+/* --- responses --- */
+
+static enum MHD_Result
+reply(struct MHD_Connection *c, int status, const char *ctype, char *body,
+    size_t len)
+{
+	struct MHD_Response *r;
+	enum MHD_Result rc;
+
+	if (body == NULL)
+		r = MHD_create_response_from_buffer(0, (void *)"",
+		    MHD_RESPMEM_PERSISTENT);
+	else
+		r = MHD_create_response_from_buffer(len, body,
+		    MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	rc = MHD_queue_response(c, (unsigned)status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static enum MHD_Result
+reply_text(struct MHD_Connection *c, int status, const char *text)
+{
+	char *b = strdup(text);
+
+	return reply(c, status, "text/plain; charset=utf-8", b,
+	    b ? strlen(b) : 0);
+}
+
+static const char *
+conn_arg(const void *ctx, const char *key)
+{
+	return MHD_lookup_connection_value((struct MHD_Connection *)ctx,
+	    MHD_GET_ARGUMENT_KIND, key);
+}
+
+/* Renders one of the fleet views into a memory stream. */
+static enum MHD_Result
+serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
+{
+	struct dash_query q = { conn_arg(c, "q"), conn_arg(c, "node"),
+	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1 };
+	struct fleet *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+	bool metrics = strcmp(url, "/metrics") == 0;
+
+	if ((f = snapshot(x)) == NULL ||
+	    (m = open_memstream(&buf, &len)) == NULL) {
+		fleet_free(f);
+		return reply_text(c, 500, "out of memory\n");
+	}
+	if (metrics)
+		rc = expo_metrics_write(m, f, history_pue(x->hist, f,
+		    PUE_WINDOW));
+	else
+		rc = dashboard_write(m, f, x->hist, &q);
+	fclose(m);
+	fleet_free(f);
+	if (rc == -1) {
+		free(buf);
+		return reply_text(c, 500, "render failed\n");
+	}
+	return reply(c, 200, metrics ? "text/plain; version=0.0.4; "
+	    "charset=utf-8" : "text/html; charset=utf-8", buf, len);
+}
+
+static enum MHD_Result
+serve_api(struct expo *x, struct MHD_Connection *c, const char *url)
+{
+	struct expo_req q = { url, conn_arg, c };
+	struct expo_resp r = { 0 };
+
+	expo_api_handle(&q, collector_conf(x->co), each_view, x->co, x->hist,
+	    &r);
+	return reply(c, r.status, r.ctype ? r.ctype : "application/json",
+	    r.body, r.len);
+}
+
+/* Constant-time comparison of two NUL-terminated strings. */
+static bool
+same(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	for (i = 0; i < la; i++)
+		d |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+	return d == 0;
+}
+
+static bool
+authorised(const struct expo *x, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user;
+	bool ok;
+
+	if (x->user == NULL)
+		return true;
+	user = MHD_basic_auth_get_username_password(c, &pass);
+	ok = user != NULL && pass != NULL && same(user, x->user) &
+	    same(pass, x->pass);
+	if (pass != NULL) {
+		memset(pass, 0, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user != NULL)
+		MHD_free(user);
+	return ok;
+}
+
+static enum MHD_Result
+handler(void *cls, struct MHD_Connection *c, const char *url,
+    const char *method, const char *version, const char *upload,
+    size_t *upload_size, void **con_cls)
+{
+	struct expo *x = cls;
+	struct MHD_Response *r;
+	enum MHD_Result rc;
+
+	(void)version;
+	(void)upload;
+	if (*con_cls == NULL) {		/* headers only: wait for the body */
+		*con_cls = x;
+		return MHD_YES;
+	}
+	if (*upload_size != 0) {	/* bodies are not used: drop them */
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return reply_text(c, 405, "only GET and HEAD\n");
+	if (!authorised(x, c)) {
+		if ((r = MHD_create_response_from_buffer(13,
+		    (void *)"unauthorised\n", MHD_RESPMEM_PERSISTENT)) == NULL)
+			return MHD_NO;
+		rc = MHD_queue_basic_auth_fail_response(c, "wattpath", r);
+		MHD_destroy_response(r);
+		return rc;
+	}
+	if (strcmp(url, "/healthz") == 0)
+		return reply_text(c, 200, "ok\n");
+	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/") == 0)
+		return serve_fleet(x, c, url);
+	if (strncmp(url, "/api/v1/", 8) == 0)
+		return serve_api(x, c, url);
+	return reply_text(c, 404, "not found\n");
+}
+
+/* --- setup --- */
+
+/* Returns the file's text (caller frees), NULL if unreadable or empty. */
+static char *
+read_pem(const char *path)
+{
+	FILE *f;
+	char *buf;
+	size_t n;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return NULL;
+	if ((buf = calloc(1, CERT_MAX + 1)) != NULL &&
+	    ((n = fread(buf, 1, CERT_MAX + 1, f)) == 0 || n > CERT_MAX)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int
+load_secrets(struct expo *x, const struct wp_conf *c, struct wp_err *err)
+{
+	if (c->http_user != NULL) {
+		if ((x->user = strdup(c->http_user)) == NULL)
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		if ((x->pass = secret_load(c->http_password_file,
+		    c->http_password_env, err)) == NULL) {
+			err_prefix(err, "collector: http password");
+			return -1;
+		}
+	}
+	if (c->tls_cert_file == NULL)
+		return 0;
+	/* a certificate is public: read without the privacy check */
+	if ((x->cert = read_pem(c->tls_cert_file)) == NULL)
+		return err_set(err, WP_E_CONFIG, "collector: tls_cert_file "
+		    "%s: cannot read (or empty, or over 1 MiB)",
+		    c->tls_cert_file);
+	if ((x->key = secret_load(c->tls_key_file, NULL, err)) == NULL) {
+		err_prefix(err, "collector: tls_key_file");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+resolve(const char *listen, struct sockaddr_storage *ss, struct wp_err *err)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_PASSIVE }, *ai;
+	char host[256], port_s[16];
+	int port, rc;
+
+	if (conf_parse_hostport(listen, host, sizeof(host), &port) == -1)
+		return err_set(err, WP_E_CONFIG, "collector: listen '%s' is "
+		    "not host:port", listen);
+	snprintf(port_s, sizeof(port_s), "%d", port);
+	if ((rc = getaddrinfo(*host ? host : NULL, port_s, &hints, &ai)) != 0)
+		return err_set(err, WP_E_CONFIG, "collector: listen %s: %s",
+		    listen, gai_strerror(rc));
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static int
+start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
+{
+	struct sockaddr_storage ss = { 0 };
+	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	const union MHD_DaemonInfo *di;
+
+	if (resolve(c->listen, &ss, err) == -1)
+		return -1;
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	if (x->cert != NULL) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+			return err_set(err, WP_E_CONFIG, "collector: TLS "
+			    "configured but libmicrohttpd has no TLS");
+		flags |= MHD_USE_TLS;
+	}
+	x->d = MHD_start_daemon(flags, 0, NULL, NULL, handler, x,
+	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    x->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, x->cert,
+	    MHD_OPTION_HTTPS_MEM_KEY, x->key, MHD_OPTION_END);
+	if (x->d == NULL)
+		return err_set(err, WP_E_CONFIG, "collector: cannot listen on "
+		    "%s: %s", c->listen, errno ? strerror(errno) :
+		    "libmicrohttpd refused");
+	if ((di = MHD_get_daemon_info(x->d, MHD_DAEMON_INFO_EPOLL_FD)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "http: no epoll fd");
+	x->epfd = di->epoll_fd;
+	if (loop_add_fd(x->loop, x->epfd, LOOP_READ, on_epoll, x) == -1)
+		return err_set(err, WP_E_INTERNAL, "http: loop_add_fd");
+	return 0;
+}
+
+struct expo *
+expo_new(struct loop *loop, const struct collector *co, struct wp_err *err)
+{
+	const struct wp_conf *c = collector_conf(co);
+	struct expo *x;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	x->loop = loop;
+	x->co = co;
+	x->epfd = -1;
+	if ((x->timer = loop_timer_new(loop, on_timer, x)) == NULL ||
+	    (x->sampler = loop_timer_new(loop, on_sample, x)) == NULL ||
+	    (x->hist = history_new(HIST_CAP)) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		goto fail;
+	}
+	if (load_secrets(x, c, err) == -1 || start(x, c, err) == -1)
+		goto fail;
+	loop_timer_arm(x->sampler, clock_mono() + c->interval);
+	expo_pump(x);
+	log_info("serving %s on %s%s", x->cert ? "https" : "http", c->listen,
+	    x->user ? " (basic auth)" : "");
+	return x;
+fail:
+	expo_free(x);
+	return NULL;
+}
+
+void
+expo_free(struct expo *x)
+{
+	if (x == NULL)
+		return;
+	if (x->epfd != -1)
+		loop_del_fd(x->loop, x->epfd);
+	if (x->d != NULL)
+		MHD_stop_daemon(x->d);
+	loop_timer_free(x->timer);
+	loop_timer_free(x->sampler);
+	history_free(x->hist);
+	free(x->user);
+	secret_free(x->pass);
+	free(x->cert);
+	secret_free(x->key);
+	free(x);
+}

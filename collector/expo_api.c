@@ -1,0 +1,386 @@
+/* expo_api.c - /api/v1 JSON documents. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "conf.h"
+#include "expo_api.h"
+#include "ingest.h"
+#include "report.h"
+#include "sample.h"
+
+#define MAX_WINDOW	(31LL * 86400 * WP_SEC)
+#define PAIRS_MAX	(HIST_PAIRS)
+
+static json_object *
+jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *
+jtime(wp_time t)
+{
+	char buf[64];
+
+	if (t == 0)
+		return NULL;
+	clock_iso8601(t, buf, sizeof(buf));
+	return json_object_new_string(buf);
+}
+
+static void
+finish(struct expo_resp *r, int status, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	r->status = status;
+	r->ctype = "application/json";
+	r->body = s ? strdup(s) : NULL;
+	r->len = r->body ? strlen(r->body) : 0;
+	json_object_put(o);
+}
+
+static void
+fail(struct expo_resp *r, int status, const char *msg)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	finish(r, status, o);
+}
+
+static json_object *
+fig_json(const struct fleet_fig *g)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "power_w", g->has_power ? jnum(g->power) :
+	    NULL);
+	json_object_object_add(o, "energy_j", g->has_energy ?
+	    jnum(g->energy) : NULL);
+	return o;
+}
+
+static json_object *
+node_json(const struct fleet_node *n)
+{
+	json_object *o = json_object_new_object(), *b, *t;
+	int k;
+
+	json_object_object_add(o, "name", json_object_new_string(n->name));
+	json_object_object_add(o, "class", json_object_new_string(n->class));
+	json_object_object_add(o, "rack", json_object_new_string(n->rack));
+	b = json_object_new_object();
+	for (k = 0; k < FB_N; k++)
+		json_object_object_add(b, fleet_boundary_name(k),
+		    fig_json(&n->b[k]));
+	json_object_object_add(o, "boundaries", b);
+	t = json_object_new_object();
+	json_object_object_add(t, "output", n->has_tok_out ?
+	    jnum(n->tokens_out) : NULL);
+	json_object_object_add(t, "input", n->has_tok_in ?
+	    jnum(n->tokens_in) : NULL);
+	json_object_object_add(o, "tokens", t);
+	json_object_object_add(o, "targets", json_object_new_int(
+	    (int)n->targets));
+	json_object_object_add(o, "targets_down", json_object_new_int(
+	    (int)n->down));
+	return o;
+}
+
+static json_object *
+target_json(const struct fleet_target *t)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(t->name));
+	json_object_object_add(o, "protocol",
+	    json_object_new_string(t->protocol));
+	json_object_object_add(o, "node", *t->node ?
+	    json_object_new_string(t->node) : NULL);
+	json_object_object_add(o, "up", json_object_new_boolean(t->up));
+	json_object_object_add(o, "reason", *t->reason ?
+	    json_object_new_string(t->reason) : NULL);
+	json_object_object_add(o, "error", *t->error ?
+	    json_object_new_string(t->error) : NULL);
+	json_object_object_add(o, "last_poll", jtime(t->last_poll));
+	json_object_object_add(o, "last_success", jtime(t->last_ok));
+	json_object_object_add(o, "poll_duration_s", jnum(t->duration_s));
+	json_object_object_add(o, "polls", json_object_new_int64(
+	    (int64_t)t->polls));
+	json_object_object_add(o, "failures", json_object_new_int64(
+	    (int64_t)t->failures));
+	json_object_object_add(o, "counter_resets", json_object_new_int64(
+	    (int64_t)t->resets));
+	return o;
+}
+
+/* Does node n match search text q (substring of name, class or rack)? */
+static bool
+matches(const struct fleet_node *n, const char *q)
+{
+	return q == NULL || *q == '\0' || strstr(n->name, q) != NULL ||
+	    strstr(n->class, q) != NULL || strstr(n->rack, q) != NULL;
+}
+
+static long
+num_arg(const struct expo_req *q, const char *key, long def, long lo,
+    long hi)
+{
+	const char *s = q->arg(q->ctx, key);
+	char *end;
+	long v;
+
+	if (s == NULL)
+		return def;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+static void
+api_nodes(const struct expo_req *q, const struct fleet *f,
+    struct expo_resp *r)
+{
+	const char *s = q->arg(q->ctx, "q");
+	long page = num_arg(q, "page", 1, 1, 1000000000);
+	long per = num_arg(q, "per_page", 1000000, 1, 1000000);
+	json_object *o, *a;
+	size_t i, n = 0;
+
+	if (page < 0 || per < 0)
+		return fail(r, 400, "page and per_page must be positive "
+		    "integers");
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (i = 0; i < f->n_nodes; i++) {
+		if (!matches(&f->nodes[i], s))
+			continue;
+		if (n >= (size_t)(page - 1) * (size_t)per &&
+		    n < (size_t)page * (size_t)per)
+			json_object_array_add(a, node_json(&f->nodes[i]));
+		n++;
+	}
+	json_object_object_add(o, "total", json_object_new_int64((int64_t)n));
+	json_object_object_add(o, "page", json_object_new_int64(page));
+	json_object_object_add(o, "nodes", a);
+	finish(r, 200, o);
+}
+
+static void
+api_node(const char *name, const struct fleet *f, const struct history *h,
+    struct expo_resp *r)
+{
+	const struct fleet_node *n = fleet_node(f, name);
+	double gpu[PAIRS_MAX], wall[PAIRS_MAX];
+	json_object *o, *a;
+	size_t i, np;
+
+	if (n == NULL)
+		return fail(r, 404, "no such node");
+	o = node_json(n);
+	a = json_object_new_array();
+	for (i = 0; i < f->n_targets; i++)
+		if (strcmp(f->targets[i].node, name) == 0)
+			json_object_array_add(a, target_json(&f->targets[i]));
+	json_object_object_add(o, "target_health", a);
+	np = history_pairs(h, name, NULL, gpu, wall, PAIRS_MAX);
+	a = json_object_new_array();
+	for (i = 0; i < np; i++) {
+		json_object *p = json_object_new_array();
+
+		json_object_array_add(p, jnum(gpu[i]));
+		json_object_array_add(p, jnum(wall[i]));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "recent_gpu_wall_w", a);
+	finish(r, 200, o);
+}
+
+static void
+api_targets(const struct fleet *f, struct expo_resp *r)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < f->n_targets; i++)
+		json_object_array_add(a, target_json(&f->targets[i]));
+	json_object_object_add(o, "up", json_object_new_int64(
+	    (int64_t)f->targets_up));
+	json_object_object_add(o, "down", json_object_new_int64(
+	    (int64_t)f->targets_down));
+	json_object_object_add(o, "targets", a);
+	finish(r, 200, o);
+}
+
+/* --- series: straight from the views --- */
+
+struct series_walk {
+	const char	*target;
+	json_object	*out;		/* the target's document once found */
+};
+
+static json_object *
+flags_json(unsigned flags)
+{
+	static const struct { unsigned f; const char *n; } names[] = {
+		{ WP_F_ESTIMATED, "estimated" }, { WP_F_STALE, "stale" },
+		{ WP_F_RESET, "reset" }, { WP_F_WRAPPED, "wrapped" },
+		{ WP_F_AVERAGED, "averaged" }, { WP_F_OEM, "oem" },
+		{ WP_F_CROSSCHECK, "crosscheck" }, { WP_F_HELD, "held" },
+		{ WP_F_DISCONT, "discontinuity" },
+	};
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & names[i].f)
+			json_object_array_add(a,
+			    json_object_new_string(names[i].n));
+	return a;
+}
+
+static json_object *
+sample_json(const struct wp_sample *s, const struct ingest_ctr *k)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "series", json_object_new_string(s->series));
+	json_object_object_add(o, "boundary",
+	    json_object_new_string(boundary_name(s->boundary)));
+	json_object_object_add(o, "quantity",
+	    json_object_new_string(quantity_name(s->quantity)));
+	json_object_object_add(o, "kind",
+	    json_object_new_string(kind_name(s->kind)));
+	json_object_object_add(o, "value", jnum(s->value));
+	json_object_object_add(o, "unit",
+	    json_object_new_string(quantity_unit(s->quantity)));
+	json_object_object_add(o, "raw_value", jnum(s->raw_value));
+	json_object_object_add(o, "raw_unit",
+	    json_object_new_string(s->raw_unit));
+	json_object_object_add(o, "time", jtime(s->t_real));
+	json_object_object_add(o, "flags", flags_json(s->flags));
+	if (k != NULL && k->valid) {
+		json_object_object_add(o, "cumulative", jnum(k->cum));
+		json_object_object_add(o, "delta", jnum(k->delta));
+	}
+	json_object_object_add(o, "labels", json_object_new_string(s->labels));
+	return o;
+}
+
+static int
+on_series(const struct target_view *tv, void *arg)
+{
+	struct series_walk *w = arg;
+	json_object *a;
+	size_t i;
+
+	if (strcmp(tv->name, w->target) != 0)
+		return 0;
+	w->out = json_object_new_object();
+	json_object_object_add(w->out, "target",
+	    json_object_new_string(tv->name));
+	json_object_object_add(w->out, "protocol",
+	    json_object_new_string(tv->driver));
+	a = json_object_new_array();
+	for (i = 0; i < tv->n_last; i++)
+		json_object_array_add(a, sample_json(&tv->last[i],
+		    tv->ctr ? &tv->ctr[i] : NULL));
+	json_object_object_add(w->out, "series", a);
+	return 1;
+}
+
+static void
+api_series(const struct expo_req *q, fleet_each_fn each, const void *src,
+    struct expo_resp *r)
+{
+	struct series_walk w = { q->arg(q->ctx, "target"), NULL };
+
+	if (w.target == NULL)
+		return fail(r, 400, "target= is required");
+	each(src, on_series, &w);
+	if (w.out == NULL)
+		return fail(r, 404, "no such target");
+	finish(r, 200, w.out);
+}
+
+/* --- report and curves --- */
+
+static int
+window(const struct expo_req *q, wp_time *from, wp_time *to,
+    struct expo_resp *r)
+{
+	const char *a = q->arg(q->ctx, "from"), *b = q->arg(q->ctx, "to");
+
+	*to = clock_real();
+	if (b != NULL && clock_parse_time(b, to) == -1) {
+		fail(r, 400, "to: not a time (ISO-8601 or epoch seconds)");
+		return -1;
+	}
+	*from = *to - 3600 * WP_SEC;
+	if (a != NULL && clock_parse_time(a, from) == -1) {
+		fail(r, 400, "from: not a time (ISO-8601 or epoch seconds)");
+		return -1;
+	}
+	if (*to - *from > MAX_WINDOW) {
+		fail(r, 400, "window longer than 31 days: use wattpath report");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+api_report(const struct expo_req *q, const struct wp_conf *c, bool curve,
+    struct expo_resp *r)
+{
+	const char *node = q->arg(q->ctx, "node"), *cls = q->arg(q->ctx,
+	    "class"), *st = q->arg(q->ctx, "step");
+	struct wp_err err = { 0 };
+	wp_time from, to, step = 0;
+	json_object *o;
+
+	if (window(q, &from, &to, r) == -1)
+		return;
+	if (curve && (node == NULL) == (cls == NULL))
+		return fail(r, 400, "exactly one of node= and class= is needed");
+	if (curve && st != NULL && (clock_parse_duration(st, &step) == -1 ||
+	    step <= 0))
+		return fail(r, 400, "step: not a duration");
+	o = curve ? report_curve_json(c, node, cls, from, to, step, &err) :
+	    report_json(c, from, to, &err);
+	if (o == NULL)
+		return fail(r, err.class == WP_E_CONFIG ? 400 : 500, err.msg);
+	finish(r, 200, o);
+}
+
+void
+expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
+    fleet_each_fn each, const void *src, const struct history *h,
+    struct expo_resp *r)
+{
+	const char *p = q->path + strlen("/api/v1/");
+	struct fleet *f;
+
+	if (strcmp(p, "series") == 0)
+		return api_series(q, each, src, r);
+	if (strcmp(p, "report") == 0 || strcmp(p, "curves") == 0)
+		return api_report(q, c, strcmp(p, "curves") == 0, r);
+	if (strcmp(p, "nodes") != 0 && strncmp(p, "nodes/", 6) != 0 &&
+	    strcmp(p, "targets") != 0)
+		return fail(r, 404, "no such endpoint");
+	if ((f = fleet_build(c, each, src, clock_real())) == NULL)
+		return fail(r, 500, "out of memory");
+	if (strcmp(p, "nodes") == 0)
+		api_nodes(q, f, r);
+	else if (strcmp(p, "targets") == 0)
+		api_targets(f, r);
+	else
+		api_node(p + 6, f, h, r);
+	fleet_free(f);
+}

@@ -1,0 +1,447 @@
+/* expo_fleet.c - a snapshot of the fleet from the target views. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/counter.h"
+#include "conf.h"
+#include "expo_fleet.h"
+#include "ingest.h"
+#include "sample.h"
+
+/* String -> index map, open addressing; keys are owned copies. */
+struct smap {
+	char	**key;
+	size_t	 *val;
+	size_t	  cap;
+};
+
+struct acc {
+	double	 e, p, pm;		/* energy, gauge power, counter mean */
+	bool	 he, hp, hpm;
+};
+
+struct build {
+	const struct wp_conf *c;
+	struct fleet	*f;
+	struct smap	 nodes;		/* node name -> index */
+	struct smap	 outlets;	/* "pdu\037outlet" -> node index */
+	struct acc	*oacc;		/* outlet readings per node */
+	bool		 oom;
+};
+
+static unsigned long
+shash(const char *s)
+{
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static int
+smap_init(struct smap *m, size_t n)
+{
+	m->cap = 16;
+	while (m->cap < 2 * n + 1)
+		m->cap *= 2;
+	m->key = calloc(m->cap, sizeof(*m->key));
+	m->val = calloc(m->cap, sizeof(*m->val));
+	return m->key && m->val ? 0 : -1;
+}
+
+static void
+smap_fini(struct smap *m)
+{
+	size_t i;
+
+	for (i = 0; m->key != NULL && i < m->cap; i++)
+		free(m->key[i]);
+	free(m->key);
+	free(m->val);
+}
+
+/* Adds key (copied) unless present; 0, or -1 out of memory. */
+static int
+smap_put(struct smap *m, const char *key, size_t val)
+{
+	size_t i = shash(key) & (m->cap - 1);
+
+	while (m->key[i] != NULL) {
+		if (strcmp(m->key[i], key) == 0)
+			return 0;
+		i = (i + 1) & (m->cap - 1);
+	}
+	if ((m->key[i] = strdup(key)) == NULL)
+		return -1;
+	m->val[i] = val;
+	return 0;
+}
+
+static const size_t *
+smap_get(const struct smap *m, const char *key)
+{
+	size_t i = shash(key) & (m->cap - 1);
+
+	while (m->key[i] != NULL) {
+		if (strcmp(m->key[i], key) == 0)
+			return &m->val[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+const char *
+fleet_boundary_name(int b)
+{
+	static const char *const names[FB_N] = { "wall", "gpu", "outlet" };
+
+	return b >= 0 && b < FB_N ? names[b] : "none";
+}
+
+/* --- per-node figures, two passes: gauges, then counter means --- */
+
+static void
+acc_sample(struct acc *a, const struct wp_sample *s,
+    const struct ingest_ctr *k)
+{
+	if (s->quantity == WP_Q_POWER && s->kind == WP_GAUGE) {
+		a->p += s->value;
+		a->hp = true;
+	} else if (s->quantity == WP_Q_ENERGY && s->kind == WP_COUNTER &&
+	    k != NULL && k->valid && !(k->flags & CTR_HELD)) {
+		a->e += k->cum;
+		a->he = true;
+		if (k->span > 0 && !(k->flags & (CTR_DISCONT | CTR_RESET))) {
+			a->pm += k->delta / ((double)k->span / WP_SEC);
+			a->hpm = true;
+		}
+	}
+}
+
+static void
+acc_fold(struct fleet_fig *g, const struct acc *a)
+{
+	if (a->he) {
+		g->energy += a->e;
+		g->has_energy = true;
+	}
+	if (a->hp || a->hpm) {
+		g->power += a->hp ? a->p : a->pm;
+		g->has_power = true;
+	}
+}
+
+static int
+fig_of(const struct wp_sample *s)
+{
+	if (s->flags & WP_F_CROSSCHECK)
+		return -1;
+	switch (s->boundary) {
+	case WP_B_WALL:		return FB_WALL;
+	case WP_B_GPU:
+	case WP_B_MODULE:	return FB_GPU;
+	default:		return -1;
+	}
+}
+
+static void
+node_target(struct fleet_node *n, const struct target_view *tv)
+{
+	struct acc a[FB_N] = { 0 };
+	size_t i;
+	int b;
+
+	for (i = 0; i < tv->n_last; i++) {
+		const struct wp_sample *s = &tv->last[i];
+		const struct ingest_ctr *k = tv->ctr ? &tv->ctr[i] : NULL;
+
+		if (s->quantity == WP_Q_TOKENS && s->kind == WP_COUNTER &&
+		    k != NULL && k->valid) {
+			if (strcmp(s->series, "tokens/output") == 0) {
+				n->tokens_out += k->cum;
+				n->has_tok_out = true;
+			} else if (strcmp(s->series, "tokens/input") == 0) {
+				n->tokens_in += k->cum;
+				n->has_tok_in = true;
+			}
+			continue;
+		}
+		if ((b = fig_of(s)) >= 0)
+			acc_sample(&a[b], s, k);
+	}
+	for (b = 0; b < FB_N; b++)
+		acc_fold(&n->b[b], &a[b]);
+}
+
+/* "outlet/<n>/energy" -> "<n>" in buf; 0 or -1. */
+static int
+outlet_num(const char *series, char *buf, size_t len)
+{
+	const char *p, *q;
+
+	if (strncmp(series, "outlet/", 7) != 0)
+		return -1;
+	p = series + 7;
+	if ((q = strchr(p, '/')) == NULL || (size_t)(q - p) >= len)
+		return -1;
+	memcpy(buf, p, (size_t)(q - p));
+	buf[q - p] = '\0';
+	return 0;
+}
+
+static const size_t *
+outlet_node(const struct build *bd, const char *pdu,
+    const struct wp_sample *s)
+{
+	char num[32], name[WP_LABEL_MAX], key[512];
+	const size_t *ix = NULL;
+
+	if (outlet_num(s->series, num, sizeof(num)) == -1)
+		return NULL;
+	snprintf(key, sizeof(key), "%s\037%s", pdu, num);
+	if ((ix = smap_get(&bd->outlets, key)) == NULL &&
+	    sample_get_label(s, "name", name, sizeof(name)) == 0) {
+		snprintf(key, sizeof(key), "%s\037%s", pdu, name);
+		ix = smap_get(&bd->outlets, key);
+	}
+	return ix;
+}
+
+/* Outlet readings accumulate per node over all PDUs, folded at the end. */
+static void
+pdu_target(struct build *bd, const struct target_view *tv)
+{
+	const size_t *ix;
+	size_t i;
+
+	for (i = 0; i < tv->n_last; i++) {
+		const struct wp_sample *s = &tv->last[i];
+
+		if (s->boundary != WP_B_OUTLET ||
+		    (ix = outlet_node(bd, tv->name, s)) == NULL)
+			continue;
+		acc_sample(&bd->oacc[*ix], s, tv->ctr ? &tv->ctr[i] : NULL);
+	}
+}
+
+static void
+fold_outlets(struct build *bd)
+{
+	size_t i;
+
+	for (i = 0; i < bd->f->n_nodes; i++)
+		acc_fold(&bd->f->nodes[i].b[FB_OUTLET], &bd->oacc[i]);
+}
+
+static void
+meter_target(struct build *bd, const struct wp_meter *m,
+    const struct target_view *tv)
+{
+	struct fleet_meter *fm = &bd->f->meters[bd->f->n_meters++];
+	size_t i;
+
+	*fm = (struct fleet_meter){ m->name, m->role ? m->role : "other",
+	    0, 0, false, false };
+	for (i = 0; i < tv->n_last; i++) {
+		const struct wp_sample *s = &tv->last[i];
+		const struct ingest_ctr *k = tv->ctr ? &tv->ctr[i] : NULL;
+
+		if (strcmp(s->series, "energy") == 0 && k != NULL &&
+		    k->valid && !(k->flags & CTR_HELD)) {
+			fm->energy = k->cum;
+			fm->has_energy = true;
+		} else if (strcmp(s->series, "power") == 0) {
+			fm->power = s->value;
+			fm->has_power = true;
+		}
+	}
+}
+
+static void
+add_target(struct build *bd, const struct target_view *tv)
+{
+	struct fleet *f = bd->f;
+	struct fleet_target *t;
+	size_t i;
+
+	if (f->n_targets == f->cap_targets) {
+		size_t cap = f->cap_targets ? f->cap_targets * 2 : 64;
+
+		if ((t = realloc(f->targets, cap * sizeof(*t))) == NULL) {
+			bd->oom = true;
+			return;
+		}
+		f->targets = t;
+		f->cap_targets = cap;
+	}
+	t = &f->targets[f->n_targets++];
+	*t = (struct fleet_target){ tv->name, tv->driver,
+	    tv->node ? tv->node : "", tv->reason ? tv->reason : "",
+	    tv->error ? tv->error : "", tv->up,
+	    (double)tv->last_duration / WP_SEC, tv->last_poll_real,
+	    tv->n_last > 0 ? tv->last[0].t_real : 0, tv->polls,
+	    tv->failures, 0, 0 };
+	for (i = 0; i < tv->n_last; i++) {
+		if (tv->ctr != NULL && tv->ctr[i].valid)
+			t->resets += tv->ctr[i].resets;
+		if (tv->last[i].flags & WP_F_STALE)
+			t->stale++;
+	}
+	if (tv->up)
+		f->targets_up++;
+	else
+		f->targets_down++;
+}
+
+static int
+on_view(const struct target_view *tv, void *arg)
+{
+	struct build *bd = arg;
+	const struct wp_meter *m;
+	const size_t *ix;
+
+	add_target(bd, tv);
+	if (tv->node != NULL && (ix = smap_get(&bd->nodes, tv->node)) != NULL) {
+		bd->f->nodes[*ix].targets++;
+		bd->f->nodes[*ix].down += !tv->up;
+		node_target(&bd->f->nodes[*ix], tv);
+	} else if ((m = conf_meter(bd->c, tv->name)) != NULL)
+		meter_target(bd, m, tv);
+	else if (conf_pdu(bd->c, tv->name) != NULL)
+		pdu_target(bd, tv);
+	return bd->oom ? 1 : 0;
+}
+
+/* --- setup and totals --- */
+
+static int
+index_conf(struct build *bd)
+{
+	const struct wp_conf *c = bd->c;
+	char key[512];
+	size_t i, j, n_out = 0;
+
+	for (i = 0; i < c->n_nodes; i++)
+		n_out += c->nodes[i].n_outlets;
+	if (smap_init(&bd->nodes, c->n_nodes) == -1 ||
+	    smap_init(&bd->outlets, n_out) == -1)
+		return -1;
+	for (i = 0; i < c->n_nodes; i++) {
+		const struct wp_node *nd = &c->nodes[i];
+
+		bd->f->nodes[i] = (struct fleet_node){ .name = nd->name,
+		    .class = nd->class ? nd->class : "",
+		    .rack = nd->rack ? nd->rack : "" };
+		if (smap_put(&bd->nodes, nd->name, i) == -1)
+			return -1;
+		for (j = 0; j < nd->n_outlets; j++) {
+			snprintf(key, sizeof(key), "%s\037%s",
+			    nd->outlets[j].pdu, nd->outlets[j].outlet);
+			if (smap_put(&bd->outlets, key, i) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+totals(struct fleet *f)
+{
+	size_t i;
+	int b;
+
+	for (i = 0; i < f->n_nodes; i++) {
+		const struct fleet_node *n = &f->nodes[i];
+
+		for (b = 0; b < FB_N; b++) {
+			f->total[b].energy += n->b[b].energy;
+			f->total[b].power += n->b[b].power;
+			f->total[b].has_energy |= n->b[b].has_energy;
+			f->total[b].has_power |= n->b[b].has_power;
+			f->n_total[b] += n->b[b].has_power;
+		}
+		f->tokens_out += n->tokens_out;
+		f->tokens_in += n->tokens_in;
+	}
+	for (i = 0; i < f->n_meters; i++) {
+		const struct fleet_meter *m = &f->meters[i];
+		bool fac = strcmp(m->role, "facility_total") == 0;
+		bool it = strcmp(m->role, "it_total") == 0;
+
+		if (fac && m->has_energy) {
+			f->fac_energy += m->energy;
+			f->has_fac_e = true;
+		}
+		if (fac && m->has_power) {
+			f->fac_power += m->power;
+			f->has_fac_p = true;
+		}
+		if (it && m->has_energy) {
+			f->it_energy += m->energy;
+			f->has_it_e = true;
+		}
+		if (it && m->has_power) {
+			f->it_power += m->power;
+			f->has_it_p = true;
+		}
+	}
+}
+
+struct fleet *
+fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
+    wp_time now)
+{
+	struct build bd = { .c = c };
+	struct fleet *f;
+	const char *site = c->site ? conf_get_str(c->site, "name") : NULL;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	bd.f = f;
+	f->now = now;
+	f->site = site ? site : "";
+	f->n_nodes = c->n_nodes;
+	if ((f->nodes = calloc(c->n_nodes + 1, sizeof(*f->nodes))) == NULL ||
+	    (f->meters = calloc(c->n_meters + 1, sizeof(*f->meters))) == NULL ||
+	    (bd.oacc = calloc(c->n_nodes + 1, sizeof(*bd.oacc))) == NULL ||
+	    index_conf(&bd) == -1)
+		bd.oom = true;
+	if (!bd.oom)
+		each(src, on_view, &bd);
+	if (!bd.oom)
+		fold_outlets(&bd);
+	free(bd.oacc);
+	smap_fini(&bd.nodes);
+	smap_fini(&bd.outlets);
+	if (bd.oom) {
+		fleet_free(f);
+		return NULL;
+	}
+	totals(f);
+	return f;
+}
+
+void
+fleet_free(struct fleet *f)
+{
+	if (f == NULL)
+		return;
+	free(f->nodes);
+	free(f->targets);
+	free(f->meters);
+	free(f);
+}
+
+const struct fleet_node *
+fleet_node(const struct fleet *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_nodes; i++)
+		if (strcmp(f->nodes[i].name, name) == 0)
+			return &f->nodes[i];
+	return NULL;
+}

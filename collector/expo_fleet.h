@@ -1,0 +1,93 @@
+/*
+ * expo_fleet.h - one snapshot of the fleet, as the exposition shows it.
+ *
+ * Built from the collector's target views (collector_each_target) and the
+ * conf, on the loop thread, for one response: per node the energy (the
+ * reset-corrected cumulative of ingest, summed) and power at the wall, GPU
+ * (its GPUs summed; cross-check readings left out) and outlet (its mapped
+ * PDU outlets summed) boundaries, and its token counters; per target its
+ * health; per meter its role and readings, with facility_total and
+ * it_total summed.  Power is the latest power reading where the device
+ * gives one, else the mean over the last interval from the counter
+ * (delta / span).  Strings are borrowed from the conf and the views: a
+ * snapshot lives no longer than the request that built it.
+ */
+#ifndef WP_EXPO_FLEET_H
+#define WP_EXPO_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clock.h"
+#include "run.h"
+
+struct wp_conf;
+
+enum { FB_WALL, FB_GPU, FB_OUTLET, FB_N };
+
+struct fleet_fig {
+	double	 energy;	/* J, cumulative */
+	double	 power;		/* W */
+	bool	 has_energy, has_power;
+};
+
+struct fleet_node {
+	const char	*name, *class, *rack;	/* class, rack: "" if unset */
+	struct fleet_fig b[FB_N];
+	double		 tokens_out, tokens_in;
+	bool		 has_tok_out, has_tok_in;
+	unsigned	 targets, down;		/* health of its targets */
+};
+
+struct fleet_target {
+	const char	*name, *protocol, *node;	/* node: "" if none */
+	const char	*reason, *error;
+	bool		 up;
+	double		 duration_s;		/* last poll */
+	wp_time		 last_poll, last_ok;	/* realtime, 0 never */
+	unsigned long	 polls, failures;
+	unsigned long	 resets;		/* counter resets seen */
+	unsigned	 stale;			/* samples flagged stale */
+};
+
+struct fleet_meter {
+	const char	*name, *role;
+	double		 energy, power;
+	bool		 has_energy, has_power;
+};
+
+struct fleet {
+	wp_time		 now;			/* realtime of the snapshot */
+	const char	*site;			/* "" if unset */
+	struct fleet_node *nodes;
+	size_t		 n_nodes;
+	struct fleet_target *targets;
+	size_t		 n_targets, cap_targets;
+	struct fleet_meter *meters;
+	size_t		 n_meters;
+	/* totals over nodes (n_*: nodes contributing) and meters */
+	struct fleet_fig total[FB_N];
+	size_t		 n_total[FB_N];
+	double		 tokens_out, tokens_in;
+	double		 fac_energy, it_energy, fac_power, it_power;
+	bool		 has_fac_e, has_it_e, has_fac_p, has_it_p;
+	size_t		 targets_up, targets_down;
+};
+
+/* Visits target views, like collector_each_target. */
+typedef int (*fleet_each_fn)(const void *src,
+    int (*fn)(const struct target_view *, void *), void *arg);
+
+/*
+ * Builds a snapshot of conf's nodes and meters from the views each(src)
+ * visits.  Returns a new fleet (caller frees with fleet_free), NULL when
+ * out of memory.
+ */
+struct fleet	*fleet_build(const struct wp_conf *c, fleet_each_fn each,
+		    const void *src, wp_time now);
+void		 fleet_free(struct fleet *f);
+/* The node named name, or NULL (linear: for one lookup). */
+const struct fleet_node *fleet_node(const struct fleet *f, const char *name);
+const char	*fleet_boundary_name(int b);	/* "wall", "gpu", "outlet" */
+
+#endif

@@ -1,0 +1,263 @@
+/* expo_history.c - rings of fleet figures and per-node power pairs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expo_history.h"
+
+struct nodeh {
+	char	*name, *class;
+	float	 gpu[HIST_PAIRS], wall[HIST_PAIRS];
+	unsigned n, head;
+};
+
+struct history {
+	struct hist_point *v;
+	size_t	 cap, n, head;		/* head: next slot */
+	struct nodeh *nodes;		/* open addressing by name */
+	size_t	 ncap, nn;
+};
+
+static unsigned long
+shash(const char *s)
+{
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+struct history *
+history_new(size_t cap)
+{
+	struct history *h;
+
+	if ((h = calloc(1, sizeof(*h))) == NULL)
+		return NULL;
+	h->cap = cap ? cap : 1;
+	if ((h->v = calloc(h->cap, sizeof(*h->v))) == NULL) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void
+history_free(struct history *h)
+{
+	size_t i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->ncap; i++) {
+		free(h->nodes[i].name);
+		free(h->nodes[i].class);
+	}
+	free(h->nodes);
+	free(h->v);
+	free(h);
+}
+
+size_t
+history_len(const struct history *h)
+{
+	return h->n;
+}
+
+const struct hist_point *
+history_at(const struct history *h, size_t i)
+{
+	if (i >= h->n)
+		return NULL;
+	return &h->v[(h->head + h->cap - h->n + i) % h->cap];
+}
+
+/* Oldest point within window of now that passes ok(), or NULL. */
+static const struct hist_point *
+oldest(const struct history *h, wp_time now, wp_time window,
+    bool (*ok)(const struct hist_point *, int), int b)
+{
+	const struct hist_point *p;
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		p = history_at(h, i);
+		if (p->t >= now - window && p->t < now && ok(p, b))
+			return p;
+	}
+	return NULL;
+}
+
+static bool
+has_meters(const struct hist_point *p, int b)
+{
+	(void)b;
+	return p->has_fac_e && p->has_it_e;
+}
+
+double
+history_pue(const struct history *h, const struct fleet *f, wp_time window)
+{
+	const struct hist_point *p = NULL;
+	double df, di;
+
+	if (f->has_fac_e && f->has_it_e)
+		p = oldest(h, f->now, window, has_meters, 0);
+	if (p != NULL) {
+		df = f->fac_energy - p->fac_e;
+		di = f->it_energy - p->it_e;
+		if (di > 0 && df >= 0)
+			return df / di;
+	}
+	if (f->has_fac_p && f->has_it_p && f->it_power > 0)
+		return f->fac_power / f->it_power;
+	return NAN;
+}
+
+static bool
+has_energy(const struct hist_point *p, int b)
+{
+	return p->has_energy[b];
+}
+
+double
+history_tokens_per_joule(const struct history *h, const struct fleet *f,
+    int b, wp_time window)
+{
+	const struct hist_point *p;
+	double de, dt;
+
+	if (b < 0 || b >= FB_N || !f->total[b].has_energy ||
+	    (p = oldest(h, f->now, window, has_energy, b)) == NULL)
+		return NAN;
+	de = f->total[b].energy - p->energy[b];
+	dt = f->tokens_out - p->tokens;
+	return de > 0 && dt >= 0 ? dt / de : NAN;
+}
+
+/* --- per-node pairs --- */
+
+static int
+nodes_grow(struct history *h)
+{
+	struct nodeh *old = h->nodes, *nv;
+	size_t ocap = h->ncap, cap = ocap ? ocap * 2 : 64, i, j;
+
+	if ((nv = calloc(cap, sizeof(*nv))) == NULL)
+		return -1;
+	for (i = 0; i < ocap; i++) {
+		if (old[i].name == NULL)
+			continue;
+		j = shash(old[i].name) & (cap - 1);
+		while (nv[j].name != NULL)
+			j = (j + 1) & (cap - 1);
+		nv[j] = old[i];
+	}
+	free(old);
+	h->nodes = nv;
+	h->ncap = cap;
+	return 0;
+}
+
+static struct nodeh *
+node_get(struct history *h, const char *name, const char *cls)
+{
+	size_t i;
+
+	if (2 * (h->nn + 1) > h->ncap && nodes_grow(h) == -1)
+		return NULL;
+	i = shash(name) & (h->ncap - 1);
+	while (h->nodes[i].name != NULL) {
+		if (strcmp(h->nodes[i].name, name) == 0)
+			break;
+		i = (i + 1) & (h->ncap - 1);
+	}
+	if (h->nodes[i].name == NULL) {
+		if ((h->nodes[i].name = strdup(name)) == NULL)
+			return NULL;
+		h->nn++;
+	}
+	if (h->nodes[i].class == NULL || strcmp(h->nodes[i].class, cls) != 0) {
+		free(h->nodes[i].class);
+		h->nodes[i].class = strdup(cls);
+	}
+	return h->nodes[i].class ? &h->nodes[i] : NULL;
+}
+
+static int
+add_pairs(struct history *h, const struct fleet *f)
+{
+	struct nodeh *nh;
+	size_t i;
+
+	for (i = 0; i < f->n_nodes; i++) {
+		const struct fleet_node *n = &f->nodes[i];
+
+		if (!n->b[FB_WALL].has_power || !n->b[FB_GPU].has_power)
+			continue;
+		if ((nh = node_get(h, n->name, n->class)) == NULL)
+			return -1;
+		nh->gpu[nh->head] = (float)n->b[FB_GPU].power;
+		nh->wall[nh->head] = (float)n->b[FB_WALL].power;
+		nh->head = (nh->head + 1) % HIST_PAIRS;
+		if (nh->n < HIST_PAIRS)
+			nh->n++;
+	}
+	return 0;
+}
+
+int
+history_add(struct history *h, const struct fleet *f)
+{
+	struct hist_point *p = &h->v[h->head];
+	double pue = history_pue(h, f, PUE_WINDOW);
+	int b;
+
+	memset(p, 0, sizeof(*p));
+	p->t = f->now;
+	for (b = 0; b < FB_N; b++) {
+		p->power[b] = f->total[b].power;
+		p->energy[b] = f->total[b].energy;
+		p->has_power[b] = f->total[b].has_power;
+		p->has_energy[b] = f->total[b].has_energy;
+	}
+	p->tokens = f->tokens_out;
+	p->fac_e = f->fac_energy;
+	p->it_e = f->it_energy;
+	p->has_fac_e = f->has_fac_e;
+	p->has_it_e = f->has_it_e;
+	p->pue = pue;
+	h->head = (h->head + 1) % h->cap;
+	if (h->n < h->cap)
+		h->n++;
+	return add_pairs(h, f);
+}
+
+size_t
+history_pairs(const struct history *h, const char *node, const char *cls,
+    double *gpu, double *wall, size_t max)
+{
+	size_t i, total = 0, out = 0, seen = 0, step;
+	unsigned k;
+
+	for (i = 0; i < h->ncap; i++)
+		if (h->nodes[i].name != NULL && (node ? strcmp(h->nodes[i].name,
+		    node) == 0 : strcmp(h->nodes[i].class, cls) == 0))
+			total += h->nodes[i].n;
+	step = max > 0 && total > max ? (total + max - 1) / max : 1;
+	for (i = 0; i < h->ncap && out < max; i++) {
+		const struct nodeh *nh = &h->nodes[i];
+
+		if (nh->name == NULL || (node ? strcmp(nh->name, node) != 0 :
+		    strcmp(nh->class, cls) != 0))
+			continue;
+		for (k = 0; k < nh->n && out < max; k++, seen++)
+			if (seen % step == 0) {
+				gpu[out] = nh->gpu[k];
+				wall[out] = nh->wall[k];
+				out++;
+			}
+	}
+	return out;
+}

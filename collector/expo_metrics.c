@@ -1,0 +1,258 @@
+/* expo_metrics.c - Prometheus text for a fleet snapshot. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expo_metrics.h"
+
+void
+expo_label_escape(FILE *f, const char *s)
+{
+	for (; s != NULL && *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void
+expo_fmt_value(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	int dec = 6;
+	char *p;
+
+	if (v == 0 || !isfinite(v)) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	/* enough decimals for ~7 significant digits of a small value */
+	while (a < 1 && dec < 18 && a * pow(10, dec - 6) < 1)
+		dec++;
+	snprintf(buf, len, "%.*f", dec, v);
+	if (strchr(buf, '.') != NULL) {
+		p = buf + strlen(buf) - 1;
+		while (*p == '0')
+			*p-- = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+	if (strcmp(buf, "-0") == 0)
+		snprintf(buf, len, "0");
+}
+
+static void
+family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+value(FILE *f, double v)
+{
+	char buf[64];
+
+	expo_fmt_value(buf, sizeof(buf), v);
+	fprintf(f, " %s\n", buf);
+}
+
+/* name{k1="v1",k2="v2",...} with n label pairs from kv. */
+static void
+series(FILE *f, const char *name, const char *const *kv, int n)
+{
+	int i;
+
+	fputs(name, f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s%s=\"", i ? "," : "{", kv[2 * i]);
+		expo_label_escape(f, kv[2 * i + 1]);
+		fputc('"', f);
+	}
+	if (n > 0)
+		fputc('}', f);
+}
+
+static void
+node_family(FILE *f, const struct fleet *fl, bool energy)
+{
+	const char *name = energy ? "wattpath_node_energy_joules_total" :
+	    "wattpath_node_power_watts";
+	size_t i;
+	int b;
+
+	if (energy)
+		family(f, name, "counter", "Energy of a node at a boundary "
+		    "(wall, gpu: its GPUs summed, outlet: its PDU outlets "
+		    "summed), reset-corrected, since the collector first saw "
+		    "it.");
+	else
+		family(f, name, "gauge", "Power of a node at a boundary: the "
+		    "latest reading, else the mean over the last interval "
+		    "from the energy counter.");
+	for (i = 0; i < fl->n_nodes; i++) {
+		const struct fleet_node *n = &fl->nodes[i];
+
+		for (b = 0; b < FB_N; b++) {
+			const struct fleet_fig *g = &n->b[b];
+			const char *kv[] = { "node", n->name, "class", n->class,
+			    "rack", n->rack, "boundary", fleet_boundary_name(b) };
+
+			if (energy ? !g->has_energy : !g->has_power)
+				continue;
+			series(f, name, kv, 4);
+			value(f, energy ? g->energy : g->power);
+		}
+	}
+}
+
+static void
+tokens_family(FILE *f, const struct fleet *fl)
+{
+	size_t i;
+
+	family(f, "wattpath_tokens_total", "counter", "Tokens processed by "
+	    "a node's inference engines, by direction (output, input).");
+	for (i = 0; i < fl->n_nodes; i++) {
+		const struct fleet_node *n = &fl->nodes[i];
+		const char *o[] = { "node", n->name, "direction", "output" };
+		const char *in[] = { "node", n->name, "direction", "input" };
+
+		if (n->has_tok_out) {
+			series(f, "wattpath_tokens_total", o, 2);
+			value(f, n->tokens_out);
+		}
+		if (n->has_tok_in) {
+			series(f, "wattpath_tokens_total", in, 2);
+			value(f, n->tokens_in);
+		}
+	}
+}
+
+static void
+facility_families(FILE *f, const struct fleet *fl, double pue)
+{
+	size_t i;
+
+	family(f, "wattpath_facility_pue", "gauge", "Power usage "
+	    "effectiveness: facility_total energy over it_total energy in "
+	    "the last 15 minutes (else their power ratio); absent when "
+	    "unknown or below 1.");
+	if (isfinite(pue) && pue >= 1) {
+		fputs("wattpath_facility_pue", f);
+		value(f, pue);
+	}
+	family(f, "wattpath_facility_energy_joules_total", "counter",
+	    "Energy through a site meter, reset-corrected, since the "
+	    "collector first saw it.");
+	for (i = 0; i < fl->n_meters; i++) {
+		const char *kv[] = { "meter", fl->meters[i].name, "role",
+		    fl->meters[i].role };
+
+		if (!fl->meters[i].has_energy)
+			continue;
+		series(f, "wattpath_facility_energy_joules_total", kv, 2);
+		value(f, fl->meters[i].energy);
+	}
+	family(f, "wattpath_facility_power_watts", "gauge", "Latest power "
+	    "reading of a site meter.");
+	for (i = 0; i < fl->n_meters; i++) {
+		const char *kv[] = { "meter", fl->meters[i].name, "role",
+		    fl->meters[i].role };
+
+		if (!fl->meters[i].has_power)
+			continue;
+		series(f, "wattpath_facility_power_watts", kv, 2);
+		value(f, fl->meters[i].power);
+	}
+}
+
+enum tfield { TF_UP, TF_DUR, TF_POLLS, TF_FAIL, TF_LAST, TF_RESETS, TF_STALE };
+
+static const struct {
+	const char *name, *type, *help;
+} tfam[] = {
+	{ "wattpath_target_up", "gauge", "1 if the target's last poll "
+	    "succeeded, else 0 (see wattpath_target_down_reason)." },
+	{ "wattpath_poll_duration_seconds", "gauge", "Duration of the "
+	    "target's last poll." },
+	{ "wattpath_target_polls_total", "counter", "Polls of the target." },
+	{ "wattpath_target_poll_failures_total", "counter", "Failed polls "
+	    "of the target." },
+	{ "wattpath_target_last_success_timestamp_seconds", "gauge", "Unix "
+	    "time of the target's last successful poll." },
+	{ "wattpath_counter_resets_total", "counter", "Counter resets seen "
+	    "on the target's series (summed)." },
+	{ "wattpath_target_stale_series", "gauge", "Series of the target "
+	    "whose last reading was flagged stale." },
+};
+
+static void
+target_family(FILE *f, const struct fleet *fl, int which)
+{
+	size_t i;
+	double v;
+
+	family(f, tfam[which].name, tfam[which].type, tfam[which].help);
+	for (i = 0; i < fl->n_targets; i++) {
+		const struct fleet_target *t = &fl->targets[i];
+		const char *kv[] = { "target", t->name, "protocol", t->protocol };
+
+		switch (which) {
+		case TF_UP: v = t->up; break;
+		case TF_DUR: v = t->duration_s; if (t->polls == 0) continue;
+			break;
+		case TF_POLLS: v = (double)t->polls; break;
+		case TF_FAIL: v = (double)t->failures; break;
+		case TF_LAST: v = (double)t->last_ok / WP_SEC;
+			if (t->last_ok == 0) continue;
+			break;
+		case TF_RESETS: v = (double)t->resets; break;
+		default: v = t->stale; break;
+		}
+		series(f, tfam[which].name, kv, 2);
+		value(f, v);
+	}
+}
+
+static void
+reason_family(FILE *f, const struct fleet *fl)
+{
+	size_t i;
+
+	family(f, "wattpath_target_down_reason", "gauge", "1 for a target "
+	    "that is down, with the class of its last error (transient, "
+	    "protocol, config, auth, internal).");
+	for (i = 0; i < fl->n_targets; i++) {
+		const struct fleet_target *t = &fl->targets[i];
+		const char *kv[] = { "target", t->name, "protocol", t->protocol,
+		    "reason", *t->reason ? t->reason : "pending" };
+
+		if (t->up)
+			continue;
+		series(f, "wattpath_target_down_reason", kv, 3);
+		value(f, 1);
+	}
+}
+
+int
+expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
+{
+	int w;
+
+	node_family(f, fl, true);
+	node_family(f, fl, false);
+	tokens_family(f, fl);
+	facility_families(f, fl, pue);
+	for (w = TF_UP; w <= TF_STALE; w++)
+		target_family(f, fl, w);
+	reason_family(f, fl);
+	family(f, "wattpath_build_info", "gauge", "Version of the "
+	    "collector; always 1.");
+	fprintf(f, "wattpath_build_info{version=\"%s\"} 1\n", WP_VERSION);
+	return ferror(f) ? -1 : 0;
+}
