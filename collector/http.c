@@ -280,6 +280,17 @@ http_busy(const struct http_conn *c)
 	return c->busy;
 }
 
+int
+http_pending(const struct http *h)
+{
+	const struct http_conn *c;
+	int n = h->inflight;
+
+	for (c = h->qhead; c != NULL; c = c->qnext)
+		n++;
+	return n;
+}
+
 static char *
 xstrdup(const char *s)
 {

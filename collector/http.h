@@ -73,6 +73,8 @@ int	 http_start(struct http_conn *c, const struct http_req_opts *o,
 /* Aborts c's request in flight; its callback will not run. */
 void	 http_cancel(struct http_conn *c);
 int	 http_busy(const struct http_conn *c);
+/* Requests started or queued on h and not yet finished. */
+int	 http_pending(const struct http *h);
 
 /* Finds a response header (case-insensitive); copies its value. 0 or -1. */
 int	 http_resp_header(const struct http_resp *r, const char *name,

@@ -287,6 +287,10 @@ loop_run_once(struct loop *l, int timeout_ms)
 	struct epoll_event ev[MAX_EVENTS];
 	int n, i;
 
+	/* A stop ends loop_run and the rest of one batch; a caller that
+	 * drives the loop by hand afterwards (draining at exit) still gets
+	 * its events dispatched. */
+	l->stop = 0;
 	n = epoll_wait(l->epfd, ev, MAX_EVENTS, next_timeout_ms(l, timeout_ms));
 	if (n == -1 && errno != EINTR)
 		return -1;
