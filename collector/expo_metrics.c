@@ -185,7 +185,7 @@ static const struct {
 	    "of the target." },
 	{ "wattpath_target_last_success_timestamp_seconds", "gauge", "Unix "
 	    "time of the target's last successful poll." },
-	{ "wattpath_counter_resets_total", "counter", "Counter resets seen "
+	{ "wattpath_series_resets_total", "counter", "Counter resets seen "
 	    "on the target's series (summed)." },
 	{ "wattpath_target_stale_series", "gauge", "Series of the target "
 	    "whose last reading was flagged stale." },

@@ -1,0 +1,77 @@
+#!/bin/sh
+# /metrics on a collector polling a Redfish BMC, a Redfish PDU and two
+# Modbus meters: node power appears within two intervals of start,
+# `promtool check metrics` has no complaint, and a real Prometheus scraping
+# every second answers PromQL with the values the devices served (400 W at
+# the wall and at the outlet, 12345.6 W per meter, energy rate ~400 W).
+. "$(dirname "$0")/lib.sh"
+command -v promtool >/dev/null || skip "promtool (Debian prometheus) missing"
+command -v prometheus >/dev/null || skip "prometheus missing"
+INTERVAL=2s
+. "$ROOT/tests/integration/expo_fleet.sh"
+
+metrics() { $PY -c "import urllib.request as u,sys; sys.stdout.write(u.urlopen('$BASE/metrics',timeout=5).read().decode())"; }
+start=$($PY -c 'import time; print(time.monotonic())')
+bg run "$WATTPATH" run -c "$T/w.yaml"
+wait_tcp 127.0.0.1 "$LISTEN"
+wait_for 10 sh -c "$(command -v curl) -sf $BASE/metrics | grep -q 'wattpath_node_power_watts{node=\"gpu-001\",class=\"hgx\",rack=\"r1\",boundary=\"wall\"} 400$'" ||
+	{ metrics; tail "$T/run.log"; fail "no wall power of 400 W"; }
+took=$($PY -c "import time; print(time.monotonic() - $start)")
+$PY -c "import sys; sys.exit(0 if $took <= 2 * 2 + 1.5 else 1)" ||
+	fail "node power took $took s to appear (interval 2 s)"
+note "node power after $took s"
+wait_for 10 sh -c "curl -sf $BASE/metrics | grep -q '^wattpath_facility_power_watts{meter=\"m2\",role=\"it_total\"}'" ||
+	{ metrics; fail "no meter power"; }
+metrics >"$T/scrape.txt" || fail "scrape"
+# the meters serve 12345.6 W as float32
+v=$(sed -n 's/^wattpath_facility_power_watts{meter="m1",role="facility_total"} //p' "$T/scrape.txt")
+approx "$v" 12345.6 1e-6 || fail "meter power $v"
+promtool check metrics <"$T/scrape.txt" >"$T/lint.txt" 2>&1 || { cat "$T/lint.txt"; fail "promtool check metrics failed"; }
+[ -s "$T/lint.txt" ] && { cat "$T/lint.txt"; fail "promtool complains"; }
+for m in wattpath_node_energy_joules_total wattpath_node_power_watts \
+    wattpath_target_up wattpath_poll_duration_seconds wattpath_facility_energy_joules_total; do
+	grep -q "^# TYPE $m " "$T/scrape.txt" || fail "no TYPE for $m"
+	grep -q "^# HELP $m " "$T/scrape.txt" || fail "no HELP for $m"
+done
+grep -q 'boundary="outlet"} 400$' "$T/scrape.txt" || fail "outlet power not 400 W"
+grep -Eq '[0-9]e[+-]?[0-9]' "$T/scrape.txt" && fail "exponent notation in values"
+
+# A real Prometheus scrapes the daemon.
+PP=$(free_port)
+cat >"$T/prom.yml" <<EOF2
+global: {scrape_interval: 1s, evaluation_interval: 1s}
+rule_files: ["$ROOT/etc/prometheus/wattpath-alerts.yml"]
+scrape_configs:
+  - job_name: wattpath
+    static_configs: [{targets: ["127.0.0.1:$LISTEN"]}]
+EOF2
+bg prom prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
+	--web.listen-address=127.0.0.1:$PP --log.level=warn
+wait_tcp 127.0.0.1 "$PP" 30
+cat >"$T/q.py" <<'PYEOF'
+import json, sys, urllib.parse, urllib.request
+base, expr = sys.argv[1], sys.argv[2]
+u = base + "/api/v1/query?" + urllib.parse.urlencode({"query": expr})
+d = json.load(urllib.request.urlopen(u, timeout=5))
+r = d["data"]["result"]
+print(r[0]["value"][1] if r else "none")
+PYEOF
+q() { $PY "$T/q.py" "http://127.0.0.1:$PP" "$1"; }
+want() {	# EXPR VALUE REL
+	_i=0
+	while [ $_i -lt 40 ]; do
+		v=$(q "$1" 2>/dev/null || echo none)
+		[ "$v" != none ] && approx "$v" "$2" "$3" && { note "$1 = $v"; return 0; }
+		sleep 0.5; _i=$((_i + 1))
+	done
+	fail "PromQL $1 = $v, want $2"
+}
+want 'wattpath_node_power_watts{node="gpu-001",boundary="wall"}' 400 0
+want 'wattpath_node_power_watts{node="gpu-001",boundary="outlet"}' 400 0
+want 'wattpath_facility_power_watts{meter="m2",role="it_total"}' 12345.6 1e-6
+want 'sum(wattpath_target_up)' 4 0
+want 'rate(wattpath_node_energy_joules_total{node="gpu-001",boundary="wall"}[8s])' 400 0.1
+want 'rate(wattpath_facility_energy_joules_total{meter="m1"}[8s])' 12345.6 0.15
+want 'count(ALERTS{alertname="WattpathTargetDown"}) or vector(0)' 0 0
+alive "$PID_run"
+exit 0
