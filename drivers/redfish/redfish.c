@@ -11,6 +11,14 @@
  *   fetch  GET each resource of the plan ($select when supported)
  * then samples are built (rf_series_sample) and poll_done() is called.
  * A 401 drops the session and logs in again once per poll.
+ *
+ * stale, login and walk are not bound to one poll: when the core cancels a
+ * poll (its deadline passed) during one of them, the request is left to
+ * finish in the background (its own, longer timeout) so that a session the
+ * BMC created is known and deleted later, and a discovery longer than one
+ * interval still completes; the next poll resumes from there.  Only fetch
+ * requests are cancelled.  max_inflight: one request per BMC (only 1 is
+ * accepted in the config).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +45,7 @@
 #define RF_STALE_POLLS	30	/* identical readings while others move */
 #define RF_SKEW_MAX	(60 * WP_SEC)
 #define RF_MAX_URIS	64
+#define RF_SLOW_TIMEOUT	(10 * WP_SEC)	/* login, discovery, stale DELETE */
 #define RF_LEGACY_SESSIONS "/redfish/v1/Sessions"
 #define RF_SESSIONS	"/redfish/v1/SessionService/Sessions"
 
@@ -141,6 +150,23 @@ load_creds(struct rf_target *t, const struct wp_target_conf *tc,
 	return 0;
 }
 
+/* BMCs are weak: one request in flight per BMC, and nothing else. */
+static int
+check_inflight(const struct wp_target_conf *tc, const struct conf_node *b,
+    struct wp_err *err)
+{
+	long n = 1;
+
+	if (conf_get_int(b, "max_inflight", 1, 1000, &n, err) < 0)
+		return -1;
+	if (n != 1)
+		return err_set(err, WP_E_CONFIG, "%s: max_inflight %ld: the "
+		    "Redfish driver keeps one request in flight per BMC; only "
+		    "1 is supported (the global cap is collector."
+		    "http_max_inflight)", tc->name, n);
+	return 0;
+}
+
 static int
 parse_block(struct rf_target *t, const struct wp_target_conf *tc,
     struct wp_err *err)
@@ -175,6 +201,8 @@ parse_block(struct rf_target *t, const struct wp_target_conf *tc,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
 	if (conf_get_duration(b, "timeout", &t->timeout, err) < 0)
+		return -1;
+	if (check_inflight(tc, b, err) < 0)
 		return -1;
 	if (tc->node && tc->conf && (node = (const struct conf_node *)
 	    conf_node_by_name(tc->conf, tc->node) ?
@@ -271,6 +299,9 @@ request(struct rf_target *t, const char *method, const char *path,
 	o.pin_sha256 = t->pin;
 	o.insecure = t->insecure;
 	o.timeout = t->timeout;
+	if (t->step == ST_LOGIN || t->step == ST_WALK || t->step == ST_STALE)
+		o.timeout = t->timeout > RF_SLOW_TIMEOUT ? t->timeout :
+		    RF_SLOW_TIMEOUT;
 	o.max_redirs = 0;
 	if (t->insecure && !t->insecure_warned) {
 		log_warnx("redfish %s: TLS verification is off (insecure: true)",
@@ -594,6 +625,7 @@ emit(struct rf_target *t)
 			s[i].series[0] = '\0';
 			continue;
 		}
+		rf_identity_labels(t->plan, &s[i]);
 		if (s[i].value != t->stale[i].last)
 			moving = true;
 	}
@@ -678,9 +710,11 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
 		if (was == ST_WALK) {
 			rc = rf_disc_feed(t->disc, NULL, e, &err);
 			if (rc == 0) {
+				t->step = ST_IDLE;
 				step(t);
 				return;
 			}
+			drop_discovery(t);	/* the root: start over */
 			fail(t, &err);
 			return;
 		}
@@ -728,6 +762,8 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
 		return;
 	}
 	if (rc < 0) {
+		if (was == ST_WALK)
+			drop_discovery(t);	/* the root: start over */
 		fail(t, &err);
 		return;
 	}
@@ -767,8 +803,7 @@ step(struct rf_target *t)
 	struct wp_err err = { 0 };
 	const char *next;
 
-	if (t->poll == NULL && t->step != ST_LOGIN)
-		return;		/* cancelled */
+	/* Without a poll (cancelled), stale, login and walk go on. */
 	if (t->auth == AUTH_SESSION && !t->stale_checked) {
 		t->stale_checked = true;
 		if (load_stale(t)) {
@@ -786,9 +821,8 @@ step(struct rf_target *t)
 			fail(t, &err);
 		return;
 	}
-	if (t->poll == NULL)
-		return;
-	if (t->disc_done && clock_mono() - t->disc_at > RF_REDISCOVER)
+	if (t->disc_done && t->poll != NULL &&
+	    clock_mono() - t->disc_at > RF_REDISCOVER)
 		drop_discovery(t);
 	if (!t->disc_done) {
 		if (t->disc == NULL && (t->disc = rf_disc_new(t->mode)) == NULL) {
@@ -803,6 +837,10 @@ step(struct rf_target *t)
 		t->step = ST_WALK;
 		if (request(t, "GET", next, NULL, &err) < 0)
 			fail(t, &err);
+		return;
+	}
+	if (t->poll == NULL) {
+		t->step = ST_IDLE;	/* ready for the next poll */
 		return;
 	}
 	if (t->next_uri < t->n_uris) {
@@ -842,13 +880,11 @@ poll_cancel(void *state, struct wp_poll *poll)
 
 	(void)poll;
 	t->poll = NULL;
-	/* A login in flight is left to finish so that its session is known
-	 * (and deleted later) rather than leaked on the BMC. */
-	if (t->step != ST_LOGIN && t->conn != NULL) {
+	/* A stale DELETE, a login or a discovery in flight is left to
+	 * finish (see the top): only a fetch is cancelled. */
+	if (t->step == ST_FETCH && t->conn != NULL) {
 		http_cancel(t->conn);
 		t->step = ST_IDLE;
-		if (t->disc != NULL && !t->disc_done)
-			drop_discovery(t);
 	}
 }
 

@@ -1051,3 +1051,66 @@ rf_series_sample(const struct rf_series *se, const struct rf_readings *polled,
 		sample_add_label(s, "name", se->name);
 	return 0;
 }
+
+/* Copies src into dst (len bytes) trimmed, with ';' '=' and controls as
+ * '_'; returns its length. */
+static size_t
+label_value(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+
+	while (*src == ' ' || *src == '\t')
+		src++;
+	for (; *src && n + 1 < len; src++)
+		dst[n++] = (*src == ';' || *src == '=' ||
+		    (unsigned char)*src < 0x20 || *src == 0x7f) ? '_' : *src;
+	while (n > 0 && dst[n - 1] == ' ')
+		n--;
+	dst[n] = '\0';
+	return n;
+}
+
+void
+rf_identity_labels(const struct rf_plan *plan, struct wp_sample *s)
+{
+	static const char *const keys[3] = { "vendor", "model", "fw" };
+	char v[3][WP_LABEL_MAX];
+	size_t len[3], room, need = 0, left, n = 0, i;
+	bool done[3], more = true;
+
+	len[0] = label_value(v[0], sizeof(v[0]), plan->vendor);
+	len[1] = label_value(v[1], sizeof(v[1]), plan->model);
+	len[2] = label_value(v[2], sizeof(v[2]), plan->firmware);
+	room = sizeof(s->labels) - 1 - strlen(s->labels);
+	for (i = 0; i < 3; i++) {
+		done[i] = len[i] == 0;
+		if (!done[i]) {
+			need += strlen(keys[i]) + 2;	/* ";key=" */
+			n++;
+		}
+	}
+	if (n == 0 || need + n > room)
+		return;		/* not even one character each */
+	left = room - need;
+	/* Short values keep their length; long ones share what is left. */
+	while (more && n > 0) {
+		more = false;
+		for (i = 0; i < 3; i++)
+			if (!done[i] && len[i] <= left / n) {
+				done[i] = more = true;
+				left -= len[i];
+				n--;
+				break;
+			}
+	}
+	for (i = 0; i < 3; i++) {
+		if (!done[i]) {
+			len[i] = left / n;
+			v[i][len[i]] = '\0';
+			while (len[i] > 1 && v[i][len[i] - 1] == ' ')
+				v[i][--len[i]] = '\0';
+		}
+		if (len[i] > 0)
+			(void)sample_add_label(s, keys[i], v[i]);
+	}
+}

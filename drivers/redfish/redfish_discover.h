@@ -104,6 +104,14 @@ int	 rf_series_sample(const struct rf_series *se,
 	    const struct rf_readings *polled, struct wp_sample *s,
 	    struct wp_err *err);
 
+/*
+ * Appends the device identity of the plan to s's labels for the report's
+ * disclosure: vendor=, model=, fw= (empty ones left out).  Values are
+ * sanitised (';', '=' and control characters become '_', spaces trimmed)
+ * and shortened so that all three fit after the labels already there.
+ */
+void	 rf_identity_labels(const struct rf_plan *plan, struct wp_sample *s);
+
 /* Does a chassis Id/Name stand for one GPU ("GPU_0", "HGX_GPU_SXM_3")? */
 bool	 rf_is_gpu_name(const char *s);
 

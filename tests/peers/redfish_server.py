@@ -14,12 +14,17 @@ PowerDistributionMetrics PowerWatts) is P(t); every energy reading is its
 fixture value plus E(t) (J, or kWh for EnergykWh), E(t) the integral of P
 since the server started.
 
-Test endpoints (no auth): GET /_test/stats -> {"open","created","deleted",
-"gets","posts"}; POST /_test/fault?mode=M[&path=P] sets a fault;
+Test endpoints (no auth): GET /_test/stats -> {"open","peak_open","created",
+"deleted","gets","posts","t0" (wall time the trace started),"trace"};
+GET /_test/log -> [[wall time, method, path], ...] of the requests served;
+GET /_test/energy?from=T1&to=T2 -> {"joules"}: the trace's integral between
+two wall times (what one energy counter advances by); POST /_test/fault?mode=M[&path=P] sets a fault;
 POST /_test/expire drops every session (the next request gets 401).
 
 Fault modes: malformed, truncated, html, redirect (loop), oversized (5 MiB),
-hang (accept, never answer), trickle (a byte a second), 5xx, 401.
+hang (accept, never answer), trickle (a byte a second), 5xx, 401 (GETs);
+slowlogin (a session POST answers after --slow seconds, then the session
+exists).
 """
 import argparse
 import base64
@@ -47,6 +52,7 @@ class Trace:
                 self.steps.append((float(part), 1e12))
         self.period = sum(s for _, s in self.steps)
         self.t0 = time.monotonic()
+        self.t0_real = time.time()
 
     def power(self, t):
         t = t % self.period
@@ -81,6 +87,14 @@ class State:
         self.fault = args.fault
         self.fault_path = args.fault_path
         self.trace = Trace(args.trace)
+        self.log = []               # (wall time, method, path), last 10000
+        self.peak_open = 0
+
+    def note(self, method, path):
+        with self.lock:
+            self.log.append((time.time(), method, path))
+            if len(self.log) > 10000:
+                del self.log[:1000]
 
 
 def set_reading(obj, key, value):
@@ -125,6 +139,7 @@ def advance(doc, p, e):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "wattpath-test-redfish"
+    disable_nagle_algorithm = True  # no 40 ms delayed-ACK stall per reply
 
     def log_message(self, fmt, *a):
         if self.server.st.args.verbose:
@@ -221,9 +236,24 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_test/stats":
             with st.lock:
                 self.send(200, {"open": len(st.sessions),
+                                "peak_open": st.peak_open,
                                 "created": st.created, "deleted": st.deleted,
-                                "gets": st.gets, "posts": st.posts})
+                                "gets": st.gets, "posts": st.posts,
+                                "t0": st.trace.t0_real,
+                                "trace": st.args.trace})
             return
+        if path == "/_test/log":
+            with st.lock:
+                self.send(200, [list(x) for x in st.log])
+            return
+        if path == "/_test/energy":
+            # Integral of the trace in J between wall times from and to.
+            q = parse_qs(u.query)
+            a = float(q["from"][0]) - st.trace.t0_real
+            b = float(q["to"][0]) - st.trace.t0_real
+            self.send(200, {"joules": st.trace.energy(b) - st.trace.energy(a)})
+            return
+        st.note("GET", self.path)
         with st.lock:
             st.gets += 1
         if self.faulted(path):
@@ -270,6 +300,7 @@ class Handler(BaseHTTPRequestHandler):
                 st.sessions.clear()
             self.send(204)
             return
+        st.note("POST", self.path)
         with st.lock:
             st.posts += 1
         if path.rstrip("/") == "/redfish/v1/SessionService/Sessions" and \
@@ -289,6 +320,8 @@ class Handler(BaseHTTPRequestHandler):
         if not ok:
             self.send(401, {"error": {"code": "Base.1.0.NoValidSession"}})
             return
+        if st.fault == "slowlogin":
+            time.sleep(st.args.slow)    # then the session is made
         with st.lock:
             if len(st.sessions) >= st.args.max_sessions:
                 self.send(503, {"error": {"code":
@@ -298,6 +331,7 @@ class Handler(BaseHTTPRequestHandler):
             tok = uuid.uuid4().hex
             st.sessions[sid] = tok
             st.created += 1
+            st.peak_open = max(st.peak_open, len(st.sessions))
         uri = path.rstrip("/") + "/" + sid
         hdrs = [("X-Auth-Token", tok)]
         if st.args.session_uri != "body":
@@ -314,6 +348,7 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path.rstrip("/")
         sid = path.rsplit("/", 1)[-1]
         tok = self.headers.get("X-Auth-Token")
+        st.note("DELETE", self.path)
         with st.lock:
             if sid in st.sessions and (st.sessions[sid] == tok or
                                        self.authed()):
@@ -346,6 +381,7 @@ def main():
                     choices=["location", "body"])
     ap.add_argument("--session-status", type=int, default=201)
     ap.add_argument("--max-sessions", type=int, default=8)
+    ap.add_argument("--slow", type=float, default=2.0)
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     if args.fault == "none":

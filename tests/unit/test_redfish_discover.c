@@ -197,6 +197,63 @@ test_gpu_name_patterns(void **st)
 	assert_false(rf_is_gpu_name("1U"));
 }
 
+static void
+test_identity_labels_sanitised_and_fitted(void **st)
+{
+	struct rf_plan plan;
+	struct wp_sample s;
+	char v[WP_LABEL_MAX];
+	size_t i;
+
+	(void)st;
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.vendor, sizeof(plan.vendor), "  Contoso;Ltd=1 ");
+	snprintf(plan.model, sizeof(plan.model), "3500RX");
+	snprintf(plan.firmware, sizeof(plan.firmware), "1.45\n");
+	assert_int_equal(sample_init(&s, "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+	    WP_COUNTER), 0);
+	assert_int_equal(sample_add_label(&s, "source", "Sensor.EnergykWh"), 0);
+	rf_identity_labels(&plan, &s);
+	assert_string_equal(s.labels, "source=Sensor.EnergykWh;"
+	    "vendor=Contoso_Ltd_1;model=3500RX;fw=1.45_");
+
+	/* Long values share the room left; short ones keep theirs. */
+	memset(plan.vendor, 'V', sizeof(plan.vendor) - 1);
+	memset(plan.model, 'M', sizeof(plan.model) - 1);
+	snprintf(plan.firmware, sizeof(plan.firmware), "2.0");
+	assert_int_equal(sample_init(&s, "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+	    WP_COUNTER), 0);
+	memset(v, 'n', 60);
+	v[60] = '\0';
+	assert_int_equal(sample_add_label(&s, "source", "EnvironmentMetrics."
+	    "EnergyJoules"), 0);
+	assert_int_equal(sample_add_label(&s, "name", v), 0);
+	rf_identity_labels(&plan, &s);
+	assert_true(strlen(s.labels) <= WP_LABEL_MAX - 1 &&
+	    strlen(s.labels) >= WP_LABEL_MAX - 2);	/* rounding */
+	assert_int_equal(sample_get_label(&s, "fw", v, sizeof(v)), 0);
+	assert_string_equal(v, "2.0");
+	assert_int_equal(sample_get_label(&s, "vendor", v, sizeof(v)), 0);
+	for (i = 0; v[i]; i++)
+		assert_int_equal(v[i], 'V');
+	assert_true(i > 20);
+	assert_int_equal(sample_get_label(&s, "model", v, sizeof(v)), 0);
+	assert_true(strlen(v) + 1 >= i && strlen(v) <= i + 1);
+
+	/* No room at all: nothing added, nothing broken. */
+	memset(s.labels, 'x', WP_LABEL_MAX - 4);
+	s.labels[WP_LABEL_MAX - 4] = '\0';
+	rf_identity_labels(&plan, &s);
+	assert_int_equal(strlen(s.labels), WP_LABEL_MAX - 4);
+
+	/* Empty identity: no label. */
+	memset(&plan, 0, sizeof(plan));
+	assert_int_equal(sample_init(&s, "gpu/0/power", WP_B_GPU, WP_Q_POWER,
+	    WP_GAUGE), 0);
+	rf_identity_labels(&plan, &s);
+	assert_string_equal(s.labels, "");
+}
+
 int
 main(void)
 {
@@ -209,6 +266,7 @@ main(void)
 		cmocka_unit_test(test_cisco_legacy_and_missing_watts),
 		cmocka_unit_test(test_pdu_outlets_and_inlet),
 		cmocka_unit_test(test_gpu_name_patterns),
+		cmocka_unit_test(test_identity_labels_sanitised_and_fitted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,159 @@
+#!/bin/sh
+# fast
+# wattpath run against five simulated BMCs, one per 127.0.0.x address, every
+# second for about 12 s, then SIGTERM and a journal export:
+#   .11 DMTF rackmount1 (EnergykWh sensor), trace 400 W 2 s / 700 W 3 s
+#   .12 Delta power shelf (6 EnergyJoules input sensors, summed), 300/900 W
+#   .13 Cisco C220: legacy PowerControl only (a gauge), 250 W, legacy
+#       session URI
+#   .14 accepts and never answers a GET (hang)
+#   .15 trickles one byte a second
+# Checks: wall energy of each counter BMC (sum of journal deltas) within
+# 0.5 % of the trace's integral between its first and last reading times;
+# the gauge-only BMC gives wall/power gauges at the trace's value and no
+# wall/energy; the bad BMCs give per-target errors and no sample, and do not
+# delay the good ones: their poll count matches the elapsed time, no gap
+# over 1.5 intervals, every poll's requests reach the BMC within 0.3 s of
+# the poll's start; device identity labels on every sample; every session
+# deleted at exit.
+. "$(dirname "$0")/lib.sh"
+
+PEER=$ROOT/tests/peers/redfish_server.py
+FX=$FIX/redfish
+secret_file "$T/pw" secret
+P=$(free_port 127.0.0.11)
+
+# rf LAST_OCTET SET ARGS...: a test BMC on 127.0.0.LAST_OCTET:$P
+rf() {
+	_o=$1; _s=$2; shift 2
+	bg "rf$_o" $PY "$PEER" --root "$FX/$_s" --bind "127.0.0.$_o" \
+		--port "$P" "$@"
+}
+rf 11 dmtf-rackmount1 --trace 400:2,700:3
+rf 12 lambdalabs-powershelf_delta --trace 300:1,900:2
+rf 13 iserver-cisco-ucsc-c220-m5sx --trace 250 --legacy-sessions
+rf 14 dmtf-rackmount1 --fault hang
+rf 15 dmtf-rackmount1 --fault trickle
+for o in 11 12 13 14 15; do wait_tcp "127.0.0.$o" "$P"; done
+
+cat >"$T/c.yaml" <<YAML
+collector: {interval: 1s, data_dir: $T/data, log_level: info}
+credentials:
+  - {name: bmc, username: monitor, password_file: $T/pw}
+nodes:
+  - {name: n11, bmc: {url: "http://127.0.0.11:$P", credentials: bmc}}
+  - {name: n12, bmc: {url: "http://127.0.0.12:$P", credentials: bmc}}
+  - {name: n13, bmc: {url: "http://127.0.0.13:$P", credentials: bmc}}
+  - {name: n14, bmc: {url: "http://127.0.0.14:$P", credentials: bmc}}
+  - {name: n15, bmc: {url: "http://127.0.0.15:$P", credentials: bmc}}
+YAML
+"$WATTPATH" check-config -c "$T/c.yaml" >"$T/check.log" 2>&1 ||
+	fail "check-config: $(cat "$T/check.log")"
+
+bg wp "$WATTPATH" run -c "$T/c.yaml"
+sleep 12
+alive "$PID_wp"
+kill -TERM "$PID_wp"
+wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
+grep -q "signal 15" "$T/wp.log" || fail "no stop message: $(tail "$T/wp.log")"
+"$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
+	fail "export: $(cat "$T/j.err")"
+for o in 11 12 13 14 15; do
+	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/stats').read().decode())" \
+		>"$T/stats$o.json" || fail "stats $o"
+	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/log').read().decode())" \
+		>"$T/log$o.json" || fail "log $o"
+done
+
+$PY - "$T" "$P" <<'PYEOF' || fail "journal content (kept in $T/j.csv)"
+import csv, json, sys, urllib.request
+from datetime import datetime, timezone
+
+T, P = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(T + "/j.csv")))
+def recs(node):
+    """One entry per journal record of node: (t, status, error, rows)."""
+    out = {}
+    for r in rows:
+        if r["target"] == node + "/bmc":
+            out.setdefault(int(r["t_real_ns"]), []).append(r)
+    return [(t / 1e9, v[0]["status"], v[0]["error"], v)
+            for t, v in sorted(out.items())]
+def energy(o, a, b):
+    u = "http://127.0.0.%d:%s/_test/energy?from=%r&to=%r" % (o, P, a, b)
+    return json.load(urllib.request.urlopen(u))["joules"]
+
+# -- the good BMCs: polled every second, quickly, whatever the bad ones do
+for o in (11, 12, 13):
+    rs = recs("n%d" % o)
+    ok = [r for r in rs if r[1] == "ok"]
+    assert ok, "n%d: no good poll: %s" % (o, rs[:3])
+    first = rs.index(ok[0])
+    bad = [r for r in rs[first:] if r[1] != "ok"]
+    assert not bad, "n%d: failed polls after the first good one: %s" % (o, bad)
+    el = ok[-1][0] - ok[0][0]
+    assert el >= 8, "n%d: only %.1f s of polls" % (o, el)
+    assert abs(len(ok) - (el + 1)) <= 1, "n%d: %d polls in %.1f s" % (o, len(ok), el)
+    gaps = [b[0] - a[0] for a, b in zip(ok, ok[1:])]
+    assert max(gaps) < 1.5, "n%d: poll gap %.2f s" % (o, max(gaps))
+    log = [x for x in json.load(open("%s/log%d.json" % (T, o)))
+           if x[1] == "GET" and not x[2].startswith("/_test")]
+    spans = []
+    for t, _, _, _ in ok[1:]:
+        mine = [x[0] for x in log if t <= x[0] < t + 0.9]
+        assert mine, "n%d: no request for the poll at %.3f" % (o, t)
+        spans.append(max(mine) - t)
+    assert max(spans) < 0.3, "n%d: a poll's requests took %.3f s" % (o, max(spans))
+    print("n%d: %d polls in %.1f s, longest poll %.0f ms" % (
+        o, len(ok), el, 1000 * max(spans)))
+    for t, _, _, v in ok:
+        for r in v:
+            lab = dict(kv.split("=", 1) for kv in r["labels"].split(";"))
+            for k in ("source", "vendor", "model"):
+                assert lab.get(k), "n%d: no %s= label: %s" % (o, k, r["labels"])
+
+# -- energy: sum of deltas against the trace's integral (k sensors each
+#    advancing by the trace: the Delta shelf's six inputs are summed).  The
+#    first good poll is left out: it waited for discovery, so its reading
+#    was taken some ms after the poll's start, the time the journal keeps.
+for o, k in ((11, 1), (12, 6)):
+    e = [(t, r) for t, s, _, v in recs("n%d" % o) if s == "ok"
+         for r in v if r["series"] == "wall/energy"][1:]
+    assert len(e) >= 9, "n%d: %d energy rows" % (o, len(e))
+    assert all(r["kind"] == "counter" and r["boundary"] == "wall" for _, r in e)
+    got = sum(float(r["delta"] or 0) for _, r in e[1:])
+    want = k * energy(o, e[0][0], e[-1][0])
+    assert abs(got - want) <= 0.005 * want, \
+        "n%d: energy %.1f J, trace %.1f J (%.2f %%)" % (o, got, want,
+                                                       100 * (got - want) / want)
+    print("n%d: %.1f J over %.1f s, trace %.1f J (%+.3f %%)" % (
+        o, got, e[-1][0] - e[0][0], want, 100 * (got - want) / want))
+r11 = [r for r in rows if r["target"] == "n11/bmc" and r["series"]]
+lab = r11[0]["labels"]
+assert "vendor=Contoso" in lab and "model=3500RX" in lab and \
+    "fw=1.45.455b66-rev4" in lab and "source=Sensor.EnergykWh" in lab, lab
+
+# -- gauge only: wall/power gauges at the trace's value, no energy series
+g = [r for r in rows if r["target"] == "n13/bmc" and r["series"]]
+assert g and all(r["series"] == "wall/power" for r in g), \
+    set(r["series"] for r in g)
+assert all(r["kind"] == "gauge" and r["boundary"] == "wall" and
+           float(r["value"]) == 250 for r in g), g[0]
+assert "source=Power.PowerControl.PowerConsumedWatts" in g[0]["labels"]
+assert "vendor=Cisco Systems Inc." in g[0]["labels"], g[0]["labels"]
+
+# -- the bad BMCs: errors per target, never a sample
+for o in (14, 15):
+    rs = recs("n%d" % o)
+    assert len(rs) >= 3, "n%d: %d records" % (o, len(rs))
+    assert all(s != "ok" and e for _, s, e, _ in rs), rs
+    assert not any(r["series"] for _, _, _, v in rs for r in v)
+    print("n%d: %d failed polls: %s" % (o, len(rs), rs[0][2]))
+
+# -- sessions: one each, all deleted at exit
+for o in (11, 12, 13, 14, 15):
+    st = json.load(open("%s/stats%d.json" % (T, o)))
+    assert st["open"] == 0 and st["peak_open"] == 1 and st["created"] == 1, \
+        "127.0.0.%d sessions: %s" % (o, st)
+PYEOF
+exit 0
