@@ -28,6 +28,7 @@
 #include "../model/jtoken.h"
 #include "../model/pue.h"
 #include "../model/stats.h"
+#include "../drivers/inband/reqlog.h"
 #include "clock.h"
 #include "cmd.h"
 #include "conf.h"
@@ -70,11 +71,6 @@ struct opts {
 	bool	 have_window, have_idle;
 };
 
-struct reqs {
-	struct jt_request *r;
-	double	*start, *end;
-	size_t	 n;
-};
 
 struct rep {
 	const struct wp_conf *c;
@@ -84,7 +80,9 @@ struct rep {
 	bool	 curve_mode;
 	bool	*selected;	/* curve: nodes in scope */
 	json_object *warnings;
-	struct reqs rq;
+	struct reqlog *rq;	/* request log, or NULL */
+	wp_time	 run_from[MAX_RUNS], run_to[MAX_RUNS];
+	const char *run_method;
 	bool	 conf_borrowed;	/* report_json: the caller's conf */
 };
 
@@ -397,14 +395,12 @@ ser_setup(struct rep *r, struct ser *s, const struct wp_sample *smp)
 			return -1;
 	}
 	if (r->o.runs > 1) {
-		wp_time len = (r->o.to - r->o.from) / r->o.runs;
-
 		s->run = calloc((size_t)r->o.runs, sizeof(*s->run));
 		if (s->run == NULL)
 			return -1;
 		for (i = 0; i < r->o.runs; i++) {
-			io.from = r->o.from + len * i;
-			io.to = i + 1 == r->o.runs ? r->o.to : io.from + len;
+			io.from = r->run_from[i];
+			io.to = r->run_to[i];
 			if (integ_init(&s->run[i], &io, &err) == -1)
 				return -1;
 		}
@@ -782,126 +778,6 @@ why_missing(struct ser *s)
 
 /* ------------------------------------------------------ request log */
 
-static bool
-jget_num(json_object *o, const char *const *keys, double *out)
-{
-	json_object *v;
-
-	for (; *keys != NULL; keys++) {
-		if (!json_object_object_get_ex(o, *keys, &v))	/* borrowed */
-			continue;
-		if (json_object_is_type(v, json_type_double) ||
-		    json_object_is_type(v, json_type_int)) {
-			*out = json_object_get_double(v);
-			return isfinite(*out);
-		}
-		if (json_object_is_type(v, json_type_string)) {
-			wp_time t;
-
-			if (clock_parse_time(json_object_get_string(v), &t) == 0) {
-				*out = secs(t);
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-static int
-req_ok(json_object *o)
-{
-	json_object *v;
-
-	if (json_object_object_get_ex(o, "ok", &v) ||
-	    json_object_object_get_ex(o, "success", &v))
-		return json_object_get_boolean(v);
-	if (json_object_object_get_ex(o, "status", &v)) {
-		const char *s = json_object_get_string(v);
-
-		return strcasecmp(s, "ok") == 0 || strcasecmp(s, "success") ==
-		    0 || strcmp(s, "200") == 0;
-	}
-	return 1;
-}
-
-static int
-parse_request(json_object *o, struct jt_request *q, double *st, double *en)
-{
-	static const char *const ks[] = { "start", "start_time", "t_start",
-	    "sent", NULL };
-	static const char *const ke[] = { "end", "end_time", "t_end",
-	    "finished", NULL };
-	static const char *const ko[] = { "output_tokens", "completion_tokens",
-	    "osl", NULL };
-	static const char *const ki[] = { "input_tokens", "prompt_tokens",
-	    "isl", NULL };
-	static const char *const kt[] = { "ttft_ms", NULL };
-	static const char *const kp[] = { "tpot_ms", NULL };
-	static const char *const kts[] = { "ttft_s", "ttft", NULL };
-	static const char *const kps[] = { "tpot_s", "tpot", NULL };
-	double x;
-
-	if (!jget_num(o, ks, st) || !jget_num(o, ke, en) || *en < *st)
-		return -1;
-	memset(q, 0, sizeof(*q));
-	q->output_tokens = jget_num(o, ko, &x) && x >= 0 ? x : 0;
-	q->input_tokens = jget_num(o, ki, &x) && x >= 0 ? x : 0;
-	q->ttft_ms = jget_num(o, kt, &x) ? x : jget_num(o, kts, &x) ?
-	    x * 1000 : -1;
-	q->tpot_ms = jget_num(o, kp, &x) ? x : jget_num(o, kps, &x) ?
-	    x * 1000 : -1;
-	q->ok = req_ok(o);
-	return 0;
-}
-
-/* Minimal loader for a load generator's JSON-lines request log. */
-static int
-load_requests(const char *path, struct reqs *rq, struct wp_err *err)
-{
-	size_t len, cap = 0, line = 0;
-	char *buf = slurp(path, &len, err), *p, *nl;
-
-	if (buf == NULL)
-		return -1;
-	for (p = buf; p < buf + len; p = nl + 1) {
-		json_object *o;
-
-		nl = strchr(p, '\n');
-		if (nl == NULL)
-			nl = buf + len;
-		*nl = '\0';
-		line++;
-		if (strspn(p, " \t\r") == strlen(p))
-			continue;
-		o = json_tokener_parse(p);	/* new reference, or NULL */
-		if (rq->n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			rq->r = realloc(rq->r, cap * sizeof(*rq->r));
-			rq->start = realloc(rq->start, cap * sizeof(double));
-			rq->end = realloc(rq->end, cap * sizeof(double));
-			if (!rq->r || !rq->start || !rq->end) {
-				json_object_put(o);
-				free(buf);
-				return err_set(err, WP_E_INTERNAL, "out of memory");
-			}
-		}
-		if (o == NULL || !json_object_is_type(o, json_type_object) ||
-		    parse_request(o, &rq->r[rq->n], &rq->start[rq->n],
-		    &rq->end[rq->n]) == -1) {
-			json_object_put(o);
-			free(buf);
-			return err_set(err, WP_E_CONFIG, "%s:%zu: not a request "
-			    "record (needs start and end times)", path, line);
-		}
-		json_object_put(o);
-		rq->n++;
-	}
-	free(buf);
-	if (rq->n == 0)
-		return err_set(err, WP_E_CONFIG, "%s: no requests", path);
-	return 0;
-}
-
 static int
 dcmp(const void *a, const void *b)
 {
@@ -910,31 +786,89 @@ dcmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* {p50, p90, p99, mean} of input or output tokens. */
+/* {p50, p90, p99, mean} of input or output tokens of the requests that
+ * ended inside the window. */
 static json_object *
-dist_json(const struct reqs *rq, bool output)
+dist_json(const struct rep *r, bool output)
 {
-	double *v = malloc(rq->n * sizeof(double)), sum = 0;
+	const struct reqlog *l = r->rq;
+	double *v = malloc((l->n + 1) * sizeof(double)), sum = 0;
+	double t0 = secs(r->o.from), t1 = secs(r->o.to);
 	json_object *o = json_object_new_object();
-	size_t i;
+	size_t i, n = 0;
 
-	if (v == NULL || rq->n == 0) {
+	if (v == NULL) {
 		free(v);
 		return o;
 	}
-	for (i = 0; i < rq->n; i++) {
-		v[i] = output ? rq->r[i].output_tokens : rq->r[i].input_tokens;
-		sum += v[i];
+	for (i = 0; i < l->n; i++) {
+		if (l->e[i].t_end < t0 || l->e[i].t_end > t1)
+			continue;
+		v[n] = (double)(output ? l->e[i].out_tokens :
+		    l->e[i].in_tokens);
+		sum += v[n++];
 	}
-	qsort(v, rq->n, sizeof(double), dcmp);
-	jset(o, "p50", jnum(v[rq->n * 50 / 100]));
-	jset(o, "p90", jnum(v[rq->n * 90 / 100]));
-	jset(o, "p99", jnum(v[rq->n * 99 / 100]));
-	jset(o, "mean", jnum(sum / (double)rq->n));
+	if (n > 0) {
+		qsort(v, n, sizeof(double), dcmp);
+		jset(o, "p50", jnum(v[n * 50 / 100]));
+		jset(o, "p90", jnum(v[n * 90 / 100]));
+		jset(o, "p99", jnum(v[n * 99 / 100]));
+		jset(o, "mean", jnum(sum / (double)n));
+		jset(o, "requests", json_object_new_int64((int64_t)n));
+	}
 	free(v);
 	return o;
 }
 
+static int
+start_cmp(const void *a, const void *b)
+{
+	const struct reqlog_entry *x = a, *y = b;
+
+	return (x->t_start > y->t_start) - (x->t_start < y->t_start);
+}
+
+/*
+ * Request-log runs: requests sorted by start; a new run begins where a
+ * request starts more than gap after every earlier request ended (the
+ * load generator was idle).  Keeps the last n runs in r->run_from/to.
+ */
+static int
+reqlog_runs(struct rep *r, int n, wp_time gap, struct wp_err *err)
+{
+	struct reqlog *l = r->rq;
+	wp_time from[MAX_RUNS], to[MAX_RUNS];
+	int k = 0, total = 0, i;
+	double hi = 0;
+	size_t j;
+
+	qsort(l->e, l->n, sizeof(l->e[0]), start_cmp);
+	for (j = 0; j < l->n; j++) {
+		wp_time s = (wp_time)(l->e[j].t_start * WP_SEC);
+		wp_time e = (wp_time)(l->e[j].t_end * WP_SEC);
+
+		if (j == 0 || l->e[j].t_start > hi + secs(gap)) {
+			k = total++ % MAX_RUNS;
+			from[k] = s;
+			to[k] = e;
+		}
+		if (e > to[k])
+			to[k] = e;
+		if (l->e[j].t_end > hi)
+			hi = l->e[j].t_end;
+	}
+	if (total < n)
+		return err_set(err, WP_E_CONFIG, "--runs %d: the request log "
+		    "holds %d run(s) (runs are separated by more than %.0f s "
+		    "without a request)", n, total, secs(gap));
+	for (i = 0; i < n; i++) {
+		k = (total - n + i) % MAX_RUNS;
+		r->run_from[i] = from[k];
+		r->run_to[i] = to[k];
+	}
+	r->run_method = "request-log runs";
+	return 0;
+}
 /* ------------------------------------------------------ composition */
 
 struct totals {
@@ -1431,7 +1365,7 @@ runs_json(struct rep *r, struct nodeagg *na)
 	size_t i;
 
 	jset(o, "n", json_object_new_int(r->o.runs));
-	jset(o, "method", json_object_new_string("equal sub-windows"));
+	jset(o, "method", json_object_new_string(r->run_method));
 	vals = json_object_new_array();
 	for (k = 0; k < r->o.runs; k++) {
 		double energy = 0, tok = fleet_tokens(r, na, true, k);
@@ -1522,10 +1456,12 @@ disclosure(struct rep *r, const struct totals *T)
 	jset(d, "facility_method", json_object_new_string(isnan(T->pue) ?
 	    "none" : "wall energy x PUE over the same window; second method: "
 	    "metered facility energy allocated by IT energy share"));
-	if (r->rq.n > 0) {
-		jset(d, "isl", dist_json(&r->rq, false));
-		jset(d, "osl", dist_json(&r->rq, true));
-		jset(d, "requests", json_object_new_int64((int64_t)r->rq.n));
+	if (r->rq != NULL) {
+		jset(d, "isl", dist_json(r, false));
+		jset(d, "osl", dist_json(r, true));
+		jset(d, "requests", json_object_new_int64((int64_t)r->rq->n));
+		jset(d, "request_log_bad_lines", json_object_new_int64(
+		    (int64_t)r->rq->n_bad));
 	}
 	return d;
 }
@@ -1582,14 +1518,13 @@ build_report(struct rep *r)
 		boundary_total_init(&T.b[k]);
 	T.out = fleet_tokens(r, na, true, W_MAIN);
 	T.in = fleet_tokens(r, na, false, W_MAIN);
-	if (T.out < 0 && r->rq.n > 0) {
-		T.out = T.in = 0;
-		for (i = 0; i < r->rq.n; i++)
-			if (r->rq.end[i] >= secs(r->o.from) &&
-			    r->rq.end[i] <= secs(r->o.to)) {
-				T.out += r->rq.r[i].output_tokens;
-				T.in += r->rq.r[i].input_tokens;
-			}
+	if (T.out < 0 && r->rq != NULL) {
+		struct reqlog_window rw;
+
+		reqlog_window(r->rq, secs(r->o.from), secs(r->o.to) + 1e-6, 0, 0,
+		    &rw);
+		T.out = (double)rw.out_tokens;
+		T.in = (double)rw.in_tokens;
 		warn(r, "no engine token counters: tokens from the request log");
 	}
 	if (T.out <= 0)
@@ -1602,12 +1537,17 @@ build_report(struct rep *r)
 	}
 	for (i = 0; i < T.nh; i++)
 		T.fac_h[i] = isnan(T.pue) ? 0 : T.wall_h[i] * T.pue;
-	if (r->rq.n > 0 && r->c->report && conf_get(r->c->report, "slo")) {
+	if (r->rq != NULL && r->c->report && conf_get(r->c->report, "slo")) {
 		const struct conf_node *s = conf_get(r->c->report, "slo");
-		struct jt_slo js = { cfg_num(r, s, "ttft_ms", 0),
-		    cfg_num(r, s, "tpot_ms", 0) };
+		struct reqlog_window rw;
 
-		T.slo_share = jtoken_slo_share(r->rq.r, r->rq.n, &js, NULL, NULL);
+		/* share of output tokens of requests ending in the window that
+		 * met the SLO, applied to the counted tokens */
+		reqlog_window(r->rq, secs(r->o.from), secs(r->o.to) + 1e-6,
+		    cfg_num(r, s, "ttft_ms", 0) / 1000,
+		    cfg_num(r, s, "tpot_ms", 0) / 1000, &rw);
+		T.slo_share = rw.out_tokens > 0 ? (double)rw.slo_out_tokens /
+		    (double)rw.out_tokens : NAN;
 		if (isfinite(T.slo_share) && T.out > 0)
 			slo = T.out * T.slo_share;
 	}
@@ -1873,22 +1813,49 @@ setup(struct rep *r, struct wp_err *err)
 {
 	const struct conf_node *idle = r->c->report ? conf_get(r->c->report,
 	    "idle") : NULL;
+	wp_time gap = 30 * WP_SEC;
 	size_t i;
+	int k;
 
 	if (r->o.requests != NULL) {
-		if (load_requests(r->o.requests, &r->rq, err) == -1)
+		if ((r->rq = reqlog_load(r->o.requests, err)) == NULL)
 			return -1;
-		if (!r->o.have_window) {
-			r->o.from = (wp_time)(r->rq.start[0] * WP_SEC);
-			r->o.to = (wp_time)(r->rq.end[0] * WP_SEC);
-			for (i = 1; i < r->rq.n; i++) {
-				wp_time s = (wp_time)(r->rq.start[i] * WP_SEC);
-				wp_time e = (wp_time)(r->rq.end[i] * WP_SEC);
+		if (r->rq->n_bad > 0)
+			warn(r, "%s: %zu line(s) not valid request records "
+			    "skipped (first at line %lu)", r->o.requests,
+			    r->rq->n_bad, r->rq->bad_lines[0]);
+		if (r->c->report && conf_get_str(r->c->report, "run_gap") &&
+		    (clock_parse_duration(conf_get_str(r->c->report,
+		    "run_gap"), &gap) == -1 || gap <= 0))
+			return err_set(err, WP_E_CONFIG, "report.run_gap is not "
+			    "a duration");
+		if (r->o.runs > 1 && reqlog_runs(r, r->o.runs, gap, err) == -1)
+			return -1;
+		if (!r->o.have_window && r->o.runs > 1) {
+			r->o.from = r->run_from[0];
+			r->o.to = r->run_to[r->o.runs - 1];
+		} else if (!r->o.have_window) {
+			r->o.from = (wp_time)(r->rq->e[0].t_start * WP_SEC);
+			r->o.to = (wp_time)(r->rq->e[0].t_end * WP_SEC);
+			for (i = 1; i < r->rq->n; i++) {
+				wp_time s = (wp_time)(r->rq->e[i].t_start *
+				    WP_SEC);
+				wp_time e = (wp_time)(r->rq->e[i].t_end * WP_SEC);
 
 				r->o.from = s < r->o.from ? s : r->o.from;
 				r->o.to = e > r->o.to ? e : r->o.to;
 			}
 		}
+	}
+	if (r->o.runs > 1 && r->run_method == NULL) {
+		wp_time len = (r->o.to - r->o.from) / r->o.runs;
+
+		for (k = 0; k < r->o.runs; k++) {
+			r->run_from[k] = r->o.from + len * k;
+			r->run_to[k] = k + 1 == r->o.runs ? r->o.to :
+			    r->run_from[k] + len;
+		}
+		r->run_method = "equal sub-windows";
 	}
 	if (!r->o.have_idle && idle != NULL) {
 		const char *a = conf_get_str(idle, "from"), *b = conf_get_str(idle,
@@ -1906,9 +1873,12 @@ setup(struct rep *r, struct wp_err *err)
 		    "shorter than the 60 s minimum", secs(r->o.to - r->o.from));
 	if (r->o.have_idle && r->o.idle_to - r->o.idle_from < 60 * WP_SEC)
 		return err_set(err, WP_E_CONFIG, "idle window shorter than 60 s");
-	if (r->o.runs > 1 && (r->o.to - r->o.from) / r->o.runs < 60 * WP_SEC)
-		return err_set(err, WP_E_CONFIG, "--runs %d: sub-windows shorter "
-		    "than 60 s", r->o.runs);
+	for (k = 0; r->o.runs > 1 && k < r->o.runs; k++)
+		if (r->run_to[k] - r->run_from[k] < 60 * WP_SEC)
+			return err_set(err, WP_E_CONFIG, "--runs %d: run %d "
+			    "(%s) lasts %.1f s, shorter than 60 s", r->o.runs,
+			    k + 1, r->run_method, secs(r->run_to[k] -
+			    r->run_from[k]));
 	return 0;
 }
 
@@ -1922,9 +1892,7 @@ rep_fini(struct rep *r)
 			ser_free(r->tab[i], r->o.runs > 1 ? r->o.runs : 0);
 	free(r->tab);
 	free(r->selected);
-	free(r->rq.r);
-	free(r->rq.start);
-	free(r->rq.end);
+	reqlog_free(r->rq);
 	json_object_put(r->warnings);
 	if (!r->conf_borrowed)
 		conf_free((struct wp_conf *)r->c);

@@ -30,13 +30,16 @@ pue_category(const char *label)
 	if (label == NULL)
 		return "unstated";
 	if (strcasecmp(label, "1") == 0 || strcasecmp(label, "ups") == 0 ||
-	    strcasecmp(label, "category-1") == 0)
+	    strcasecmp(label, "category-1") == 0 ||
+	    strcasecmp(label, "ups_output") == 0)
 		return "category 1 (UPS output)";
 	if (strcasecmp(label, "2") == 0 || strcasecmp(label, "pdu") == 0 ||
-	    strcasecmp(label, "category-2") == 0)
+	    strcasecmp(label, "category-2") == 0 ||
+	    strcasecmp(label, "pdu_output") == 0)
 		return "category 2 (PDU output)";
 	if (strcasecmp(label, "3") == 0 || strcasecmp(label, "it") == 0 ||
-	    strcasecmp(label, "category-3") == 0)
+	    strcasecmp(label, "category-3") == 0 ||
+	    strcasecmp(label, "it_input") == 0)
 		return "category 3 (IT equipment input)";
 	return "unstated";
 }

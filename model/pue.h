@@ -22,7 +22,8 @@ enum pue_period { PUE_WINDOW, PUE_HOUR, PUE_DAY, PUE_MONTH, PUE_YEAR };
 int	 pue_compute(double facility_j, double it_j, double *out,
 	    struct wp_err *err);
 /*
- * Normalises a category label ("1", "ups", "category-2", "pdu", "3", "it")
+ * Normalises a category label ("1", "ups", "ups_output", "category-2",
+ * "pdu", "pdu_output", "3", "it", "it_input")
  * to "category 1 (UPS output)" etc.; NULL or unknown gives "unstated".
  */
 const char *pue_category(const char *label);

@@ -183,10 +183,10 @@ write_requests(const char *path)
 	assert_non_null(f);
 	for (i = 0; i < 100; i++)
 		fprintf(f, "{\"start\": %.3f, \"end\": %.3f, \"input_tokens\": "
-		    "300000, \"output_tokens\": 120000, \"ttft_ms\": %d, "
-		    "\"tpot_ms\": %d, \"ok\": true}\n",
+		    "300000, \"output_tokens\": 120000, \"ttft\": %.3f, "
+		    "\"tpot\": %.3f, \"ok\": true}\n",
 		    (double)(T0 / S) + 5 * i, (double)(T0 / S) + 5 * i + 90,
-		    i < 3 ? 2500 : 400, i >= 3 && i < 6 ? 250 : 40);
+		    i < 3 ? 2.5 : 0.4, i >= 3 && i < 6 ? 0.25 : 0.04);
 	fclose(f);
 }
 
