@@ -1,0 +1,39 @@
+#!/bin/sh
+# The shipped alert rules pass `promtool check rules`; the Grafana dashboard
+# is valid JSON whose every expression parses as PromQL (checked as
+# recording rules by promtool) and names only metrics /metrics exposes
+# (the families in docs/exposition.md, cross-checked against the source).
+# fast
+. "$(dirname "$0")/lib.sh"
+command -v promtool >/dev/null || skip "promtool (Debian prometheus) missing"
+promtool check rules "$ROOT/etc/prometheus/wattpath-alerts.yml" >"$T/r.log" 2>&1 ||
+	{ cat "$T/r.log"; fail "promtool check rules"; }
+grep -q "SUCCESS: 5 rules" "$T/r.log" || { cat "$T/r.log"; fail "expected 5 rules"; }
+cat >"$T/g.py" <<'PYEOF'
+import json, re, sys
+root = sys.argv[1]
+src = open(root + "/collector/expo_metrics.c").read()
+known = set(re.findall(r'"(wattpath_[a-z_]+)"', src))
+d = json.load(open(root + "/etc/grafana/wattpath.json"))
+exprs = [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
+exprs += [v["query"]["query"] for v in d["templating"]["list"]]
+err = []
+if len(exprs) < 10: err.append("only %d expressions" % len(exprs))
+rules = ["groups:", "  - name: grafana", "    rules:"]
+for i, e in enumerate(exprs):
+    names = set(re.findall(r'\bwattpath_[a-z_]+', e))
+    if not names: err.append("no wattpath metric in %r" % e)
+    for n in names - known: err.append("unknown metric %s in %r" % (n, e))
+    if e.startswith("label_values"): continue
+    rules.append("      - record: grafana:expr_%d" % i)
+    rules.append("        expr: %s" % json.dumps(e.replace("$node", ".*")))
+open(sys.argv[2], "w").write("\n".join(rules) + "\n")
+for m in ("wattpath_node_energy_joules_total", "wattpath_node_power_watts", "wattpath_target_up",
+          "wattpath_facility_pue", "wattpath_poll_duration_seconds"):
+    if m not in known: err.append("metric %s not in expo_metrics.c" % m)
+print("\n".join(err))
+sys.exit(1 if err else 0)
+PYEOF
+$PY "$T/g.py" "$ROOT" "$T/grafana-rules.yml" || fail "grafana dashboard"
+promtool check rules "$T/grafana-rules.yml" >"$T/g.log" 2>&1 || { cat "$T/g.log"; fail "grafana PromQL does not parse"; }
+exit 0
