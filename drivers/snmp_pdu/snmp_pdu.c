@@ -22,11 +22,20 @@
 
 enum sp_phase { PH_IDLE, PH_SYSINFO, PH_WALK, PH_GET };
 
+/* Where a secret comes from (a file or an environment variable): no secret. */
+struct secref {
+	char		 file[PATH_MAX];
+	char		 env[128];
+};
+
 struct sp_cfg {
 	char		 host[256];
 	int		 port;
 	long		 version;	/* SNMP_VERSION_2c or SNMP_VERSION_3 */
-	char		*community;	/* secret */
+	char		*community;	/* secret, loaded at the first poll */
+	struct secref	 community_ref;
+	struct secref	 auth_ref, priv_ref;
+	bool		 loaded;	/* secrets loaded (load_secrets) */
 	char		 user[64];
 	char		 context[64];	/* SNMPv3 contextName, usually "" */
 	const oid	*auth_proto;
@@ -159,6 +168,74 @@ sec_level(const char *s, int *level, struct wp_err *err)
 	return 0;
 }
 
+/* Records where a secret lives; reads nothing (check-config runs this). */
+static int
+secref_set(struct secref *r, const char *file, const char *env,
+    const char *what, struct wp_err *err)
+{
+	if (file == NULL && env == NULL)
+		return err_set(err, WP_E_CONFIG, "%s: give a *_file or *_env "
+		    "source", what);
+	if ((file != NULL && strlen(file) >= sizeof(r->file)) ||
+	    (env != NULL && strlen(env) >= sizeof(r->env)))
+		return err_set(err, WP_E_CONFIG, "%s: file or variable name "
+		    "too long", what);
+	snprintf(r->file, sizeof(r->file), "%s", file ? file : "");
+	snprintf(r->env, sizeof(r->env), "%s", env ? env : "");
+	return 0;
+}
+
+/* Loads one secret; a new string (caller frees with secret_free) or NULL. */
+static char *
+secref_load(const struct secref *r, const char *what, size_t minlen,
+    struct wp_err *err)
+{
+	struct wp_err e;
+	char msg[WP_ERR_MSG], *s;
+
+	err_clear(&e);
+	s = secret_load(r->file[0] ? r->file : NULL, r->env[0] ? r->env :
+	    NULL, &e);
+	if (s == NULL) {
+		snprintf(msg, sizeof(msg), "%s", e.msg[0] ? e.msg : "missing");
+		err_set(err, WP_E_CONFIG, "%s: %s", what, msg);
+		return NULL;
+	}
+	if (strlen(s) < minlen) {
+		secret_free(s);
+		err_set(err, WP_E_CONFIG, "%s is shorter than %zu characters",
+		    what, minlen);
+		return NULL;
+	}
+	return s;
+}
+
+/* Reads the secrets the session needs; at the first poll, never offline. */
+static int
+load_secrets(struct sp_cfg *c, struct wp_err *err)
+{
+	if (c->loaded)
+		return 0;
+	if (c->version == SNMP_VERSION_2c) {
+		if ((c->community = secref_load(&c->community_ref,
+		    "SNMP v2c community", 1, err)) == NULL)
+			return -1;
+	} else if (c->level != SNMP_SEC_LEVEL_NOAUTH) {
+		if ((c->auth_pass = secref_load(&c->auth_ref,
+		    "SNMPv3 auth password", 8, err)) == NULL)
+			return -1;
+		if (c->level == SNMP_SEC_LEVEL_AUTHPRIV &&
+		    (c->priv_pass = secref_load(&c->priv_ref,
+		    "SNMPv3 priv password", 8, err)) == NULL) {
+			secret_free(c->auth_pass);
+			c->auth_pass = NULL;
+			return -1;
+		}
+	}
+	c->loaded = true;
+	return 0;
+}
+
 /* Reads v3 settings from getter g (config block or probe options). */
 typedef const char *(*opt_fn)(const void *src, const char *key);
 
@@ -179,31 +256,18 @@ load_v3(struct sp_cfg *c, opt_fn g, const void *src, const char *level,
 	snprintf(c->context, sizeof(c->context), "%s", ctx ? ctx : "");
 	if (c->level == SNMP_SEC_LEVEL_NOAUTH)
 		return 0;
-	if (auth_proto(ap ? ap : "SHA-256", c, err) < 0)
+	if (auth_proto(ap ? ap : "SHA-256", c, err) < 0 ||
+	    secref_set(&c->auth_ref, g(src, "auth_password_file"),
+	    g(src, "auth_password_env"), "SNMPv3 auth password", err) < 0)
 		return -1;
-	c->auth_pass = secret_load(g(src, "auth_password_file"),
-	    g(src, "auth_password_env"), err);
-	if (c->auth_pass == NULL)
-		return err_set(err, WP_E_CONFIG, "SNMPv3 auth password: %s",
-		    err->msg[0] ? err->msg : "missing");
-	if (strlen(c->auth_pass) < 8)
-		return err_set(err, WP_E_CONFIG, "SNMPv3 auth password is "
-		    "shorter than 8 characters");
 	if (c->level == SNMP_SEC_LEVEL_AUTHNOPRIV)
 		return 0;
 	if (pp != NULL && strcasecmp(pp, "AES") != 0 &&
 	    strcasecmp(pp, "AES-128") != 0)
 		return err_set(err, WP_E_CONFIG, "priv_protocol '%s': only AES "
 		    "(AES-128) is supported", pp);
-	c->priv_pass = secret_load(g(src, "priv_password_file"),
-	    g(src, "priv_password_env"), err);
-	if (c->priv_pass == NULL)
-		return err_set(err, WP_E_CONFIG, "SNMPv3 authPriv needs a priv "
-		    "password: %s", err->msg[0] ? err->msg : "missing");
-	if (strlen(c->priv_pass) < 8)
-		return err_set(err, WP_E_CONFIG, "SNMPv3 priv password is "
-		    "shorter than 8 characters");
-	return 0;
+	return secref_set(&c->priv_ref, g(src, "priv_password_file"),
+	    g(src, "priv_password_env"), "SNMPv3 authPriv priv password", err);
 }
 
 struct cred_src {
@@ -246,12 +310,12 @@ load_cred(const struct wp_target_conf *tc, const struct conf_node *snmp,
 
 		return load_v3(c, cred_opt, &cs, level, err);
 	}
-	c->community = secret_load(conf_get_str(cr->block, "community_file"),
-	    conf_get_str(cr->block, "community_env"), err);
-	if (c->community == NULL)
-		return err_set(err, WP_E_CONFIG, "credentials '%s': SNMP v2c "
-		    "needs community_file or community_env%s%s", cname,
-		    err->msg[0] ? ": " : "", err->msg);
+	if (secref_set(&c->community_ref, conf_get_str(cr->block,
+	    "community_file"), conf_get_str(cr->block, "community_env"),
+	    "SNMP v2c community", err) < 0) {
+		err_prefix(err, "credentials '%s'", cname);
+		return -1;
+	}
 	return 0;
 }
 
@@ -1029,7 +1093,8 @@ begin(struct sp *sp)
 	sp->done = false;
 	sp->status = 0;
 	err_clear(&sp->err);
-	if (sp->sess == NULL && sess_open(sp, &sp->err) < 0) {
+	if (sp->sess == NULL && (load_secrets(&sp->cfg, &sp->err) < 0 ||
+	    sess_open(sp, &sp->err) < 0)) {
 		sp->done = true;
 		return -1;
 	}
@@ -1152,8 +1217,8 @@ probe_cfg(const struct wp_probe_req *req, struct sp_cfg *c,
 	if (req->community_file == NULL)
 		return err_set(err, WP_E_CONFIG, "SNMP v2c: give "
 		    "--community-file (or v3 options)");
-	c->community = secret_load(req->community_file, NULL, err);
-	return c->community == NULL ? -1 : 0;
+	return secref_set(&c->community_ref, req->community_file, NULL,
+	    "SNMP v2c community", err);
 }
 
 static void
@@ -1182,7 +1247,8 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 		return err_set(err, WP_E_INTERNAL, "probe needs a loop");
 	if ((sp = sp_new(svc->loop, req->url, err)) == NULL)
 		return -1;
-	if (probe_cfg(req, &sp->cfg, err) < 0 || check_profile(sp, err) < 0)
+	if (probe_cfg(req, &sp->cfg, err) < 0 ||
+	    load_secrets(&sp->cfg, err) < 0 || check_profile(sp, err) < 0)
 		goto out;
 	sp->probe = out;
 	if (begin(sp) == 0)
