@@ -70,10 +70,11 @@ $(BUILD)/wattpath-sim: $(SIM_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell $(PKG_CONFIG) --libs netsnmp-agent 2>/dev/null)
 
+# cp + mv: a running ./wattpath keeps its old file (no "text file busy").
 wattpath: $(BUILD)/wattpath
-	@cp $< $@
+	@cp $< $@.tmp && mv -f $@.tmp $@
 wattpath-sim: $(BUILD)/wattpath-sim
-	@cp $< $@
+	@cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwattpath.a $(BUILD)/.flags
 	@mkdir -p $(dir $@)
@@ -124,7 +125,7 @@ fuzz:
 	@scripts/deps.sh check
 	@tests/fuzz/run.sh 300
 
-install: all
+install: $(BUILD)/wattpath
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wattpath \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system
