@@ -1,12 +1,208 @@
-/* Placeholder until this command lands. */
+/*
+ * graph_cmd.c - `wattpath graph`: a node's power at the wall, GPU and
+ * outlet boundaries from the RRD store, drawn by librrd's graph API
+ * (rrd_graph_v) as PNG or SVG (by the output's extension), for dashboards
+ * that embed images.  GPU and outlet lines sum every GPU / mapped outlet
+ * whose RRD file exists; a boundary with no file is left out.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
+#include <rrd.h>
+
+#include "clock.h"
 #include "cmd.h"
+#include "conf.h"
+#include "store.h"
+
+#define MAX_ARGS	512
+#define MAX_GPUS	64
+
+struct gargs {
+	char	*v[MAX_ARGS];
+	int	 n;
+};
+
+static void
+add(struct gargs *a, const char *fmt, const char *s1, const char *s2)
+{
+	char buf[4200];
+
+	if (a->n >= MAX_ARGS - 1)
+		return;
+	snprintf(buf, sizeof(buf), fmt, s1 ? s1 : "", s2 ? s2 : "");
+	a->v[a->n++] = strdup(buf);
+}
+
+/* Adds DEF:<id>=file:ds:AVERAGE if the file exists; 1 added, 0 not. */
+static int
+def(struct gargs *a, const struct wp_conf *c, const char *target,
+    const char *series, const char *ds, const char *id)
+{
+	char path[4096], buf[4200];
+
+	if (store_path(c->data_dir, target, series, path, sizeof(path)) == -1 ||
+	    access(path, R_OK) == -1)
+		return 0;
+	snprintf(buf, sizeof(buf), "DEF:%s=%s:%s:AVERAGE", id, path, ds);
+	add(a, "%s%s", buf, NULL);
+	return 1;
+}
+
+/* CDEF:name=id0,id1,+,... over n ids "<p><i>", then the line. */
+static void
+sum_line(struct gargs *a, const char *name, const char *p, int n,
+    const char *colour, const char *legend)
+{
+	char buf[4096];
+	size_t off;
+	int i;
+
+	if (n == 0)
+		return;
+	off = (size_t)snprintf(buf, sizeof(buf), "CDEF:%s=%s0", name, p);
+	for (i = 1; i < n && off < sizeof(buf) - 32; i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+		    ",%s%d,ADDNAN", p, i);
+	add(a, "%s%s", buf, NULL);
+	snprintf(buf, sizeof(buf), "LINE2:%s%s:%s", name, colour, legend);
+	add(a, "%s%s", buf, NULL);
+}
+
+static void
+node_lines(struct gargs *a, const struct wp_conf *c, const struct wp_node *nd)
+{
+	char target[512], series[128], id[32];
+	int i, n = 0;
+	size_t k;
+
+	snprintf(target, sizeof(target), "%s/bmc", nd->name);
+	n = def(a, c, target, "wall/power", "power_w", "w0");
+	sum_line(a, "wall", "w", n, "#d62728", "wall");
+	snprintf(target, sizeof(target), "%s/gpu", nd->name);
+	for (i = 0, n = 0; i < MAX_GPUS; i++) {
+		snprintf(series, sizeof(series), "gpu/%d/power", i);
+		snprintf(id, sizeof(id), "g%d", n);
+		n += def(a, c, target, series, "power_w", id);
+	}
+	sum_line(a, "gpu", "g", n, "#2ca02c", "gpu");
+	for (k = 0, n = 0; k < nd->n_outlets; k++) {
+		snprintf(series, sizeof(series), "outlet/%s/power",
+		    nd->outlets[k].outlet);
+		snprintf(id, sizeof(id), "o%d", n);
+		n += def(a, c, nd->outlets[k].pdu, series, "power_w", id);
+	}
+	sum_line(a, "outlet", "o", n, "#1f77b4", "outlet");
+}
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: wattpath graph -c FILE --node N [--from T "
+	    "--to T] -o FILE.png|svg\n");
+	return 2;
+}
+
+static int
+draw(const struct wp_conf *c, const struct wp_node *nd, wp_time from,
+    wp_time to, const char *out)
+{
+	struct gargs a = { 0 };
+	const char *ext = strrchr(out, '.');
+	rrd_info_t *info;
+	char s[32], e[32];
+	int i, before, rc = 0;
+
+	snprintf(s, sizeof(s), "%lld", (long long)(from / WP_SEC));
+	snprintf(e, sizeof(e), "%lld", (long long)(to / WP_SEC));
+	add(&a, "graph%s%s", NULL, NULL);
+	add(&a, "%s%s", out, NULL);
+	add(&a, "--start=%s%s", s, NULL);
+	add(&a, "--end=%s%s", e, NULL);
+	add(&a, "--imgformat=%s%s", ext && strcasecmp(ext, ".svg") == 0 ?
+	    "SVG" : "PNG", NULL);
+	add(&a, "--title=power of %s%s", nd->name, NULL);
+	add(&a, "--vertical-label=W%s%s", NULL, NULL);
+	add(&a, "--width=800%s%s", NULL, NULL);
+	add(&a, "--height=300%s%s", NULL, NULL);
+	before = a.n;
+	node_lines(&a, c, nd);
+	if (a.n == before) {
+		fprintf(stderr, "wattpath graph: no power series stored for "
+		    "node %s under %s/rrd\n", nd->name, c->data_dir);
+		rc = 1;
+	} else {
+		rrd_clear_error();
+		if ((info = rrd_graph_v(a.n, a.v)) == NULL) {
+			fprintf(stderr, "wattpath graph: %s\n", rrd_get_error());
+			rc = 1;
+		} else
+			rrd_info_free(info);
+	}
+	for (i = 0; i < a.n; i++)
+		free(a.v[i]);
+	return rc;
+}
 
 int
 cmd_graph(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "wattpath %s: not implemented yet\n", argv[0]);
-	return 1;
+	static const struct option lo[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *cfg = NULL, *node = NULL, *out = NULL;
+	wp_time to = clock_real(), from = 0;
+	struct conf_errs errs = { 0 };
+	const struct wp_node *nd;
+	struct wp_conf *c;
+	size_t i;
+	int ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:o:", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cfg = optarg; break;
+		case 'n': node = optarg; break;
+		case 'o': out = optarg; break;
+		case 'f': if (clock_parse_time(optarg, &from) == -1)
+				return usage();
+			break;
+		case 't': if (clock_parse_time(optarg, &to) == -1)
+				return usage();
+			break;
+		default: return usage();
+		}
+	}
+	if (cfg == NULL || node == NULL || out == NULL || optind != argc)
+		return usage();
+	if (from == 0)
+		from = to - 3600 * WP_SEC;
+	if (from >= to) {
+		fprintf(stderr, "wattpath graph: --from must be before --to\n");
+		return 2;
+	}
+	if ((c = conf_load(cfg, false, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+		conf_errs_fini(&errs);
+		return 1;
+	}
+	conf_errs_fini(&errs);
+	if ((nd = conf_node_by_name(c, node)) == NULL) {
+		fprintf(stderr, "wattpath graph: no node %s in %s\n", node, cfg);
+		conf_free(c);
+		return 1;
+	}
+	rc = draw(c, nd, from, to, out);
+	conf_free(c);
+	return rc;
 }

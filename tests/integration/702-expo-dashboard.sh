@@ -89,4 +89,11 @@ sys.exit(0 if ink > 20000 and red > 150 and blue > 150 else 1)
 PYEOF
 $PY "$T/png.py" "$T/shot.png" >&2 || fail "charts not drawn in the screenshot"
 alive "$PID_run"
+
+# wattpath graph draws the node's stored series through librrd
+"$WATTPATH" graph -c "$T/w.yaml" --node gpu-001 -o "$T/g.png" 2>"$T/g.err" || { cat "$T/g.err"; fail "graph png"; }
+head -c 8 "$T/g.png" | od -c | grep -q "P   N   G" || fail "graph output is not a PNG"
+"$WATTPATH" graph -c "$T/w.yaml" --node gpu-001 -o "$T/g.svg" 2>"$T/g.err" || fail "graph svg"
+grep -q "<svg" "$T/g.svg" && grep -q "wall" "$T/g.svg" || fail "graph svg content"
+"$WATTPATH" graph -c "$T/w.yaml" --node nope -o "$T/x.png" 2>/dev/null && fail "graph of an unknown node succeeded"
 exit 0
