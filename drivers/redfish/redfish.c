@@ -892,7 +892,31 @@ poll_cancel(void *state, struct wp_poll *poll)
 struct rf_logout {
 	struct http_conn *conn;
 	char		 state_file[512];
+	char		 session_uri[RF_URI_MAX];
 };
+
+/*
+ * Removes the state file only if it still names this session: after a
+ * reload the new target of the same name may have saved its own session
+ * there while the old one's DELETE was in flight.
+ */
+static void
+forget_session(const char *file, const char *uri)
+{
+	char base[256], cur[RF_URI_MAX];
+	FILE *f;
+	bool ours = false;
+
+	if (file[0] == '\0' || (f = fopen(file, "r")) == NULL)
+		return;
+	if (fgets(base, sizeof(base), f) && fgets(cur, sizeof(cur), f)) {
+		cur[strcspn(cur, "\n")] = '\0';
+		ours = strcmp(cur, uri) == 0;
+	}
+	fclose(f);
+	if (ours)
+		unlink(file);
+}
 
 static void
 on_logout(void *arg, const struct http_resp *r, const struct wp_err *e)
@@ -901,8 +925,7 @@ on_logout(void *arg, const struct http_resp *r, const struct wp_err *e)
 
 	if (r != NULL && (r->status < 300 || r->status == 404)) {
 		log_debug("redfish: session deleted (HTTP %ld)", r->status);
-		if (lo->state_file[0])
-			unlink(lo->state_file);
+		forget_session(lo->state_file, lo->session_uri);
 	} else
 		log_info("redfish: session delete failed: %s", r ?
 		    "refused" : e->msg);
@@ -933,6 +956,8 @@ logout(struct rf_target *t)
 		return;
 	}
 	snprintf(lo->state_file, sizeof(lo->state_file), "%s", t->state_file);
+	snprintf(lo->session_uri, sizeof(lo->session_uri), "%s",
+	    t->session_uri);
 	snprintf(url, sizeof(url), "%s%s", t->base, t->session_uri);
 	snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
 	o.method = "DELETE";

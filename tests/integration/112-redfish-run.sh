@@ -21,6 +21,7 @@
 PEER=$ROOT/tests/peers/redfish_server.py
 FX=$FIX/redfish
 secret_file "$T/pw" secret
+L=$(free_port)
 P=$(free_port 127.0.0.11)
 
 # rf LAST_OCTET SET ARGS...: a test BMC on 127.0.0.LAST_OCTET:$P
@@ -37,7 +38,7 @@ rf 15 dmtf-rackmount1 --fault trickle
 for o in 11 12 13 14 15; do wait_tcp "127.0.0.$o" "$P"; done
 
 cat >"$T/c.yaml" <<YAML
-collector: {interval: 1s, data_dir: $T/data, log_level: info}
+collector: {interval: 1s, data_dir: $T/data, log_level: info, listen: "127.0.0.1:$L"}
 credentials:
   - {name: bmc, username: monitor, password_file: $T/pw}
 nodes:
@@ -49,6 +50,13 @@ nodes:
 YAML
 "$WATTPATH" check-config -c "$T/c.yaml" >"$T/check.log" 2>&1 ||
 	fail "check-config: $(cat "$T/check.log")"
+
+# max_inflight: one request per BMC; anything else is refused, not ignored.
+sed 's|credentials: bmc}}$|credentials: bmc, max_inflight: 4}}|' "$T/c.yaml" >"$T/mi.yaml"
+if "$WATTPATH" check-config -c "$T/mi.yaml" >"$T/mi.log" 2>&1; then
+	fail "max_inflight 4 accepted"
+fi
+grep -q "max_inflight 4.*only 1 is supported" "$T/mi.log" || fail "max_inflight: $(cat "$T/mi.log")"
 
 bg wp "$WATTPATH" run -c "$T/c.yaml"
 sleep 12

@@ -14,8 +14,8 @@ PowerDistributionMetrics PowerWatts) is P(t); every energy reading is its
 fixture value plus E(t) (J, or kWh for EnergykWh), E(t) the integral of P
 since the server started.
 
-Test endpoints (no auth): GET /_test/stats -> {"open","peak_open","created",
-"deleted","gets","posts","t0" (wall time the trace started),"trace"};
+Test endpoints (no auth): GET /_test/stats -> {"open","peak_open","refused"
+(logins refused for want of a slot),"created","deleted","gets","posts","t0" (wall time the trace started),"trace"};
 GET /_test/log -> [[wall time, method, path], ...] of the requests served;
 GET /_test/energy?from=T1&to=T2 -> {"joules"}: the trace's integral between
 two wall times (what one energy counter advances by); POST /_test/fault?mode=M[&path=P] sets a fault;
@@ -84,6 +84,7 @@ class State:
         self.lock = threading.Lock()
         self.sessions = {}          # id -> token
         self.created = self.deleted = self.gets = self.posts = 0
+        self.refused = 0            # logins refused: no session slot left
         self.fault = args.fault
         self.fault_path = args.fault_path
         self.trace = Trace(args.trace)
@@ -237,6 +238,7 @@ class Handler(BaseHTTPRequestHandler):
             with st.lock:
                 self.send(200, {"open": len(st.sessions),
                                 "peak_open": st.peak_open,
+                                "refused": st.refused,
                                 "created": st.created, "deleted": st.deleted,
                                 "gets": st.gets, "posts": st.posts,
                                 "t0": st.trace.t0_real,
@@ -324,6 +326,7 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(st.args.slow)    # then the session is made
         with st.lock:
             if len(st.sessions) >= st.args.max_sessions:
+                st.refused += 1
                 self.send(503, {"error": {"code":
                                           "Base.1.0.SessionLimitExceeded"}})
                 return
