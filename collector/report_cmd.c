@@ -54,6 +54,7 @@ struct ser {
 	int	 gpu;		/* GPU index, outlet slot */
 	int	 kind;
 	bool	 used;
+	wp_time	 interval;	/* the target's sampling interval */
 	char	 labels[WP_LABEL_MAX];
 	double	 lim_sum;	/* R_LIMIT: mean over the window */
 	size_t	 lim_n;
@@ -68,6 +69,7 @@ struct opts {
 	const char *cfg, *requests, *format, *node, *cls;
 	wp_time	 from, to, idle_from, idle_to, step;
 	int	 runs;
+	int	 period;	/* --period: enum pue_period, -1 all */
 	bool	 have_window, have_idle;
 };
 
@@ -255,6 +257,7 @@ struct tgt {
 	int	 node;
 	const char *name;	/* pdu / meter name */
 	const char *role;	/* meter role */
+	int	 meter;		/* index in conf->meters */
 };
 
 static void
@@ -286,6 +289,7 @@ classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
 	for (i = 0; i < c->n_meters; i++)
 		if (strcmp(c->meters[i].name, t) == 0) {
 			g->kind = 5;
+			g->meter = (int)i;
 			g->name = c->meters[i].name;
 			g->role = c->meters[i].role;
 			return;
@@ -347,6 +351,7 @@ classify(const struct wp_conf *c, const struct tgt *g, const char *s,
 		if (strcmp(s, "energy") != 0)
 			return R_NONE;
 		*node = -1;
+		*idx = g->meter;
 		if (strcmp(g->role, "facility_total") == 0)
 			return R_FAC;
 		if (strcmp(g->role, "it_total") == 0)
@@ -360,7 +365,21 @@ static bool
 hourly_role(int role)
 {
 	return role == R_WALL || role == R_WALL_P || role == R_FAC ||
-	    role == R_IT;
+	    role == R_IT || role == R_GPU_IB || role == R_GPU_IB_P ||
+	    role == R_GPU_BMC || role == R_GPU_BMC_P;
+}
+
+/* The sampling interval of a target (per-target overrides). */
+static wp_time
+target_interval(const struct wp_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_targets; i++)
+		if (strcmp(c->targets[i].name, name) == 0 &&
+		    c->targets[i].interval > 0)
+			return c->targets[i].interval;
+	return c->interval;
 }
 
 static bool
@@ -371,19 +390,21 @@ curve_role(int role)
 }
 
 static int
-ser_setup(struct rep *r, struct ser *s, const struct wp_sample *smp)
+ser_setup(struct rep *r, struct ser *s, const char *target,
+    const struct wp_sample *smp)
 {
 	struct integ_opts io = { .from = r->o.from, .to = r->o.to,
-	    .interval = r->c->interval, .kind = smp->kind,
+	    .interval = target_interval(r->c, target), .kind = smp->kind,
 	    .resolution = smp->kind == WP_COUNTER ? smp->resolution : 0 };
 	struct wp_err err = { 0 };
 	int i;
 
 	s->kind = smp->kind;
+	s->interval = io.interval;
 	snprintf(s->labels, sizeof(s->labels), "%s", smp->labels);
 	if (hourly_role(s->role) && !r->curve_mode)
 		io.bin_len[0] = HOUR;
-	if (r->curve_mode && curve_role(s->role))
+	if (curve_role(s->role) && r->o.step > 0)
 		io.bin_len[1] = r->o.step;
 	if (integ_init(&s->main, &io, &err) == -1)
 		return -1;
@@ -533,7 +554,7 @@ on_record(const struct journal_record *rec, void *arg)
 			s->role = role;
 			s->node = node;
 			s->gpu = idx;
-			if (ser_setup(r, s, &v->s) == -1)
+			if (ser_setup(r, s, rec->target, &v->s) == -1)
 				return -1;
 		}
 		if (v->s.kind != s->kind)
@@ -880,10 +901,21 @@ struct totals {
 	const char *pue_category;
 	double	 fac_metered_j, it_metered_j;
 	double	 secs;
-	double	*wall_h, *fac_h, *it_h;	/* hourly kWh */
+	double	*wall_h, *fac_h, *it_h;	/* hourly kWh (boundaries) */
+	double	*mfac_h, *mit_h;	/* hourly kWh of the site meters */
 	size_t	 nh;
 	wp_time	 origin;
+	/* node classes: curves from the wall-metered nodes, hourly wall kWh */
+	size_t	 ncls;
+	const char **cls_name;		/* ncls */
+	int	*cls_of;		/* per node: class index, -1 none */
+	struct curve *cls_curve;	/* ncls */
+	struct curve *node_curve;	/* per node */
+	double	*cls_h;			/* ncls x nh */
+	double	 curve_tol;
 };
+
+static void	 node_curve(struct rep *, struct nodeagg *, struct curve *);
 
 static bool
 in_replica(const struct wp_conf *c, const char *node)
@@ -980,7 +1012,7 @@ static void
 total_value(const struct bnd_total *t, struct bnd_value *v)
 {
 	memset(v, 0, sizeof(*v));
-	v->valid = t->measured > 0 && t->measured == t->nodes;
+	v->valid = t->counted > 0 && t->counted == t->nodes;
 	v->energy_j = t->energy_j;
 	v->method = t->method;
 	v->bound_j = t->bound_j;
@@ -1022,7 +1054,7 @@ site_pue(struct rep *r, struct totals *T)
 				cat = pue_category(lab);
 		}
 		for (h = 0; h < T->nh && h < s->main.bins[0].n; h++)
-			(s->role == R_FAC ? T->fac_h : T->it_h)[h] +=
+			(s->role == R_FAC ? T->mfac_h : T->mit_h)[h] +=
 			    s->main.bins[0].e[h] / 3.6e6;
 	}
 	if (fac && it && !bad) {
@@ -1281,13 +1313,170 @@ carbon_json(struct rep *r, const struct totals *T, json_object *root)
 	hourly_fini(&ps);
 }
 
+/* Adds a node's hourly energy (s's hourly bins x scale) to the fleet's and
+ * its class's hourly wall kWh. */
 static void
-add_hours(struct totals *T, const struct ser *s, double scale)
+add_hours(struct totals *T, int node, const struct ser *s, double scale)
 {
+	int c = T->cls_of[node];
 	size_t h;
 
-	for (h = 0; h < T->nh && h < s->main.bins[0].n; h++)
-		T->wall_h[h] += s->main.bins[0].e[h] / 3.6e6 * scale;
+	if (s->main.bins[0].e == NULL)
+		return;
+	for (h = 0; h < T->nh && h < s->main.bins[0].n; h++) {
+		double kwh = s->main.bins[0].e[h] / 3.6e6 * scale;
+
+		T->wall_h[h] += kwh;
+		if (c >= 0)
+			T->cls_h[(size_t)c * T->nh + h] += kwh;
+	}
+}
+
+/* The GPU source chosen per GPU index (in-band if accepted, else BMC). */
+static struct ser *
+gpu_pick(struct nodeagg *a, int g)
+{
+	return a->gib[g] && a->gib[g]->rc == 0 ? a->gib[g] : a->gbmc[g];
+}
+
+/* Class curves: node curves of wall-metered nodes merged per class. */
+static int
+classes_build(struct rep *r, struct nodeagg *na, struct totals *T)
+{
+	size_t i, j, n = r->c->n_nodes;
+
+	T->cls_name = calloc(n + 1, sizeof(*T->cls_name));
+	T->cls_of = calloc(n + 1, sizeof(int));
+	T->cls_curve = calloc(n + 1, sizeof(struct curve));
+	T->node_curve = calloc(n + 1, sizeof(struct curve));
+	if (!T->cls_name || !T->cls_of || !T->cls_curve || !T->node_curve)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *cl = r->c->nodes[i].class;
+
+		T->cls_of[i] = -1;
+		curve_init(&T->node_curve[i]);
+		if (cl == NULL)
+			continue;
+		for (j = 0; j < T->ncls && strcmp(T->cls_name[j], cl) != 0; j++)
+			;
+		if (j == T->ncls) {
+			T->cls_name[T->ncls] = cl;
+			curve_init(&T->cls_curve[T->ncls++]);
+		}
+		T->cls_of[i] = (int)j;
+		node_curve(r, &na[i], &T->node_curve[i]);
+		curve_merge(&T->cls_curve[j], &T->node_curve[i]);
+	}
+	T->cls_h = calloc(T->ncls * T->nh + 1, sizeof(double));
+	T->curve_tol = 0.05;
+	if (r->c->report != NULL)
+		T->curve_tol = cfg_num(r, r->c->report, "curve_tolerance", 0.05);
+	return T->cls_h == NULL ? -1 : 0;
+}
+
+static void
+classes_free(struct totals *T)
+{
+	free(T->cls_name);
+	free(T->cls_of);
+	free(T->cls_curve);
+	free(T->node_curve);
+	free(T->cls_h);
+}
+
+/* Wall/GPU ratio of a class at a GPU load: the load's bin, else the
+ * linear fit, else the nearest populated bin; NAN when the class has no
+ * curve. */
+static double
+class_ratio(const struct curve *c, const struct curve_fit *f, double load,
+    double gpu_w)
+{
+	int k = (int)(load * CURVE_BINS), d;
+
+	k = k < 0 ? 0 : k >= CURVE_BINS ? CURVE_BINS - 1 : k;
+	if (c->bin[k].count > 0)
+		return curve_bin_ratio(c, k);
+	if (f->valid && gpu_w > 0 && curve_eval(f, gpu_w) > 0)
+		return curve_eval(f, gpu_w) / gpu_w;
+	for (d = 1; d < CURVE_BINS; d++) {
+		if (k - d >= 0 && c->bin[k - d].count > 0)
+			return curve_bin_ratio(c, k - d);
+		if (k + d < CURVE_BINS && c->bin[k + d].count > 0)
+			return curve_bin_ratio(c, k + d);
+	}
+	return NAN;
+}
+
+/*
+ * Wall energy of a node without wall metering, modeled from its class
+ * curve: each curve step's GPU energy x the class's wall/GPU ratio at that
+ * step's GPU load.  0 with v (method modeled), or -1.
+ */
+static int
+model_wall(struct rep *r, struct nodeagg *a, const struct curve *cls,
+    struct bnd_value *v)
+{
+	struct ser *gs[MAX_GPUS];
+	struct curve_fit f;
+	double lim = node_limit(a), e = 0;
+	const struct integ_bins *b0 = NULL;
+	size_t i;
+	int g, ng = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (!(lim > 0) || cls == NULL || cls->n == 0)
+		return -1;
+	for (g = 0; g < MAX_GPUS; g++) {
+		struct ser *s = gpu_pick(a, g);
+
+		if (s == NULL)
+			continue;
+		if (s->rc != 0 || s->main.bins[1].e == NULL)
+			return -1;
+		gs[ng++] = s;
+		b0 = &s->main.bins[1];
+	}
+	if (ng == 0)
+		return -1;
+	curve_fit(cls, 1, &f);
+	for (i = 0; i < b0->n; i++) {
+		wp_time bs = b0->origin + (wp_time)i * b0->len;
+		wp_time lo = bs > r->o.from ? bs : r->o.from;
+		wp_time hi = bs + b0->len < r->o.to ? bs + b0->len : r->o.to;
+		double ge = 0, ratio;
+
+		if (hi <= lo)
+			continue;
+		for (g = 0; g < ng; g++)
+			ge += gs[g]->main.bins[1].e[i];
+		ratio = class_ratio(cls, &f, ge / secs(hi - lo) / lim,
+		    ge / secs(hi - lo));
+		if (!isfinite(ratio))
+			return -1;
+		e += ge * ratio;
+	}
+	v->valid = true;
+	v->energy_j = e;
+	v->method = BM_MODELED;
+	v->bound_j = NAN;
+	return 0;
+}
+
+/* Hourly wall kWh of a modeled node: its GPUs' hourly energy scaled so
+ * that the hours add up to the modeled energy. */
+static void
+model_hours(struct totals *T, int node, struct nodeagg *a, double wall_j)
+{
+	double gpu = 0;
+	int g;
+
+	for (g = 0; g < MAX_GPUS; g++)
+		if (gpu_pick(a, g) != NULL)
+			gpu += gpu_pick(a, g)->res.energy;
+	for (g = 0; g < MAX_GPUS && gpu > 0; g++)
+		if (gpu_pick(a, g) != NULL)
+			add_hours(T, node, gpu_pick(a, g), wall_j / gpu);
 }
 
 static json_object *
@@ -1297,21 +1486,37 @@ node_json(struct rep *r, size_t i, struct nodeagg *a, struct totals *T,
 	const struct wp_node *nd = &r->c->nodes[i];
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	double cross, out = node_tokens(a, true, W_MAIN);
-	double in = node_tokens(a, false, W_MAIN);
-	int k;
+	double in = node_tokens(a, false, W_MAIN), dev = NAN;
+	int k, c = T->cls_of[i];
+	bool flag = false;
 
 	node_gpu(a, W_MAIN, &v[BND_GPU], &cross);
 	one(a->wall && a->wall->rc == 0 ? a->wall : NULL, W_MAIN, &v[BND_WALL]);
 	node_outlet(nd, a, W_MAIN, &v[BND_OUTLET]);
-	boundary_facility_pue(&v[BND_WALL], T->pue, &v[BND_FACILITY]);
-	if (!v[BND_WALL].valid)
+	if (!v[BND_WALL].valid && a->wall == NULL && c >= 0 &&
+	    model_wall(r, a, &T->cls_curve[c], &v[BND_WALL]) == 0) {
+		warn(r, "node %s: no wall metering: wall energy modeled from "
+		    "the %s class curve", nd->name, T->cls_name[c]);
+		model_hours(T, (int)i, a, v[BND_WALL].energy_j);
+	} else if (!v[BND_WALL].valid)
 		warn(r, "node %s: no wall energy: %s", nd->name,
 		    why_missing(a->wall));
+	else
+		add_hours(T, (int)i, a->wall, 1);
+	boundary_facility_pue(&v[BND_WALL], T->pue, &v[BND_FACILITY]);
+	if (c >= 0 && T->node_curve[i].n > 0) {
+		dev = curve_deviation(&T->node_curve[i], &T->cls_curve[c],
+		    T->curve_tol, &flag);
+		if (flag)
+			warn(r, "node %s: wall-to-GPU curve deviates %.1f %% from "
+			    "its class %s (tolerance %.1f %%)", nd->name,
+			    dev * 100, T->cls_name[c], T->curve_tol * 100);
+	}
 	jset(o, "name", json_object_new_string(nd->name));
 	jset(o, "class", nd->class ? json_object_new_string(nd->class) : NULL);
 	for (k = 0; k < BND_N; k++)
-		jset(b, bnd_name(k), fig_json(&v[k], v[k].valid ? 1 : 0, T, out,
-		    in, -1, -1));
+		jset(b, bnd_name(k), fig_json(&v[k], v[k].valid &&
+		    v[k].method != BM_MODELED ? 1 : 0, T, out, in, -1, -1));
 	jset(o, "boundaries", b);
 	jset(o, "tokens", out >= 0 ? jnum(out) : NULL);
 	jset(o, "wall_to_gpu_ratio", jnum(v[BND_WALL].valid &&
@@ -1319,12 +1524,15 @@ node_json(struct rep *r, size_t i, struct nodeagg *a, struct totals *T,
 	    v[BND_WALL].energy_j / v[BND_GPU].energy_j : NAN));
 	jset(o, "gpu_crosscheck_bmc_j", jnum(cross));
 	jset(o, "calibration_wall_over_outlet", jnum(v[BND_WALL].valid &&
-	    v[BND_OUTLET].valid && v[BND_OUTLET].energy_j > 0 ?
+	    v[BND_WALL].method != BM_MODELED && v[BND_OUTLET].valid &&
+	    v[BND_OUTLET].energy_j > 0 ?
 	    v[BND_WALL].energy_j / v[BND_OUTLET].energy_j : NAN));
 	jset(o, "gpu_power_limit_w", jnum(node_limit(a) > 0 ? node_limit(a) :
 	    NAN));
-	if (v[BND_WALL].valid)
-		add_hours(T, a->wall, 1);
+	jset(o, "curve_intervals", json_object_new_int64(
+	    (int64_t)T->node_curve[i].n));
+	jset(o, "curve_deviation_from_class", jnum(dev));
+	jset(o, "curve_deviates", json_object_new_boolean(flag));
 	return o;
 }
 
@@ -1396,44 +1604,158 @@ runs_json(struct rep *r, struct nodeagg *na)
 	return o;
 }
 
-/* Distinct label strings of series with the given roles. */
+#define DISCLOSE_MAX	64	/* instrument entries per boundary */
+
+static const char *const id_keys[] = { "vendor", "model", "fw", "firmware",
+    "sysdescr", "profile", "meter", "category", "driver", "dcgm", "uuid",
+    "source", "engine", NULL };
+
+/* Adds s to arr unless present (distinct values). */
+static void
+add_distinct(json_object *arr, const char *s)
+{
+	size_t i, n = json_object_array_length(arr);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(json_object_get_string(json_object_array_get_idx(arr,
+		    i)), s) == 0)
+			return;
+	if (n < DISCLOSE_MAX)
+		json_object_array_add(arr, json_object_new_string(s));
+}
+
+/*
+ * The instruments behind a boundary, from what was collected: one entry per
+ * series (target, series, counter or gauge, the target's sampling
+ * interval, the identity labels the driver reported), and the distinct
+ * identities (BMC vendor/model/firmware, PDU sysDescr, meter model, GPU
+ * model/driver/DCGM) in "devices".
+ */
 static json_object *
-instruments(struct rep *r, int r1, int r2)
+instruments(struct rep *r, int r1, int r2, json_object *devices)
+{
+	json_object *a = json_object_new_array();
+	size_t i, more = 0;
+	int k;
+
+	for (i = 0; i < r->cap; i++) {
+		struct ser *s = r->tab[i];
+		struct wp_sample tmp;
+		json_object *e, *lab;
+		char val[WP_LABEL_MAX];
+		const char *bar;
+
+		if (s == NULL || (s->role != r1 && s->role != r2))
+			continue;
+		snprintf(tmp.labels, sizeof(tmp.labels), "%s", s->labels);
+		for (k = 0; id_keys[k] != NULL; k++) {
+			json_object *d;
+
+			if (sample_get_label(&tmp, id_keys[k], val,
+			    sizeof(val)) != 0 || strcmp(id_keys[k], "uuid") == 0 ||
+			    strcmp(id_keys[k], "source") == 0)
+				continue;
+			if (!json_object_object_get_ex(devices,
+			    strcmp(id_keys[k], "firmware") == 0 ? "fw" :
+			    id_keys[k], &d)) {
+				d = json_object_new_array();
+				jset(devices, strcmp(id_keys[k], "firmware") == 0 ?
+				    "fw" : id_keys[k], d);
+			}
+			add_distinct(d, val);
+		}
+		if (json_object_array_length(a) >= DISCLOSE_MAX) {
+			more++;
+			continue;
+		}
+		e = json_object_new_object();
+		bar = strchr(s->key, '|');
+		jset(e, "target", json_object_new_string_len(s->key,
+		    (int)(bar - s->key)));
+		jset(e, "series", json_object_new_string(bar + 1));
+		jset(e, "kind", json_object_new_string(s->kind == WP_COUNTER ?
+		    "counter" : "gauge"));
+		jset(e, "interval_s", jnum(secs(s->interval)));
+		lab = json_object_new_object();
+		for (k = 0; id_keys[k] != NULL; k++)
+			if (sample_get_label(&tmp, id_keys[k], val,
+			    sizeof(val)) == 0)
+				jset(lab, id_keys[k], json_object_new_string(val));
+		jset(e, "labels", lab);
+		json_object_array_add(a, e);
+	}
+	if (more > 0)
+		warn(r, "disclosure: %zu more instrument series not listed", more);
+	return a;
+}
+
+/* Distinct sampling intervals over the series used. */
+static json_object *
+intervals(struct rep *r)
 {
 	json_object *a = json_object_new_array();
 	size_t i, j, n;
 
 	for (i = 0; i < r->cap; i++) {
-		struct ser *s = r->tab[i];
 		bool dup = false;
 
-		if (s == NULL || (s->role != r1 && s->role != r2))
+		if (r->tab[i] == NULL)
 			continue;
 		n = json_object_array_length(a);
 		for (j = 0; j < n && !dup; j++)
-			dup = strcmp(json_object_get_string(
-			    json_object_array_get_idx(a, j)), s->labels) == 0;
-		if (!dup && n < 16)
-			json_object_array_add(a, json_object_new_string(
-			    s->labels));
+			dup = json_object_get_double(json_object_array_get_idx(a,
+			    j)) == secs(r->tab[i]->interval);
+		if (!dup)
+			json_object_array_add(a, jnum(secs(r->tab[i]->interval)));
 	}
 	return a;
 }
 
 static json_object *
-disclosure(struct rep *r, const struct totals *T)
+jdev(json_object *dev, const char *k)
 {
-	json_object *d = json_object_new_object(), *ins;
+	json_object *o = json_object_new_object();
+
+	jset(dev, k, o);
+	return o;
+}
+
+/* Per node: the sum of its GPUs' enforced power limits (mean over the
+ * window), W. */
+static json_object *
+limits(struct rep *r, struct nodeagg *na)
+{
+	json_object *o = json_object_new_object();
+	size_t i, n = 0;
+
+	for (i = 0; i < r->c->n_nodes && n < DISCLOSE_MAX; i++)
+		if (node_limit(&na[i]) > 0) {
+			jset(o, r->c->nodes[i].name, jnum(node_limit(&na[i])));
+			n++;
+		}
+	return o;
+}
+
+static json_object *
+disclosure(struct rep *r, struct nodeagg *na, const struct totals *T)
+{
+	json_object *d = json_object_new_object(), *ins, *dev;
 	char buf[256];
 
 	ins = json_object_new_object();
-	jset(ins, "gpu", instruments(r, R_GPU_IB, R_GPU_BMC));
-	jset(ins, "wall", instruments(r, R_WALL, R_WALL_P));
-	jset(ins, "outlet", instruments(r, R_OUTLET, R_OUTLET_P));
-	jset(ins, "facility", instruments(r, R_FAC, R_IT));
-	jset(ins, "gpu_power_limits", instruments(r, R_LIMIT, R_LIMIT));
+	dev = json_object_new_object();
+	jset(ins, "gpu", instruments(r, R_GPU_IB, R_GPU_BMC, jdev(dev, "gpu")));
+	jset(ins, "wall", instruments(r, R_WALL, R_WALL_P, jdev(dev, "bmc")));
+	jset(ins, "outlet", instruments(r, R_OUTLET, R_OUTLET_P, jdev(dev,
+	    "pdu")));
+	jset(ins, "facility", instruments(r, R_FAC, R_IT, jdev(dev, "meter")));
+	jset(ins, "tokens", instruments(r, R_TOK_OUT, R_TOK_IN, jdev(dev,
+	    "engine")));
 	jset(d, "instruments", ins);
+	jset(d, "devices", dev);
+	jset(d, "gpu_power_limit_w", limits(r, na));
 	jset(d, "sampling_interval_s", jnum(secs(r->c->interval)));
+	jset(d, "sampling_intervals_s", intervals(r));
 	jset(d, "window_s", jnum(T->secs));
 	jset(d, "run_count", json_object_new_int(r->o.runs > 1 ? r->o.runs : 1));
 	jset(d, "edges", json_object_new_string("counters interpolated "
@@ -1451,8 +1773,19 @@ disclosure(struct rep *r, const struct totals *T)
 	jset(d, "idle_policy", json_object_new_string(buf));
 	jset(d, "token_denominator", json_object_new_string("output tokens, "
 	    "counted once per model replica; total = input + output"));
-	jset(d, "pue", json_object_new_string(isnan(T->pue) ? "none" :
-	    T->pue_source));
+	{
+		json_object *p = json_object_new_object();
+
+		jset(p, "value", jnum(T->pue));
+		jset(p, "period", json_object_new_string("window"));
+		jset(p, "category", json_object_new_string(T->pue_category));
+		jset(p, "source", json_object_new_string(isnan(T->pue) ? "none" :
+		    T->pue_source));
+		jset(d, "pue", p);
+	}
+	jset(d, "wall_model", json_object_new_string("nodes without wall "
+	    "metering: GPU energy per curve step x their class's wall/GPU "
+	    "ratio at that GPU load (method modeled, not in coverage)"));
 	jset(d, "facility_method", json_object_new_string(isnan(T->pue) ?
 	    "none" : "wall energy x PUE over the same window; second method: "
 	    "metered facility energy allocated by IT energy share"));
@@ -1466,32 +1799,105 @@ disclosure(struct rep *r, const struct totals *T)
 	return d;
 }
 
+/* PUE rows of one calendar period from the meters' hourly energies. */
 static json_object *
-pue_json(const struct totals *T)
+pue_rows(const struct totals *T, int period)
 {
-	json_object *o = json_object_new_object();
-	struct pue_row rows[64];
-	json_object *days = json_object_new_array();
-	size_t n, i;
+	json_object *a = json_object_new_array();
+	size_t n, i, max = T->nh + 1;
+	struct pue_row *rows = calloc(max, sizeof(*rows));
+
+	if (rows == NULL)
+		return a;
+	n = pue_periods(T->mfac_h, T->mit_h, T->nh, T->origin, period, rows,
+	    max);
+	for (i = 0; i < n; i++) {
+		json_object *x = json_object_new_object();
+
+		jset(x, "start", jtime(rows[i].start));
+		jset(x, "value", jnum(rows[i].value));
+		jset(x, "facility_energy_j", jnum(rows[i].facility_j * 3.6e6));
+		jset(x, "it_energy_j", jnum(rows[i].it_j * 3.6e6));
+		json_object_array_add(a, x);
+	}
+	free(rows);
+	return a;
+}
+
+/* Partial PUE per zone: facility_total over it_total meters carrying the
+ * same `zone:` in the config. */
+static json_object *
+pue_zones(struct rep *r)
+{
+	json_object *z = json_object_new_object();
+	size_t i, j;
+
+	for (i = 0; i < r->c->n_meters; i++) {
+		const char *zone = conf_get_str(r->c->meters[i].block, "zone");
+		double fac = 0, it = 0, v;
+		bool seen = false, bad = false;
+		struct wp_err e = { 0 };
+		json_object *x;
+
+		if (zone == NULL || json_object_object_get_ex(z, zone, NULL))
+			continue;
+		for (j = 0; j < r->cap; j++) {
+			struct ser *s = r->tab[j];
+			const char *sz;
+
+			if (s == NULL || (s->role != R_FAC && s->role != R_IT))
+				continue;
+			sz = conf_get_str(r->c->meters[s->gpu].block, "zone");
+			if (sz == NULL || strcmp(sz, zone) != 0)
+				continue;
+			if (s->rc != 0)
+				bad = true;
+			*(s->role == R_FAC ? &fac : &it) += s->res.energy;
+			seen = seen || s->role == R_IT;
+		}
+		x = json_object_new_object();
+		jset(x, "facility_energy_j", jnum(fac));
+		jset(x, "it_energy_j", jnum(it));
+		if (!seen || bad || fac <= 0)
+			jset(x, "value", NULL);
+		else if (pue_compute(fac, it, &v, &e) == 0)
+			jset(x, "value", jnum(v));
+		else {
+			jset(x, "value", NULL);
+			warn(r, "zone %s: partial %s", zone, e.msg);
+		}
+		json_object_object_add(z, zone, x);
+	}
+	return z;
+}
+
+static json_object *
+pue_json(struct rep *r, const struct totals *T)
+{
+	json_object *o = json_object_new_object(), *per;
+	static const int ps[] = { PUE_HOUR, PUE_DAY, PUE_MONTH, PUE_YEAR };
+	size_t i;
 
 	jset(o, "value", jnum(T->pue));
 	jset(o, "category", json_object_new_string(T->pue_category));
 	jset(o, "period", json_object_new_string("window"));
 	jset(o, "source", json_object_new_string(T->pue_source));
-	if (strcmp(T->pue_source, "metered") == 0) {
-		jset(o, "facility_energy_j", jnum(T->fac_metered_j));
-		jset(o, "it_energy_j", jnum(T->it_metered_j));
-		n = pue_periods(T->fac_h, T->it_h, T->nh, T->origin, PUE_DAY,
-		    rows, 64);
-		for (i = 0; i < n; i++) {
-			json_object *x = json_object_new_object();
-
-			jset(x, "start", jtime(rows[i].start));
-			jset(x, "value", jnum(rows[i].value));
-			json_object_array_add(days, x);
-		}
+	if (strcmp(T->pue_source, "metered") != 0) {
+		jset(o, "days", json_object_new_array());
+		return o;
 	}
-	jset(o, "days", days);
+	jset(o, "facility_energy_j", jnum(T->fac_metered_j));
+	jset(o, "it_energy_j", jnum(T->it_metered_j));
+	jset(o, "days", pue_rows(T, PUE_DAY));
+	per = json_object_new_object();
+	for (i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		if (r->o.period >= 0 ? r->o.period != ps[i] :
+		    ps[i] == PUE_HOUR && T->nh > 48)
+			continue;
+		jset(per, pue_period_name(ps[i]), pue_rows(T, ps[i]));
+	}
+	jset(o, "periods", per);
+	jset(o, "zones", pue_zones(r));
 	return o;
 }
 
@@ -1512,7 +1918,11 @@ build_report(struct rep *r)
 	T.wall_h = calloc(T.nh + 1, sizeof(double));
 	T.fac_h = calloc(T.nh + 1, sizeof(double));
 	T.it_h = calloc(T.nh + 1, sizeof(double));
+	T.mfac_h = calloc(T.nh + 1, sizeof(double));
+	T.mit_h = calloc(T.nh + 1, sizeof(double));
 	gather(r, na);
+	if (classes_build(r, na, &T) == -1)
+		warn(r, "out of memory building class curves");
 	site_pue(r, &T);
 	for (k = 0; k < BND_N; k++)
 		boundary_total_init(&T.b[k]);
@@ -1585,7 +1995,7 @@ build_report(struct rep *r)
 	jset(root, "wall_to_gpu_ratio", jnum(tv[BND_WALL].valid &&
 	    tv[BND_GPU].valid ? tv[BND_WALL].energy_j / tv[BND_GPU].energy_j :
 	    NAN));
-	jset(root, "pue", pue_json(&T));
+	jset(root, "pue", pue_json(r, &T));
 	jset(root, "nodes", nodes);
 	if (r->o.runs > 1)
 		jset(root, "runs", runs_json(r, na));
@@ -1593,12 +2003,15 @@ build_report(struct rep *r)
 		carbon_json(r, &T, root);
 	else
 		warn(r, "wall boundary incomplete: carbon and cost left out");
-	jset(root, "disclosure", disclosure(r, &T));
+	jset(root, "disclosure", disclosure(r, na, &T));
 	json_object_get(r->warnings);
 	jset(root, "warnings", r->warnings);
 	free(T.wall_h);
 	free(T.fac_h);
 	free(T.it_h);
+	free(T.mfac_h);
+	free(T.mit_h);
+	classes_free(&T);
 	free(na);
 	return root;
 }
@@ -1747,6 +2160,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "node", required_argument, NULL, 'N' },
 		{ "class", required_argument, NULL, 'C' },
 		{ "step", required_argument, NULL, 'S' },
+		{ "period", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool hf = false, ht = false, hi = false, hj = false;
@@ -1755,6 +2169,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 	memset(o, 0, sizeof(*o));
 	o->format = "json";
 	o->runs = 1;
+	o->period = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:", lo, NULL)) != -1) {
 		switch (ch) {
@@ -1774,6 +2189,17 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 			break;
 		case 'J': hj = clock_parse_time(optarg, &o->idle_to) == 0;
 			if (!hj) goto badtime;
+			break;
+		case 'P':
+			for (o->period = PUE_HOUR; o->period <= PUE_YEAR &&
+			    strcmp(pue_period_name(o->period), optarg) != 0;
+			    o->period++)
+				;
+			if (o->period > PUE_YEAR) {
+				fprintf(stderr, "--period must be hour, day, "
+				    "month or year\n");
+				return -1;
+			}
 			break;
 		case 'S': if (clock_parse_duration(optarg, &o->step) == -1 ||
 			    o->step <= 0) {
@@ -1868,6 +2294,21 @@ setup(struct rep *r, struct wp_err *err)
 			    "and to times");
 		r->o.have_idle = true;
 	}
+	if (r->o.step == 0 && !r->curve_mode) {
+		const char *cs = r->c->report ? conf_get_str(r->c->report,
+		    "curve_step") : NULL;
+
+		if (cs != NULL && (clock_parse_duration(cs, &r->o.step) == -1 ||
+		    r->o.step <= 0))
+			return err_set(err, WP_E_CONFIG, "report.curve_step is "
+			    "not a duration");
+		if (r->o.step == 0) {
+			r->o.step = r->c->interval * 6 > 60 * WP_SEC ?
+			    r->c->interval * 6 : 60 * WP_SEC;
+			if ((r->o.to - r->o.from) / 512 > r->o.step)
+				r->o.step = (r->o.to - r->o.from) / 512;
+		}
+	}
 	if (r->o.to - r->o.from < 60 * WP_SEC)
 		return err_set(err, WP_E_CONFIG, "window of %.3f s refused: "
 		    "shorter than the 60 s minimum", secs(r->o.to - r->o.from));
@@ -1911,7 +2352,8 @@ rep_open(struct rep *r, int argc, char **argv, bool curve)
 		    "| --class C) --from T --to T [--step D] [--format "
 		    "json|csv|svg]\n" : "usage: wattpath report -c CFG "
 		    "(--from T --to T | --requests LOG) [--runs N] "
-		    "[--idle-from T --idle-to T] [--format json|md|csv]\n");
+		    "[--idle-from T --idle-to T] [--period hour|day|month|year] "
+		    "[--format json|md|csv]\n");
 		return 2;
 	}
 	r->warnings = json_object_new_array();
@@ -2152,6 +2594,7 @@ rep_borrow(struct rep *r, const struct wp_conf *c, wp_time from, wp_time to)
 	r->o.to = to;
 	r->o.have_window = true;
 	r->o.runs = 1;
+	r->o.period = -1;
 	r->o.format = "json";
 	r->warnings = json_object_new_array();
 }

@@ -103,6 +103,7 @@ boundary_total_add(struct bnd_total *t, const struct bnd_value *v)
 	t->energy_j += v->energy_j;
 	t->bound_j += v->bound_j;
 	t->method = weaker(t->method, v->method);
+	t->counted++;
 	if (v->method != BM_MODELED)
 		t->measured++;
 }

@@ -54,6 +54,7 @@ struct bnd_total {
 	double	 bound_j;
 	int	 method;
 	size_t	 measured;	/* nodes with a measured (not modeled) value */
+	size_t	 counted;	/* nodes with a value, measured or modeled */
 	size_t	 nodes;		/* nodes in scope */
 };
 
