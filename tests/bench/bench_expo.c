@@ -1,0 +1,231 @@
+/*
+ * bench_expo.c - time to render /metrics and the dashboard for a synthetic
+ * fleet: 10,000 nodes (BMC, 8 GPUs, one engine each, two outlets), 250
+ * PDUs of 80 outlets, 2 meters, 20 minutes of history.  The config is
+ * written to a temporary directory (nodes_csv) and loaded by conf_load;
+ * every target gets a view with plausible samples and counter states, and
+ * the timings cover fleet_build plus rendering, as a request does.
+ * Usage: bench_expo [NODES] (run from the repository root: meter maps).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../collector/conf.h"
+#include "../../collector/dashboard.h"
+#include "../../collector/expo_fleet.h"
+#include "../../collector/expo_history.h"
+#include "../../collector/expo_metrics.h"
+#include "../../collector/ingest.h"
+#include "../../collector/sample.h"
+
+#define GPUS	8
+#define OUTLETS	80
+
+struct synth {
+	struct target_view *v;
+	struct wp_sample **s;
+	struct ingest_ctr **k;
+	size_t	 n;
+	double	 t;		/* advances the counters */
+};
+
+static void
+add_sample(struct synth *sy, size_t i, size_t *n, const char *series,
+    int b, int q, int kind, double v)
+{
+	struct wp_sample *s = &sy->s[i][*n];
+
+	sample_init(s, series, b, q, kind);
+	s->value = v;
+	s->t_real = (wp_time)(1.7e9 + sy->t) * WP_SEC;
+	sy->k[i][*n] = (struct ingest_ctr){ kind == WP_COUNTER, v * 0.001,
+	    v * 1e-6, 10 * WP_SEC, 0, 0 };
+	(*n)++;
+}
+
+static void
+fill(struct synth *sy, const struct wp_conf *c, size_t i)
+{
+	const char *kind = c->targets[i].kind;
+	char sr[64];
+	size_t n = 0;
+	int g;
+
+	if (strcmp(kind, "bmc") == 0) {
+		add_sample(sy, i, &n, "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+		    WP_COUNTER, 1e9 + sy->t * 6000);
+		add_sample(sy, i, &n, "wall/power", WP_B_WALL, WP_Q_POWER,
+		    WP_GAUGE, 5000 + (double)(i % 700));
+	} else if (strcmp(kind, "gpu") == 0) {
+		for (g = 0; g < GPUS; g++) {
+			snprintf(sr, sizeof(sr), "gpu/%d/energy", g);
+			add_sample(sy, i, &n, sr, WP_B_GPU, WP_Q_ENERGY,
+			    WP_COUNTER, 1e8 + sy->t * 500);
+			snprintf(sr, sizeof(sr), "gpu/%d/power", g);
+			add_sample(sy, i, &n, sr, WP_B_GPU, WP_Q_POWER, WP_GAUGE,
+			    400 + (double)(i % 300));
+		}
+	} else if (strcmp(kind, "engine") == 0) {
+		add_sample(sy, i, &n, "tokens/output", WP_B_NONE, WP_Q_TOKENS,
+		    WP_COUNTER, 1e7 + sy->t * 900);
+		add_sample(sy, i, &n, "tokens/input", WP_B_NONE, WP_Q_TOKENS,
+		    WP_COUNTER, 2e7 + sy->t * 1800);
+	} else if (strcmp(kind, "pdu") == 0) {
+		for (g = 1; g <= OUTLETS; g++) {
+			snprintf(sr, sizeof(sr), "outlet/%d/energy", g);
+			add_sample(sy, i, &n, sr, WP_B_OUTLET, WP_Q_ENERGY,
+			    WP_COUNTER, 1e9 + sy->t * 3000);
+			snprintf(sr, sizeof(sr), "outlet/%d/power", g);
+			add_sample(sy, i, &n, sr, WP_B_OUTLET, WP_Q_POWER,
+			    WP_GAUGE, 2600);
+		}
+	} else {
+		add_sample(sy, i, &n, "energy", WP_B_FACILITY, WP_Q_ENERGY,
+		    WP_COUNTER, 1e12 + sy->t * 6e7);
+		add_sample(sy, i, &n, "power", WP_B_FACILITY, WP_Q_POWER,
+		    WP_GAUGE, 6e7);
+	}
+	sy->v[i] = (struct target_view){ c->targets[i].name,
+	    c->target_drivers[i], c->targets[i].node, i % 97 != 0,
+	    i % 97 ? "" : "transient", i % 97 ? "" : "timed out",
+	    (wp_time)1.7e9 * WP_SEC, 20 * WP_MS, 100, 1, sy->s[i], n, sy->k[i] };
+}
+
+static int
+each(const void *src, int (*fn)(const struct target_view *, void *),
+    void *arg)
+{
+	const struct synth *sy = src;
+	size_t i;
+
+	for (i = 0; i < sy->n; i++)
+		if (fn(&sy->v[i], arg) != 0)
+			return 1;
+	return 0;
+}
+
+static struct wp_conf *
+write_conf(const char *dir, int nodes)
+{
+	char path[512], csv[512];
+	struct conf_errs errs = { 0 };
+	struct wp_conf *c;
+	FILE *f;
+	size_t i;
+	int n;
+
+	snprintf(csv, sizeof(csv), "%s/nodes.csv", dir);
+	snprintf(path, sizeof(path), "%s/w.yaml", dir);
+	if ((f = fopen(csv, "w")) == NULL)
+		return NULL;
+	fprintf(f, "name,class,rack,bmc_url,outlets,dcgm_exporter,engine_url,"
+	    "engine_kind\n");
+	for (n = 0; n < nodes; n++)
+		fprintf(f, "gpu-%05d,%s,r%d,https://10.%d.%d.1,\"pdu-%d:%d "
+		    "pdu-%d:%d\",http://10.%d.%d.2:9400/metrics,"
+		    "http://10.%d.%d.3:8000/metrics,vllm\n", n,
+		    n % 3 == 0 ? "hgx-h100-8" : n % 3 == 1 ? "hgx-b200-8" :
+		    "mi300x-8", n / 40, n / 250, n % 250, n / 40 * 2,
+		    n % 40 + 1, n / 40 * 2 + 1, n % 40 + 1, n / 250, n % 250,
+		    n / 250, n % 250);
+	fclose(f);
+	if ((f = fopen(path, "w")) == NULL)
+		return NULL;
+	fprintf(f, "collector: {interval: 10s, data_dir: %s/data}\n"
+	    "nodes_csv: nodes.csv\npdus:\n", dir);
+	for (n = 0; n < (nodes + 39) / 40 * 2; n++)
+		fprintf(f, "  - {name: pdu-%d, address: 10.200.%d.%d:161}\n", n,
+		    n / 250, n % 250);
+	fprintf(f, "meters:\n  - {name: m1, role: facility_total, modbus: "
+	    "{tcp: 10.250.0.1:502, unit: 1}, map: eastron-sdm630}\n"
+	    "  - {name: m2, role: it_total, modbus: {tcp: 10.250.0.1:502, "
+	    "unit: 2}, map: eastron-sdm630}\nsite: {name: bench}\n");
+	fclose(f);
+	if ((c = conf_load(path, false, &errs)) == NULL)
+		for (i = 0; i < errs.n && i < 5; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+	conf_errs_fini(&errs);
+	return c;
+}
+
+static double
+render(const struct wp_conf *c, const struct synth *sy, struct history *h,
+    bool metrics, size_t *bytes)
+{
+	struct dash_query q = { NULL, NULL, 1 };
+	wp_time t0 = clock_mono();
+	struct fleet *f = fleet_build(c, each, sy, clock_real());
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, bytes);
+
+	if (f == NULL || m == NULL)
+		abort();
+	if (metrics)
+		expo_metrics_write(m, f, history_pue(h, f, PUE_WINDOW));
+	else
+		dashboard_write(m, f, h, &q);
+	fclose(m);
+	fleet_free(f);
+	free(buf);
+	return (double)(clock_mono() - t0) / WP_MS;
+}
+
+int
+main(int argc, char **argv)
+{
+	int nodes = argc > 1 ? atoi(argv[1]) : 10000, r, w;
+	char dir[] = "/tmp/wp-bench-expo.XXXXXX", cmd[600];
+	struct synth sy = { 0 };
+	struct history *h = history_new(360);
+	struct wp_conf *c;
+	size_t i, bytes = 0;
+	double best[2] = { 1e18, 1e18 };
+	size_t sz[2] = { 0, 0 };
+
+	if (mkdtemp(dir) == NULL || (c = write_conf(dir, nodes)) == NULL)
+		return 1;
+	sy.n = c->n_targets;
+	sy.v = calloc(sy.n, sizeof(*sy.v));
+	sy.s = calloc(sy.n, sizeof(*sy.s));
+	sy.k = calloc(sy.n, sizeof(*sy.k));
+	for (i = 0; i < sy.n; i++) {
+		sy.s[i] = calloc(2 * OUTLETS, sizeof(**sy.s));
+		sy.k[i] = calloc(2 * OUTLETS, sizeof(**sy.k));
+	}
+	for (r = 0; r < 120; r++) {	/* 20 min of history */
+		struct fleet *f;
+
+		sy.t = r * 10.0;
+		for (i = 0; i < sy.n; i++)
+			fill(&sy, c, i);
+		f = fleet_build(c, each, &sy, (wp_time)(1.7e9 + sy.t) * WP_SEC);
+		history_add(h, f);
+		fleet_free(f);
+	}
+	for (r = 0; r < 5; r++)
+		for (w = 0; w < 2; w++) {
+			double ms = render(c, &sy, h, w == 0, &bytes);
+
+			if (ms < best[w])
+				best[w] = ms;
+			sz[w] = bytes;
+		}
+	printf("expo: %d nodes, %zu targets\n", nodes, sy.n);
+	printf("expo: /metrics   %8.1f ms  %8zu bytes (best of 5)\n", best[0],
+	    sz[0]);
+	printf("expo: dashboard  %8.1f ms  %8zu bytes (best of 5)\n", best[1],
+	    sz[1]);
+	for (i = 0; i < sy.n; i++) {
+		free(sy.s[i]);
+		free(sy.k[i]);
+	}
+	free(sy.s);
+	free(sy.k);
+	free(sy.v);
+	history_free(h);
+	conf_free(c);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : 1;
+}
