@@ -127,18 +127,18 @@ load_creds(struct rf_target *t, const struct wp_target_conf *tc,
 
 	if (cn == NULL) {
 		if (t->auth != AUTH_NONE)
-			return err_set(err, WP_E_CONFIG, "%s: auth %s needs "
-			    "credentials", tc->name, t->auth == AUTH_BASIC ?
+			return err_set(err, WP_E_CONFIG, "auth %s needs "
+			    "credentials", t->auth == AUTH_BASIC ?
 			    "basic" : "session");
 		return 0;
 	}
 	if ((c = conf_cred(tc->conf, cn)) == NULL)
-		return err_set(err, WP_E_CONFIG, "%s: no credentials named %s",
-		    tc->name, cn);
+		return err_set(err, WP_E_CONFIG, "no credentials named %s",
+		    cn);
 	if (c->username == NULL || (c->password_file == NULL &&
 	    c->password_env == NULL))
-		return err_set(err, WP_E_CONFIG, "%s: credentials %s need "
-		    "username and password_file or password_env", tc->name, cn);
+		return err_set(err, WP_E_CONFIG, "credentials %s need "
+		    "username and password_file or password_env", cn);
 	if ((t->user = strdup(c->username)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	/* Loaded at the first poll, so that check-config reads no secret. */
@@ -152,18 +152,17 @@ load_creds(struct rf_target *t, const struct wp_target_conf *tc,
 
 /* BMCs are weak: one request in flight per BMC, and nothing else. */
 static int
-check_inflight(const struct wp_target_conf *tc, const struct conf_node *b,
-    struct wp_err *err)
+check_inflight(const struct conf_node *b, struct wp_err *err)
 {
 	long n = 1;
 
 	if (conf_get_int(b, "max_inflight", 1, 1000, &n, err) < 0)
 		return -1;
 	if (n != 1)
-		return err_set(err, WP_E_CONFIG, "%s: max_inflight %ld: the "
+		return err_set(err, WP_E_CONFIG, "max_inflight %ld: the "
 		    "Redfish driver keeps one request in flight per BMC; only "
 		    "1 is supported (the global cap is collector."
-		    "http_max_inflight)", tc->name, n);
+		    "http_max_inflight)", n);
 	return 0;
 }
 
@@ -179,7 +178,7 @@ parse_block(struct rf_target *t, const struct wp_target_conf *tc,
 	if (conf_check_keys(b, bmc_keys, err) < 0)
 		return -1;
 	if ((url = conf_get_str(b, "url")) == NULL)
-		return err_set(err, WP_E_CONFIG, "%s: url missing", tc->name);
+		return err_set(err, WP_E_CONFIG, "url missing");
 	if (split_url(t, url, err) < 0)
 		return -1;
 	auth = conf_get_str(b, "auth");
@@ -190,8 +189,8 @@ parse_block(struct rf_target *t, const struct wp_target_conf *tc,
 	else if (strcmp(auth, "none") == 0)
 		t->auth = AUTH_NONE;
 	else
-		return err_set(err, WP_E_CONFIG, "%s: auth %s: want session, "
-		    "basic or none", tc->name, auth);
+		return err_set(err, WP_E_CONFIG, "auth %s: want session, "
+		    "basic or none", auth);
 	if ((rc = conf_get_bool(b, "insecure", &ins, err)) < 0)
 		return -1;
 	t->insecure = ins;
@@ -202,7 +201,7 @@ parse_block(struct rf_target *t, const struct wp_target_conf *tc,
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
 	if (conf_get_duration(b, "timeout", &t->timeout, err) < 0)
 		return -1;
-	if (check_inflight(tc, b, err) < 0)
+	if (check_inflight(b, err) < 0)
 		return -1;
 	if (tc->node && tc->conf && (node = (const struct conf_node *)
 	    conf_node_by_name(tc->conf, tc->node) ?

@@ -53,6 +53,7 @@ struct rf_disc {
 	struct chassis	 ch[MAX_CHASSIS];
 	size_t		 n_ch;
 	int		 n_gpu_proc, n_gpu;
+	char		 gpu_id[MAX_GPUS][64];	/* label name= of gpu/<i> */
 	int		 n_outlet, n_main;
 	bool		 have_pdu, have_pdu_coll;
 	struct rf_readings rd;
@@ -386,9 +387,12 @@ phase3(struct rf_disc *d)
 	if (d->n_gpu_proc > 0)
 		return;
 	for (i = 0; i < d->n_ch && d->n_gpu < MAX_GPUS; i++)
-		if (d->ch[i].gpu && d->ch[i].env[0])
+		if (d->ch[i].gpu && d->ch[i].env[0]) {
+			copy(d->gpu_id[d->n_gpu], sizeof(d->gpu_id[0]),
+			    d->ch[i].id);
 			push(d, d->ch[i].env, R_GPU_CHASSIS_ENV,
 			    OWN_GPU + d->n_gpu++);
+		}
 }
 
 const char *
@@ -469,6 +473,7 @@ on_proc(struct rf_disc *d, struct json_object *doc)
 	if (t == NULL || strcmp(t, "GPU") != 0 || d->n_gpu >= MAX_GPUS)
 		return;
 	d->n_gpu_proc++;
+	copy(d->gpu_id[d->n_gpu], sizeof(d->gpu_id[0]), str_of(doc, "Id"));
 	push(d, rf_link(doc, "EnvironmentMetrics"), R_ENV,
 	    OWN_GPU + d->n_gpu++);
 }
@@ -811,9 +816,15 @@ plan_node(struct rf_disc *d)
 		snprintf(name, sizeof(name), "gpu/%zu/energy", i);
 		if ((rc = plan_sum(d, name, WP_B_GPU, WP_Q_ENERGY, &one, 1)) < 0)
 			return -1;
+		if (rc > 0)
+			copy(d->series[d->n_series - 1].name, sizeof(
+			    d->series[0].name), d->gpu_id[i]);
 		snprintf(name, sizeof(name), "gpu/%zu/power", i);
-		if (plan_sum(d, name, WP_B_GPU, WP_Q_POWER, &one, 1) < 0)
+		if ((rc = plan_sum(d, name, WP_B_GPU, WP_Q_POWER, &one, 1)) < 0)
 			return -1;
+		if (rc > 0)
+			copy(d->series[d->n_series - 1].name, sizeof(
+			    d->series[0].name), d->gpu_id[i]);
 	}
 	return 0;
 }

@@ -8,6 +8,10 @@
 #       session URI
 #   .14 accepts and never answers a GET (hang)
 #   .15 trickles one byte a second
+#   .16 a synthetic HGX node: node chassis EnergyJoules plus eight GPU
+#       chassis (HGX_GPU_SXM_1..8) with their own; the node has a gpu: block
+#       (in-band), so the BMC's GPU readings are cross-checks
+#   .17 the same tree, no gpu: block
 # Checks: wall energy of each counter BMC (sum of journal deltas) within
 # 0.5 % of the trace's integral between its first and last reading times;
 # the gauge-only BMC gives wall/power gauges at the trace's value and no
@@ -15,7 +19,9 @@
 # delay the good ones: their poll count matches the elapsed time, no gap
 # over 1.5 intervals, every poll's requests reach the BMC within 0.3 s of
 # the poll's start; device identity labels on every sample; every session
-# deleted at exit.
+# deleted at exit.  GPU readings: gpu/<i>/energy|power with boundary gpu and
+# name=HGX_GPU_SXM_<i+1>, crosscheck only where the node has a gpu: block,
+# never added to the wall (the wall energy still follows the trace alone).
 . "$(dirname "$0")/lib.sh"
 
 PEER=$ROOT/tests/peers/redfish_server.py
@@ -35,7 +41,9 @@ rf 12 lambdalabs-powershelf_delta --trace 300:1,900:2
 rf 13 iserver-cisco-ucsc-c220-m5sx --trace 250 --legacy-sessions
 rf 14 dmtf-rackmount1 --fault hang
 rf 15 dmtf-rackmount1 --fault trickle
-for o in 11 12 13 14 15; do wait_tcp "127.0.0.$o" "$P"; done
+rf 16 synthetic-hgx --trace 5000:2,6000:2
+rf 17 synthetic-hgx --trace 4000
+for o in 11 12 13 14 15 16 17; do wait_tcp "127.0.0.$o" "$P"; done
 
 cat >"$T/c.yaml" <<YAML
 collector: {interval: 1s, data_dir: $T/data, log_level: info, listen: "127.0.0.1:$L"}
@@ -47,6 +55,8 @@ nodes:
   - {name: n13, bmc: {url: "http://127.0.0.13:$P", credentials: bmc}}
   - {name: n14, bmc: {url: "http://127.0.0.14:$P", credentials: bmc}}
   - {name: n15, bmc: {url: "http://127.0.0.15:$P", credentials: bmc}}
+  - {name: n16, bmc: {url: "http://127.0.0.16:$P", credentials: bmc}, gpu: {nvml: true}}
+  - {name: n17, bmc: {url: "http://127.0.0.17:$P", credentials: bmc}}
 YAML
 "$WATTPATH" check-config -c "$T/c.yaml" >"$T/check.log" 2>&1 ||
 	fail "check-config: $(cat "$T/check.log")"
@@ -66,7 +76,7 @@ wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
 grep -q "signal 15" "$T/wp.log" || fail "no stop message: $(tail "$T/wp.log")"
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
-for o in 11 12 13 14 15; do
+for o in 11 12 13 14 15 16 17; do
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/stats').read().decode())" \
 		>"$T/stats$o.json" || fail "stats $o"
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/log').read().decode())" \
@@ -92,7 +102,7 @@ def energy(o, a, b):
     return json.load(urllib.request.urlopen(u))["joules"]
 
 # -- the good BMCs: polled every second, quickly, whatever the bad ones do
-for o in (11, 12, 13):
+for o in (11, 12, 13, 16, 17):
     rs = recs("n%d" % o)
     ok = [r for r in rs if r[1] == "ok"]
     assert ok, "n%d: no good poll: %s" % (o, rs[:3])
@@ -124,7 +134,7 @@ for o in (11, 12, 13):
 #    advancing by the trace: the Delta shelf's six inputs are summed).  The
 #    first good poll is left out: it waited for discovery, so its reading
 #    was taken some ms after the poll's start, the time the journal keeps.
-for o, k in ((11, 1), (12, 6)):
+for o, k in ((11, 1), (12, 6), (16, 1)):
     e = [(t, r) for t, s, _, v in recs("n%d" % o) if s == "ok"
          for r in v if r["series"] == "wall/energy"][1:]
     assert len(e) >= 9, "n%d: %d energy rows" % (o, len(e))
@@ -150,6 +160,31 @@ assert all(r["kind"] == "gauge" and r["boundary"] == "wall" and
 assert "source=Power.PowerControl.PowerConsumedWatts" in g[0]["labels"]
 assert "vendor=Cisco Systems Inc." in g[0]["labels"], g[0]["labels"]
 
+# -- GPUs: eight per HGX node, boundary gpu, cross-checks where in-band is
+#    configured, each counter following the trace too
+for o, cross in ((16, True), (17, False)):
+    g = [r for r in rows if r["target"] == "n%d/bmc" % o and
+         r["series"].startswith("gpu/")]
+    names = sorted(set(r["series"] for r in g))
+    assert names == sorted("gpu/%d/%s" % (i, q) for i in range(8)
+                           for q in ("energy", "power")), names
+    for r in g:
+        i = int(r["series"].split("/")[1])
+        assert r["boundary"] == "gpu", r
+        assert ("name=HGX_GPU_SXM_%d" % (i + 1)) in r["labels"], r["labels"]
+        assert "source=EnvironmentMetrics." in r["labels"], r["labels"]
+        assert "fw=syn-1.2.3" in r["labels"], r["labels"]
+        assert ("crosscheck" in r["flags"]) == cross, (o, r["flags"])
+    w = [r for r in rows if r["target"] == "n%d/bmc" % o and
+         r["series"].startswith("wall/")]
+    assert w and not any("crosscheck" in r["flags"] for r in w)
+    e = [r for r in g if r["series"] == "gpu/3/energy"][1:]
+    got = sum(float(r["delta"] or 0) for r in e[1:])
+    t = [int(r["t_real_ns"]) / 1e9 for r in e]
+    want = energy(o, t[0], t[-1])
+    assert abs(got - want) <= 0.005 * want, (o, got, want)
+    print("n%d: 8 GPUs, gpu/3 %.1f J, trace %.1f J" % (o, got, want))
+
 # -- the bad BMCs: errors per target, never a sample
 for o in (14, 15):
     rs = recs("n%d" % o)
@@ -159,7 +194,7 @@ for o in (14, 15):
     print("n%d: %d failed polls: %s" % (o, len(rs), rs[0][2]))
 
 # -- sessions: one each, all deleted at exit
-for o in (11, 12, 13, 14, 15):
+for o in (11, 12, 13, 14, 15, 16, 17):
     st = json.load(open("%s/stats%d.json" % (T, o)))
     assert st["open"] == 0 and st["peak_open"] == 1 and st["created"] == 1, \
         "127.0.0.%d sessions: %s" % (o, st)

@@ -197,6 +197,56 @@ test_gpu_name_patterns(void **st)
 	assert_false(rf_is_gpu_name("1U"));
 }
 
+/* HGX-style GPU chassis: one gpu/<i> pair each, boundary gpu, never in the
+ * wall; the wall is the node chassis alone. */
+static void
+test_hgx_gpu_chassis(void **st)
+{
+	const struct rf_series *w, *g;
+	const struct rf_plan *plan;
+	const struct rf_found *f;
+	struct wp_err err;
+	struct rf_disc *d;
+	char name[32];
+	size_t i, n, gpu_chosen = 0;
+	int rc;
+
+	(void)st;
+	d = walk("synthetic-hgx", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	w = plan_series(d, "wall/energy");
+	assert_non_null(w);
+	assert_int_equal(w->n_pick, 1);
+	assert_string_equal(w->pick[0].key,
+	    "/redfish/v1/Chassis/1/EnvironmentMetrics#/EnergyJoules");
+	assert_int_equal(w->boundary, WP_B_WALL);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "gpu/%zu/energy", i);
+		assert_non_null(g = plan_series(d, name));
+		assert_int_equal(g->boundary, WP_B_GPU);
+		assert_int_equal(g->kind, WP_COUNTER);
+		assert_int_equal(g->n_pick, 1);
+		assert_non_null(strstr(g->pick[0].key, "HGX_GPU_SXM_"));
+		snprintf(name, sizeof(name), "HGX_GPU_SXM_%zu", i + 1);
+		assert_string_equal(g->name, name);
+		snprintf(name, sizeof(name), "gpu/%zu/power", i);
+		assert_non_null(g = plan_series(d, name));
+		assert_int_equal(g->kind, WP_GAUGE);
+	}
+	assert_null(plan_series(d, "gpu/8/energy"));
+	assert_int_equal(rf_disc_plan(d, &plan, &err), 0);
+	assert_string_equal(plan->firmware, "syn-1.2.3");
+	n = rf_disc_found(d, &f);
+	for (i = 0; i < n; i++) {
+		if (f[i].boundary == WP_B_GPU && f[i].chosen)
+			gpu_chosen++;
+		if (strstr(f[i].r->uri, "HGX_GPU"))
+			assert_int_equal(f[i].boundary, WP_B_GPU);
+	}
+	assert_int_equal(gpu_chosen, 8);	/* energy, per GPU */
+	rf_disc_free(d);
+}
+
 static void
 test_identity_labels_sanitised_and_fitted(void **st)
 {
@@ -267,6 +317,7 @@ main(void)
 		cmocka_unit_test(test_pdu_outlets_and_inlet),
 		cmocka_unit_test(test_gpu_name_patterns),
 		cmocka_unit_test(test_identity_labels_sanitised_and_fitted),
+		cmocka_unit_test(test_hgx_gpu_chassis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
