@@ -448,6 +448,66 @@ pdu_decode_value(const struct pdu_profile *p, const struct pdu_row *row,
 	return 1;
 }
 
+void
+pdu_label_text(char *dst, size_t len, const char *src)
+{
+	size_t o = 0, max = len - 1;
+	bool blank = false;
+	unsigned char c;
+
+	if (len == 0)
+		return;
+	if (max > PDU_DESCR_LABEL_MAX)
+		max = PDU_DESCR_LABEL_MAX;
+	for (; (c = (unsigned char)*src) != '\0' && o < max; src++) {
+		if (c < 0x20 || c == 0x7f || c == ' ') {
+			blank = o > 0;
+			continue;
+		}
+		if (blank) {
+			dst[o++] = ' ';
+			blank = false;
+			if (o == max)
+				break;
+		}
+		dst[o++] = c == ';' || c == '=' ? '_' : (char)c;
+	}
+	/* do not end in the middle of a UTF-8 sequence, nor on a blank */
+	if (o == max && ((unsigned char)*src & 0xc0) == 0x80) {
+		while (o > 0 && ((unsigned char)dst[o - 1] & 0xc0) == 0x80)
+			o--;
+		if (o > 0 && (unsigned char)dst[o - 1] >= 0xc0)
+			o--;
+	}
+	while (o > 0 && dst[o - 1] == ' ')
+		o--;
+	dst[o] = '\0';
+}
+
+int
+pdu_identity_labels(struct wp_sample *s, const struct pdu_profile *p,
+    const char *sysdescr)
+{
+	char d[PDU_DESCR_LABEL_MAX + 1];
+	size_t room, used;
+
+	if (sample_add_label(s, "profile", p->name) < 0 ||
+	    (p->vendor[0] != '\0' && sample_add_label(s, "vendor",
+	    p->vendor) < 0))
+		return -1;
+	pdu_label_text(d, sizeof(d), sysdescr ? sysdescr : "");
+	used = strlen(s->labels);
+	/* ";sysdescr=" plus the text plus the NUL */
+	if (d[0] == '\0' || used + 10 + 1 >= sizeof(s->labels))
+		return 0;
+	room = sizeof(s->labels) - used - 10 - 1;
+	if (strlen(d) > room)
+		pdu_label_text(d, room + 1, d);
+	if (d[0] != '\0')
+		sample_add_label(s, "sysdescr", d);
+	return 0;
+}
+
 wp_time
 pdu_decode_reset_time(const struct pdu_vb *vb)
 {

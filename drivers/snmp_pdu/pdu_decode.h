@@ -89,6 +89,20 @@ void	 pdu_row_path(const struct pdu_profile *p, const struct pdu_row *row,
 int	 pdu_decode_value(const struct pdu_profile *p,
 	    const struct pdu_row *row, int col, const struct pdu_vb *vb,
 	    struct wp_sample *s, struct wp_err *err);
+/*
+ * Device text (sysDescr) made fit for a label: ';' and '=' become '_',
+ * control characters and runs of blanks one space, trimmed, at most
+ * PDU_DESCR_LABEL_MAX characters (cut at a character boundary of UTF-8).
+ */
+#define PDU_DESCR_LABEL_MAX	60
+void	 pdu_label_text(char *dst, size_t len, const char *src);
+/*
+ * Adds the device identity labels profile=, vendor= and sysdescr= (the
+ * sanitized sysDescr, shortened to what still fits; left out if empty or
+ * nothing fits).  Returns 0, or -1 if profile/vendor did not fit.
+ */
+int	 pdu_identity_labels(struct wp_sample *s, const struct pdu_profile *p,
+	    const char *sysdescr);
 /* Reset-time column (UNIX seconds) to wp_time; 0 if absent or unusable. */
 wp_time	 pdu_decode_reset_time(const struct pdu_vb *vb);
 const char *pdu_vtype_name(int type);

@@ -848,13 +848,19 @@ end_walk(struct sp *sp)
 static void
 step(struct sp *sp)
 {
-	if (sp->prof == NULL || (sp->probe != NULL && !sp->have_sysoid)) {
+	if (sp->prof == NULL || !sp->have_sysoid) {
 		sp->phase = PH_SYSINFO;
 		send_sysinfo(sp);
 	} else if (!sp->discovered || sp->rediscover ||
-	    sp->polls >= REDISCOVER_POLLS)
-		start_walk(sp);
-	else {
+	    sp->polls >= REDISCOVER_POLLS) {
+		if (sp->discovered && sp->probe == NULL) {
+			/* firmware may have changed: sysDescr again */
+			sp->have_sysoid = false;
+			sp->phase = PH_SYSINFO;
+			send_sysinfo(sp);
+		} else
+			start_walk(sp);
+	} else {
 		if (sp->gets == NULL && build_gets(sp) < 0)
 			return;
 		sp->gi = 0;
@@ -871,6 +877,7 @@ on_sysinfo(struct sp *sp, netsnmp_pdu *pdu)
 	const char *s;
 	int i = 0;
 
+	sp->sysdescr[0] = '\0';
 	for (v = pdu->variables; v != NULL; v = v->next_variable, i++) {
 		vb_conv(v, &vb);
 		if (i == 0 && vb.type == PDU_V_STRING)
@@ -1019,8 +1026,12 @@ deliver(struct sp *sp, const struct pdu_row *row, struct wp_sample *s)
 	char path[64];
 	bool chosen;
 
-	if (sp->probe == NULL)
+	if (sp->probe == NULL) {
+		if (pdu_identity_labels(s, sp->prof, sp->sysdescr) < 0)
+			log_debug("snmp_pdu %s: %s: no room for the identity "
+			    "labels", sp->name, s->series);
 		return poll_add(sp->poll, s);
+	}
 	pdu_row_path(sp->prof, row, path, sizeof(path));
 	chosen = sp->prof->tab[row->table].role == PDU_ROLE_OUTLET ||
 	    (int)row->table == sp->total_tab;

@@ -728,6 +728,72 @@ test_types_and_bad_values(void **st)
 	pdu_profile_free(p);
 }
 
+static void
+test_identity_labels(void **st)
+{
+	struct pdu_profile *p = profile("raritan-pdu2");
+	struct pdu_row row = { .table = 0, .nkey = 2, .key = { 1, 3 },
+	    .number = 3 };
+	struct wp_sample s;
+	struct pdu_vb vb;
+	struct wp_err err;
+	char d[PDU_DESCR_LABEL_MAX + 1], buf[WP_LABEL_MAX], big[300];
+
+	(void)st;
+	/* sanitised: ';' '=' and control characters, blanks collapsed */
+	pdu_label_text(d, sizeof(d), "  PX3;a=b\r\n  FW:4.2\t ");
+	assert_string_equal(d, "PX3_a_b FW:4.2");
+	pdu_label_text(d, sizeof(d), "");
+	assert_string_equal(d, "");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	pdu_label_text(d, sizeof(d), big);
+	assert_int_equal(strlen(d), PDU_DESCR_LABEL_MAX);
+	/* a cut inside a UTF-8 sequence drops the partial character */
+	memset(big, 'y', PDU_DESCR_LABEL_MAX - 1);
+	snprintf(big + PDU_DESCR_LABEL_MAX - 1, 8, "\xc3\xa9z");
+	pdu_label_text(d, sizeof(d), big);
+	assert_int_equal(strlen(d), PDU_DESCR_LABEL_MAX - 1);
+	pdu_label_text(d, 5, "ab   cd");
+	assert_string_equal(d, "ab c");
+
+	memset(&vb, 0, sizeof(vb));
+	vb.type = PDU_V_UINT;
+	vb.u = 1234;
+	snprintf(row.name, sizeof(row.name), "web-01");
+	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
+	    &err), 1);
+	assert_int_equal(pdu_identity_labels(&s, p, "Raritan PDU;\r\nPX3"), 0);
+	assert_int_equal(sample_get_label(&s, "profile", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "raritan-pdu2");
+	assert_int_equal(sample_get_label(&s, "vendor", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "Raritan");
+	assert_int_equal(sample_get_label(&s, "sysdescr", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "Raritan PDU_ PX3");
+	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "web-01");
+	/* a long outlet name: sysDescr shortened to fit, name kept */
+	memset(row.name, 'n', sizeof(row.name) - 1);
+	row.name[sizeof(row.name) - 1] = '\0';
+	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
+	    &err), 1);
+	memset(big, 'D', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	snprintf(p->name, sizeof(p->name), "%s", "a-very-long-profile-name-for-test");
+	assert_int_equal(pdu_identity_labels(&s, p, big), 0);
+	assert_true(strlen(s.labels) < WP_LABEL_MAX);
+	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
+	assert_int_equal(strlen(buf), sizeof(row.name) - 1);
+	assert_int_equal(sample_get_label(&s, "sysdescr", buf, sizeof(buf)), 0);
+	assert_true(strlen(buf) > 0 && strlen(buf) <= PDU_DESCR_LABEL_MAX);
+	/* no sysDescr: no empty label */
+	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
+	    &err), 1);
+	assert_int_equal(pdu_identity_labels(&s, p, ""), 0);
+	assert_int_equal(sample_get_label(&s, "sysdescr", buf, sizeof(buf)), -1);
+	pdu_profile_free(p);
+}
+
 int
 main(void)
 {
@@ -748,6 +814,7 @@ main(void)
 		cmocka_unit_test(test_schleifenbauer_enlogic),
 		cmocka_unit_test(test_entity_sensor_scale),
 		cmocka_unit_test(test_types_and_bad_values),
+		cmocka_unit_test(test_identity_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
