@@ -456,22 +456,36 @@ tab_grow(struct rep *r)
 
 /* Finds or creates the series for key.  NULL on ENOMEM. */
 static struct ser *
-ser_get(struct rep *r, const char *key, bool *fresh)
+ser_get(struct rep *r, const char *target, const char *series, bool *fresh)
 {
-	size_t h;
+	size_t h, lt = strlen(target);
+	unsigned long hv = 5381;
+	const char *p;
+	char *key;
 
+	/* hash("target|series") without building the key: the hot path */
+	for (p = target; *p; p++)
+		hv = hv * 33 ^ (unsigned char)*p;
+	hv = hv * 33 ^ (unsigned char)'|';
+	for (p = series; *p; p++)
+		hv = hv * 33 ^ (unsigned char)*p;
 	*fresh = false;
 	if ((r->n + 1) * 2 > r->cap && tab_grow(r) == -1)
 		return NULL;
-	h = hash(key) & (r->cap - 1);
+	h = hv & (r->cap - 1);
 	while (r->tab[h] != NULL) {
-		if (strcmp(r->tab[h]->key, key) == 0)
+		const char *k = r->tab[h]->key;
+
+		if (memcmp(k, target, lt) == 0 && k[lt] == '|' &&
+		    strcmp(k + lt + 1, series) == 0)
 			return r->tab[h];
 		h = (h + 1) & (r->cap - 1);
 	}
 	if ((r->tab[h] = calloc(1, sizeof(struct ser))) == NULL)
 		return NULL;
-	if ((r->tab[h]->key = strdup(key)) == NULL) {
+	if (asprintf(&key, "%s|%s", target, series) == -1)
+		key = NULL;
+	if ((r->tab[h]->key = key) == NULL) {
 		free(r->tab[h]);
 		r->tab[h] = NULL;
 		return NULL;
@@ -522,42 +536,49 @@ feed(struct rep *r, struct ser *s, wp_time t, const struct journal_value *v)
 		integ_add(&s->run[i], t, x, pf);
 }
 
+/*
+ * One journal record.  Hot path: each value's series is found by hashing
+ * target and series (no formatting); only a series seen for the first
+ * time is classified (its role cached, R_NONE too, so values nobody
+ * reports on cost one lookup).
+ */
 static int
 on_record(const struct journal_record *rec, void *arg)
 {
 	struct rep *r = arg;
 	struct tgt g;
+	bool classified = false;
 	size_t i;
 
 	if (rec->status != 0 || rec->n == 0)
 		return 0;
-	classify_target(r->c, rec->target, &g);
-	if (g.kind == 0)
-		return 0;
 	for (i = 0; i < rec->n; i++) {
 		const struct journal_value *v = &rec->v[i];
 		wp_time t = v->s.t_real ? v->s.t_real : rec->t_real;
-		char key[WP_SERIES_MAX + 300];
 		struct ser *s;
-		int node, idx, role;
+		int node = -1, idx = 0, role;
 		bool fresh;
 
-		role = classify(r->c, &g, v->s.series, &node, &idx);
-		if (role == R_NONE)
-			continue;
-		if (r->curve_mode && (node < 0 || !r->selected[node]))
-			continue;
-		snprintf(key, sizeof(key), "%s|%s", rec->target, v->s.series);
-		if ((s = ser_get(r, key, &fresh)) == NULL)
+		if ((s = ser_get(r, rec->target, v->s.series, &fresh)) == NULL)
 			return -1;
 		if (fresh) {
+			if (!classified)
+				classify_target(r->c, rec->target, &g);
+			classified = true;
+			role = g.kind == 0 ? R_NONE : classify(r->c, &g,
+			    v->s.series, &node, &idx);
+			if (r->curve_mode && (node < 0 || !r->selected[node]))
+				role = R_NONE;
 			s->role = role;
-			s->node = node;
-			s->gpu = idx;
-			if (ser_setup(r, s, rec->target, &v->s) == -1)
-				return -1;
+			s->node = -1;
+			if (role != R_NONE) {
+				s->node = node;
+				s->gpu = idx;
+				if (ser_setup(r, s, rec->target, &v->s) == -1)
+					return -1;
+			}
 		}
-		if (v->s.kind != s->kind)
+		if (s->role == R_NONE || v->s.kind != s->kind)
 			continue;
 		feed(r, s, t, v);
 	}
@@ -585,7 +606,7 @@ scan(struct rep *r, struct wp_err *err)
 		struct ser *s = r->tab[i];
 		struct wp_err e = { 0 };
 
-		if (s == NULL || s->role == R_LIMIT)
+		if (s == NULL || s->role == R_LIMIT || s->role == R_NONE)
 			continue;
 		s->rc = integ_finish(&s->main, &s->res, &e);
 		snprintf(s->why, sizeof(s->why), "%s", e.msg);
@@ -607,8 +628,9 @@ struct nodeagg {
 	size_t	 n_out, n_in;
 };
 
-/* Better of two candidates for one slot: a valid counter, then a valid
- * gauge, then whatever explains the refusal. */
+/* Better of two candidates for one slot: a counter whenever one exists
+ * (a refused counter window is refused, never papered over with the
+ * gauge), else a valid gauge. */
 static struct ser *
 better(struct ser *cur, struct ser *s)
 {
@@ -616,8 +638,8 @@ better(struct ser *cur, struct ser *s)
 
 	if (cur == NULL)
 		return s;
-	sc_cur = (cur->rc == 0) * 2 + (cur->kind == WP_COUNTER);
-	sc_s = (s->rc == 0) * 2 + (s->kind == WP_COUNTER);
+	sc_cur = (cur->kind == WP_COUNTER) * 2 + (cur->rc == 0);
+	sc_s = (s->kind == WP_COUNTER) * 2 + (s->rc == 0);
 	return sc_s > sc_cur ? s : cur;
 }
 
@@ -1504,6 +1526,15 @@ node_json(struct rep *r, size_t i, struct nodeagg *a, struct totals *T,
 	else
 		add_hours(T, (int)i, a->wall, 1);
 	boundary_facility_pue(&v[BND_WALL], T->pue, &v[BND_FACILITY]);
+	for (k = 0; k < MAX_GPUS && !v[BND_GPU].valid; k++) {
+		struct ser *x = a->gib[k] ? a->gib[k] : a->gbmc[k];
+
+		if (x != NULL && x->rc != 0) {
+			warn(r, "node %s: no GPU energy: gpu %d: %s", nd->name, k,
+			    x->why);
+			break;
+		}
+	}
 	if (c >= 0 && T->node_curve[i].n > 0) {
 		dev = curve_deviation(&T->node_curve[i], &T->cls_curve[c],
 		    T->curve_tol, &flag);
@@ -1699,7 +1730,7 @@ intervals(struct rep *r)
 	for (i = 0; i < r->cap; i++) {
 		bool dup = false;
 
-		if (r->tab[i] == NULL)
+		if (r->tab[i] == NULL || r->tab[i]->role == R_NONE)
 			continue;
 		n = json_object_array_length(a);
 		for (j = 0; j < n && !dup; j++)

@@ -1,0 +1,201 @@
+#!/bin/sh
+# End to end: the real collector (`wattpath run`, 2 s interval) polls real
+# test peers for ~70 s - two Redfish BMCs on constant power traces (wall),
+# dcgm-exporter and vLLM /metrics peers whose counters advance a fixed step
+# per scrape (GPU energy, tokens), a facility and a UPS-output Modbus meter
+# drawing 16 kW and 12 kW (PUE 4/3) - then `wattpath report` over windows
+# inside the run is checked against what the peers served: energies at
+# every boundary, J/token, PUE value and category, modeled wall energy for a
+# node without a BMC (class curve), the class-deviation flag, a GPU counter
+# reset refused with its reason, a window under 60 s refused, the three
+# formats parsed, and a --requests window.
+_KT=${T:-}
+. "$(dirname "$0")/lib.sh"
+$PY -c 'import pymodbus, yaml' 2>/dev/null || skip "python3-pymodbus/python3-yaml missing"
+# checks: every report over the stored run (also run alone with T and T0
+# of a kept run: CHECK_ONLY=1 T=... T0=...).
+checks() {
+	F=$((T0 + 6)); TO=$((T0 + 68))
+	"$WATTPATH" report -c "$T/c.yaml" --from $F --to $TO >"$T/r.json" \
+		2>"$T/r.err" || fail "report: $(cat "$T/r.err")"
+	$PY - "$T/r.json" <<'PYEOF' || fail "report figures ($T/r.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+B, N = d["boundaries"], {n["name"]: n for n in d["nodes"]}
+def near(what, got, want, rel):
+    assert got is not None and abs(got - want) <= rel * abs(want), \
+        "%s: %s, expected %s +/- %g %%" % (what, got, want, rel * 100)
+assert d["window"]["seconds"] == 62, d["window"]
+# what the peers served: GPU 150 W, tokens 500/s per node, walls 800/1000 W
+for n in ("n1", "n2", "n4"):
+    near(n + " gpu J", N[n]["boundaries"]["gpu"]["energy_j"], 150 * 62, 0.05)
+    near(n + " tokens", N[n]["tokens"], 500 * 62, 0.05)
+    assert N[n]["boundaries"]["gpu"]["method"] == "counter"
+near("n1 wall J", N["n1"]["boundaries"]["wall"]["energy_j"], 800 * 62, 0.01)
+near("n4 wall J", N["n4"]["boundaries"]["wall"]["energy_j"], 1000 * 62, 0.01)
+assert N["n1"]["boundaries"]["wall"]["method"] == "counter"
+# n2 has no BMC: modeled from the class curve (wall/GPU = 1800/300 = 6)
+w2 = N["n2"]["boundaries"]["wall"]
+assert w2["method"] == "modeled" and w2["coverage"] == 0, w2
+near("n2 modeled wall J", w2["energy_j"], 6 * 150 * 62, 0.06)
+assert N["n1"]["curve_deviates"] and N["n4"]["curve_deviates"], N["n1"]
+near("n1 deviation", abs(N["n1"]["curve_deviation_from_class"]), 1 / 9, 0.15)
+assert any("deviates" in w and "n1" in w for w in d["warnings"]), d["warnings"]
+assert any("modeled" in w and "n2" in w for w in d["warnings"]), d["warnings"]
+# fleet
+near("tokens", d["tokens"]["output"], 1500 * 62, 0.05)
+near("gpu J/token", B["gpu"]["j_per_output_token"], 0.3, 0.05)
+assert B["gpu"]["coverage"] == 1 and B["gpu"]["method"] == "counter"
+near("wall J", B["wall"]["energy_j"], 2700 * 62, 0.04)
+near("wall J/token", B["wall"]["j_per_output_token"], 1.8, 0.06)
+assert B["wall"]["method"] == "modeled", B["wall"]
+near("wall coverage", B["wall"]["coverage"], 2 / 3, 1e-9)
+near("kWh/Mtok", B["wall"]["kwh_per_million_output_tokens"],
+     B["wall"]["j_per_output_token"] / 3.6, 1e-9)
+# PUE from the 16 kW facility and 12 kW UPS-output meters
+P = d["pue"]
+near("PUE", P["value"], 4 / 3, 0.01)
+assert P["source"] == "metered" and P["category"].startswith("category 1"), P
+near("facility meter J", P["facility_energy_j"], 16000 * 62, 0.01)
+near("facility J", B["facility"]["energy_j"], B["wall"]["energy_j"] * P["value"], 1e-9)
+assert P["periods"]["hour"] and P["periods"]["year"], P
+for row in P["periods"]["hour"]:
+    near("hourly PUE", row["value"], 4 / 3, 0.02)
+# disclosure from the labels collected
+D = d["disclosure"]
+assert "NVIDIA GH200 480GB" in D["devices"]["gpu"]["model"], D["devices"]
+assert "560.35.03" in D["devices"]["gpu"]["driver"], D["devices"]
+assert D["gpu_power_limit_w"]["n1"] == 900, D["gpu_power_limit_w"]
+assert "schneider-iem3000" in D["devices"]["meter"]["meter"], D["devices"]
+assert D["sampling_intervals_s"] == [2.0], D["sampling_intervals_s"]
+walls = D["instruments"]["wall"]
+assert any(w["target"] == "n1/bmc" and w["kind"] == "counter" for w in walls), walls
+near("disclosed PUE", D["pue"]["value"], 4 / 3, 0.01)
+print("report ok: wall %.3f J/token, gpu %.3f, PUE %.4f" % (
+    B["wall"]["j_per_output_token"], B["gpu"]["j_per_output_token"], P["value"]))
+PYEOF
+	# formats: CSV parses with the same figure; Markdown has the table
+	"$WATTPATH" report -c "$T/c.yaml" --from $F --to $TO --format csv \
+		>"$T/r.csv" || fail "csv"
+	$PY - "$T/r.csv" "$T/r.json" <<'PYEOF' || fail "csv content"
+import csv, json, sys
+rows = {r["key"]: r["value"] for r in csv.DictReader(open(sys.argv[1]))}
+d = json.load(open(sys.argv[2]))
+assert abs(float(rows["boundaries.wall.energy_j"]) - d["boundaries"]["wall"]["energy_j"]) < 1e-6 * d["boundaries"]["wall"]["energy_j"]
+assert rows["nodes.n2.boundaries.wall.method"] == "modeled", rows.get("nodes.n2.boundaries.wall.method")
+PYEOF
+	"$WATTPATH" report -c "$T/c.yaml" --from $F --to $TO --format md \
+		>"$T/r.md" || fail "md"
+	grep -q "^| wall | " "$T/r.md" || fail "md table: $(head -20 "$T/r.md")"
+	# a window under 60 s is refused with the reason
+	"$WATTPATH" report -c "$T/c.yaml" --from $F --to $((F + 30)) \
+		>/dev/null 2>"$T/short.err" && fail "30 s window accepted"
+	grep -q "shorter than the 60 s minimum" "$T/short.err" ||
+		fail "short window reason: $(cat "$T/short.err")"
+	# n3's GPU counter restarted (engine/driver reload): its window is
+	# refused with the reason, and the fleet GPU figure is not given
+	# (from the first reading of n3's GPU: the restart is at the 3rd scrape)
+	"$WATTPATH" journal export -c "$T/all.yaml" >"$T/j.csv" || fail "export"
+	F3=$($PY -c 'import csv,sys,math; print(math.ceil(min(int(r["t_real_ns"]) for r in csv.DictReader(open(sys.argv[1])) if r["target"] == "n3/gpu" and r["status"] == "ok") / 1e9))' "$T/j.csv")
+	"$WATTPATH" report -c "$T/all.yaml" --from $F3 --to $TO >"$T/all.json" \
+		2>"$T/all.err" || fail "report all: $(cat "$T/all.err")"
+	$PY - "$T/all.json" <<'PYEOF' || fail "reset refusal ($T/all.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+N = {n["name"]: n for n in d["nodes"]}
+assert N["n3"]["boundaries"]["gpu"]["energy_j"] is None, N["n3"]
+assert d["boundaries"]["gpu"]["energy_j"] is None, d["boundaries"]["gpu"]
+assert abs(d["boundaries"]["gpu"]["coverage"] - 0.75) < 1e-9, d["boundaries"]["gpu"]
+PYEOF
+	grep -q "reset" "$T/all.json" || fail "no reset reason in warnings"
+	# --requests: the window is the log's first start .. last end; SLO
+	# from the log (10 % of the requests miss the 500 ms TTFT)
+	$PY - "$T/req.jsonl" $((T0 + 8)) <<'PYEOF'
+import json, sys
+t0 = int(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    for i in range(60):
+        f.write(json.dumps({"id": i, "start": t0 + i, "end": t0 + i + 4,
+            "input_tokens": 200, "output_tokens": 100,
+            "ttft": 0.9 if i % 10 == 0 else 0.2, "tpot": 0.02}) + "\n")
+    f.write("not json\n")
+PYEOF
+	"$WATTPATH" report -c "$T/c.yaml" --requests "$T/req.jsonl" \
+		>"$T/q.json" 2>"$T/q.err" || fail "report --requests: $(cat "$T/q.err")"
+	$PY - "$T/q.json" $((T0 + 8)) <<'PYEOF' || fail "--requests window ($T/q.json)"
+import json, sys
+from datetime import datetime
+d = json.load(open(sys.argv[1])); t0 = int(sys.argv[2])
+ts = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+assert abs(ts(d["window"]["start"]) - t0) < 1e-3 and d["window"]["seconds"] == 63, d["window"]
+tok = d["tokens"]
+assert abs(tok["slo_qualified"] - 0.9 * tok["output"]) < 1e-6 * tok["output"], tok
+assert d["disclosure"]["requests"] == 60 and d["disclosure"]["osl"]["p50"] == 100, d["disclosure"]
+assert any("not valid request" in w for w in d["warnings"]), d["warnings"]
+PYEOF
+}
+if [ -n "${CHECK_ONLY:-}" ]; then rmdir "$T"; T=$_KT; KEEP=1; checks; exit 0; fi
+PEERS=$ROOT/tests/peers
+RUN_S=${RUN_S:-72}
+RF1=$(free_port); RF4=$(free_port); MX=$(free_port); MV=$(free_port)
+MB=$(free_port); L=$(free_port)
+# GPU: 300000 mJ per scrape = 150 W at 2 s; tokens: 1000 per scrape = 500/s.
+bg rf1 $PY "$PEERS/redfish_server.py" --root "$FIX/redfish/dmtf-rackmount1" \
+	--port "$RF1" --trace 800 --auth none
+bg rf4 $PY "$PEERS/redfish_server.py" --root "$FIX/redfish/dmtf-rackmount1" \
+	--port "$RF4" --trace 1000 --auth none
+bg mx $PY "$PEERS/metrics_server.py" --port "$MX" --step 300000 \
+	--route /d1=$FIX/inband/dcgm_gh200_synth.txt \
+	--route /d2=$FIX/inband/dcgm_gh200_synth.txt \
+	--route /d3=$FIX/inband/dcgm_gh200_synth.txt \
+	--route /d4=$FIX/inband/dcgm_gh200_synth.txt
+bg mv $PY "$PEERS/metrics_server.py" --port "$MV" --step 1000 \
+	--route /v1=$FIX/inband/datadog_vllm_metrics.txt \
+	--route /v2=$FIX/inband/datadog_vllm_metrics.txt \
+	--route /v4=$FIX/inband/datadog_vllm_metrics.txt
+bg mb $PY "$PEERS/report_meters.py" --tcp 127.0.0.1:$MB \
+	--unit 1=schneider-pm5000 --unit 2=schneider-iem3000 \
+	--power schneider-pm5000=16000 --power schneider-iem3000=12000 \
+	--e0-kwh 1000
+for p in $RF1 $RF4 $MX $MV $MB; do wait_tcp 127.0.0.1 "$p"; done
+
+# conf NODES...: a config over the same data_dir with those nodes.
+conf() {
+	cat <<YAML
+collector: {interval: 2s, data_dir: $T/data, listen: 127.0.0.1:$L, log_level: info, maps_dir: $ROOT/etc}
+nodes:
+YAML
+	for n in "$@"; do
+		echo "  - name: $n"
+		case $n in n3) echo "    class: other";; *) echo "    class: gh200";; esac
+		case $n in
+		n1) echo "    bmc: {url: http://127.0.0.1:$RF1, auth: none}";;
+		n4) echo "    bmc: {url: http://127.0.0.1:$RF4, auth: none}";;
+		esac
+		case $n in
+		n3) echo "    gpu: {dcgm_exporter: http://127.0.0.1:$MX/fault/backwards/d3}";;
+		*) echo "    gpu: {dcgm_exporter: http://127.0.0.1:$MX/d${n#n}}"
+		   echo "    engines: [{url: http://127.0.0.1:$MV/v${n#n}, kind: vllm}]";;
+		esac
+	done
+	cat <<YAML
+meters:
+  - {name: fac, role: facility_total, modbus: {tcp: 127.0.0.1:$MB, unit: 1}, map: schneider-pm5000}
+  - {name: ups, role: it_total, it_measured_at: ups_output, modbus: {tcp: 127.0.0.1:$MB, unit: 2}, map: schneider-iem3000}
+site: {name: t, zone: FR}
+report:
+  curve_tolerance: 0.05
+  curve_step: 10s
+  slo: {ttft_ms: 500}
+YAML
+}
+conf n1 n2 n3 n4 >"$T/all.yaml"
+conf n1 n2 n4 >"$T/c.yaml"
+"$WATTPATH" check-config -c "$T/all.yaml" >"$T/check.log" 2>&1 ||
+	fail "check-config: $(cat "$T/check.log")"
+T0=$($PY -c 'import time; print(int(time.time()) + 1)')
+bg run "$WATTPATH" run -c "$T/all.yaml"
+sleep "$RUN_S"
+kill "$PID_run"; wait_for 5 sh -c "! kill -0 $PID_run" || fail "run did not stop"
+[ -n "${KEEP:-}" ] && echo "T=$T T0=$T0"
+checks
