@@ -44,6 +44,8 @@ start() {
 stop() {	# SIGNAL
 	kill "-$1" "$WP"
 	wait_for 10 sh -c "! kill -0 $WP" || fail "run did not stop on SIG$1"
+	_rc=0; wait "$WP" || _rc=$?
+	[ "$1" = KILL ] || [ $_rc -eq 0 ] || fail "run exited $_rc after SIG$1"
 }
 gets_grow() {	# polls are going on: GETs served keep growing
 	_g=$(st gets)
