@@ -1,6 +1,6 @@
 #!/bin/sh
 # fast
-# wattpath run against five simulated BMCs, one per 127.0.0.x address, every
+# wattpath run against eight simulated Redfish services, one per 127.0.0.x, every
 # second for about 12 s, then SIGTERM and a journal export:
 #   .11 DMTF rackmount1 (EnergykWh sensor), trace 400 W 2 s / 700 W 3 s
 #   .12 Delta power shelf (6 EnergyJoules input sensors, summed), 300/900 W
@@ -12,6 +12,7 @@
 #       chassis (HGX_GPU_SXM_1..8) with their own; the node has a gpu: block
 #       (in-band), so the BMC's GPU readings are cross-checks
 #   .17 the same tree, no gpu: block
+#   .18 a Redfish PDU (DMTF mockup): outlets and inlet with the PDU's identity
 # Checks: wall energy of each counter BMC (sum of journal deltas) within
 # 0.5 % of the trace's integral between its first and last reading times;
 # the gauge-only BMC gives wall/power gauges at the trace's value and no
@@ -43,7 +44,8 @@ rf 14 dmtf-rackmount1 --fault hang
 rf 15 dmtf-rackmount1 --fault trickle
 rf 16 synthetic-hgx --trace 5000:2,6000:2
 rf 17 synthetic-hgx --trace 4000
-for o in 11 12 13 14 15 16 17; do wait_tcp "127.0.0.$o" "$P"; done
+rf 18 dmtf-pdu --trace 800
+for o in 11 12 13 14 15 16 17 18; do wait_tcp "127.0.0.$o" "$P"; done
 
 cat >"$T/c.yaml" <<YAML
 collector: {interval: 1s, data_dir: $T/data, log_level: info, listen: "127.0.0.1:$L"}
@@ -57,6 +59,8 @@ nodes:
   - {name: n15, bmc: {url: "http://127.0.0.15:$P", credentials: bmc}}
   - {name: n16, bmc: {url: "http://127.0.0.16:$P", credentials: bmc}, gpu: {nvml: true}}
   - {name: n17, bmc: {url: "http://127.0.0.17:$P", credentials: bmc}}
+pdus:
+  - {name: pdu18, url: "http://127.0.0.18:$P", credentials: bmc}
 YAML
 "$WATTPATH" check-config -c "$T/c.yaml" >"$T/check.log" 2>&1 ||
 	fail "check-config: $(cat "$T/check.log")"
@@ -78,7 +82,7 @@ rc=0; wait "$PID_wp" || rc=$?
 grep -q "signal 15" "$T/wp.log" || fail "no stop message: $(tail "$T/wp.log")"
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
-for o in 11 12 13 14 15 16 17; do
+for o in 11 12 13 14 15 16 17 18; do
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/stats').read().decode())" \
 		>"$T/stats$o.json" || fail "stats $o"
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/log').read().decode())" \
@@ -187,6 +191,17 @@ for o, cross in ((16, True), (17, False)):
     assert abs(got - want) <= 0.005 * want, (o, got, want)
     print("n%d: 8 GPUs, gpu/3 %.1f J, trace %.1f J" % (o, got, want))
 
+# -- the Redfish PDU: outlets and inlet, each with the PDU's identity
+pd = [r for r in rows if r["target"].startswith("pdu18") and r["series"]]
+outl = set(r["series"] for r in pd if r["boundary"] == "outlet")
+assert len(outl) >= 9 and any(s.startswith("inlet/") for s in
+                              set(r["series"] for r in pd)), sorted(outl)
+for r in pd:
+    assert "fw=4.3.0" in r["labels"] and "vendor=" in r["labels"] and \
+        "model=" in r["labels"] and "source=" in r["labels"], r["labels"]
+print("pdu18: %d series, labels %s" % (len(set(r["series"] for r in pd)),
+                                       pd[0]["labels"]))
+
 # -- the bad BMCs: errors per target, never a sample
 for o in (14, 15):
     rs = recs("n%d" % o)
@@ -196,7 +211,7 @@ for o in (14, 15):
     print("n%d: %d failed polls: %s" % (o, len(rs), rs[0][2]))
 
 # -- sessions: one each, all deleted at exit
-for o in (11, 12, 13, 14, 15, 16, 17):
+for o in (11, 12, 13, 14, 15, 16, 17, 18):
     st = json.load(open("%s/stats%d.json" % (T, o)))
     assert st["open"] == 0 and st["peak_open"] == 1 and st["created"] == 1, \
         "127.0.0.%d sessions: %s" % (o, st)
