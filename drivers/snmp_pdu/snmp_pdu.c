@@ -84,6 +84,7 @@ struct sp {
 	struct getent	*gets;
 	size_t		 ngets, gi, chunk, sent;
 	int		 status;
+	bool		 wrong_digest;	/* a reply failed USM verification */
 	struct wp_err	 err;
 	char		 sysdescr[128];
 	struct pdu_oid	 sysoid;
@@ -496,12 +497,22 @@ read_cb(int fd, int events, void *arg)
 {
 	struct sp *sp = arg;
 	netsnmp_large_fd_set fds;
+	u_int wrong;
 
 	(void)events;
 	netsnmp_large_fd_set_init(&fds, fd + 1);
 	NETSNMP_LARGE_FD_SET(fd, &fds);
+	/*
+	 * A reply that fails USM digest verification is dropped inside
+	 * net-snmp (the request then times out); its wrong-digest counter
+	 * tells.  Every session runs on this thread, so a change across
+	 * this read is ours.
+	 */
+	wrong = snmp_get_statistic(STAT_USMSTATSWRONGDIGESTS);
 	snmp_sess_read2(sp->sess, &fds);
 	netsnmp_large_fd_set_cleanup(&fds);
+	if (snmp_get_statistic(STAT_USMSTATSWRONGDIGESTS) != wrong)
+		sp->wrong_digest = true;
 	rearm(sp);
 }
 
@@ -971,6 +982,12 @@ sess_cb(int op, netsnmp_session *ss, int reqid, netsnmp_pdu *pdu,
 		return 1;	/* a cancelled poll's request, or a retry */
 	sp->reqid = 0;
 	snprintf(what, sizeof(what), "%s:%d", sp->cfg.host, sp->cfg.port);
+	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT && sp->wrong_digest) {
+		fail(sp, WP_E_AUTH, "SNMPv3 authentication failed with %s: "
+		    "its replies do not verify with our key (wrong auth "
+		    "password or auth_protocol)", what);
+		return 1;
+	}
 	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT) {
 		fail(sp, WP_E_TRANSIENT, "no answer from %s (timeout; agent "
 		    "down, or wrong community/user)", what);
@@ -1103,6 +1120,7 @@ begin(struct sp *sp)
 {
 	sp->done = false;
 	sp->status = 0;
+	sp->wrong_digest = false;
 	err_clear(&sp->err);
 	if (sp->sess == NULL && (load_secrets(&sp->cfg, &sp->err) < 0 ||
 	    sess_open(sp, &sp->err) < 0)) {

@@ -103,6 +103,7 @@ v3() {
 v3 "$T/auth" || fail "v3: $(cat "$T/v3.err")"
 [ "$(json_get "$T/v3.json" "[s['value'] for s in d['sources'] if s['path']=='outlet/1' and s['quantity']=='power'][0]")" = 80 ] || fail "v3 value"
 v3 "$T/priv" && fail "v3 wrong auth password accepted"
+grep -q 'SNMPv3 authentication failed' "$T/v3.err" || fail "v3 wrong auth password: $(cat "$T/v3.err")"
 $WATTPATH probe "$URL" --snmp-version 3 --user wpuser --security-level noAuthNoPriv \
 	-o context=eatonpdu_2 --timeout 1s >/dev/null 2>&1 && fail "noAuthNoPriv answered by an authPriv-only user"
 

@@ -1,15 +1,16 @@
 #!/bin/sh
 # snmp_pdu under the real collector: `wattpath run` (1 s interval) polls
 # three PDUs of different vendors served by snmpsim from the recordings
-# (Eaton over SNMPv3 authPriv, Liebert and Raritan over v2c) and one PDU
-# with no agent.  While it runs the data files change under snmpsim (the
+# (Eaton over SNMPv3 authPriv, Liebert and Raritan over v2c), one PDU
+# with no agent and one with a wrong SNMPv3 auth password.  While it runs the data files change under snmpsim (the
 # file is swapped; snmpsim re-indexes it): the Liebert receptacle's
 # Counter32 energy wraps, two Eaton outlet counters restart (one by value
 # only, one with a new outletWhTimer), and Eaton outlet 24 disappears
 # (rediscovery: the table walked again, 23 rows).  The journal export must
 # show the values as recorded x the MIB's scale, the wrap as a positive
 # delta equal to the modular difference, resets with no negative delta,
-# the dead agent failing alone (timeout) while the others keep polling,
+# the dead agent failing alone (timeout) and the wrong password as an auth
+# error while the others keep polling,
 # and the device identity labels on every outlet/inlet sample.
 # fast
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +32,9 @@ SIMUSER=""
 bg snmpsim snmpsimd --data-dir="$D" --cache-dir="$T/cache" \
 	--agent-udpv4-endpoint="$ADDR:$PORT" $SIMUSER \
 	--v3-user=wpuser --v3-auth-key=authpass123 --v3-auth-proto=SHA256 \
-	--v3-priv-key=privpass123 --v3-priv-proto=AES
+	--v3-priv-key=privpass123 --v3-priv-proto=AES \
+	--v3-user=wpother --v3-auth-key=authpass456 --v3-auth-proto=SHA256 \
+	--v3-priv-key=privpass456 --v3-priv-proto=AES
 
 secret_file "$T/com-raritan" raritan-run
 secret_file "$T/com-liebert" liebert-run
@@ -72,6 +75,9 @@ credentials:
   - {name: c-raritan, community_file: $T/com-raritan}
   - {name: c-liebert, community_file: $T/com-liebert}
   - {name: c-dead, community_file: $T/com-dead}
+  # a user of its own: net-snmp keeps one set of keys per engine and user
+  - {name: v3-bad, username: wpother, auth_protocol: SHA-256, auth_password_file: $T/auth,
+     priv_protocol: AES, priv_password_file: $T/priv}
   - {name: v3, username: wpuser, auth_protocol: SHA-256, auth_password_file: $T/auth,
      priv_protocol: AES, priv_password_file: $T/priv}
 pdus:
@@ -83,6 +89,8 @@ pdus:
      snmp: {version: 2c, credentials: c-raritan, timeout: 300ms}}
   - {name: pdu-dead, address: "$ADDR:$DEAD", profile: eaton-epdu,
      snmp: {version: 2c, credentials: c-dead, timeout: 200ms, retries: 0}}
+  - {name: pdu-badauth, address: "$ADDR:$PORT", profile: eaton-epdu,
+     snmp: {version: 3, credentials: v3-bad, context: eaton-run, timeout: 200ms}}
 site: {name: t, zone: FR}
 EOF
 "$WATTPATH" check-config -c "$T/w.yaml" >/dev/null 2>&1 ||
@@ -130,6 +138,11 @@ if polls("pdu-dead", "ok"): err.append("dead PDU has ok polls")
 dead = [r for r in rows if r["target"] == "pdu-dead"]
 if len(dead) < 3 or not all("timeout" in r["error"] for r in dead):
     err.append("dead PDU: %d rows, errors %s" % (len(dead), {r["error"] for r in dead}))
+
+# a wrong SNMPv3 auth password is an auth error, not a timeout
+ba = [r for r in rows if r["target"] == "pdu-badauth"]
+if not ba or not all(r["status"] == "auth" and "SNMPv3 authentication failed" in r["error"] for r in ba):
+    err.append("bad v3 password: %s" % {(r["status"], r["error"]) for r in ba})
 
 # values: the recording x the MIB's scale
 want = {("pdu-eaton", "outlet/1/power"): 80, ("pdu-eaton", "outlet/1/energy"): 785621 * 3600,
