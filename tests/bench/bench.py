@@ -1,0 +1,591 @@
+#!/usr/bin/python3
+"""bench.py - the collector benchmarks of `make bench` (issues 3 and 4):
+wattpath against collectd on the same simulated devices, in one run.
+
+  bench.py [--wattpath BIN] [--sim BIN] [--sizes 1000,5000] [--pdus 200]
+           [--interval 10] [--window 4] [--only redfish,snmp] [--no-rrdcached]
+           [--keep]
+
+One `wattpath-sim serve` plays every device: BMCs over HTTPS with sessions
+(one per 127.1.x.y address, one port, one certificate whose subjectAltName
+lists every address) and Raritan PDUs (48 outlets) over SNMP v2c.  For each
+Redfish size the same BMCs are polled at the same time by
+  - wattpath writing RRD files itself (librrd),
+  - wattpath through rrdcached (unless --no-rrdcached),
+  - collectd's curl_json plugin into its rrdtool plugin,
+and the SNMP PDUs by wattpath (librrd) and collectd's snmp plugin.  After a
+warm-up (every target logged in, polled and its RRD files created, then one
+more interval), CPU time (utime + stime of each process, all its threads)
+is read at two points `window` intervals apart; polls in between come from
+wattpath's own counters (/metrics, read before the first and after the
+second CPU reading) and, for collectd, are N per interval (checked against
+the RRD files it updated in the last interval).  Peak RSS is VmHWM at the
+end, per target after subtracting VmHWM of the same program with nothing
+to poll.  Everything runs on 127.0.0.0/8; every process started here is
+stopped on exit.
+"""
+import argparse
+import glob
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GEN = os.path.join(HERE, "gen.py")
+TICK = os.sysconf("SC_CLK_TCK")
+OUTLETS = 48
+
+# Targets (issues 3 and 4).
+RF_CPU_MS = 0.1         # ms of CPU per BMC poll, store included
+RF_MEM_KIB = 64         # KiB per BMC
+RATIO = 5.0             # at least 5x below collectd
+
+
+class Stop(Exception):
+    pass
+
+
+def on_signal(sig, _frame):
+    raise Stop("signal %d" % sig)
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+class Proc:
+    """A process started here; stopped by Procs.stop_all."""
+
+    def __init__(self, name, argv, logpath, env=None):
+        self.name = name
+        self.logpath = logpath
+        self.logf = open(logpath, "wb")
+        self.p = subprocess.Popen(argv, stdout=self.logf,
+                                  stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, env=env)
+        self.pid = self.p.pid
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def cpu(self):
+        """utime + stime in seconds (all threads)."""
+        with open("/proc/%d/stat" % self.pid, encoding="ascii") as f:
+            s = f.read()
+        fields = s[s.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+
+    def status(self, key):
+        with open("/proc/%d/status" % self.pid, encoding="ascii") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+        return 0
+
+    def hwm(self):
+        return self.status("VmHWM")
+
+    def tail(self, n=5):
+        try:
+            with open(self.logpath, "rb") as f:
+                lines = f.read().decode("utf-8", "replace").splitlines()
+            return "\n".join("    " + x for x in lines[-n:])
+        except OSError:
+            return ""
+
+    def stop(self, grace):
+        if self.alive():
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(grace)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self.logf.close()
+
+
+class Procs:
+    def __init__(self):
+        self.all = []
+
+    def start(self, *a, **kw):
+        p = Proc(*a, **kw)
+        self.all.append(p)
+        return p
+
+    def stop(self, procs, grace=20):
+        for p in procs:
+            if p.alive():
+                p.p.send_signal(signal.SIGTERM)
+        for p in procs:
+            p.stop(grace)
+            if p in self.all:
+                self.all.remove(p)
+
+    def stop_all(self):
+        self.stop(list(reversed(self.all)), grace=10)
+
+
+def free_tcp_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def free_port_base():
+    """P with TCP P..P+3 and UDP P+4 free on every address (the simulator
+    binds the wildcard address and tells devices apart by local address)."""
+    for _ in range(200):
+        base = 20000 + (os.getpid() * 7919 + int(time.time() * 1000)) % 30000
+        base -= base % 8
+        ok = True
+        socks = []
+        try:
+            for i in range(5):
+                kind = socket.SOCK_DGRAM if i == 4 else socket.SOCK_STREAM
+                s = socket.socket(socket.AF_INET, kind)
+                socks.append(s)
+                s.bind(("0.0.0.0", base + i))
+        except OSError:
+            ok = False
+        for s in socks:
+            s.close()
+        if ok:
+            return base
+        time.sleep(0.01)
+    raise RuntimeError("no free port range")
+
+
+def wait_for(pred, timeout, step=0.5):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return pred()
+
+
+def metrics(port):
+    """Sums of wattpath's target counters from /metrics."""
+    url = "http://127.0.0.1:%d/metrics" % port
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            text = r.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    out = {"up": 0.0, "polls": 0.0, "fail": 0.0, "targets": 0}
+    names = {"wattpath_target_up": "up",
+             "wattpath_target_polls_total": "polls",
+             "wattpath_target_poll_failures_total": "fail"}
+    for line in text.splitlines():
+        m = re.match(r"^(wattpath_target_[a-z_]+)\{[^}]*\} (\S+)$", line)
+        if m and m.group(1) in names:
+            out[names[m.group(1)]] += float(m.group(2))
+            if m.group(1) == "wattpath_target_up":
+                out["targets"] += 1
+    return out
+
+
+def gen(*args):
+    subprocess.run([sys.executable, GEN] + [str(a) for a in args],
+                   check=True)
+
+
+def fresh_files(d, since):
+    n = 0
+    for path in glob.glob(os.path.join(d, "**", "*.rrd"), recursive=True):
+        try:
+            if os.stat(path).st_mtime >= since:
+                n += 1
+        except OSError:
+            pass
+    return n
+
+
+def all_files(d):
+    return len(glob.glob(os.path.join(d, "**", "*.rrd"), recursive=True))
+
+
+class Bench:
+    def __init__(self, a):
+        self.a = a
+        self.procs = Procs()
+        self.tmp = tempfile.mkdtemp(prefix="wattpath-bench.")
+        self.sim = None
+        self.simconf = os.path.join(self.tmp, "sim", "wattpath.yaml")
+        self.types = os.path.join(self.tmp, "types.db")
+        with open(self.types, "w", encoding="ascii") as f:
+            f.write("pdu_sensor\tpower:GAUGE:0:U, energy:DERIVE:0:U\n")
+        self.base = {}
+        self.results = []
+
+    # ---- processes ----
+    def start_sim(self):
+        nodes = max(self.a.sizes + [1])
+        pdus = self.a.pdus if "snmp" in self.a.only else 0
+        racks = max(1, -(-nodes // OUTLETS))
+        if pdus:
+            # 48 outlets per PDU: as many racks as 48 nodes fill, two PDUs
+            # (A and B feeds) per rack.
+            racks = max(racks, -(-pdus // 2))
+            nodes = max(nodes, racks * OUTLETS - (OUTLETS - 1))
+            pdus = racks * 2
+        os.makedirs(os.path.dirname(self.simconf))
+        base = free_port_base()
+        argv = [self.a.sim, "serve", "--nodes", nodes, "--racks", racks,
+                "--pdus", pdus, "--meters", 0, "--shape", "joules",
+                "--profile", "steady", "--port-base", base,
+                "--config-out", self.simconf,
+                "--interval", "%ds" % self.a.interval]
+        if not pdus:
+            argv.append("--no-snmp")
+        self.sim = self.procs.start("sim", [str(x) for x in argv],
+                                    os.path.join(self.tmp, "sim.log"))
+
+        def ready():
+            if not self.sim.alive():
+                raise RuntimeError("wattpath-sim exited:\n" + self.sim.tail())
+            with open(self.sim.logpath, "rb") as f:
+                return b"wattpath-sim: config" in f.read()
+        if not wait_for(ready, 120, 0.2):
+            raise RuntimeError("wattpath-sim not ready:\n" + self.sim.tail())
+        log("simulator: %d BMCs, %d PDUs x %d outlets (%d racks), pid %d, "
+            "ports %d..%d" % (nodes, pdus, OUTLETS, racks, self.sim.pid,
+                              base, base + 4))
+
+    def wattpath(self, tag, what, n, rrdcached=None):
+        d = os.path.join(self.tmp, tag)
+        os.makedirs(d)
+        conf = os.path.join(self.tmp, tag + ".yaml")
+        port = free_tcp_port()
+        args = ["wattpath", self.simconf, conf, "--what", what, "--n", n,
+                "--data", d, "--listen", port, "--interval",
+                self.a.interval, "--maps-dir", os.path.join(ROOT, "etc")]
+        if rrdcached:
+            args += ["--rrdcached", rrdcached]
+        gen(*args)
+        p = self.procs.start(tag, [self.a.wattpath, "run", "-c", conf],
+                             os.path.join(self.tmp, tag + ".log"))
+        p.port = port
+        p.data = d
+        return p
+
+    def collectd(self, tag, what, n):
+        d = os.path.join(self.tmp, tag)
+        os.makedirs(d)
+        conf = os.path.join(self.tmp, tag + ".conf")
+        gen("collectd", self.simconf, conf, "--what", what, "--n", n,
+            "--data", d, "--interval", self.a.interval,
+            "--pidfile", os.path.join(d, "collectd.pid"),
+            "--typesdb", self.types)
+        p = self.procs.start(tag, ["collectd", "-f", "-C", conf],
+                             os.path.join(self.tmp, tag + ".log"))
+        p.data = d
+        return p
+
+    def rrdcached(self, tag):
+        d = os.path.join(self.tmp, tag)
+        os.makedirs(d)
+        sock = os.path.join(d, "rrdcached.sock")
+        os.makedirs(os.path.join(d, "journal"))
+        p = self.procs.start(tag, ["rrdcached", "-g", "-l", "unix:" + sock,
+                                   "-j", os.path.join(d, "journal"),
+                                   "-p", os.path.join(d, "pid"),
+                                   "-w", "300", "-z", "60"],
+                             os.path.join(self.tmp, tag + ".log"))
+        if not wait_for(lambda: os.path.exists(sock) or not p.alive(), 20,
+                        0.1) or not p.alive():
+            raise RuntimeError("rrdcached did not start:\n" + p.tail())
+        return p, "unix:" + sock
+
+    # ---- baselines: the same programs with nothing to poll ----
+    def baselines(self):
+        ps = [self.wattpath("base-wattpath", "redfish", 0)]
+        if "redfish" in self.a.only:
+            ps.append(self.collectd("base-collectd-curl_json", "redfish", 0))
+        if "snmp" in self.a.only:
+            ps.append(self.collectd("base-collectd-snmp", "snmp", 0))
+        time.sleep(5)
+        for p in ps:
+            if not p.alive():
+                raise RuntimeError("%s exited:\n%s" % (p.name, p.tail()))
+            self.base[p.name] = p.hwm()
+        self.procs.stop(ps)
+        log("baselines (peak RSS, nothing to poll): " + ", ".join(
+            "%s %.1f MiB" % (k[5:], v / 1024) for k, v in self.base.items()))
+
+    # ---- one comparison ----
+    def warm(self, wps, cds, n, files_per_target):
+        """Until every wattpath has polled all n targets successfully and
+        collectd has created its files, then one more interval."""
+        iv = self.a.interval
+        limit = max(6 * iv, 60 + n * 0.02)
+
+        def done():
+            for p in wps + cds:
+                if not p.alive():
+                    raise RuntimeError("%s exited:\n%s" % (p.name, p.tail()))
+            for p in wps:
+                m = metrics(p.port)
+                if m is None or m["targets"] < n or m["up"] < n:
+                    return False
+            return all(all_files(p.data) >= files_per_target * n
+                       for p in cds)
+        t0 = time.time()
+        ok = wait_for(done, limit, 1.0)
+        if not ok:
+            log("  warning: warm-up incomplete after %.0f s" % limit)
+            for p in wps:
+                m = metrics(p.port)
+                log("    %s: %s" % (p.name, m))
+            for p in cds:
+                log("    %s: %d RRD files" % (p.name, all_files(p.data)))
+        time.sleep(iv)
+        return time.time() - t0
+
+    def measure(self, wps, cds, others):
+        """CPU over `window` intervals; poll counts of wattpath."""
+        iv = self.a.interval
+        window = self.a.window * iv
+        m0 = {p.name: metrics(p.port) for p in wps}
+        everyone = wps + cds + others
+        c0 = {p.name: p.cpu() for p in everyone}
+        t0 = time.time()
+        time.sleep(window)
+        c1 = {p.name: p.cpu() for p in everyone}
+        t1 = time.time()
+        m1 = {p.name: metrics(p.port) for p in wps}
+        fresh = {p.name: fresh_files(p.data, t1 - iv) for p in cds}
+        hwm = {p.name: p.hwm() for p in everyone}
+        out = {"elapsed": t1 - t0, "cpu": {}, "polls": {}, "fail": {},
+               "hwm": hwm, "fresh": fresh}
+        for p in everyone:
+            out["cpu"][p.name] = c1[p.name] - c0[p.name]
+        for p in wps:
+            if m0[p.name] is None or m1[p.name] is None:
+                raise RuntimeError("%s: no /metrics" % p.name)
+            out["polls"][p.name] = m1[p.name]["polls"] - m0[p.name]["polls"]
+            out["fail"][p.name] = m1[p.name]["fail"] - m0[p.name]["fail"]
+        return out
+
+    def redfish(self, n):
+        iv = self.a.interval
+        log("\n== Redfish: %d BMCs, HTTPS keep-alive, interval %d s ==" %
+            (n, iv))
+        tag = "rf%d" % n
+        wps = [self.wattpath(tag + "-wattpath", "redfish", n)]
+        others = [self.sim]
+        rc = None
+        if not self.a.no_rrdcached:
+            rc, spec = self.rrdcached(tag + "-rrdcached")
+            wps.append(self.wattpath(tag + "-wattpath-rrdcached", "redfish",
+                                     n, spec))
+            others.append(rc)
+        cds = [self.collectd(tag + "-collectd", "redfish", n)]
+        try:
+            w = self.warm(wps, cds, n, 2)
+            log("  warm-up %.0f s; measuring %d intervals" %
+                (w, self.a.window))
+            r = self.measure(wps, cds, others)
+        finally:
+            self.procs.stop(wps + cds + ([rc] if rc else []), grace=30)
+        self.report_rf(n, r, wps, cds, rc)
+
+    def snmp(self, n):
+        iv = self.a.interval
+        log("\n== SNMP: %d PDUs x %d outlets, v2c, interval %d s ==" %
+            (n, OUTLETS, iv))
+        tag = "snmp%d" % n
+        wps = [self.wattpath(tag + "-wattpath", "snmp", n)]
+        cds = [self.collectd(tag + "-collectd", "snmp", n)]
+        try:
+            # wattpath: 2 files per outlet and inlet; collectd: 1 (2 DS).
+            w = self.warm(wps, cds, n, OUTLETS + 1)
+            log("  warm-up %.0f s; measuring %d intervals" %
+                (w, self.a.window))
+            r = self.measure(wps, cds, [self.sim])
+        finally:
+            self.procs.stop(wps + cds, grace=30)
+        self.report_snmp(n, r, wps, cds)
+
+    # ---- figures ----
+    def common(self, r, n, cds, unit):
+        iv = self.a.interval
+        expect = n * r["elapsed"] / iv
+        for p in cds:
+            r["polls"][p.name] = expect
+            r["fail"][p.name] = 0
+        rows = []
+        for name in r["polls"]:
+            polls = r["polls"][name]
+            cpu = r["cpu"][name]
+            base = self.base.get("base-" + ("wattpath" if "wattpath" in name
+                                 else "collectd-" + ("curl_json" if unit ==
+                                                     "BMC" else "snmp")), 0)
+            hwm = r["hwm"][name]
+            rows.append({"name": name, "polls": polls, "fail": r["fail"][name],
+                         "cpu": cpu, "ms": 1000 * cpu / polls if polls else
+                         float("nan"), "hwm": hwm,
+                         "per": (hwm - base) / n})
+        return rows, expect
+
+    def print_rows(self, rows, unit, extra):
+        log("  %-28s %8s %6s %8s %12s %10s %12s" %
+            ("process", "polls", "fail", "CPU s", "CPU s/1000", "peak RSS",
+             "RSS/" + unit))
+        log("  %-28s %8s %6s %8s %12s %10s %12s" %
+            ("", "", "", "", "polls", "MiB", "KiB"))
+        for x in rows:
+            log("  %-28s %8.0f %6.0f %8.2f %12.4f %10.1f %12.1f" %
+                (x["name"].split("-", 1)[1], x["polls"], x["fail"], x["cpu"],
+                 x["ms"], x["hwm"] / 1024, x["per"]))
+        for line in extra:
+            log("  " + line)
+
+    def verdict(self, ok):
+        return "met" if ok else "MISSED"
+
+    def load_line(self, r):
+        total = sum(r["cpu"].values())
+        return ("machine load in the window: %.0f%% of %d CPUs (simulator "
+                "%.2f s of CPU)" % (100 * total / r["elapsed"] /
+                                    os.cpu_count(), os.cpu_count(),
+                                    r["cpu"][self.sim.name]))
+
+    def report_rf(self, n, r, wps, cds, rc):
+        rows, expect = self.common(r, n, cds, "BMC")
+        by = {x["name"]: x for x in rows}
+        w = by[wps[0].name]
+        c = by[cds[0].name]
+        extra = []
+        if rc is not None:
+            rcpu = r["cpu"][rc.name]
+            polls = by[wps[1].name]["polls"]
+            extra.append("rrdcached (for wattpath-rrdcached): %.2f s CPU, "
+                         "%.4f s/1000 polls; wattpath + rrdcached %.4f s/1000 "
+                         "polls; peak RSS %.1f MiB" %
+                         (rcpu, 1000 * rcpu / polls if polls else 0,
+                          by[wps[1].name]["ms"] + 1000 * rcpu / polls
+                          if polls else 0, r["hwm"][rc.name] / 1024))
+        extra.append("collectd polls are %d BMCs x %.1f s / %d s; RRD files "
+                     "it updated in the last interval: %d of %d" %
+                     (n, r["elapsed"], self.a.interval,
+                      r["fresh"][cds[0].name], 2 * n))
+        extra.append(self.load_line(r))
+        cr = c["ms"] / w["ms"] if w["ms"] else float("inf")
+        mr = c["per"] / w["per"] if w["per"] > 0 else float("inf")
+        extra.append("ratio collectd / wattpath: CPU %.1fx, memory %.1fx" %
+                     (cr, mr))
+        extra.append("targets: CPU < %.1f ms/poll: %s (%.4f); memory < %d "
+                     "KiB/BMC: %s (%.1f); >= %.0fx below collectd: CPU %s, "
+                     "memory %s" %
+                     (RF_CPU_MS, self.verdict(w["ms"] < RF_CPU_MS), w["ms"],
+                      RF_MEM_KIB, self.verdict(w["per"] < RF_MEM_KIB),
+                      w["per"], RATIO, self.verdict(cr >= RATIO),
+                      self.verdict(mr >= RATIO)))
+        self.print_rows(rows, "BMC", extra)
+
+    def report_snmp(self, n, r, wps, cds):
+        rows, expect = self.common(r, n, cds, "PDU")
+        # Per outlet reading: each PDU poll reads 48 outlets (and the
+        # inlet, for both programs).
+        for x in rows:
+            x["ms"] /= OUTLETS
+            x["polls"] *= OUTLETS
+        by = {x["name"]: x for x in rows}
+        w = by[wps[0].name]
+        c = by[cds[0].name]
+        extra = ["readings are outlet readings (power and energy of one "
+                 "outlet); each PDU poll also reads the inlet",
+                 "collectd readings are %d PDUs x %d x %.1f s / %d s; RRD "
+                 "files it updated in the last interval: %d of %d" %
+                 (n, OUTLETS, r["elapsed"], self.a.interval,
+                  r["fresh"][cds[0].name], n * (OUTLETS + 1)),
+                 self.load_line(r)]
+        cr = c["ms"] / w["ms"] if w["ms"] else float("inf")
+        mr = c["per"] / w["per"] if w["per"] > 0 else float("inf")
+        extra.append("ratio collectd / wattpath: CPU %.1fx, memory %.1fx" %
+                     (cr, mr))
+        extra.append("target: >= %.0fx less CPU per outlet reading than "
+                     "collectd: %s" % (RATIO, self.verdict(cr >= RATIO)))
+        log("  (CPU s/1000 polls below is per 1,000 outlet readings)")
+        self.print_rows(rows, "PDU", extra)
+
+    def run(self):
+        self.start_sim()
+        self.baselines()
+        if "redfish" in self.a.only:
+            for n in self.a.sizes:
+                self.redfish(n)
+        if "snmp" in self.a.only:
+            self.snmp(self.a.pdus)
+
+    def cleanup(self):
+        self.procs.stop_all()
+        if self.a.keep:
+            log("kept %s" % self.tmp)
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def raise_nofile():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    for want in (65536, hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, max(want, hard)))
+            return want
+        except (ValueError, OSError):
+            continue
+    return soft
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wattpath", default=os.path.join(ROOT, "build",
+                                                       "wattpath"))
+    ap.add_argument("--sim", default=os.path.join(ROOT, "wattpath-sim"))
+    ap.add_argument("--sizes", default="1000,5000")
+    ap.add_argument("--pdus", type=int, default=200)
+    ap.add_argument("--interval", type=int, default=10)
+    ap.add_argument("--window", type=int, default=4)
+    ap.add_argument("--only", default="redfish,snmp")
+    ap.add_argument("--no-rrdcached", action="store_true")
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+    a.sizes = [int(x) for x in a.sizes.split(",") if x]
+    a.only = a.only.split(",")
+    for b in (a.wattpath, a.sim):
+        if not os.access(b, os.X_OK):
+            sys.exit("bench: %s not built" % b)
+    if shutil.which("collectd") is None:
+        sys.exit("bench: collectd not installed (scripts/deps.sh bench)")
+    nofile = raise_nofile()
+    log("open-file limit %d" % nofile)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+    b = Bench(a)
+    rc = 0
+    try:
+        b.run()
+    except (Stop, RuntimeError, subprocess.CalledProcessError) as e:
+        log("bench: %s" % e)
+        rc = 1
+    finally:
+        b.cleanup()
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
