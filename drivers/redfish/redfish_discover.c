@@ -16,14 +16,17 @@
 #define OWN_OUTLET	20000
 #define OWN_MAIN	30000
 #define OWN_PDM		40000
+#define OWN_REPORT	50000	/* a MetricReport's reading, not yet a GPU's */
 #define OWN_NONE	-1
+#define OWN_DROP	-2	/* a report reading folded into an excerpt */
+#define MAX_REPORTS	16
 
 enum role {
 	R_ROOT, R_CHASSIS_COLL, R_CHASSIS, R_MGR_COLL, R_MGR, R_ENV,
 	R_SENSORS, R_SENSOR, R_PSUBSYS, R_PSU_COLL, R_PSU, R_PSU_METRICS,
 	R_POWER, R_OEM_METER, R_SYSTEM, R_PROC_COLL, R_PROC, R_PEQ,
 	R_RACKPDUS, R_RACKPDU, R_OUTLETS, R_OUTLET, R_MAINS, R_MAIN, R_PDM,
-	R_GPU_CHASSIS_ENV
+	R_GPU_CHASSIS_ENV, R_TELEMETRY, R_REPORTS, R_REPORT
 };
 
 struct item {
@@ -54,6 +57,7 @@ struct rf_disc {
 	size_t		 n_ch;
 	int		 n_gpu_proc, n_gpu;
 	char		 gpu_id[MAX_GPUS][64];	/* label name= of gpu/<i> */
+	char		 gpu_base[MAX_GPUS][RF_URI_MAX];	/* its resource */
 	int		 n_outlet, n_main;
 	bool		 have_pdu, have_pdu_coll;
 	struct rf_readings rd;
@@ -209,6 +213,8 @@ on_root(struct rf_disc *d, struct json_object *doc)
 	if (d->mode != RF_MODE_PDU) {
 		push(d, rf_link(doc, "Chassis"), R_CHASSIS_COLL, OWN_NONE);
 		push(d, rf_link(doc, "Managers"), R_MGR_COLL, OWN_NONE);
+		push(d, rf_link(doc, "TelemetryService"), R_TELEMETRY,
+		    OWN_NONE);
 	}
 	if (d->mode != RF_MODE_NODE)
 		push(d, rf_link(doc, "PowerEquipment"), R_PEQ, OWN_NONE);
@@ -379,6 +385,29 @@ phase2(struct rf_disc *d)
 	}
 }
 
+/* Is key a property of the resource at base or below it? */
+static bool
+under(const char *key, const char *base)
+{
+	size_t n = strlen(base);
+
+	return n > 0 && strncmp(key, base, n) == 0 && (key[n] == '/' ||
+	    key[n] == '#');
+}
+
+/* Does a MetricReport carry a reading of base or below it? */
+static bool
+in_report(struct rf_disc *d, const char *base)
+{
+	size_t i;
+
+	for (i = 0; i < d->rd.n; i++)
+		if (d->rd.v[i].owner == OWN_REPORT &&
+		    under(d->rd.v[i].key, base))
+			return true;
+	return false;
+}
+
 static void
 phase3(struct rf_disc *d)
 {
@@ -387,9 +416,12 @@ phase3(struct rf_disc *d)
 	if (d->n_gpu_proc > 0)
 		return;
 	for (i = 0; i < d->n_ch && d->n_gpu < MAX_GPUS; i++)
-		if (d->ch[i].gpu && d->ch[i].env[0]) {
+		if (d->ch[i].gpu && (d->ch[i].env[0] ||
+		    in_report(d, d->ch[i].uri))) {
 			copy(d->gpu_id[d->n_gpu], sizeof(d->gpu_id[0]),
 			    d->ch[i].id);
+			copy(d->gpu_base[d->n_gpu], sizeof(d->gpu_base[0]),
+			    d->ch[i].uri);
 			push(d, d->ch[i].env, R_GPU_CHASSIS_ENV,
 			    OWN_GPU + d->n_gpu++);
 		}
@@ -474,6 +506,7 @@ on_proc(struct rf_disc *d, struct json_object *doc)
 		return;
 	d->n_gpu_proc++;
 	copy(d->gpu_id[d->n_gpu], sizeof(d->gpu_id[0]), str_of(doc, "Id"));
+	copy(d->gpu_base[d->n_gpu], sizeof(d->gpu_base[0]), rf_link(doc, NULL));
 	push(d, rf_link(doc, "EnvironmentMetrics"), R_ENV,
 	    OWN_GPU + d->n_gpu++);
 }
@@ -593,6 +626,14 @@ dispatch(struct rf_disc *d, const struct item *it, struct json_object *doc,
 		return 0;
 	case R_POWER:
 		on_oem_links(d, it, doc);
+		break;
+	case R_TELEMETRY:
+		push(d, rf_link(doc, "MetricReports"), R_REPORTS, OWN_NONE);
+		return 0;
+	case R_REPORTS:
+		each_member(d, doc, R_REPORT, OWN_REPORT, MAX_REPORTS);
+		return 0;
+	case R_REPORT:
 		break;
 	case R_PEQ: case R_RACKPDUS: case R_RACKPDU: case R_OUTLETS:
 	case R_MAINS:
@@ -903,6 +944,8 @@ plan_pdu(struct rf_disc *d)
 static int
 boundary_of(struct rf_disc *d, const struct rf_reading *r)
 {
+	if (r->owner == OWN_REPORT)
+		return WP_B_COMPONENT;	/* not a GPU's: listed only */
 	if (r->owner >= OWN_PDM)
 		return WP_B_PDU;
 	if (r->owner >= OWN_MAIN)
@@ -995,12 +1038,67 @@ device(struct rf_disc *d)
 		copy(p->firmware, sizeof(p->firmware), d->pdu_firmware);
 }
 
+/*
+ * Gives each MetricReport reading of a GPU to that GPU: where the GPU's own
+ * resource has the same excerpt, the excerpt is polled through the report
+ * (one GET for every GPU instead of one each); otherwise the report's
+ * reading is the GPU's source.
+ */
+static void
+adopt_reports(struct rf_disc *d)
+{
+	struct rf_reading *r, *x;
+	size_t i, j, k;
+	int g;
+
+	for (i = 0; i < d->rd.n; i++) {
+		r = &d->rd.v[i];
+		if (r->owner != OWN_REPORT)
+			continue;
+		for (j = 0; j < d->rd.n; j++)
+			if (j != i && d->rd.v[j].owner != OWN_REPORT &&
+			    d->rd.v[j].owner < OWN_GPU &&
+			    strcmp(d->rd.v[j].key, r->key) == 0)
+				break;
+		if (j < d->rd.n) {	/* a chassis' own, read anyway */
+			r->owner = OWN_DROP;
+			continue;
+		}
+		for (g = 0; g < d->n_gpu && !under(r->key, d->gpu_base[g]);
+		    g++)
+			;
+		if (g == d->n_gpu)
+			continue;
+		for (j = 0; j < d->rd.n; j++) {
+			x = &d->rd.v[j];
+			if (j != i && x->owner == OWN_GPU + g &&
+			    strcmp(x->key, r->key) == 0)
+				break;
+		}
+		if (j == d->rd.n) {
+			r->owner = OWN_GPU + g;
+			continue;
+		}
+		copy(x->uri, sizeof(x->uri), r->uri);
+		copy(x->source, sizeof(x->source), r->source);
+		x->value = r->value;
+		x->raw_value = r->raw_value;
+		x->device_time = r->device_time;
+		r->owner = OWN_DROP;
+	}
+	for (i = k = 0; i < d->rd.n; i++)
+		if (d->rd.v[i].owner != OWN_DROP)
+			d->rd.v[k++] = d->rd.v[i];
+	d->rd.n = k;
+}
+
 int
 rf_disc_plan(struct rf_disc *d, const struct rf_plan **plan,
     struct wp_err *err)
 {
 	if (!d->planned) {
 		rf_readings_merge(&d->rd);
+		adopt_reports(d);
 		if ((d->mode != RF_MODE_PDU && plan_node(d) < 0) ||
 		    (d->mode != RF_MODE_NODE && plan_pdu(d) < 0) ||
 		    build_found(d) < 0)
@@ -1026,6 +1124,19 @@ rf_disc_found(struct rf_disc *d, const struct rf_found **out)
 	return d->n_found;
 }
 
+/* The reading of a pick in this poll: its key, from its resource. */
+static const struct rf_reading *
+find_pick(const struct rf_readings *polled, const struct rf_pick *p)
+{
+	size_t i;
+
+	for (i = 0; i < polled->n; i++)
+		if (strcmp(polled->v[i].key, p->key) == 0 &&
+		    strcmp(polled->v[i].uri, p->uri) == 0)
+			return &polled->v[i];
+	return rf_readings_find(polled, p->key);
+}
+
 int
 rf_series_sample(const struct rf_series *se, const struct rf_readings *polled,
     struct wp_sample *s, struct wp_err *err)
@@ -1038,7 +1149,7 @@ rf_series_sample(const struct rf_series *se, const struct rf_readings *polled,
 		return err_set(err, WP_E_INTERNAL, "series name too long");
 	s->value = s->raw_value = 0;
 	for (i = 0; i < se->n_pick; i++) {
-		if ((r = rf_readings_find(polled, se->pick[i].key)) == NULL)
+		if ((r = find_pick(polled, &se->pick[i])) == NULL)
 			return err_set(err, WP_E_PROTOCOL, "%s: no reading in %s",
 			    se->series, se->pick[i].key);
 		s->value += r->value;

@@ -11,7 +11,9 @@
  *     when they have no power resource of their own; never a child and its
  *     parent both), each with its best energy and power source in the
  *     issue's order; GPUs (Processors with ProcessorType GPU, or chassis
- *     that stand for one GPU) with their EnvironmentMetrics;
+ *     that stand for one GPU) with their EnvironmentMetrics, or the
+ *     TelemetryService MetricReports that carry them (then one report is
+ *     polled instead of each GPU's resource);
  *   - PDU mode: PowerEquipment/RackPDUs outlets, mains and totals;
  *   - probe mode: both, and every reading of every chassis.
  * Dangling links are counted and logged by the caller, never fatal unless

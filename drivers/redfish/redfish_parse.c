@@ -586,6 +586,125 @@ parse_pdu_part(const char *uri, struct json_object *doc, const char *type,
 	return n;
 }
 
+/*
+ * MetricProperty "P#/EnergyJoules[/Reading]" or "P#/PowerWatts[/Reading]"
+ * -> the key of that excerpt ("P#/EnergyJoules"), its quantity and source.
+ * Returns 1 if it is one we read, 0 otherwise.
+ */
+static int
+report_property(const char *mp, char *key, size_t len, int *quantity,
+    int *src)
+{
+	static const struct { const char *prop; int q, src; } known[] = {
+		{ "EnergyJoules", WP_Q_ENERGY, RF_SRC_ENV_ENERGYJ },
+		{ "PowerWatts", WP_Q_POWER, RF_SRC_ENV_POWER },
+	};
+	const char *h = strstr(mp, "#/"), *p;
+	size_t i, n;
+
+	if (h == NULL || h == mp || strncmp(mp, "/redfish/", 9) != 0)
+		return 0;
+	p = h + 2;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		n = strlen(known[i].prop);
+		if (strncmp(p, known[i].prop, n) != 0 || (p[n] != '\0' &&
+		    strcmp(p + n, "/Reading") != 0))
+			continue;
+		if ((size_t)(h - mp) + 2 + n >= len)
+			return 0;
+		snprintf(key, len, "%.*s#/%s", (int)(h - mp), mp, known[i].prop);
+		*quantity = known[i].q;
+		*src = known[i].src;
+		return 1;
+	}
+	return 0;
+}
+
+/* MetricValue: a string per the schema ("123.4"), a number from some. */
+static int
+report_value(struct json_object *e, double *v, int *dec)
+{
+	struct json_object *mv;
+	const char *s, *dot;
+	char *end;
+
+	if (!json_object_object_get_ex(e, "MetricValue", &mv) || mv == NULL)
+		return 0;
+	if (json_object_is_type(mv, json_type_double) ||
+	    json_object_is_type(mv, json_type_int)) {
+		*v = json_object_get_double(mv);
+		*dec = decimals(mv);
+		return 1;
+	}
+	if (!json_object_is_type(mv, json_type_string))
+		return -1;
+	s = json_object_get_string(mv);
+	if (*s == '\0')
+		return 0;	/* no reading yet */
+	*v = strtod(s, &end);
+	if (end == s || *end != '\0')
+		return -1;
+	dot = strchr(s, '.');
+	*dec = dot ? (int)strspn(dot + 1, "0123456789") : 0;
+	return 1;
+}
+
+/*
+ * A TelemetryService MetricReport: each MetricValues member naming an
+ * EnvironmentMetrics EnergyJoules or PowerWatts property becomes a reading
+ * keyed as that excerpt would be (so a plan can fetch one report instead
+ * of each resource); uri is the report, Timestamp the reading time.
+ */
+static int
+parse_metric_report(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	struct json_object *mvs, *e;
+	struct rf_reading r;
+	const char *mp;
+	char key[sizeof(r.key)];
+	int q, src, dec, n = 0, rc;
+	size_t i;
+	double v;
+
+	if (!json_object_object_get_ex(doc, "MetricValues", &mvs) ||
+	    mvs == NULL)
+		return 0;
+	if (!json_object_is_type(mvs, json_type_array))
+		return err_set(err, WP_E_PROTOCOL, "%s: MetricValues is not "
+		    "an array", uri);
+	for (i = 0; i < json_object_array_length(mvs) && i < 4096; i++) {
+		e = json_object_array_get_idx(mvs, i);
+		if (!json_object_is_type(e, json_type_object) ||
+		    (mp = str_member(e, "MetricProperty")) == NULL ||
+		    !report_property(mp, key, sizeof(key), &q, &src))
+			continue;
+		if ((rc = report_value(e, &v, &dec)) == 0)
+			continue;
+		if (rc < 0)
+			return err_set(err, WP_E_PROTOCOL, "%s: MetricValue of "
+			    "%s is not a number", uri, mp);
+		base(&r, uri, NULL, src, q, q == WP_Q_ENERGY ? WP_COUNTER :
+		    WP_GAUGE);
+		snprintf(r.key, sizeof(r.key), "%s", key);
+		snprintf(r.source, sizeof(r.source), "MetricReport.%s",
+		    q == WP_Q_ENERGY ? "EnergyJoules" : "PowerWatts");
+		snprintf(r.id, sizeof(r.id), "%s", str_member(e, "MetricId") ?
+		    str_member(e, "MetricId") : "");
+		r.scope = RF_SCOPE_CHASSIS;
+		set_time(e, "Timestamp", &r.device_time);
+		if (finish(&r, v, dec, 1, q == WP_Q_ENERGY ? "J" : "W",
+		    err) < 0)
+			return -1;
+		if (rf_readings_find(out, r.key) != NULL)
+			continue;	/* listed twice: the first counts */
+		if (rf_readings_add(out, &r) < 0)
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		n++;
+	}
+	return n;
+}
+
 int
 rf_parse_resource(const char *uri, struct json_object *doc,
     struct rf_readings *out, struct wp_err *err)
@@ -611,6 +730,8 @@ rf_parse_resource(const char *uri, struct json_object *doc,
 	if (strcmp(type, "Outlet") == 0 || strcmp(type, "Circuit") == 0 ||
 	    strcmp(type, "PowerDistributionMetrics") == 0)
 		return parse_pdu_part(uri, doc, type, out, err);
+	if (strcmp(type, "MetricReport") == 0)
+		return parse_metric_report(uri, doc, out, err);
 	return 0;
 }
 

@@ -9,7 +9,9 @@
  * understands EnvironmentMetrics, Sensor (and SensorCollections with
  * members inlined), PowerSupplyMetrics, the legacy Power resource
  * (PowerControl, PowerSupplies), PowerDistributionMetrics, Outlet, Circuit
- * (PDU mains) and the HPE/Hp OEM PowerMeter.  No I/O, no state.
+ * (PDU mains), the HPE/Hp OEM PowerMeter and TelemetryService MetricReports
+ * (MetricValues naming an EnvironmentMetrics EnergyJoules or PowerWatts:
+ * keyed as that excerpt, uri the report).  No I/O, no state.
  *
  * A reading's key identifies it across polls: the resource URI for a
  * Sensor, "uri#/Property" for an excerpt, "uri#/PowerControl/N" for a

@@ -1,6 +1,6 @@
 #!/bin/sh
 # fast
-# wattpath run against eight simulated Redfish services, one per 127.0.0.x, every
+# wattpath run against nine simulated Redfish services, one per 127.0.0.x, every
 # second for about 12 s, then SIGTERM and a journal export:
 #   .11 DMTF rackmount1 (EnergykWh sensor), trace 400 W 2 s / 700 W 3 s
 #   .12 Delta power shelf (6 EnergyJoules input sensors, summed), 300/900 W
@@ -13,6 +13,8 @@
 #       (in-band), so the BMC's GPU readings are cross-checks
 #   .17 the same tree, no gpu: block
 #   .18 a Redfish PDU (DMTF mockup): outlets and inlet with the PDU's identity
+#   .19 the HGX tree with a TelemetryService MetricReport carrying every
+#       GPU's energy and power (GPUs 5-8 have nothing else): two GETs a poll
 # Checks: wall energy of each counter BMC (sum of journal deltas) within
 # 0.5 % of the trace's integral between its first and last reading times;
 # the gauge-only BMC gives wall/power gauges at the trace's value and no
@@ -45,7 +47,8 @@ rf 15 dmtf-rackmount1 --fault trickle
 rf 16 synthetic-hgx --trace 5000:2,6000:2
 rf 17 synthetic-hgx --trace 4000
 rf 18 dmtf-pdu --trace 800
-for o in 11 12 13 14 15 16 17 18; do wait_tcp "127.0.0.$o" "$P"; done
+rf 19 synthetic-hgx-telemetry --trace 4500:3,5500:1
+for o in 11 12 13 14 15 16 17 18 19; do wait_tcp "127.0.0.$o" "$P"; done
 
 cat >"$T/c.yaml" <<YAML
 collector: {interval: 1s, data_dir: $T/data, log_level: info, listen: "127.0.0.1:$L"}
@@ -59,6 +62,7 @@ nodes:
   - {name: n15, bmc: {url: "http://127.0.0.15:$P", credentials: bmc}}
   - {name: n16, bmc: {url: "http://127.0.0.16:$P", credentials: bmc}, gpu: {nvml: true}}
   - {name: n17, bmc: {url: "http://127.0.0.17:$P", credentials: bmc}}
+  - {name: n19, bmc: {url: "http://127.0.0.19:$P", credentials: bmc}}
 pdus:
   - {name: pdu18, url: "http://127.0.0.18:$P", credentials: bmc}
 YAML
@@ -82,7 +86,7 @@ rc=0; wait "$PID_wp" || rc=$?
 grep -q "signal 15" "$T/wp.log" || fail "no stop message: $(tail "$T/wp.log")"
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
-for o in 11 12 13 14 15 16 17 18; do
+for o in 11 12 13 14 15 16 17 18 19; do
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/stats').read().decode())" \
 		>"$T/stats$o.json" || fail "stats $o"
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/log').read().decode())" \
@@ -108,7 +112,7 @@ def energy(o, a, b):
     return json.load(urllib.request.urlopen(u))["joules"]
 
 # -- the good BMCs: polled every second, quickly, whatever the bad ones do
-for o in (11, 12, 13, 16, 17):
+for o in (11, 12, 13, 16, 17, 19):
     rs = recs("n%d" % o)
     ok = [r for r in rs if r[1] == "ok"]
     assert ok, "n%d: no good poll: %s" % (o, rs[:3])
@@ -140,7 +144,7 @@ for o in (11, 12, 13, 16, 17):
 #    advancing by the trace: the Delta shelf's six inputs are summed).  The
 #    first good poll is left out: it waited for discovery, so its reading
 #    was taken some ms after the poll's start, the time the journal keeps.
-for o, k in ((11, 1), (12, 6), (16, 1)):
+for o, k in ((11, 1), (12, 6), (16, 1), (19, 1)):
     e = [(t, r) for t, s, _, v in recs("n%d" % o) if s == "ok"
          for r in v if r["series"] == "wall/energy"][1:]
     assert len(e) >= 9, "n%d: %d energy rows" % (o, len(e))
@@ -168,7 +172,7 @@ assert "vendor=Cisco Systems Inc." in g[0]["labels"], g[0]["labels"]
 
 # -- GPUs: eight per HGX node, boundary gpu, cross-checks where in-band is
 #    configured, each counter following the trace too
-for o, cross in ((16, True), (17, False)):
+for o, cross in ((16, True), (17, False), (19, False)):
     g = [r for r in rows if r["target"] == "n%d/bmc" % o and
          r["series"].startswith("gpu/")]
     names = sorted(set(r["series"] for r in g))
@@ -178,7 +182,8 @@ for o, cross in ((16, True), (17, False)):
         i = int(r["series"].split("/")[1])
         assert r["boundary"] == "gpu", r
         assert ("name=HGX_GPU_SXM_%d" % (i + 1)) in r["labels"], r["labels"]
-        assert "source=EnvironmentMetrics." in r["labels"], r["labels"]
+        assert ("source=MetricReport." if o == 19 else
+                "source=EnvironmentMetrics.") in r["labels"], r["labels"]
         assert "fw=syn-1.2.3" in r["labels"], r["labels"]
         assert ("crosscheck" in r["flags"]) == cross, (o, r["flags"])
     w = [r for r in rows if r["target"] == "n%d/bmc" % o and
@@ -190,6 +195,13 @@ for o, cross in ((16, True), (17, False)):
     want = energy(o, t[0], t[-1])
     assert abs(got - want) <= 0.005 * want, (o, got, want)
     print("n%d: 8 GPUs, gpu/3 %.1f J, trace %.1f J" % (o, got, want))
+# one report for eight GPUs: two GETs a poll (node EnvironmentMetrics, report)
+log = [x for x in json.load(open(T + "/log19.json")) if x[1] == "GET"]
+ok = [t for t, s, _, _ in recs("n19") if s == "ok"]
+per = [sum(1 for x in log if t <= x[0] < t + 0.9) for t in ok[1:]]
+assert per and max(per) == 2 and min(per) == 2, per
+assert any("MetricReports/HGX_PlatformEnvironmentMetrics_0" in x[2]
+           for x in log if x[0] >= ok[-1])
 
 # -- the Redfish PDU: outlets and inlet, each with the PDU's identity
 pd = [r for r in rows if r["target"].startswith("pdu18") and r["series"]]
@@ -211,7 +223,7 @@ for o in (14, 15):
     print("n%d: %d failed polls: %s" % (o, len(rs), rs[0][2]))
 
 # -- sessions: one each, all deleted at exit
-for o in (11, 12, 13, 14, 15, 16, 17, 18):
+for o in (11, 12, 13, 14, 15, 16, 17, 18, 19):
     st = json.load(open("%s/stats%d.json" % (T, o)))
     assert st["open"] == 0 and st["peak_open"] == 1 and st["created"] == 1, \
         "127.0.0.%d sessions: %s" % (o, st)

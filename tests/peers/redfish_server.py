@@ -10,7 +10,8 @@ Power trace (--trace): "W" (constant) or "W1:S1,W2:S2,..." (W1 watts for S1
 seconds, then W2 for S2 seconds..., repeating).  Every power reading served
 (EnvironmentMetrics.PowerWatts, Sensor ReadingType Power, PowerControl
 PowerConsumedWatts, PowerSupplyMetrics.InputPowerWatts, Outlet/Circuit/
-PowerDistributionMetrics PowerWatts) is P(t); every energy reading is its
+PowerDistributionMetrics PowerWatts, MetricReport values of PowerWatts) is
+P(t); every energy reading (MetricReport EnergyJoules values too) is its
 fixture value plus E(t) (J, or kWh for EnergykWh), E(t) the integral of P
 since the server started.
 
@@ -116,6 +117,25 @@ def advance(doc, p, e):
             doc["Reading"] = round(doc["Reading"] + e, 3)
         elif rt == "EnergykWh":
             doc["Reading"] = round(doc["Reading"] + e / 3.6e6, 6)
+        return
+    if "MetricReport." in t:
+        # TelemetryService report: MetricValue strings follow the trace too
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        for m in doc.get("MetricValues", []) or []:
+            mp = m.get("MetricProperty", "") if isinstance(m, dict) else ""
+            if mp.endswith("/Reading"):
+                mp = mp[:-len("/Reading")]
+            try:
+                v = float(m.get("MetricValue"))
+            except (TypeError, ValueError):
+                continue
+            if mp.endswith("#/EnergyJoules"):
+                m["MetricValue"] = "%.3f" % (v + e)
+            elif mp.endswith("#/PowerWatts"):
+                m["MetricValue"] = "%g" % p
+            else:
+                continue
+            m["Timestamp"] = now
         return
     if "SensorCollection" in t:
         for m in doc.get("Members", []):

@@ -247,6 +247,55 @@ test_hgx_gpu_chassis(void **st)
 	rf_disc_free(d);
 }
 
+/* A TelemetryService report: GPUs 1-4 polled through it (one GET instead
+ * of eight), GPUs 5-8 (no EnvironmentMetrics) read from it alone; the
+ * node's power in the report is listed, never a GPU's. */
+static void
+test_hgx_telemetry_report(void **st)
+{
+	static const char *const rep = "/redfish/v1/TelemetryService/"
+	    "MetricReports/HGX_PlatformEnvironmentMetrics_0";
+	const struct rf_series *g;
+	const struct rf_found *f;
+	struct wp_err err;
+	struct rf_disc *d;
+	char name[32];
+	size_t i, n, k;
+	int rc;
+
+	(void)st;
+	d = walk("synthetic-hgx-telemetry", RF_MODE_NODE, &rc, &err);
+	assert_int_equal(rc, 0);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "gpu/%zu/energy", i);
+		assert_non_null(g = plan_series(d, name));
+		assert_int_equal(g->boundary, WP_B_GPU);
+		assert_int_equal(g->n_pick, 1);
+		assert_string_equal(g->pick[0].uri, rep);
+		assert_string_equal(g->source, "MetricReport.EnergyJoules");
+		snprintf(name, sizeof(name), "HGX_GPU_SXM_%zu", i + 1);
+		assert_string_equal(g->name, name);
+		snprintf(name, sizeof(name), "gpu/%zu/power", i);
+		assert_non_null(g = plan_series(d, name));
+		assert_string_equal(g->pick[0].uri, rep);
+	}
+	g = plan_series(d, "wall/energy");
+	assert_non_null(g);
+	assert_string_equal(g->pick[0].uri, "/redfish/v1/Chassis/1/"
+	    "EnvironmentMetrics");
+	n = rf_disc_found(d, &f);
+	for (i = k = 0; i < n; i++) {
+		if (strstr(f[i].r->key, "HGX_GPU_SXM_1/EnvironmentMetrics#/"
+		    "EnergyJoules"))
+			k++;	/* the excerpt and the report's: once */
+		if (strcmp(f[i].r->uri, rep) == 0 && strstr(f[i].r->key,
+		    "Chassis/1/"))
+			assert_int_equal(f[i].boundary, WP_B_COMPONENT);
+	}
+	assert_int_equal(k, 1);
+	rf_disc_free(d);
+}
+
 static void
 test_identity_labels_sanitised_and_fitted(void **st)
 {
@@ -318,6 +367,7 @@ main(void)
 		cmocka_unit_test(test_gpu_name_patterns),
 		cmocka_unit_test(test_identity_labels_sanitised_and_fitted),
 		cmocka_unit_test(test_hgx_gpu_chassis),
+		cmocka_unit_test(test_hgx_telemetry_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

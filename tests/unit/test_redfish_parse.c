@@ -199,10 +199,69 @@ test_hpe_oem_meter_is_labelled_oem(void **st)
 	rf_readings_fini(&r);
 }
 
+/* MetricReport values become readings keyed like the excerpts they name. */
+static void
+test_metric_report(void **st)
+{
+	static const char *const rep_uri = "/redfish/v1/TelemetryService/"
+	    "MetricReports/R";
+	struct rf_readings r;
+	const struct rf_reading *x;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text(rep_uri,
+	    "{\"@odata.type\": \"#MetricReport.v1_5_0.MetricReport\","
+	    "\"MetricValues\": ["
+	    "{\"MetricProperty\": \"/redfish/v1/Chassis/G1/EnvironmentMetrics"
+	    "#/EnergyJoules\", \"MetricValue\": \"1234.5\","
+	    "\"Timestamp\": \"2025-01-01T00:00:00Z\"},"
+	    "{\"MetricProperty\": \"/redfish/v1/Chassis/G1/EnvironmentMetrics"
+	    "#/PowerWatts/Reading\", \"MetricValue\": 310},"
+	    "{\"MetricProperty\": \"/redfish/v1/Chassis/G1/Sensors/T#/Reading"
+	    "\", \"MetricValue\": \"41\"},"
+	    "{\"MetricProperty\": \"/redfish/v1/Chassis/G2/EnvironmentMetrics"
+	    "#/EnergyJoules\", \"MetricValue\": \"\"},"
+	    "{\"MetricValue\": \"7\"}, 3]}", &r, &e), 2);
+	assert_non_null(x = rf_readings_find(&r, "/redfish/v1/Chassis/G1/"
+	    "EnvironmentMetrics#/EnergyJoules"));
+	assert_string_equal(x->uri, rep_uri);
+	assert_int_equal(x->kind, WP_COUNTER);
+	assert_true(x->value == 1234.5 && x->resolution == 0.1);
+	assert_true(x->device_time > 0);
+	assert_string_equal(x->source, "MetricReport.EnergyJoules");
+	assert_non_null(x = rf_readings_find(&r, "/redfish/v1/Chassis/G1/"
+	    "EnvironmentMetrics#/PowerWatts"));
+	assert_int_equal(x->kind, WP_GAUGE);
+	assert_true(x->value == 310);
+	rf_readings_fini(&r);
+
+	/* Garbage in a value we read is an error, not a zero. */
+	rf_readings_init(&r);
+	assert_int_equal(parse_text(rep_uri,
+	    "{\"@odata.type\": \"#MetricReport.v1_5_0.MetricReport\","
+	    "\"MetricValues\": [{\"MetricProperty\": \"/redfish/v1/Chassis/"
+	    "G1/EnvironmentMetrics#/EnergyJoules\", \"MetricValue\": "
+	    "\"12abc\"}]}", &r, &e), -1);
+	assert_non_null(strstr(e.msg, "not a number"));
+	assert_int_equal(parse_text(rep_uri,
+	    "{\"@odata.type\": \"#MetricReport.v1_5_0.MetricReport\","
+	    "\"MetricValues\": [{\"MetricProperty\": \"/redfish/v1/Chassis/"
+	    "G1/EnvironmentMetrics#/PowerWatts\", \"MetricValue\": "
+	    "\"-5\"}]}", &r, &e), -1);
+	assert_int_equal(parse_text(rep_uri,
+	    "{\"@odata.type\": \"#MetricReport.v1_5_0.MetricReport\","
+	    "\"MetricValues\": {}}", &r, &e), -1);
+	assert_int_equal(r.n, 0);
+	rf_readings_fini(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_report),
 		cmocka_unit_test(test_bad_bodies_are_refused_clearly),
 		cmocka_unit_test(test_wrong_types_and_absurd_values),
 		cmocka_unit_test(test_energy_units_and_resolution),
