@@ -198,8 +198,10 @@ static int
 meter_conf(const struct wp_target_conf *tc, struct mb_meter *m,
     struct wp_err *err)
 {
+	/* interval/timeout are the core's per-target overrides; zone is
+	 * the report's (partial PUE per zone). */
 	static const char *const keys[] = { "name", "role", "modbus", "map",
-	    "it_measured_at", NULL };
+	    "it_measured_at", "zone", "interval", "timeout", NULL };
 	static const char *const roles[] = { "facility_total", "it_total",
 	    "cooling", "other", NULL };
 	static const char *const cats[] = { "ups_output", "pdu_output",
