@@ -68,7 +68,7 @@ $(BUILD)/wattpath: $(BUILD)/collector/main.o $(BUILD)/libwattpath.a
 
 $(BUILD)/wattpath-sim: $(SIM_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell $(PKG_CONFIG) --libs netsnmp-agent 2>/dev/null)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell $(PKG_CONFIG) --libs netsnmp-agent gnutls 2>/dev/null)
 
 # cp + mv: a running ./wattpath keeps its old file (no "text file busy").
 wattpath: $(BUILD)/wattpath

@@ -5,10 +5,10 @@
 # Usage: scripts/deps.sh [build|check|demo|bench]
 set -u
 build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
-libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev"
+libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev"
 check="$build libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
 socat python3-yaml python3-serial-asyncio openssl curl clang prometheus chromium procps psmisc"
-demo="$build rrdtool openssl curl"
+demo="$build rrdtool openssl curl python3"
 bench="$check collectd-core"
 case "${1:-check}" in
 build) want=$build ;;

@@ -22,6 +22,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <gnutls/abstract.h>
+#include <gnutls/gnutls.h>
 #include <json-c/json.h>
 #include <microhttpd.h>
 #include <openssl/rand.h>
@@ -50,6 +52,9 @@ struct dctx {
 struct sim_http {
 	struct sim_srv	*s;
 	struct sim_tls	 tls;
+	gnutls_privkey_t key;		/* the leaf key, shared */
+	gnutls_pcert_st	**cert;		/* per BMC, made on first use */
+	pthread_mutex_t	 cert_lock;
 	struct MHD_Daemon *d[3];
 	struct dctx	 ctx[3];
 };
@@ -99,22 +104,123 @@ accept_policy(void *cls, const struct sockaddr *addr, socklen_t len)
 	return (ntohl(sin->sin_addr.s_addr) >> 24) == 127 ? MHD_YES : MHD_NO;
 }
 
+/* The device a socket's local address names, or -1. */
+static int
+fd_device(const struct sim_srv *s, int fd, int kind)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	int idx;
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) == -1 ||
+	    sa.sin_family != AF_INET)
+		return -1;
+	idx = sim_addr_index(s, kind, ntohl(sa.sin_addr.s_addr));
+	return idx >= 0 && idx < s->f->o.nodes ? idx : -1;
+}
+
 /* The device this connection was made to, or -1. */
 static int
 conn_device(const struct sim_srv *s, struct MHD_Connection *c, int kind)
 {
 	const union MHD_ConnectionInfo *ci;
-	struct sockaddr_in sa;
-	socklen_t len = sizeof(sa);
-	int idx, max;
 
 	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	if (ci == NULL || getsockname(ci->connect_fd, (struct sockaddr *)&sa,
-	    &len) == -1 || sa.sin_family != AF_INET)
+	return ci == NULL ? -1 : fd_device(s, ci->connect_fd, kind);
+}
+
+/* ---- TLS: one certificate per BMC, picked by the local address ---- */
+
+/* BMC i's certificate, made on first use; NULL on failure. */
+static gnutls_pcert_st *
+bmc_cert(struct sim_http *h, int i)
+{
+	gnutls_pcert_st *pc;
+	gnutls_datum_t d;
+	unsigned char *der;
+	int len;
+
+	pthread_mutex_lock(&h->cert_lock);
+	if ((pc = h->cert[i]) == NULL &&
+	    (len = sim_tls_leaf_der(&h->tls, sim_addr(h->s, SK_BMC, i),
+	    i + 2L, &der)) > 0) {
+		d.data = der;
+		d.size = (unsigned)len;
+		if ((pc = calloc(1, sizeof(*pc))) != NULL &&
+		    gnutls_pcert_import_x509_raw(pc, &d, GNUTLS_X509_FMT_DER,
+		    0) != 0) {
+			free(pc);
+			pc = NULL;
+		}
+		free(der);
+		h->cert[i] = pc;
+	}
+	pthread_mutex_unlock(&h->cert_lock);
+	return pc;
+}
+
+/*
+ * gnutls gives the certificate callback no user pointer; MHD sets the
+ * session's pointer to the connection, whose socket context we set to the
+ * server when the connection starts.
+ */
+static void
+conn_started(void *cls, struct MHD_Connection *c, void **socket_context,
+    enum MHD_ConnectionNotificationCode code)
+{
+	(void)c;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		*socket_context = cls;
+}
+
+static struct sim_http *
+session_owner(gnutls_session_t session)
+{
+	struct MHD_Connection *c = gnutls_session_get_ptr(session);
+	const union MHD_ConnectionInfo *ci;
+
+	if (c == NULL || (ci = MHD_get_connection_info(c,
+	    MHD_CONNECTION_INFO_SOCKET_CONTEXT)) == NULL)
+		return NULL;
+	return ci->socket_context;
+}
+
+static int
+cert_callback(gnutls_session_t session, const gnutls_datum_t *req_ca_dn,
+    int nreqs, const gnutls_pk_algorithm_t *algos, int nalgos,
+    gnutls_pcert_st **pcert, unsigned int *npcert, gnutls_privkey_t *key)
+{
+	struct sim_http *h = session_owner(session);
+	int fd, i;
+
+	(void)req_ca_dn;
+	(void)nreqs;
+	(void)algos;
+	(void)nalgos;
+	fd = gnutls_transport_get_int(session);
+	if (h == NULL || (i = fd_device(h->s, fd, SK_BMC)) < 0 ||
+	    (*pcert = bmc_cert(h, i)) == NULL)
+		return -1;	/* not ours: the handshake fails */
+	*npcert = 1;
+	*key = h->key;
+	return 0;
+}
+
+static int
+tls_keys(struct sim_http *h, char *err, unsigned long errlen)
+{
+	gnutls_datum_t d = { (unsigned char *)h->tls.key_pem,
+	    (unsigned)strlen(h->tls.key_pem) };
+
+	h->cert = calloc(h->s->f->o.nodes, sizeof(*h->cert));
+	pthread_mutex_init(&h->cert_lock, NULL);
+	if (h->cert == NULL || gnutls_privkey_init(&h->key) != 0 ||
+	    gnutls_privkey_import_x509_raw(h->key, &d, GNUTLS_X509_FMT_PEM,
+	    NULL, 0) != 0) {
+		snprintf(err, errlen, "TLS key set-up failed");
 		return -1;
-	idx = sim_addr_index(s, kind, ntohl(sa.sin_addr.s_addr));
-	max = s->f->o.nodes;
-	return idx >= 0 && idx < max ? idx : -1;
+	}
+	return 0;
 }
 
 /* ---- responses ---- */
@@ -1053,9 +1159,9 @@ daemon_start(struct sim_http *h, int k, int port, char *err,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)60000,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-	    k == 0 ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END,
-	    h->tls.key_pem,
-	    MHD_OPTION_HTTPS_MEM_CERT, h->tls.cert_pem,
+	    MHD_OPTION_NOTIFY_CONNECTION, conn_started, h,
+	    k == 0 ? MHD_OPTION_HTTPS_CERT_CALLBACK : MHD_OPTION_END,
+	    cert_callback,
 	    MHD_OPTION_END);
 	if (d == NULL) {
 		snprintf(err, errlen, "cannot start HTTP%s server on port %d",
@@ -1070,22 +1176,19 @@ sim_http_start(struct sim_srv *s, const char *ca_path, char *err,
     unsigned long errlen)
 {
 	struct sim_http *h;
-	uint32_t *addrs;
-	int i, n = s->f->o.nodes, rc;
+	int i;
 
-	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (addrs = calloc(n, sizeof(*addrs))) == NULL) {
-		free(h);
+	if ((h = calloc(1, sizeof(*h))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	h->s = s;
-	for (i = 0; i < n; i++)
-		addrs[i] = sim_addr(s, SK_BMC, i);
-	rc = sim_tls_init(&h->tls, addrs, n, ca_path, err, errlen);
-	free(addrs);
-	if (rc == -1) {
+	if (sim_tls_init(&h->tls, ca_path, err, errlen) == -1) {
 		free(h);
+		return NULL;
+	}
+	if (tls_keys(h, err, errlen) == -1) {
+		sim_http_stop(h);
 		return NULL;
 	}
 	for (i = 0; i < 3; i++)
@@ -1107,6 +1210,14 @@ sim_http_stop(struct sim_http *h)
 	for (i = 0; i < 3; i++)
 		if (h->d[i] != NULL)
 			MHD_stop_daemon(h->d[i]);
+	for (i = 0; h->cert != NULL && i < h->s->f->o.nodes; i++)
+		if (h->cert[i] != NULL) {
+			gnutls_pcert_deinit(h->cert[i]);
+			free(h->cert[i]);
+		}
+	free(h->cert);
+	if (h->key != NULL)
+		gnutls_privkey_deinit(h->key);
 	sim_tls_fini(&h->tls);
 	free(h);
 }

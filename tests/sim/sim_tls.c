@@ -57,24 +57,6 @@ new_cert(EVP_PKEY *key, X509 *ca, const char *cn, long serial)
 	return x;
 }
 
-/* "IP:a.b.c.d,IP:..." for the leaf; caller frees. */
-static char *
-san_list(const uint32_t *addrs, size_t n)
-{
-	char *s = malloc(n * 20 + 16), *p;
-	size_t i;
-
-	if (s == NULL)
-		return NULL;
-	p = s;
-	p += sprintf(p, "IP:127.0.0.1");
-	for (i = 0; i < n; i++)
-		p += sprintf(p, ",IP:%u.%u.%u.%u", addrs[i] >> 24,
-		    (addrs[i] >> 16) & 255, (addrs[i] >> 8) & 255,
-		    addrs[i] & 255);
-	return s;
-}
-
 /* PEM text of a key or a certificate; caller frees. */
 static char *
 to_pem(EVP_PKEY *key, X509 *cert)
@@ -125,44 +107,49 @@ make_ca(EVP_PKEY **ca_key, X509 **ca)
 	return X509_sign(*ca, *ca_key, EVP_sha256()) > 0 ? 0 : -1;
 }
 
-static int
-make_leaf(EVP_PKEY *ca_key, X509 *ca, const uint32_t *addrs, size_t n,
-    EVP_PKEY **key, X509 **leaf)
+int
+sim_tls_leaf_der(const struct sim_tls *t, uint32_t addr, long serial,
+    unsigned char **der)
 {
-	char *san;
-	int rc;
+	X509 *leaf;
+	char san[40];
+	int len = -1;
 
-	if ((*key = new_key()) == NULL ||
-	    (*leaf = new_cert(*key, ca, "wattpath-sim BMC", 2)) ==
-	    NULL || (san = san_list(addrs, n)) == NULL)
+	*der = NULL;
+	snprintf(san, sizeof(san), "IP:%u.%u.%u.%u", addr >> 24,
+	    (addr >> 16) & 255, (addr >> 8) & 255, addr & 255);
+	if ((leaf = new_cert(t->leaf_key, t->ca, san + 3, serial)) == NULL)
 		return -1;
-	rc = add_ext(ca, *leaf, NID_subject_alt_name, san);
-	free(san);
-	if (rc || add_ext(ca, *leaf, NID_basic_constraints, "CA:FALSE") ||
-	    add_ext(ca, *leaf, NID_ext_key_usage, "serverAuth"))
-		return -1;
-	return X509_sign(*leaf, ca_key, EVP_sha256()) > 0 ? 0 : -1;
+	if (add_ext(t->ca, leaf, NID_subject_alt_name, san) == 0 &&
+	    add_ext(t->ca, leaf, NID_basic_constraints, "CA:FALSE") == 0 &&
+	    add_ext(t->ca, leaf, NID_ext_key_usage, "serverAuth") == 0 &&
+	    X509_sign(leaf, t->ca_key, EVP_sha256()) > 0)
+		len = i2d_X509(leaf, der);
+	X509_free(leaf);
+	return len > 0 ? len : -1;
 }
 
 int
-sim_tls_init(struct sim_tls *t, const uint32_t *addrs, size_t n,
-    const char *ca_path, char *err, size_t errlen)
+sim_tls_init(struct sim_tls *t, const char *ca_path, char *err,
+    size_t errlen)
 {
-	EVP_PKEY *ca_key = NULL, *key = NULL;
-	X509 *ca = NULL, *leaf = NULL;
+	EVP_PKEY *ca_key = NULL;
+	X509 *ca = NULL;
 	char *ca_pem = NULL;
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
-	if (make_ca(&ca_key, &ca) == -1 ||
-	    make_leaf(ca_key, ca, addrs, n, &key, &leaf) == -1) {
+	if (make_ca(&ca_key, &ca) == -1 || (t->leaf_key = new_key()) == NULL) {
 		snprintf(err, errlen, "certificate generation failed");
 		goto out;
 	}
-	ca_pem = to_pem(NULL, ca);
-	t->key_pem = to_pem(key, NULL);
-	t->cert_pem = to_pem(NULL, leaf);
-	if (ca_pem == NULL || t->key_pem == NULL || t->cert_pem == NULL) {
+	t->ca_key = ca_key;
+	t->ca = ca;
+	ca_key = NULL;
+	ca = NULL;
+	ca_pem = to_pem(NULL, t->ca);
+	t->key_pem = to_pem(t->leaf_key, NULL);
+	if (ca_pem == NULL || t->key_pem == NULL) {
 		snprintf(err, errlen, "PEM encoding failed");
 		goto out;
 	}
@@ -174,9 +161,7 @@ sim_tls_init(struct sim_tls *t, const uint32_t *addrs, size_t n,
 out:
 	free(ca_pem);
 	EVP_PKEY_free(ca_key);
-	EVP_PKEY_free(key);
 	X509_free(ca);
-	X509_free(leaf);
 	if (rc == -1)
 		sim_tls_fini(t);
 	return rc;
@@ -185,7 +170,9 @@ out:
 void
 sim_tls_fini(struct sim_tls *t)
 {
+	EVP_PKEY_free(t->ca_key);
+	EVP_PKEY_free(t->leaf_key);
+	X509_free(t->ca);
 	free(t->key_pem);
-	free(t->cert_pem);
-	t->key_pem = t->cert_pem = NULL;
+	memset(t, 0, sizeof(*t));
 }
