@@ -1,6 +1,7 @@
 /*
  * graph_cmd.c - `wattpath graph`: a node's power at the wall, GPU and
- * outlet boundaries from the RRD store, drawn by librrd's graph API
+ * outlet boundaries from the RRD store (mean power from energy counters
+ * where stored, else power gauges), drawn by librrd's graph API
  * (rrd_graph_v) as PNG or SVG (by the output's extension), for dashboards
  * that embed images.  GPU and outlet lines sum every GPU / mapped outlet
  * whose RRD file exists; a boundary with no file is left out.
@@ -73,28 +74,50 @@ sum_line(struct gargs *a, const char *name, const char *p, int n,
 	add(a, "%s%s", buf, NULL);
 }
 
+/*
+ * One power line's DEF as <id>: the mean power from the energy counter
+ * (energy_mj is mJ/s, so /1000 gives W) when it is stored, else the power
+ * gauge.  Returns 1 if either exists.
+ */
+static int
+def_power(struct gargs *a, const struct wp_conf *c, const char *target,
+    const char *prefix, const char *id)
+{
+	char series[160], raw[40], buf[128];
+
+	snprintf(series, sizeof(series), "%senergy", prefix);
+	snprintf(raw, sizeof(raw), "%s_mj", id);
+	if (def(a, c, target, series, "energy_mj", raw)) {
+		snprintf(buf, sizeof(buf), "CDEF:%s=%s,1000,/", id, raw);
+		add(a, "%s%s", buf, NULL);
+		return 1;
+	}
+	snprintf(series, sizeof(series), "%spower", prefix);
+	return def(a, c, target, series, "power_w", id);
+}
+
 static void
 node_lines(struct gargs *a, const struct wp_conf *c, const struct wp_node *nd)
 {
-	char target[512], series[128], id[32];
+	char target[512], prefix[128], id[32];
 	int i, n = 0;
 	size_t k;
 
 	snprintf(target, sizeof(target), "%s/bmc", nd->name);
-	n = def(a, c, target, "wall/power", "power_w", "w0");
+	n = def_power(a, c, target, "wall/", "w0");
 	sum_line(a, "wall", "w", n, "#d62728", "wall");
 	snprintf(target, sizeof(target), "%s/gpu", nd->name);
 	for (i = 0, n = 0; i < MAX_GPUS; i++) {
-		snprintf(series, sizeof(series), "gpu/%d/power", i);
+		snprintf(prefix, sizeof(prefix), "gpu/%d/", i);
 		snprintf(id, sizeof(id), "g%d", n);
-		n += def(a, c, target, series, "power_w", id);
+		n += def_power(a, c, target, prefix, id);
 	}
 	sum_line(a, "gpu", "g", n, "#2ca02c", "gpu");
 	for (k = 0, n = 0; k < nd->n_outlets; k++) {
-		snprintf(series, sizeof(series), "outlet/%s/power",
+		snprintf(prefix, sizeof(prefix), "outlet/%s/",
 		    nd->outlets[k].outlet);
 		snprintf(id, sizeof(id), "o%d", n);
-		n += def(a, c, nd->outlets[k].pdu, series, "power_w", id);
+		n += def_power(a, c, nd->outlets[k].pdu, prefix, id);
 	}
 	sum_line(a, "outlet", "o", n, "#1f77b4", "outlet");
 }

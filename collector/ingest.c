@@ -166,6 +166,43 @@ grow(struct ingest *in, size_t n)
 	return 0;
 }
 
+/* True if the poll also has an energy counter for s's GPU ("gpu/3/"). */
+static bool
+gpu_has_counter(const struct ingest_poll *p, const struct wp_sample *s)
+{
+	size_t i, plen;
+	const char *slash;
+
+	if (s->boundary != WP_B_GPU && s->boundary != WP_B_MODULE)
+		return false;
+	if ((slash = strrchr(s->series, '/')) == NULL)
+		return false;
+	plen = (size_t)(slash - s->series) + 1;
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].kind == WP_COUNTER &&
+		    p->v[i].quantity == WP_Q_ENERGY &&
+		    strncmp(p->v[i].series, s->series, plen) == 0 &&
+		    strcmp(p->v[i].series + plen, "energy") == 0)
+			return true;
+	return false;
+}
+
+/*
+ * What the RRD keeps (docs/store.md): energy and token counters and power
+ * gauges, but not context values (limits, utilisation, voltages) nor a
+ * GPU's power gauge when its energy counter gives the mean power exactly;
+ * the journal keeps everything.  This holds a node near 2 MB of RRD.
+ */
+static bool
+rrd_wants(const struct ingest_poll *p, const struct wp_sample *s)
+{
+	if (s->quantity == WP_Q_OTHER)
+		return false;
+	if (s->quantity == WP_Q_POWER && gpu_has_counter(p, s))
+		return false;
+	return true;
+}
+
 static void
 store_values(struct ingest *in, const struct ingest_poll *p)
 {
@@ -177,6 +214,8 @@ store_values(struct ingest *in, const struct ingest_poll *p)
 
 		if (jv->ctr_flags & CTR_HELD)
 			continue;	/* unknown until the counter is back */
+		if (!rrd_wants(p, &jv->s))
+			continue;
 		if (store_update(in->store, p->target, &jv->s, jv->cum,
 		    jv->s.t_real, &err) == -1)
 			log_warnx("%s: store %s: %s", p->target, jv->s.series,
