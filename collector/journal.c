@@ -28,6 +28,7 @@
 
 #include "../model/counter.h"
 #include "journal.h"
+#include "jsum.h"
 #include "log.h"
 
 #define HASH_LEN	32
@@ -99,6 +100,7 @@ struct journal {
 	struct manifest	 m;
 	EVP_MD_CTX	*md;
 	struct buf	 b;
+	struct jsum	*sum;		/* summary of the open segment, or NULL */
 };
 
 /* A segment being read, record by record. */
@@ -933,6 +935,70 @@ manifest_last_open(struct journal *j)
 	return NULL;
 }
 
+/*
+ * Writes NAME.wps for the segment being closed (chain value and count
+ * final): via a temporary file and rename, synced per the fsync policy.
+ * A failure is logged, not fatal: a report then reads the segment.
+ */
+static void
+write_summary(struct journal *j, const char *seg)
+{
+	char name[NAME_MAX_WPJ + 8], path[PATH_MAX], tmp[PATH_MAX + 8];
+	uint8_t *body = NULL, h[HASH_LEN];
+	size_t len;
+	int fd = -1, ok = 0;
+
+	if (j->sum == NULL)
+		return;
+	jsum_name(seg, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (jsum_encode(j->sum, j->h, j->seg_count, &body, &len) == 0 &&
+	    chain_hash(j->md, j->h, body, len, h) == 0 &&
+	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
+	    >= 0 && write_all(fd, body, len) == 0 &&
+	    write_all(fd, h, HASH_LEN) == 0 &&
+	    (j->o.fsync == JOURNAL_FSYNC_NONE || fdatasync(fd) == 0))
+		ok = 1;
+	if (fd >= 0)
+		close(fd);
+	if (ok && rename(tmp, path) == 0) {
+		if (j->o.fsync != JOURNAL_FSYNC_NONE)
+			fsync_dir(j->dir);
+	} else {
+		log_warn("journal: cannot write summary %s", path);
+		unlink(tmp);
+	}
+	free(body);
+	jsum_free(j->sum);
+	j->sum = NULL;
+}
+
+/* Starts the summary of the segment now open (none when disabled). */
+static void
+summary_start(struct journal *j, wp_time start, wp_time len,
+    const uint8_t in[HASH_LEN])
+{
+	jsum_free(j->sum);
+	j->sum = NULL;
+	if (j->o.summary_slot >= 0 &&
+	    (j->sum = jsum_new(start, len, j->o.summary_slot, in)) == NULL)
+		log_warnx("journal: out of memory; no summary for this "
+		    "segment");
+}
+
+/* Adds a record to the open segment's summary (dropped on ENOMEM). */
+static void
+summary_add(struct journal *j, const struct journal_record *r)
+{
+	if (j->sum != NULL && jsum_add(j->sum, r) != 0) {
+		log_warnx("journal: out of memory; no summary for segment %s",
+		    j->seg_name);
+		jsum_free(j->sum);
+		j->sum = NULL;
+	}
+}
+
 static int
 close_segment(struct journal *j, struct wp_err *err)
 {
@@ -951,6 +1017,7 @@ close_segment(struct journal *j, struct wp_err *err)
 	if (manifest_append(j, "close", e, err) != 0)
 		return -1;
 	e->state = M_CLOSED;
+	write_summary(j, e->name);
 	return 0;
 }
 
@@ -978,6 +1045,11 @@ expire(struct journal *j, wp_time now)
 			log_warn("journal: unlink %s", path);
 		else
 			log_info("journal: expired segment %s", e->name);
+		snprintf(path, sizeof(path), "%s/", j->dir);
+		jsum_name(e->name, path + strlen(path),
+		    sizeof(path) - strlen(path));
+		if (unlink(path) != 0 && errno != ENOENT)
+			log_warn("journal: unlink %s", path);
 	}
 }
 
@@ -1039,6 +1111,7 @@ open_segment(struct journal *j, wp_time t, struct wp_err *err)
 	j->seg_len = len;
 	j->seg_count = 0;
 	j->seg_off = SEG_HDR_LEN;
+	summary_start(j, start, len, e.in);
 	return 0;
 }
 
@@ -1064,8 +1137,9 @@ resume_segment(struct journal *j, struct mentry *e, struct wp_err *err)
 		seg_rd_fini(&sr);
 		return close_segment(j, err);
 	}
+	summary_start(j, sr.start, sr.len, sr.in);
 	while ((rc = seg_next(&sr, err)) == RD_RECORD)
-		;
+		summary_add(j, &sr.rec);
 	memcpy(j->h, sr.h, HASH_LEN);
 	j->seg_count = sr.count;
 	j->seg_start = sr.start;
@@ -1263,6 +1337,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 	memcpy(j->h, h, HASH_LEN);
 	j->seg_count++;
 	j->seg_off += (off_t)j->b.len;
+	summary_add(j, r);
 	return 0;
 }
 
@@ -1288,6 +1363,7 @@ journal_close(struct journal *j)
 	if (j->mfd >= 0)
 		close(j->mfd);
 	manifest_fini(&j->m);
+	jsum_free(j->sum);
 	EVP_MD_CTX_free(j->md);
 	free(j->b.p);
 	free(j->dir);
@@ -1310,8 +1386,8 @@ seg_listed(const struct seg_file *sf, size_t n, const char *name)
 /* Reads every record of a segment from chain value in. */
 static int
 verify_segment(const char *dir, const char *name, const uint8_t in[HASH_LEN],
-    struct seg_rd *sr, bool open, struct journal_verify_stats *st,
-    struct wp_err *err)
+    struct seg_rd *sr, bool open, struct jsum *js,
+    struct journal_verify_stats *st, struct wp_err *err)
 {
 	int rc;
 
@@ -1325,8 +1401,11 @@ verify_segment(const char *dir, const char *name, const uint8_t in[HASH_LEN],
 		return err_set(err, WP_E_PROTOCOL, "segment %s: does not "
 		    "follow the previous segment (removed or reordered)",
 		    name);
-	while ((rc = seg_next(sr, err)) == RD_RECORD)
+	while ((rc = seg_next(sr, err)) == RD_RECORD) {
 		st->records++;
+		if (js != NULL && jsum_add(js, &sr->rec) != 0)
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
 	if (rc == RD_ERROR)
 		return -1;
 	if (rc == RD_TRUNCATED) {
@@ -1340,6 +1419,89 @@ verify_segment(const char *dir, const char *name, const uint8_t in[HASH_LEN],
 	}
 	st->segments++;
 	return 0;
+}
+
+/*
+ * Checks dir/NAME.wps (if any) of a closed segment: its trailer, and its
+ * bytes against the summary js recomputed from the segment's records.
+ */
+static int
+verify_summary(const char *dir, const struct mentry *e, struct jsum *js,
+    const uint8_t *file, size_t flen, EVP_MD_CTX *md, struct wp_err *err)
+{
+	uint8_t *body = NULL, h[HASH_LEN];
+	size_t len;
+	int rc;
+
+	(void)dir;
+	if (jsum_encode(js, e->fin, e->count, &body, &len) != 0)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	rc = flen != len + HASH_LEN || memcmp(body, file, len) != 0 ||
+	    chain_hash(md, e->fin, file, len, h) != 0 ||
+	    memcmp(h, file + len, HASH_LEN) != 0;
+	free(body);
+	if (rc)
+		return err_set(err, WP_E_PROTOCOL, "segment %s: its summary "
+		    "does not match the segment (edited, replaced or "
+		    "corrupt)", e->name);
+	return 0;
+}
+
+/* One listed, non-expired segment (and its summary when closed). */
+static int
+verify_one(const char *dir, const struct mentry *e, const uint8_t h[HASH_LEN],
+    struct seg_rd *sr, struct journal_verify_stats *st, struct wp_err *err)
+{
+	char path[PATH_MAX];
+	struct jsum *js = NULL, *hdr;
+	uint8_t *file = NULL;
+	size_t flen = 0;
+	struct wp_err le = { 0 };
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s/", dir);
+	jsum_name(e->name, path + strlen(path), sizeof(path) - strlen(path));
+	if (e->state == M_CLOSED && jsum_slurp(path, &file, &flen, &le) != 0 &&
+	    le.class != WP_E_CONFIG) {
+		err_set(err, WP_E_PROTOCOL, "segment %s: %s", e->name, le.msg);
+		goto out;
+	}
+	if (file != NULL) {
+		if (flen < HASH_LEN || (hdr = jsum_decode(file, flen -
+		    HASH_LEN, err)) == NULL) {
+			err_set(err, WP_E_PROTOCOL, "segment %s: its summary "
+			    "is malformed", e->name);
+			goto out;
+		}
+		js = jsum_new(hdr->seg_start, hdr->seg_len, hdr->slot, h);
+		jsum_free(hdr);
+		if (js == NULL) {
+			err_set(err, WP_E_INTERNAL, "out of memory");
+			goto out;
+		}
+	}
+	if (verify_segment(dir, e->name, h, sr, e->state == M_OPEN, js, st,
+	    err) != 0)
+		goto out;
+	if (e->state == M_CLOSED && (sr->count != e->count ||
+	    memcmp(sr->h, e->fin, HASH_LEN) != 0)) {
+		err_set(err, WP_E_PROTOCOL, "segment %s: %" PRIu64 " records, "
+		    "MANIFEST says %" PRIu64 " (or final hash differs)",
+		    e->name, sr->count, e->count);
+		goto out;
+	}
+	if (js != NULL) {
+		js->seg_start = sr->start;
+		js->seg_len = sr->len;
+		if (verify_summary(dir, e, js, file, flen, sr->md, err) != 0)
+			goto out;
+		st->summaries++;
+	}
+	rc = 0;
+out:
+	jsum_free(js);
+	free(file);
+	return rc;
 }
 
 static int
@@ -1367,15 +1529,8 @@ verify_entries(const char *dir, const struct manifest *m,
 		if (!seg_listed(sf, nsf, e->name))
 			return err_set(err, WP_E_PROTOCOL, "segment %s: "
 			    "missing (deleted?)", e->name);
-		if (verify_segment(dir, e->name, h, sr, e->state == M_OPEN,
-		    st, err) != 0)
+		if (verify_one(dir, e, h, sr, st, err) != 0)
 			return -1;
-		if (e->state == M_CLOSED && (sr->count != e->count ||
-		    memcmp(sr->h, e->fin, HASH_LEN) != 0))
-			return err_set(err, WP_E_PROTOCOL, "segment %s: %"
-			    PRIu64 " records, MANIFEST says %" PRIu64 " (or "
-			    "final hash differs)", e->name, sr->count,
-			    e->count);
 		memcpy(h, sr->h, HASH_LEN);
 	}
 	/* A trailing segment created just before a crash may be unlisted. */
@@ -1389,7 +1544,8 @@ verify_entries(const char *dir, const struct manifest *m,
 		    m->e[m->n - 1].start >= sf[i].start)))
 			return err_set(err, WP_E_PROTOCOL, "segment %s: not in "
 			    "MANIFEST", sf[i].name);
-		if (verify_segment(dir, sf[i].name, h, sr, true, st, err))
+		if (verify_segment(dir, sf[i].name, h, sr, true, NULL, st,
+		    err))
 			return -1;
 	}
 	return 0;
@@ -1512,6 +1668,107 @@ journal_scan(const char *dir, wp_time from, wp_time to, journal_cb cb,
 	struct scan_pub p = { cb, arg };
 
 	return scan_impl(dir, from, to, scan_pub_fn, &p, err);
+}
+
+/*
+ * Offers segment e's summary to scb when it is valid and covers only
+ * records in [from, to).  1 taken, 0 not (read the segment), -1 error.
+ */
+static int
+scan_try_summary(const char *dir, const struct mentry *e, wp_time from,
+    wp_time to, EVP_MD_CTX *md, journal_sum_cb scb, void *arg,
+    struct wp_err *err)
+{
+	char path[PATH_MAX];
+	uint8_t *file, h[HASH_LEN];
+	size_t flen;
+	struct jsum *js = NULL;
+	struct wp_err le = { 0 };
+	int rc = 0;
+
+	if (e == NULL || e->state != M_CLOSED)
+		return 0;
+	snprintf(path, sizeof(path), "%s/", dir);
+	jsum_name(e->name, path + strlen(path), sizeof(path) - strlen(path));
+	if (jsum_slurp(path, &file, &flen, &le) != 0)
+		return 0;
+	if (flen < HASH_LEN || chain_hash(md, e->fin, file, flen - HASH_LEN,
+	    h) != 0 || memcmp(h, file + flen - HASH_LEN, HASH_LEN) != 0 ||
+	    (js = jsum_decode(file, flen - HASH_LEN, &le)) == NULL ||
+	    js->count != e->count || memcmp(js->in, e->in, HASH_LEN) != 0 ||
+	    memcmp(js->fin, e->fin, HASH_LEN) != 0)
+		log_warnx("journal: summary %s is invalid; reading the segment "
+		    "(run wattpath journal verify)", path);
+	else if (js->count > 0 && (js->rec_min < from ||
+	    (to && js->rec_max >= to)))
+		rc = 0;
+	else
+		rc = scb(js, arg);
+	if (rc < 0 && err != NULL && err->msg[0] == '\0')
+		err_set(err, WP_E_INTERNAL, "summary %s: not applied", path);
+	jsum_free(js);
+	free(file);
+	return rc;
+}
+
+static int
+scan_sum_impl(const char *dir, wp_time from, wp_time to, journal_cb cb,
+    journal_sum_cb scb, void *arg, struct journal_scan_stats *st,
+    struct wp_err *err)
+{
+	struct seg_file *sf;
+	struct seg_rd sr;
+	struct manifest m;
+	struct scan_pub p = { cb, arg };
+	size_t n, i;
+	int rc = 0;
+
+	if (manifest_read(dir, &m, err) != 0)
+		memset(&m, 0, sizeof(m));	/* no summaries, records only */
+	if (seg_list(dir, &sf, &n, err) != 0) {
+		manifest_fini(&m);
+		return -1;
+	}
+	if (seg_rd_init(&sr, err) != 0) {
+		free(sf);
+		manifest_fini(&m);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (i + 1 < n && sf[i + 1].start <= from)
+			continue;
+		if (to && sf[i].start >= to)
+			break;
+		rc = scb == NULL ? 0 : scan_try_summary(dir,
+		    manifest_find(&m, sf[i].name), from, to, sr.md, scb, arg,
+		    err);
+		if (rc == 1) {
+			rc = 0;
+			if (st != NULL)
+				st->summaries_used++;
+			continue;
+		}
+		if (rc < 0)
+			break;
+		if (st != NULL)
+			st->segments_read++;
+		rc = scan_segment(dir, sf[i].name, from, to, &sr, scan_pub_fn,
+		    &p, err);
+	}
+	seg_rd_fini(&sr);
+	free(sf);
+	manifest_fini(&m);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+journal_scan_sum(const char *dir, wp_time from, wp_time to, journal_cb cb,
+    journal_sum_cb scb, void *arg, struct journal_scan_stats *st,
+    struct wp_err *err)
+{
+	if (st != NULL)
+		memset(st, 0, sizeof(*st));
+	return scan_sum_impl(dir, from, to, cb, scb, arg, st, err);
 }
 
 static void

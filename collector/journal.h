@@ -49,6 +49,8 @@ struct journal_opts {
 	wp_time		 retention;	/* 0: 14 days */
 	int		 fsync;		/* enum journal_fsync */
 	wp_time		 segment_len;	/* 0: 1 h (tests use less) */
+	wp_time		 summary_slot;	/* summary span length (jsum.h);
+					   0: 10 min, < 0: no summaries */
 };
 
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */
@@ -62,12 +64,14 @@ void		 journal_close(struct journal *j);	/* NULL-safe */
 
 struct journal_verify_stats {
 	size_t	 segments, records, expired_segments;
+	size_t	 summaries;	/* summaries checked against their segment */
 	char	 first_bad[256];	/* where verification failed, or "" */
 	char	 note[256];	/* tolerated: torn tail after a crash, or "" */
 };
 
 /*
- * Verifies every segment and the manifest chain.  Returns 0 if intact,
+ * Verifies every segment and the manifest chain, and each closed
+ * segment's summary (if present) against the segment.  Returns 0 if intact,
  * -1 with err naming the first bad segment and record otherwise.
  */
 int	 journal_verify(const char *dir, struct journal_verify_stats *st,
@@ -81,6 +85,22 @@ int	 journal_verify(const char *dir, struct journal_verify_stats *st,
 typedef int (*journal_cb)(const struct journal_record *r, void *arg);
 int	 journal_scan(const char *dir, wp_time from, wp_time to, journal_cb cb,
 	    void *arg, struct wp_err *err);
+
+/*
+ * journal_scan, with summaries (jsum.h): each closed segment whose
+ * records all lie in [from, to) and whose summary is valid (trailer hash,
+ * chain values and count as in the MANIFEST) is first offered to scb,
+ * which returns 1 (taken: its records are not read), 0 (read the records
+ * as usual) or -1 (stop: error).  st (may be NULL) counts both.
+ */
+struct jsum;
+typedef int (*journal_sum_cb)(const struct jsum *s, void *arg);
+struct journal_scan_stats {
+	size_t	 segments_read, summaries_used;
+};
+int	 journal_scan_sum(const char *dir, wp_time from, wp_time to,
+	    journal_cb cb, journal_sum_cb scb, void *arg,
+	    struct journal_scan_stats *st, struct wp_err *err);
 
 /* Writes records in [from, to) as CSV, one row per value, header first. */
 int	 journal_export_csv(const char *dir, wp_time from, wp_time to,

@@ -1,0 +1,660 @@
+/* jsum.c - per-segment journal summaries (format: docs/journal.md). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/counter.h"
+#include "jsum.h"
+
+#define JSUM_VERSION	1
+#define JSUM_HDR_LEN	128
+#define JSUM_SPAN_LEN	112
+#define JSUM_FILE_MAX	(1u << 30)
+#define JSUM_MAX_ITEMS	(1u << 24)
+
+struct jbuf {
+	uint8_t	*p;
+	size_t	 len, cap;
+	bool	 oom;
+};
+
+struct jrd {
+	const uint8_t *p;
+	size_t	 len, off;
+	bool	 bad;
+};
+
+double
+jsum_x(int kind, double val, double cum)
+{
+	return kind == WP_COUNTER ? cum : val;
+}
+
+void
+jsum_name(const char *seg, char *out, size_t len)
+{
+	size_t n = strlen(seg);
+
+	if (n > 4 && strcmp(seg + n - 4, ".wpj") == 0)
+		n -= 4;
+	snprintf(out, len, "%.*s.wps", (int)n, seg);
+}
+
+struct jsum *
+jsum_new(wp_time seg_start, wp_time seg_len, wp_time slot,
+    const uint8_t in[JSUM_HASH_LEN])
+{
+	struct jsum *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return NULL;
+	s->seg_start = seg_start;
+	s->seg_len = seg_len;
+	s->slot = slot > 0 ? slot : JSUM_SLOT_DEFAULT;
+	if (in != NULL)
+		memcpy(s->in, in, JSUM_HASH_LEN);
+	s->last_t = -1;
+	return s;
+}
+
+void
+jsum_free(struct jsum *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nt; i++)
+		free(s->t[i].name);
+	for (i = 0; i < s->ns; i++)
+		free(s->s[i].span);
+	free(s->t);
+	free(s->s);
+	free(s->thash);
+	free(s->shash);
+	free(s);
+}
+
+/* ---- lookup (open addressing over index + 1) ---- */
+
+static uint64_t
+hstr(uint64_t h, const char *p)
+{
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
+}
+
+static int
+rehash(size_t **tab, size_t *cap, size_t n, uint64_t (*key)(struct jsum *,
+    size_t), struct jsum *s)
+{
+	size_t ncap = *cap ? *cap * 2 : 256, i, h;
+	size_t *nt;
+
+	if ((n + 1) * 2 <= *cap)
+		return 0;
+	if ((nt = calloc(ncap, sizeof(*nt))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		h = key(s, i) & (ncap - 1);
+		while (nt[h])
+			h = (h + 1) & (ncap - 1);
+		nt[h] = i + 1;
+	}
+	free(*tab);
+	*tab = nt;
+	*cap = ncap;
+	return 0;
+}
+
+static uint64_t
+tkey(struct jsum *s, size_t i)
+{
+	return hstr(14695981039346656037ULL, s->t[i].name);
+}
+
+static uint64_t
+skey2(uint32_t target, const char *series)
+{
+	return hstr(14695981039346656037ULL ^ ((uint64_t)target *
+	    0x9e3779b97f4a7c15ULL), series);
+}
+
+static uint64_t
+skey(struct jsum *s, size_t i)
+{
+	return skey2(s->s[i].target, s->s[i].series);
+}
+
+static void *
+grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *np;
+
+	if (n < *cap)
+		return p;
+	ncap = *cap ? *cap * 2 : 64;
+	if ((np = reallocarray(p, ncap, size)) == NULL)
+		return NULL;
+	*cap = ncap;
+	return np;
+}
+
+/* Index of target name (created).  -1 on ENOMEM. */
+static int
+target_idx(struct jsum *s, const char *name)
+{
+	size_t h;
+	void *np;
+
+	if (s->last_t >= 0 && strcmp(s->t[s->last_t].name, name) == 0)
+		return s->last_t;
+	if (rehash(&s->thash, &s->thcap, s->nt, tkey, s) != 0)
+		return -1;
+	h = hstr(14695981039346656037ULL, name) & (s->thcap - 1);
+	for (; s->thash[h]; h = (h + 1) & (s->thcap - 1))
+		if (strcmp(s->t[s->thash[h] - 1].name, name) == 0)
+			return s->last_t = (int)(s->thash[h] - 1);
+	if (s->nt >= JSUM_MAX_ITEMS ||
+	    (np = grow(s->t, &s->tcap, s->nt, sizeof(*s->t))) == NULL)
+		return -1;
+	s->t = np;
+	memset(&s->t[s->nt], 0, sizeof(*s->t));
+	if ((s->t[s->nt].name = strdup(name)) == NULL)
+		return -1;
+	s->thash[h] = ++s->nt;
+	return s->last_t = (int)(s->nt - 1);
+}
+
+static struct jsum_series *
+series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
+{
+	struct jsum_series *se;
+	size_t h;
+	void *np;
+
+	if (rehash(&s->shash, &s->shcap, s->ns, skey, s) != 0)
+		return NULL;
+	h = skey2(t, smp->series) & (s->shcap - 1);
+	for (; s->shash[h]; h = (h + 1) & (s->shcap - 1)) {
+		se = &s->s[s->shash[h] - 1];
+		if (se->target == t && strcmp(se->series, smp->series) == 0)
+			return se;
+	}
+	if (s->ns >= JSUM_MAX_ITEMS ||
+	    (np = grow(s->s, &s->scap, s->ns, sizeof(*s->s))) == NULL)
+		return NULL;
+	s->s = np;
+	se = &s->s[s->ns];
+	memset(se, 0, sizeof(*se));
+	se->target = t;
+	snprintf(se->series, sizeof(se->series), "%s", smp->series);
+	se->boundary = (uint8_t)smp->boundary;
+	se->quantity = (uint8_t)smp->quantity;
+	se->kind = (uint8_t)smp->kind;
+	se->resolution = smp->resolution;
+	snprintf(se->labels, sizeof(se->labels), "%s", smp->labels);
+	s->shash[h] = ++s->ns;
+	return se;
+}
+
+/* ---- accumulation ---- */
+
+static void
+span_start(struct jsum_span *sp, wp_time t, const struct journal_value *v,
+    double x)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->t0 = sp->t1 = t;
+	sp->val0 = sp->val1 = v->s.value;
+	sp->cum0 = sp->cum1 = v->cum;
+	sp->cf0 = sp->cf1 = v->ctr_flags;
+	sp->n = 1;
+	sp->dsum = v->delta;
+	sp->vmin = sp->vmax = sp->vsum = x;
+}
+
+static void
+span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
+    const struct journal_value *v, double x)
+{
+	wp_time gap = t - se->prev_t;
+
+	if (gap > sp->max_gap)
+		sp->max_gap = gap;
+	if (se->kind == WP_COUNTER) {
+		if (x < se->prev_x)
+			sp->flags |= JSUM_F_BACK;
+		sp->energy += x - se->prev_x;
+		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
+			sp->flags |= JSUM_F_RESET;
+	} else
+		sp->energy += (se->prev_x + x) / 2 * ((double)gap /
+		    (double)WP_SEC);
+	sp->t1 = t;
+	sp->val1 = v->s.value;
+	sp->cum1 = v->cum;
+	sp->cf1 = v->ctr_flags;
+	sp->n++;
+	sp->dsum += v->delta;
+	sp->vmin = x < sp->vmin ? x : sp->vmin;
+	sp->vmax = x > sp->vmax ? x : sp->vmax;
+	sp->vsum += x;
+}
+
+static int
+reading(struct jsum *s, struct jsum_series *se, wp_time t,
+    const struct journal_value *v)
+{
+	struct jsum_span *sp;
+	double x;
+	void *np;
+
+	if (v->s.kind != se->kind) {
+		se->flags |= JSUM_F_KIND;
+		return 0;
+	}
+	x = jsum_x(se->kind, v->s.value, v->cum);
+	if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_HELD)) {
+		se->flags |= JSUM_F_HELD;
+		return 0;
+	}
+	if (se->have_prev && t <= se->prev_t) {
+		se->flags |= JSUM_F_ORDER;
+		return 0;
+	}
+	if (!isfinite(x)) {
+		se->flags |= JSUM_F_NONFINITE;
+		return 0;
+	}
+	sp = se->n ? &se->span[se->n - 1] : NULL;
+	if (sp != NULL && sp->t0 / s->slot == t / s->slot)
+		span_extend(sp, se, t, v, x);
+	else {
+		if ((np = grow(se->span, &se->cap, se->n, sizeof(*sp))) ==
+		    NULL)
+			return -1;
+		se->span = np;
+		sp = &se->span[se->n++];
+		span_start(sp, t, v, x);
+	}
+	if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_WRAPPED))
+		sp->flags |= JSUM_F_WRAP;
+	se->flags |= sp->flags;
+	se->have_prev = true;
+	se->prev_t = t;
+	se->prev_x = x;
+	return 0;
+}
+
+static void
+target_poll(struct jsum_target *tg, const struct journal_record *r)
+{
+	if (tg->polls + tg->failures > 0 && r->t_real - tg->last >
+	    tg->max_gap)
+		tg->max_gap = r->t_real - tg->last;
+	if (tg->polls + tg->failures == 0)
+		tg->first = r->t_real;
+	tg->last = r->t_real;
+	if (r->status != 0)
+		tg->failures++;
+	else
+		tg->polls++;
+}
+
+int
+jsum_add(struct jsum *s, const struct journal_record *r)
+{
+	struct jsum_series *se;
+	int ti;
+	size_t i;
+
+	if ((ti = target_idx(s, r->target)) < 0)
+		return -1;
+	if (s->count == 0 || r->t_real < s->rec_min)
+		s->rec_min = r->t_real;
+	if (s->count == 0 || r->t_real > s->rec_max)
+		s->rec_max = r->t_real;
+	s->count++;
+	target_poll(&s->t[ti], r);
+	if (r->status != 0)
+		return 0;
+	for (i = 0; i < r->n; i++) {
+		const struct journal_value *v = &r->v[i];
+		wp_time t = v->s.t_real ? v->s.t_real : r->t_real;
+
+		if ((se = series_get(s, (uint32_t)ti, &v->s)) == NULL ||
+		    reading(s, se, t, v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- encoding ---- */
+
+static void
+bput(struct jbuf *b, const void *p, size_t n)
+{
+	size_t ncap;
+	uint8_t *np;
+
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		ncap = b->cap ? b->cap : 4096;
+		while (ncap < b->len + n)
+			ncap *= 2;
+		if ((np = realloc(b->p, ncap)) == NULL) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void
+ble(struct jbuf *b, uint64_t v, int n)
+{
+	uint8_t x[8];
+	int i;
+
+	for (i = 0; i < n; i++)
+		x[i] = (uint8_t)(v >> (8 * i));
+	bput(b, x, (size_t)n);
+}
+
+static void
+bf64(struct jbuf *b, double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	ble(b, u, 8);
+}
+
+static void
+bstr(struct jbuf *b, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	n = n > max ? max : n;
+	ble(b, n, 1);
+	bput(b, s, n);
+}
+
+static void
+enc_span(struct jbuf *b, const struct jsum_span *sp)
+{
+	ble(b, (uint64_t)sp->t0, 8);
+	ble(b, (uint64_t)sp->t1, 8);
+	bf64(b, sp->val0);
+	bf64(b, sp->val1);
+	bf64(b, sp->cum0);
+	bf64(b, sp->cum1);
+	ble(b, sp->cf0, 4);
+	ble(b, sp->cf1, 4);
+	ble(b, sp->n, 4);
+	ble(b, sp->flags, 4);
+	bf64(b, sp->energy);
+	bf64(b, sp->dsum);
+	ble(b, (uint64_t)sp->max_gap, 8);
+	bf64(b, sp->vmin);
+	bf64(b, sp->vmax);
+	bf64(b, sp->vsum);
+}
+
+int
+jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
+    uint8_t **out, size_t *len)
+{
+	struct jbuf b = { 0 };
+	size_t i, k;
+
+	memcpy(s->fin, fin, JSUM_HASH_LEN);
+	s->count = count;
+	bput(&b, "WPSS", 4);
+	ble(&b, JSUM_VERSION, 1);
+	ble(&b, 0, 3);
+	ble(&b, (uint64_t)s->seg_start, 8);
+	ble(&b, (uint64_t)s->seg_len, 8);
+	ble(&b, (uint64_t)s->slot, 8);
+	bput(&b, s->in, JSUM_HASH_LEN);
+	bput(&b, s->fin, JSUM_HASH_LEN);
+	ble(&b, s->count, 8);
+	ble(&b, (uint64_t)s->rec_min, 8);
+	ble(&b, (uint64_t)s->rec_max, 8);
+	ble(&b, s->nt, 4);
+	ble(&b, s->ns, 4);
+	for (i = 0; i < s->nt; i++) {
+		const struct jsum_target *t = &s->t[i];
+
+		bstr(&b, t->name, 255);
+		ble(&b, t->polls, 4);
+		ble(&b, t->failures, 4);
+		ble(&b, (uint64_t)t->first, 8);
+		ble(&b, (uint64_t)t->last, 8);
+		ble(&b, (uint64_t)t->max_gap, 8);
+	}
+	for (i = 0; i < s->ns; i++) {
+		const struct jsum_series *se = &s->s[i];
+
+		ble(&b, se->target, 4);
+		bstr(&b, se->series, WP_SERIES_MAX - 1);
+		ble(&b, se->boundary, 1);
+		ble(&b, se->quantity, 1);
+		ble(&b, se->kind, 1);
+		bf64(&b, se->resolution);
+		bstr(&b, se->labels, WP_LABEL_MAX - 1);
+		ble(&b, se->flags, 4);
+		ble(&b, se->n, 4);
+		for (k = 0; k < se->n; k++)
+			enc_span(&b, &se->span[k]);
+	}
+	if (b.oom) {
+		free(b.p);
+		return -1;
+	}
+	*out = b.p;
+	*len = b.len;
+	return 0;
+}
+
+/* ---- decoding ---- */
+
+static uint64_t
+rle(struct jrd *d, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (d->bad || d->len - d->off < (size_t)n) {
+		d->bad = true;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)d->p[d->off + (size_t)i] << (8 * i);
+	d->off += (size_t)n;
+	return v;
+}
+
+static double
+rf64(struct jrd *d)
+{
+	uint64_t u = rle(d, 8);
+	double x;
+
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+static void
+rstr(struct jrd *d, char *out, size_t outlen)
+{
+	size_t n = (size_t)rle(d, 1);
+
+	if (d->bad || n >= outlen || d->len - d->off < n) {
+		d->bad = true;
+		out[0] = '\0';
+		return;
+	}
+	memcpy(out, d->p + d->off, n);
+	out[n] = '\0';
+	if (strlen(out) != n)
+		d->bad = true;
+	d->off += n;
+}
+
+static void
+dec_span(struct jrd *d, struct jsum_span *sp)
+{
+	sp->t0 = (wp_time)rle(d, 8);
+	sp->t1 = (wp_time)rle(d, 8);
+	sp->val0 = rf64(d);
+	sp->val1 = rf64(d);
+	sp->cum0 = rf64(d);
+	sp->cum1 = rf64(d);
+	sp->cf0 = (uint32_t)rle(d, 4);
+	sp->cf1 = (uint32_t)rle(d, 4);
+	sp->n = (uint32_t)rle(d, 4);
+	sp->flags = (uint32_t)rle(d, 4);
+	sp->energy = rf64(d);
+	sp->dsum = rf64(d);
+	sp->max_gap = (wp_time)rle(d, 8);
+	sp->vmin = rf64(d);
+	sp->vmax = rf64(d);
+	sp->vsum = rf64(d);
+	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->flags & ~JSUM_F_ALL))
+		d->bad = true;
+}
+
+static int
+dec_target(struct jrd *d, struct jsum_target *t)
+{
+	char name[256];
+
+	rstr(d, name, sizeof(name));
+	if (d->bad || name[0] == '\0' || (t->name = strdup(name)) == NULL)
+		return -1;
+	t->polls = (uint32_t)rle(d, 4);
+	t->failures = (uint32_t)rle(d, 4);
+	t->first = (wp_time)rle(d, 8);
+	t->last = (wp_time)rle(d, 8);
+	t->max_gap = (wp_time)rle(d, 8);
+	return d->bad ? -1 : 0;
+}
+
+static int
+dec_series(struct jrd *d, const struct jsum *s, struct jsum_series *se)
+{
+	size_t k, n;
+
+	se->target = (uint32_t)rle(d, 4);
+	rstr(d, se->series, sizeof(se->series));
+	se->boundary = (uint8_t)rle(d, 1);
+	se->quantity = (uint8_t)rle(d, 1);
+	se->kind = (uint8_t)rle(d, 1);
+	se->resolution = rf64(d);
+	rstr(d, se->labels, sizeof(se->labels));
+	se->flags = (uint32_t)rle(d, 4);
+	n = (size_t)rle(d, 4);
+	if (d->bad || se->target >= s->nt || (se->flags & ~JSUM_F_ALL) ||
+	    n > (d->len - d->off) / JSUM_SPAN_LEN)
+		return -1;
+	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
+		return -1;
+	se->n = se->cap = n;
+	for (k = 0; k < n && !d->bad; k++) {
+		dec_span(d, &se->span[k]);
+		if (k > 0 && se->span[k].t0 <= se->span[k - 1].t1)
+			d->bad = true;
+	}
+	return d->bad ? -1 : 0;
+}
+
+struct jsum *
+jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
+{
+	struct jrd d = { p, len, 0, false };
+	struct jsum *s;
+	size_t i, nt, ns;
+
+	if (len < JSUM_HDR_LEN || memcmp(p, "WPSS", 4) != 0 ||
+	    p[4] != JSUM_VERSION) {
+		err_set(err, WP_E_PROTOCOL, "summary: bad header");
+		return NULL;
+	}
+	d.off = 8;
+	if ((s = jsum_new(0, 0, 1, NULL)) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	s->seg_start = (wp_time)rle(&d, 8);
+	s->seg_len = (wp_time)rle(&d, 8);
+	s->slot = (wp_time)rle(&d, 8);
+	memcpy(s->in, p + d.off, JSUM_HASH_LEN);
+	memcpy(s->fin, p + d.off + JSUM_HASH_LEN, JSUM_HASH_LEN);
+	d.off += 2 * JSUM_HASH_LEN;
+	s->count = rle(&d, 8);
+	s->rec_min = (wp_time)rle(&d, 8);
+	s->rec_max = (wp_time)rle(&d, 8);
+	nt = (size_t)rle(&d, 4);
+	ns = (size_t)rle(&d, 4);
+	if (s->slot <= 0 || nt > len / 30 || ns > len / 20)
+		goto bad;
+	if ((nt && (s->t = calloc(nt, sizeof(*s->t))) == NULL) ||
+	    (ns && (s->s = calloc(ns, sizeof(*s->s))) == NULL))
+		goto bad;
+	for (i = 0; i < nt; i++, s->nt++)
+		if (dec_target(&d, &s->t[i]) != 0)
+			goto bad;
+	for (i = 0; i < ns; i++, s->ns++)
+		if (dec_series(&d, s, &s->s[i]) != 0)
+			goto bad;
+	if (d.off != len)
+		goto bad;
+	return s;
+bad:
+	jsum_free(s);
+	err_set(err, WP_E_PROTOCOL, "summary: malformed body");
+	return NULL;
+}
+
+int
+jsum_slurp(const char *path, uint8_t **out, size_t *len, struct wp_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	long sz;
+	uint8_t *p;
+
+	*out = NULL;
+	*len = 0;
+	if (f == NULL)
+		return err_set(err, errno == ENOENT ? WP_E_CONFIG :
+		    WP_E_TRANSIENT, "%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 ||
+	    (unsigned long)sz > JSUM_FILE_MAX || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return err_set(err, WP_E_PROTOCOL, "%s: unreadable or too "
+		    "large", path);
+	}
+	if ((p = malloc((size_t)sz + 1)) == NULL) {
+		fclose(f);
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	if (fread(p, 1, (size_t)sz, f) != (size_t)sz) {
+		free(p);
+		fclose(f);
+		return err_set(err, WP_E_TRANSIENT, "%s: read error", path);
+	}
+	fclose(f);
+	*out = p;
+	*len = (size_t)sz;
+	return 0;
+}

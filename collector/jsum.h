@@ -1,0 +1,113 @@
+/*
+ * jsum.h - per-segment journal summaries (docs/journal.md "Summaries").
+ *
+ * When a segment closes the journal writer also writes NAME.wps next to
+ * it: per target (polls, failures, largest gap between polls) and per
+ * (target, series) a list of spans, one per summary slot (10 min) in
+ * which the series had readings: first and last reading, count, largest
+ * gap, the sum of the differences (counters) or the trapezoid integral
+ * (gauges) over consecutive readings, min/max/sum of the values, the sum
+ * of the journal deltas and flags for anything that would make a window
+ * refuse (reset, value going down, non-finite).  Readings are taken as
+ * the report's integrator takes them: counters by their reset-corrected
+ * cumulative, held readings and readings at or before the previous one
+ * skipped.  The file is a deterministic function of the segment's
+ * records, so `journal verify` recomputes and compares it; its trailer is
+ * SHA-256 over the segment's final chain hash and the file's bytes.
+ * A summary is an accelerator: a report reads the segment itself when
+ * the summary is missing, invalid, or not precise enough for the window.
+ */
+#ifndef WP_JSUM_H
+#define WP_JSUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "err.h"
+#include "journal.h"
+#include "sample.h"
+
+#define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
+#define JSUM_HASH_LEN		32
+
+/* span and series flags */
+#define JSUM_F_RESET	 0x01	/* a reading after the first: CTR_RESET/DISCONT */
+#define JSUM_F_BACK	 0x02	/* a counter went down between readings */
+#define JSUM_F_HELD	 0x04	/* held counter readings skipped */
+#define JSUM_F_NONFINITE 0x08	/* a non-finite reading skipped */
+#define JSUM_F_KIND	 0x10	/* readings of another kind skipped */
+#define JSUM_F_ORDER	 0x20	/* a reading at or before the previous skipped */
+#define JSUM_F_WRAP	 0x40	/* CTR_WRAPPED on some reading */
+#define JSUM_F_ALL	 0x7f
+
+struct jsum_span {
+	wp_time	 t0, t1;	/* first and last reading */
+	double	 val0, val1;	/* their sample values */
+	double	 cum0, cum1;	/* their cumulatives (counters) */
+	uint32_t cf0, cf1;	/* their counter flags */
+	uint32_t n;		/* readings */
+	uint32_t flags;		/* JSUM_F_* */
+	double	 energy;	/* counters: sum of rises; gauges: trapezoid */
+	double	 dsum;		/* sum of journal deltas */
+	wp_time	 max_gap;	/* largest gap between readings */
+	double	 vmin, vmax, vsum;	/* model values (cum or value) */
+};
+
+struct jsum_series {
+	uint32_t target;	/* index into targets */
+	char	 series[WP_SERIES_MAX];
+	uint8_t	 boundary, quantity, kind;	/* of the first reading */
+	double	 resolution;	/* of the first reading */
+	char	 labels[WP_LABEL_MAX];	/* of the first reading */
+	uint32_t flags;		/* OR of the spans' */
+	size_t	 n, cap;
+	struct jsum_span *span;
+	/* accumulation */
+	bool	 have_prev;
+	wp_time	 prev_t;
+	double	 prev_x;
+};
+
+struct jsum_target {
+	char	*name;
+	uint32_t polls, failures;
+	wp_time	 first, last, max_gap;	/* record t_real */
+};
+
+struct jsum {
+	wp_time	 seg_start, seg_len, slot;
+	uint8_t	 in[JSUM_HASH_LEN], fin[JSUM_HASH_LEN];
+	uint64_t count;		/* records */
+	wp_time	 rec_min, rec_max;	/* record t_real range */
+	size_t	 nt, tcap, ns, scap;
+	struct jsum_target *t;
+	struct jsum_series *s;
+	size_t	*thash, *shash;	/* index + 1, open addressing */
+	size_t	 thcap, shcap;
+	int	 last_t;	/* lookup cache */
+};
+
+/* New empty summary (slot 0: default).  Caller frees with jsum_free. */
+struct jsum	*jsum_new(wp_time seg_start, wp_time seg_len, wp_time slot,
+		    const uint8_t in[JSUM_HASH_LEN]);
+void		 jsum_free(struct jsum *s);	/* NULL-safe */
+/* Adds one record (as appended or read back).  0, or -1 out of memory. */
+int		 jsum_add(struct jsum *s, const struct journal_record *r);
+/* Encodes with fin and count as the closed segment's; *out malloc'd,
+ * caller frees with free().  0 or -1 (out of memory). */
+int		 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
+		    uint64_t count, uint8_t **out, size_t *len);
+/* Decodes and checks (trailer hash) a summary.  Caller frees with
+ * jsum_free.  NULL with err when malformed. */
+struct jsum	*jsum_decode(const uint8_t *p, size_t len, struct wp_err *err);
+/* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */
+int		 jsum_slurp(const char *path, uint8_t **out, size_t *len,
+		    struct wp_err *err);
+/* dir/NAME.wpj -> NAME.wps in out. */
+void		 jsum_name(const char *seg, char *out, size_t len);
+/* The model value of a reading: cum for counters, value for gauges. */
+double		 jsum_x(int kind, double val, double cum);
+
+#endif
