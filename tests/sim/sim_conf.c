@@ -70,9 +70,18 @@ body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 	int i;
 
 	fprintf(f, "# Written by wattpath-sim: a simulated fleet (seed %llu).\n"
-	    "collector:\n  interval: %s\n  data_dir: \"%s/data\"\n"
-	    "  listen: 127.0.0.1:%d\n  log_level: info\n",
-	    (unsigned long long)fl->o.seed, o->interval, dir, o->listen_port);
+	    "collector:\n  interval: %s\n", (unsigned long long)fl->o.seed,
+	    o->interval);
+	if (o->data_dir != NULL)
+		fprintf(f, "  data_dir: \"%s\"\n", o->data_dir);
+	else
+		fprintf(f, "  data_dir: \"%s/data\"\n", dir);
+	fprintf(f, "  listen: 127.0.0.1:%d\n  log_level: info\n",
+	    o->listen_port);
+	if (o->fsync != NULL)
+		fprintf(f, "  fsync: %s\n", o->fsync);
+	if (o->retention != NULL)
+		fprintf(f, "  journal_retention: %s\n", o->retention);
 	if (o->maps_dir != NULL)
 		fprintf(f, "  maps_dir: \"%s\"\n", o->maps_dir);
 	fprintf(f, "credentials:\n  - {name: bmc, username: %s, "

@@ -23,6 +23,9 @@ struct sim_conf_opts {
 	const char	*pdu_profile;
 	const char	*meter_map;
 	const char	*maps_dir;	/* or NULL */
+	const char	*data_dir;	/* NULL: <dir>/data */
+	const char	*fsync;		/* collector.fsync, or NULL */
+	const char	*retention;	/* collector.journal_retention, or NULL */
 };
 
 int	 sim_conf_write(const struct sim_srv *s, const struct sim_conf_opts *o,

@@ -650,29 +650,6 @@ chassis_baseboard(void)
 	return o;
 }
 
-/* Values a BMC shows at t. */
-struct bmc_vals {
-	double	 watts;		/* 1 s average */
-	double	 joules;	/* since t_bmc */
-	double	 kwh;		/* since t_bmc, to the configured step */
-	double	 avg60;		/* 60 s average */
-};
-
-static void
-bmc_vals(const struct sim_srv *s, int i, double t, struct bmc_vals *v)
-{
-	const struct sim_node *nd = &s->f->node[i];
-	struct sim_cum c;
-
-	sim_node_power(nd, t, 1.0, &c);
-	v->watts = round(c.wall * 10) / 10;
-	sim_node_cum(nd, t, &c);
-	v->joules = floor(c.wall - s->ns[i].at_bmc.wall);
-	v->kwh = floor(v->joules / 3.6e6 / s->kwh_step) * s->kwh_step;
-	sim_node_power(nd, t, 60.0, &c);
-	v->avg60 = round(c.wall * 10) / 10;
-}
-
 static int
 kwh_dec(const struct sim_srv *s)
 {
@@ -702,10 +679,10 @@ env_metrics(const struct sim_srv *s, int i)
 	json_object *o = resource("#EnvironmentMetrics.v1_3_0."
 	    "EnvironmentMetrics", "EnvironmentMetrics",
 	    "Chassis Environment Metrics", CH "/EnvironmentMetrics");
-	struct bmc_vals v;
+	struct sim_bmc_vals v;
 	char reset[40];
 
-	bmc_vals(s, i, sim_now(), &v);
+	sim_srv_bmc_vals(s, i, sim_now(), &v);
 	iso_time(s->ns[i].t_bmc, reset, sizeof(reset));
 	jadd(o, "PowerWatts", excerpt(v.watts, 1, CH "/Sensors/TotalPower",
 	    NULL));
@@ -723,13 +700,13 @@ sensor(const struct sim_srv *s, int i, const char *id)
 {
 	const struct sim_node *nd = &s->f->node[i];
 	char uri[128], reset[40];
-	struct bmc_vals v;
+	struct sim_bmc_vals v;
 	json_object *o;
 	const char *type, *units;
 	double val;
 	int dec;
 
-	bmc_vals(s, i, sim_now(), &v);
+	sim_srv_bmc_vals(s, i, sim_now(), &v);
 	if (strcmp(id, "TotalPower") == 0) {
 		type = "Power", units = "W", val = v.watts, dec = 1;
 	} else if (strcmp(id, "TotalEnergy") == 0 && nd->shape == SS_JOULES) {
@@ -772,9 +749,9 @@ legacy_power(const struct sim_srv *s, int i)
 {
 	json_object *o = resource("#Power.v1_7_1.Power", "Power", "Power",
 	    CH "/Power"), *a, *pc, *pm;
-	struct bmc_vals v;
+	struct sim_bmc_vals v;
 
-	bmc_vals(s, i, sim_now(), &v);
+	sim_srv_bmc_vals(s, i, sim_now(), &v);
 	pc = json_object_new_object();
 	jadd(pc, "@odata.id", jstr(CH "/Power#/PowerControl/0"));
 	jadd(pc, "MemberId", jstr("0"));
@@ -1004,17 +981,14 @@ bprintf(struct buf *b, const char *fmt, ...)
 static void
 dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g)
 {
-	char host[32];
+	char host[32], uuid[64];
 
 	sim_node_name(i, host, sizeof(host));
-	bprintf(b, "{gpu=\"%d\",UUID=\"GPU-%08x-%04x-%04x-%04x-%012llx\","
-	    "pci_bus_id=\"00000000:%02X:00.0\",device=\"nvidia%d\","
-	    "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"%s\","
-	    "DCGM_FI_DRIVER_VERSION=\"550.90.07\"}", g,
-	    (unsigned)sim_hash(s->f->o.seed, i, 40 + g),
-	    (unsigned)(sim_hash(s->f->o.seed, i, 50 + g) & 0xffff), g,
-	    0x4000 | g, (unsigned long long)(sim_hash(s->f->o.seed, i,
-	    60 + g) & 0xffffffffffffULL), 0x18 + 0x10 * g, g, host);
+	sim_gpu_uuid(s, i, g, uuid, sizeof(uuid));
+	bprintf(b, "{gpu=\"%d\",UUID=\"%s\",pci_bus_id=\"00000000:%02X:00.0\","
+	    "device=\"nvidia%d\",modelName=\"NVIDIA H100 80GB HBM3\","
+	    "Hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.90.07\"}", g, uuid,
+	    0x18 + 0x10 * g, g, host);
 }
 
 static char *
@@ -1022,11 +996,10 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 {
 	const struct sim_node *nd = &s->f->node[i];
 	struct buf b = { malloc(8192), 0, 8192 };
-	struct sim_cum p, c;
+	struct sim_cum p;
 	int g;
 
 	sim_node_power(nd, t, 1.0, &p);
-	sim_node_cum(nd, t, &c);
 	bprintf(&b, "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n"
 	    "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n");
 	for (g = 0; g < SIM_GPUS; g++) {
@@ -1040,8 +1013,7 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	for (g = 0; g < SIM_GPUS; g++) {
 		bprintf(&b, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION");
 		dcgm_labels(&b, s, i, g);
-		bprintf(&b, " %.0f\n", floor((c.gpu[g] -
-		    s->ns[i].at_gpu.gpu[g]) * 1000.0));
+		bprintf(&b, " %.0f\n", sim_srv_gpu_mj(s, i, g, t));
 	}
 	bprintf(&b, "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %%).\n"
 	    "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
@@ -1060,12 +1032,9 @@ vllm_text(const struct sim_srv *s, int i, double t)
 {
 	const char *model = "model_name=\"meta-llama/Llama-3.1-70B-Instruct\"";
 	struct buf b = { malloc(4096), 0, 4096 };
-	struct sim_cum c;
 	double out, in;
 
-	sim_node_cum(&s->f->node[i], t, &c);
-	out = floor(c.out_tok - s->ns[i].at_eng.out_tok);
-	in = floor(c.in_tok - s->ns[i].at_eng.in_tok);
+	sim_srv_tokens(s, i, t, &out, &in);
 	bprintf(&b, "# HELP vllm:prompt_tokens_total Number of prefill tokens "
 	    "processed.\n# TYPE vllm:prompt_tokens_total counter\n"
 	    "vllm:prompt_tokens_total{%s} %.1f\n", model, in);

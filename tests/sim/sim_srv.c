@@ -165,3 +165,52 @@ sim_srv_pdu_counter(const struct sim_srv *s, int p, double t)
 {
 	return s->pdu_base[p] + sim_pdu_energy(s->f, p, s->start, t);
 }
+
+void
+sim_srv_bmc_vals(const struct sim_srv *s, int i, double t,
+    struct sim_bmc_vals *v)
+{
+	const struct sim_node *nd = &s->f->node[i];
+	struct sim_cum c;
+
+	sim_node_power(nd, t, 1.0, &c);
+	v->watts = round(c.wall * 10) / 10;
+	sim_node_cum(nd, t, &c);
+	v->joules = floor(c.wall - s->ns[i].at_bmc.wall);
+	v->kwh = floor(v->joules / 3.6e6 / s->kwh_step) * s->kwh_step;
+	sim_node_power(nd, t, 60.0, &c);
+	v->avg60 = round(c.wall * 10) / 10;
+}
+
+double
+sim_srv_gpu_mj(const struct sim_srv *s, int i, int g, double t)
+{
+	struct sim_cum c;
+
+	sim_node_cum(&s->f->node[i], t, &c);
+	return floor((c.gpu[g] - s->ns[i].at_gpu.gpu[g]) * 1000.0);
+}
+
+void
+sim_srv_tokens(const struct sim_srv *s, int i, double t, double *out,
+    double *in)
+{
+	struct sim_cum c;
+
+	sim_node_cum(&s->f->node[i], t, &c);
+	*out = floor(c.out_tok - s->ns[i].at_eng.out_tok);
+	*in = floor(c.in_tok - s->ns[i].at_eng.in_tok);
+}
+
+void
+sim_gpu_uuid(const struct sim_srv *s, int i, int g, char *buf,
+    unsigned long len)
+{
+	uint64_t seed = s->f->o.seed;
+
+	snprintf(buf, len, "GPU-%08x-%04x-%04x-%04x-%012llx",
+	    (unsigned)sim_hash(seed, i, 40 + g),
+	    (unsigned)(sim_hash(seed, i, 50 + g) & 0xffff), g, 0x4000 | g,
+	    (unsigned long long)(sim_hash(seed, i, 60 + g) &
+	    0xffffffffffffULL));
+}

@@ -83,6 +83,24 @@ double		 sim_srv_outlet_counter(const struct sim_srv *s, int n, int p,
 		    double t);
 double		 sim_srv_pdu_counter(const struct sim_srv *s, int p, double t);
 
+/* What a BMC shows at t (wall side). */
+struct sim_bmc_vals {
+	double	 watts;		/* 1 s average, 0.1 W */
+	double	 joules;	/* whole J since t_bmc */
+	double	 kwh;		/* since t_bmc, floored to kwh_step */
+	double	 avg60;		/* 60 s average, 0.1 W */
+};
+void		 sim_srv_bmc_vals(const struct sim_srv *s, int i, double t,
+		    struct sim_bmc_vals *v);
+/* GPU g's energy counter in whole mJ since t_gpu. */
+double		 sim_srv_gpu_mj(const struct sim_srv *s, int i, int g, double t);
+/* "GPU-xxxxxxxx-..." for GPU g of node i. */
+void		 sim_gpu_uuid(const struct sim_srv *s, int i, int g, char *buf,
+		    unsigned long len);
+/* Whole tokens since t_eng. */
+void		 sim_srv_tokens(const struct sim_srv *s, int i, double t,
+		    double *out, double *in);
+
 /* Front ends; each returns 0 or -1 with a message in err. */
 struct sim_http;
 struct sim_http	*sim_http_start(struct sim_srv *s, const char *ca_path,
