@@ -9,7 +9,7 @@ libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-de
 check="$build libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
 socat python3-yaml python3-serial-asyncio openssl curl clang prometheus chromium procps psmisc"
 demo="$build rrdtool openssl curl python3"
-bench="$check collectd-core"
+bench="$check collectd-core libyajl2"
 case "${1:-check}" in
 build) want=$build ;;
 demo) want=$demo ;;
