@@ -33,6 +33,7 @@
 #include "cmd.h"
 #include "conf.h"
 #include "journal.h"
+#include "jsum.h"
 #include "log.h"
 #include "report.h"
 #include "sample.h"
@@ -86,6 +87,9 @@ struct rep {
 	wp_time	 run_from[MAX_RUNS], run_to[MAX_RUNS];
 	const char *run_method;
 	bool	 conf_borrowed;	/* report_json: the caller's conf */
+	struct ser **sum_ser;	/* per summary series (on_summary) */
+	size_t	 sum_cap;
+	struct journal_scan_stats scan_st;
 };
 
 /* ---------------------------------------------------------- helpers */
@@ -585,6 +589,151 @@ on_record(const struct journal_record *rec, void *arg)
 	return 0;
 }
 
+/* The series of summary entry e (created and classified when new, as
+ * on_record does for its first reading).  NULL on ENOMEM. */
+static struct ser *
+sum_ser_get(struct rep *r, const struct jsum *sm, const struct jsum_series *e)
+{
+	const char *target = sm->t[e->target].name;
+	struct wp_sample smp;
+	struct ser *s;
+	struct tgt g;
+	int node = -1, idx = 0, role;
+	bool fresh;
+
+	if ((s = ser_get(r, target, e->series, &fresh)) == NULL || !fresh)
+		return s;
+	classify_target(r->c, target, &g);
+	role = g.kind == 0 ? R_NONE : classify(r->c, &g, e->series, &node,
+	    &idx);
+	if (r->curve_mode && (node < 0 || !r->selected[node]))
+		role = R_NONE;
+	s->role = role;
+	s->node = -1;
+	if (role == R_NONE)
+		return s;
+	s->node = node;
+	s->gpu = idx;
+	memset(&smp, 0, sizeof(smp));
+	smp.kind = e->kind;
+	smp.resolution = e->resolution;
+	snprintf(smp.labels, sizeof(smp.labels), "%s", e->labels);
+	return ser_setup(r, s, target, &smp) == -1 ? NULL : s;
+}
+
+static void
+to_ispan(const struct jsum_series *e, const struct jsum_span *sp,
+    struct integ_span *is)
+{
+	is->t0 = sp->t0;
+	is->t1 = sp->t1;
+	is->v0 = jsum_x(e->kind, sp->val0, sp->cum0);
+	is->v1 = jsum_x(e->kind, sp->val1, sp->cum1);
+	is->pf0 = e->kind == WP_COUNTER && (sp->cf0 & (CTR_RESET |
+	    CTR_DISCONT)) ? INTEG_P_RESET : 0;
+	is->n = sp->n;
+	is->energy = sp->energy;
+	is->max_gap = sp->max_gap;
+	is->refuse = (sp->flags & (JSUM_F_RESET | JSUM_F_BACK)) != 0;
+}
+
+/* Whether entry e of a summary can be applied to s exactly. */
+static bool
+sum_fits(struct rep *r, struct ser *s, const struct jsum_series *e)
+{
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == R_NONE)
+		return true;
+	if (e->kind != s->kind)		/* its readings are skipped */
+		return !(e->flags & JSUM_F_KIND);
+	if (e->flags & JSUM_F_NONFINITE)
+		return false;
+	for (k = 0; k < e->n; k++) {
+		const struct jsum_span *sp = &e->span[k];
+
+		if (s->role == R_LIMIT) {
+			if (s->kind != WP_GAUGE ||
+			    (e->flags & (JSUM_F_ORDER | JSUM_F_HELD)) ||
+			    ((sp->t0 <= r->o.to && sp->t1 >= r->o.from) &&
+			    (sp->t0 < r->o.from || sp->t1 > r->o.to ||
+			    !(sp->vmin > 0))))
+				return false;
+			continue;
+		}
+		/* later spans follow the first: checking each against the
+		 * integrator's state before the segment is enough */
+		to_ispan(e, sp, &is);
+		if (!integ_span_fits(&s->main, &is) || (r->o.have_idle &&
+		    !integ_span_fits(&s->idle, &is)))
+			return false;
+		for (i = 0; s->run != NULL && i < r->o.runs; i++)
+			if (!integ_span_fits(&s->run[i], &is))
+				return false;
+	}
+	return true;
+}
+
+static void
+sum_apply(struct rep *r, struct ser *s, const struct jsum_series *e)
+{
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == R_NONE || e->kind != s->kind)
+		return;
+	for (k = 0; k < e->n; k++) {
+		const struct jsum_span *sp = &e->span[k];
+
+		if (s->role == R_LIMIT) {
+			if (sp->t0 >= r->o.from && sp->t1 <= r->o.to) {
+				s->lim_sum += sp->vsum;
+				s->lim_n += sp->n;
+			}
+			continue;
+		}
+		to_ispan(e, sp, &is);
+		integ_add_span(&s->main, &is);
+		if (r->o.have_idle)
+			integ_add_span(&s->idle, &is);
+		for (i = 0; s->run != NULL && i < r->o.runs; i++)
+			integ_add_span(&s->run[i], &is);
+	}
+}
+
+/*
+ * A closed segment's summary: taken (1) when every series in it can be
+ * added exactly as its readings would be, else 0 and the segment is read.
+ */
+static int
+on_summary(const struct jsum *sm, void *arg)
+{
+	struct rep *r = arg;
+	size_t i;
+
+	if (sm->ns > r->sum_cap) {
+		struct ser **nv = reallocarray(r->sum_ser, sm->ns,
+		    sizeof(*nv));
+
+		if (nv == NULL)
+			return -1;
+		r->sum_ser = nv;
+		r->sum_cap = sm->ns;
+	}
+	for (i = 0; i < sm->ns; i++) {
+		if ((r->sum_ser[i] = sum_ser_get(r, sm, &sm->s[i])) == NULL)
+			return -1;
+		if (!sum_fits(r, r->sum_ser[i], &sm->s[i]))
+			return 0;
+	}
+	for (i = 0; i < sm->ns; i++)
+		sum_apply(r, r->sum_ser[i], &sm->s[i]);
+	return 1;
+}
+
 static int
 scan(struct rep *r, struct wp_err *err)
 {
@@ -599,9 +748,12 @@ scan(struct rep *r, struct wp_err *err)
 			to = r->o.idle_to;
 	}
 	snprintf(dir, sizeof(dir), "%s/journal", r->c->data_dir);
-	if (journal_scan(dir, from - margin, to + margin + 1, on_record, r,
-	    err) == -1)
+	if (journal_scan_sum(dir, from - margin, to + margin + 1, on_record,
+	    getenv("WATTPATH_NO_SUMMARIES") ? NULL : on_summary, r,
+	    &r->scan_st, err) == -1)
 		return -1;
+	log_debug("report: %zu segments read, %zu summaries used",
+	    r->scan_st.segments_read, r->scan_st.summaries_used);
 	for (i = 0; i < r->cap; i++) {
 		struct ser *s = r->tab[i];
 		struct wp_err e = { 0 };
@@ -2338,6 +2490,10 @@ setup(struct rep *r, struct wp_err *err)
 			    r->c->interval * 6 : 60 * WP_SEC;
 			if ((r->o.to - r->o.from) / 512 > r->o.step)
 				r->o.step = (r->o.to - r->o.from) / 512;
+			/* long windows: whole summary slots per step */
+			if (r->o.to - r->o.from >= 6 * HOUR)
+				r->o.step = (r->o.step + JSUM_SLOT_DEFAULT - 1) /
+				    JSUM_SLOT_DEFAULT * JSUM_SLOT_DEFAULT;
 		}
 	}
 	if (r->o.to - r->o.from < 60 * WP_SEC)
@@ -2363,6 +2519,7 @@ rep_fini(struct rep *r)
 		if (r->tab[i] != NULL)
 			ser_free(r->tab[i], r->o.runs > 1 ? r->o.runs : 0);
 	free(r->tab);
+	free(r->sum_ser);
 	free(r->selected);
 	reqlog_free(r->rq);
 	json_object_put(r->warnings);

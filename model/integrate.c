@@ -187,6 +187,79 @@ integ_add(struct integ *g, wp_time t, double v, uint32_t pflags)
 	g->prev_v = v;
 }
 
+static bool
+one_bin(const struct integ_bins *b, wp_time t0, wp_time t1)
+{
+	if (b->e == NULL)
+		return true;
+	/* add_bins puts [t0, t1] in one bin when t1 - 1 ns is in t0's */
+	return (t0 - b->origin) / b->len == (t1 - 1 - b->origin) / b->len;
+}
+
+bool
+integ_span_fits(const struct integ *g, const struct integ_span *sp)
+{
+	int i;
+
+	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->n > 1 && sp->t1 == sp->t0))
+		return false;
+	if (g->have_prev && sp->t0 <= g->prev_t)
+		return false;
+	if (!isfinite(sp->v0) || !isfinite(sp->v1))
+		return false;
+	if (sp->n == 1)
+		return true;
+	if (sp->refuse || (g->o.interval > 0 &&
+	    sp->max_gap > 3 * g->o.interval))
+		return false;
+	if (sp->t1 <= g->o.from || sp->t0 >= g->o.to)
+		return true;		/* wholly outside the window */
+	if (sp->t0 < g->o.from || sp->t1 > g->o.to)
+		return false;		/* straddles an edge */
+	for (i = 0; i < INTEG_BINSETS; i++)
+		if (!one_bin(&g->bins[i], sp->t0, sp->t1))
+			return false;
+	return true;
+}
+
+int
+integ_add_span(struct integ *g, const struct integ_span *sp)
+{
+	int i;
+
+	if (!integ_span_fits(g, sp))
+		return -1;
+	integ_add(g, sp->t0, sp->v0, sp->pf0);
+	if (sp->n == 1)
+		return 0;
+	if (sp->t1 <= g->o.from) {
+		g->started = true;
+		g->points += sp->t1 == g->o.from;
+	} else if (sp->t0 >= g->o.to) {
+		g->ended = true;
+	} else {
+		g->energy += sp->energy;
+		if (sp->max_gap > g->max_gap)
+			g->max_gap = sp->max_gap;
+		for (i = 0; i < INTEG_BINSETS; i++) {
+			struct integ_bins *b = &g->bins[i];
+			size_t k;
+
+			if (b->e == NULL)
+				continue;
+			k = (size_t)((sp->t0 - b->origin) / b->len);
+			if (k < b->n)
+				b->e[k] += sp->energy;
+		}
+		g->points += sp->n - 1;
+		if (sp->t1 >= g->o.to)
+			g->ended = true;
+	}
+	g->prev_t = sp->t1;
+	g->prev_v = sp->v1;
+	return 0;
+}
+
 int
 integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 {

@@ -102,6 +102,31 @@ void	 integ_add(struct integ *g, wp_time t, double v, uint32_t pflags);
 /* Checks and returns the result: 0, or -1 with res->reason and err. */
 int	 integ_finish(struct integ *g, struct integ_result *res,
 	    struct wp_err *err);
+/*
+ * A run of readings already reduced (a journal summary span): n >= 1
+ * readings at strictly increasing times t0 .. t1, finite, none held; the
+ * first (t0, v0, pf0) is fed as a point; for the others only the sum of
+ * their segments' energies (counters: v[i+1] - v[i]; gauges: trapezoid),
+ * the largest gap, the count and the last (t1, v1) are needed.  refuse:
+ * a reset/discontinuity flag on a reading after the first, or the value
+ * going down.
+ */
+struct integ_span {
+	wp_time	 t0, t1;
+	double	 v0, v1;
+	uint32_t pf0;
+	size_t	 n;
+	double	 energy;
+	wp_time	 max_gap;
+	bool	 refuse;
+};
+
+/* True when integ_add_span(g, sp) gives exactly what feeding every
+ * reading would: the span follows the last point, cannot refuse, and lies
+ * inside the window and one bin of each bin set, or wholly outside. */
+bool	 integ_span_fits(const struct integ *g, const struct integ_span *sp);
+/* Adds a span that fits.  0, or -1 (it does not fit; nothing added). */
+int	 integ_add_span(struct integ *g, const struct integ_span *sp);
 /* Convenience over arrays (tests, small series). */
 int	 integ_array(const struct integ_opts *o, const wp_time *t,
 	    const double *v, const uint32_t *pflags, size_t n,
