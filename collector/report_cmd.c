@@ -1972,6 +1972,15 @@ disclosure(struct rep *r, struct nodeagg *na, const struct totals *T)
 	jset(d, "facility_method", json_object_new_string(isnan(T->pue) ?
 	    "none" : "wall energy x PUE over the same window; second method: "
 	    "metered facility energy allocated by IT energy share"));
+	{
+		json_object *j = json_object_new_object();
+
+		jset(j, "segments_read", json_object_new_int64((int64_t)
+		    r->scan_st.segments_read));
+		jset(j, "summaries_used", json_object_new_int64((int64_t)
+		    r->scan_st.summaries_used));
+		jset(d, "journal", j);
+	}
 	if (r->rq != NULL) {
 		jset(d, "isl", dist_json(r, false));
 		jset(d, "osl", dist_json(r, true));

@@ -1,0 +1,432 @@
+/*
+ * Unit tests: journal summaries (collector/jsum.c) and the report's
+ * summary path.  A 14-hour journal of three nodes and two meters, with a
+ * reset, a counter wrap, held readings, short gaps and a refusing gap
+ * inside interior segments, is reported over a long window twice: with
+ * summaries (interior segments from NAME.wps) and without (every record
+ * read); the two documents must agree to floating-point tolerance,
+ * refusals included.  Also: verify checks summaries against their
+ * segments (an edited summary fails, a deleted one is tolerated), and a
+ * span is added by the integrator exactly as its readings would be.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+
+#include "../../collector/conf.h"
+#include "../../collector/journal.h"
+#include "../../collector/jsum.h"
+#include "../../collector/report.h"
+#include "../../model/counter.h"
+#include "../../model/integrate.h"
+
+#define T0	(1795939200LL * WP_SEC)	/* 2026-11-29T08:00:00Z */
+#define S	WP_SEC
+#define STEP	(10 * S)
+#define HOURS	14
+#define NODES	3
+
+struct fx {
+	char	 dir[64], jdir[128], cfg[160];
+	double	 wall[NODES], gpu[NODES][2], tok[NODES], fac, it;
+};
+
+static void
+val(struct journal_value *v, const char *series, int b, int q, int kind,
+    double x, double cum, uint32_t cf)
+{
+	memset(v, 0, sizeof(*v));
+	sample_init(&v->s, series, b, q, kind);
+	v->s.value = x;
+	v->cum = cum;
+	v->s.resolution = kind == WP_COUNTER ? 0.001 : 0;
+	v->ctr_flags = cf;
+}
+
+static void
+put(struct journal *j, wp_time t, const char *target, struct journal_value *v,
+    size_t n, int status)
+{
+	struct journal_record r = { .t_real = t, .t_mono = t, .target = target,
+	    .error = status ? "timeout" : "", .status = status,
+	    .n = status ? 0 : n, .v = v };
+	struct wp_err err = { 0 };
+
+	assert_int_equal(journal_append(j, &r, &err), 0);
+}
+
+/* One poll of node n at t (p: poll index); the anomalies are placed in
+ * interior hours. */
+static void
+poll_node(struct fx *f, struct journal *j, int n, long p, wp_time t)
+{
+	struct journal_value v[4];
+	double load = 0.3 + 0.6 * ((n * 7 + p) % 10) / 10.0, wv;
+	uint32_t cf = p == 0 ? CTR_DISCONT : 0;
+	char tg[32], nm[32];
+	int i;
+
+	/* n1: a counter reset at 06:00:30; n2: a wrap at 07:10 (cum goes
+	 * on); n0: held readings 08:20..08:21; n2's BMC misses 09:30..09:31 */
+	if (n == 1 && p == 6 * 360 + 3)
+		cf |= CTR_RESET;
+	if (n == 2 && p == 7 * 360 + 60)
+		cf |= CTR_WRAPPED;
+	if (n == 0 && p >= 8 * 360 + 120 && p < 8 * 360 + 126)
+		cf |= CTR_HELD;
+	wv = f->wall[n];
+	val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY, WP_COUNTER,
+	    n == 2 && p >= 7 * 360 + 60 ? wv - 4e9 : wv, wv, cf);
+	sample_add_label(&v[0].s, "vendor", "Contoso");
+	val(&v[1], "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE,
+	    1500 + 2400 * load, 0, 0);
+	snprintf(tg, sizeof(tg), "n%d/bmc", n);
+	if (!(n == 2 && p >= 9 * 360 + 180 && p < 9 * 360 + 186))
+		put(j, t, tg, v, 2, 0);
+	else
+		put(j, t, tg, v, 0, 2);
+	for (i = 0; i < 2; i++) {
+		snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
+		val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY, WP_COUNTER,
+		    f->gpu[n][i], f->gpu[n][i], p == 0 ? CTR_DISCONT : 0);
+		snprintf(nm, sizeof(nm), "gpu/%d/power_limit", i);
+		val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER, WP_GAUGE, 700, 0,
+		    0);
+		f->gpu[n][i] += 700 * load * 10;
+	}
+	snprintf(tg, sizeof(tg), "n%d/gpu", n);
+	/* n0's GPUs: a 20 s gap (allowed) at 04:10 */
+	if (!(n == 0 && p == 4 * 360 + 60))
+		put(j, t + 3 * WP_MS, tg, v, 4, 0);
+	val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER,
+	    f->tok[n], f->tok[n], cf & CTR_DISCONT);
+	val(&v[1], "tokens/input", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER,
+	    3 * f->tok[n], 3 * f->tok[n], cf & CTR_DISCONT);
+	snprintf(tg, sizeof(tg), "n%d/engine0", n);
+	put(j, t + 5 * WP_MS, tg, v, 2, 0);
+	f->wall[n] += (1500 + 2400 * load) * 10;
+	f->tok[n] += 10000 * load * 10;
+}
+
+static void
+make_journal(struct fx *f)
+{
+	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE,
+	    .retention = 400 * 86400 * WP_SEC };
+	struct journal_value v[1];
+	struct wp_err err = { 0 };
+	struct journal *j;
+	FILE *c;
+	long p;
+	int n;
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/wp-test-jsum.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->jdir, sizeof(f->jdir), "%s/journal", f->dir);
+	snprintf(f->cfg, sizeof(f->cfg), "%s/wattpath.yaml", f->dir);
+	assert_non_null(j = journal_open(f->jdir, &jo, &err));
+	for (p = 0; p < HOURS * 360; p++) {
+		wp_time t = T0 + p * STEP;
+
+		for (n = 0; n < NODES; n++)
+			poll_node(f, j, n, p, t);
+		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    f->fac, f->fac, p == 0 ? CTR_DISCONT : 0);
+		put(j, t, "incomer", v, 1, 0);
+		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    f->it, f->it, p == 0 ? CTR_DISCONT : 0);
+		put(j, t, "ups", v, 1, 0);
+		f->fac += 1.3 * 3000.0 * NODES * 10;
+		f->it += 3000.0 * NODES * 10;
+	}
+	journal_close(j);
+	assert_non_null(c = fopen(f->cfg, "w"));
+	fprintf(c, "collector: {interval: 10s, data_dir: %s}\nnodes:\n",
+	    f->dir);
+	for (n = 0; n < NODES; n++)
+		fprintf(c, "  - name: n%d\n    class: h100-2\n"
+		    "    bmc: {url: https://10.0.%d.1, auth: none}\n"
+		    "    gpu: {dcgm_exporter: http://10.0.%d.2:9400/metrics}\n"
+		    "    engines: [{url: http://10.0.%d.2:8000/metrics, kind: "
+		    "vllm}]\n", n, n, n, n);
+	fprintf(c, "meters:\n  - {name: incomer, role: facility_total, "
+	    "modbus: {tcp: 127.0.0.1:502, unit: 1}, map: eastron-sdm630}\n"
+	    "  - {name: ups, role: it_total, modbus: {tcp: 127.0.0.1:502, "
+	    "unit: 2}, map: eastron-sdm630}\nsite: {name: t, zone: FR}\n");
+	assert_int_equal(fclose(c), 0);
+}
+
+static void
+rm_fx(struct fx *f)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Compares two documents: numbers to 1e-9 relative, the rest exactly;
+ * disclosure.journal (which path was taken) is skipped. */
+static void
+same(json_object *a, json_object *b, const char *path)
+{
+	enum json_type ta = json_object_get_type(a);
+	enum json_type tb = json_object_get_type(b);
+	char sub[512];
+
+	if ((ta == json_type_double || ta == json_type_int) &&
+	    (tb == json_type_double || tb == json_type_int)) {
+		double x = json_object_get_double(a);
+		double y = json_object_get_double(b);
+
+		if (!(x == y || fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y)) ||
+		    (isnan(x) && isnan(y))))
+			fail_msg("%s: %.17g != %.17g", path, x, y);
+		return;
+	}
+	if (ta != tb)
+		fail_msg("%s: types differ", path);
+	if (ta == json_type_object) {
+		json_object_object_foreach(a, k, va) {
+			json_object *vb;
+
+			if (strcmp(k, "journal") == 0)
+				continue;
+			snprintf(sub, sizeof(sub), "%s.%s", path, k);
+			if (!json_object_object_get_ex(b, k, &vb))
+				fail_msg("%s: missing", sub);
+			same(va, vb, sub);
+		}
+		assert_int_equal(json_object_object_length(a),
+		    json_object_object_length(b));
+	} else if (ta == json_type_array) {
+		size_t i, n = json_object_array_length(a);
+
+		assert_int_equal(n, json_object_array_length(b));
+		for (i = 0; i < n; i++) {
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+			same(json_object_array_get_idx(a, i),
+			    json_object_array_get_idx(b, i), sub);
+		}
+	} else if (ta == json_type_string) {
+		if (strcmp(json_object_get_string(a),
+		    json_object_get_string(b)) != 0)
+			fail_msg("%s: \"%s\" != \"%s\"", path,
+			    json_object_get_string(a),
+			    json_object_get_string(b));
+	} else if (ta == json_type_boolean)
+		assert_int_equal(json_object_get_boolean(a),
+		    json_object_get_boolean(b));
+}
+
+static int64_t
+jint(json_object *o, const char *a, const char *b, const char *c)
+{
+	json_object *x, *y, *z;
+
+	assert_true(json_object_object_get_ex(o, a, &x));
+	assert_true(json_object_object_get_ex(x, b, &y));
+	assert_true(json_object_object_get_ex(y, c, &z));
+	return json_object_get_int64(z);
+}
+
+static json_object *
+report(const struct wp_conf *c, wp_time from, wp_time to, bool summaries)
+{
+	struct wp_err err = { 0 };
+	json_object *o;
+
+	if (summaries)
+		unsetenv("WATTPATH_NO_SUMMARIES");
+	else
+		setenv("WATTPATH_NO_SUMMARIES", "1", 1);
+	o = report_json(c, from, to, &err);
+	unsetenv("WATTPATH_NO_SUMMARIES");
+	if (o == NULL)
+		fail_msg("report: %s", err.msg);
+	return o;
+}
+
+static void
+compare_window(const struct wp_conf *c, wp_time from, wp_time to,
+    int64_t min_used)
+{
+	json_object *a = report(c, from, to, true);
+	json_object *b = report(c, from, to, false);
+
+	int64_t used = jint(a, "disclosure", "journal", "summaries_used");
+
+	if (used < min_used)
+		fail_msg("%lld summaries used, expected at least %lld",
+		    (long long)used, (long long)min_used);
+	assert_int_equal(jint(b, "disclosure", "journal", "summaries_used"),
+	    0);
+	same(a, b, "$");
+	json_object_put(a);
+	json_object_put(b);
+}
+
+static void
+test_report_summaries_equal_full_scan(void **st)
+{
+	struct fx f = { 0 };
+	struct conf_errs errs = { 0 };
+	struct wp_conf *c;
+
+	(void)st;
+	make_journal(&f);
+	assert_non_null(c = conf_load(f.cfg, false, &errs));
+	/* the long window: edges mid-hour, anomalies inside */
+	compare_window(c, T0 + 1234 * S, T0 + 13 * 3600 * S + 77 * S, 8);
+	/* a window whose edges fall on segment boundaries */
+	compare_window(c, T0 + 3600 * S, T0 + 12 * 3600 * S, 8);
+	/* a window after the reset and wrap, 6 h 3 min */
+	compare_window(c, T0 + 7 * 3600 * S + 1800 * S, T0 + 13 * 3600 * S +
+	    2000 * S, 4);
+	/* under 6 h the default curve step is 60 s: every segment is read */
+	compare_window(c, T0 + 9 * 3600 * S + 3000 * S, T0 + 13 * 3600 * S,
+	    0);
+	conf_free(c);
+	rm_fx(&f);
+}
+
+static void
+test_verify_checks_summaries(void **st)
+{
+	struct fx f = { 0 };
+	struct journal_verify_stats vs;
+	struct wp_err err = { 0 };
+	char path[256];
+	FILE *fp;
+	long sz;
+
+	(void)st;
+	make_journal(&f);
+	assert_int_equal(journal_verify(f.jdir, &vs, &err), 0);
+	assert_int_equal(vs.summaries, HOURS - 1);
+	/* an edited summary (a value changed, trailer recomputed or not)
+	 * is caught; a deleted one is tolerated */
+	snprintf(path, sizeof(path), "%s/20261129T13.wps", f.jdir);
+	assert_non_null(fp = fopen(path, "r+b"));
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	sz = ftell(fp);
+	assert_int_equal(fseek(fp, sz / 2, SEEK_SET), 0);
+	fputc(0x5a, fp);
+	fclose(fp);
+	assert_int_equal(journal_verify(f.jdir, &vs, &err), -1);
+	assert_non_null(strstr(err.msg, "summary"));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(journal_verify(f.jdir, &vs, &err), 0);
+	assert_int_equal(vs.summaries, HOURS - 2);
+	/* a truncated summary is malformed */
+	snprintf(path, sizeof(path), "%s/20261129T14.wps", f.jdir);
+	assert_int_equal(truncate(path, 100), 0);
+	assert_int_equal(journal_verify(f.jdir, &vs, &err), -1);
+	rm_fx(&f);
+}
+
+static void
+test_scan_skips_bad_summary(void **st)
+{
+	struct fx f = { 0 };
+	struct conf_errs errs = { 0 };
+	struct wp_conf *c;
+	char path[256];
+	FILE *fp;
+
+	(void)st;
+	make_journal(&f);
+	/* garbage in a summary: the report reads that segment instead */
+	snprintf(path, sizeof(path), "%s/20261129T11.wps", f.jdir);
+	assert_non_null(fp = fopen(path, "wb"));
+	fputs("not a summary", fp);
+	fclose(fp);
+	assert_non_null(c = conf_load(f.cfg, false, &errs));
+	compare_window(c, T0 + 1234 * S, T0 + 13 * 3600 * S + 77 * S, 7);
+	conf_free(c);
+	rm_fx(&f);
+}
+
+/* integ_add_span gives what the readings give; straddling spans don't fit */
+static void
+test_integ_span_exact(void **st)
+{
+	struct integ_opts o = { .from = 100 * S, .to = 1000 * S, .interval =
+	    10 * S, .kind = WP_GAUGE, .bin_len = { 300 * S, 0 } };
+	struct integ a, b;
+	struct integ_result ra, rb;
+	struct integ_span sp = { 0 };
+	wp_time t;
+	double x;
+	size_t i;
+
+	(void)st;
+	assert_int_equal(integ_init(&a, &o, NULL), 0);
+	assert_int_equal(integ_init(&b, &o, NULL), 0);
+	for (t = 0; t <= 1100 * S; t += 10 * S) {
+		x = 100 + (double)(t / S % 70);
+		integ_add(&a, t, x, 0);
+		if (t < 300 * S || t >= 600 * S) {
+			integ_add(&b, t, x, 0);
+			continue;
+		}
+		if (sp.n == 0) {
+			sp.t0 = t;
+			sp.v0 = x;
+		} else {
+			sp.energy += (sp.v1 + x) / 2 * (double)(t - sp.t1) /
+			    (double)S;
+			sp.max_gap = t - sp.t1 > sp.max_gap ? t - sp.t1 :
+			    sp.max_gap;
+		}
+		sp.t1 = t;
+		sp.v1 = x;
+		sp.n++;
+		if (t == 590 * S)
+			assert_int_equal(integ_add_span(&b, &sp), 0);
+	}
+	assert_int_equal(integ_finish(&a, &ra, NULL), 0);
+	assert_int_equal(integ_finish(&b, &rb, NULL), 0);
+	assert_true(fabs(ra.energy - rb.energy) < 1e-9 * ra.energy);
+	assert_int_equal(ra.points, rb.points);
+	assert_int_equal(ra.max_gap, rb.max_gap);
+	for (i = 0; i < a.bins[0].n; i++)
+		assert_true(fabs(a.bins[0].e[i] - b.bins[0].e[i]) < 1e-6);
+	/* a span across the window start, or across a bin, does not fit */
+	sp.t0 = 50 * S;
+	sp.t1 = 150 * S;
+	integ_fini(&b);
+	assert_int_equal(integ_init(&b, &o, NULL), 0);
+	assert_false(integ_span_fits(&b, &sp));
+	sp.t0 = 250 * S;
+	sp.t1 = 350 * S;
+	assert_false(integ_span_fits(&b, &sp));
+	sp.t1 = 300 * S;
+	assert_true(integ_span_fits(&b, &sp));
+	sp.refuse = true;
+	assert_false(integ_span_fits(&b, &sp));
+	integ_fini(&a);
+	integ_fini(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_summaries_equal_full_scan),
+		cmocka_unit_test(test_verify_checks_summaries),
+		cmocka_unit_test(test_scan_skips_bad_summary),
+		cmocka_unit_test(test_integ_span_exact),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
