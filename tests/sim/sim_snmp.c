@@ -399,6 +399,11 @@ agent_init(struct sim_snmp *p)
 	netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_PORTS,
 	    spec);
 	free(spec);
+	{
+		char skip[] = "-smux";	/* no SMUX listener on port 199 */
+
+		add_to_init_list(skip);
+	}
 	init_agent(APP);
 	/* VACM: read-only for our community from loopback, nothing else. */
 	snprintf(line, sizeof(line), "rocommunity %s 127.0.0.0/8",
