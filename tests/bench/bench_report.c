@@ -4,12 +4,17 @@
  * Writes a synthetic journal with journal_append into a temporary
  * directory: NODES nodes (a BMC with wall energy and power, 4 GPUs with
  * energy and enforced limits, one engine with output and input tokens)
- * plus a facility and an IT meter, polled every 10 s for DAYS days, then
- * times report_json (one streaming pass over the journal into the model)
- * and prints records/s and seconds.  The target is 1,000 nodes x 7 days;
- * when that would not fit in MAX_MB of disk (measured from the bytes of
- * one simulated hour), the days are cut to fit and the time is also
- * extrapolated linearly to the full size (the pass is linear in records).
+ * plus a facility and an IT meter, polled every 10 s for DAYS days (the
+ * writer also writes each closed hour's summary, jsum.h), then times
+ * report_json twice over the same window: with summaries (edge segments
+ * read, interior hours from their summaries) and without (every record
+ * read: WATTPATH_NO_SUMMARIES), and prints seconds and records/s of
+ * both.  The target is 1,000 nodes x 7 days; when that would not fit in
+ * MAX_MB of disk (measured from the bytes of one simulated hour), the
+ * days are cut to fit and the 7-day times are extrapolated from the
+ * measured costs: the full scan linearly in records, the summary path as
+ * the measured edge segments plus 168 - edges summaries at the measured
+ * cost per summary.
  *
  * Usage: bench_report [NODES [DAYS [MAX_MB]]]   (defaults 1000 7 4096)
  */
@@ -135,6 +140,19 @@ poll_all(struct gen *g, wp_time t, int first)
 	return 0;
 }
 
+/* disclosure.journal.<k> of a report */
+static long long
+jint2(json_object *o, const char *k)
+{
+	json_object *d, *j, *v;
+
+	if (json_object_object_get_ex(o, "disclosure", &d) &&
+	    json_object_object_get_ex(d, "journal", &j) &&
+	    json_object_object_get_ex(j, k, &v))
+		return json_object_get_int64(v);
+	return -1;
+}
+
 static long long
 dir_bytes(const char *dir)
 {
@@ -196,7 +214,8 @@ main(int argc, char **argv)
 	struct wp_err err = { 0 };
 	struct wp_conf *c;
 	json_object *o;
-	double t_w, t_r, full_days = days, bph;
+	double t_w, t_r, t_s, full_days = days, bph;
+	long long used, seg;
 	long long polls, p, bytes;
 	char *dir = mkdtemp(tmpl);
 
@@ -241,9 +260,26 @@ main(int argc, char **argv)
 		fprintf(stderr, "conf: %s\n", errs.n ? errs.msg[0] : "?");
 		return 1;
 	}
+	t_s = now_s();
+	o = report_json(c, T0 + 30 * WP_SEC, T0 + (polls - 3) * STEP, &err);
+	t_s = now_s() - t_s;
+	if (o == NULL) {
+		fprintf(stderr, "report: %s\n", err.msg);
+		return 1;
+	}
+	used = jint2(o, "summaries_used");
+	seg = jint2(o, "segments_read");
+	printf("report with summaries over %d nodes x %.2f days: %.2f s "
+	    "(%lld segments read, %lld summaries used), %.0f records/s "
+	    "equivalent\n", nodes, days, t_s, seg, used,
+	    (double)g.records / t_s);
+	fflush(stdout);
+	json_object_put(o);
+	setenv("WATTPATH_NO_SUMMARIES", "1", 1);
 	t_r = now_s();
 	o = report_json(c, T0 + 30 * WP_SEC, T0 + (polls - 3) * STEP, &err);
 	t_r = now_s() - t_r;
+	unsetenv("WATTPATH_NO_SUMMARIES");
 	if (o == NULL) {
 		fprintf(stderr, "report: %s\n", err.msg);
 		return 1;
@@ -257,12 +293,23 @@ main(int argc, char **argv)
 			printf("wall J/output token %.4f\n",
 			    json_object_get_double(e));
 	}
-	printf("report over %d nodes x %.2f days at 10 s: %.2f s, %.0f "
-	    "records/s, %.0f MB/s\n", nodes, days, t_r, (double)g.records / t_r,
-	    (double)bytes / 1048576 / t_r);
-	if (days < full_days)
-		printf("extrapolated to %d nodes x %.0f days: %.1f s\n", nodes,
-		    full_days, t_r * full_days / days);
+	printf("report reading every record over %d nodes x %.2f days at "
+	    "10 s: %.2f s, %.0f records/s, %.0f MB/s\n", nodes, days, t_r,
+	    (double)g.records / t_r, (double)bytes / 1048576 / t_r);
+	if (days < full_days && used > 0) {
+		double per_seg = t_r / (double)(seg + used);
+		double per_sum = (t_s - (double)seg * per_seg) / (double)used;
+		double hours = full_days * 24;
+
+		if (per_sum < 0)
+			per_sum = 0;
+		printf("extrapolated to %d nodes x %.0f days: every record "
+		    "%.1f s; with summaries %.1f s (%lld edge segments at %.2f "
+		    "s + %.0f summaries at %.3f s)\n", nodes, full_days,
+		    t_r * full_days / days, (double)seg * per_seg +
+		    (hours - (double)seg) * per_sum, seg, per_seg,
+		    hours - (double)seg, per_sum);
+	}
 	json_object_put(o);
 	conf_free(c);
 	free(g.wall);
