@@ -1179,6 +1179,13 @@ sim_http_stop(struct sim_http *h)
 	for (i = 0; i < 3; i++)
 		if (h->d[i] != NULL)
 			MHD_stop_daemon(h->d[i]);
+	while (h->s->sess != NULL) {	/* the servers are gone: no lock */
+		struct sim_session *x = h->s->sess;
+
+		h->s->sess = x->next;
+		h->s->ns[x->bmc].sessions--;
+		free(x);
+	}
 	for (i = 0; h->cert != NULL && i < h->s->f->o.nodes; i++)
 		if (h->cert[i] != NULL) {
 			gnutls_pcert_deinit(h->cert[i]);
