@@ -138,7 +138,12 @@ if "$WATTPATH" report -c "$D/wattpath.yaml" --from "$F" --to "$T" \
 	echo "== wattpath report (datacentre boundaries), $F .. $T"
 	cat "$D/report.md"
 	echo
-	$PY "$ROOT/tests/sim/compare.py" "$D/truth.json" --report "$D/report.json"
+	CURVE=""
+	"$WATTPATH" curve -c "$D/wattpath.yaml" --class hgx-h100-8 --from "$F" \
+	    --to "$T" --format json >"$D/curve.json" 2>"$D/curve.err" &&
+		CURVE="--curve $D/curve.json"
+	$PY "$ROOT/tests/sim/compare.py" "$D/truth.json" --report "$D/report.json" \
+	    $CURVE
 else
 	echo "== wattpath report is not available yet:"
 	sed 's/^/   /' "$D/report.err" | head -5

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """compare.py - wattpath's figures against wattpath-sim's exact truth.
 
-  compare.py TRUTH.json --report REPORT.json
+  compare.py TRUTH.json --report REPORT.json [--curve CURVE.json]
   compare.py TRUTH.json --journal JOURNAL.csv --from T --to T
 
 With --report, reads `wattpath report --format json` and prints each
@@ -197,6 +197,22 @@ def report_table(rep, truth):
         line("PUE", pue["value"], truth["pue"], None, "%15.4f")
 
 
+def curve_table(cur, truth):
+    """The report's class wall/GPU curve against the model's, by load bin."""
+    bins = (cur.get("class_curve") or {}).get("bins") or []
+    model = truth.get("wall_gpu_curve") or []
+    print("  %-12s %8s %10s %10s %9s" % ("GPU load", "samples", "wattpath",
+                                        "model", "error"))
+    for b in bins:
+        if not b.get("count") or not model or b.get("gpu_w") is None:
+            continue
+        load = b["gpu_w"] / (8 * 700.0)     # node GPU power / 8 x 700 W
+        m = min(model, key=lambda x: abs(x["load"] - load))["ratio"]
+        print("  %4.2f-%4.2f    %8d %10.4f %10.4f %s" % (
+            b["load_from"], b["load_to"], b["count"], b["ratio"], m,
+            err(b["ratio"], m)))
+
+
 def main(argv):
     truth = json.load(open(argv[1]))
     print("== against the simulator's truth (%s .. %s, %.1f s)" % (
@@ -204,6 +220,12 @@ def main(argv):
     if "--report" in argv:
         rep = json.load(open(argv[argv.index("--report") + 1]))
         report_table(rep, truth)
+        if "--curve" in argv:
+            print("== wall-to-GPU curve (class hgx-h100-8) against the model "
+                  "at each bin's mean GPU power (bursty nodes' averages mix "
+                  "loads, so they sit off the constant-load model)")
+            curve_table(json.load(open(argv[argv.index("--curve") + 1])),
+                        truth)
         return 0
     path = argv[argv.index("--journal") + 1]
     a = float(argv[argv.index("--from") + 1])

@@ -129,6 +129,10 @@ gpu_samples(struct hist *h, int i, double t)
 		if ((s = add(h, series, WP_B_GPU, WP_Q_POWER, WP_GAUGE,
 		    p.gpu[g], p.gpu[g], "W", 0)) != NULL)
 			sample_add_label(s, "uuid", uuid);
+		snprintf(series, sizeof(series), "gpu/%d/power_limit", g);
+		if ((s = add(h, series, WP_B_NONE, WP_Q_OTHER, WP_GAUGE,
+		    SIM_GPU_MAX_W, SIM_GPU_MAX_W, "W", 0)) != NULL)
+			sample_add_label(s, "uuid", uuid);
 	}
 }
 
@@ -324,7 +328,7 @@ sim_cmd_history(const struct sim_args *a)
 		return 2;
 	}
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (h->v = calloc((h->cap = 2 * SIM_GPUS + 4 +
+	    (h->v = calloc((h->cap = 3 * SIM_GPUS + 4 +
 	    2 * (size_t)(f->o.nodes / f->o.racks + 1)),
 	    sizeof(*h->v))) == NULL) {
 		free(h);

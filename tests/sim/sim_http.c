@@ -1015,6 +1015,14 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 		dcgm_labels(&b, s, i, g);
 		bprintf(&b, " %.0f\n", sim_srv_gpu_mj(s, i, g, t));
 	}
+	bprintf(&b, "# HELP DCGM_FI_DEV_ENFORCED_POWER_LIMIT Current power "
+	    "limit for the device (in W).\n"
+	    "# TYPE DCGM_FI_DEV_ENFORCED_POWER_LIMIT gauge\n");
+	for (g = 0; g < SIM_GPUS; g++) {
+		bprintf(&b, "DCGM_FI_DEV_ENFORCED_POWER_LIMIT");
+		dcgm_labels(&b, s, i, g);
+		bprintf(&b, " %.6f\n", SIM_GPU_MAX_W);
+	}
 	bprintf(&b, "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %%).\n"
 	    "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
 	sim_node_inst(nd, t, &p);

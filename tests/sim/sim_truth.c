@@ -118,6 +118,29 @@ fac_json(const struct sim_fleet *f, const struct sim_fac *e, double a)
 	return o;
 }
 
+/* The model's wall/GPU ratio against GPU load (power / 700 W limit),
+ * for a node at a constant load. */
+static json_object *
+curve_json(void)
+{
+	json_object *arr = json_object_new_array(), *x;
+	double load, u, gpu, dc;
+
+	for (load = 0.1; load < 1.0 + 1e-9; load += 0.005) {
+		u = (load * SIM_GPU_MAX_W - SIM_GPU_IDLE_W) /
+		    (SIM_GPU_MAX_W - SIM_GPU_IDLE_W);
+		gpu = SIM_GPUS * sim_gpu_power(u);
+		dc = gpu + sim_host_power(u);
+		x = json_object_new_object();
+		jnum(x, "load", load);
+		jnum(x, "gpu_w", gpu);
+		jnum(x, "wall_w", dc / sim_psu_eff(dc));
+		jnum(x, "ratio", dc / sim_psu_eff(dc) / gpu);
+		json_object_array_add(arr, x);
+	}
+	return arr;
+}
+
 static json_object *
 truth_json(const struct sim_fleet *f, double a, double b)
 {
@@ -180,6 +203,7 @@ truth_json(const struct sim_fleet *f, double a, double b)
 	json_object_object_add(o, "j_per_output_token", jt);
 	jnum(o, "pue", e.total / e.it);
 	jnum(o, "wall_over_gpu", t.wall / t.gpu);
+	json_object_object_add(o, "wall_gpu_curve", curve_json());
 	return o;
 }
 
