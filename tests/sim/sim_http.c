@@ -991,6 +991,7 @@ dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g)
 	    0x18 + 0x10 * g, g, host);
 }
 
+/* dcgm-exporter's text for node i at t; caller frees. */
 static char *
 dcgm_text(const struct sim_srv *s, int i, double t)
 {
@@ -1035,6 +1036,7 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	return b.p;
 }
 
+/* vLLM's /metrics text for node i at t; caller frees. */
 static char *
 vllm_text(const struct sim_srv *s, int i, double t)
 {
