@@ -68,6 +68,7 @@ struct ser {
 
 struct opts {
 	const char *cfg, *requests, *format, *node, *cls;
+	const char *carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
 	wp_time	 from, to, idle_from, idle_to, step;
 	int	 runs;
 	int	 period;	/* --period: enum pue_period, -1 all */
@@ -1085,7 +1086,9 @@ struct totals {
 	int	*cls_of;		/* per node: class index, -1 none */
 	struct curve *cls_curve;	/* ncls */
 	struct curve *node_curve;	/* per node */
-	double	*cls_h;			/* ncls x nh */
+	double	*cls_h;			/* (ncls + 1) x nh; slot ncls: no class */
+	double	*cls_out;		/* ncls + 1: output tokens, -1 unknown */
+	size_t	*cls_nodes;		/* ncls + 1: nodes per slot */
 	double	 curve_tol;
 };
 
@@ -1105,10 +1108,25 @@ in_replica(const struct wp_conf *c, const char *node)
 	return false;
 }
 
+/* Adds t tokens of node k to its class slot (by: ncls + 1, -1 unknown). */
+static void
+cls_tokens_add(const struct totals *T, double *by, int k, double t)
+{
+	size_t c;
+
+	if (by == NULL || T == NULL || T->cls_of == NULL)
+		return;
+	c = T->cls_of[k] >= 0 ? (size_t)T->cls_of[k] : T->ncls;
+	by[c] = (by[c] > 0 ? by[c] : 0) + t;
+}
+
 /* Tokens counted once per model replica (first node of the replica with
- * engine counters); nodes outside replicas count their own. */
+ * engine counters); nodes outside replicas count their own.  by (T's
+ * ncls + 1 slots, preset to -1) gets each counted node's tokens under its
+ * class, so the classes add up to the fleet. */
 static double
-fleet_tokens(struct rep *r, struct nodeagg *na, bool output, int which)
+fleet_tokens_by(struct rep *r, struct nodeagg *na, bool output, int which,
+    const struct totals *T, double *by)
 {
 	const struct conf_node *reps = r->c->report ? conf_get(r->c->report,
 	    "replicas") : NULL, *rp, *n;
@@ -1126,6 +1144,7 @@ fleet_tokens(struct rep *r, struct nodeagg *na, bool output, int which)
 			    which)) >= 0) {
 				sum += t;
 				any = true;
+				cls_tokens_add(T, by, k, t);
 				break;
 			}
 		}
@@ -1134,8 +1153,15 @@ fleet_tokens(struct rep *r, struct nodeagg *na, bool output, int which)
 		    (t = node_tokens(&na[i], output, which)) >= 0) {
 			sum += t;
 			any = true;
+			cls_tokens_add(T, by, (int)i, t);
 		}
 	return any ? sum : -1;
+}
+
+static double
+fleet_tokens(struct rep *r, struct nodeagg *na, bool output, int which)
+{
+	return fleet_tokens_by(r, na, output, which, NULL, NULL);
 }
 
 static json_object *
@@ -1294,21 +1320,162 @@ load_hourly(struct rep *r, const char *file, int kind, const char *zone,
 	return rc;
 }
 
+static const char *const carbon_bnd[2] = { "wall", "facility" };
+
+/* {kg, g_per_million_output_tokens, kwh, coverage}; out < 0: unknown. */
 static json_object *
-carbon_pair(double g, double out)
+carbon_pair(double g, double out, double kwh, double coverage)
 {
 	json_object *o = json_object_new_object();
 
 	jset(o, "kg", jnum(g / 1000));
 	jset(o, "g_per_million_output_tokens", jnum(out > 0 ? g / out * 1e6 :
 	    NAN));
+	jset(o, "kwh", jnum(kwh));
+	jset(o, "coverage", jnum(coverage));
 	return o;
 }
 
+/* Share of kWh with an hourly intensity (the rest at the yearly
+ * average); NAN without energy. */
+static double
+loc_coverage(const struct carbon_loc *cl)
+{
+	return cl->kwh > 0 ? 1 - cl->fallback_kwh / cl->kwh : NAN;
+}
+
+/* Class slots reported: every class, plus "unclassified" (slot ncls) when
+ * some nodes have no class. */
+static size_t
+cls_slots(const struct totals *T)
+{
+	return T->cls_nodes != NULL && T->cls_nodes[T->ncls] > 0 ?
+	    T->ncls + 1 : T->ncls;
+}
+
+static const char *
+cls_label(const struct totals *T, size_t c)
+{
+	return c < T->ncls ? T->cls_name[c] : "unclassified";
+}
+
+/* Hourly kWh of class slot c at boundary b (0 wall, 1 facility: wall x
+ * PUE, as the site's); buf: nh scratch. */
+static const double *
+cls_hours(const struct totals *T, size_t c, int b, double *buf)
+{
+	const double *w = T->cls_h + c * T->nh;
+	size_t h;
+
+	if (b == 0)
+		return w;
+	for (h = 0; h < T->nh; h++)
+		buf[h] = w[h] * T->pue;
+	return buf;
+}
+
+static double
+hours_sum(const double *kwh_h, size_t n)
+{
+	double s = 0;
+	size_t h;
+
+	for (h = 0; h < n; h++)
+		s += kwh_h[h];
+	return s;
+}
+
+/* by.<name>.<k>, created (as an object) on first use. */
+static json_object *
+jchild(json_object *by, const char *name, const char *k)
+{
+	json_object *o, *c;
+
+	if (!json_object_object_get_ex(by, name, &o)) {
+		o = json_object_new_object();
+		jset(by, name, o);
+	}
+	if (k == NULL)
+		return o;
+	if (!json_object_object_get_ex(o, k, &c)) {
+		c = json_object_new_object();
+		jset(o, k, c);
+	}
+	return c;
+}
+
+/* Contractual instruments of site.market, or none (warned). Caller frees
+ * *in with free(). */
 static void
+load_instruments(struct rep *r, const struct conf_node *m,
+    struct carbon_instrument **in, size_t *n)
+{
+	char path[PATH_MAX];
+	struct wp_err e = { 0 };
+	size_t len;
+	char *buf;
+
+	*in = NULL;
+	*n = 0;
+	if (m == NULL || conf_get_str(m, "instruments_csv") == NULL)
+		return;
+	conf_path(r->c, conf_get_str(m, "instruments_csv"), path, sizeof(path));
+	if ((buf = slurp(path, &len, &e)) == NULL ||
+	    carbon_parse_instruments(buf, len, in, n, &e) == -1)
+		warn(r, "instruments: %s", e.msg);
+	free(buf);
+}
+
+/* The market-based details (wall boundary) into mk. */
+static void
+market_details(struct rep *r, const struct market_result *res,
+    const struct conf_node *rm, json_object *mk)
+{
+	json_object *rj = json_object_new_array();
+	size_t h;
+
+	for (h = 0; h < res->rejected && h < MARKET_REJECTS; h++) {
+		json_object *x = json_object_new_object();
+
+		jset(x, "id", json_object_new_string(res->rejects[h].id));
+		jset(x, "reason", json_object_new_string(res->rejects[h].why));
+		json_object_array_add(rj, x);
+	}
+	jset(mk, "coverage", jnum(res->coverage));
+	jset(mk, "hourly_matching", jnum(res->hourly_matching));
+	jset(mk, "hourly_gap_hours", json_object_new_int64(
+	    (int64_t)res->hourly_gap_hours));
+	jset(mk, "remainder_method", json_object_new_string(
+	    res->remainder_step));
+	jset(mk, "remainder_factor_g_per_kwh", jnum(res->remainder_factor));
+	jset(mk, "instruments_accepted", json_object_new_int64(
+	    (int64_t)res->accepted));
+	jset(mk, "instruments_mwh", jnum(res->instrument_kwh / 1000));
+	jset(mk, "instruments_rejected", rj);
+	if (res->residual_zero_ignored)
+		warn(r, "residual mix factor 0 read as 'none published' "
+		    "(AIB), not as zero");
+	if (rm) {
+		const char *src = conf_get_str(rm, "source");
+		const char *yr = conf_get_str(rm, "year");
+		char b[160];
+
+		snprintf(b, sizeof(b), "%s %s (CO2 only)", src ? src :
+		    "unstated", yr ? yr : "");
+		jset(mk, "residual_mix", json_object_new_string(b));
+		jset(mk, "residual_mix_source", json_object_new_string(src ?
+		    src : "unstated"));
+		jset(mk, "residual_mix_year", yr ? json_object_new_string(yr) :
+		    NULL);
+	}
+}
+
+/* Market-based at boundary bname over kwh_h into mk; *res for the class
+ * split.  0, or -1 (warned). */
+static int
 market_json(struct rep *r, const struct totals *T, const double *kwh_h,
     const char *bname, const struct hourly_series *grid, double yearly,
-    json_object *mk)
+    json_object *mk, struct market_result *res)
 {
 	const struct conf_node *site = r->c->site, *m = conf_get(site,
 	    "market"), *rm = m ? conf_get(m, "residual_mix") : NULL;
@@ -1317,15 +1484,12 @@ market_json(struct rep *r, const struct totals *T, const double *kwh_h,
 	    .site = conf_get_str(site, "name"), .supplier_factor = NAN,
 	    .residual_factor = NAN, .grid_average = yearly };
 	struct carbon_instrument *in = NULL;
-	struct market_result res;
 	struct wp_err e = { 0 };
-	double kwh = 0;
-	size_t n = 0, h;
+	double kwh = hours_sum(kwh_h, T->nh);
+	size_t n = 0;
 	time_t s = (time_t)(r->o.from / WP_SEC);
 	struct tm tm;
 
-	for (h = 0; h < T->nh; h++)
-		kwh += kwh_h[h];
 	if (grid != NULL && grid->n > 0) {
 		struct carbon_loc loc;
 
@@ -1341,168 +1505,270 @@ market_json(struct rep *r, const struct totals *T, const double *kwh_h,
 	mo.supplier_factor = cfg_num(r, m, "supplier_factor", NAN);
 	mo.residual_factor = cfg_num(r, rm, "factor", NAN);
 	mo.period_kwh = cfg_num(r, m, "period_consumption_mwh", 0) * 1000;
-	if (m && conf_get_str(m, "instruments_csv")) {
-		char path[PATH_MAX];
-		size_t len;
-		char *buf;
-
-		conf_path(r->c, conf_get_str(m, "instruments_csv"), path,
-		    sizeof(path));
-		if ((buf = slurp(path, &len, &e)) == NULL ||
-		    carbon_parse_instruments(buf, len, &in, &n, &e) == -1)
-			warn(r, "instruments: %s", e.msg);
-		free(buf);
-	}
-	if (carbon_market(in, n, kwh, kwh_h, T->nh, T->origin, &mo, &res,
+	load_instruments(r, m, &in, &n);
+	if (carbon_market(in, n, kwh, kwh_h, T->nh, T->origin, &mo, res,
 	    &e) == -1) {
 		warn(r, "market-based (%s): %s", bname, e.msg);
 		free(in);
-		return;
+		return -1;
 	}
-	jset(mk, bname, carbon_pair(res.g, T->out));
-	if (strcmp(bname, "wall") == 0) {
-		json_object *rj = json_object_new_array();
-
-		for (h = 0; h < res.rejected && h < MARKET_REJECTS; h++) {
-			json_object *x = json_object_new_object();
-
-			jset(x, "id", json_object_new_string(res.rejects[h].id));
-			jset(x, "reason", json_object_new_string(
-			    res.rejects[h].why));
-			json_object_array_add(rj, x);
-		}
-		jset(mk, "coverage", jnum(res.coverage));
-		jset(mk, "hourly_matching", jnum(res.hourly_matching));
-		jset(mk, "hourly_gap_hours", json_object_new_int64(
-		    (int64_t)res.hourly_gap_hours));
-		jset(mk, "remainder_method", json_object_new_string(
-		    res.remainder_step));
-		jset(mk, "remainder_factor_g_per_kwh",
-		    jnum(res.remainder_factor));
-		jset(mk, "instruments_accepted", json_object_new_int64(
-		    (int64_t)res.accepted));
-		jset(mk, "instruments_rejected", rj);
-		if (res.residual_zero_ignored)
-			warn(r, "residual mix factor 0 read as 'none published' "
-			    "(AIB), not as zero");
-		if (rm) {
-			char b[160];
-
-			snprintf(b, sizeof(b), "%s %s (CO2 only)",
-			    conf_get_str(rm, "source") ?
-			    conf_get_str(rm, "source") : "unstated",
-			    conf_get_str(rm, "year") ?
-			    conf_get_str(rm, "year") : "");
-			jset(mk, "residual_mix", json_object_new_string(b));
-		}
-	}
+	jset(mk, bname, carbon_pair(res->g, T->out, kwh, res->coverage));
+	if (strcmp(bname, "wall") == 0)
+		market_details(r, res, rm, mk);
 	free(in);
+	return 0;
+}
+
+/* carbon.by_class: kWh, nodes and output tokens per class slot. */
+static void
+class_info(const struct totals *T, json_object *byc, double *buf)
+{
+	size_t c;
+	int b;
+
+	for (c = 0; c < cls_slots(T); c++) {
+		json_object *o = jchild(byc, cls_label(T, c), NULL);
+		json_object *k = jchild(byc, cls_label(T, c), "kwh");
+
+		jset(o, "nodes", json_object_new_int64(
+		    (int64_t)T->cls_nodes[c]));
+		jset(o, "output_tokens", T->cls_out[c] >= 0 ?
+		    jnum(T->cls_out[c]) : NULL);
+		for (b = 0; b < 2; b++)
+			if (b == 0 || !isnan(T->pue))
+				jset(k, carbon_bnd[b], jnum(hours_sum(
+				    cls_hours(T, c, b, buf), T->nh)));
+	}
+}
+
+/* Location-based per class at boundary b: each hour's class energy x that
+ * hour's intensity. */
+static void
+class_location(const struct totals *T, const struct hourly_series *gs,
+    double yearly, int b, json_object *byc, double *buf)
+{
+	size_t c;
+
+	for (c = 0; c < cls_slots(T); c++) {
+		struct carbon_loc cl;
+
+		if (carbon_location(gs, yearly, cls_hours(T, c, b, buf), T->nh,
+		    T->origin, &cl, NULL) == 0)
+			jset(jchild(byc, cls_label(T, c), "location"),
+			    carbon_bnd[b], carbon_pair(cl.g, T->cls_out[c],
+			    cl.kwh, loc_coverage(&cl)));
+	}
+}
+
+/* Market-based per class at boundary b: the site's result split in
+ * proportion to the classes' consumption (carbon_market_allocate). */
+static void
+class_market(struct rep *r, const struct totals *T,
+    const struct market_result *res, int b, json_object *byc, double *buf)
+{
+	size_t n = cls_slots(T), c;
+	double *kwh = calloc(n + 1, sizeof(double));
+	struct market_share *sh = calloc(n + 1, sizeof(*sh));
+	struct wp_err e = { 0 };
+
+	if (kwh == NULL || sh == NULL) {
+		warn(r, "out of memory: market-based by class left out");
+		goto out;
+	}
+	for (c = 0; c < n; c++)
+		kwh[c] = hours_sum(cls_hours(T, c, b, buf), T->nh);
+	if (carbon_market_allocate(res, kwh, n, sh, &e) == -1) {
+		warn(r, "market-based by class (%s): %s", carbon_bnd[b], e.msg);
+		goto out;
+	}
+	for (c = 0; c < n; c++) {
+		json_object *p = carbon_pair(sh[c].g, T->cls_out[c], sh[c].kwh,
+		    sh[c].coverage);
+
+		jset(p, "instrument_mwh", jnum(sh[c].covered_kwh / 1000));
+		jset(jchild(byc, cls_label(T, c), "market"), carbon_bnd[b], p);
+	}
+out:
+	free(kwh);
+	free(sh);
+}
+
+/* carbon.location.intensity_source: layout, column, basis, resolution. */
+static void
+intensity_source(const struct hourly_series *gs, double yearly,
+    json_object *loc)
+{
+	char b[256];
+
+	if (gs->n > 0)
+		snprintf(b, sizeof(b), "%s: %s; basis %s; rows every %.0f s, "
+		    "hourly values%s", gs->layout, gs->column, gs->basis,
+		    secs(gs->resolution), yearly > 0 ? "; yearly average "
+		    "fallback" : "");
+	else
+		snprintf(b, sizeof(b), "yearly average %g gCO2eq/kWh "
+		    "(configured)", yearly);
+	jset(loc, "intensity_source", json_object_new_string(b));
+	jset(loc, "resolution_s", jnum(gs->n > 0 ? secs(gs->resolution) :
+	    NAN));
+}
+
+/* Location- and market-based at both boundaries, site and classes. */
+static void
+carbon_bounds(struct rep *r, const struct totals *T,
+    const struct hourly_series *gs, double yearly, json_object *cb)
+{
+	json_object *loc = json_object_new_object(), *mk =
+	    json_object_new_object(), *byc = json_object_new_object();
+	const double *hb[2] = { T->wall_h, T->fac_h };
+	double *buf = calloc(T->nh + 1, sizeof(double));
+	int b;
+
+	if (buf != NULL && T->cls_h != NULL && T->cls_out != NULL &&
+	    T->cls_nodes != NULL)
+		class_info(T, byc, buf);
+	for (b = 0; b < 2; b++) {
+		struct carbon_loc cl;
+		struct market_result res;
+		struct wp_err e = { 0 };
+
+		if (b == 1 && isnan(T->pue))
+			continue;
+		if (carbon_location(gs->n ? gs : NULL, yearly, hb[b], T->nh,
+		    T->origin, &cl, &e) == 0) {
+			jset(loc, carbon_bnd[b], carbon_pair(cl.g, T->out, cl.kwh,
+			    loc_coverage(&cl)));
+			if (b == 0) {
+				jset(loc, "fallback_hours", json_object_new_int64(
+				    (int64_t)cl.fallback_hours));
+				jset(loc, "g_per_kwh", jnum(cl.g_per_kwh));
+				jset(loc, "source", json_object_new_string(
+				    gs->n ? gs->layout : "yearly average"));
+				jset(loc, "basis", json_object_new_string(
+				    gs->n ? gs->basis : "unstated"));
+				intensity_source(gs, yearly, loc);
+			}
+			if (cl.fallback_hours && b == 0)
+				warn(r, "%zu hour(s) at the yearly average "
+				    "intensity (no hourly value)",
+				    cl.fallback_hours);
+			if (buf != NULL && json_object_object_length(byc) > 0)
+				class_location(T, gs->n ? gs : NULL, yearly, b,
+				    byc, buf);
+		} else
+			warn(r, "location-based (%s): %s", carbon_bnd[b], e.msg);
+		if (market_json(r, T, hb[b], carbon_bnd[b], gs->n ? gs : NULL,
+		    yearly, mk, &res) == 0 && buf != NULL &&
+		    json_object_object_length(byc) > 0)
+			class_market(r, T, &res, b, byc, buf);
+	}
+	jset(cb, "location", loc);
+	jset(cb, "market", mk);
+	jset(cb, "by_class", byc);
+	free(buf);
+}
+
+/* cost: the site's, then per class at the same boundary. */
+static void
+cost_json(struct rep *r, const struct totals *T, const struct conf_node *tar,
+    json_object *root)
+{
+	struct hourly_series ps = { 0 };
+	struct cost_result cr;
+	struct wp_err e = { 0 };
+	int bi = isnan(T->pue) ? 0 : 1;
+	const double *kh = bi ? T->fac_h : T->wall_h;
+	double flat = cfg_num(r, tar, "price", NAN);
+	double *buf = calloc(T->nh + 1, sizeof(double));
+	json_object *cost = json_object_new_object(), *byc;
+	size_t c;
+
+	if (conf_get_str(tar, "price_csv"))
+		load_hourly(r, conf_get_str(tar, "price_csv"), HOURLY_PRICE,
+		    NULL, NULL, &ps);
+	jset(cost, "currency", json_object_new_string(conf_get_str(tar,
+	    "currency") ? conf_get_str(tar, "currency") : "EUR"));
+	jset(cost, "boundary", json_object_new_string(carbon_bnd[bi]));
+	if (cost_compute(ps.n ? &ps : NULL, flat, kh, T->nh, T->origin, &cr,
+	    &e) == 0) {
+		jset(cost, "amount", jnum(cr.amount));
+		jset(cost, "per_million_output_tokens", jnum(T->out > 0 ?
+		    cr.amount / T->out * 1e6 : NAN));
+		jset(cost, "fallback_hours", json_object_new_int64(
+		    (int64_t)cr.fallback_hours));
+		byc = json_object_new_object();
+		for (c = 0; buf != NULL && T->cls_h != NULL &&
+		    T->cls_out != NULL && c < cls_slots(T); c++) {
+			json_object *o;
+
+			if (cost_compute(ps.n ? &ps : NULL, flat, cls_hours(T, c,
+			    bi, buf), T->nh, T->origin, &cr, NULL) == -1)
+				continue;
+			o = jchild(byc, cls_label(T, c), NULL);
+			jset(o, "amount", jnum(cr.amount));
+			jset(o, "kwh", jnum(cr.kwh));
+			jset(o, "per_million_output_tokens", jnum(
+			    T->cls_out[c] > 0 ? cr.amount / T->cls_out[c] * 1e6 :
+			    NAN));
+		}
+		jset(cost, "by_class", byc);
+	} else
+		warn(r, "cost: %s", e.msg);
+	jset(root, "cost", cost);
+	hourly_fini(&ps);
+	free(buf);
 }
 
 static void
 carbon_json(struct rep *r, const struct totals *T, json_object *root)
 {
-	const struct conf_node *site = r->c->site, *grid, *tar;
+	const struct conf_node *site = r->c->site, *grid;
 	const char *zone = site ? conf_get_str(site, "zone") : NULL;
-	struct hourly_series gs = { 0 }, ps = { 0 };
-	json_object *cb = json_object_new_object(), *loc, *mk, *cost;
-	double yearly, flat;
-	const double *hb[2] = { T->wall_h, T->fac_h };
-	static const char *const bn[2] = { "wall", "facility" };
-	int b;
+	struct hourly_series gs = { 0 };
+	json_object *cb, *so;
+	double yearly;
 
 	grid = site ? conf_get(site, "grid") : NULL;
 	if (zone == NULL || (grid == NULL && !conf_get(site, "market"))) {
 		warn(r, "site has no zone or grid data: carbon left out");
-		json_object_put(cb);
 		return;
 	}
 	yearly = cfg_num(r, grid, "yearly_average_g_per_kwh", -1);
 	if (grid && conf_get_str(grid, "intensity_csv"))
 		load_hourly(r, conf_get_str(grid, "intensity_csv"),
 		    HOURLY_INTENSITY, zone, conf_get_str(grid, "basis"), &gs);
-	loc = json_object_new_object();
-	mk = json_object_new_object();
-	for (b = 0; b < 2; b++) {
-		struct carbon_loc cl;
-		struct wp_err e = { 0 };
-
-		if (b == 1 && isnan(T->pue))
-			continue;
-		if (carbon_location(gs.n ? &gs : NULL, yearly, hb[b], T->nh,
-		    T->origin, &cl, &e) == 0) {
-			jset(loc, bn[b], carbon_pair(cl.g, T->out));
-			if (b == 0) {
-				jset(loc, "fallback_hours", json_object_new_int64(
-				    (int64_t)cl.fallback_hours));
-				jset(loc, "g_per_kwh", jnum(cl.g_per_kwh));
-				jset(loc, "source", json_object_new_string(
-				    gs.n ? gs.layout : "yearly average"));
-				jset(loc, "basis", json_object_new_string(
-				    gs.n ? gs.basis : "unstated"));
-			}
-			if (cl.fallback_hours && b == 0)
-				warn(r, "%zu hour(s) at the yearly average "
-				    "intensity (no hourly value)",
-				    cl.fallback_hours);
-		} else
-			warn(r, "location-based (%s): %s", bn[b], e.msg);
-		market_json(r, T, hb[b], bn[b], gs.n ? &gs : NULL, yearly, mk);
-	}
-	jset(cb, "location", loc);
-	jset(cb, "market", mk);
+	cb = json_object_new_object();
+	so = json_object_new_object();
+	jset(so, "name", conf_get_str(site, "name") ? json_object_new_string(
+	    conf_get_str(site, "name")) : NULL);
+	jset(so, "zone", json_object_new_string(zone));
+	jset(so, "nodes", json_object_new_int64((int64_t)r->c->n_nodes));
+	jset(so, "output_tokens", T->out >= 0 ? jnum(T->out) : NULL);
+	jset(cb, "site", so);
+	carbon_bounds(r, T, &gs, yearly, cb);
 	jset(root, "carbon", cb);
-	tar = site ? conf_get(site, "tariff") : NULL;
-	if (tar == NULL) {
-		hourly_fini(&gs);
-		return;
-	}
-	flat = cfg_num(r, tar, "price", NAN);
-	if (conf_get_str(tar, "price_csv"))
-		load_hourly(r, conf_get_str(tar, "price_csv"), HOURLY_PRICE,
-		    NULL, NULL, &ps);
-	{
-		struct cost_result cr;
-		struct wp_err e = { 0 };
-		const double *kh = isnan(T->pue) ? T->wall_h : T->fac_h;
-
-		cost = json_object_new_object();
-		jset(cost, "currency", json_object_new_string(
-		    conf_get_str(tar, "currency") ? conf_get_str(tar,
-		    "currency") : "EUR"));
-		jset(cost, "boundary", json_object_new_string(isnan(T->pue) ?
-		    "wall" : "facility"));
-		if (cost_compute(ps.n ? &ps : NULL, flat, kh, T->nh, T->origin,
-		    &cr, &e) == 0) {
-			jset(cost, "amount", jnum(cr.amount));
-			jset(cost, "per_million_output_tokens", jnum(T->out > 0 ?
-			    cr.amount / T->out * 1e6 : NAN));
-			jset(cost, "fallback_hours", json_object_new_int64(
-			    (int64_t)cr.fallback_hours));
-		} else
-			warn(r, "cost: %s", e.msg);
-		jset(root, "cost", cost);
-	}
 	hourly_fini(&gs);
-	hourly_fini(&ps);
+	if (site && conf_get(site, "tariff"))
+		cost_json(r, T, conf_get(site, "tariff"), root);
 }
 
 /* Adds a node's hourly energy (s's hourly bins x scale) to the fleet's and
- * its class's hourly wall kWh. */
+ * its class's hourly wall kWh (nodes without a class: slot ncls). */
 static void
 add_hours(struct totals *T, int node, const struct ser *s, double scale)
 {
-	int c = T->cls_of[node];
-	size_t h;
+	size_t h, c;
 
 	if (s->main.bins[0].e == NULL)
 		return;
+	c = T->cls_of != NULL && T->cls_of[node] >= 0 ?
+	    (size_t)T->cls_of[node] : T->ncls;
 	for (h = 0; h < T->nh && h < s->main.bins[0].n; h++) {
 		double kwh = s->main.bins[0].e[h] / 3.6e6 * scale;
 
 		T->wall_h[h] += kwh;
-		if (c >= 0)
-			T->cls_h[(size_t)c * T->nh + h] += kwh;
+		if (T->cls_h != NULL)
+			T->cls_h[c * T->nh + h] += kwh;
 	}
 }
 
@@ -1542,11 +1808,20 @@ classes_build(struct rep *r, struct nodeagg *na, struct totals *T)
 		node_curve(r, &na[i], &T->node_curve[i]);
 		curve_merge(&T->cls_curve[j], &T->node_curve[i]);
 	}
-	T->cls_h = calloc(T->ncls * T->nh + 1, sizeof(double));
+	T->cls_h = calloc((T->ncls + 1) * T->nh + 1, sizeof(double));
+	T->cls_out = calloc(T->ncls + 1, sizeof(double));
+	T->cls_nodes = calloc(T->ncls + 1, sizeof(size_t));
+	if (T->cls_out != NULL)
+		for (j = 0; j <= T->ncls; j++)
+			T->cls_out[j] = -1;
+	for (i = 0; T->cls_nodes != NULL && i < n; i++)
+		T->cls_nodes[T->cls_of[i] >= 0 ? (size_t)T->cls_of[i] :
+		    T->ncls]++;
 	T->curve_tol = 0.05;
 	if (r->c->report != NULL)
 		T->curve_tol = cfg_num(r, r->c->report, "curve_tolerance", 0.05);
-	return T->cls_h == NULL ? -1 : 0;
+	return T->cls_h == NULL || T->cls_out == NULL || T->cls_nodes == NULL ?
+	    -1 : 0;
 }
 
 static void
@@ -1557,6 +1832,8 @@ classes_free(struct totals *T)
 	free(T->cls_curve);
 	free(T->node_curve);
 	free(T->cls_h);
+	free(T->cls_out);
+	free(T->cls_nodes);
 }
 
 /* Wall/GPU ratio of a class at a GPU load: the load's bin, else the
@@ -2118,7 +2395,7 @@ build_report(struct rep *r)
 	site_pue(r, &T);
 	for (k = 0; k < BND_N; k++)
 		boundary_total_init(&T.b[k]);
-	T.out = fleet_tokens(r, na, true, W_MAIN);
+	T.out = fleet_tokens_by(r, na, true, W_MAIN, &T, T.cls_out);
 	T.in = fleet_tokens(r, na, false, W_MAIN);
 	if (T.out < 0 && r->rq != NULL) {
 		struct reqlog_window rw;
@@ -2210,6 +2487,21 @@ build_report(struct rep *r)
 
 /* ----------------------------------------------------------- output */
 
+/* One CSV cell (quoted when needed), then sep ('\0': none). */
+static void
+csv_cell(FILE *f, const char *s, char sep)
+{
+	if (strpbrk(s, ",\"\n\r") != NULL) {
+		fputc('"', f);
+		for (; *s; s++)
+			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+		fputc('"', f);
+	} else
+		fputs(s, f);
+	if (sep != '\0')
+		fputc(sep, f);
+}
+
 /* CSV: one "path,value" row per leaf, for spreadsheets. */
 static void
 flatten(json_object *o, const char *path, FILE *f)
@@ -2238,18 +2530,162 @@ flatten(json_object *o, const char *path, FILE *f)
 			flatten(e, p, f);
 		}
 	} else {
-		const char *s = o ? json_object_get_string(o) : "";
-
-		fprintf(f, "%s,", path);
-		if (strpbrk(s, ",\"\n") != NULL) {
-			fputc('"', f);
-			for (; *s; s++)
-				fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-			fputc('"', f);
-		} else
-			fputs(s, f);
-		fputc('\n', f);
+		csv_cell(f, path, ',');
+		csv_cell(f, o ? json_object_get_string(o) : "", '\n');
 	}
+}
+
+/* The string at o.a.b.c (NULL keys end the path), "" when absent/null. */
+static const char *
+jcell(json_object *o, const char *a, const char *b, const char *c)
+{
+	const char *k[3] = { a, b, c };
+	int i;
+
+	for (i = 0; i < 3 && k[i] != NULL; i++)
+		if (o == NULL || !json_object_object_get_ex(o, k[i], &o))
+			return "";
+	return o ? json_object_get_string(o) : "";
+}
+
+/* The number (%.12g) or string at o.k as a CSV cell, "" when null. */
+static void
+csv_val(FILE *f, json_object *o, const char *k, char sep)
+{
+	char b[64];
+
+	if (o != NULL && json_object_object_get_ex(o, k, &o) && o != NULL &&
+	    json_object_is_type(o, json_type_double)) {
+		snprintf(b, sizeof(b), "%.12g", json_object_get_double(o));
+		csv_cell(f, b, sep);
+	} else
+		csv_cell(f, o != NULL ? json_object_get_string(o) : "", sep);
+}
+
+static const char carbon_csv_header[] = "scope,name,boundary,method,kgco2e,"
+    "g_per_million_output_tokens,coverage,kwh,output_tokens,"
+    "intensity_source,residual_mix_source,residual_mix_year,"
+    "remainder_method,period_start,period_end\n";
+
+/* Rows of one scope (sc: carbon for the site, carbon.by_class.<name>). */
+static void
+carbon_csv_scope(FILE *f, json_object *root, json_object *sc,
+    const char *scope, const char *name, json_object *tokens)
+{
+	static const char *const meth[2] = { "location", "market" };
+	json_object *cb = json_object_object_get(root, "carbon");
+	json_object *mk = json_object_object_get(cb, "market");
+	int b, m;
+
+	for (b = 0; b < 2; b++)
+		for (m = 0; m < 2; m++) {
+			json_object *p = NULL;
+			bool grid = m == 0 || strcmp(jcell(mk,
+			    "remainder_method", NULL, NULL), "grid-average") == 0;
+
+			if (!json_object_object_get_ex(json_object_object_get(
+			    sc, meth[m]), carbon_bnd[b], &p) || p == NULL)
+				continue;
+			csv_cell(f, scope, ',');
+			csv_cell(f, name, ',');
+			csv_cell(f, carbon_bnd[b], ',');
+			csv_cell(f, meth[m], ',');
+			csv_val(f, p, "kg", ',');
+			csv_val(f, p, "g_per_million_output_tokens", ',');
+			csv_val(f, p, "coverage", ',');
+			csv_val(f, p, "kwh", ',');
+			csv_val(f, tokens, "output_tokens", ',');
+			csv_cell(f, grid ? jcell(cb, "location",
+			    "intensity_source", NULL) : "", ',');
+			csv_cell(f, m ? jcell(mk, "residual_mix_source", NULL,
+			    NULL) : "", ',');
+			csv_cell(f, m ? jcell(mk, "residual_mix_year", NULL,
+			    NULL) : "", ',');
+			csv_cell(f, m ? jcell(mk, "remainder_method", NULL,
+			    NULL) : "", ',');
+			csv_cell(f, jcell(root, "window", "start", NULL), ',');
+			csv_cell(f, jcell(root, "window", "end", NULL), '\n');
+		}
+}
+
+/* Sustainability CSV (docs/report.md): one row per (scope, name,
+ * boundary, method); the header alone when carbon was left out. */
+static void
+carbon_csv(json_object *root, FILE *f)
+{
+	json_object *cb = json_object_object_get(root, "carbon"), *byc;
+
+	fputs(carbon_csv_header, f);
+	if (cb == NULL)
+		return;
+	carbon_csv_scope(f, root, cb, "site", jcell(cb, "site", "name", NULL),
+	    json_object_object_get(cb, "site"));
+	byc = json_object_object_get(cb, "by_class");
+	if (byc == NULL)
+		return;
+	json_object_object_foreach(byc, k, v)
+		carbon_csv_scope(f, root, v, "class", k, v);
+}
+
+/* Markdown table of carbon (and cost) per site and class. */
+static void
+carbon_md(json_object *root, FILE *f)
+{
+	json_object *cb = json_object_object_get(root, "carbon"), *byc;
+	json_object *cost = json_object_object_get(root, "cost");
+	json_object *cc = json_object_object_get(cost, "by_class");
+	int b;
+
+	if (cb == NULL)
+		return;
+	fprintf(f, "\n| scope | name | boundary | kWh | location kgCO2e | "
+	    "location g/M output tokens | market kgCO2e | market g/M output "
+	    "tokens | instrument coverage |\n"
+	    "|---|---|---|---|---|---|---|---|---|\n");
+	for (b = 0; b < 2; b++)
+		if (json_object_object_get_ex(json_object_object_get(cb,
+		    "location"), carbon_bnd[b], NULL))
+			fprintf(f, "| site | %s | %s | %s | %s | %s | %s | %s | "
+			    "%s |\n", jcell(cb, "site", "name", NULL),
+			    carbon_bnd[b], jcell(cb, "location", carbon_bnd[b],
+			    "kwh"), jcell(cb, "location", carbon_bnd[b], "kg"),
+			    jcell(cb, "location", carbon_bnd[b],
+			    "g_per_million_output_tokens"), jcell(cb, "market",
+			    carbon_bnd[b], "kg"), jcell(cb, "market",
+			    carbon_bnd[b], "g_per_million_output_tokens"),
+			    jcell(cb, "market", carbon_bnd[b], "coverage"));
+	byc = json_object_object_get(cb, "by_class");
+	if (byc != NULL) {
+		json_object_object_foreach(byc, k, v)
+			for (b = 0; b < 2; b++)
+				if (json_object_object_get_ex(
+				    json_object_object_get(v, "kwh"),
+				    carbon_bnd[b], NULL))
+					fprintf(f, "| class | %s | %s | %s | %s | "
+					    "%s | %s | %s | %s |\n", k,
+					    carbon_bnd[b], jcell(v, "kwh",
+					    carbon_bnd[b], NULL), jcell(v,
+					    "location", carbon_bnd[b], "kg"),
+					    jcell(v, "location", carbon_bnd[b],
+					    "g_per_million_output_tokens"),
+					    jcell(v, "market", carbon_bnd[b],
+					    "kg"), jcell(v, "market",
+					    carbon_bnd[b],
+					    "g_per_million_output_tokens"),
+					    jcell(v, "market", carbon_bnd[b],
+					    "coverage"));
+	}
+	if (cc == NULL)
+		return;
+	fprintf(f, "\n| cost (%s, %s) | amount | per M output tokens |\n"
+	    "|---|---|---|\n| site | %s | %s |\n", jcell(cost, "currency",
+	    NULL, NULL), jcell(cost, "boundary", NULL, NULL), jcell(cost,
+	    "amount", NULL, NULL), jcell(cost, "per_million_output_tokens",
+	    NULL, NULL));
+	json_object_object_foreach(cc, k, v)
+		fprintf(f, "| class %s | %s | %s |\n", k, jcell(v, "amount",
+		    NULL, NULL), jcell(v, "per_million_output_tokens", NULL,
+		    NULL));
 }
 
 static const char *
@@ -2310,6 +2746,7 @@ print_md(json_object *root, FILE *f)
 		fprintf(f, "Cost: %s %s per million output tokens.\n",
 		    jstr(w, "per_million_output_tokens", NULL, NULL),
 		    jstr(w, "currency", NULL, NULL));
+	carbon_md(root, f);
 	fprintf(f, "\n## Disclosure and details\n\n```\n");
 	flatten(root, "", f);
 	fprintf(f, "```\n");
@@ -2335,6 +2772,32 @@ emit(json_object *root, const char *fmt)
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
+/* --carbon-csv: the sustainability CSV to path ("-": stdout).  0 or 1. */
+static int
+write_carbon_csv(json_object *root, const char *path)
+{
+	FILE *f;
+
+	if (path == NULL)
+		return 0;
+	if (strcmp(path, "-") == 0) {
+		carbon_csv(root, stdout);
+		return 0;
+	}
+	if ((f = fopen(path, "w")) == NULL) {
+		fprintf(stderr, "wattpath report: %s: %s\n", path,
+		    strerror(errno));
+		return 1;
+	}
+	carbon_csv(root, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "wattpath report: %s: %s\n", path,
+		    strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* --------------------------------------------------------- commands */
 
 static int
@@ -2353,6 +2816,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "class", required_argument, NULL, 'C' },
 		{ "step", required_argument, NULL, 'S' },
 		{ "period", required_argument, NULL, 'P' },
+		{ "carbon-csv", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool hf = false, ht = false, hi = false, hj = false;
@@ -2370,6 +2834,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		case 'F': o->format = optarg; break;
 		case 'N': o->node = optarg; break;
 		case 'C': o->cls = optarg; break;
+		case 'K': o->carbon_csv = optarg; break;
 		case 'f': hf = clock_parse_time(optarg, &o->from) == 0;
 			if (!hf) goto badtime;
 			break;
@@ -2413,7 +2878,8 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 	o->have_idle = hi && hj;
 	if (o->cfg == NULL || hf != ht || hi != hj ||
 	    (!o->have_window && (curve || o->requests == NULL)) ||
-	    (curve && (o->node == NULL) == (o->cls == NULL)))
+	    (curve && (o->node == NULL) == (o->cls == NULL)) ||
+	    (curve && o->carbon_csv != NULL))
 		return -1;
 	if (strcmp(o->format, curve ? "svg" : "md") != 0 &&
 	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0)
@@ -2550,7 +3016,7 @@ rep_open(struct rep *r, int argc, char **argv, bool curve)
 		    "json|csv|svg]\n" : "usage: wattpath report -c CFG "
 		    "(--from T --to T | --requests LOG) [--runs N] "
 		    "[--idle-from T --idle-to T] [--period hour|day|month|year] "
-		    "[--format json|md|csv]\n");
+		    "[--format json|md|csv] [--carbon-csv FILE|-]\n");
 		return 2;
 	}
 	r->warnings = json_object_new_array();
@@ -2580,10 +3046,12 @@ cmd_report(int argc, char **argv)
 		return 1;
 	}
 	root = build_report(&r);
-	emit(root, r.o.format);
+	rc = write_carbon_csv(root, r.o.carbon_csv);
+	if (r.o.carbon_csv == NULL || strcmp(r.o.carbon_csv, "-") != 0)
+		emit(root, r.o.format);
 	json_object_put(root);
 	rep_fini(&r);
-	return 0;
+	return rc;
 }
 
 /* ------------------------------------------------------------ curve */

@@ -938,6 +938,7 @@ carbon_market(const struct carbon_instrument *in, size_t n_in,
 		valid_kwh += in[i].mwh * 1000;
 		weighted += in[i].mwh * 1000 * in[i].factor;
 	}
+	r->instrument_kwh = valid_kwh;
 	r->kwh = consumption_kwh;
 	period = o->period_kwh > 0 ? o->period_kwh : consumption_kwh;
 	frac = period > 0 ? valid_kwh / period : 0;
@@ -960,6 +961,39 @@ carbon_market(const struct carbon_instrument *in, size_t n_in,
 	else
 		r->hourly_matching = NAN;
 	free(ok);
+	return 0;
+}
+
+int
+carbon_market_allocate(const struct market_result *site, const double *kwh,
+    size_t n, struct market_share *out, struct wp_err *err)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!isfinite(kwh[i]) || kwh[i] < 0)
+			return err_set(err, WP_E_INTERNAL, "market allocation: "
+			    "part %zu has %g kWh", i, kwh[i]);
+		sum += kwh[i];
+	}
+	if (fabs(sum - site->kwh) > 1e-6 * (fabs(site->kwh) > 1 ?
+	    fabs(site->kwh) : 1))
+		return err_set(err, WP_E_INTERNAL, "market allocation: parts "
+		    "add up to %.6f kWh, the site consumed %.6f kWh", sum,
+		    site->kwh);
+	for (i = 0; i < n; i++) {
+		struct market_share *o = &out[i];
+
+		memset(o, 0, sizeof(*o));
+		o->kwh = kwh[i];
+		o->share = sum > 0 ? kwh[i] / sum : 0;
+		o->covered_kwh = site->covered_kwh * o->share;
+		o->coverage = kwh[i] > 0 ? o->covered_kwh / kwh[i] : NAN;
+		o->g_covered = site->g_covered * o->share;
+		o->remainder_kwh = site->remainder_kwh * o->share;
+		o->g = site->g * o->share;
+	}
 	return 0;
 }
 

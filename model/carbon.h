@@ -21,6 +21,11 @@
  * average; the step used is named.  Hourly instruments give a matching
  * score: share of consumption matched by contracted clean energy in the
  * same hour (no carry-over between hours).
+ * Allocation: a site's market-based result is split over parts of its
+ * consumption (node classes) in proportion to their kWh, so each part has
+ * the site's coverage, the parts' covered kWh add up to the site's (never
+ * more than the accepted instruments' kWh: no instrument counted twice)
+ * and their grams add up to the site's.
  */
 #ifndef WP_CARBON_H
 #define WP_CARBON_H
@@ -109,6 +114,7 @@ struct market_result {
 	double	 kwh;
 	double	 covered_kwh;
 	double	 coverage;		/* covered / consumption */
+	double	 instrument_kwh;	/* accepted instruments' kWh */
 	double	 g_covered;
 	double	 remainder_kwh;
 	double	 remainder_factor;
@@ -130,6 +136,26 @@ int	 carbon_market(const struct carbon_instrument *in, size_t n_in,
 	    double consumption_kwh, const double *kwh_h, size_t n,
 	    wp_time origin, const struct market_opts *o,
 	    struct market_result *out, struct wp_err *err);
+
+/* One part's share of a site's market-based result. */
+struct market_share {
+	double	 kwh;			/* the part's consumption */
+	double	 share;			/* kwh / sum of the parts */
+	double	 covered_kwh;		/* instrument kWh allocated to it */
+	double	 coverage;		/* covered_kwh / kwh, NAN at 0 kWh */
+	double	 g_covered;
+	double	 remainder_kwh;
+	double	 g;
+};
+
+/*
+ * Splits site (from carbon_market) over n parts with consumption kwh[i]
+ * (>= 0, adding up to site->kwh within 1e-6 relative).  0, or -1 with err
+ * (negative or non-finite part, parts not adding up).
+ */
+int	 carbon_market_allocate(const struct market_result *site,
+	    const double *kwh, size_t n, struct market_share *out,
+	    struct wp_err *err);
 
 struct cost_result {
 	double	 amount;

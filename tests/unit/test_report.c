@@ -451,6 +451,263 @@ test_formats_and_curve(void **st)
 	(void)st;
 }
 
+/* ------------------------------------------------ two-class fleet */
+
+#define H3	(3600 * S)
+
+/*
+ * Two classes over three UTC hours from T0 (10:00Z), polled every 60 s:
+ * class A: a1 (1000, 2000, 1500 W by hour) and a2 (1200 W), one model
+ * replica, both engines counting the same 1000 tok/s (counted once);
+ * class B: b1 (3000, 500, 800 W), its own engine at 500 tok/s.
+ */
+static double
+two_class_w(int node, wp_time t)
+{
+	static const double w[3][3] = { { 1000, 2000, 1500 },
+	    { 1200, 1200, 1200 }, { 3000, 500, 800 } };
+	long k = (long)((t - T0) / H3);
+
+	return w[node][k < 0 ? 0 : k > 2 ? 2 : k];
+}
+
+static void
+write_two_class_journal(const char *dir)
+{
+	static const char *const tgt[3][2] = { { "a1/bmc", "a1/engine0" },
+	    { "a2/bmc", "a2/engine0" }, { "b1/bmc", "b1/engine0" } };
+	static const double tps[3] = { 1000, 1000, 500 };
+	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE };
+	struct wp_err err = { 0 };
+	struct journal *j = journal_open(dir, &jo, &err);
+	struct journal_value v[2];
+	double wall[3] = { 0 }, tok[3] = { 0 };
+	wp_time t;
+	int i, first = 1;
+
+	if (j == NULL)
+		fail_msg("journal_open: %s", err.msg);
+	for (t = T0 - 600 * S; t <= T0 + 3 * H3 + 600 * S; t += 60 * S) {
+		for (i = 0; i < 3; i++) {
+			val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+			    WP_COUNTER, wall[i], wall[i], first);
+			append(j, t, tgt[i][0], v, 1);
+			val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS,
+			    WP_COUNTER, tok[i], tok[i], first);
+			append(j, t, tgt[i][1], v, 1);
+			wall[i] += two_class_w(i, t) * 60;
+			tok[i] += tps[i] * 60;
+		}
+		first = 0;
+	}
+	journal_close(j);
+}
+
+static void
+write_two_class_config(const char *dir)
+{
+	char path[512], text[4096];
+	static const char nodes[] =
+	    "nodes:\n"
+	    "  - {name: a1, class: A, bmc: {url: https://127.0.0.1:9, auth: "
+	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n"
+	    "  - {name: a2, class: A, bmc: {url: https://127.0.0.1:9, auth: "
+	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n"
+	    "  - {name: b1, class: B, bmc: {url: https://127.0.0.1:9, auth: "
+	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n";
+
+	snprintf(text, sizeof(text),
+	    "collector:\n  interval: 60s\n  data_dir: %s\n%s"
+	    "report:\n  pue: {value: 1.5, category: \"2\"}\n"
+	    "  replicas: [{name: ra, nodes: [a1, a2]}]\n"
+	    "site:\n  name: par-1\n  zone: FR\n"
+	    "  grid: {intensity_csv: fr.csv, yearly_average_g_per_kwh: 56}\n"
+	    "  market:\n    instruments_csv: go.csv\n    holder: acme\n"
+	    "    residual_mix: {factor: 40, source: AIB, year: 2025}\n"
+	    "  tariff: {price: 0.1, currency: EUR}\n", dir, nodes);
+	snprintf(path, sizeof(path), "%s/wattpath.yaml", dir);
+	write_file(path, text);
+	snprintf(path, sizeof(path), "%s/fr.csv", dir);
+	write_file(path, "Datetime (UTC),Zone id,Carbon intensity "
+	    "gCO\xe2\x82\x82" "eq/kWh (direct)\n"
+	    "2026-11-29 09:00:00,FR,70\n2026-11-29 10:00:00,FR,50\n"
+	    "2026-11-29 11:00:00,FR,300\n2026-11-29 12:00:00,FR,100\n"
+	    "2026-11-29 13:00:00,FR,70\n");
+	/* 5 kWh of valid GOs; one from another market is rejected */
+	snprintf(path, sizeof(path), "%s/go.csv", dir);
+	write_file(path, "id,type,market,vintage_start,vintage_end,mwh,"
+	    "factor,cancelled_for\n"
+	    "GO-1,GO,FR,2026-01-01,2026-12-31,0.005,0,acme\n"
+	    "GO-2,GO,DE,2026-01-01,2026-12-31,1,0,acme\n");
+}
+
+/* Field k (0-based) of the CSV row starting with prefix, as a number. */
+static double
+csv_field(const char *text, const char *prefix, int k)
+{
+	const char *p = strstr(text, prefix);
+	int i;
+
+	if (p == NULL || (p != text && p[-1] != '\n'))
+		fail_msg("no row %s", prefix);
+	for (i = 0; i < k; i++)
+		p = strchr(p, ',') + 1;
+	return strtod(p, NULL);
+}
+
+static void
+test_two_class_carbon(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300], csvp[300];
+	char *args[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T13:00:00Z", "--carbon-csv", csvp };
+	char *md[] = { "report", "-c", f->cfg, "--from",
+	    "2026-11-29T10:00:00Z", "--to", "2026-11-29T13:00:00Z",
+	    "--format", "md" };
+	/* hourly kWh by class, and hour intensities: computed by hand */
+	static const double a_kwh[3] = { 2.2, 3.2, 2.7 }, b_kwh[3] = { 3.0,
+	    0.5, 0.8 }, g_kwh[3] = { 50, 300, 100 };
+	double a_g = 0, b_g = 0, a_k = 0, b_k = 0, site_k, cov, mwh;
+	const char *bn[2] = { "wall", "facility" };
+	json_object *o;
+	char *t, path[400];
+	FILE *fp;
+	int rc, h, b, rows = 0;
+	static char text[8192];
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	snprintf(csvp, sizeof(csvp), "%s/carbon.csv", f->dir);
+	write_two_class_journal(jdir);
+	write_two_class_config(f->dir);
+	for (h = 0; h < 3; h++) {
+		a_g += a_kwh[h] * g_kwh[h];
+		b_g += b_kwh[h] * g_kwh[h];
+		a_k += a_kwh[h];
+		b_k += b_kwh[h];
+	}
+	site_k = a_k + b_k;
+	assert_near(a_g, 1340, 1e-9);	/* 110 + 960 + 270 */
+	assert_near(b_g, 380, 1e-9);	/* 150 + 150 + 80 */
+	o = report(f->dir, args, 8, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(o);
+	assert_near(num(o, "boundaries.wall.energy_j"), site_k * 3.6e6, 1e-3);
+	assert_near(num(o, "tokens.output"), 1500 * 10800.0, 1e-3);
+	assert_string_equal(json_object_get_string(json_object_object_get(
+	    json_object_object_get(json_object_object_get(o, "carbon"), "site"),
+	    "name")), "par-1");
+	/* per-class tokens: the replica once, b1 its own */
+	assert_near(num(o, "carbon.by_class.A.output_tokens"), 1000 * 10800.0,
+	    1e-3);
+	assert_near(num(o, "carbon.by_class.B.output_tokens"), 500 * 10800.0,
+	    1e-3);
+	assert_near(num(o, "carbon.by_class.A.nodes"), 2, 0);
+	/* location-based: hourly intensity x hourly class energy */
+	assert_near(num(o, "carbon.by_class.A.kwh.wall"), a_k, 1e-6);
+	assert_near(num(o, "carbon.by_class.A.location.wall.kg"), a_g / 1000,
+	    1e-9);
+	assert_near(num(o, "carbon.by_class.B.location.wall.kg"), b_g / 1000,
+	    1e-9);
+	assert_near(num(o, "carbon.by_class.A.location.facility.kg"),
+	    a_g * 1.5 / 1000, 1e-9);
+	assert_near(num(o, "carbon.by_class.A.location.wall."
+	    "g_per_million_output_tokens"), a_g / 10.8, 1e-6);
+	assert_near(num(o, "carbon.by_class.A.location.wall.coverage"), 1,
+	    1e-12);
+	/* classes add up to the site, at both boundaries and methods */
+	for (b = 0; b < 2; b++) {
+		char pa[128], pb[128], ps[128];
+		const char *m[2] = { "location", "market" };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(pa, sizeof(pa), "carbon.by_class.A.%s.%s.kg",
+			    m[k], bn[b]);
+			snprintf(pb, sizeof(pb), "carbon.by_class.B.%s.%s.kg",
+			    m[k], bn[b]);
+			snprintf(ps, sizeof(ps), "carbon.%s.%s.kg", m[k], bn[b]);
+			assert_near(num(o, pa) + num(o, pb), num(o, ps), 1e-9);
+		}
+		snprintf(pa, sizeof(pa), "carbon.by_class.A.market.%s."
+		    "instrument_mwh", bn[b]);
+		snprintf(pb, sizeof(pb), "carbon.by_class.B.market.%s."
+		    "instrument_mwh", bn[b]);
+		/* the allocation never exceeds the instruments' MWh */
+		mwh = num(o, pa) + num(o, pb);
+		assert_true(mwh <= num(o, "carbon.market.instruments_mwh") +
+		    1e-15);
+		assert_near(mwh, 0.005, 1e-12);
+	}
+	assert_near(num(o, "carbon.location.wall.kg"), (a_g + b_g) / 1000,
+	    1e-9);
+	/* market-based: 5 kWh of GOs at 0 g, the rest at the residual mix,
+	 * split by consumption; every class has the site's coverage */
+	cov = 5 / site_k;
+	assert_near(num(o, "carbon.market.coverage"), cov, 1e-9);
+	assert_near(num(o, "carbon.market.wall.kg"), (site_k - 5) * 40 / 1000,
+	    1e-9);
+	assert_near(num(o, "carbon.by_class.A.market.wall.kg"),
+	    (site_k - 5) * 40 / 1000 * a_k / site_k, 1e-9);
+	assert_near(num(o, "carbon.by_class.B.market.wall.coverage"), cov,
+	    1e-9);
+	assert_near(num(o, "carbon.by_class.A.market.facility.kg"),
+	    (site_k * 1.5 - 5) * 40 / 1000 * a_k / site_k, 1e-9);
+	assert_near(num(o, "carbon.market.instruments_accepted"), 1, 0);
+	/* cost per class at the facility boundary */
+	assert_near(num(o, "cost.by_class.A.amount"), a_k * 1.5 * 0.1, 1e-9);
+	assert_near(num(o, "cost.by_class.B.per_million_output_tokens"),
+	    b_k * 1.5 * 0.1 / 5.4, 1e-9);
+	assert_near(num(o, "cost.by_class.A.amount") +
+	    num(o, "cost.by_class.B.amount"), num(o, "cost.amount"), 1e-9);
+	json_object_put(o);
+	/* the sustainability CSV */
+	fp = fopen(csvp, "r");
+	assert_non_null(fp);
+	text[fread(text, 1, sizeof(text) - 1, fp)] = '\0';
+	fclose(fp);
+	for (t = text; (t = strchr(t, '\n')) != NULL; t++)
+		rows++;
+	assert_int_equal(rows, 1 + 3 * 4);
+	assert_non_null(strstr(text, "scope,name,boundary,method,kgco2e,"
+	    "g_per_million_output_tokens,coverage,"));
+	assert_near(csv_field(text, "class,A,wall,location,", 4), a_g / 1000,
+	    1e-9);
+	assert_near(csv_field(text, "class,B,facility,location,", 4),
+	    b_g * 1.5 / 1000, 1e-9);
+	assert_near(csv_field(text, "site,par-1,wall,market,", 6), cov, 1e-9);
+	assert_non_null(strstr(text, ",AIB,2025,residual-mix,"
+	    "2026-11-29T10:00:00.000Z,2026-11-29T13:00:00.000Z\n"));
+	assert_non_null(strstr(text, "\nclass,A,wall,location,1.34,"));
+	assert_non_null(strstr(text, "electricity-maps"));
+	/* "-": the CSV on stdout instead of the report */
+	snprintf(path, sizeof(path), "%s", csvp);
+	snprintf(csvp, sizeof(csvp), "-");
+	{
+		char *argv[] = { "report", "-c", f->cfg, "--from",
+		    "2026-11-29T10:00:00Z", "--to", "2026-11-29T13:00:00Z",
+		    "--carbon-csv", "-" };
+
+		t = capture(f->dir, cmd_report, argv, 9, &rc);
+		assert_int_equal(rc, 0);
+		assert_string_equal(t, text);
+	}
+	t = capture(f->dir, cmd_report, md, 9, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(t, "| class | A | wall | "));
+	assert_non_null(strstr(t, "| class B | "));
+	/* an unwritable CSV path fails */
+	{
+		char *argv[] = { "report", "-c", f->cfg, "--from",
+		    "2026-11-29T10:00:00Z", "--to", "2026-11-29T13:00:00Z",
+		    "--carbon-csv", "/nonexistent-dir/x.csv" };
+
+		(void)capture(f->dir, cmd_report, argv, 9, &rc);
+		assert_int_equal(rc, 1);
+	}
+	(void)path;
+}
+
 int
 main(void)
 {
@@ -461,6 +718,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_formats_and_curve, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_two_class_carbon, setup,
 		    teardown),
 	};
 
