@@ -4,7 +4,7 @@ wattpath against collectd on the same simulated devices, in one run.
 
   bench.py [--wattpath BIN] [--sim BIN] [--sizes 1000,5000] [--pdus 200]
            [--interval 10] [--window 4] [--only redfish,snmp] [--no-rrdcached]
-           [--keep]
+           [--fsync segment|none] [--keep]
 
 One `wattpath-sim serve` plays every device: BMCs over HTTPS with sessions
 (one per 127.1.x.y address, one port, one certificate whose subjectAltName
@@ -135,6 +135,14 @@ class Procs:
         self.stop(list(reversed(self.all)), grace=10)
 
 
+def meminfo(key):
+    with open("/proc/meminfo", encoding="ascii") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
 def free_tcp_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -228,7 +236,9 @@ class Bench:
         with open(self.types, "w", encoding="ascii") as f:
             f.write("pdu_sensor\tpower:GAUGE:0:U, energy:DERIVE:0:U\n")
         self.base = {}
-        self.results = []
+        self.cd_kib = 0         # collectd's KiB per BMC, last size run
+        self.cd_n = 0
+        self.cd_ms = 0
 
     # ---- processes ----
     def start_sim(self):
@@ -264,7 +274,7 @@ class Bench:
             "ports %d..%d" % (nodes, pdus, OUTLETS, racks, self.sim.pid,
                               base, base + 4))
 
-    def wattpath(self, tag, what, n, rrdcached=None):
+    def wattpath(self, tag, what, n, rrdcached=None, fsync=None):
         d = os.path.join(self.tmp, tag)
         os.makedirs(d)
         conf = os.path.join(self.tmp, tag + ".yaml")
@@ -274,6 +284,8 @@ class Bench:
                 self.a.interval, "--maps-dir", os.path.join(ROOT, "etc")]
         if rrdcached:
             args += ["--rrdcached", rrdcached]
+        if fsync:
+            args += ["--fsync", fsync]
         gen(*args)
         p = self.procs.start(tag, [self.a.wattpath, "run", "-c", conf],
                              os.path.join(self.tmp, tag + ".log"))
@@ -375,11 +387,14 @@ class Bench:
         for p in wps:
             if m0[p.name] is None or m1[p.name] is None:
                 raise RuntimeError("%s: no /metrics" % p.name)
-            out["polls"][p.name] = m1[p.name]["polls"] - m0[p.name]["polls"]
             out["fail"][p.name] = m1[p.name]["fail"] - m0[p.name]["fail"]
+            # Successful polls: a failed one read nothing.
+            out["polls"][p.name] = (m1[p.name]["polls"] -
+                                    m0[p.name]["polls"] - out["fail"][p.name])
         return out
 
     def redfish(self, n):
+        self.a.interval = self.a.rf_interval
         iv = self.a.interval
         log("\n== Redfish: %d BMCs, HTTPS keep-alive, interval %d s ==" %
             (n, iv))
@@ -387,12 +402,24 @@ class Bench:
         wps = [self.wattpath(tag + "-wattpath", "redfish", n)]
         others = [self.sim]
         rc = None
-        if not self.a.no_rrdcached:
+        if not self.a.no_rrdcached and n <= self.a.rrdcached_max:
             rc, spec = self.rrdcached(tag + "-rrdcached")
             wps.append(self.wattpath(tag + "-wattpath-rrdcached", "redfish",
                                      n, spec))
             others.append(rc)
-        cds = [self.collectd(tag + "-collectd", "redfish", n)]
+        if self.a.fsync:
+            wps.append(self.wattpath(tag + "-wattpath-fsync-" +
+                                     self.a.fsync, "redfish", n,
+                                     fsync=self.a.fsync))
+        cds = []
+        need = self.cd_kib * n if self.cd_kib else 0
+        avail = meminfo("MemAvailable")
+        if need > 0.4 * avail:
+            log("  collectd not run at %d BMCs: it would need about %.1f GiB "
+                "(%.0f KiB per BMC measured at %d) of %.1f GiB available" %
+                (n, need / 2**20, self.cd_kib, self.cd_n, avail / 2**20))
+        else:
+            cds = [self.collectd(tag + "-collectd", "redfish", n)]
         try:
             w = self.warm(wps, cds, n, 2)
             log("  warm-up %.0f s; measuring %d intervals" %
@@ -403,6 +430,7 @@ class Bench:
         self.report_rf(n, r, wps, cds, rc)
 
     def snmp(self, n):
+        self.a.interval = self.a.snmp_interval
         iv = self.a.interval
         log("\n== SNMP: %d PDUs x %d outlets, v2c, interval %d s ==" %
             (n, OUTLETS, iv))
@@ -467,7 +495,13 @@ class Bench:
         rows, expect = self.common(r, n, cds, "BMC")
         by = {x["name"]: x for x in rows}
         w = by[wps[0].name]
-        c = by[cds[0].name]
+        if cds:
+            c = by[cds[0].name]
+            self.cd_kib, self.cd_n, self.cd_ms = c["per"], n, c["ms"]
+            cmp_note = ""
+        else:
+            c = {"ms": self.cd_ms, "per": self.cd_kib}
+            cmp_note = " (collectd's figures from %d BMCs)" % self.cd_n
         extra = []
         if rc is not None:
             rcpu = r["cpu"][rc.name]
@@ -478,15 +512,16 @@ class Bench:
                          (rcpu, 1000 * rcpu / polls if polls else 0,
                           by[wps[1].name]["ms"] + 1000 * rcpu / polls
                           if polls else 0, r["hwm"][rc.name] / 1024))
-        extra.append("collectd polls are %d BMCs x %.1f s / %d s; RRD files "
-                     "it updated in the last interval: %d of %d" %
-                     (n, r["elapsed"], self.a.interval,
-                      r["fresh"][cds[0].name], 2 * n))
+        if cds:
+            extra.append("collectd polls are %d BMCs x %.1f s / %d s; RRD "
+                         "files it updated in the last interval: %d of %d" %
+                         (n, r["elapsed"], self.a.interval,
+                          r["fresh"][cds[0].name], 2 * n))
         extra.append(self.load_line(r))
         cr = c["ms"] / w["ms"] if w["ms"] else float("inf")
         mr = c["per"] / w["per"] if w["per"] > 0 else float("inf")
-        extra.append("ratio collectd / wattpath: CPU %.1fx, memory %.1fx" %
-                     (cr, mr))
+        extra.append("ratio collectd / wattpath%s: CPU %.1fx, memory %.1fx" %
+                     (cmp_note, cr, mr))
         extra.append("targets: CPU < %.1f ms/poll: %s (%.4f); memory < %d "
                      "KiB/BMC: %s (%.1f); >= %.0fx below collectd: CPU %s, "
                      "memory %s" %
@@ -557,13 +592,22 @@ def main():
     ap.add_argument("--sim", default=os.path.join(ROOT, "wattpath-sim"))
     ap.add_argument("--sizes", default="1000,5000")
     ap.add_argument("--pdus", type=int, default=200)
-    ap.add_argument("--interval", type=int, default=10)
+    ap.add_argument("--interval", type=int, default=10,
+                    help="Redfish poll interval (s)")
+    ap.add_argument("--snmp-interval", type=int, default=30,
+                    help="SNMP interval (s): the simulator's one-thread "
+                    "agent must not be the bottleneck")
+    ap.add_argument("--rrdcached-max", type=int, default=1000,
+                    help="run the rrdcached variant up to this many BMCs")
     ap.add_argument("--window", type=int, default=4)
     ap.add_argument("--only", default="redfish,snmp")
     ap.add_argument("--no-rrdcached", action="store_true")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--fsync", choices=["segment", "none"],
+                    help="also run wattpath with this collector.fsync")
     a = ap.parse_args()
     a.sizes = [int(x) for x in a.sizes.split(",") if x]
+    a.rf_interval = a.interval
     a.only = a.only.split(",")
     for b in (a.wattpath, a.sim):
         if not os.access(b, os.X_OK):

@@ -5,6 +5,7 @@ the CA stay the simulator's).
 
   gen.py wattpath SIM.yaml OUT.yaml --what redfish|snmp --n N --data DIR
          --listen PORT --interval S [--rrdcached SPEC] [--maps-dir DIR]
+         [--fsync poll|segment|none]
   gen.py collectd SIM.yaml OUT.conf --what redfish|snmp --n N --data DIR
          --interval S --pidfile F --typesdb F
 
@@ -75,6 +76,8 @@ def wattpath(sim, a, out):
         out.append("  rrdcached: %s" % q(a.rrdcached))
     if a.maps_dir:
         out.append("  maps_dir: %s" % q(a.maps_dir))
+    if a.fsync:
+        out.append("  fsync: %s" % a.fsync)
     out.append("credentials:")
     out.append("  - {name: bmc, username: %s, password_file: %s}" %
                (q(bmc["username"]), q(bmc["password_file"])))
@@ -171,6 +174,7 @@ def main():
     ap.add_argument("--listen", type=int, default=0)
     ap.add_argument("--rrdcached")
     ap.add_argument("--maps-dir")
+    ap.add_argument("--fsync", choices=["poll", "segment", "none"])
     ap.add_argument("--pidfile", default="/dev/null")
     ap.add_argument("--typesdb", default="/dev/null")
     a = ap.parse_args()

@@ -32,7 +32,7 @@ echo "# machine: $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' |
 	head -1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' \
 	/proc/meminfo), $(. /etc/os-release && echo "$PRETTY_NAME"),"\
 " kernel $(uname -r)"
-echo "# wattpath $($WATTPATH version 2>/dev/null | head -1),"\
+echo "# $($WATTPATH version 2>/dev/null | head -1),"\
 " git $(git rev-parse --short HEAD 2>/dev/null || echo '?'),"\
 " collectd $(collectd -h 2>/dev/null | sed -n 's/^collectd \([0-9.]*\).*/\1/p')"
 
