@@ -63,7 +63,9 @@ struct rf_target {
 	int		 mode;		/* RF_MODE_NODE / RF_MODE_PDU */
 	int		 auth;
 	char		*user;
-	char		*password;	/* secret_free */
+	char		*password;	/* loaded secret, or NULL; secret_free */
+	char		*pw_file;	/* where it comes from (one of two) */
+	char		*pw_env;
 	char		*ca_file, *pin;
 	bool		 insecure, gpu_inband;
 	wp_time		 timeout;
@@ -142,10 +144,10 @@ load_creds(struct rf_target *t, const struct wp_target_conf *tc,
 	if ((t->user = strdup(c->username)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	/* Loaded at the first poll, so that check-config reads no secret. */
-	if (c->password_file && (t->password = strdup(c->password_file)) == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	if (c->password_env && t->password == NULL &&
-	    asprintf(&t->password, "env:%s", c->password_env) < 0)
+	if ((c->password_file &&
+	    (t->pw_file = strdup(c->password_file)) == NULL) ||
+	    (c->password_env && c->password_file == NULL &&
+	    (t->pw_env = strdup(c->password_env)) == NULL))
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	return 0;
 }
@@ -388,25 +390,16 @@ load_stale(struct rf_target *t)
 	return true;
 }
 
+/* Loads the password from its file or variable once; 0 or -1. */
 static int
 load_password(struct rf_target *t, struct wp_err *err)
 {
-	char *pw;
-
-	if (t->user == NULL || t->password == NULL || t->auth == AUTH_NONE)
+	if (t->password != NULL || t->user == NULL || t->auth == AUTH_NONE)
 		return 0;
-	if (strncmp(t->password, "env:", 4) == 0)
-		pw = secret_load(NULL, t->password + 4, err);
-	else if (t->password[0] == '/' || t->password[0] == '.' ||
-	    strchr(t->password, '/'))
-		pw = secret_load(t->password, NULL, err);
-	else
-		return 0;	/* already the secret */
-	if (pw == NULL)
-		return -1;
-	free(t->password);
-	t->password = pw;
-	return 0;
+	if (t->pw_file == NULL && t->pw_env == NULL)
+		return 0;
+	t->password = secret_load(t->pw_file, t->pw_env, err);
+	return t->password == NULL ? -1 : 0;
 }
 
 static char *
@@ -802,6 +795,10 @@ step(struct rf_target *t)
 	struct wp_err err = { 0 };
 	const char *next;
 
+	if (t->auth == AUTH_BASIC && load_password(t, &err) < 0) {
+		fail(t, &err);
+		return;
+	}
 	/* Without a poll (cancelled), stale, login and walk go on. */
 	if (t->auth == AUTH_SESSION && !t->stale_checked) {
 		t->stale_checked = true;
@@ -989,6 +986,8 @@ target_free(void *state)
 	free(t->stale);
 	free(t->user);
 	secret_free(t->password);
+	free(t->pw_file);
+	free(t->pw_env);
 	free(t->ca_file);
 	free(t->pin);
 	explicit_bzero(t->token, sizeof(t->token));

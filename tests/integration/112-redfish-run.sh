@@ -11,7 +11,7 @@
 #   .16 a synthetic HGX node: node chassis EnergyJoules plus eight GPU
 #       chassis (HGX_GPU_SXM_1..8) with their own; the node has a gpu: block
 #       (in-band), so the BMC's GPU readings are cross-checks
-#   .17 the same tree, no gpu: block
+#   .17 the same tree, no gpu: block, HTTP Basic only (password from a file)
 #   .18 a Redfish PDU (DMTF mockup): outlets and inlet with the PDU's identity
 #   .19 the HGX tree with a TelemetryService MetricReport carrying every
 #       GPU's energy and power (GPUs 5-8 have nothing else): two GETs a poll
@@ -45,7 +45,7 @@ rf 13 iserver-cisco-ucsc-c220-m5sx --trace 250 --legacy-sessions
 rf 14 dmtf-rackmount1 --fault hang
 rf 15 dmtf-rackmount1 --fault trickle
 rf 16 synthetic-hgx --trace 5000:2,6000:2
-rf 17 synthetic-hgx --trace 4000
+rf 17 synthetic-hgx --trace 4000 --auth basic
 rf 18 dmtf-pdu --trace 800
 rf 19 synthetic-hgx-telemetry --trace 4500:3,5500:1
 for o in 11 12 13 14 15 16 17 18 19; do wait_tcp "127.0.0.$o" "$P"; done
@@ -61,7 +61,7 @@ nodes:
   - {name: n14, bmc: {url: "http://127.0.0.14:$P", credentials: bmc}}
   - {name: n15, bmc: {url: "http://127.0.0.15:$P", credentials: bmc}}
   - {name: n16, bmc: {url: "http://127.0.0.16:$P", credentials: bmc}, gpu: {nvml: true}}
-  - {name: n17, bmc: {url: "http://127.0.0.17:$P", credentials: bmc}}
+  - {name: n17, bmc: {url: "http://127.0.0.17:$P", credentials: bmc, auth: basic}}
   - {name: n19, bmc: {url: "http://127.0.0.19:$P", credentials: bmc}}
 pdus:
   - {name: pdu18, url: "http://127.0.0.18:$P", credentials: bmc}
@@ -222,8 +222,10 @@ for o in (14, 15):
     assert not any(r["series"] for _, _, _, v in rs for r in v)
     print("n%d: %d failed polls: %s" % (o, len(rs), rs[0][2]))
 
-# -- sessions: one each, all deleted at exit
-for o in (11, 12, 13, 14, 15, 16, 17, 18, 19):
+# -- sessions: one each, all deleted at exit; .17 speaks HTTP Basic only
+st = json.load(open("%s/stats17.json" % T))
+assert st["created"] == 0 and st["gets"] > 0, "127.0.0.17 basic: %s" % st
+for o in (11, 12, 13, 14, 15, 16, 18, 19):
     st = json.load(open("%s/stats%d.json" % (T, o)))
     assert st["open"] == 0 and st["peak_open"] == 1 and st["created"] == 1, \
         "127.0.0.%d sessions: %s" % (o, st)
