@@ -432,6 +432,87 @@ test_cost_fallback(void **st)
 	hourly_fini(&s);
 }
 
+/*
+ * Two node classes, hand computed: location-based per class is each hour's
+ * class energy x that hour's intensity and the classes add up to the site;
+ * market-based splits the site's result by consumption and never
+ * allocates more than the accepted instruments' MWh.
+ */
+static void
+test_two_classes(void **st)
+{
+	static const char csv[] = "datetime,zone,carbon_intensity_avg\n"
+	    "2026-11-30T00:00:00Z,FR,50\n2026-11-30T01:00:00Z,FR,300\n"
+	    "2026-11-30T02:00:00Z,FR,100\n";
+	double a[3] = { 2.2, 3.2, 2.7 }, b[3] = { 3.0, 0.5, 0.8 }, site[3];
+	double parts[2], sum_mwh;
+	struct hourly_series s;
+	struct carbon_loc la, lb, ls;
+	struct carbon_instrument *in;
+	struct market_result r;
+	struct market_share sh[2];
+	struct market_opts o = mopts();
+	struct wp_err err = { 0 };
+	size_t n, h;
+	int k;
+
+	(void)st;
+	for (h = 0; h < 3; h++)
+		site[h] = a[h] + b[h];
+	assert_int_equal(parse(csv, HOURLY_INTENSITY, "FR", &s, &err), 0);
+	assert_int_equal(carbon_location(&s, -1, a, 3, DAY0, &la, NULL), 0);
+	assert_int_equal(carbon_location(&s, -1, b, 3, DAY0, &lb, NULL), 0);
+	assert_int_equal(carbon_location(&s, -1, site, 3, DAY0, &ls, NULL), 0);
+	assert_near(la.g, 2.2 * 50 + 3.2 * 300 + 2.7 * 100, 1e-9);	/* 1340 */
+	assert_near(lb.g, 3.0 * 50 + 0.5 * 300 + 0.8 * 100, 1e-9);	/* 380 */
+	assert_near(la.g + lb.g, ls.g, 1e-9);
+	/* not the energy share of the site's grams: the hours matter */
+	assert_true(fabs(la.g - ls.g * la.kwh / ls.kwh) > 100);
+	hourly_fini(&s);
+	/* 10 kWh of valid GOs (0 g) over 12.4 kWh, rest at 40.74 */
+	assert_int_equal(carbon_parse_instruments(instruments,
+	    strlen(instruments), &in, &n, NULL), 0);
+	assert_int_equal(carbon_market(in, n, ls.kwh, site, 3, DAY0, &o, &r,
+	    NULL), 0);
+	assert_near(r.instrument_kwh, 10, 1e-12);
+	parts[0] = la.kwh;
+	parts[1] = lb.kwh;
+	assert_int_equal(carbon_market_allocate(&r, parts, 2, sh, &err), 0);
+	assert_near(sh[0].g, (12.4 - 10) * 40.74 * 8.1 / 12.4, 1e-9);
+	assert_near(sh[0].g + sh[1].g, r.g, 1e-9);
+	assert_near(sh[0].coverage, r.coverage, 1e-12);
+	assert_near(sh[1].coverage, r.coverage, 1e-12);
+	sum_mwh = (sh[0].covered_kwh + sh[1].covered_kwh) / 1000;
+	assert_true(sum_mwh <= r.instrument_kwh / 1000 + 1e-15);
+	assert_near(sh[0].remainder_kwh + sh[1].remainder_kwh, r.remainder_kwh,
+	    1e-12);
+	/* more instruments than consumption: still at most the consumption,
+	 * never an instrument counted for two classes */
+	for (k = 0; k < 2; k++)
+		parts[k] /= 10;
+	assert_int_equal(carbon_market(in, n, ls.kwh / 10, NULL, 0, 0, &o, &r,
+	    NULL), 0);
+	assert_int_equal(carbon_market_allocate(&r, parts, 2, sh, NULL), 0);
+	assert_near(sh[0].covered_kwh + sh[1].covered_kwh, ls.kwh / 10, 1e-12);
+	assert_true(sh[0].covered_kwh + sh[1].covered_kwh <= r.instrument_kwh);
+	assert_near(sh[0].g + sh[1].g, 0, 0);
+	/* a class without energy: no coverage figure, nothing allocated */
+	parts[1] = 0;
+	parts[0] = ls.kwh / 10;
+	assert_int_equal(carbon_market_allocate(&r, parts, 2, sh, NULL), 0);
+	assert_true(isnan(sh[1].coverage));
+	assert_near(sh[1].covered_kwh, 0, 0);
+	/* bad parts: negative, NAN, not adding up to the site */
+	parts[1] = -1;
+	assert_int_equal(carbon_market_allocate(&r, parts, 2, sh, &err), -1);
+	parts[1] = NAN;
+	assert_int_equal(carbon_market_allocate(&r, parts, 2, sh, &err), -1);
+	parts[1] = 1;
+	assert_int_equal(carbon_market_allocate(&r, parts, 2, sh, &err), -1);
+	assert_non_null(strstr(err.msg, "add up"));
+	free(in);
+}
+
 int
 main(void)
 {
@@ -446,6 +527,7 @@ main(void)
 		cmocka_unit_test(test_hourly_matching_with_gap),
 		cmocka_unit_test(test_bad_instruments),
 		cmocka_unit_test(test_cost_fallback),
+		cmocka_unit_test(test_two_classes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -504,17 +504,19 @@ write_two_class_journal(const char *dir)
 }
 
 static void
-write_two_class_config(const char *dir)
+write_two_class_config(const char *dir, const char *b_class)
 {
-	char path[512], text[4096];
-	static const char nodes[] =
+	char path[512], text[4096], nodes[1024];
+
+	snprintf(nodes, sizeof(nodes),
 	    "nodes:\n"
 	    "  - {name: a1, class: A, bmc: {url: https://127.0.0.1:9, auth: "
 	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n"
 	    "  - {name: a2, class: A, bmc: {url: https://127.0.0.1:9, auth: "
 	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n"
-	    "  - {name: b1, class: B, bmc: {url: https://127.0.0.1:9, auth: "
-	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n";
+	    "  - {name: b1, %sbmc: {url: https://127.0.0.1:9, auth: "
+	    "none}, engines: [{url: http://127.0.0.1:9/m, kind: vllm}]}\n",
+	    b_class);
 
 	snprintf(text, sizeof(text),
 	    "collector:\n  interval: 60s\n  data_dir: %s\n%s"
@@ -579,7 +581,7 @@ test_two_class_carbon(void **st)
 	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
 	snprintf(csvp, sizeof(csvp), "%s/carbon.csv", f->dir);
 	write_two_class_journal(jdir);
-	write_two_class_config(f->dir);
+	write_two_class_config(f->dir, "class: B, ");
 	for (h = 0; h < 3; h++) {
 		a_g += a_kwh[h] * g_kwh[h];
 		b_g += b_kwh[h] * g_kwh[h];
@@ -705,6 +707,17 @@ test_two_class_carbon(void **st)
 		(void)capture(f->dir, cmd_report, argv, 9, &rc);
 		assert_int_equal(rc, 1);
 	}
+	/* a node without a class: the class "unclassified" */
+	write_two_class_config(f->dir, "");
+	o = report(f->dir, args, 6, &rc);
+	assert_int_equal(rc, 0);
+	assert_near(num(o, "carbon.by_class.unclassified.location.wall.kg"),
+	    b_g / 1000, 1e-9);
+	assert_near(num(o, "carbon.by_class.unclassified.nodes"), 1, 0);
+	assert_near(num(o, "carbon.by_class.A.market.wall.kg") +
+	    num(o, "carbon.by_class.unclassified.market.wall.kg"),
+	    num(o, "carbon.market.wall.kg"), 1e-9);
+	json_object_put(o);
 	(void)path;
 }
 
