@@ -1047,7 +1047,7 @@ device(struct rf_disc *d)
 static void
 adopt_reports(struct rf_disc *d)
 {
-	struct rf_reading *r, *x;
+	struct rf_reading *r, *x = NULL;
 	size_t i, j, k;
 	int g;
 
