@@ -50,7 +50,8 @@ mkdir_p(const char *path, struct wp_err *err)
 static int
 open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
 {
-	struct journal_opts jo = { .retention = c->journal_retention };
+	struct journal_opts jo = { .retention = c->journal_retention,
+	    .sync_interval = INGEST_SYNC_EVERY };
 	struct store_opts so = { .data_dir = c->data_dir,
 	    .rrdcached = c->rrdcached, .step = c->interval };
 	char dir[4096];
@@ -251,6 +252,14 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 	    ingest_checkpoint(in, err) == -1)
 		log_warnx("checkpoint: %s", err->msg);
 	return 0;
+}
+
+int
+ingest_sync(struct ingest *in, struct wp_err *err)
+{
+	if (!journal_dirty(in->journal))
+		return 0;
+	return journal_flush(in->journal, err);
 }
 
 int

@@ -51,6 +51,14 @@ void		 ingest_free(struct ingest *in);
 /* Ingests one poll.  0, or -1 if the journal could not be written. */
 int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
 		    struct wp_err *err);
+/*
+ * Group commit: fdatasyncs the journal if records wait for it.  The loop
+ * calls this every INGEST_SYNC_EVERY, so with fsync "poll" every record is
+ * on disk within that time, at one fdatasync per interval instead of one
+ * per poll.
+ */
+#define INGEST_SYNC_EVERY	(1 * WP_SEC)
+int		 ingest_sync(struct ingest *in, struct wp_err *err);
 /* Saves counter state and flushes the journal and store. */
 int		 ingest_checkpoint(struct ingest *in, struct wp_err *err);
 

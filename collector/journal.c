@@ -91,6 +91,8 @@ struct journal {
 	char		*dir;
 	struct journal_opts o;
 	int		 fd;		/* current segment, -1 none */
+	int		 dirty;		/* appended, not yet fdatasync'ed */
+	wp_time		 last_sync;	/* monotonic */
 	char		 seg_name[NAME_MAX_WPJ];
 	wp_time		 seg_start, seg_len;
 	uint64_t	 seg_count;
@@ -1331,9 +1333,17 @@ journal_append(struct journal *j, const struct journal_record *r,
 			    j->seg_name);
 		return -1;
 	}
-	if (j->o.fsync == JOURNAL_FSYNC_POLL && fdatasync(j->fd) != 0)
-		return err_set(err, WP_E_TRANSIENT, "journal %s: fdatasync: "
-		    "%s", j->seg_name, strerror(errno));
+	if (j->o.fsync == JOURNAL_FSYNC_POLL) {
+		if (j->o.sync_interval <= 0 ||
+		    clock_mono() - j->last_sync >= j->o.sync_interval) {
+			if (fdatasync(j->fd) != 0)
+				return err_set(err, WP_E_TRANSIENT, "journal %s: "
+				    "fdatasync: %s", j->seg_name, strerror(errno));
+			j->last_sync = clock_mono();
+			j->dirty = 0;
+		} else
+			j->dirty = 1;
+	}
 	memcpy(j->h, h, HASH_LEN);
 	j->seg_count++;
 	j->seg_off += (off_t)j->b.len;
@@ -1347,7 +1357,15 @@ journal_flush(struct journal *j, struct wp_err *err)
 	if (j->fd >= 0 && fdatasync(j->fd) != 0)
 		return err_set(err, WP_E_TRANSIENT, "journal %s: fdatasync: "
 		    "%s", j->seg_name, strerror(errno));
+	j->dirty = 0;
+	j->last_sync = clock_mono();
 	return 0;
+}
+
+int
+journal_dirty(const struct journal *j)
+{
+	return j->dirty;
 }
 
 void

@@ -51,6 +51,9 @@ struct journal_opts {
 	wp_time		 segment_len;	/* 0: 1 h (tests use less) */
 	wp_time		 summary_slot;	/* summary span length (jsum.h);
 					   0: 10 min, < 0: no summaries */
+	wp_time		 sync_interval;	/* FSYNC_POLL group commit: fdatasync
+					   at most this often, journal_flush
+					   syncs the rest; 0: every append */
 };
 
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */
@@ -60,6 +63,8 @@ struct journal	*journal_open(const char *dir, const struct journal_opts *o,
 int		 journal_append(struct journal *j,
 		    const struct journal_record *r, struct wp_err *err);
 int		 journal_flush(struct journal *j, struct wp_err *err);
+/* True if appended records still wait for their fdatasync. */
+int		 journal_dirty(const struct journal *j);
 void		 journal_close(struct journal *j);	/* NULL-safe */
 
 struct journal_verify_stats {

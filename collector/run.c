@@ -78,6 +78,7 @@ struct collector {
 	bool			 once;
 	size_t			 once_left;
 	struct loop_timer	*once_timer;
+	struct loop_timer	*sync_timer;	/* journal group commit */
 	struct expo		*expo;		/* HTTP exposition, or NULL */
 };
 
@@ -590,6 +591,17 @@ setup_signals(struct collector *co, struct wp_err *err)
 }
 
 static void
+on_sync(void *arg)
+{
+	struct collector *co = arg;
+	struct wp_err err;
+
+	if (ingest_sync(co->ingest, &err) == -1)
+		log_warnx("journal: %s", err.msg);
+	loop_timer_arm(co->sync_timer, clock_mono() + INGEST_SYNC_EVERY);
+}
+
+static void
 once_expired(void *arg)
 {
 	struct collector *co = arg;
@@ -631,6 +643,11 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 	    co->state_dir };
 	if (build_targets(co, NULL, 0, err) == -1)
 		goto fail;
+	if ((co->sync_timer = loop_timer_new(co->loop, on_sync, co)) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		goto fail;
+	}
+	loop_timer_arm(co->sync_timer, clock_mono() + INGEST_SYNC_EVERY);
 	if (!co->once && conf->listen != NULL &&
 	    (co->expo = expo_new(co->loop, co, err)) == NULL)
 		goto fail;
@@ -674,6 +691,7 @@ collector_free(struct collector *co)
 	http_free(co->http);
 	ingest_free(co->ingest);
 	loop_timer_free(co->once_timer);
+	loop_timer_free(co->sync_timer);
 	if (co->sigfd != -1) {
 		loop_del_fd(co->loop, co->sigfd);
 		close(co->sigfd);
