@@ -19,8 +19,11 @@ struct buf {
 	int	 over;
 };
 
+struct shard;
+
 struct http_conn {
 	struct http	*h;
+	struct shard	*sh;		/* the multi handle it runs on */
 	CURL		*easy;
 	int		 busy;		/* a request is started or queued */
 	int		 queued;
@@ -34,17 +37,34 @@ struct http_conn {
 	char		 errbuf[CURL_ERROR_SIZE];
 };
 
-struct http {
-	struct loop	 *loop;
+/*
+ * A fleet's connections are spread over several multi handles of at most
+ * SHARD_CONNS each: curl 7.88's curl_multi_remove_handle walks the whole
+ * connection cache of its multi, which made every finished request cost
+ * O(fleet).  A connection always runs on its shard, so keep-alive holds.
+ */
+#define SHARD_CONNS	64
+
+struct shard {
+	struct http	 *h;
 	CURLM		 *multi;
 	struct loop_timer *timer;
+	size_t		  nconns;
+};
+
+struct http {
+	struct loop	 *loop;
+	struct shard	**shards;
+	size_t		  nshards;
+	struct loop_timer *kick;	/* starts queued requests soon */
 	int		  max_inflight, inflight;
 	struct http_conn *qhead, *qtail;
 };
 
 #define HEADERS_MAX	(64u << 10)
 
-static void check_done(struct http *h);
+static void check_done(struct shard *sh);
+static void start_queued(struct http *h);
 
 static int
 buf_add(struct buf *b, const char *p, size_t n)
@@ -94,7 +114,7 @@ on_header(char *p, size_t size, size_t n, void *arg)
 static void
 on_fd(int fd, int events, void *arg)
 {
-	struct http *h = arg;
+	struct shard *sh = arg;
 	int flags = 0, running;
 
 	if (events & LOOP_READ)
@@ -103,21 +123,22 @@ on_fd(int fd, int events, void *arg)
 		flags |= CURL_CSELECT_OUT;
 	if (events & LOOP_ERROR)
 		flags |= CURL_CSELECT_ERR;
-	curl_multi_socket_action(h->multi, fd, flags, &running);
-	check_done(h);
+	curl_multi_socket_action(sh->multi, fd, flags, &running);
+	check_done(sh);
 }
 
 static int
 on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
 {
-	struct http *h = userp;
+	struct shard *sh = userp;
+	struct loop *l = sh->h->loop;
 	int ev = 0;
 
 	(void)easy;
 	if (what == CURL_POLL_REMOVE) {
 		if (socketp != NULL)
-			loop_del_fd(h->loop, s);
-		curl_multi_assign(h->multi, s, NULL);
+			loop_del_fd(l, s);
+		curl_multi_assign(sh->multi, s, NULL);
 		return 0;
 	}
 	if (what == CURL_POLL_IN || what == CURL_POLL_INOUT)
@@ -125,10 +146,10 @@ on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
 	if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
 		ev |= LOOP_WRITE;
 	if (socketp == NULL) {
-		if (loop_add_fd(h->loop, s, ev, on_fd, h) == -1)
+		if (loop_add_fd(l, s, ev, on_fd, sh) == -1)
 			return -1;
-		curl_multi_assign(h->multi, s, h);
-	} else if (loop_mod_fd(h->loop, s, ev) == -1)
+		curl_multi_assign(sh->multi, s, sh);
+	} else if (loop_mod_fd(l, s, ev) == -1)
 		return -1;
 	return 0;
 }
@@ -136,24 +157,72 @@ on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
 static void
 on_timer(void *arg)
 {
-	struct http *h = arg;
+	struct shard *sh = arg;
 	int running;
 
-	curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-	check_done(h);
+	curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	check_done(sh);
 }
 
 static int
 on_curl_timer(CURLM *multi, long timeout_ms, void *userp)
 {
-	struct http *h = userp;
+	struct shard *sh = userp;
 
 	(void)multi;
 	if (timeout_ms < 0)
-		loop_timer_disarm(h->timer);
+		loop_timer_disarm(sh->timer);
 	else
-		loop_timer_arm(h->timer, clock_mono() + timeout_ms * WP_MS);
+		loop_timer_arm(sh->timer, clock_mono() + timeout_ms * WP_MS);
 	return 0;
+}
+
+static void
+on_kick(void *arg)
+{
+	start_queued(arg);
+}
+
+static void
+shard_free(struct shard *sh)
+{
+	if (sh == NULL)
+		return;
+	if (sh->multi != NULL)
+		curl_multi_cleanup(sh->multi);
+	loop_timer_free(sh->timer);
+	free(sh);
+}
+
+/* A shard with room for one more connection (a new one if all are full). */
+static struct shard *
+shard_for_new_conn(struct http *h)
+{
+	struct shard *sh, **v;
+	size_t i;
+
+	for (i = 0; i < h->nshards; i++)
+		if (h->shards[i]->nconns < SHARD_CONNS)
+			return h->shards[i];
+	if ((v = realloc(h->shards, (h->nshards + 1) * sizeof(*v))) == NULL)
+		return NULL;
+	h->shards = v;
+	if ((sh = calloc(1, sizeof(*sh))) == NULL ||
+	    (sh->multi = curl_multi_init()) == NULL ||
+	    (sh->timer = loop_timer_new(h->loop, on_timer, sh)) == NULL) {
+		shard_free(sh);
+		return NULL;
+	}
+	sh->h = h;
+	curl_multi_setopt(sh->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh);
+	curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
+	curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh);
+	/* Keep each device's idle connection alive between polls. */
+	curl_multi_setopt(sh->multi, CURLMOPT_MAXCONNECTS,
+	    (long)(4 * SHARD_CONNS));
+	h->shards[h->nshards++] = sh;
+	return sh;
 }
 
 struct http *
@@ -166,36 +235,27 @@ http_new(struct loop *l, int max_inflight, struct wp_err *err)
 		return NULL;
 	}
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (h->multi = curl_multi_init()) == NULL ||
-	    (h->timer = loop_timer_new(l, on_timer, h)) == NULL) {
+	    (h->kick = loop_timer_new(l, on_kick, h)) == NULL) {
+		free(h);
 		err_set(err, WP_E_INTERNAL, "out of memory");
-		goto fail;
+		return NULL;
 	}
 	h->loop = l;
 	h->max_inflight = max_inflight;
-	curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-	curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
-	curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
-	curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
-	/* Keep one idle connection per device alive between polls. */
-	curl_multi_setopt(h->multi, CURLMOPT_MAXCONNECTS, 100000L);
 	return h;
-fail:
-	if (h != NULL) {
-		if (h->multi != NULL)
-			curl_multi_cleanup(h->multi);
-		free(h);
-	}
-	return NULL;
 }
 
 void
 http_free(struct http *h)
 {
+	size_t i;
+
 	if (h == NULL)
 		return;
-	curl_multi_cleanup(h->multi);
-	loop_timer_free(h->timer);
+	for (i = 0; i < h->nshards; i++)
+		shard_free(h->shards[i]);
+	free(h->shards);
+	loop_timer_free(h->kick);
 	free(h);
 }
 
@@ -203,14 +263,21 @@ struct http_conn *
 http_conn_new(struct http *h, struct wp_err *err)
 {
 	struct http_conn *c;
+	struct shard *sh;
 
-	if ((c = calloc(1, sizeof(*c))) == NULL ||
-	    (c->easy = curl_easy_init()) == NULL) {
+	if ((sh = shard_for_new_conn(h)) == NULL ||
+	    (c = calloc(1, sizeof(*c))) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	if ((c->easy = curl_easy_init()) == NULL) {
 		free(c);
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
 	c->h = h;
+	c->sh = sh;
+	sh->nconns++;
 	return c;
 }
 
@@ -255,11 +322,11 @@ http_cancel(struct http_conn *c)
 	if (c->queued)
 		unqueue(c->h, c);
 	else {
-		curl_multi_remove_handle(c->h->multi, c->easy);
+		curl_multi_remove_handle(c->sh->multi, c->easy);
 		c->h->inflight--;
 		/* A slot is free: let the loop start a queued request soon. */
 		if (c->h->qhead != NULL)
-			loop_timer_arm(c->h->timer, clock_mono());
+			loop_timer_arm(c->h->kick, clock_mono());
 	}
 	req_reset(c);
 }
@@ -271,6 +338,7 @@ http_conn_free(struct http_conn *c)
 		return;
 	http_cancel(c);
 	curl_easy_cleanup(c->easy);
+	c->sh->nconns--;
 	free(c);
 }
 
@@ -390,7 +458,7 @@ prepare(struct http_conn *c, const struct http_req_opts *o)
 static int
 launch(struct http_conn *c)
 {
-	if (curl_multi_add_handle(c->h->multi, c->easy) != CURLM_OK)
+	if (curl_multi_add_handle(c->sh->multi, c->easy) != CURLM_OK)
 		return -1;
 	c->h->inflight++;
 	c->queued = 0;
@@ -492,7 +560,7 @@ finish(struct http_conn *c, CURLcode rc)
 	struct wp_err e;
 	char *ct = NULL, *body, *head, ctbuf[128];
 
-	curl_multi_remove_handle(c->h->multi, c->easy);
+	curl_multi_remove_handle(c->sh->multi, c->easy);
 	c->h->inflight--;
 	if (rc != CURLE_OK) {
 		fail_msg(c, rc, &e);
@@ -521,13 +589,13 @@ finish(struct http_conn *c, CURLcode rc)
 }
 
 static void
-check_done(struct http *h)
+check_done(struct shard *sh)
 {
 	struct http_conn *c;
 	CURLMsg *m;
 	int left;
 
-	while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
+	while ((m = curl_multi_info_read(sh->multi, &left)) != NULL) {
 		if (m->msg != CURLMSG_DONE)
 			continue;
 		c = NULL;
@@ -535,7 +603,7 @@ check_done(struct http *h)
 		if (c != NULL)
 			finish(c, m->data.result);
 	}
-	start_queued(h);
+	start_queued(sh->h);
 }
 
 int

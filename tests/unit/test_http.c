@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,6 +330,45 @@ test_fetch_sync(void **state)
 	loop_free(l);
 }
 
+/* More connections than one multi handle holds: every request finishes,
+ * and a second round reuses the kept-alive connections. */
+static void
+test_many_connections_over_shards(void **state)
+{
+	struct server *s = *state;
+	struct loop *l = loop_new(NULL);
+	struct http *h = http_new(l, 0, NULL);
+	enum { N = 150 };
+	struct http_conn *c[N];
+	struct result r[N];
+	char u[128];
+	int left, i, round;
+
+	url(u, sizeof(u), s, "/ok");
+	for (i = 0; i < N; i++)
+		c[i] = http_conn_new(h, NULL);
+	for (round = 0; round < 2; round++) {
+		left = N;
+		for (i = 0; i < N; i++) {
+			struct http_req_opts o = { .url = u, .timeout = 10 * WP_SEC };
+
+			r[i] = (struct result){ .l = l, .left = &left };
+			assert_int_equal(http_start(c[i], &o, on_done, &r[i],
+			    NULL), 0);
+		}
+		loop_run(l);
+		for (i = 0; i < N; i++) {
+			assert_false(r[i].failed);
+			assert_int_equal(r[i].status, 200);
+		}
+	}
+	assert_int_equal(http_pending(h), 0);
+	for (i = 0; i < N; i++)
+		http_conn_free(c[i]);
+	http_free(h);
+	loop_free(l);
+}
+
 int
 main(void)
 {
@@ -338,7 +378,9 @@ main(void)
 		cmocka_unit_test(test_silent_and_trickling_servers_do_not_delay_others),
 		cmocka_unit_test(test_cancel_means_no_callback_and_cap_queues),
 		cmocka_unit_test(test_fetch_sync),
+		cmocka_unit_test(test_many_connections_over_shards),
 	};
 
+	signal(SIGPIPE, SIG_IGN);	/* as the daemon: peers hang up */
 	return cmocka_run_group_tests(tests, server_start, server_stop);
 }
