@@ -6,8 +6,10 @@
  * at a time, resuming from the HTTP callback:
  *   stale  DELETE a session a previous run left behind (state file)
  *   login  POST SessionService/Sessions (405: the legacy /redfish/v1/Sessions)
- *   walk   discovery (redfish_discover.c), cached; redone after a 404,
- *          after RF_REDISCOVER and on reload (a new target)
+ *   walk   discovery (redfish_discover.c); its plan is copied into a
+ *          compact one (rf_plan_compact: only what polling needs) and the
+ *          walker is freed; a fresh walk runs after a 404, after
+ *          RF_REDISCOVER and on reload (a new target)
  *   fetch  GET each resource of the plan ($select when supported)
  * then samples are built (rf_series_sample) and poll_done() is called.
  * A 401 drops the session and logs in again once per poll.
@@ -44,7 +46,6 @@
 #define RF_REDISCOVER	(4 * 3600 * WP_SEC)
 #define RF_STALE_POLLS	30	/* identical readings while others move */
 #define RF_SKEW_MAX	(60 * WP_SEC)
-#define RF_MAX_URIS	64
 #define RF_SLOW_TIMEOUT	(10 * WP_SEC)	/* login, discovery, stale DELETE */
 #define RF_LEGACY_SESSIONS "/redfish/v1/Sessions"
 #define RF_SESSIONS	"/redfish/v1/SessionService/Sessions"
@@ -79,18 +80,17 @@ struct rf_target {
 	char		 state_file[512];
 	bool		 stale_checked;
 	const char	*login_path;
-	/* discovery */
+	/* discovery: the walker while it runs, then only the plan */
 	struct rf_disc	*disc;
-	const struct rf_plan *plan;
+	struct rf_plan	*plan;		/* rf_plan_compact's; rf_plan_free */
 	wp_time		 disc_at;
 	bool		 disc_done;
 	/* poll */
 	struct wp_poll	*poll;
 	int		 step;
 	bool		 relogged;
-	char		 uris[RF_MAX_URIS][RF_URI_MAX];
-	size_t		 n_uris, next_uri;
-	struct rf_readings polled;
+	size_t		 next_uri;	/* in plan->uris */
+	struct rf_readings polled;	/* kept across polls, emptied */
 	struct rf_stale	*stale;
 	bool		 skew_logged, insecure_warned;
 };
@@ -483,33 +483,13 @@ on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 
 /* ---- discovery and polling ---- */
 
-static void
-plan_uris(struct rf_target *t)
+/* Per-series stale state; 0 or -1 on ENOMEM. */
+static int
+plan_stale(struct rf_target *t)
 {
-	const struct rf_series *se;
-	const char *u[2];
-	size_t i, j, k, m;
-
-	t->n_uris = 0;
-	for (i = 0; i < t->plan->n_series; i++) {
-		se = &t->plan->series[i];
-		for (j = 0; j < se->n_pick; j++) {
-			u[0] = se->pick[j].uri;
-			u[1] = se->pick[j].reset_uri;
-			for (m = 0; m < 2; m++) {
-				if (u[m][0] == '\0')
-					continue;
-				for (k = 0; k < t->n_uris; k++)
-					if (strcmp(t->uris[k], u[m]) == 0)
-						break;
-				if (k == t->n_uris && t->n_uris < RF_MAX_URIS)
-					snprintf(t->uris[t->n_uris++],
-					    RF_URI_MAX, "%s", u[m]);
-			}
-		}
-	}
 	free(t->stale);
 	t->stale = calloc(t->plan->n_series + 1, sizeof(*t->stale));
+	return t->stale == NULL ? -1 : 0;
 }
 
 static void
@@ -517,50 +497,19 @@ drop_discovery(struct rf_target *t)
 {
 	rf_disc_free(t->disc);
 	t->disc = NULL;
+	rf_plan_free(t->plan);
 	t->plan = NULL;
 	t->disc_done = false;
-}
-
-/* Properties of uri the plan needs, for $select ("" when not sure). */
-static void
-select_list(struct rf_target *t, const char *uri, char *buf, size_t len)
-{
-	const struct rf_series *se;
-	const char *k, *frag;
-	size_t i, j, n, ul = strlen(uri);
-	char prop[64];
-
-	buf[0] = '\0';
-	for (i = 0; i < t->plan->n_series; i++) {
-		se = &t->plan->series[i];
-		for (j = 0; j < se->n_pick; j++) {
-			k = se->pick[j].key;
-			if (strncmp(k, uri, ul) != 0)
-				continue;
-			if (k[ul] != '#') {	/* a whole Sensor */
-				buf[0] = '\0';
-				return;
-			}
-			frag = k + ul + 2;
-			n = strcspn(frag, "/");
-			snprintf(prop, sizeof(prop), "%.*s", (int)n, frag);
-			if (strstr(buf, prop) == NULL)
-				snprintf(buf + strlen(buf), len - strlen(buf),
-				    "%s%s", buf[0] ? "," : "", prop);
-		}
-	}
 }
 
 static int
 fetch_next(struct rf_target *t, struct wp_err *err)
 {
-	char path[RF_URI_MAX + 200], sel[160];
+	char path[RF_URI_MAX + 200];
+	const char *sel = t->plan->select[t->next_uri];
 
 	t->step = ST_FETCH;
-	sel[0] = '\0';
-	if (t->plan->select_ok)
-		select_list(t, t->uris[t->next_uri], sel, sizeof(sel));
-	snprintf(path, sizeof(path), "%s%s%s", t->uris[t->next_uri],
+	snprintf(path, sizeof(path), "%s%s%s", t->plan->uris[t->next_uri],
 	    sel[0] ? "?$select=" : "", sel);
 	return request(t, "GET", path, NULL, err);
 }
@@ -643,22 +592,22 @@ emit(struct rf_target *t)
 static int
 on_fetch(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 {
+	const char *uri = t->plan->uris[t->next_uri];
 	struct json_object *o;
 
 	if (r->status == 404) {
+		err_set(err, WP_E_PROTOCOL, "%s: HTTP 404, rediscovering", uri);
 		drop_discovery(t);	/* the tree changed: walk again */
-		return err_set(err, WP_E_PROTOCOL, "%s: HTTP 404, rediscovering",
-		    t->uris[t->next_uri]);
+		return -1;
 	}
 	if (r->status != 200)
 		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "%s: HTTP %ld", t->uris[t->next_uri],
-		    r->status);
+		    WP_E_PROTOCOL, "%s: HTTP %ld", uri, r->status);
 	if ((o = rf_json_parse(r->body, r->len, err)) == NULL) {
-		err_prefix(err, "%s", t->uris[t->next_uri]);
+		err_prefix(err, "%s", uri);
 		return -1;
 	}
-	if (rf_parse_resource(t->uris[t->next_uri], o, &t->polled, err) < 0) {
+	if (rf_parse_resource(uri, o, &t->polled, err) < 0) {
 		json_object_put(o);
 		return -1;
 	}
@@ -766,26 +715,36 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
 static void
 step_walk_done(struct rf_target *t)
 {
+	const struct rf_plan *found;
 	struct wp_err err;
 
-	if (rf_disc_plan(t->disc, &t->plan, &err) < 0) {
+	if (rf_disc_plan(t->disc, &found, &err) < 0) {
 		drop_discovery(t);
 		t->disc_at = clock_mono();	/* retry at the next poll */
 		fail(t, &err);
 		return;
 	}
-	if (t->plan->dangling > 0)
+	if (found->dangling > 0)
 		log_info("redfish %s: %d unreadable links during discovery "
-		    "(last: %s)", t->name, t->plan->dangling,
+		    "(last: %s)", t->name, found->dangling,
 		    rf_disc_last_problem(t->disc));
+	/* Keep only what polling needs; the walk is done with. */
+	t->plan = rf_plan_compact(found);
+	rf_disc_free(t->disc);
+	t->disc = NULL;
+	if (t->plan == NULL || plan_stale(t) < 0) {
+		drop_discovery(t);
+		err_set(&err, WP_E_INTERNAL, "out of memory");
+		fail(t, &err);
+		return;
+	}
 	t->disc_done = true;
 	t->disc_at = clock_mono();
-	plan_uris(t);
 	log_info("redfish %s: %s %s firmware %s: %zu series from %zu "
 	    "resources", t->name, t->plan->vendor, t->plan->model,
-	    t->plan->firmware, t->plan->n_series, t->n_uris);
+	    t->plan->firmware, t->plan->n_series, t->plan->n_uris);
 	t->next_uri = 0;
-	rf_readings_fini(&t->polled);
+	rf_readings_clear(&t->polled);
 	step(t);
 }
 
@@ -839,7 +798,7 @@ step(struct rf_target *t)
 		t->step = ST_IDLE;	/* ready for the next poll */
 		return;
 	}
-	if (t->next_uri < t->n_uris) {
+	if (t->next_uri < t->plan->n_uris) {
 		if (fetch_next(t, &err) < 0)
 			fail(t, &err);
 		return;
@@ -861,7 +820,7 @@ poll_start(void *state, struct wp_poll *poll)
 	t->poll = poll;
 	t->relogged = false;
 	t->next_uri = 0;
-	rf_readings_fini(&t->polled);
+	rf_readings_clear(&t->polled);
 	if (http_busy(t->conn))
 		return 0;	/* a login still running resumes this poll */
 	t->step = ST_IDLE;

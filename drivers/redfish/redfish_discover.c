@@ -30,10 +30,21 @@ enum role {
 };
 
 struct item {
-	char	 uri[RF_URI_MAX];
-	char	 alt[RF_URI_MAX];	/* retried when uri is dangling */
+	char	*uri;		/* owned by the queue */
+	char	*alt;		/* retried when uri is dangling, or NULL */
 	int	 role;
 	int	 owner;
+};
+
+struct gpu {
+	char	 id[64];		/* label name= of gpu/<i> */
+	char	 base[RF_URI_MAX];	/* its resource */
+};
+
+/* Memory that lives as long as the walker (series names, pick arrays). */
+struct blk {
+	struct blk *next;
+	max_align_t data[];
 };
 
 struct chassis {
@@ -53,11 +64,11 @@ struct rf_disc {
 	int		 phase;
 	struct item	*q;
 	size_t		 head, n, cap;
-	struct chassis	 ch[MAX_CHASSIS];
-	size_t		 n_ch;
-	int		 n_gpu_proc, n_gpu;
-	char		 gpu_id[MAX_GPUS][64];	/* label name= of gpu/<i> */
-	char		 gpu_base[MAX_GPUS][RF_URI_MAX];	/* its resource */
+	struct chassis	*ch;		/* grown as found, up to MAX_CHASSIS */
+	size_t		 n_ch, cap_ch;
+	int		 n_gpu_proc, n_gpu, cap_gpu;
+	struct gpu	*gpu;
+	struct blk	*pool;
 	int		 n_outlet, n_main;
 	bool		 have_pdu, have_pdu_coll;
 	struct rf_readings rd;
@@ -74,6 +85,37 @@ struct rf_disc {
 
 static int push(struct rf_disc *, const char *, int, int);
 
+/* Zeroed memory freed with the walker; NULL on ENOMEM. */
+static void *
+pool_alloc(struct rf_disc *d, size_t size)
+{
+	struct blk *b;
+
+	if ((b = calloc(1, sizeof(*b) + size)) == NULL)
+		return NULL;
+	b->next = d->pool;
+	d->pool = b;
+	return b->data;
+}
+
+/* Grows *v (n used, *cap slots of size each) by doubling from first;
+ * 0 or -1 on ENOMEM. */
+static int
+grow(void **v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	void *nv;
+	size_t ncap;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : first;
+	if ((nv = realloc(*v, ncap * size)) == NULL)
+		return -1;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
 struct rf_disc *
 rf_disc_new(int mode)
 {
@@ -85,7 +127,7 @@ rf_disc_new(int mode)
 	d->phase = 1;
 	rf_readings_init(&d->rd);
 	if (push(d, "/redfish/v1/", R_ROOT, OWN_NONE) < 0) {
-		free(d);
+		rf_disc_free(d);
 		return NULL;
 	}
 	return d;
@@ -94,9 +136,22 @@ rf_disc_new(int mode)
 void
 rf_disc_free(struct rf_disc *d)
 {
+	struct blk *b;
+	size_t i;
+
 	if (d == NULL)
 		return;
+	for (i = 0; i < d->n; i++) {
+		free(d->q[i].uri);
+		free(d->q[i].alt);
+	}
+	while ((b = d->pool) != NULL) {
+		d->pool = b->next;
+		free(b);
+	}
 	free(d->q);
+	free(d->ch);
+	free(d->gpu);
 	free(d->series);
 	free(d->found);
 	rf_readings_fini(&d->rd);
@@ -125,14 +180,15 @@ push(struct rf_disc *d, const char *uri, int role, int owner)
 	if (d->n >= MAX_FETCH)
 		return 0;
 	if (d->n == d->cap) {
-		ncap = d->cap ? d->cap * 2 : 64;
+		ncap = d->cap ? d->cap * 2 : 16;
 		if ((nq = realloc(d->q, ncap * sizeof(*nq))) == NULL)
 			return -1;
 		d->q = nq;
 		d->cap = ncap;
 	}
 	memset(&d->q[d->n], 0, sizeof(d->q[0]));
-	snprintf(d->q[d->n].uri, RF_URI_MAX, "%s", uri);
+	if ((d->q[d->n].uri = strdup(uri)) == NULL)
+		return -1;
 	d->q[d->n].role = role;
 	d->q[d->n].owner = owner;
 	d->n++;
@@ -261,7 +317,8 @@ on_chassis(struct rf_disc *d, const char *uri, struct json_object *doc)
 	struct chassis *c;
 	const char *s;
 
-	if (d->n_ch >= MAX_CHASSIS)
+	if (d->n_ch >= MAX_CHASSIS || grow((void **)&d->ch, d->n_ch,
+	    &d->cap_ch, sizeof(*d->ch), 2) < 0)
 		return;
 	c = &d->ch[d->n_ch++];
 	memset(c, 0, sizeof(*c));
@@ -408,6 +465,23 @@ in_report(struct rf_disc *d, const char *base)
 	return false;
 }
 
+/* Adds GPU n_gpu (its Id and resource); 0 or -1 on ENOMEM. */
+static int
+new_gpu(struct rf_disc *d, const char *id, const char *base)
+{
+	size_t cap = (size_t)d->cap_gpu;
+	struct gpu *g;
+
+	if (grow((void **)&d->gpu, (size_t)d->n_gpu, &cap, sizeof(*d->gpu),
+	    1) < 0)
+		return -1;
+	d->cap_gpu = (int)cap;
+	g = &d->gpu[d->n_gpu++];
+	copy(g->id, sizeof(g->id), id);
+	copy(g->base, sizeof(g->base), base);
+	return 0;
+}
+
 static void
 phase3(struct rf_disc *d)
 {
@@ -418,12 +492,10 @@ phase3(struct rf_disc *d)
 	for (i = 0; i < d->n_ch && d->n_gpu < MAX_GPUS; i++)
 		if (d->ch[i].gpu && (d->ch[i].env[0] ||
 		    in_report(d, d->ch[i].uri))) {
-			copy(d->gpu_id[d->n_gpu], sizeof(d->gpu_id[0]),
-			    d->ch[i].id);
-			copy(d->gpu_base[d->n_gpu], sizeof(d->gpu_base[0]),
-			    d->ch[i].uri);
+			if (new_gpu(d, d->ch[i].id, d->ch[i].uri) < 0)
+				return;
 			push(d, d->ch[i].env, R_GPU_CHASSIS_ENV,
-			    OWN_GPU + d->n_gpu++);
+			    OWN_GPU + d->n_gpu - 1);
 		}
 }
 
@@ -471,7 +543,8 @@ on_psu(struct rf_disc *d, const struct item *it, struct json_object *doc)
 	    strcmp(d->q[d->n - 1].uri, m) == 0) {
 		snprintf(alt, sizeof(alt), "%.*s/%s/Metrics",
 		    (int)(slash - it->uri), it->uri, id);
-		copy(d->q[d->n - 1].alt, RF_URI_MAX, alt);
+		free(d->q[d->n - 1].alt);
+		d->q[d->n - 1].alt = strdup(alt);	/* NULL: no retry */
 	}
 }
 
@@ -480,6 +553,7 @@ on_psu_coll(struct rf_disc *d, const struct item *it, struct json_object *doc)
 {
 	struct json_object *m = members(doc), *e;
 	struct item sub;
+	char uri[RF_URI_MAX];
 	size_t i;
 
 	if (m == NULL)
@@ -490,7 +564,8 @@ on_psu_coll(struct rf_disc *d, const struct item *it, struct json_object *doc)
 		e = json_object_array_get_idx(m, i);
 		if (rf_link(e, "Metrics") != NULL || str_of(e, "Id") != NULL) {
 			sub = *it;	/* member inlined */
-			copy(sub.uri, sizeof(sub.uri), rf_link(e, NULL));
+			copy(uri, sizeof(uri), rf_link(e, NULL));
+			sub.uri = uri;
 			on_psu(d, &sub, e);
 		} else
 			push(d, rf_link(e, NULL), R_PSU, it->owner);
@@ -504,11 +579,11 @@ on_proc(struct rf_disc *d, struct json_object *doc)
 
 	if (t == NULL || strcmp(t, "GPU") != 0 || d->n_gpu >= MAX_GPUS)
 		return;
+	if (new_gpu(d, str_of(doc, "Id"), rf_link(doc, NULL)) < 0)
+		return;
 	d->n_gpu_proc++;
-	copy(d->gpu_id[d->n_gpu], sizeof(d->gpu_id[0]), str_of(doc, "Id"));
-	copy(d->gpu_base[d->n_gpu], sizeof(d->gpu_base[0]), rf_link(doc, NULL));
 	push(d, rf_link(doc, "EnvironmentMetrics"), R_ENV,
-	    OWN_GPU + d->n_gpu++);
+	    OWN_GPU + d->n_gpu - 1);
 }
 
 static void
@@ -669,7 +744,7 @@ rf_disc_feed(struct rf_disc *d, struct json_object *doc,
 			return -1;
 		}
 		note(d, it.uri, fetch_err);
-		if (it.alt[0])
+		if (it.alt != NULL)
 			push(d, it.alt, it.role, it.owner);
 		return 0;
 	}
@@ -761,23 +836,26 @@ choose(struct rf_disc *d, int owner, const struct tier *t, int expected,
 	return 0;
 }
 
+/* A new series with room for n_pick picks; NULL on ENOMEM. */
 static struct rf_series *
 new_series(struct rf_disc *d, const char *name, int boundary, int quantity,
-    int kind)
+    int kind, size_t n_pick)
 {
 	struct rf_series *ns;
-	size_t ncap;
+	struct rf_pick *pk;
+	char *nm;
 
-	if (d->n_series == d->cap_series) {
-		ncap = d->cap_series ? d->cap_series * 2 : 8;
-		if ((ns = realloc(d->series, ncap * sizeof(*ns))) == NULL)
-			return NULL;
-		d->series = ns;
-		d->cap_series = ncap;
-	}
+	if (grow((void **)&d->series, d->n_series, &d->cap_series,
+	    sizeof(*d->series), 4) < 0 ||
+	    (nm = pool_alloc(d, strlen(name) + 1)) == NULL ||
+	    (pk = pool_alloc(d, n_pick * sizeof(*pk))) == NULL)
+		return NULL;
+	memcpy(nm, name, strlen(name) + 1);
 	ns = &d->series[d->n_series++];
 	memset(ns, 0, sizeof(*ns));
-	copy(ns->series, sizeof(ns->series), name);
+	ns->series = nm;
+	ns->source = ns->name = "";
+	ns->pick = pk;
 	ns->boundary = boundary;
 	ns->quantity = quantity;
 	ns->kind = kind;
@@ -792,14 +870,14 @@ add_pick(struct rf_disc *d, struct rf_series *se, size_t ri)
 
 	if (se->n_pick >= RF_MAX_PICKS)
 		return;
-	p = &se->pick[se->n_pick++];
-	copy(p->uri, sizeof(p->uri), r->uri);
-	copy(p->key, sizeof(p->key), r->key);
-	p->reset_uri[0] = '\0';
+	p = &se->pick[se->n_pick++];	/* room made by new_series */
+	p->uri = r->uri;
+	p->key = r->key;
+	p->reset_uri = "";
 	if (r->quantity == WP_Q_ENERGY && r->ds_found && r->reset_time == 0)
-		copy(p->reset_uri, sizeof(p->reset_uri), r->ds_uri);
+		p->reset_uri = r->ds_uri;
 	if (se->n_pick == 1) {
-		copy(se->source, sizeof(se->source), r->source);
+		se->source = r->source;
 		se->flags = r->flags;
 		se->avg_window = r->avg_window;
 	}
@@ -831,7 +909,7 @@ plan_sum(struct rf_disc *d, const char *name, int boundary, int quantity,
 	if (total == 0)
 		return 0;
 	if ((se = new_series(d, name, boundary, quantity, quantity ==
-	    WP_Q_ENERGY ? WP_COUNTER : WP_GAUGE)) == NULL)
+	    WP_Q_ENERGY ? WP_COUNTER : WP_GAUGE, total)) == NULL)
 		return -1;
 	for (i = 0; i < total; i++)
 		add_pick(d, se, all[i]);
@@ -858,14 +936,12 @@ plan_node(struct rf_disc *d)
 		if ((rc = plan_sum(d, name, WP_B_GPU, WP_Q_ENERGY, &one, 1)) < 0)
 			return -1;
 		if (rc > 0)
-			copy(d->series[d->n_series - 1].name, sizeof(
-			    d->series[0].name), d->gpu_id[i]);
+			d->series[d->n_series - 1].name = d->gpu[i].id;
 		snprintf(name, sizeof(name), "gpu/%zu/power", i);
 		if ((rc = plan_sum(d, name, WP_B_GPU, WP_Q_POWER, &one, 1)) < 0)
 			return -1;
 		if (rc > 0)
-			copy(d->series[d->n_series - 1].name, sizeof(
-			    d->series[0].name), d->gpu_id[i]);
+			d->series[d->n_series - 1].name = d->gpu[i].id;
 	}
 	return 0;
 }
@@ -899,10 +975,10 @@ plan_pdu_one(struct rf_disc *d, int owner, const char *prefix, int boundary,
 			snprintf(name, sizeof(name), "%s/%s/%s", prefix, num,
 			    q == WP_Q_ENERGY ? "energy" : "power");
 			if ((se = new_series(d, name, boundary, q, q ==
-			    WP_Q_ENERGY ? WP_COUNTER : WP_GAUGE)) == NULL)
+			    WP_Q_ENERGY ? WP_COUNTER : WP_GAUGE, 1)) == NULL)
 				return -1;
 			add_pick(d, se, i);
-			copy(se->name, sizeof(se->name), d->rd.v[i].id);
+			se->name = d->rd.v[i].id;
 			break;
 		}
 	return 0;
@@ -1064,7 +1140,7 @@ adopt_reports(struct rf_disc *d)
 			r->owner = OWN_DROP;
 			continue;
 		}
-		for (g = 0; g < d->n_gpu && !under(r->key, d->gpu_base[g]);
+		for (g = 0; g < d->n_gpu && !under(r->key, d->gpu[g].base);
 		    g++)
 			;
 		if (g == d->n_gpu)
@@ -1122,6 +1198,220 @@ rf_disc_found(struct rf_disc *d, const struct rf_found **out)
 {
 	*out = d->found;
 	return d->n_found;
+}
+
+/* ---- the compact poll plan ---- */
+
+/* Distinct strings of a plan, each copied once into the block. */
+struct intern {
+	const char	**src;		/* borrowed from the walker */
+	char		**dst;		/* in the block, after layout */
+	size_t		 n, cap, bytes;
+};
+
+/* Index of s in in (added when new); -1 on ENOMEM. */
+static long
+intern(struct intern *in, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (strcmp(in->src[i], s) == 0)
+			return (long)i;
+	if (in->n == in->cap) {
+		if (grow((void **)&in->src, in->n, &in->cap, sizeof(*in->src),
+		    16) < 0)
+			return -1;
+	}
+	in->src[in->n] = s;
+	in->bytes += strlen(s) + 1;
+	return (long)in->n++;
+}
+
+/* The copy of s, a string interned before the layout. */
+static const char *
+interned(struct intern *in, const char *s)
+{
+	return in->dst[intern(in, s)];
+}
+
+/* Index of uri among the n first URIs, or n. */
+static size_t
+uri_index(const char **uris, size_t n, const char *uri)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(uris[i], uri) == 0)
+			break;
+	return i;
+}
+
+/* Collects the distinct URIs of plan into uris (room for 2 per pick). */
+static size_t
+collect_uris(const struct rf_plan *plan, const char **uris)
+{
+	const struct rf_series *se;
+	const char *u;
+	size_t i, j, m, n = 0;
+
+	for (i = 0; i < plan->n_series; i++) {
+		se = &plan->series[i];
+		for (j = 0; j < se->n_pick; j++)
+			for (m = 0; m < 2; m++) {
+				u = m == 0 ? se->pick[j].uri :
+				    se->pick[j].reset_uri;
+				if (u[0] != '\0' && uri_index(uris, n, u) == n)
+					uris[n++] = u;
+			}
+	}
+	return n;
+}
+
+/* The properties of uri the plan needs, for $select ("" when a whole
+ * Sensor is read, or when unsure). */
+static void
+select_for(const struct rf_plan *plan, const char *uri, char *buf,
+    size_t len)
+{
+	const struct rf_series *se;
+	const char *k, *frag;
+	size_t i, j, n, ul = strlen(uri);
+	char prop[64];
+
+	buf[0] = '\0';
+	for (i = 0; i < plan->n_series; i++) {
+		se = &plan->series[i];
+		for (j = 0; j < se->n_pick; j++) {
+			k = se->pick[j].key;
+			if (strncmp(k, uri, ul) != 0)
+				continue;
+			if (k[ul] != '#' || k[ul + 1] != '/') {
+				buf[0] = '\0';	/* a whole Sensor */
+				return;
+			}
+			frag = k + ul + 2;
+			n = strcspn(frag, "/");
+			snprintf(prop, sizeof(prop), "%.*s", (int)n, frag);
+			if (strstr(buf, prop) == NULL && strlen(buf) + n + 2 <
+			    len)
+				snprintf(buf + strlen(buf), len - strlen(buf),
+				    "%s%s", buf[0] ? "," : "", prop);
+			else if (strstr(buf, prop) == NULL) {
+				buf[0] = '\0';	/* too long: all of it */
+				return;
+			}
+		}
+	}
+}
+
+/* Interns every string of plan and the $select values (sel, per URI). */
+static int
+intern_all(struct intern *in, const struct rf_plan *plan, const char **uris,
+    size_t n_uris, char (*sel)[160])
+{
+	const struct rf_series *se;
+	size_t i, j;
+
+	for (i = 0; i < n_uris; i++) {
+		sel[i][0] = '\0';
+		if (plan->select_ok)
+			select_for(plan, uris[i], sel[i], sizeof(sel[i]));
+		if (intern(in, uris[i]) < 0 || intern(in, sel[i]) < 0)
+			return -1;
+	}
+	for (i = 0; i < plan->n_series; i++) {
+		se = &plan->series[i];
+		if (intern(in, se->series) < 0 || intern(in, se->source) < 0 ||
+		    intern(in, se->name) < 0)
+			return -1;
+		for (j = 0; j < se->n_pick; j++)
+			if (intern(in, se->pick[j].uri) < 0 ||
+			    intern(in, se->pick[j].key) < 0 ||
+			    intern(in, se->pick[j].reset_uri) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* Lays out the block: plan, series, picks, URI and select pointers, then
+ * the strings; fills everything from plan. */
+static struct rf_plan *
+compact_fill(const struct rf_plan *plan, struct intern *in, const char **uris,
+    char (*sel)[160], size_t n_uris, size_t n_picks)
+{
+	struct rf_plan *p;
+	struct rf_pick *pk;
+	char *str;
+	size_t i, j, size;
+
+	size = sizeof(*p) + plan->n_series * sizeof(*p->series) +
+	    n_picks * sizeof(*pk) + 2 * n_uris * sizeof(char *);
+	if ((p = malloc(size + in->bytes)) == NULL ||
+	    (in->dst = calloc(in->n + 1, sizeof(*in->dst))) == NULL) {
+		free(p);
+		return NULL;
+	}
+	*p = *plan;
+	p->series = (struct rf_series *)(p + 1);
+	pk = (struct rf_pick *)(p->series + plan->n_series);
+	p->uris = (const char **)(pk + n_picks);
+	p->select = p->uris + n_uris;
+	p->n_uris = n_uris;
+	str = (char *)(p->select + n_uris);
+	for (i = 0; i < in->n; i++) {
+		in->dst[i] = str;
+		str += strlen(in->src[i]) + 1;
+		memcpy(in->dst[i], in->src[i], strlen(in->src[i]) + 1);
+	}
+	for (i = 0; i < n_uris; i++) {
+		p->uris[i] = interned(in, uris[i]);
+		p->select[i] = interned(in, sel[i]);
+	}
+	for (i = 0; i < plan->n_series; i++) {
+		p->series[i] = plan->series[i];
+		p->series[i].series = interned(in, plan->series[i].series);
+		p->series[i].source = interned(in, plan->series[i].source);
+		p->series[i].name = interned(in, plan->series[i].name);
+		p->series[i].pick = pk;
+		for (j = 0; j < plan->series[i].n_pick; j++, pk++) {
+			pk->uri = interned(in, plan->series[i].pick[j].uri);
+			pk->key = interned(in, plan->series[i].pick[j].key);
+			pk->reset_uri = interned(in,
+			    plan->series[i].pick[j].reset_uri);
+		}
+	}
+	return p;
+}
+
+struct rf_plan *
+rf_plan_compact(const struct rf_plan *plan)
+{
+	struct intern in = { 0 };
+	struct rf_plan *p = NULL;
+	const char **uris;
+	char (*sel)[160] = NULL;
+	size_t i, n_picks = 0, n_uris;
+
+	for (i = 0; i < plan->n_series; i++)
+		n_picks += plan->series[i].n_pick;
+	if ((uris = calloc(2 * n_picks + 1, sizeof(*uris))) == NULL)
+		return NULL;
+	n_uris = collect_uris(plan, uris);
+	if ((sel = calloc(n_uris + 1, sizeof(*sel))) != NULL &&
+	    intern_all(&in, plan, uris, n_uris, sel) == 0)
+		p = compact_fill(plan, &in, uris, sel, n_uris, n_picks);
+	free(in.src);
+	free(in.dst);
+	free(sel);
+	free(uris);
+	return p;
+}
+
+void
+rf_plan_free(struct rf_plan *p)
+{
+	free(p);
 }
 
 /* The reading of a pick in this poll: its key, from its resource. */

@@ -35,28 +35,38 @@ enum rf_mode { RF_MODE_NODE = 0, RF_MODE_PDU, RF_MODE_PROBE };
 
 #define RF_MAX_PICKS	16	/* readings summed into one series */
 
+/*
+ * Strings of a pick, series and plan are borrowed: from the walker's
+ * readings while the walker lives, from the plan's own block in a plan
+ * made by rf_plan_compact().
+ */
 struct rf_pick {
-	char	 uri[RF_URI_MAX];	/* resource to GET each poll */
-	char	 key[RF_URI_MAX + 48];	/* reading key in that resource */
-	char	 reset_uri[RF_URI_MAX];	/* Sensor giving SensorResetTime, or "" */
+	const char	*uri;		/* resource to GET each poll */
+	const char	*key;		/* reading key in that resource */
+	const char	*reset_uri;	/* Sensor giving SensorResetTime, or "" */
 };
 
 /* One series the collector polls: the sum of its picks. */
 struct rf_series {
-	char		 series[WP_SERIES_MAX];
+	const char	*series;	/* "wall/energy" */
+	const char	*source;	/* label source= */
+	const char	*name;		/* label name= (outlets, GPUs), or "" */
 	int		 boundary, quantity, kind;
-	char		 source[48];	/* label source= */
-	char		 name[64];	/* label name= (outlets), or "" */
 	uint32_t	 flags;		/* WP_F_OEM, WP_F_AVERAGED */
-	struct rf_pick	 pick[RF_MAX_PICKS];
+	struct rf_pick	*pick;
 	size_t		 n_pick;
 	double		 resolution;	/* SI */
 	wp_time		 avg_window;
 };
 
 struct rf_plan {
-	struct rf_series *series;	/* owned by the disc */
+	struct rf_series *series;	/* owned by the disc or the block */
 	size_t		 n_series;
+	/* Only in a plan from rf_plan_compact(): each resource to GET once
+	 * per poll (pick and reset URIs, deduplicated), with the $select
+	 * value for it ("" for none). */
+	const char	**uris, **select;
+	size_t		 n_uris;
 	char		 vendor[64], model[128], firmware[64];
 	char		 session_uri[RF_URI_MAX];	/* SessionService/Sessions */
 	bool		 select_ok;	/* ProtocolFeaturesSupported.SelectQuery */
@@ -94,6 +104,15 @@ const char *rf_disc_last_problem(const struct rf_disc *d);
  */
 int	 rf_disc_plan(struct rf_disc *d, const struct rf_plan **plan,
 	    struct wp_err *err);
+/*
+ * A copy of plan that owns everything polling needs, in one allocation
+ * sized to fit (strings interned), so that the walker can be freed: the
+ * series and their picks, the URIs to GET and their $select values.
+ * Caller frees with rf_plan_free.  NULL on ENOMEM.
+ */
+struct rf_plan	*rf_plan_compact(const struct rf_plan *plan);
+void		 rf_plan_free(struct rf_plan *p);	/* NULL-safe */
+
 /* Every distinct reading found, with boundary and chosen mark (borrowed). */
 size_t	 rf_disc_found(struct rf_disc *d, const struct rf_found **out);
 

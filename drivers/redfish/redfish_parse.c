@@ -45,6 +45,12 @@ rf_readings_fini(struct rf_readings *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void
+rf_readings_clear(struct rf_readings *r)
+{
+	r->n = 0;
+}
+
 int
 rf_readings_add(struct rf_readings *r, const struct rf_reading *x)
 {
@@ -52,7 +58,7 @@ rf_readings_add(struct rf_readings *r, const struct rf_reading *x)
 	size_t ncap;
 
 	if (r->n == r->cap) {
-		ncap = r->cap ? r->cap * 2 : 16;
+		ncap = r->cap ? r->cap * 2 : 4;
 		if ((nv = realloc(r->v, ncap * sizeof(*nv))) == NULL)
 			return -1;
 		r->v = nv;

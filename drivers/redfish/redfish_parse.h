@@ -87,6 +87,8 @@ struct rf_readings {
 
 void	 rf_readings_init(struct rf_readings *r);
 void	 rf_readings_fini(struct rf_readings *r);
+/* Empties r but keeps its array for the next poll (no reallocation). */
+void	 rf_readings_clear(struct rf_readings *r);
 int	 rf_readings_add(struct rf_readings *r, const struct rf_reading *x);
 /* Finds a reading by key (borrowed), or NULL. */
 const struct rf_reading *rf_readings_find(const struct rf_readings *r,
