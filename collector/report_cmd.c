@@ -36,9 +36,13 @@
 #include "jsum.h"
 #include "log.h"
 #include "report.h"
+#include "report_md.h"
 #include "sample.h"
 
 #define MAX_RUNS	64
+#define GAUGE_MIN_REL	1e-4	/* least bound of a gauge figure */
+#define MODEL_MIN_REL	0.02	/* least bound of a modeled figure */
+#define MODEL_NOFIT_REL	0.10	/* when the class fit is underdetermined */
 #define MAX_GPUS	64
 #define FILE_MAX	(64u << 20)	/* CSV / request log size cap */
 #define HOUR		(3600 * WP_SEC)
@@ -56,6 +60,7 @@ struct ser {
 	int	 kind;
 	bool	 used;
 	wp_time	 interval;	/* the target's sampling interval */
+	double	 gres;		/* gauges: reading resolution (W) */
 	char	 labels[WP_LABEL_MAX];
 	double	 lim_sum;	/* R_LIMIT: mean over the window */
 	size_t	 lim_n;
@@ -91,6 +96,7 @@ struct rep {
 	struct ser **sum_ser;	/* per summary series (on_summary) */
 	size_t	 sum_cap;
 	struct journal_scan_stats scan_st;
+	json_object *partial;	/* disclosure: boundaries covering part */
 };
 
 /* ---------------------------------------------------------- helpers */
@@ -224,20 +230,34 @@ node_index(const struct wp_conf *c, const char *name, size_t len)
 	return -1;
 }
 
-/* The node owning outlet n of pdu, or -1. */
+/* The node owning outlet n of pdu, or -1.  A config names an outlet by
+ * the PDU's 1-based number (the series' <n>) or by its name (the
+ * series' name= label). */
 static int
 outlet_node(const struct wp_conf *c, const char *pdu, const char *n,
-    int *slot)
+    const char *labels, int *slot)
 {
+	struct wp_sample tmp;
+	char name[WP_LABEL_MAX] = "";
 	size_t i, j;
 
+	if (labels != NULL && labels[0] != '\0') {
+		snprintf(tmp.labels, sizeof(tmp.labels), "%s", labels);
+		if (sample_get_label(&tmp, "name", name, sizeof(name)) != 0)
+			name[0] = '\0';
+	}
 	for (i = 0; i < c->n_nodes; i++)
-		for (j = 0; j < c->nodes[i].n_outlets; j++)
-			if (strcmp(c->nodes[i].outlets[j].pdu, pdu) == 0 &&
-			    strcmp(c->nodes[i].outlets[j].outlet, n) == 0) {
+		for (j = 0; j < c->nodes[i].n_outlets; j++) {
+			const char *o = c->nodes[i].outlets[j].outlet;
+
+			if (strcmp(c->nodes[i].outlets[j].pdu, pdu) != 0)
+				continue;
+			if (strcmp(o, n) == 0 || (name[0] != '\0' &&
+			    strcmp(o, name) == 0)) {
 				*slot = (int)j;
 				return (int)i;
 			}
+		}
 	return -1;
 }
 
@@ -304,7 +324,7 @@ classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
 /* Role of series s on target g; fills node and gpu/slot. */
 static int
 classify(const struct wp_conf *c, const struct tgt *g, const char *s,
-    int *node, int *idx)
+    const char *labels, int *node, int *idx)
 {
 	int i;
 
@@ -343,7 +363,7 @@ classify(const struct wp_conf *c, const struct tgt *g, const char *s,
 			if (e == NULL || (size_t)(e - s - 7) >= sizeof(n))
 				return R_NONE;
 			snprintf(n, sizeof(n), "%.*s", (int)(e - s - 7), s + 7);
-			*node = outlet_node(c, g->name, n, idx);
+			*node = outlet_node(c, g->name, n, labels, idx);
 			if (*node < 0)
 				return R_NONE;
 			if (strcmp(e, "/energy") == 0)
@@ -406,6 +426,8 @@ ser_setup(struct rep *r, struct ser *s, const char *target,
 
 	s->kind = smp->kind;
 	s->interval = io.interval;
+	s->gres = smp->kind == WP_GAUGE && smp->resolution > 0 ?
+	    smp->resolution : 0;
 	snprintf(s->labels, sizeof(s->labels), "%s", smp->labels);
 	if (hourly_role(s->role) && !r->curve_mode)
 		io.bin_len[0] = HOUR;
@@ -571,7 +593,7 @@ on_record(const struct journal_record *rec, void *arg)
 				classify_target(r->c, rec->target, &g);
 			classified = true;
 			role = g.kind == 0 ? R_NONE : classify(r->c, &g,
-			    v->s.series, &node, &idx);
+			    v->s.series, v->s.labels, &node, &idx);
 			if (r->curve_mode && (node < 0 || !r->selected[node]))
 				role = R_NONE;
 			s->role = role;
@@ -605,8 +627,8 @@ sum_ser_get(struct rep *r, const struct jsum *sm, const struct jsum_series *e)
 	if ((s = ser_get(r, target, e->series, &fresh)) == NULL || !fresh)
 		return s;
 	classify_target(r->c, target, &g);
-	role = g.kind == 0 ? R_NONE : classify(r->c, &g, e->series, &node,
-	    &idx);
+	role = g.kind == 0 ? R_NONE : classify(r->c, &g, e->series,
+	    e->labels, &node, &idx);
 	if (r->curve_mode && (node < 0 || !r->selected[node]))
 		role = R_NONE;
 	s->role = role;
@@ -636,6 +658,9 @@ to_ispan(const struct jsum_series *e, const struct jsum_span *sp,
 	is->energy = sp->energy;
 	is->max_gap = sp->max_gap;
 	is->refuse = (sp->flags & (JSUM_F_RESET | JSUM_F_BACK)) != 0;
+	is->range = true;
+	is->vmin = sp->vmin;
+	is->vmax = sp->vmax;
 }
 
 /* Whether entry e of a summary can be applied to s exactly. */
@@ -865,8 +890,15 @@ method_of(const struct ser *s)
 static double
 bound_of(const struct ser *s)
 {
-	return stats_instrument_bound(s->res.energy, s->res.res_bound,
+	double b = stats_instrument_bound(s->res.energy, s->res.res_bound,
 	    s->res.edge_bound, 0);
+
+	/* a gauge: the envelope of its readings, plus one reading step over
+	 * the window (at least GAUGE_MIN_REL of the energy) */
+	if (s->kind != WP_COUNTER)
+		b += s->res.gauge_bound + fmax(s->gres * secs(s->main.o.to -
+		    s->main.o.from), GAUGE_MIN_REL * fabs(s->res.energy));
+	return b;
 }
 
 static void
@@ -911,15 +943,20 @@ node_gpu(struct nodeagg *a, int which, struct bnd_value *v, double *cross)
 	boundary_gpu(src, n, v, cross);
 }
 
+/* The outlet boundary of a node: the sum of its outlets, invalid when
+ * one is missing or refused (*why names it, when why is not NULL). */
 static void
 node_outlet(const struct wp_node *nd, struct nodeagg *a, int which,
-    struct bnd_value *v)
+    struct bnd_value *v, char *why, size_t wlen)
 {
 	size_t j;
 
 	memset(v, 0, sizeof(*v));
-	if (nd->n_outlets == 0)
+	if (nd->n_outlets == 0) {
+		if (why != NULL)
+			snprintf(why, wlen, "no outlets in the config");
 		return;
+	}
 	v->valid = true;
 	for (j = 0; j < nd->n_outlets && j < MAX_SLOTS; j++) {
 		struct bnd_value b;
@@ -927,6 +964,13 @@ node_outlet(const struct wp_node *nd, struct nodeagg *a, int which,
 		one(a->outl[j], which, &b);
 		if (!b.valid) {
 			v->valid = false;
+			if (why != NULL)
+				snprintf(why, wlen, "outlet %s/%s: %s",
+				    nd->outlets[j].pdu, nd->outlets[j].outlet,
+				    a->outl[j] == NULL ? "no outlet/<n>/energy "
+				    "or power series in the journal (outlet "
+				    "numbers are the PDU's, 1-based)" :
+				    a->outl[j]->why);
 			return;
 		}
 		v->energy_j += b.energy_j;
@@ -1093,6 +1137,7 @@ struct totals {
 };
 
 static void	 node_curve(struct rep *, struct nodeagg *, struct curve *);
+static json_object *curve_json(const struct curve *);
 
 static bool
 in_replica(const struct wp_conf *c, const char *node)
@@ -1169,6 +1214,7 @@ fig_json(const struct bnd_value *v, double coverage, const struct totals *T,
     double out, double in, double slo, double idle_w)
 {
 	json_object *o = json_object_new_object();
+	char mix[64];
 	struct jtoken j;
 	struct jtoken_in ji = { .energy_j = v->energy_j, .output_tokens = out,
 	    .input_tokens = in, .slo_output_tokens = slo, .window_s = T->secs,
@@ -1199,7 +1245,8 @@ fig_json(const struct bnd_value *v, double coverage, const struct totals *T,
 	}
 	jset(o, "mean_power_w", jnum(T->secs > 0 ? v->energy_j / T->secs :
 	    NAN));
-	jset(o, "method", json_object_new_string(
+	jset(o, "method", json_object_new_string(v->mix ?
+	    boundary_mix_name(v->mix, mix, sizeof(mix)) :
 	    boundary_method_name(v->method)));
 	jset(o, "coverage", jnum(coverage));
 	jset(o, "instrument_bound_j", jnum(v->bound_j));
@@ -1216,6 +1263,122 @@ total_value(const struct bnd_total *t, struct bnd_value *v)
 	v->energy_j = t->energy_j;
 	v->method = t->method;
 	v->bound_j = t->bound_j;
+	v->mix = t->mix;
+}
+
+/* Node i's value at boundary k (nv: n_nodes x BND_N). */
+static const struct bnd_value *
+nval(const struct bnd_value *nv, size_t i, int k)
+{
+	return &nv[i * BND_N + (size_t)k];
+}
+
+static void
+cover_add(struct bnd_value *tv, const struct bnd_value *v, size_t *cnt)
+{
+	tv->valid = true;
+	tv->energy_j += v->energy_j;
+	tv->bound_j += v->bound_j;
+	tv->method = tv->method > v->method ? tv->method : v->method;
+	tv->mix |= 1u << v->method;
+	(*cnt)++;
+}
+
+/*
+ * A boundary some nodes lack (neither measured nor modeled): the energy
+ * and the tokens of the nodes it covers.  A node outside replicas counts
+ * with its own tokens; a replica counts (its nodes' energy, its tokens
+ * once) only when every node of it is covered.  tv gets the energy (valid
+ * when some node counts), *out and *in the tokens (-1 none); returns the
+ * nodes counted.
+ */
+static size_t
+cover_partial(struct rep *r, struct nodeagg *na, const struct bnd_value *nv,
+    int k, struct bnd_value *tv, double *out, double *in)
+{
+	const struct conf_node *reps = r->c->report ? conf_get(r->c->report,
+	    "replicas") : NULL, *rp, *n;
+	double t;
+	size_t i, cnt = 0;
+
+	memset(tv, 0, sizeof(*tv));
+	*out = *in = -1;
+	for (rp = reps ? reps->child : NULL; rp != NULL; rp = rp->next) {
+		const struct conf_node *ns = conf_get(rp, "nodes");
+		bool all = ns != NULL && ns->child != NULL, tok = false;
+		int x;
+
+		for (n = ns ? ns->child : NULL; n != NULL && all; n = n->next) {
+			x = n->value ? node_index(r->c, n->value,
+			    strlen(n->value)) : -1;
+			all = x >= 0 && nval(nv, (size_t)x, k)->valid;
+		}
+		for (n = all ? ns->child : NULL; n != NULL; n = n->next) {
+			x = node_index(r->c, n->value, strlen(n->value));
+			cover_add(tv, nval(nv, (size_t)x, k), &cnt);
+			if (!tok && (t = node_tokens(&na[x], true, W_MAIN)) >=
+			    0) {
+				*out = (*out > 0 ? *out : 0) + t;
+				if ((t = node_tokens(&na[x], false, W_MAIN)) >=
+				    0)
+					*in = (*in > 0 ? *in : 0) + t;
+				tok = true;
+			}
+		}
+	}
+	for (i = 0; i < r->c->n_nodes; i++) {
+		if (in_replica(r->c, r->c->nodes[i].name) ||
+		    !nval(nv, i, k)->valid)
+			continue;
+		cover_add(tv, nval(nv, i, k), &cnt);
+		if ((t = node_tokens(&na[i], true, W_MAIN)) >= 0)
+			*out = (*out > 0 ? *out : 0) + t;
+		if ((t = node_tokens(&na[i], false, W_MAIN)) >= 0)
+			*in = (*in > 0 ? *in : 0) + t;
+	}
+	return cnt;
+}
+
+/* The fleet figure of boundary k: every node covered (measured or
+ * modeled), or the covered part with its own tokens, or none. */
+static json_object *
+boundary_json(struct rep *r, struct nodeagg *na, const struct bnd_value *nv,
+    int k, struct totals *T, double slo, struct bnd_value *tv)
+{
+	const struct bnd_total *t = &T->b[k];
+	double out = T->out, in = T->in;
+	size_t cnt = t->counted;
+	json_object *o;
+
+	total_value(t, tv);
+	if (!tv->valid && t->counted > 0) {
+		cnt = cover_partial(r, na, nv, k, tv, &out, &in);
+		slo = out > 0 && isfinite(T->slo_share) ? out * T->slo_share :
+		    -1;
+		if (tv->valid) {
+			char buf[256];
+
+			snprintf(buf, sizeof(buf), "covers %zu of %zu nodes "
+			    "(the rest neither measured nor modeled): energy "
+			    "and J/token over those nodes and their %.0f output "
+			    "tokens only", cnt, t->nodes, out);
+			warn(r, "%s boundary %s", bnd_name(k), buf);
+			if (r->partial == NULL)
+				r->partial = json_object_new_object();
+			jset(r->partial, bnd_name(k),
+			    json_object_new_string(buf));
+		}
+	}
+	o = fig_json(tv, boundary_coverage(t), T, out, in, slo, -1);
+	jset(o, "nodes_counted", json_object_new_int64((int64_t)cnt));
+	jset(o, "nodes_measured", json_object_new_int64((int64_t)t->measured));
+	jset(o, "nodes", json_object_new_int64((int64_t)t->nodes));
+	if (cnt < t->nodes)
+		jset(o, "output_tokens_covered", out >= 0 ? jnum(out) : NULL);
+	if (!tv->valid)
+		warn(r, "%s boundary: no node has a measured or modeled value",
+		    bnd_name(k));
+	return o;
 }
 
 /* Site meters: facility and IT energy, hourly bins, PUE. */
@@ -1870,7 +2033,7 @@ model_wall(struct rep *r, struct nodeagg *a, const struct curve *cls,
 {
 	struct ser *gs[MAX_GPUS];
 	struct curve_fit f;
-	double lim = node_limit(a), e = 0;
+	double lim = node_limit(a), e = 0, gb = 0, gt = 0, rel;
 	const struct integ_bins *b0 = NULL;
 	size_t i;
 	int g, ng = 0;
@@ -1887,6 +2050,8 @@ model_wall(struct rep *r, struct nodeagg *a, const struct curve *cls,
 			return -1;
 		gs[ng++] = s;
 		b0 = &s->main.bins[1];
+		gb += bound_of(s);
+		gt += s->res.energy;
 	}
 	if (ng == 0)
 		return -1;
@@ -1907,10 +2072,17 @@ model_wall(struct rep *r, struct nodeagg *a, const struct curve *cls,
 			return -1;
 		e += ge * ratio;
 	}
+	/* the model's scatter: twice the class fit's RMS residual relative
+	 * to its mean wall power (no cancellation over the window assumed),
+	 * at least MODEL_MIN_REL; plus the GPU energy's own bound carried
+	 * through the node's wall/GPU ratio */
+	rel = f.valid && f.mean_wall > 0 ? 2 * f.rms / f.mean_wall : NAN;
+	if (!(rel >= MODEL_MIN_REL))
+		rel = f.valid ? MODEL_MIN_REL : MODEL_NOFIT_REL;
 	v->valid = true;
 	v->energy_j = e;
 	v->method = BM_MODELED;
-	v->bound_j = NAN;
+	v->bound_j = e * rel + (gt > 0 ? gb * e / gt : 0);
 	return 0;
 }
 
@@ -1938,20 +2110,27 @@ node_json(struct rep *r, size_t i, struct nodeagg *a, struct totals *T,
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	double cross, out = node_tokens(a, true, W_MAIN);
 	double in = node_tokens(a, false, W_MAIN), dev = NAN;
+	char why[WP_ERR_MSG + 128];
 	int k, c = T->cls_of[i];
 	bool flag = false;
 
 	node_gpu(a, W_MAIN, &v[BND_GPU], &cross);
 	one(a->wall && a->wall->rc == 0 ? a->wall : NULL, W_MAIN, &v[BND_WALL]);
-	node_outlet(nd, a, W_MAIN, &v[BND_OUTLET]);
-	if (!v[BND_WALL].valid && a->wall == NULL && c >= 0 &&
+	node_outlet(nd, a, W_MAIN, &v[BND_OUTLET], why, sizeof(why));
+	if (!v[BND_OUTLET].valid && nd->n_outlets > 0)
+		warn(r, "node %s: no outlet energy: %s", nd->name, why);
+	if (!v[BND_WALL].valid && c >= 0 &&
 	    model_wall(r, a, &T->cls_curve[c], &v[BND_WALL]) == 0) {
-		warn(r, "node %s: no wall metering: wall energy modeled from "
-		    "the %s class curve", nd->name, T->cls_name[c]);
+		warn(r, "node %s: %s%s: wall energy modeled from the %s class "
+		    "curve (bound %.1f %%)", nd->name, a->wall == NULL ?
+		    "no wall metering" : "wall window unusable: ",
+		    a->wall == NULL ? "" : a->wall->why, T->cls_name[c],
+		    100 * v[BND_WALL].bound_j / v[BND_WALL].energy_j);
 		model_hours(T, (int)i, a, v[BND_WALL].energy_j);
 	} else if (!v[BND_WALL].valid)
-		warn(r, "node %s: no wall energy: %s", nd->name,
-		    why_missing(a->wall));
+		warn(r, "node %s: no wall energy: %s%s", nd->name,
+		    why_missing(a->wall), c < 0 ? " (no class to model it "
+		    "from)" : " (its class curve cannot model it)");
 	else
 		add_hours(T, (int)i, a->wall, 1);
 	boundary_facility_pue(&v[BND_WALL], T->pue, &v[BND_FACILITY]);
@@ -2243,9 +2422,29 @@ disclosure(struct rep *r, struct nodeagg *na, const struct totals *T)
 		    T->pue_source));
 		jset(d, "pue", p);
 	}
-	jset(d, "wall_model", json_object_new_string("nodes without wall "
-	    "metering: GPU energy per curve step x their class's wall/GPU "
-	    "ratio at that GPU load (method modeled, not in coverage)"));
+	jset(d, "wall_model", json_object_new_string("nodes without a usable "
+	    "wall reading (unmetered, or the window refused: e.g. an "
+	    "EnergykWh counter too coarse for it): GPU energy per curve step "
+	    "x their class's wall/GPU ratio at that GPU load (method "
+	    "modeled, not in coverage; bound 2 x the class fit's RMS "
+	    "residual over its mean wall power, at least 2 %, plus the GPU "
+	    "energy's bound)"));
+	jset(d, "bounds", json_object_new_string("counters: one resolution "
+	    "step plus half the straddling reading interval's energy at each "
+	    "edge; gauges: window x the largest distance of the mean power "
+	    "from the lowest and highest reading (holds while the power "
+	    "stays within the range the readings saw), plus one reading step "
+	    "over the window; modeled: see wall_model; totals add their "
+	    "nodes' bounds"));
+	jset(d, "coverage_rule", json_object_new_string("coverage is the "
+	    "share of nodes measured; modeled nodes count in the energy, not "
+	    "in coverage; a boundary some nodes lack altogether reports the "
+	    "nodes it covers, with J/token over their own tokens (a replica "
+	    "only when all its nodes are covered)"));
+	if (r->partial != NULL) {
+		json_object_get(r->partial);
+		jset(d, "partial_coverage", r->partial);
+	}
 	jset(d, "facility_method", json_object_new_string(isnan(T->pue) ?
 	    "none" : "wall energy x PUE over the same window; second method: "
 	    "metered facility energy allocated by IT energy share"));
@@ -2375,12 +2574,22 @@ build_report(struct rep *r)
 {
 	struct nodeagg *na = calloc(r->c->n_nodes + 1, sizeof(*na));
 	json_object *root = json_object_new_object(), *nodes, *b, *w, *tk, *is;
-	struct bnd_value v[BND_N], tv[BND_N];
+	struct bnd_value *v, tv[BND_N];
+	struct bnd_value *nv = calloc((r->c->n_nodes + 1) * BND_N,
+	    sizeof(*nv));
 	struct totals T = { 0 };
-	double slo = -1, idle_w, idle_g;
+	double slo = -1, idle_w, idle_g, rw_j = 0, rg_j = 0;
 	size_t i;
 	int k;
 
+	if (na == NULL || nv == NULL) {
+		free(na);
+		free(nv);
+		warn(r, "out of memory building the report");
+		json_object_get(r->warnings);
+		jset(root, "warnings", r->warnings);
+		return root;
+	}
 	T.secs = secs(r->o.to - r->o.from);
 	T.origin = r->o.from - ((r->o.from % HOUR) + HOUR) % HOUR;
 	T.nh = (size_t)((r->o.to - T.origin + HOUR - 1) / HOUR);
@@ -2410,9 +2619,14 @@ build_report(struct rep *r)
 		warn(r, "no output tokens in the window: J/token undefined");
 	nodes = json_object_new_array();
 	for (i = 0; i < r->c->n_nodes; i++) {
+		v = &nv[i * BND_N];
 		json_object_array_add(nodes, node_json(r, i, &na[i], &T, v));
 		for (k = 0; k < BND_N; k++)
 			boundary_total_add(&T.b[k], &v[k]);
+		if (v[BND_WALL].valid && v[BND_GPU].valid) {
+			rw_j += v[BND_WALL].energy_j;
+			rg_j += v[BND_GPU].energy_j;
+		}
 	}
 	for (i = 0; i < T.nh; i++)
 		T.fac_h[i] = isnan(T.pue) ? 0 : T.wall_h[i] * T.pue;
@@ -2441,15 +2655,17 @@ build_report(struct rep *r)
 	jset(tk, "slo_qualified", slo >= 0 ? jnum(slo) : NULL);
 	jset(root, "tokens", tk);
 	b = json_object_new_object();
-	for (k = 0; k < BND_N; k++) {
-		total_value(&T.b[k], &tv[k]);
-		jset(b, bnd_name(k), fig_json(&tv[k],
-		    boundary_coverage(&T.b[k]), &T, T.out, T.in, slo, -1));
-	}
+	for (k = 0; k < BND_N; k++)
+		jset(b, bnd_name(k), boundary_json(r, na, nv, k, &T, slo,
+		    &tv[k]));
 	jset(root, "boundaries", b);
 	idle_w = idle_power(r, na, BND_WALL);
 	idle_g = idle_power(r, na, BND_GPU);
 	is = json_object_new_object();
+	if (idle_w >= 0 && T.b[BND_WALL].counted < T.b[BND_WALL].nodes)
+		idle_w = -1;	/* the idle power covers every node */
+	if (idle_g >= 0 && T.b[BND_GPU].counted < T.b[BND_GPU].nodes)
+		idle_g = -1;
 	if (idle_w >= 0) {
 		jset(is, "wall", fig_json(&tv[BND_WALL], 1, &T, T.out, T.in, -1,
 		    idle_w));
@@ -2461,17 +2677,26 @@ build_report(struct rep *r)
 		jset(is, "idle_power_gpu_w", jnum(idle_g));
 	}
 	jset(root, "idle_subtracted", is);
-	jset(root, "wall_to_gpu_ratio", jnum(tv[BND_WALL].valid &&
-	    tv[BND_GPU].valid ? tv[BND_WALL].energy_j / tv[BND_GPU].energy_j :
-	    NAN));
+	/* over the nodes that have both, measured or modeled */
+	jset(root, "wall_to_gpu_ratio", jnum(rg_j > 0 ? rw_j / rg_j : NAN));
 	jset(root, "pue", pue_json(r, &T));
+	{
+		json_object *cv = json_object_new_object();
+
+		for (i = 0; T.cls_curve != NULL && i < T.ncls; i++)
+			jset(cv, T.cls_name[i], curve_json(&T.cls_curve[i]));
+		jset(root, "curves", cv);
+	}
 	jset(root, "nodes", nodes);
 	if (r->o.runs > 1)
 		jset(root, "runs", runs_json(r, na));
-	if (tv[BND_WALL].valid)
+	if (T.b[BND_WALL].counted > 0 &&
+	    T.b[BND_WALL].counted == T.b[BND_WALL].nodes)
 		carbon_json(r, &T, root);
 	else
-		warn(r, "wall boundary incomplete: carbon and cost left out");
+		warn(r, "wall boundary incomplete (%zu of %zu nodes measured or "
+		    "modeled): carbon and cost left out",
+		    T.b[BND_WALL].counted, T.b[BND_WALL].nodes);
 	jset(root, "disclosure", disclosure(r, na, &T));
 	json_object_get(r->warnings);
 	jset(root, "warnings", r->warnings);
@@ -2481,6 +2706,7 @@ build_report(struct rep *r)
 	free(T.mfac_h);
 	free(T.mit_h);
 	classes_free(&T);
+	free(nv);
 	free(na);
 	return root;
 }
@@ -2629,144 +2855,13 @@ carbon_csv(json_object *root, FILE *f)
 
 /* Markdown table of carbon (and cost) per site and class. */
 static void
-carbon_md(json_object *root, FILE *f)
-{
-	json_object *cb = json_object_object_get(root, "carbon"), *byc;
-	json_object *cost = json_object_object_get(root, "cost");
-	json_object *cc = json_object_object_get(cost, "by_class");
-	int b;
-
-	if (cb == NULL)
-		return;
-	fprintf(f, "\n| scope | name | boundary | kWh | location kgCO2e | "
-	    "location g/M output tokens | market kgCO2e | market g/M output "
-	    "tokens | instrument coverage |\n"
-	    "|---|---|---|---|---|---|---|---|---|\n");
-	for (b = 0; b < 2; b++)
-		if (json_object_object_get_ex(json_object_object_get(cb,
-		    "location"), carbon_bnd[b], NULL))
-			fprintf(f, "| site | %s | %s | %s | %s | %s | %s | %s | "
-			    "%s |\n", jcell(cb, "site", "name", NULL),
-			    carbon_bnd[b], jcell(cb, "location", carbon_bnd[b],
-			    "kwh"), jcell(cb, "location", carbon_bnd[b], "kg"),
-			    jcell(cb, "location", carbon_bnd[b],
-			    "g_per_million_output_tokens"), jcell(cb, "market",
-			    carbon_bnd[b], "kg"), jcell(cb, "market",
-			    carbon_bnd[b], "g_per_million_output_tokens"),
-			    jcell(cb, "market", carbon_bnd[b], "coverage"));
-	byc = json_object_object_get(cb, "by_class");
-	if (byc != NULL) {
-		json_object_object_foreach(byc, k, v)
-			for (b = 0; b < 2; b++)
-				if (json_object_object_get_ex(
-				    json_object_object_get(v, "kwh"),
-				    carbon_bnd[b], NULL))
-					fprintf(f, "| class | %s | %s | %s | %s | "
-					    "%s | %s | %s | %s |\n", k,
-					    carbon_bnd[b], jcell(v, "kwh",
-					    carbon_bnd[b], NULL), jcell(v,
-					    "location", carbon_bnd[b], "kg"),
-					    jcell(v, "location", carbon_bnd[b],
-					    "g_per_million_output_tokens"),
-					    jcell(v, "market", carbon_bnd[b],
-					    "kg"), jcell(v, "market",
-					    carbon_bnd[b],
-					    "g_per_million_output_tokens"),
-					    jcell(v, "market", carbon_bnd[b],
-					    "coverage"));
-	}
-	if (cc == NULL)
-		return;
-	fprintf(f, "\n| cost (%s, %s) | amount | per M output tokens |\n"
-	    "|---|---|---|\n| site | %s | %s |\n", jcell(cost, "currency",
-	    NULL, NULL), jcell(cost, "boundary", NULL, NULL), jcell(cost,
-	    "amount", NULL, NULL), jcell(cost, "per_million_output_tokens",
-	    NULL, NULL));
-	json_object_object_foreach(cc, k, v)
-		fprintf(f, "| class %s | %s | %s |\n", k, jcell(v, "amount",
-		    NULL, NULL), jcell(v, "per_million_output_tokens", NULL,
-		    NULL));
-}
-
-static const char *
-jstr(json_object *root, const char *a, const char *b, const char *c)
-{
-	json_object *o = root;
-	const char *k[3] = { a, b, c };
-	int i;
-
-	for (i = 0; i < 3 && k[i] != NULL; i++)
-		if (!json_object_object_get_ex(o, k[i], &o))
-			return "-";
-	return o ? json_object_get_string(o) : "-";
-}
-
-static void
-print_md(json_object *root, FILE *f)
-{
-	json_object *w;
-	size_t i, n;
-	int k;
-
-	fprintf(f, "# Energy per token report\n\nWindow: %s to %s (%s s)\n\n",
-	    jstr(root, "window", "start", NULL),
-	    jstr(root, "window", "end", NULL),
-	    jstr(root, "window", "seconds", NULL));
-	fprintf(f, "Tokens: %s output, %s input, %s SLO-qualified\n\n",
-	    jstr(root, "tokens", "output", NULL),
-	    jstr(root, "tokens", "input", NULL),
-	    jstr(root, "tokens", "slo_qualified", NULL));
-	fprintf(f, "| boundary | energy (J) | J/output token | J/total token "
-	    "| kWh per M output tokens | method | coverage |\n"
-	    "|---|---|---|---|---|---|---|\n");
-	for (k = 0; k < BND_N; k++)
-		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", bnd_name(k),
-		    jstr(root, "boundaries", bnd_name(k), "energy_j"),
-		    jstr(root, "boundaries", bnd_name(k), "j_per_output_token"),
-		    jstr(root, "boundaries", bnd_name(k), "j_per_total_token"),
-		    jstr(root, "boundaries", bnd_name(k),
-		    "kwh_per_million_output_tokens"),
-		    jstr(root, "boundaries", bnd_name(k), "method"),
-		    jstr(root, "boundaries", bnd_name(k), "coverage"));
-	fprintf(f, "\nWall-to-GPU ratio: %s. PUE: %s (%s, %s).\n",
-	    jstr(root, "wall_to_gpu_ratio", NULL, NULL),
-	    jstr(root, "pue", "value", NULL), jstr(root, "pue", "category",
-	    NULL), jstr(root, "pue", "source", NULL));
-	fprintf(f, "Idle-subtracted (secondary): %s J/output token at the "
-	    "wall.\n", jstr(root, "idle_subtracted", "wall",
-	    "j_per_output_token_net"));
-	if (json_object_object_get_ex(root, "carbon", &w))
-		fprintf(f, "Carbon at the wall: location-based %s g, "
-		    "market-based %s g per million output tokens.\n",
-		    jstr(root, "carbon", "location", "wall") != NULL ?
-		    jstr(w, "location", "wall", "g_per_million_output_tokens") :
-		    "-", jstr(w, "market", "wall",
-		    "g_per_million_output_tokens"));
-	if (json_object_object_get_ex(root, "cost", &w))
-		fprintf(f, "Cost: %s %s per million output tokens.\n",
-		    jstr(w, "per_million_output_tokens", NULL, NULL),
-		    jstr(w, "currency", NULL, NULL));
-	carbon_md(root, f);
-	fprintf(f, "\n## Disclosure and details\n\n```\n");
-	flatten(root, "", f);
-	fprintf(f, "```\n");
-	if (json_object_object_get_ex(root, "warnings", &w) &&
-	    (n = json_object_array_length(w)) > 0) {
-		fprintf(f, "\n## Warnings\n\n");
-		for (i = 0; i < n; i++)
-			fprintf(f, "- %s\n", json_object_get_string(
-			    json_object_array_get_idx(w, i)));
-	}
-}
-
-static void
 emit(json_object *root, const char *fmt)
 {
 	if (strcmp(fmt, "csv") == 0) {
 		printf("key,value\n");
 		flatten(root, "", stdout);
 	} else if (strcmp(fmt, "md") == 0)
-		print_md(root, stdout);
+		report_md_print(root, stdout);
 	else
 		printf("%s\n", json_object_to_json_string_ext(root,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -2998,6 +3093,7 @@ rep_fini(struct rep *r)
 	free(r->selected);
 	reqlog_free(r->rq);
 	json_object_put(r->warnings);
+	json_object_put(r->partial);
 	if (!r->conf_borrowed)
 		conf_free((struct wp_conf *)r->c);
 }
@@ -3120,6 +3216,7 @@ curve_json(const struct curve *c)
 		jset(x, "b", f.valid ? jnum(f.b) : NULL);
 		jset(x, "c", f.valid ? jnum(f.c) : NULL);
 		jset(x, "r2", f.valid ? jnum(f.r2) : NULL);
+		jset(x, "rms_w", f.valid ? jnum(f.rms) : NULL);
 		jset(fits, d == 1 ? "linear" : "quadratic", x);
 	}
 	jset(o, "fit", fits);

@@ -1,5 +1,6 @@
 /* boundary.c - one source per GPU, totals, coverage, facility methods. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "boundary.h"
@@ -11,6 +12,33 @@ boundary_method_name(int method)
 	    "modeled" };
 
 	return method >= 0 && method <= BM_MODELED ? n[method] : "unknown";
+}
+
+const char *
+boundary_mix_name(unsigned mix, char *buf, size_t len)
+{
+	size_t used = 0;
+	int m;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (m = BM_COUNTER; m <= BM_MODELED; m++) {
+		int w;
+
+		if (!(mix & (1u << m)))
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s", used ? "+" : "",
+		    boundary_method_name(m));
+		if (w < 0 || (size_t)w >= len - used) {
+			buf[used] = '\0';	/* whole names only */
+			break;
+		}
+		used += (size_t)w;
+	}
+	if (used == 0)
+		snprintf(buf, len, "none");
+	return buf;
 }
 
 const char *
@@ -103,6 +131,7 @@ boundary_total_add(struct bnd_total *t, const struct bnd_value *v)
 	t->energy_j += v->energy_j;
 	t->bound_j += v->bound_j;
 	t->method = weaker(t->method, v->method);
+	t->mix |= 1u << v->method;
 	t->counted++;
 	if (v->method != BM_MODELED)
 		t->measured++;

@@ -28,6 +28,7 @@ struct bnd_value {
 	double	 energy_j;
 	int	 method;	/* enum bnd_method */
 	double	 bound_j;	/* instrument bound */
+	unsigned mix;		/* totals: 1 << method of each contributor */
 };
 
 /* One reading of one GPU's energy from one source. */
@@ -56,6 +57,7 @@ struct bnd_total {
 	size_t	 measured;	/* nodes with a measured (not modeled) value */
 	size_t	 counted;	/* nodes with a value, measured or modeled */
 	size_t	 nodes;		/* nodes in scope */
+	unsigned mix;		/* 1 << method of each node counted */
 };
 
 void	 boundary_total_init(struct bnd_total *t);
@@ -70,6 +72,13 @@ int	 boundary_facility_share(double facility_j, double it_j,
 	    const struct bnd_value *node_it, struct bnd_value *out,
 	    struct wp_err *err);
 const char *boundary_method_name(int method);
+/*
+ * The method of a total: the single method of its contributors, or the
+ * mix in the order counter, gauge-estimated, modeled joined by '+'
+ * ("counter+modeled").  Writes into buf (>= 48 bytes) and returns it;
+ * "none" when mix is 0.
+ */
+const char *boundary_mix_name(unsigned mix, char *buf, size_t len);
 const char *bnd_name(int b);
 
 #endif

@@ -146,6 +146,8 @@ curve_fit(const struct curve *c, int degree, struct curve_fit *f)
 	if (sse < 0)
 		sse = 0;
 	f->r2 = sst > 0 ? 1 - sse / sst : 1;
+	f->rms = sqrt(sse / n);
+	f->mean_wall = c->sy / n;
 	f->valid = true;
 }
 

@@ -37,6 +37,8 @@ struct curve_fit {
 	bool	 valid;
 	double	 a, b, c;	/* c = 0 for the linear fit */
 	double	 r2;
+	double	 rms;	/* root mean square residual, W */
+	double	 mean_wall;	/* mean wall power of the intervals, W */
 };
 
 void	 curve_init(struct curve *c);

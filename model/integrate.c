@@ -129,6 +129,16 @@ add_bins(struct integ *g, struct integ_bins *b, wp_time t0, double v0,
 }
 
 static void
+range_add(struct integ *g, double lo, double hi)
+{
+	if (!g->have_range || lo < g->vmin)
+		g->vmin = lo;
+	if (!g->have_range || hi > g->vmax)
+		g->vmax = hi;
+	g->have_range = true;
+}
+
+static void
 segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 {
 	wp_time t0 = g->prev_t, a, z;
@@ -155,6 +165,8 @@ segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 	for (i = 0; i < INTEG_BINSETS; i++)
 		if (g->bins[i].e != NULL)
 			add_bins(g, &g->bins[i], t0, v0, t1, v1, a, z);
+	if (g->o.kind != WP_COUNTER)
+		range_add(g, v0 < v1 ? v0 : v1, v0 < v1 ? v1 : v0);
 	if (g->o.kind == WP_COUNTER) {
 		if (t0 < g->o.from)
 			g->edge_bound += fabs(v1 - v0) / 2;
@@ -239,6 +251,10 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 		g->ended = true;
 	} else {
 		g->energy += sp->energy;
+		if (g->o.kind != WP_COUNTER)
+			range_add(g, sp->range ? sp->vmin : fmin(sp->v0,
+			    sp->v1), sp->range ? sp->vmax : fmax(sp->v0,
+			    sp->v1));
 		if (sp->max_gap > g->max_gap)
 			g->max_gap = sp->max_gap;
 		for (i = 0; i < INTEG_BINSETS; i++) {
@@ -280,12 +296,21 @@ integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 	res->mean_power = secs > 0 ? g->energy / secs : 0;
 	res->estimated = g->o.kind != WP_COUNTER;
 	res->edge_bound = g->edge_bound;
-	res->res_bound = g->o.kind == WP_COUNTER ? 2 * g->o.resolution : 0;
+	res->res_bound = g->o.kind == WP_COUNTER ? g->o.resolution : 0;
+	if (g->o.kind != WP_COUNTER && g->have_range) {
+		double m = res->mean_power;
+
+		res->vmin = g->vmin;
+		res->vmax = g->vmax;
+		res->gauge_bound = secs * fmax(g->vmax - m, m - g->vmin);
+		if (res->gauge_bound < 0)
+			res->gauge_bound = 0;
+	}
 	res->max_gap = g->max_gap;
 	res->points = g->points;
 	if (g->reason == INTEG_OK && g->o.kind == WP_COUNTER &&
 	    g->o.resolution > 0 &&
-	    2 * g->o.resolution > g->o.max_res_error * g->energy) {
+	    g->o.resolution > g->o.max_res_error * g->energy) {
 		g->reason = INTEG_RESOLUTION;
 		snprintf(g->why, sizeof(g->why), "counter step of %g is too "
 		    "coarse for %g over this window (more than %.1f%% error)",

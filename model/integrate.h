@@ -15,8 +15,17 @@
  * shorter than min_window (60 s), when no reading lies at or before from
  * or at or after to, when it spans a counter reset or discontinuity, a gap
  * between readings longer than 3 sampling intervals, or when the counter's
- * resolution is too coarse for the energy measured (2 steps, one per edge,
- * more than max_res_error of it: an EnergykWh counter over a short run).
+ * resolution is too coarse for the energy measured (one step, more than
+ * max_res_error of it: an EnergykWh counter over a short run).
+ *
+ * Bounds (integ_result): a counter's difference of two quantized readings
+ * (both truncated or both rounded, each edge interpolated between two
+ * readings) is off by less than one step: res_bound = resolution.  The
+ * edge interpolation of a counter: half the straddling segment per edge.
+ * A gauge's trapezoid: gauge_bound = window x max(vmax - mean, mean -
+ * vmin) over the readings used, exact whenever the power stayed within
+ * the range the readings saw (a load periodic at the sampling interval
+ * can hide its range from the readings; see docs/report.md).
  *
  * Bins (optional): energy per fixed-length bin aligned to origin (e.g.
  * UTC hours for carbon, curve steps for wall-to-GPU curves), accumulated
@@ -70,7 +79,9 @@ struct integ_result {
 	double	 mean_power;	/* energy / window seconds */
 	bool	 estimated;	/* from gauges */
 	double	 edge_bound;	/* worst-case edge interpolation error */
-	double	 res_bound;	/* 2 x resolution (counters) */
+	double	 res_bound;	/* 1 x resolution (counters) */
+	double	 gauge_bound;	/* gauges: envelope bound, J (0 counters) */
+	double	 vmin, vmax;	/* gauges: range of the readings used */
 	wp_time	 max_gap;	/* longest gap between readings used */
 	size_t	 points;	/* readings used */
 	int	 reason;	/* enum integ_reason */
@@ -87,6 +98,8 @@ struct integ {
 	char	 why[160];
 	double	 energy;
 	double	 edge_bound;
+	double	 vmin, vmax;	/* gauges: range of readings used */
+	bool	 have_range;
 	wp_time	 max_gap;
 	size_t	 points;
 	struct integ_bins bins[INTEG_BINSETS];
@@ -119,6 +132,8 @@ struct integ_span {
 	double	 energy;
 	wp_time	 max_gap;
 	bool	 refuse;
+	bool	 range;	/* vmin, vmax set: the readings' range */
+	double	 vmin, vmax;
 };
 
 /* True when integ_add_span(g, sp) gives exactly what feeding every

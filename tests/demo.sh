@@ -92,6 +92,15 @@ if ! start_sim; then
 	echo "   (PDUs not served: outlet boundary left out)"
 fi
 sed 's/^/   /' "$D/sim.log"
+# The simulator's site has a name and a zone only; give it France's yearly
+# grid average (g/kWh) and a flat tariff so the report shows carbon and cost.
+if grep -q '^site: {name: [^,]*, zone: [A-Z-]*}$' "$D/wattpath.yaml"; then
+	sed -i 's/^site: {name: \([^,]*\), zone: \([A-Z-]*\)}$/site:\
+  name: \1\
+  zone: \2\
+  grid: {yearly_average_g_per_kwh: 56}\
+  tariff: {price: 0.058, currency: EUR}/' "$D/wattpath.yaml"
+fi
 
 "$WATTPATH" check-config -c "$D/wattpath.yaml" >"$D/check.log" 2>&1 ||
 	{ cat "$D/check.log" >&2; die "the generated config does not check"; }

@@ -153,30 +153,38 @@ def report_table(rep, truth):
                 else "  OUTSIDE BOUND"
         print("  %-24s %s %s %s %s%s" % (name, m, fmt % tru, e, bd, flag))
 
-    for bn, key in (("gpu", "gpu_j"), ("wall", "wall_j"),
-                    ("outlet", "outlet_j"), ("facility", "facility_j")):
+    # The facility boundary is wall energy x PUE (docs/report.md): its
+    # truth is the nodes' wall truth x the true PUE, not the site total.
+    def node_true(nm, bn):
+        n = nt[nm]
+        if bn == "outlet":
+            return sum(o["j"] for o in n["outlets"])
+        if bn == "facility":
+            return n["wall_j"] * truth["pue"]
+        return n[bn + "_j"]
+
+    covered = {}
+    for bn in ("gpu", "wall", "outlet", "facility"):
         x = b.get(bn) or {}
         if bn == "outlet" and not truth["pdus"]:
             continue
-        if x.get("energy_j") is not None:
-            line("%s energy (J)" % bn, x["energy_j"], tt[key],
-                 x.get("instrument_bound_rel"))
-            continue
-        # Partial coverage: compare the nodes the report does have.
-        got = [(n["name"], n["boundaries"].get(bn, {}))
-               for n in rep.get("nodes", [])]
-        got = [(nm, v) for nm, v in got if v.get("energy_j") is not None]
-        if got and bn != "facility":
-            meas = sum(v["energy_j"] for _, v in got)
-            tru = sum(nt[nm][key] if bn != "outlet" else
-                      sum(o["j"] for o in nt[nm]["outlets"])
-                      for nm, _ in got)
-            bound = max(v.get("instrument_bound_rel") or 0 for _, v in got)
-            line("%s energy (%d/%d nodes)" % (bn, len(got), len(nt)), meas,
-                 tru, bound)
-        else:
+        got = [n["name"] for n in rep.get("nodes", [])
+               if (n["boundaries"].get(bn) or {}).get("energy_j") is not None]
+        if x.get("energy_j") is None:
             print("  %-24s %15s (%s)" % ("%s energy (J)" % bn, "-",
                                         x.get("method", "none")))
+            continue
+        # A boundary covering part of the fleet: the truth of those nodes.
+        part = x.get("nodes_counted", len(nt)) < len(nt)
+        tru = sum(node_true(nm, bn) for nm in (got if part else nt))
+        covered[bn] = (tru, part)
+        short = {"counter": "ctr", "gauge-estimated": "gauge",
+                 "modeled": "model"}
+        label = "%s energy (%s)" % (bn, "%d/%d nodes" % (len(got), len(nt))
+                                   if part else "+".join(
+                                       short.get(m, m) for m in
+                                       x.get("method", "?").split("+")))
+        line(label, x["energy_j"], tru, x.get("instrument_bound_rel"))
     pue = rep.get("pue") or {}
     if pue.get("it_energy_j") is not None:
         line("IT energy (meter, J)", pue["it_energy_j"], tt["it_j"])
@@ -184,17 +192,34 @@ def report_table(rep, truth):
         line("facility meter (J)", pue["facility_energy_j"], tt["facility_j"])
     out = (rep.get("tokens") or {}).get("output")
     line("output tokens", out, tok)
-    for bn, key in (("gpu", "gpu_j"), ("wall", "wall_j"),
-                    ("outlet", "outlet_j"), ("facility", "facility_j")):
+    for bn in ("gpu", "wall", "outlet", "facility"):
         x = b.get(bn) or {}
-        if x.get("j_per_output_token") is not None and tok:
-            line("J/token at %s" % bn, x["j_per_output_token"], tt[key] / tok,
-                 x.get("instrument_bound_rel"), "%15.5f")
+        if x.get("j_per_output_token") is None or bn not in covered:
+            continue
+        tru, part = covered[bn]
+        ttok = tok
+        if part:    # the covered nodes' own tokens
+            ttok = sum(nt[n["name"]]["tokens_output"]
+                       for n in rep.get("nodes", [])
+                       if (n["boundaries"].get(bn) or {}).get("energy_j")
+                       is not None)
+        line("J/token at %s%s" % (bn, " (covered)" if part else ""),
+             x["j_per_output_token"], tru / ttok,
+             x.get("instrument_bound_rel"), "%15.5f")
     if rep.get("wall_to_gpu_ratio") is not None:
         line("wall/GPU ratio", rep["wall_to_gpu_ratio"],
              truth["wall_over_gpu"], None, "%15.4f")
     if pue.get("value") is not None:
         line("PUE", pue["value"], truth["pue"], None, "%15.4f")
+    # Carbon: the report's intensity applied to the true energy (the
+    # simulator has no grid; the error is the energy's).
+    loc = (rep.get("carbon") or {}).get("location") or {}
+    for bn in ("wall", "facility"):
+        c = loc.get(bn) or {}
+        if c.get("kg") is not None and c.get("kwh") and bn in covered:
+            line("carbon at %s (kgCO2e)" % bn, c["kg"],
+                 covered[bn][0] / 3.6e6 * c["kg"] / c["kwh"],
+                 (b.get(bn) or {}).get("instrument_bound_rel"), "%15.4f")
 
 
 def curve_table(cur, truth):

@@ -44,6 +44,23 @@ test_bins_and_quadratic_fit(void **st)
 	curve_fit(&c, 1, &f1);
 	assert_true(f1.valid);
 	assert_true(f1.r2 > 0.99 && f1.r2 < 1);
+	/* residuals: none for the exact quadratic, some for the line; the
+	 * line's RMS matches the residuals computed directly */
+	assert_near(f2.rms, 0, 1e-3);
+	{
+		double sse = 0, mw = 0;
+
+		for (i = 0; i <= 200; i++) {
+			double gpu = 600 + 5000.0 * i / 200;
+			double d = wall_of(gpu) - curve_eval(&f1, gpu);
+
+			sse += d * d;
+			mw += wall_of(gpu);
+		}
+		assert_near(f1.rms, sqrt(sse / 201), 1e-3);
+		assert_near(f1.mean_wall, mw / 201, 1e-6);
+		assert_true(f1.rms > 1);
+	}
 	assert_near(curve_eval(&f2, 3000), wall_of(3000), 1e-6);
 	/* the ratio falls with load */
 	assert_true(curve_bin_ratio(&c, 1) > curve_bin_ratio(&c, 9));

@@ -172,7 +172,97 @@ test_refuse_coarse_counter(void **st)
 	ramp(t, v, 100, -20 * S, 10 * S, 7800);
 	o.resolution = 1;
 	assert_int_equal(integ_array(&o, t, v, NULL, 100, &r, &err), 0);
-	assert_near(r.res_bound, 2, 0);
+	assert_near(r.res_bound, 1, 0);
+}
+
+/*
+ * A Wh counter (3600 J steps) truncated at each reading: over many
+ * windows with edges anywhere, the error stays below res_bound + the
+ * edge bound, and the resolution part alone is below one step; a window
+ * where one step is 1.9 % of the energy is accepted, 2.1 % refused.
+ */
+static void
+test_coarse_counter_bound_holds(void **st)
+{
+	wp_time t[200];
+	double v[200];
+	struct integ_result r;
+	struct wp_err err = { 0 };
+	size_t i;
+	int k;
+
+	(void)st;
+	for (k = 0; k < 50; k++) {
+		struct integ_opts o = opts(k * 337 * WP_MS,
+		    k * 337 * WP_MS + 120 * S);
+		double truth = 1580.0 * 120;
+
+		ramp(t, v, 200, -20 * S, 10 * S, 1580);
+		for (i = 0; i < 200; i++)
+			v[i] = floor(v[i] / 3600) * 3600;
+		o.resolution = 3600;
+		assert_int_equal(integ_array(&o, t, v, NULL, 200, &r, &err), 0);
+		assert_near(r.res_bound, 3600, 0);
+		assert_true(fabs(r.energy - truth) < 3600);
+		assert_true(fabs(r.energy - truth) <= r.res_bound +
+		    r.edge_bound);
+	}
+	{
+		struct integ_opts o = opts(0, 120 * S);
+
+		o.resolution = 3600;
+		ramp(t, v, 200, -20 * S, 10 * S, 3600 / 0.021 / 120);
+		assert_int_equal(integ_array(&o, t, v, NULL, 200, &r, &err), -1);
+		assert_int_equal(r.reason, INTEG_RESOLUTION);
+		ramp(t, v, 200, -20 * S, 10 * S, 3600 / 0.019 / 120);
+		assert_int_equal(integ_array(&o, t, v, NULL, 200, &r, &err), 0);
+	}
+}
+
+/*
+ * A gauge sampled every 15 s on a load alternating 300 W / 700 W in
+ * random stretches: the trapezoid misses, and the envelope bound (window
+ * x the largest distance of the mean from the lowest and highest
+ * reading) covers the miss; a steady gauge has a zero envelope.
+ */
+static void
+test_gauge_envelope_bound(void **st)
+{
+	wp_time t[64];
+	double v[64], p[2000], truth = 0;
+	struct integ_opts o = opts(0, 600 * S);
+	struct integ_result r;
+	struct wp_err err = { 0 };
+	unsigned seed = 7;
+	size_t i;
+
+	(void)st;
+	o.kind = WP_GAUGE;
+	o.interval = 15 * S;
+	/* 1 s resolution load over [-30, 900) s */
+	for (i = 0; i < 930; i++) {
+		seed = seed * 1103515245u + 12345u;
+		p[i] = i > 0 && (seed >> 16) % 5 != 0 ? p[i - 1] :
+		    ((seed >> 20) & 1) ? 700 : 300;
+		if (i >= 30 && i < 630)
+			truth += p[i];
+	}
+	for (i = 0; i < 50; i++) {
+		t[i] = T0 - 15 * S + (wp_time)i * 15 * S;
+		v[i] = p[15 + i * 15];
+	}
+	assert_int_equal(integ_array(&o, t, v, NULL, 50, &r, &err), 0);
+	assert_true(r.estimated);
+	assert_near(r.vmin, 300, 0);
+	assert_near(r.vmax, 700, 0);
+	assert_true(r.gauge_bound > 0);
+	assert_true(fabs(r.energy - truth) <= r.gauge_bound);
+	assert_true(r.gauge_bound <= 400.0 * 600);
+	for (i = 0; i < 50; i++)
+		v[i] = 450;
+	assert_int_equal(integ_array(&o, t, v, NULL, 50, &r, &err), 0);
+	assert_near(r.energy, 450.0 * 600, 1e-6);
+	assert_near(r.gauge_bound, 0, 1e-9);
 }
 
 static void
@@ -302,6 +392,8 @@ main(void)
 		cmocka_unit_test(test_refuse_gap),
 		cmocka_unit_test(test_refuse_no_data_at_edges),
 		cmocka_unit_test(test_refuse_coarse_counter),
+		cmocka_unit_test(test_coarse_counter_bound_holds),
+		cmocka_unit_test(test_gauge_envelope_bound),
 		cmocka_unit_test(test_held_points_skipped_and_order),
 		cmocka_unit_test(test_counter_beats_gauge_on_bursts),
 		cmocka_unit_test(test_gauge_trapezoid_edges),

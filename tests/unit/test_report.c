@@ -10,6 +10,7 @@
  * 0.108 kWh per million tokens, and 0.391 +/- 0.014 over three runs.
  */
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -233,6 +234,22 @@ num(json_object *o, const char *path)
 	return json_object_get_double(o);
 }
 
+static const char *
+str(json_object *o, const char *path)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok != NULL;
+	    tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, (size_t)atoi(tok));
+		else if (!json_object_object_get_ex(o, tok, &o))
+			fail_msg("no %s in report", path);
+	}
+	return o != NULL ? json_object_get_string(o) : "(null)";
+}
+
 struct fx {
 	char	 dir[256];
 	char	 cfg[300];
@@ -431,7 +448,11 @@ test_formats_and_curve(void **st)
 	write_config(f->dir, "");
 	t = capture(f->dir, cmd_report, md, 9, &rc);
 	assert_int_equal(rc, 0);
-	assert_non_null(strstr(t, "| wall | 4680000"));
+	/* rounded, with units; the disclosure in readable sections */
+	assert_non_null(strstr(t, "| wall | 4.680 MJ (1.300 kWh) | 0.3900 |"));
+	assert_non_null(strstr(t, "## Disclosure"));
+	assert_non_null(strstr(t, "**Token denominator**"));
+	assert_null(strstr(t, "window.start,"));
 	t = capture(f->dir, cmd_report, csv, 9, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(t, "boundaries.wall.j_per_output_token,0.39"));
@@ -721,6 +742,171 @@ test_two_class_carbon(void **st)
 	(void)path;
 }
 
+/*
+ * Outlets named by number and by name, a coarse (EnergykWh) wall counter
+ * modeled from the class curve, a node with neither wall metering nor a
+ * class (the wall boundary then covers the other two, with their tokens),
+ * a Wh outlet refused for an idle node with a warning.
+ */
+static void
+write_partial(const char *dir)
+{
+	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE };
+	struct wp_err err = { 0 };
+	struct journal *j = journal_open(dir, &jo, &err);
+	struct journal_value v[16];
+	double cw[3] = { 0 }, cg[3] = { 0 }, co[3] = { 0 }, ca = 0, cb = 0;
+	static const double wall[3] = { 7800, 7800, 7800 };
+	static const double gpu[3] = { 650, 650, 650 };
+	wp_time t;
+	int i, n, first = 1;
+
+	if (j == NULL)
+		fail_msg("journal_open: %s", err.msg);
+	for (t = T0 - 60 * S; t <= T0 + 660 * S; t += 10 * S) {
+		char tg[32], nm[32];
+		/* a load that alternates, so the class curve has a spread */
+		double k = ((t - T0) / (60 * S)) % 2 ? 1.1 : 0.9;
+
+		for (n = 0; n < 3; n++) {
+			if (n < 2) {
+				double q = n == 1 ? 3.6e6 : 1;	/* kWh */
+
+				val(&v[0], "wall/energy", WP_B_WALL,
+				    WP_Q_ENERGY, WP_COUNTER, 0,
+				    floor(cw[n] / q) * q, first);
+				v[0].s.resolution = q;
+				snprintf(tg, sizeof(tg), "gpu-00%d/bmc", n + 1);
+				append(j, t, tg, v, 1);
+			}
+			for (i = 0; i < 8; i++) {
+				snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
+				val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY,
+				    WP_COUNTER, 0, cg[n] / 8, first);
+				snprintf(nm, sizeof(nm), "gpu/%d/power_limit",
+				    i);
+				val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER,
+				    WP_GAUGE, 700, 0, 0);
+			}
+			snprintf(tg, sizeof(tg), "gpu-00%d/gpu", n + 1);
+			append(j, t, tg, v, 16);
+			val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS,
+			    WP_COUNTER, 0, co[n], first);
+			snprintf(tg, sizeof(tg), "gpu-00%d/engine0", n + 1);
+			append(j, t, tg, v, 1);
+		}
+		/* gpu-001 on pdu-a outlet 7 (by number) and pdu-b outlet 3
+		 * (named "psu2-gpu1"); Wh counters, half the wall each;
+		 * pdu-a outlet 9 (gpu-003's) draws too little for Wh */
+		val(&v[0], "outlet/7/energy", WP_B_OUTLET, WP_Q_ENERGY,
+		    WP_COUNTER, 0, floor(cw[0] / 2 / 3600) * 3600, first);
+		v[0].s.resolution = 3600;
+		sample_add_label(&v[0].s, "name", "Outlet 7");
+		val(&v[1], "outlet/9/energy", WP_B_OUTLET, WP_Q_ENERGY,
+		    WP_COUNTER, 0, floor(ca / 3600) * 3600, first);
+		v[1].s.resolution = 3600;
+		append(j, t, "pdu-a", v, 2);
+		val(&v[0], "outlet/3/energy", WP_B_OUTLET, WP_Q_ENERGY,
+		    WP_COUNTER, 0, floor(cb / 3600) * 3600, first);
+		v[0].s.resolution = 3600;
+		sample_add_label(&v[0].s, "name", "psu2-gpu1");
+		append(j, t, "pdu-b", v, 1);
+		for (n = 0; n < 3; n++) {
+			cw[n] += wall[n] * k * 10;
+			cg[n] += gpu[n] * 8 * k * 10;
+			co[n] += 20000 * k * 10;
+		}
+		cb += wall[0] * k * 10 / 2;
+		ca += 150 * 10;
+		first = 0;
+	}
+	journal_close(j);
+}
+
+static void
+test_outlets_and_partial_coverage(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300], path[400], text[4096];
+	char *args[] = { "-c", f->cfg, "--from", "1795946400", "--to",
+	    "1795947000" };
+	json_object *o;
+	const char *w;
+	double wall_j;
+	int rc;
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	write_partial(jdir);
+	snprintf(text, sizeof(text),
+	    "collector:\n  interval: 10s\n  data_dir: %s\n"
+	    "nodes:\n"
+	    "  - name: gpu-001\n    class: c1\n"
+	    "    bmc: {url: https://127.0.0.1:9, auth: none}\n"
+	    "    outlets: [{pdu: pdu-a, outlet: 7}, "
+	    "{pdu: pdu-b, outlet: psu2-gpu1}]\n"
+	    "    gpu: {dcgm_exporter: http://127.0.0.1:9/metrics}\n"
+	    "    engines: [{url: http://127.0.0.1:9/metrics, kind: vllm}]\n"
+	    "  - name: gpu-002\n    class: c1\n"
+	    "    bmc: {url: https://127.0.0.2:9, auth: none}\n"
+	    "    gpu: {dcgm_exporter: http://127.0.0.2:9/metrics}\n"
+	    "    engines: [{url: http://127.0.0.2:9/metrics, kind: vllm}]\n"
+	    "  - name: gpu-003\n"
+	    "    outlets: [{pdu: pdu-a, outlet: 9}]\n"
+	    "    gpu: {dcgm_exporter: http://127.0.0.3:9/metrics}\n"
+	    "    engines: [{url: http://127.0.0.3:9/metrics, kind: vllm}]\n"
+	    "pdus:\n"
+	    "  - {name: pdu-a, address: 127.0.0.1:9, profile: raritan-pdu2, "
+	    "snmp: {version: 2c, community: public}}\n"
+	    "  - {name: pdu-b, address: 127.0.0.2:9, profile: raritan-pdu2, "
+	    "snmp: {version: 2c, community: public}}\n", f->dir);
+	snprintf(path, sizeof(path), "%s/wattpath.yaml", f->dir);
+	write_file(path, text);
+	o = report(f->dir, args, 6, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(o);
+	w = json_object_to_json_string_ext(json_object_object_get(o,
+	    "warnings"), JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (getenv("TEST_VERBOSE"))
+		fprintf(stderr, "%s\n", w);
+	/* outlets by number and by name: gpu-001 measured within 1 step */
+	wall_j = num(o, "nodes.0.boundaries.wall.energy_j");
+	assert_near(wall_j, 7800 * 600, 1);
+	assert_near(num(o, "nodes.0.boundaries.outlet.energy_j"), wall_j,
+	    2 * 3600);
+	assert_true(num(o, "nodes.0.boundaries.outlet.instrument_bound_j") >=
+	    2 * 3600);
+	/* gpu-003's outlet refused (150 W on a Wh counter), with a warning */
+	assert_non_null(strstr(w, "node gpu-003: no outlet energy: outlet "
+	    "pdu-a/9"));
+	assert_non_null(strstr(w, "counter-resolution"));
+	/* gpu-002's EnergykWh counter is too coarse: modeled, bound > 0 */
+	assert_string_equal(str(o, "nodes.1.boundaries.wall.method"),
+	    "modeled");
+	assert_near(num(o, "nodes.1.boundaries.wall.energy_j"), 7800 * 600,
+	    num(o, "nodes.1.boundaries.wall.instrument_bound_j"));
+	assert_true(num(o, "nodes.1.boundaries.wall.instrument_bound_rel") >=
+	    0.02);
+	assert_non_null(strstr(w, "gpu-002: wall window unusable"));
+	/* gpu-003 has neither: the wall covers 2 of 3 nodes, J/token over
+	 * their tokens; the method names the mix; coverage 1/3 measured */
+	assert_near(num(o, "boundaries.wall.nodes_counted"), 2, 0);
+	assert_near(num(o, "boundaries.wall.coverage"), 1.0 / 3, 1e-9);
+	assert_string_equal(str(o, "boundaries.wall.method"),
+	    "counter+modeled");
+	assert_near(num(o, "boundaries.wall.output_tokens_covered"),
+	    2 * 20000 * 600, 1);
+	assert_near(num(o, "boundaries.wall.j_per_output_token"),
+	    num(o, "boundaries.wall.energy_j") / (2 * 20000 * 600), 1e-12);
+	assert_near(num(o, "tokens.output"), 3 * 20000 * 600, 1);
+	assert_non_null(strstr(w, "wall boundary covers 2 of 3 nodes"));
+	assert_non_null(json_object_object_get(json_object_object_get(
+	    json_object_object_get(o, "disclosure"), "partial_coverage"),
+	    "wall"));
+	/* the outlet boundary covers gpu-001 only */
+	assert_near(num(o, "boundaries.outlet.nodes_counted"), 1, 0);
+	json_object_put(o);
+}
+
 int
 main(void)
 {
@@ -730,6 +916,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_three_runs_from_journal,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_outlets_and_partial_coverage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_formats_and_curve, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_two_class_carbon, setup,
