@@ -52,8 +52,11 @@ open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
 {
 	struct journal_opts jo = { .retention = c->journal_retention,
 	    .sync_interval = INGEST_SYNC_EVERY };
+	/* librrd: hold about a minute of values per file, write them with
+	 * one open; rrdcached batches on its own. */
 	struct store_opts so = { .data_dir = c->data_dir,
-	    .rrdcached = c->rrdcached, .step = c->interval };
+	    .rrdcached = c->rrdcached, .step = c->interval,
+	    .batch = (int)(60 * WP_SEC / c->interval) };
 	char dir[4096];
 
 	if (c->fsync == NULL || strcmp(c->fsync, "poll") == 0)

@@ -27,11 +27,15 @@
 
 #define HEARTBEAT_STEPS	3
 
+#define UPDATE_LEN	80	/* "time:value" */
+
 struct rrdfile {
 	struct rrdfile	*next;
 	char		*path;
 	uint64_t	 h;
-	time_t		 last;		/* last update written (s) */
+	time_t		 last;		/* last update accepted (s) */
+	char		(*held)[UPDATE_LEN];	/* batch not yet written */
+	int		 nheld;
 };
 
 struct store {
@@ -41,6 +45,7 @@ struct store {
 	char		**rras;		/* configured, or NULL: defaults */
 	size_t		 nrras;
 	bool		 connected;	/* we called rrdc_connect */
+	int		 batch;		/* values held per file, librrd */
 	struct rrdfile	**tab;
 	size_t		 nb, n;
 };
@@ -61,6 +66,25 @@ static const struct {
 	{ "MAX", 86400, 3650L * 86400, true },
 };
 #define N_DEFAULT_RRAS (sizeof(default_rras) / sizeof(default_rras[0]))
+
+/* Writes f's held values with one librrd call (one open, one map). */
+static int
+write_held(struct rrdfile *f, struct wp_err *err)
+{
+	const char *argv[STORE_BATCH_MAX];
+	int i, n = f->nheld;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		argv[i] = f->held[i];
+	f->nheld = 0;
+	rrd_clear_error();
+	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
+		return err_set(err, WP_E_TRANSIENT, "store %s: update: %s",
+		    f->path, rrd_get_error());
+	return 0;
+}
 
 static const char *
 rrd_msg(void)
@@ -98,7 +122,9 @@ store_new(const struct store_opts *o, struct wp_err *err)
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		goto oom;
 	st->step = (unsigned long)(o->step / WP_SEC);
-	st->nb = 256;
+	st->batch = o->batch < 1 ? 1 : o->batch > STORE_BATCH_MAX ?
+	    STORE_BATCH_MAX : o->batch;
+	st->nb = 4096;
 	if ((st->data_dir = strdup(o->data_dir)) == NULL ||
 	    (st->tab = calloc(st->nb, sizeof(*st->tab))) == NULL)
 		goto oom;
@@ -136,13 +162,14 @@ store_free(struct store *st)
 
 	if (st == NULL)
 		return;
-	if (st->connected && store_flush(st, &err) != 0)
+	if ((st->connected || st->batch > 1) && store_flush(st, &err) != 0)
 		log_warnx("store: %s", err.msg);
 	if (st->connected)
 		rrdc_disconnect();
 	for (i = 0; st->tab && i < st->nb; i++)
 		for (f = st->tab[i]; f; f = next) {
 			next = f->next;
+			free(f->held);
 			free(f->path);
 			free(f);
 		}
@@ -439,7 +466,7 @@ int
 store_update(struct store *st, const char *target, const struct wp_sample *s,
     double cum, wp_time t, struct wp_err *err)
 {
-	char path[PATH_MAX], val[80];
+	char path[PATH_MAX], val[UPDATE_LEN];
 	const char *argv[1] = { val };
 	struct dcall c = { D_UPDATE, path, 0, 1, argv, 0 };
 	struct rrdfile *f;
@@ -456,6 +483,13 @@ store_update(struct store *st, const char *target, const struct wp_sample *s,
 	if (st->rrdcached) {
 		if (daemon_call(st, &c, err) != 0)
 			return -1;
+	} else if (st->batch > 1) {
+		if (f->held == NULL &&
+		    (f->held = calloc(st->batch, sizeof(*f->held))) == NULL)
+			return err_set(err, WP_E_INTERNAL, "store: out of memory");
+		memcpy(f->held[f->nheld++], val, sizeof(val));
+		f->last = sec;
+		return f->nheld == st->batch ? write_held(f, err) : 0;
 	} else {
 		rrd_clear_error();
 		if (rrd_updatex_r(path, NULL, RRD_SKIP_PAST_UPDATES, 1, argv)
@@ -475,8 +509,13 @@ store_flush(struct store *st, struct wp_err *err)
 	size_t i;
 	int rc = 0;
 
-	if (st->rrdcached == NULL)
-		return 0;	/* librrd writes through */
+	if (st->rrdcached == NULL) {
+		for (i = 0; i < st->nb; i++)
+			for (f = st->tab[i]; f; f = f->next)
+				if (write_held(f, err) != 0)
+					rc = -1;
+		return rc;
+	}
 	for (i = 0; i < st->nb; i++)
 		for (f = st->tab[i]; f; f = f->next) {
 			c.path = f->path;

@@ -25,7 +25,13 @@ struct store_opts {
 	const char	*rrdcached;	/* "unix:/path" or "host:port", or NULL */
 	wp_time		 step;		/* RRD step; the collector interval */
 	const char	*const *rras;	/* RRA definitions, NULL: defaults */
+	int		 batch;		/* librrd: values held per file before
+					   one update call (<= STORE_BATCH_MAX;
+					   0 or 1: write through); store_flush
+					   writes what is held */
 };
+
+#define STORE_BATCH_MAX	8
 
 /* Returns a new store; caller frees with store_free.  NULL on error. */
 struct store	*store_new(const struct store_opts *o, struct wp_err *err);
@@ -38,6 +44,7 @@ void		 store_free(struct store *st);	/* flushes; NULL-safe */
  */
 int	 store_update(struct store *st, const char *target,
 	    const struct wp_sample *s, double cum, wp_time t, struct wp_err *err);
+/* Writes held values (librrd) or asks rrdcached to flush.  0 or -1. */
 int	 store_flush(struct store *st, struct wp_err *err);
 
 /* The file path used for target/series (for tests and `wattpath graph`). */

@@ -168,6 +168,43 @@ test_direct_create_update_fetch(void **state)
 	check_values(f->dir, "gpu-001/bmc", T0 + 120, T0 + 1740);
 }
 
+/* Batched (as the collector runs it): values are held, then written with
+ * one update call per file; the archived means are the same. */
+static void
+test_batched_updates_hold_then_write(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
+	    .batch = 6 };
+	struct wp_sample e, p, tok;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char path[512];
+	long t;
+
+	assert_non_null(st);
+	samples(&e, &p, &tok);
+	p.value = 500;
+	store_path(f->dir, "b", "wall/power", path, sizeof(path));
+	for (t = T0; t < T0 + 30; t += STEP)
+		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
+		    &err), 0);
+	/* created at the first value, the rest are still held */
+	assert_true(rrd_last_r(path) < T0 + 20);
+	for (; t < T0 + 60; t += STEP)
+		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
+		    &err), 0);
+	assert_int_equal(rrd_last_r(path), T0 + 50);	/* 6th: written */
+	assert_int_equal(store_update(st, "b", &p, 0, (T0 + 60) * WP_SEC,
+	    &err), 0);
+	assert_int_equal(rrd_last_r(path), T0 + 50);
+	assert_int_equal(store_flush(st, &err), 0);
+	assert_int_equal(rrd_last_r(path), T0 + 60);
+	feed(st, "gpu-002/bmc", T0, T0 + 1800);
+	store_free(st);		/* writes what is held */
+	check_values(f->dir, "gpu-002/bmc", T0 + 120, T0 + 1740);
+}
+
 static void
 test_old_values_are_skipped(void **state)
 {
@@ -341,6 +378,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_mapping),
 		cmocka_unit_test_setup_teardown(test_direct_create_update_fetch,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batched_updates_hold_then_write,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_old_values_are_skipped,
 		    setup, teardown),
