@@ -1969,7 +1969,21 @@ classes_build(struct rep *r, struct nodeagg *na, struct totals *T)
 		}
 		T->cls_of[i] = (int)j;
 		node_curve(r, &na[i], &T->node_curve[i]);
-		curve_merge(&T->cls_curve[j], &T->node_curve[i]);
+	}
+	/* a class curve from its counter-metered nodes (gauges sampled at
+	 * the poll interval miss bursty loads by tens of percent, which
+	 * would carry into every modeled node); gauge nodes only for a
+	 * class without counter-metered nodes */
+	for (j = 0; j < T->ncls; j++) {
+		int pass;
+
+		for (pass = 0; pass < 2 && T->cls_curve[j].n == 0; pass++)
+			for (i = 0; i < n; i++)
+				if (T->cls_of[i] == (int)j && na[i].wall != NULL &&
+				    (pass == 1 || na[i].wall->kind ==
+				    WP_COUNTER))
+					curve_merge(&T->cls_curve[j],
+					    &T->node_curve[i]);
 	}
 	T->cls_h = calloc((T->ncls + 1) * T->nh + 1, sizeof(double));
 	T->cls_out = calloc(T->ncls + 1, sizeof(double));
