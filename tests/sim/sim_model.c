@@ -9,7 +9,8 @@
 #include "sim_model.h"
 
 #define PH_MAX		256
-#define BURSTY_TICKS	600	/* 60 s period */
+#define BURSTY_TICKS	617	/* 61.7 s: not a multiple of any poll interval (a load locked to
+				   the poller would hide its range from every sampler) */
 #define HOUR		3600.0
 
 static const char *const profile_names[] = { "seed", "bursty", "steady",
@@ -149,7 +150,7 @@ profile_seed(struct sim_phase *ph, uint32_t *n)
 	    (SIM_GPU_MAX_W - SIM_GPU_IDLE_W), 13000.0, 0.0);
 }
 
-/* Prefill bursts, decode stretches and short gaps over a 60 s period. */
+/* Prefill bursts, decode stretches and short gaps over a 61.7 s period. */
 static void
 profile_bursty(uint64_t seed, int node, struct sim_phase *ph, uint32_t *n)
 {
