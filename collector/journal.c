@@ -28,6 +28,7 @@
 
 #include "../model/counter.h"
 #include "journal.h"
+#include "wire.h"
 #include "jsum.h"
 #include "log.h"
 
@@ -81,12 +82,6 @@ struct manifest {
 	bool		 exists;		/* the file exists */
 };
 
-struct buf {
-	uint8_t		*p;
-	size_t		 len, cap;
-	bool		 oom;
-};
-
 struct journal {
 	char		*dir;
 	struct journal_opts o;
@@ -101,7 +96,7 @@ struct journal {
 	int		 mfd;
 	struct manifest	 m;
 	EVP_MD_CTX	*md;
-	struct buf	 b;
+	struct wire_buf	 b;
 	struct jsum	*sum;		/* summary of the open segment, or NULL */
 };
 
@@ -125,117 +120,7 @@ struct seg_rd {
 
 enum { RD_RECORD = 1, RD_END = 0, RD_ERROR = -1, RD_TRUNCATED = 2 };
 
-/* ---- little-endian encoding ---- */
-
-static void
-put(struct buf *b, const void *p, size_t n)
-{
-	size_t ncap;
-	uint8_t *np;
-
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		ncap = b->cap ? b->cap * 2 : 4096;
-		while (ncap < b->len + n)
-			ncap *= 2;
-		if ((np = realloc(b->p, ncap)) == NULL) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = ncap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void
-put_le(struct buf *b, uint64_t v, int n)
-{
-	uint8_t x[8];
-	int i;
-
-	for (i = 0; i < n; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, (size_t)n);
-}
-
-static void
-put_f64(struct buf *b, double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	put_le(b, u, 8);
-}
-
-static void
-put_str(struct buf *b, const char *s, size_t max, int lenbytes)
-{
-	size_t n = strnlen(s, max);
-
-	put_le(b, n, lenbytes);
-	put(b, s, n);
-}
-
-static uint64_t
-get_le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
-struct rd {
-	const uint8_t	*p;
-	size_t		 len, off;
-	bool		 bad;
-};
-
-static uint64_t
-rd_le(struct rd *r, int n)
-{
-	uint64_t v;
-
-	if (r->bad || r->len - r->off < (size_t)n) {
-		r->bad = true;
-		return 0;
-	}
-	v = get_le(r->p + r->off, n);
-	r->off += (size_t)n;
-	return v;
-}
-
-static double
-rd_f64(struct rd *r)
-{
-	uint64_t u = rd_le(r, 8);
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
-static void
-rd_str(struct rd *r, int lenbytes, char *out, size_t outlen)
-{
-	size_t n = (size_t)rd_le(r, lenbytes);
-
-	if (r->bad || n >= outlen || r->len - r->off < n) {
-		r->bad = true;
-		out[0] = '\0';
-		return;
-	}
-	memcpy(out, r->p + r->off, n);
-	out[n] = '\0';
-	if (strlen(out) != n)		/* embedded NUL */
-		r->bad = true;
-	r->off += n;
-}
+/* ---- encoding: collector/wire.h ---- */
 
 static bool
 bits_nonzero(double d)
@@ -290,50 +175,50 @@ value_present(const struct journal_record *r, const struct journal_value *v)
 }
 
 static void
-encode_value(struct buf *b, const struct journal_record *r,
+encode_value(struct wire_buf *b, const struct journal_record *r,
     const struct journal_value *v)
 {
 	const struct wp_sample *s = &v->s;
 	uint16_t p = value_present(r, v);
 
-	put_str(b, s->series, WP_SERIES_MAX - 1, 1);
-	put_le(b, s->boundary, 1);
-	put_le(b, s->quantity, 1);
-	put_le(b, s->kind, 1);
-	put_le(b, p, 2);
-	put_le(b, s->flags, 4);
-	put_f64(b, s->value);
+	wire_put_str(b, s->series, WP_SERIES_MAX - 1, 1);
+	wire_put_le(b, s->boundary, 1);
+	wire_put_le(b, s->quantity, 1);
+	wire_put_le(b, s->kind, 1);
+	wire_put_le(b, p, 2);
+	wire_put_le(b, s->flags, 4);
+	wire_put_f64(b, s->value);
 	if (p & P_RAW_VALUE)
-		put_f64(b, s->raw_value);
+		wire_put_f64(b, s->raw_value);
 	if (p & P_RAW_UNIT)
-		put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
+		wire_put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
 	if (p & P_RESOLUTION)
-		put_f64(b, s->resolution);
+		wire_put_f64(b, s->resolution);
 	if (p & P_WRAP)
-		put_f64(b, s->wrap);
+		wire_put_f64(b, s->wrap);
 	if (p & P_DEVICE_TIME)
-		put_le(b, (uint64_t)s->device_time, 8);
+		wire_put_le(b, (uint64_t)s->device_time, 8);
 	if (p & P_RESET_TIME)
-		put_le(b, (uint64_t)s->reset_time, 8);
+		wire_put_le(b, (uint64_t)s->reset_time, 8);
 	if (p & P_AVG_WINDOW)
-		put_le(b, (uint64_t)s->avg_window, 8);
+		wire_put_le(b, (uint64_t)s->avg_window, 8);
 	if (p & P_T_REAL)
-		put_le(b, (uint64_t)s->t_real, 8);
+		wire_put_le(b, (uint64_t)s->t_real, 8);
 	if (p & P_T_MONO)
-		put_le(b, (uint64_t)s->t_mono, 8);
+		wire_put_le(b, (uint64_t)s->t_mono, 8);
 	if (p & P_LABELS)
-		put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
+		wire_put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
 	if (p & P_DELTA)
-		put_f64(b, v->delta);
+		wire_put_f64(b, v->delta);
 	if (p & P_CUM)
-		put_f64(b, v->cum);
+		wire_put_f64(b, v->cum);
 	if (p & P_CTR_FLAGS)
-		put_le(b, v->ctr_flags, 4);
+		wire_put_le(b, v->ctr_flags, 4);
 }
 
 /* Encodes the frame header and body (no hash) into b. */
 static int
-encode_record(struct buf *b, const struct journal_record *r,
+encode_record(struct wire_buf *b, const struct journal_record *r,
     struct wp_err *err)
 {
 	size_t i, tl;
@@ -348,18 +233,18 @@ encode_record(struct buf *b, const struct journal_record *r,
 		return err_set(err, WP_E_INTERNAL,
 		    "journal: %zu values in one record (max %d)", r->n,
 		    VALUES_MAX);
-	put_le(b, 'W', 1);
-	put_le(b, 'J', 1);
-	put_le(b, FRAME_VERSION, 1);
-	put_le(b, FRAME_RECORD, 1);
-	put_le(b, 0, 4);		/* body length, patched below */
-	put_le(b, (uint64_t)r->t_real, 8);
-	put_le(b, (uint64_t)r->t_mono, 8);
-	put_le(b, (uint64_t)r->duration, 8);
-	put_le(b, (uint8_t)r->status, 1);
-	put_str(b, r->target, TARGET_MAX, 1);
-	put_str(b, r->error ? r->error : "", ERROR_MAX, 2);
-	put_le(b, r->n, 2);
+	wire_put_le(b, 'W', 1);
+	wire_put_le(b, 'J', 1);
+	wire_put_le(b, FRAME_VERSION, 1);
+	wire_put_le(b, FRAME_RECORD, 1);
+	wire_put_le(b, 0, 4);		/* body length, patched below */
+	wire_put_le(b, (uint64_t)r->t_real, 8);
+	wire_put_le(b, (uint64_t)r->t_mono, 8);
+	wire_put_le(b, (uint64_t)r->duration, 8);
+	wire_put_le(b, (uint8_t)r->status, 1);
+	wire_put_str(b, r->target, TARGET_MAX, 1);
+	wire_put_str(b, r->error ? r->error : "", ERROR_MAX, 2);
+	wire_put_le(b, r->n, 2);
 	for (i = 0; i < r->n; i++)
 		encode_value(b, r, &r->v[i]);
 	if (b->oom)
@@ -372,56 +257,56 @@ encode_record(struct buf *b, const struct journal_record *r,
 }
 
 static void
-decode_value(struct rd *d, const struct journal_record *r,
+decode_value(struct wire_rd *d, const struct journal_record *r,
     struct journal_value *v)
 {
 	struct wp_sample *s = &v->s;
 	uint16_t p;
 
 	memset(v, 0, sizeof(*v));
-	rd_str(d, 1, s->series, sizeof(s->series));
-	s->boundary = (uint8_t)rd_le(d, 1);
-	s->quantity = (uint8_t)rd_le(d, 1);
-	s->kind = (uint8_t)rd_le(d, 1);
-	p = (uint16_t)rd_le(d, 2);
+	wire_rd_str(d, 1, s->series, sizeof(s->series));
+	s->boundary = (uint8_t)wire_rd_le(d, 1);
+	s->quantity = (uint8_t)wire_rd_le(d, 1);
+	s->kind = (uint8_t)wire_rd_le(d, 1);
+	p = (uint16_t)wire_rd_le(d, 2);
 	if (p & ~P_ALL)
 		d->bad = true;
-	s->flags = (uint32_t)rd_le(d, 4);
-	s->value = rd_f64(d);
-	s->raw_value = (p & P_RAW_VALUE) ? rd_f64(d) : s->value;
+	s->flags = (uint32_t)wire_rd_le(d, 4);
+	s->value = wire_rd_f64(d);
+	s->raw_value = (p & P_RAW_VALUE) ? wire_rd_f64(d) : s->value;
 	if (p & P_RAW_UNIT)
-		rd_str(d, 1, s->raw_unit, sizeof(s->raw_unit));
-	s->resolution = (p & P_RESOLUTION) ? rd_f64(d) : 0;
-	s->wrap = (p & P_WRAP) ? rd_f64(d) : 0;
-	s->device_time = (p & P_DEVICE_TIME) ? (wp_time)rd_le(d, 8) : 0;
-	s->reset_time = (p & P_RESET_TIME) ? (wp_time)rd_le(d, 8) : 0;
-	s->avg_window = (p & P_AVG_WINDOW) ? (wp_time)rd_le(d, 8) : 0;
-	s->t_real = (p & P_T_REAL) ? (wp_time)rd_le(d, 8) : r->t_real;
-	s->t_mono = (p & P_T_MONO) ? (wp_time)rd_le(d, 8) : r->t_mono;
+		wire_rd_str(d, 1, s->raw_unit, sizeof(s->raw_unit));
+	s->resolution = (p & P_RESOLUTION) ? wire_rd_f64(d) : 0;
+	s->wrap = (p & P_WRAP) ? wire_rd_f64(d) : 0;
+	s->device_time = (p & P_DEVICE_TIME) ? (wp_time)wire_rd_le(d, 8) : 0;
+	s->reset_time = (p & P_RESET_TIME) ? (wp_time)wire_rd_le(d, 8) : 0;
+	s->avg_window = (p & P_AVG_WINDOW) ? (wp_time)wire_rd_le(d, 8) : 0;
+	s->t_real = (p & P_T_REAL) ? (wp_time)wire_rd_le(d, 8) : r->t_real;
+	s->t_mono = (p & P_T_MONO) ? (wp_time)wire_rd_le(d, 8) : r->t_mono;
 	if (p & P_LABELS)
-		rd_str(d, 1, s->labels, sizeof(s->labels));
-	v->delta = (p & P_DELTA) ? rd_f64(d) : 0;
-	v->cum = (p & P_CUM) ? rd_f64(d) : 0;
-	v->ctr_flags = (p & P_CTR_FLAGS) ? (uint32_t)rd_le(d, 4) : 0;
+		wire_rd_str(d, 1, s->labels, sizeof(s->labels));
+	v->delta = (p & P_DELTA) ? wire_rd_f64(d) : 0;
+	v->cum = (p & P_CUM) ? wire_rd_f64(d) : 0;
+	v->ctr_flags = (p & P_CTR_FLAGS) ? (uint32_t)wire_rd_le(d, 4) : 0;
 }
 
 /* Decodes sr->body (len bytes) into sr->rec.  0 or -1. */
 static int
 decode_record(struct seg_rd *sr, size_t len)
 {
-	struct rd d = { sr->body, len, 0, false };
+	struct wire_rd d = { sr->body, len, 0, false };
 	struct journal_record *r = &sr->rec;
 	struct journal_value *nv;
 	size_t i, n;
 
 	memset(r, 0, sizeof(*r));
-	r->t_real = (wp_time)rd_le(&d, 8);
-	r->t_mono = (wp_time)rd_le(&d, 8);
-	r->duration = (wp_time)rd_le(&d, 8);
-	r->status = (int)rd_le(&d, 1);
-	rd_str(&d, 1, sr->target, sizeof(sr->target));
-	rd_str(&d, 2, sr->error, sizeof(sr->error));
-	n = (size_t)rd_le(&d, 2);
+	r->t_real = (wp_time)wire_rd_le(&d, 8);
+	r->t_mono = (wp_time)wire_rd_le(&d, 8);
+	r->duration = (wp_time)wire_rd_le(&d, 8);
+	r->status = (int)wire_rd_le(&d, 1);
+	wire_rd_str(&d, 1, sr->target, sizeof(sr->target));
+	wire_rd_str(&d, 2, sr->error, sizeof(sr->error));
+	n = (size_t)wire_rd_le(&d, 2);
 	if (d.bad || n > VALUES_MAX)
 		return -1;
 	if (n > sr->vcap) {
@@ -631,8 +516,8 @@ seg_open(struct seg_rd *sr, const char *dir, const char *name,
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s: bad or truncated header", name);
 	}
-	sr->start = (wp_time)get_le(h + 8, 8);
-	sr->len = (wp_time)get_le(h + 16, 8);
+	sr->start = (wp_time)wire_get_le(h + 8, 8);
+	sr->len = (wp_time)wire_get_le(h + 16, 8);
 	memcpy(sr->in, h + 24, HASH_LEN);
 	memcpy(sr->h, sr->in, HASH_LEN);
 	sr->count = 0;
@@ -669,7 +554,7 @@ seg_next(struct seg_rd *sr, struct wp_err *err)
 		    "segment %s: read error", sr->name) : RD_TRUNCATED;
 	if (all_zero(fh, FRAME_HDR_LEN))
 		return RD_TRUNCATED;
-	len = (size_t)get_le(fh + 4, 4);
+	len = (size_t)wire_get_le(fh + 4, 4);
 	if (fh[0] != 'W' || fh[1] != 'J' || fh[2] != FRAME_VERSION ||
 	    fh[3] != FRAME_RECORD || len > BODY_MAX)
 		return err_set(err, WP_E_PROTOCOL,
@@ -1060,7 +945,7 @@ open_segment(struct journal *j, wp_time t, struct wp_err *err)
 {
 	char path[PATH_MAX];
 	struct mentry e = { 0 };
-	struct buf hb = { 0 };
+	struct wire_buf hb = { 0 };
 	wp_time start, len = j->o.segment_len;
 	int fd;
 
@@ -1076,12 +961,12 @@ open_segment(struct journal *j, wp_time t, struct wp_err *err)
 	    < 0)
 		return err_set(err, WP_E_TRANSIENT, "journal %s: %s", path,
 		    strerror(errno));
-	put(&hb, "WPJS", 4);
-	put_le(&hb, SEG_VERSION, 1);
-	put_le(&hb, 0, 3);
-	put_le(&hb, (uint64_t)start, 8);
-	put_le(&hb, (uint64_t)len, 8);
-	put(&hb, j->h, HASH_LEN);
+	wire_put(&hb, "WPJS", 4);
+	wire_put_le(&hb, SEG_VERSION, 1);
+	wire_put_le(&hb, 0, 3);
+	wire_put_le(&hb, (uint64_t)start, 8);
+	wire_put_le(&hb, (uint64_t)len, 8);
+	wire_put(&hb, j->h, HASH_LEN);
 	if (hb.oom || write_all(fd, hb.p, hb.len) != 0 ||
 	    (j->o.fsync != JOURNAL_FSYNC_NONE && (fsync(fd) != 0 ||
 	    fsync_dir(j->dir) != 0))) {
@@ -1321,7 +1206,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 	}
 	if (chain_hash(j->md, j->h, j->b.p, j->b.len, h) != 0)
 		return err_set(err, WP_E_INTERNAL, "journal: SHA-256 failed");
-	put(&j->b, h, HASH_LEN);
+	wire_put(&j->b, h, HASH_LEN);
 	if (j->b.oom)
 		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
 	if (write_all(j->fd, j->b.p, j->b.len) != 0) {

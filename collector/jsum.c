@@ -7,24 +7,13 @@
 
 #include "../model/counter.h"
 #include "jsum.h"
+#include "wire.h"
 
 #define JSUM_VERSION	1
 #define JSUM_HDR_LEN	128
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
-
-struct jbuf {
-	uint8_t	*p;
-	size_t	 len, cap;
-	bool	 oom;
-};
-
-struct jrd {
-	const uint8_t *p;
-	size_t	 len, off;
-	bool	 bad;
-};
 
 double
 jsum_x(int kind, double val, double cum)
@@ -337,123 +326,70 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 /* ---- encoding ---- */
 
 static void
-bput(struct jbuf *b, const void *p, size_t n)
+enc_span(struct wire_buf *b, const struct jsum_span *sp)
 {
-	size_t ncap;
-	uint8_t *np;
-
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		ncap = b->cap ? b->cap : 4096;
-		while (ncap < b->len + n)
-			ncap *= 2;
-		if ((np = realloc(b->p, ncap)) == NULL) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = ncap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void
-ble(struct jbuf *b, uint64_t v, int n)
-{
-	uint8_t x[8];
-	int i;
-
-	for (i = 0; i < n; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	bput(b, x, (size_t)n);
-}
-
-static void
-bf64(struct jbuf *b, double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	ble(b, u, 8);
-}
-
-static void
-bstr(struct jbuf *b, const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	n = n > max ? max : n;
-	ble(b, n, 1);
-	bput(b, s, n);
-}
-
-static void
-enc_span(struct jbuf *b, const struct jsum_span *sp)
-{
-	ble(b, (uint64_t)sp->t0, 8);
-	ble(b, (uint64_t)sp->t1, 8);
-	bf64(b, sp->val0);
-	bf64(b, sp->val1);
-	bf64(b, sp->cum0);
-	bf64(b, sp->cum1);
-	ble(b, sp->cf0, 4);
-	ble(b, sp->cf1, 4);
-	ble(b, sp->n, 4);
-	ble(b, sp->flags, 4);
-	bf64(b, sp->energy);
-	bf64(b, sp->dsum);
-	ble(b, (uint64_t)sp->max_gap, 8);
-	bf64(b, sp->vmin);
-	bf64(b, sp->vmax);
-	bf64(b, sp->vsum);
+	wire_put_le(b, (uint64_t)sp->t0, 8);
+	wire_put_le(b, (uint64_t)sp->t1, 8);
+	wire_put_f64(b, sp->val0);
+	wire_put_f64(b, sp->val1);
+	wire_put_f64(b, sp->cum0);
+	wire_put_f64(b, sp->cum1);
+	wire_put_le(b, sp->cf0, 4);
+	wire_put_le(b, sp->cf1, 4);
+	wire_put_le(b, sp->n, 4);
+	wire_put_le(b, sp->flags, 4);
+	wire_put_f64(b, sp->energy);
+	wire_put_f64(b, sp->dsum);
+	wire_put_le(b, (uint64_t)sp->max_gap, 8);
+	wire_put_f64(b, sp->vmin);
+	wire_put_f64(b, sp->vmax);
+	wire_put_f64(b, sp->vsum);
 }
 
 int
 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
     uint8_t **out, size_t *len)
 {
-	struct jbuf b = { 0 };
+	struct wire_buf b = { 0 };
 	size_t i, k;
 
 	memcpy(s->fin, fin, JSUM_HASH_LEN);
 	s->count = count;
-	bput(&b, "WPSS", 4);
-	ble(&b, JSUM_VERSION, 1);
-	ble(&b, 0, 3);
-	ble(&b, (uint64_t)s->seg_start, 8);
-	ble(&b, (uint64_t)s->seg_len, 8);
-	ble(&b, (uint64_t)s->slot, 8);
-	bput(&b, s->in, JSUM_HASH_LEN);
-	bput(&b, s->fin, JSUM_HASH_LEN);
-	ble(&b, s->count, 8);
-	ble(&b, (uint64_t)s->rec_min, 8);
-	ble(&b, (uint64_t)s->rec_max, 8);
-	ble(&b, s->nt, 4);
-	ble(&b, s->ns, 4);
+	wire_put(&b, "WPSS", 4);
+	wire_put_le(&b, JSUM_VERSION, 1);
+	wire_put_le(&b, 0, 3);
+	wire_put_le(&b, (uint64_t)s->seg_start, 8);
+	wire_put_le(&b, (uint64_t)s->seg_len, 8);
+	wire_put_le(&b, (uint64_t)s->slot, 8);
+	wire_put(&b, s->in, JSUM_HASH_LEN);
+	wire_put(&b, s->fin, JSUM_HASH_LEN);
+	wire_put_le(&b, s->count, 8);
+	wire_put_le(&b, (uint64_t)s->rec_min, 8);
+	wire_put_le(&b, (uint64_t)s->rec_max, 8);
+	wire_put_le(&b, s->nt, 4);
+	wire_put_le(&b, s->ns, 4);
 	for (i = 0; i < s->nt; i++) {
 		const struct jsum_target *t = &s->t[i];
 
-		bstr(&b, t->name, 255);
-		ble(&b, t->polls, 4);
-		ble(&b, t->failures, 4);
-		ble(&b, (uint64_t)t->first, 8);
-		ble(&b, (uint64_t)t->last, 8);
-		ble(&b, (uint64_t)t->max_gap, 8);
+		wire_put_str(&b, t->name, 255, 1);
+		wire_put_le(&b, t->polls, 4);
+		wire_put_le(&b, t->failures, 4);
+		wire_put_le(&b, (uint64_t)t->first, 8);
+		wire_put_le(&b, (uint64_t)t->last, 8);
+		wire_put_le(&b, (uint64_t)t->max_gap, 8);
 	}
 	for (i = 0; i < s->ns; i++) {
 		const struct jsum_series *se = &s->s[i];
 
-		ble(&b, se->target, 4);
-		bstr(&b, se->series, WP_SERIES_MAX - 1);
-		ble(&b, se->boundary, 1);
-		ble(&b, se->quantity, 1);
-		ble(&b, se->kind, 1);
-		bf64(&b, se->resolution);
-		bstr(&b, se->labels, WP_LABEL_MAX - 1);
-		ble(&b, se->flags, 4);
-		ble(&b, se->n, 4);
+		wire_put_le(&b, se->target, 4);
+		wire_put_str(&b, se->series, WP_SERIES_MAX - 1, 1);
+		wire_put_le(&b, se->boundary, 1);
+		wire_put_le(&b, se->quantity, 1);
+		wire_put_le(&b, se->kind, 1);
+		wire_put_f64(&b, se->resolution);
+		wire_put_str(&b, se->labels, WP_LABEL_MAX - 1, 1);
+		wire_put_le(&b, se->flags, 4);
+		wire_put_le(&b, se->n, 4);
 		for (k = 0; k < se->n; k++)
 			enc_span(&b, &se->span[k]);
 	}
@@ -468,102 +404,59 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 
 /* ---- decoding ---- */
 
-static uint64_t
-rle(struct jrd *d, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	if (d->bad || d->len - d->off < (size_t)n) {
-		d->bad = true;
-		return 0;
-	}
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)d->p[d->off + (size_t)i] << (8 * i);
-	d->off += (size_t)n;
-	return v;
-}
-
-static double
-rf64(struct jrd *d)
-{
-	uint64_t u = rle(d, 8);
-	double x;
-
-	memcpy(&x, &u, sizeof(x));
-	return x;
-}
-
 static void
-rstr(struct jrd *d, char *out, size_t outlen)
+dec_span(struct wire_rd *d, struct jsum_span *sp)
 {
-	size_t n = (size_t)rle(d, 1);
-
-	if (d->bad || n >= outlen || d->len - d->off < n) {
-		d->bad = true;
-		out[0] = '\0';
-		return;
-	}
-	memcpy(out, d->p + d->off, n);
-	out[n] = '\0';
-	if (strlen(out) != n)
-		d->bad = true;
-	d->off += n;
-}
-
-static void
-dec_span(struct jrd *d, struct jsum_span *sp)
-{
-	sp->t0 = (wp_time)rle(d, 8);
-	sp->t1 = (wp_time)rle(d, 8);
-	sp->val0 = rf64(d);
-	sp->val1 = rf64(d);
-	sp->cum0 = rf64(d);
-	sp->cum1 = rf64(d);
-	sp->cf0 = (uint32_t)rle(d, 4);
-	sp->cf1 = (uint32_t)rle(d, 4);
-	sp->n = (uint32_t)rle(d, 4);
-	sp->flags = (uint32_t)rle(d, 4);
-	sp->energy = rf64(d);
-	sp->dsum = rf64(d);
-	sp->max_gap = (wp_time)rle(d, 8);
-	sp->vmin = rf64(d);
-	sp->vmax = rf64(d);
-	sp->vsum = rf64(d);
+	sp->t0 = (wp_time)wire_rd_le(d, 8);
+	sp->t1 = (wp_time)wire_rd_le(d, 8);
+	sp->val0 = wire_rd_f64(d);
+	sp->val1 = wire_rd_f64(d);
+	sp->cum0 = wire_rd_f64(d);
+	sp->cum1 = wire_rd_f64(d);
+	sp->cf0 = (uint32_t)wire_rd_le(d, 4);
+	sp->cf1 = (uint32_t)wire_rd_le(d, 4);
+	sp->n = (uint32_t)wire_rd_le(d, 4);
+	sp->flags = (uint32_t)wire_rd_le(d, 4);
+	sp->energy = wire_rd_f64(d);
+	sp->dsum = wire_rd_f64(d);
+	sp->max_gap = (wp_time)wire_rd_le(d, 8);
+	sp->vmin = wire_rd_f64(d);
+	sp->vmax = wire_rd_f64(d);
+	sp->vsum = wire_rd_f64(d);
 	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->flags & ~JSUM_F_ALL))
 		d->bad = true;
 }
 
 static int
-dec_target(struct jrd *d, struct jsum_target *t)
+dec_target(struct wire_rd *d, struct jsum_target *t)
 {
 	char name[256];
 
-	rstr(d, name, sizeof(name));
+	wire_rd_str(d, 1, name, sizeof(name));
 	if (d->bad || name[0] == '\0' || (t->name = strdup(name)) == NULL)
 		return -1;
-	t->polls = (uint32_t)rle(d, 4);
-	t->failures = (uint32_t)rle(d, 4);
-	t->first = (wp_time)rle(d, 8);
-	t->last = (wp_time)rle(d, 8);
-	t->max_gap = (wp_time)rle(d, 8);
+	t->polls = (uint32_t)wire_rd_le(d, 4);
+	t->failures = (uint32_t)wire_rd_le(d, 4);
+	t->first = (wp_time)wire_rd_le(d, 8);
+	t->last = (wp_time)wire_rd_le(d, 8);
+	t->max_gap = (wp_time)wire_rd_le(d, 8);
 	return d->bad ? -1 : 0;
 }
 
 static int
-dec_series(struct jrd *d, const struct jsum *s, struct jsum_series *se)
+dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
 	size_t k, n;
 
-	se->target = (uint32_t)rle(d, 4);
-	rstr(d, se->series, sizeof(se->series));
-	se->boundary = (uint8_t)rle(d, 1);
-	se->quantity = (uint8_t)rle(d, 1);
-	se->kind = (uint8_t)rle(d, 1);
-	se->resolution = rf64(d);
-	rstr(d, se->labels, sizeof(se->labels));
-	se->flags = (uint32_t)rle(d, 4);
-	n = (size_t)rle(d, 4);
+	se->target = (uint32_t)wire_rd_le(d, 4);
+	wire_rd_str(d, 1, se->series, sizeof(se->series));
+	se->boundary = (uint8_t)wire_rd_le(d, 1);
+	se->quantity = (uint8_t)wire_rd_le(d, 1);
+	se->kind = (uint8_t)wire_rd_le(d, 1);
+	se->resolution = wire_rd_f64(d);
+	wire_rd_str(d, 1, se->labels, sizeof(se->labels));
+	se->flags = (uint32_t)wire_rd_le(d, 4);
+	n = (size_t)wire_rd_le(d, 4);
 	if (d->bad || se->target >= s->nt || (se->flags & ~JSUM_F_ALL) ||
 	    n > (d->len - d->off) / JSUM_SPAN_LEN)
 		return -1;
@@ -581,7 +474,7 @@ dec_series(struct jrd *d, const struct jsum *s, struct jsum_series *se)
 struct jsum *
 jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 {
-	struct jrd d = { p, len, 0, false };
+	struct wire_rd d = { p, len, 0, false };
 	struct jsum *s;
 	size_t i, nt, ns;
 
@@ -595,17 +488,17 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	s->seg_start = (wp_time)rle(&d, 8);
-	s->seg_len = (wp_time)rle(&d, 8);
-	s->slot = (wp_time)rle(&d, 8);
+	s->seg_start = (wp_time)wire_rd_le(&d, 8);
+	s->seg_len = (wp_time)wire_rd_le(&d, 8);
+	s->slot = (wp_time)wire_rd_le(&d, 8);
 	memcpy(s->in, p + d.off, JSUM_HASH_LEN);
 	memcpy(s->fin, p + d.off + JSUM_HASH_LEN, JSUM_HASH_LEN);
 	d.off += 2 * JSUM_HASH_LEN;
-	s->count = rle(&d, 8);
-	s->rec_min = (wp_time)rle(&d, 8);
-	s->rec_max = (wp_time)rle(&d, 8);
-	nt = (size_t)rle(&d, 4);
-	ns = (size_t)rle(&d, 4);
+	s->count = wire_rd_le(&d, 8);
+	s->rec_min = (wp_time)wire_rd_le(&d, 8);
+	s->rec_max = (wp_time)wire_rd_le(&d, 8);
+	nt = (size_t)wire_rd_le(&d, 4);
+	ns = (size_t)wire_rd_le(&d, 4);
 	if (s->slot <= 0 || nt > len / 30 || ns > len / 20)
 		goto bad;
 	if ((nt && (s->t = calloc(nt, sizeof(*s->t))) == NULL) ||
