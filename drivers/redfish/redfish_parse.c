@@ -265,6 +265,27 @@ base(struct rf_reading *r, const char *uri, const char *frag, int src,
 	r->lifetime = NAN;
 }
 
+/*
+ * The part an excerpt and a Sensor share: provenance times and lifetime
+ * from o, the value scaled into r, r appended to out.  1 added, -1 error.
+ */
+static int
+add_reading(struct json_object *o, struct rf_reading *r, double v, int dec,
+    double scale, const char *unit, struct rf_readings *out,
+    struct wp_err *err)
+{
+	double lt;
+
+	set_time(o, "SensorResetTime", &r->reset_time);
+	set_time(o, "ReadingTime", &r->device_time);
+	if (num_member(o, "LifetimeReading", &lt, NULL, NULL) == 1)
+		r->lifetime = lt * scale;
+	if (finish(r, v, dec, scale, unit, err) < 0)
+		return -1;
+	return rf_readings_add(out, r) < 0 ? err_set(err, WP_E_INTERNAL,
+	    "out of memory") : 1;
+}
+
 /* Excerpt "prop" of obj: {Reading, DataSourceUri, SensorResetTime...}. */
 static int
 excerpt(const char *uri, struct json_object *obj, const char *prop,
@@ -274,7 +295,7 @@ excerpt(const char *uri, struct json_object *obj, const char *prop,
 	struct json_object *ex;
 	struct rf_reading r;
 	const char *ds;
-	double v, lt;
+	double v;
 	int dec = 0, rc;
 
 	if (!json_object_object_get_ex(obj, prop, &ex) || ex == NULL)
@@ -292,14 +313,7 @@ excerpt(const char *uri, struct json_object *obj, const char *prop,
 	}
 	if ((ds = str_member(ex, "DataSourceUri")) != NULL)
 		snprintf(r.ds_uri, sizeof(r.ds_uri), "%s", ds);
-	set_time(ex, "SensorResetTime", &r.reset_time);
-	set_time(ex, "ReadingTime", &r.device_time);
-	if (num_member(ex, "LifetimeReading", &lt, NULL, NULL) == 1)
-		r.lifetime = lt * scale;
-	if (finish(&r, v, dec, scale, unit, err) < 0)
-		return -1;
-	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
-	    "out of memory") : 1;
+	return add_reading(ex, &r, v, dec, scale, unit, out, err);
 }
 
 static int
@@ -371,7 +385,7 @@ parse_sensor(const char *uri, struct json_object *doc,
 {
 	const char *type, *units, *unit, *id, *name;
 	struct rf_reading r;
-	double v, scale, lt;
+	double v, scale;
 	int dec = 0, rc, src, q, k;
 
 	if ((type = str_member(doc, "ReadingType")) == NULL)
@@ -398,14 +412,7 @@ parse_sensor(const char *uri, struct json_object *doc,
 			err_prefix(err, "%s", uri);
 		return rc;
 	}
-	set_time(doc, "SensorResetTime", &r.reset_time);
-	set_time(doc, "ReadingTime", &r.device_time);
-	if (num_member(doc, "LifetimeReading", &lt, NULL, NULL) == 1)
-		r.lifetime = lt * scale;
-	if (finish(&r, v, dec, scale, unit, err) < 0)
-		return -1;
-	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
-	    "out of memory") : 1;
+	return add_reading(doc, &r, v, dec, scale, unit, out, err);
 }
 
 /* A SensorCollection whose members are inlined (or $expand-ed). */
