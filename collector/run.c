@@ -467,7 +467,7 @@ poll_begin(void *arg)
 /* --- building, reloading --- */
 
 static struct target *
-take_unchanged(struct collector *co, struct target **old, size_t n_old,
+take_unchanged(struct target **old, size_t n_old,
     const struct wp_target_conf *tc, const char *fp)
 {
 	size_t i;
@@ -479,7 +479,6 @@ take_unchanged(struct collector *co, struct target **old, size_t n_old,
 		    strcmp(t->fingerprint, fp) != 0)
 			continue;
 		old[i] = NULL;
-		(void)co;
 		return t;
 	}
 	return NULL;
@@ -499,7 +498,7 @@ build_targets(struct collector *co, struct target **old, size_t n_old,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	for (i = 0; i < c->n_targets; i++) {
 		fp = fingerprint(c, &c->targets[i]);
-		t = fp ? take_unchanged(co, old, n_old, &c->targets[i], fp) : NULL;
+		t = fp ? take_unchanged(old, n_old, &c->targets[i], fp) : NULL;
 		free(fp);
 		if (t != NULL) {
 			tv[i] = t;	/* keeps its driver state and its conf */
