@@ -1111,7 +1111,7 @@ static const char *const collector_keys[] = {
 	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
-	NULL
+	"rrd_write_delay", NULL
 };
 
 static void
@@ -1225,6 +1225,8 @@ load_collector(struct ld *l, const struct conf_node *m)
 		    "must not be shorter than the interval");
 	get_dur(l, m, "journal_retention", "collector", 3600 * WP_SEC,
 	    3650 * 86400 * WP_SEC, "1h..3650d", &c->journal_retention);
+	get_dur(l, m, "rrd_write_delay", "collector", 0, 3600 * WP_SEC,
+	    "0..1h", &c->rrd_write_delay);
 	if ((v = get_scalar(l, m, "log_level", "collector", false)) != NULL) {
 		if ((lvl = log_level_parse(v)) < 0)
 			bad(l, conf_get(m, "log_level"), "collector: log_level "
@@ -2268,6 +2270,7 @@ conf_defaults(struct wp_conf *c)
 	c->backoff_max = 300 * WP_SEC;
 	c->log_level = LOG_LVL_INFO;
 	c->journal_retention = 14 * 86400 * WP_SEC;
+	c->rrd_write_delay = 300 * WP_SEC;
 	c->workers = 4;
 	c->http_max_inflight = 256;
 	c->data_dir = strdup("/var/lib/wattpath");

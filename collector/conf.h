@@ -101,6 +101,7 @@ struct wp_conf {
 	bool		 log_syslog;
 	wp_time		 journal_retention;	/* default 14 d */
 	char		*fsync;		/* "poll" (default), "segment", "none" */
+	wp_time		 rrd_write_delay;	/* librrd batching; default 5 min */
 	int		 workers;	/* worker threads; default 4 */
 	int		 http_max_inflight;	/* global cap; default 256 */
 	/* exposition server (expo.h): TLS and Basic auth, each optional */

@@ -20,6 +20,7 @@ struct ingest {
 	struct store	*store;
 	struct state	*state;
 	wp_time		 last_checkpoint;
+	bool		 closing;	/* ingest_free: flush everything */
 	wp_time		 max_poll;	/* longest a poll can live */
 	struct journal_value *buf;	/* scratch, grows */
 	size_t		 cap;
@@ -52,11 +53,11 @@ open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
 {
 	struct journal_opts jo = { .retention = c->journal_retention,
 	    .sync_interval = INGEST_SYNC_EVERY };
-	/* librrd: hold about a minute of values per file, write them with
-	 * one open; rrdcached batches on its own. */
+	/* librrd: hold each file's values for rrd_write_delay and write
+	 * them with one open; rrdcached batches on its own. */
 	struct store_opts so = { .data_dir = c->data_dir,
 	    .rrdcached = c->rrdcached, .step = c->interval,
-	    .batch = (int)(60 * WP_SEC / c->interval) };
+	    .write_delay = c->rrd_write_delay };
 	char dir[4096];
 
 	if (c->fsync == NULL || strcmp(c->fsync, "poll") == 0)
@@ -107,6 +108,7 @@ ingest_free(struct ingest *in)
 
 	if (in == NULL)
 		return;
+	in->closing = true;
 	if (in->state != NULL && in->journal != NULL &&
 	    ingest_checkpoint(in, &err) == -1)
 		log_warnx("checkpoint at exit: %s", err.msg);
@@ -279,5 +281,6 @@ ingest_checkpoint(struct ingest *in, struct wp_err *err)
 		return -1;
 	if (state_save(in->state, in->data_dir, err) == -1)
 		return -1;
-	return store_flush(in->store, err);
+	return in->closing ? store_flush(in->store, err) :
+	    store_write_due(in->store, clock_real(), err);
 }

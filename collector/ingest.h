@@ -59,7 +59,8 @@ int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
  */
 #define INGEST_SYNC_EVERY	(1 * WP_SEC)
 int		 ingest_sync(struct ingest *in, struct wp_err *err);
-/* Saves counter state and flushes the journal and store. */
+/* Saves counter state, flushes the journal and writes the RRD values
+ * held past their delay (all of them from ingest_free). */
 int		 ingest_checkpoint(struct ingest *in, struct wp_err *err);
 
 #endif

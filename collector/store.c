@@ -27,14 +27,22 @@
 
 #define HEARTBEAT_STEPS	3
 
-#define UPDATE_LEN	80	/* "time:value" */
+#define UPDATE_LEN	48	/* "time:value" */
+
+/* A value held for a later write: RRD-ready (energy already in mJ). */
+struct held {
+	int64_t		 t;		/* s */
+	double		 v;		/* NaN: unknown */
+};
 
 struct rrdfile {
 	struct rrdfile	*next;
 	char		*path;
 	uint64_t	 h;
 	time_t		 last;		/* last update accepted (s) */
-	char		(*held)[UPDATE_LEN];	/* batch not yet written */
+	time_t		 delay;		/* write held values this old (s) */
+	bool		 integer;	/* a counter: written as an integer */
+	struct held	*held;		/* librrd: values not yet written */
 	int		 nheld;
 };
 
@@ -45,7 +53,8 @@ struct store {
 	char		**rras;		/* configured, or NULL: defaults */
 	size_t		 nrras;
 	bool		 connected;	/* we called rrdc_connect */
-	int		 batch;		/* values held per file, librrd */
+	time_t		 delay;		/* librrd write delay (s), 0: none */
+	int		 hold_max;	/* values held per file at most */
 	struct rrdfile	**tab;
 	size_t		 nb, n;
 };
@@ -67,17 +76,34 @@ static const struct {
 };
 #define N_DEFAULT_RRAS (sizeof(default_rras) / sizeof(default_rras[0]))
 
+/* "T:V" for RRD: counters as integers, gauges as doubles, else U. */
+static void
+format_value(char *buf, size_t len, int64_t t, double v, bool integer)
+{
+	if (!isfinite(v) || (integer && (v < 0 || v > 9e18)))
+		snprintf(buf, len, "%lld:U", (long long)t);
+	else if (integer)
+		snprintf(buf, len, "%lld:%lld", (long long)t,
+		    (long long)llround(v));
+	else
+		snprintf(buf, len, "%lld:%.10g", (long long)t, v);
+}
+
 /* Writes f's held values with one librrd call (one open, one map). */
 static int
 write_held(struct rrdfile *f, struct wp_err *err)
 {
-	const char *argv[STORE_BATCH_MAX];
+	char vals[STORE_HOLD_MAX][UPDATE_LEN];
+	const char *argv[STORE_HOLD_MAX];
 	int i, n = f->nheld;
 
 	if (n == 0)
 		return 0;
-	for (i = 0; i < n; i++)
-		argv[i] = f->held[i];
+	for (i = 0; i < n; i++) {
+		format_value(vals[i], sizeof(vals[i]), f->held[i].t,
+		    f->held[i].v, f->integer);
+		argv[i] = vals[i];
+	}
 	f->nheld = 0;
 	rrd_clear_error();
 	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
@@ -119,11 +145,17 @@ store_new(const struct store_opts *o, struct wp_err *err)
 		    ">= 1 s");
 		return NULL;
 	}
+	if (o->write_delay < 0 || o->write_delay > STORE_DELAY_MAX) {
+		err_set(err, WP_E_CONFIG, "store: write delay out of range");
+		return NULL;
+	}
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		goto oom;
 	st->step = (unsigned long)(o->step / WP_SEC);
-	st->batch = o->batch < 1 ? 1 : o->batch > STORE_BATCH_MAX ?
-	    STORE_BATCH_MAX : o->batch;
+	st->delay = (time_t)(o->write_delay / WP_SEC);
+	st->hold_max = (int)(st->delay / (time_t)st->step) + 1;
+	if (st->hold_max > STORE_HOLD_MAX)
+		st->hold_max = STORE_HOLD_MAX;
 	st->nb = 4096;
 	if ((st->data_dir = strdup(o->data_dir)) == NULL ||
 	    (st->tab = calloc(st->nb, sizeof(*st->tab))) == NULL)
@@ -162,7 +194,7 @@ store_free(struct store *st)
 
 	if (st == NULL)
 		return;
-	if ((st->connected || st->batch > 1) && store_flush(st, &err) != 0)
+	if ((st->connected || st->delay > 0) && store_flush(st, &err) != 0)
 		log_warnx("store: %s", err.msg);
 	if (st->connected)
 		rrdc_disconnect();
@@ -439,27 +471,41 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	}
 	f->h = h;
 	f->last = last;
+	f->integer = s->kind == WP_COUNTER;
+	/* The first batch is shorter by a share of the delay fixed by the
+	 * path, so that files opened together are written spread out. */
+	f->delay = st->delay - (time_t)(h % (uint64_t)(st->delay + 1));
 	f->next = st->tab[h % st->nb];
 	st->tab[h % st->nb] = f;
 	st->n++;
 	return f;
 }
 
-/* "T:V": counters as integers (energy in mJ), gauges as doubles. */
-static int
-format_update(const struct wp_sample *s, double cum, time_t t, char *buf,
-    size_t len)
+/* The value RRD takes: the cumulative for counters (energy in mJ). */
+static double
+rrd_value(const struct wp_sample *s, double cum)
 {
-	double v = s->kind == WP_COUNTER ? cum : s->value;
+	if (s->kind != WP_COUNTER)
+		return s->value;
+	return s->quantity == WP_Q_ENERGY ? cum * 1000.0 : cum;
+}
 
-	if (s->kind == WP_COUNTER && s->quantity == WP_Q_ENERGY)
-		v *= 1000.0;	/* J -> mJ */
-	if (!isfinite(v) || (s->kind == WP_COUNTER && (v < 0 || v > 9e18)))
-		return snprintf(buf, len, "%lld:U", (long long)t);
-	if (s->kind == WP_COUNTER)
-		return snprintf(buf, len, "%lld:%lld", (long long)t,
-		    (long long)llround(v));
-	return snprintf(buf, len, "%lld:%.10g", (long long)t, v);
+/* Holds one value; writes the file's batch once it is due or full. */
+static int
+hold(struct store *st, struct rrdfile *f, time_t sec, double v,
+    struct wp_err *err)
+{
+	if (f->held == NULL &&
+	    (f->held = calloc((size_t)st->hold_max, sizeof(*f->held))) == NULL)
+		return err_set(err, WP_E_INTERNAL, "store: out of memory");
+	f->held[f->nheld].t = sec;
+	f->held[f->nheld].v = v;
+	f->nheld++;
+	f->last = sec;
+	if (f->nheld < st->hold_max && sec - f->held[0].t < f->delay)
+		return 0;
+	f->delay = st->delay;
+	return write_held(f, err);
 }
 
 int
@@ -471,6 +517,7 @@ store_update(struct store *st, const char *target, const struct wp_sample *s,
 	struct dcall c = { D_UPDATE, path, 0, 1, argv, 0 };
 	struct rrdfile *f;
 	time_t sec = (time_t)(t / WP_SEC);
+	double v = rrd_value(s, cum);
 
 	if (store_path(st->data_dir, target, s->series, path, sizeof(path)))
 		return err_set(err, WP_E_CONFIG, "store: bad or too long name "
@@ -479,17 +526,12 @@ store_update(struct store *st, const char *target, const struct wp_sample *s,
 		return -1;
 	if (sec <= f->last)
 		return 0;		/* at or before the last update */
-	format_update(s, cum, sec, val, sizeof(val));
+	if (st->rrdcached == NULL && st->delay > 0)
+		return hold(st, f, sec, v, err);
+	format_value(val, sizeof(val), sec, v, f->integer);
 	if (st->rrdcached) {
 		if (daemon_call(st, &c, err) != 0)
 			return -1;
-	} else if (st->batch > 1) {
-		if (f->held == NULL &&
-		    (f->held = calloc(st->batch, sizeof(*f->held))) == NULL)
-			return err_set(err, WP_E_INTERNAL, "store: out of memory");
-		memcpy(f->held[f->nheld++], val, sizeof(val));
-		f->last = sec;
-		return f->nheld == st->batch ? write_held(f, err) : 0;
 	} else {
 		rrd_clear_error();
 		if (rrd_updatex_r(path, NULL, RRD_SKIP_PAST_UPDATES, 1, argv)
@@ -499,6 +541,24 @@ store_update(struct store *st, const char *target, const struct wp_sample *s,
 	}
 	f->last = sec;
 	return 0;
+}
+
+int
+store_write_due(struct store *st, wp_time now, struct wp_err *err)
+{
+	time_t sec = (time_t)(now / WP_SEC);
+	struct rrdfile *f;
+	size_t i;
+	int rc = 0;
+
+	if (st->rrdcached != NULL || st->delay == 0)
+		return 0;
+	for (i = 0; i < st->nb; i++)
+		for (f = st->tab[i]; f; f = f->next)
+			if (f->nheld > 0 && sec - f->held[0].t >= 2 * st->delay &&
+			    write_held(f, err) != 0)
+				rc = -1;
+	return rc;
 }
 
 int

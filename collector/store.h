@@ -25,13 +25,15 @@ struct store_opts {
 	const char	*rrdcached;	/* "unix:/path" or "host:port", or NULL */
 	wp_time		 step;		/* RRD step; the collector interval */
 	const char	*const *rras;	/* RRA definitions, NULL: defaults */
-	int		 batch;		/* librrd: values held per file before
-					   one update call (<= STORE_BATCH_MAX;
-					   0 or 1: write through); store_flush
-					   writes what is held */
+	wp_time		 write_delay;	/* librrd: hold each file's values up
+					   to this long, then write them with
+					   one update call (at most
+					   STORE_HOLD_MAX values); 0: write
+					   through.  rrdcached: unused */
 };
 
-#define STORE_BATCH_MAX	8
+#define STORE_HOLD_MAX	64
+#define STORE_DELAY_MAX	(3600 * WP_SEC)
 
 /* Returns a new store; caller frees with store_free.  NULL on error. */
 struct store	*store_new(const struct store_opts *o, struct wp_err *err);
@@ -46,6 +48,9 @@ int	 store_update(struct store *st, const char *target,
 	    const struct wp_sample *s, double cum, wp_time t, struct wp_err *err);
 /* Writes held values (librrd) or asks rrdcached to flush.  0 or -1. */
 int	 store_flush(struct store *st, struct wp_err *err);
+/* Writes the files whose held values are over twice the write delay old
+ * at realtime now (a target that stopped polling).  0 or -1. */
+int	 store_write_due(struct store *st, wp_time now, struct wp_err *err);
 
 /* The file path used for target/series (for tests and `wattpath graph`). */
 int	 store_path(const char *data_dir, const char *target, const char *series,

@@ -149,6 +149,7 @@ test_defaults(void **st)
 	assert_int_equal(f->c->workers, 4);
 	assert_int_equal(f->c->http_max_inflight, 256);
 	assert_int_equal(f->c->journal_retention, 14 * 86400 * WP_SEC);
+	assert_int_equal(f->c->rrd_write_delay, 300 * WP_SEC);
 	assert_int_equal(f->c->n_targets, 0);
 	assert_string_equal(f->c->path, f->path);
 }
@@ -183,6 +184,7 @@ test_collector_values(void **st)
 	    "  log_level: debug\n"
 	    "  syslog: yes\n"
 	    "  journal_retention: 30d\n"
+	    "  rrd_write_delay: 0\n"
 	    "  fsync: segment\n"
 	    "  workers: 8\n"
 	    "  http_max_inflight: 64\n");
@@ -195,6 +197,7 @@ test_collector_values(void **st)
 	assert_int_equal(f->c->log_level, 3);
 	assert_true(f->c->log_syslog);
 	assert_int_equal(f->c->journal_retention, 30 * 86400 * WP_SEC);
+	assert_int_equal(f->c->rrd_write_delay, 0);
 	assert_string_equal(f->c->fsync, "segment");
 	assert_int_equal(f->c->workers, 8);
 	assert_int_equal(f->c->http_max_inflight, 64);

@@ -168,15 +168,93 @@ test_direct_create_update_fetch(void **state)
 	check_values(f->dir, "gpu-001/bmc", T0 + 120, T0 + 1740);
 }
 
-/* Batched (as the collector runs it): values are held, then written with
- * one update call per file; the archived means are the same. */
+/* Held (as the collector runs it): each file's values are written with
+ * one update call at most write_delay after the oldest was taken; files
+ * opened together are written spread out; the archived means are the same. */
 static void
-test_batched_updates_hold_then_write(void **state)
+test_held_updates_are_written_within_the_delay(void **state)
 {
 	struct fx *f = *state;
 	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
-	    .batch = 6 };
+	    .write_delay = 60 * WP_SEC };
 	struct wp_sample e, p, tok;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char path[512];
+	long t, last = 0, writes = 0;
+
+	assert_non_null(st);
+	samples(&e, &p, &tok);
+	p.value = 500;
+	store_path(f->dir, "b", "wall/power", path, sizeof(path));
+	for (t = T0; t < T0 + 600; t += STEP) {
+		long now;
+
+		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
+		    &err), 0);
+		now = (long)rrd_last_r(path);
+		/* nothing is held longer than the delay */
+		assert_true(now >= t - 60);
+		if (now != last)
+			writes++;
+		last = now;
+	}
+	/* 60 values in 60 s batches (7 values): 9 or 10 writes, not 60 */
+	assert_true(writes >= 8 && writes <= 11);
+	assert_int_equal(store_flush(st, &err), 0);
+	assert_int_equal(rrd_last_r(path), T0 + 590);
+	feed(st, "gpu-002/bmc", T0, T0 + 1800);
+	store_free(st);		/* writes what is held */
+	check_values(f->dir, "gpu-002/bmc", T0 + 120, T0 + 1740);
+}
+
+/* 64 files opened in the same step are not all written in one step. */
+static void
+test_held_files_are_written_spread_out(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
+	    .write_delay = 300 * WP_SEC };
+	struct wp_sample p, e, tok;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	long first[64] = { 0 }, t;
+	char target[32], path[512];
+	int i, j, distinct = 0;
+
+	assert_non_null(st);
+	samples(&e, &p, &tok);
+	p.value = 400;
+	for (t = T0; t <= T0 + 300; t += STEP)
+		for (i = 0; i < 64; i++) {
+			snprintf(target, sizeof(target), "n%02d/bmc", i);
+			assert_int_equal(store_update(st, target, &p, 0,
+			    t * WP_SEC, &err), 0);
+			store_path(f->dir, target, "wall/power", path,
+			    sizeof(path));
+			if (first[i] == 0 && rrd_last_r(path) >= T0)
+				first[i] = t;
+		}
+	for (i = 0; i < 64; i++) {
+		assert_true(first[i] >= T0 && first[i] <= T0 + 300);
+		for (j = 0; j < i && first[j] != first[i]; j++)
+			;
+		distinct += j == i;
+	}
+	/* 31 possible steps; hashing the paths fills well over a third */
+	assert_true(distinct >= 12);
+	store_free(st);
+}
+
+/* A target that stops polling: store_write_due writes what it left held
+ * once that is over twice the delay old. */
+static void
+test_write_due_writes_stopped_targets(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
+	    .write_delay = 60 * WP_SEC };
+	struct wp_sample p, e, tok;
 	struct wp_err err;
 	struct store *st = store_new(&o, &err);
 	char path[512];
@@ -184,25 +262,20 @@ test_batched_updates_hold_then_write(void **state)
 
 	assert_non_null(st);
 	samples(&e, &p, &tok);
-	p.value = 500;
-	store_path(f->dir, "b", "wall/power", path, sizeof(path));
-	for (t = T0; t < T0 + 30; t += STEP)
-		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
+	p.value = 300;
+	store_path(f->dir, "gone", "wall/power", path, sizeof(path));
+	/* poll until the file holds something, then stop */
+	for (t = T0; t < T0 + 200 || rrd_last_r(path) == t - STEP; t += STEP)
+		assert_int_equal(store_update(st, "gone", &p, 0, t * WP_SEC,
 		    &err), 0);
-	/* created at the first value, the rest are still held */
-	assert_true(rrd_last_r(path) < T0 + 20);
-	for (; t < T0 + 60; t += STEP)
-		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
-		    &err), 0);
-	assert_int_equal(rrd_last_r(path), T0 + 50);	/* 6th: written */
-	assert_int_equal(store_update(st, "b", &p, 0, (T0 + 60) * WP_SEC,
-	    &err), 0);
-	assert_int_equal(rrd_last_r(path), T0 + 50);
-	assert_int_equal(store_flush(st, &err), 0);
-	assert_int_equal(rrd_last_r(path), T0 + 60);
-	feed(st, "gpu-002/bmc", T0, T0 + 1800);
-	store_free(st);		/* writes what is held */
-	check_values(f->dir, "gpu-002/bmc", T0 + 120, T0 + 1740);
+	t -= STEP;		/* the last value, held */
+	assert_true(rrd_last_r(path) < t);
+	/* the oldest held is under a delay old at t */
+	assert_int_equal(store_write_due(st, (t + 60) * WP_SEC, &err), 0);
+	assert_true(rrd_last_r(path) < t);
+	assert_int_equal(store_write_due(st, (t + 121) * WP_SEC, &err), 0);
+	assert_int_equal(rrd_last_r(path), t);
+	store_free(st);
 }
 
 static void
@@ -379,8 +452,13 @@ main(void)
 		cmocka_unit_test(test_path_mapping),
 		cmocka_unit_test_setup_teardown(test_direct_create_update_fetch,
 		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_batched_updates_hold_then_write,
-		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_held_updates_are_written_within_the_delay, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_held_files_are_written_spread_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_write_due_writes_stopped_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_old_values_are_skipped,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_rras_and_sizes,
