@@ -1,49 +1,43 @@
 /*
- * http.c - libcurl's multi socket API wired into the loop, after curl's
- * docs/examples/ephiperfifo.c: curl tells us which sockets to watch and
- * when to time out; the loop tells curl what happened.
+ * http.c - HTTP/1.1 exchanges for the drivers, on the loop.
+ *
+ * libcurl makes every connection: TCP, TLS with verification, CA files,
+ * public-key pinning, connect timeouts, proxies (CURLOPT_CONNECT_ONLY on
+ * the multi socket API, wired in after curl's docs/examples/ephiperfifo.c).
+ * On each kept-alive connection the exchanges themselves are written and
+ * parsed here (http_wire.c) through curl_easy_send and curl_easy_recv, so a
+ * poll costs one TLS write and the reads of its answer.  A full libcurl
+ * transfer per request (URL parse, connection-cache search and liveness
+ * check, request assembly, state machine, cache walks on removal) cost
+ * several times what the rest of a poll does.
+ *
+ * A connection's socket stays watched while it is idle: a peer that hangs
+ * up is seen at once and the next request reconnects.  A request that
+ * meets a kept-alive connection the peer closed before answering is sent
+ * once more on a fresh connection, as browsers and libcurl do.
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 #include <strings.h>
 
 #include <curl/curl.h>
 
 #include "http.h"
+#include "http_wire.h"
 #include "loop.h"
 
-struct buf {
-	char	*p;
-	size_t	 len, cap, max;
-	int	 over;
-};
-
-struct shard;
-
-struct http_conn {
-	struct http	*h;
-	struct shard	*sh;		/* the multi handle it runs on */
-	CURL		*easy;
-	int		 busy;		/* a request is started or queued */
-	int		 queued;
-	struct http_conn *qnext;
-	struct curl_slist *hdrs;
-	char		*url, *body, *method;
-	struct buf	 resp, head;
-	http_done_cb	 cb;
-	void		*arg;
-	wp_time		 started;
-	char		 errbuf[CURL_ERROR_SIZE];
-};
+#define HEADERS_MAX	(64u << 10)
+#define RECV_CHUNK	(16u << 10)
 
 /*
  * A fleet's connections are spread over several multi handles of at most
- * SHARD_CONNS each: curl 7.88's curl_multi_remove_handle walks the whole
- * connection cache of its multi, which made every finished request cost
- * O(fleet).  A connection always runs on its shard, so keep-alive holds.
+ * SHARD_CONNS each: curl 7.88 walks the whole connection cache of a multi
+ * on curl_easy_send/recv of a connect-only handle and on removal, so a
+ * shard keeps that walk short.  A connection always runs on its shard.
  */
-#define SHARD_CONNS	64
+#define SHARD_CONNS	16
 
 struct shard {
 	struct http	 *h;
@@ -61,55 +55,51 @@ struct http {
 	struct http_conn *qhead, *qtail;
 };
 
-#define HEADERS_MAX	(64u << 10)
+enum link { L_NONE, L_CONNECTING, L_OPEN };
+enum phase { P_IDLE, P_QUEUED, P_CONNECT, P_SEND, P_RECV };
+
+/* Where a connection goes: the request's origin and TLS settings. */
+struct origin {
+	bool		 https, insecure;
+	char		*authority;	/* "host[:port]" as in the URL */
+	char		*ca_file, *pin;	/* or NULL */
+};
+
+struct http_conn {
+	struct http	*h;
+	struct shard	*sh;
+	CURL		*easy;
+	int		 link;		/* enum link */
+	int		 fd;		/* L_OPEN: watched by us */
+	int		 watching;	/* LOOP_READ|LOOP_WRITE now asked */
+	bool		 in_multi;	/* easy is added to sh->multi */
+	struct origin	 at;		/* where the link goes */
+	unsigned	 exchanges;	/* answered on this link */
+	/* the request */
+	int		 phase;		/* enum phase */
+	bool		 retried;
+	struct http_conn *qnext;
+	struct origin	 want;
+	struct wbuf	 req;
+	size_t		 sent;
+	struct http_rx	 rx;
+	http_done_cb	 cb;
+	void		*arg;
+	wp_time		 timeout, connect_timeout, started;
+	struct loop_timer *deadline;
+	struct wp_err	 late;		/* failure to deliver from the loop */
+	bool		 has_late, in_start;
+	char		 errbuf[CURL_ERROR_SIZE];
+};
 
 static void check_done(struct shard *sh);
 static void start_queued(struct http *h);
+static void launch(struct http_conn *c);
+static void on_io(int fd, int events, void *arg);
+static void on_deadline(void *arg);
+static void fail_later(struct http_conn *c, int class, const char *msg);
 
-static int
-buf_add(struct buf *b, const char *p, size_t n)
-{
-	size_t cap;
-	char *np;
-
-	if (b->len + n > b->max) {
-		b->over = 1;
-		return -1;
-	}
-	if (b->len + n + 1 > b->cap) {
-		cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		if ((np = realloc(b->p, cap)) == NULL)
-			return -1;
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
-}
-
-static size_t
-on_body(char *p, size_t size, size_t n, void *arg)
-{
-	struct http_conn *c = arg;
-
-	return buf_add(&c->resp, p, size * n) == 0 ? size * n : 0;
-}
-
-static size_t
-on_header(char *p, size_t size, size_t n, void *arg)
-{
-	struct http_conn *c = arg;
-
-	if (n * size >= 5 && strncmp(p, "HTTP/", 5) == 0)
-		c->head.len = 0;	/* a new response after a redirect */
-	return buf_add(&c->head, p, size * n) == 0 ? size * n : 0;
-}
-
-/* --- loop glue --- */
+/* --- curl multi glue (connections only) --- */
 
 static void
 on_fd(int fd, int events, void *arg)
@@ -218,7 +208,6 @@ shard_for_new_conn(struct http *h)
 	curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh);
 	curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
 	curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh);
-	/* Keep each device's idle connection alive between polls. */
 	curl_multi_setopt(sh->multi, CURLMOPT_MAXCONNECTS,
 	    (long)(4 * SHARD_CONNS));
 	h->shards[h->nshards++] = sh;
@@ -259,6 +248,108 @@ http_free(struct http *h)
 	free(h);
 }
 
+/* --- origins --- */
+
+static void
+origin_free(struct origin *o)
+{
+	free(o->authority);
+	free(o->ca_file);
+	free(o->pin);
+	memset(o, 0, sizeof(*o));
+}
+
+static bool
+str_eq(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static bool
+origin_eq(const struct origin *a, const struct origin *b)
+{
+	return a->https == b->https && a->insecure == b->insecure &&
+	    str_eq(a->authority, b->authority) &&
+	    str_eq(a->ca_file, b->ca_file) && str_eq(a->pin, b->pin);
+}
+
+/* Sets *dst to a copy of src unless it already holds it.  0 or -1. */
+static int
+keep_str(char **dst, const char *src, size_t n)
+{
+	char *d;
+
+	if (src == NULL) {
+		free(*dst);
+		*dst = NULL;
+		return 0;
+	}
+	if (*dst != NULL && strlen(*dst) == n && memcmp(*dst, src, n) == 0)
+		return 0;
+	if ((d = strndup(src, n)) == NULL)
+		return -1;
+	free(*dst);
+	*dst = d;
+	return 0;
+}
+
+static int
+copy_origin(struct origin *dst, const struct origin *src)
+{
+	dst->https = src->https;
+	dst->insecure = src->insecure;
+	if (keep_str(&dst->authority, src->authority,
+	    strlen(src->authority)) == -1 ||
+	    keep_str(&dst->ca_file, src->ca_file,
+	    src->ca_file ? strlen(src->ca_file) : 0) == -1 ||
+	    keep_str(&dst->pin, src->pin, src->pin ? strlen(src->pin) : 0) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * Splits "http[s]://authority[/target]" (no user info, no fragment).
+ * Sets the request's origin and *target ("/" when the URL has no path).
+ */
+static int
+parse_url(struct http_conn *c, const struct http_req_opts *o,
+    const char **target)
+{
+	const char *u = o->url, *a, *e;
+	char pin[256];
+
+	if (strncasecmp(u, "https://", 8) == 0) {
+		c->want.https = true;
+		a = u + 8;
+	} else if (strncasecmp(u, "http://", 7) == 0) {
+		c->want.https = false;
+		a = u + 7;
+	} else
+		return -1;
+	e = a + strcspn(a, "/?#");
+	if (e == a || memchr(a, '@', (size_t)(e - a)) != NULL ||
+	    strchr(e, '#') != NULL)
+		return -1;
+	*target = *e ? e : "/";
+	if (**target == '?')
+		return -1;		/* "http://h?q": no path */
+	if (keep_str(&c->want.authority, a, (size_t)(e - a)) == -1)
+		return -1;
+	c->want.insecure = o->insecure;
+	if (o->pin_sha256 != NULL)
+		snprintf(pin, sizeof(pin), "%s%s",
+		    strncmp(o->pin_sha256, "sha256//", 8) ? "sha256//" : "",
+		    o->pin_sha256);
+	if (keep_str(&c->want.ca_file, o->ca_file,
+	    o->ca_file ? strlen(o->ca_file) : 0) == -1 ||
+	    keep_str(&c->want.pin, o->pin_sha256 ? pin : NULL,
+	    o->pin_sha256 ? strlen(pin) : 0) == -1)
+		return -1;
+	return 0;
+}
+
+/* --- connections --- */
+
 struct http_conn *
 http_conn_new(struct http *h, struct wp_err *err)
 {
@@ -270,32 +361,58 @@ http_conn_new(struct http *h, struct wp_err *err)
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	if ((c->easy = curl_easy_init()) == NULL) {
+	if ((c->easy = curl_easy_init()) == NULL ||
+	    (c->deadline = loop_timer_new(h->loop, on_deadline, c)) == NULL) {
+		curl_easy_cleanup(c->easy);
 		free(c);
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
 	c->h = h;
 	c->sh = sh;
+	c->fd = -1;
 	sh->nconns++;
 	return c;
 }
 
+/* Drops the link: curl closes a connect-only connection on removal. */
 static void
-req_reset(struct http_conn *c)
+link_close(struct http_conn *c)
 {
-	curl_slist_free_all(c->hdrs);
-	c->hdrs = NULL;
-	free(c->url);
-	free(c->body);
-	free(c->method);
-	c->url = c->body = c->method = NULL;
-	free(c->resp.p);
-	free(c->head.p);
-	memset(&c->resp, 0, sizeof(c->resp));
-	memset(&c->head, 0, sizeof(c->head));
-	c->busy = c->queued = 0;
+	if (c->link == L_OPEN && c->fd >= 0)
+		loop_del_fd(c->h->loop, c->fd);
+	if (c->in_multi)
+		curl_multi_remove_handle(c->sh->multi, c->easy);
+	c->in_multi = false;
+	c->fd = -1;
+	c->watching = 0;
+	c->link = L_NONE;
+	c->exchanges = 0;
+}
+
+static void
+watch(struct http_conn *c, int events)
+{
+	if (c->watching == events)
+		return;
+	if (loop_mod_fd(c->h->loop, c->fd, events) == 0)
+		c->watching = events;
+}
+
+/* The request's bytes hold secrets (Basic, tokens): wipe, keep the space. */
+static void
+req_clear(struct http_conn *c)
+{
+	if (c->req.p != NULL)
+		explicit_bzero(c->req.p, c->req.cap);
+	c->req.len = 0;
+	c->sent = 0;
+	c->phase = P_IDLE;
+	c->retried = false;
+	c->has_late = false;
 	c->cb = NULL;
+	c->arg = NULL;
+	loop_timer_disarm(c->deadline);
 }
 
 static void
@@ -314,21 +431,27 @@ unqueue(struct http *h, struct http_conn *c)
 	}
 }
 
+/* A request slot is free: let the loop start a queued one soon. */
+static void
+slot_freed(struct http *h)
+{
+	h->inflight--;
+	if (h->qhead != NULL)
+		loop_timer_arm(h->kick, clock_mono());
+}
+
 void
 http_cancel(struct http_conn *c)
 {
-	if (c == NULL || !c->busy)
+	if (c == NULL || c->phase == P_IDLE)
 		return;
-	if (c->queued)
+	if (c->phase == P_QUEUED)
 		unqueue(c->h, c);
 	else {
-		curl_multi_remove_handle(c->sh->multi, c->easy);
-		c->h->inflight--;
-		/* A slot is free: let the loop start a queued request soon. */
-		if (c->h->qhead != NULL)
-			loop_timer_arm(c->h->kick, clock_mono());
+		link_close(c);		/* an exchange half done */
+		slot_freed(c->h);
 	}
-	req_reset(c);
+	req_clear(c);
 }
 
 void
@@ -337,7 +460,13 @@ http_conn_free(struct http_conn *c)
 	if (c == NULL)
 		return;
 	http_cancel(c);
+	link_close(c);
 	curl_easy_cleanup(c->easy);
+	loop_timer_free(c->deadline);
+	http_rx_free(&c->rx);
+	wbuf_free(&c->req);
+	origin_free(&c->at);
+	origin_free(&c->want);
 	c->sh->nconns--;
 	free(c);
 }
@@ -345,7 +474,7 @@ http_conn_free(struct http_conn *c)
 int
 http_busy(const struct http_conn *c)
 {
-	return c->busy;
+	return c->phase != P_IDLE;
 }
 
 int
@@ -359,110 +488,374 @@ http_pending(const struct http *h)
 	return n;
 }
 
-static char *
-xstrdup(const char *s)
+/* --- ending an exchange --- */
+
+static void
+fail_msg(struct http_conn *c, CURLcode rc, struct wp_err *e)
 {
-	return s ? strdup(s) : NULL;
+	int class = WP_E_TRANSIENT;
+
+	switch (rc) {
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_CACERT_BADFILE:
+		class = WP_E_AUTH;
+		break;
+	case CURLE_UNSUPPORTED_PROTOCOL:
+	case CURLE_URL_MALFORMAT:
+		class = WP_E_CONFIG;
+		break;
+	default:
+		break;
+	}
+	err_set(e, class, "%s%s%s", curl_easy_strerror(rc),
+	    c->errbuf[0] ? ": " : "", c->errbuf);
 }
 
-static int
-set_tls(struct http_conn *c, const struct http_req_opts *o)
+/* Fails the request in flight: drops the link, frees the slot, calls back. */
+static void
+finish_fail(struct http_conn *c, const struct wp_err *e)
 {
-	CURL *e = c->easy;
-	char pin[256];
+	struct http *h = c->h;
+	http_done_cb cb = c->cb;
+	void *arg = c->arg;
+	struct wp_err copy = *e;
 
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
-	curl_easy_setopt(e, CURLOPT_CAINFO, o->ca_file);
-	if (o->pin_sha256 != NULL) {
-		snprintf(pin, sizeof(pin), "%s%s",
-		    strncmp(o->pin_sha256, "sha256//", 8) ? "sha256//" : "",
-		    o->pin_sha256);
-		if (curl_easy_setopt(e, CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK)
-			return -1;
-	} else
-		curl_easy_setopt(e, CURLOPT_PINNEDPUBLICKEY, NULL);
-	return 0;
+	if (c->in_start) {
+		link_close(c);
+		fail_later(c, e->class, e->msg);
+		return;
+	}
+	link_close(c);
+	slot_freed(h);
+	req_clear(c);
+	http_rx_free(&c->rx);
+	cb(arg, NULL, &copy);
 }
 
-static int
-set_headers(struct http_conn *c, const struct http_req_opts *o)
+static void
+finish_ok(struct http_conn *c)
 {
-	const char *const *hp;
+	struct http *h = c->h;
+	http_done_cb cb = c->cb;
+	void *arg = c->arg;
+	struct http_resp r = { 0 };
+	struct wbuf head = c->rx.head, body = c->rx.body;
 	char ct[128];
 
-	for (hp = o->headers; hp != NULL && *hp != NULL; hp++)
-		if ((c->hdrs = curl_slist_append(c->hdrs, *hp)) == NULL)
-			return -1;
-	if (o->body != NULL) {
-		snprintf(ct, sizeof(ct), "Content-Type: %s",
-		    o->content_type ? o->content_type : "application/json");
-		if ((c->hdrs = curl_slist_append(c->hdrs, ct)) == NULL)
-			return -1;
-	}
-	/* curl adds "Expect: 100-continue" to POSTs; BMCs hate it. */
-	if ((c->hdrs = curl_slist_append(c->hdrs, "Expect:")) == NULL)
-		return -1;
-	return 0;
+	/* Take the buffers: the conn is reusable from inside the callback. */
+	memset(&c->rx.head, 0, sizeof(c->rx.head));
+	memset(&c->rx.body, 0, sizeof(c->rx.body));
+	r.status = c->rx.status;
+	r.body = body.p ? body.p : "";
+	r.len = body.len;
+	r.headers = head.p ? head.p : "";
+	if (http_resp_header(&r, "Content-Type", ct, sizeof(ct)) == 0)
+		r.content_type = ct;
+	r.elapsed = clock_mono() - c->started;
+	if (c->rx.keep_alive)
+		c->exchanges++;
+	else
+		link_close(c);
+	slot_freed(h);
+	req_clear(c);
+	cb(arg, &r, NULL);
+	wbuf_free(&head);
+	wbuf_free(&body);
 }
 
-static int
-prepare(struct http_conn *c, const struct http_req_opts *o)
+/* A failure seen where no callback may run: delivered from the loop. */
+static void
+fail_later(struct http_conn *c, int class, const char *msg)
+{
+	err_set(&c->late, class, "%s", msg);
+	c->has_late = true;
+	loop_timer_arm(c->deadline, clock_mono());
+}
+
+static void
+on_deadline(void *arg)
+{
+	struct http_conn *c = arg;
+	struct wp_err e;
+
+	if (c->has_late)
+		e = c->late;
+	else
+		err_set(&e, WP_E_TRANSIENT, "timed out after %lld ms with %zu "
+		    "bytes received", (long long)((clock_mono() - c->started) /
+		    WP_MS), c->rx.received);
+	finish_fail(c, &e);
+}
+
+/*
+ * The peer closed or reset a kept-alive connection before a byte of the
+ * answer: the request never reached a live server, so send it again on a
+ * fresh connection, once.
+ */
+static bool
+retry_fresh(struct http_conn *c)
+{
+	if (c->retried || c->exchanges == 0 || c->rx.received != 0)
+		return false;
+	link_close(c);
+	c->retried = true;
+	c->sent = 0;
+	http_rx_init(&c->rx, HEADERS_MAX, c->rx.max_body, c->rx.no_body);
+	launch(c);
+	return true;
+}
+
+/* --- the exchange --- */
+
+static void
+connect_link(struct http_conn *c)
 {
 	CURL *e = c->easy;
-	wp_time to = o->timeout ? o->timeout : 10 * WP_SEC;
-	wp_time cto = o->connect_timeout ? o->connect_timeout :
-	    (to < 5 * WP_SEC ? to : 5 * WP_SEC);
+	char url[512];
+	wp_time left = c->timeout - (clock_mono() - c->started);
 
-	c->url = xstrdup(o->url);
-	c->body = xstrdup(o->body);
-	c->method = xstrdup(o->method ? o->method : "GET");
-	if (c->url == NULL || c->method == NULL ||
-	    (o->body && c->body == NULL) || set_headers(c, o) == -1)
-		return -1;
-	c->resp.max = o->max_body ? o->max_body : HTTP_MAX_BODY_DEFAULT;
-	c->head.max = HEADERS_MAX;
+	if (copy_origin(&c->at, &c->want) == -1) {
+		fail_later(c, WP_E_INTERNAL, "out of memory");
+		return;
+	}
+	snprintf(url, sizeof(url), "%s://%s/", c->at.https ? "https" : "http",
+	    c->at.authority);
 	c->errbuf[0] = '\0';
-	curl_easy_setopt(e, CURLOPT_URL, c->url);
+	curl_easy_reset(e);
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_CONNECT_ONLY, 1L);
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, c);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, c->errbuf);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
-	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, c);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(to / WP_MS));
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(cto / WP_MS));
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)c->resp.max);
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, o->max_redirs > 0 ? 1L : 0L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, o->max_redirs);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->hdrs);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
-	    strcmp(c->method, "GET") ? c->method : NULL);
-	curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-	if (c->body != NULL) {
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, c->body);
-		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(c->body));
+	/* through a proxy, a tunnel: our requests are in origin form */
+	curl_easy_setopt(e, CURLOPT_HTTPPROXYTUNNEL, 1L);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS,
+	    (long)((left > WP_MS ? left : WP_MS) / WP_MS));
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+	    (long)(c->connect_timeout / WP_MS));
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, c->at.insecure ? 0L : 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, c->at.insecure ? 0L : 2L);
+	curl_easy_setopt(e, CURLOPT_CAINFO, c->at.ca_file);
+	if (c->at.pin != NULL &&
+	    curl_easy_setopt(e, CURLOPT_PINNEDPUBLICKEY, c->at.pin) !=
+	    CURLE_OK) {
+		fail_later(c, WP_E_CONFIG, "public-key pinning is not "
+		    "supported by this libcurl");
+		return;
 	}
-	curl_easy_setopt(e, CURLOPT_HTTPAUTH, o->basic_user ?
-	    CURLAUTH_BASIC : CURLAUTH_NONE);
-	curl_easy_setopt(e, CURLOPT_USERNAME, o->basic_user);
-	curl_easy_setopt(e, CURLOPT_PASSWORD, o->basic_password);
-	return set_tls(c, o);
+	if (curl_multi_add_handle(c->sh->multi, e) != CURLM_OK) {
+		fail_later(c, WP_E_INTERNAL, "curl_multi_add_handle failed");
+		return;
+	}
+	c->in_multi = true;
+	c->link = L_CONNECTING;
+}
+
+/* Fails the exchange over a transport error, or retries it once. */
+static void
+io_fail(struct http_conn *c, CURLcode rc)
+{
+	struct wp_err e;
+
+	if (retry_fresh(c))
+		return;
+	fail_msg(c, rc, &e);
+	finish_fail(c, &e);
+}
+
+static void
+recv_some(struct http_conn *c)
+{
+	char buf[RECV_CHUNK];
+	struct wp_err e;
+	CURLcode rc;
+	size_t n;
+	int r;
+
+	for (;;) {
+		c->errbuf[0] = '\0';
+		rc = curl_easy_recv(c->easy, buf, sizeof(buf), &n);
+		if (rc == CURLE_AGAIN)
+			return;
+		if (rc != CURLE_OK) {
+			io_fail(c, rc);
+			return;
+		}
+		if (n == 0) {			/* the peer closed */
+			if ((r = http_rx_eof(&c->rx)) == HTTP_RX_DONE)
+				finish_ok(c);
+			else if (!retry_fresh(c)) {
+				err_set(&e, WP_E_TRANSIENT, "%s", c->rx.msg);
+				finish_fail(c, &e);
+			}
+			return;
+		}
+		if ((r = http_rx_feed(&c->rx, buf, n)) == HTTP_RX_DONE) {
+			finish_ok(c);
+			return;
+		}
+		if (r == HTTP_RX_ERROR) {
+			err_set(&e, WP_E_PROTOCOL, "%s", c->rx.msg);
+			finish_fail(c, &e);
+			return;
+		}
+	}
+}
+
+static void
+send_some(struct http_conn *c)
+{
+	CURLcode rc;
+	size_t n;
+
+	while (c->sent < c->req.len) {
+		c->errbuf[0] = '\0';
+		rc = curl_easy_send(c->easy, c->req.p + c->sent,
+		    c->req.len - c->sent, &n);
+		if (rc == CURLE_AGAIN) {
+			watch(c, LOOP_READ | LOOP_WRITE);
+			return;
+		}
+		if (rc != CURLE_OK) {
+			io_fail(c, rc);
+			return;
+		}
+		c->sent += n;
+	}
+	c->phase = P_RECV;
+	watch(c, LOOP_READ);
+}
+
+/* Takes over the socket of a new link from the shard's watch.  0 or -1. */
+static int
+watch_new_link(struct http_conn *c, int fd)
+{
+	struct loop *l = c->h->loop;
+
+	if (loop_add_fd(l, fd, LOOP_READ, on_io, c) == 0)
+		return 0;
+	/* curl still had it watched for the connect: that is over */
+	loop_del_fd(l, fd);
+	return loop_add_fd(l, fd, LOOP_READ, on_io, c);
+}
+
+/* The connect-only transfer ended: the link is up, or the request fails. */
+static void
+link_done(struct http_conn *c, CURLcode rc)
+{
+	curl_socket_t s = CURL_SOCKET_BAD;
+	struct wp_err e;
+
+	if (rc == CURLE_OK &&
+	    curl_easy_getinfo(c->easy, CURLINFO_ACTIVESOCKET, &s) == CURLE_OK &&
+	    s != CURL_SOCKET_BAD && watch_new_link(c, (int)s) == 0) {
+		c->link = L_OPEN;
+		c->fd = (int)s;
+		c->watching = LOOP_READ;
+		c->phase = P_SEND;
+		send_some(c);
+		return;
+	}
+	if (rc == CURLE_OK)
+		err_set(&e, WP_E_INTERNAL, "cannot watch the new connection");
+	else
+		fail_msg(c, rc, &e);
+	finish_fail(c, &e);
+}
+
+static void
+on_io(int fd, int events, void *arg)
+{
+	struct http_conn *c = arg;
+	char b;
+	size_t n;
+
+	(void)fd;
+	switch (c->phase) {
+	case P_SEND:
+		if (events & (LOOP_WRITE | LOOP_ERROR))
+			send_some(c);
+		if (c->phase == P_SEND && (events & LOOP_READ))
+			recv_some(c);	/* an early answer (an error) */
+		break;
+	case P_RECV:
+		recv_some(c);
+		break;
+	default:
+		/* Idle and readable: the peer hung up (or talks out of turn). */
+		if (curl_easy_recv(c->easy, &b, 1, &n) != CURLE_AGAIN)
+			link_close(c);
+		break;
+	}
+}
+
+/* Starts the request on its link (connecting first if needed). */
+static void
+launch(struct http_conn *c)
+{
+	if (c->phase == P_QUEUED || c->phase == P_IDLE) {
+		c->h->inflight++;
+		c->started = clock_mono();
+		loop_timer_arm(c->deadline, c->started + c->timeout);
+	}
+	if (c->link == L_OPEN && !origin_eq(&c->at, &c->want))
+		link_close(c);
+	if (c->link == L_OPEN) {
+		c->phase = P_SEND;
+		send_some(c);
+	} else {
+		c->phase = P_CONNECT;
+		connect_link(c);
+	}
+}
+
+static void
+check_done(struct shard *sh)
+{
+	struct http_conn *c;
+	CURLMsg *m;
+	int left;
+
+	while ((m = curl_multi_info_read(sh->multi, &left)) != NULL) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		c = NULL;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&c);
+		if (c != NULL && c->link == L_CONNECTING)
+			link_done(c, m->data.result);
+	}
+	start_queued(sh->h);
 }
 
 static int
-launch(struct http_conn *c)
+prepare(struct http_conn *c, const struct http_req_opts *o, char *msg,
+    size_t msglen)
 {
-	if (curl_multi_add_handle(c->sh->multi, c->easy) != CURLM_OK)
+	struct http_wire_req w = { .method = o->method ? o->method : "GET",
+	    .headers = o->headers, .basic_user = o->basic_user,
+	    .basic_password = o->basic_password, .body = o->body,
+	    .body_len = o->body ? strlen(o->body) : 0,
+	    .content_type = o->content_type,
+	    .user_agent = "wattpath/" WP_VERSION };
+	wp_time to = o->timeout ? o->timeout : 10 * WP_SEC;
+
+	if (parse_url(c, o, &w.target) == -1) {
+		snprintf(msg, msglen, "bad URL");
 		return -1;
-	c->h->inflight++;
-	c->queued = 0;
-	c->started = clock_mono();
+	}
+	w.host = c->want.authority;
+	c->req.len = 0;
+	if (http_wire_request(&c->req, &w, msg, msglen) == -1)
+		return -1;
+	c->timeout = to;
+	c->connect_timeout = o->connect_timeout ? o->connect_timeout :
+	    (to < 5 * WP_SEC ? to : 5 * WP_SEC);
+	http_rx_init(&c->rx, HEADERS_MAX,
+	    o->max_body ? o->max_body : HTTP_MAX_BODY_DEFAULT,
+	    strcmp(w.method, "HEAD") == 0);
 	return 0;
 }
 
@@ -471,19 +864,19 @@ http_start(struct http_conn *c, const struct http_req_opts *o,
     http_done_cb cb, void *arg, struct wp_err *err)
 {
 	struct http *h = c->h;
+	char msg[128];
 
-	if (c->busy)
+	if (c->phase != P_IDLE)
 		return err_set(err, WP_E_INTERNAL, "request already in flight");
-	if (prepare(c, o) == -1) {
-		req_reset(c);
-		return err_set(err, WP_E_CONFIG, "cannot set up request to %s",
-		    o->url);
+	if (prepare(c, o, msg, sizeof(msg)) == -1) {
+		req_clear(c);
+		return err_set(err, WP_E_CONFIG, "cannot set up request to %s: "
+		    "%s", o->url, msg);
 	}
 	c->cb = cb;
 	c->arg = arg;
-	c->busy = 1;
 	if (h->max_inflight > 0 && h->inflight >= h->max_inflight) {
-		c->queued = 1;
+		c->phase = P_QUEUED;
 		if (h->qtail)
 			h->qtail->qnext = c;
 		else
@@ -491,10 +884,9 @@ http_start(struct http_conn *c, const struct http_req_opts *o,
 		h->qtail = c;
 		return 0;
 	}
-	if (launch(c) == -1) {
-		req_reset(c);
-		return err_set(err, WP_E_INTERNAL, "curl_multi_add_handle failed");
-	}
+	c->in_start = true;	/* no callback from inside http_start */
+	launch(c);
+	c->in_start = false;
 	return 0;
 }
 
@@ -510,100 +902,8 @@ start_queued(struct http *h)
 		if (h->qhead == NULL)
 			h->qtail = NULL;
 		c->qnext = NULL;
-		if (launch(c) == -1) {
-			struct wp_err e;
-			http_done_cb cb = c->cb;
-			void *arg = c->arg;
-
-			err_set(&e, WP_E_INTERNAL, "curl_multi_add_handle failed");
-			req_reset(c);
-			cb(arg, NULL, &e);
-		}
+		launch(c);
 	}
-}
-
-static void
-fail_msg(struct http_conn *c, CURLcode rc, struct wp_err *e)
-{
-	int class = WP_E_TRANSIENT;
-
-	if (rc == CURLE_WRITE_ERROR && c->resp.over)
-		rc = CURLE_FILESIZE_EXCEEDED;
-	switch (rc) {
-	case CURLE_FILESIZE_EXCEEDED:
-		err_set(e, WP_E_PROTOCOL, "response body over %zu bytes",
-		    c->resp.max);
-		return;
-	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-	case CURLE_SSL_CACERT_BADFILE:
-		class = WP_E_AUTH;
-		break;
-	case CURLE_TOO_MANY_REDIRECTS:
-	case CURLE_WEIRD_SERVER_REPLY:
-	case CURLE_BAD_CONTENT_ENCODING:
-		class = WP_E_PROTOCOL;
-		break;
-	default:
-		break;
-	}
-	err_set(e, class, "%s%s%s", curl_easy_strerror(rc),
-	    c->errbuf[0] ? ": " : "", c->errbuf);
-}
-
-static void
-finish(struct http_conn *c, CURLcode rc)
-{
-	struct http_resp r = { 0 };
-	http_done_cb cb = c->cb;
-	void *arg = c->arg;
-	struct wp_err e;
-	char *ct = NULL, *body, *head, ctbuf[128];
-
-	curl_multi_remove_handle(c->sh->multi, c->easy);
-	c->h->inflight--;
-	if (rc != CURLE_OK) {
-		fail_msg(c, rc, &e);
-		req_reset(c);
-		cb(arg, NULL, &e);
-		return;
-	}
-	curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &r.status);
-	curl_easy_getinfo(c->easy, CURLINFO_CONTENT_TYPE, &ct);
-	/* Take the buffers: the conn is reusable from inside the callback. */
-	body = c->resp.p;
-	head = c->head.p;
-	r.len = c->resp.len;
-	c->resp.p = c->head.p = NULL;
-	r.body = body ? body : "";
-	r.headers = head ? head : "";
-	if (ct != NULL) {
-		snprintf(ctbuf, sizeof(ctbuf), "%s", ct);
-		r.content_type = ctbuf;
-	}
-	r.elapsed = clock_mono() - c->started;
-	req_reset(c);
-	cb(arg, &r, NULL);
-	free(body);
-	free(head);
-}
-
-static void
-check_done(struct shard *sh)
-{
-	struct http_conn *c;
-	CURLMsg *m;
-	int left;
-
-	while ((m = curl_multi_info_read(sh->multi, &left)) != NULL) {
-		if (m->msg != CURLMSG_DONE)
-			continue;
-		c = NULL;
-		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&c);
-		if (c != NULL)
-			finish(c, m->data.result);
-	}
-	start_queued(sh->h);
 }
 
 int
@@ -619,6 +919,8 @@ http_resp_header(const struct http_resp *r, const char *name, char *buf,
 			while (*p == ' ' || *p == '\t')
 				p++;
 			e = p + strcspn(p, "\r\n");
+			while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
 			snprintf(buf, len, "%.*s", (int)(e - p), p);
 			return 0;
 		}

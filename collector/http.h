@@ -1,9 +1,11 @@
 /*
- * http.h - the shared HTTP(S) transport: one libcurl multi handle driven by
- * the loop (socket and timer callbacks), used by the Redfish and inband
- * drivers.  TLS verification is on unless a request says insecure.  Every
- * request has a timeout, a body size cap and a redirect cap.  Connections
- * are kept alive and reused per host (one curl easy handle per http_conn).
+ * http.h - the shared HTTP(S) transport of the Redfish and in-band drivers,
+ * on the loop.  libcurl makes the connections (TLS verification on unless a
+ * request says insecure, CA files, SHA-256 key pins, proxies); requests and
+ * answers are HTTP/1.1 written and parsed by http_wire.c on those kept-alive
+ * connections (one per http_conn, i.e. per device).  Every request has a
+ * timeout and a body size cap; redirects are never followed (a 3xx is
+ * returned as it is).
  */
 #ifndef WP_HTTP_H
 #define WP_HTTP_H
@@ -35,7 +37,6 @@ struct http_req_opts {
 	wp_time		 timeout;	/* whole request; 0: 10 s */
 	wp_time		 connect_timeout;	/* 0: min(timeout, 5 s) */
 	size_t		 max_body;	/* 0: HTTP_MAX_BODY_DEFAULT */
-	long		 max_redirs;	/* 0: none followed */
 };
 
 /* A finished exchange; borrowed by the callback, valid only during it. */

@@ -303,7 +303,6 @@ request(struct rf_target *t, const char *method, const char *path,
 	if (t->step == ST_LOGIN || t->step == ST_WALK || t->step == ST_STALE)
 		o.timeout = t->timeout > RF_SLOW_TIMEOUT ? t->timeout :
 		    RF_SLOW_TIMEOUT;
-	o.max_redirs = 0;
 	if (t->insecure && !t->insecure_warned) {
 		log_warnx("redfish %s: TLS verification is off (insecure: true)",
 		    t->name);

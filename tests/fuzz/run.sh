@@ -1,8 +1,11 @@
 #!/bin/sh
-# run.sh SECONDS - build the libFuzzer harness of the inband text decoders
-# with clang (-fsanitize=fuzzer,address,undefined) and run it for SECONDS,
-# seeded from tests/fixtures/inband/.  Exit 0: no crash; 77: clang or
-# libFuzzer missing; else a crash (the reproducer is in $OUT, kept).
+# run.sh SECONDS - build the libFuzzer harnesses with clang
+# (-fsanitize=fuzzer,address,undefined) and run each for SECONDS:
+#   fuzz_promtext   the inband text decoders, seeded from tests/fixtures/inband/
+#   fuzz_http_wire  the HTTP/1.1 response parser (whole vs split must agree),
+#                   seeded from tests/fixtures/http/
+# Exit 0: no crash; 77: clang or libFuzzer missing; else a crash (the
+# reproducer is in $OUT/crashes, kept).
 set -u
 secs=${1:-60}
 cd "$(dirname "$0")/../.."
@@ -15,24 +18,37 @@ echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)
 { (void)d; (void)n; return 0; }' >"$probe"
 "$CLANG" -fsanitize=fuzzer "$probe" -o "$OUT/probe" 2>/dev/null ||
 	{ echo "fuzz: $CLANG has no libFuzzer" >&2; exit 77; }
-srcs="tests/fuzz/fuzz_promtext.c drivers/inband/promtext.c
-drivers/inband/dcgm.c drivers/inband/engines.c drivers/inband/gpu.c
-collector/err.c collector/sample.c"
-"$CLANG" -std=c17 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-o "$OUT/fuzz_promtext" $srcs -lm || exit 1
+CFLAGS_FUZZ="-std=c17 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
+-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+# shellcheck disable=SC2086
+"$CLANG" $CFLAGS_FUZZ -o "$OUT/fuzz_promtext" tests/fuzz/fuzz_promtext.c \
+	drivers/inband/promtext.c drivers/inband/dcgm.c drivers/inband/engines.c \
+	drivers/inband/gpu.c collector/err.c collector/sample.c -lm || exit 1
+# shellcheck disable=SC2086
+"$CLANG" $CFLAGS_FUZZ -o "$OUT/fuzz_http_wire" tests/fuzz/fuzz_http_wire.c \
+	collector/http_wire.c || exit 1
 # Seeds: every fixture, each with mode byte 0 (Prometheus) and 1 (OpenMetrics).
+mkdir -p "$OUT/corpus-http"
 for f in tests/fixtures/inband/*.txt; do
 	b=$(basename "$f" .txt)
 	{ printf '\000'; cat "$f"; } >"$OUT/corpus/seed-$b-prom"
 	{ printf '\001'; cat "$f"; echo '# EOF'; } >"$OUT/corpus/seed-$b-om"
 done
-echo "fuzz: running $secs s" >&2
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-"$OUT/fuzz_promtext" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
-	-timeout=10 -print_final_stats=1 -artifact_prefix="$OUT/crashes/" \
-	"$OUT/corpus" 2>"$OUT/fuzz.log"
-rc=$?
-tail -n 15 "$OUT/fuzz.log" >&2
-[ $rc -eq 0 ] || echo "fuzz: FAILED (rc $rc); reproducers in $OUT/crashes/" >&2
+for f in tests/fixtures/http/*.txt; do
+	{ printf '\002\021\100'; cat "$f"; } >"$OUT/corpus-http/seed-$(basename "$f" .txt)"
+done
+rc=0
+for h in promtext http_wire; do
+	corpus=$OUT/corpus
+	[ $h = http_wire ] && corpus=$OUT/corpus-http
+	echo "fuzz: $h for $secs s" >&2
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	"$OUT/fuzz_$h" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
+		-timeout=10 -print_final_stats=1 -artifact_prefix="$OUT/crashes/" \
+		"$corpus" 2>"$OUT/fuzz-$h.log"
+	r=$?
+	tail -n 15 "$OUT/fuzz-$h.log" >&2
+	cat "$OUT/fuzz-$h.log" >>"$OUT/fuzz.log"
+	[ $r -eq 0 ] || { echo "fuzz: $h FAILED (rc $r); reproducers in $OUT/crashes/" >&2; rc=$r; }
+done
 exit $rc

@@ -1,9 +1,9 @@
 #!/bin/sh
-# A short libFuzzer run (~20 s) over the inband Prometheus/OpenMetrics,
+# A short libFuzzer run (~12 s per harness) over the inband Prometheus/OpenMetrics,
 # dcgm-exporter and engine decoders (tests/fuzz/run.sh; `make fuzz` runs it
 # longer).  Skips (77) where clang has no libFuzzer.
 . "$(dirname "$0")/lib.sh"
-FUZZ_OUT="$T/fuzz" sh "$ROOT/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}"
+FUZZ_OUT="$T/fuzz" sh "$ROOT/tests/fuzz/run.sh" "${FUZZ_SECONDS:-12}"
 rc=$?
 [ $rc -eq 77 ] && skip "clang with libFuzzer not available"
 if [ $rc -ne 0 ]; then

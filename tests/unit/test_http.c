@@ -1,7 +1,10 @@
 /*
  * Unit tests: collector/http.c on the loop, against a small HTTP server in
  * a thread on 127.0.0.1: body, headers, size cap, a server that never
- * answers, one that trickles, cancel, and the global in-flight cap.
+ * answers, one that trickles, cancel, the global in-flight cap; kept-alive
+ * connections reused (the server counts them), a kept-alive connection the
+ * server drops retried once on a fresh one, chunked bodies, Connection:
+ * close, and a reply that is not HTTP.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,24 +28,86 @@
 struct server {
 	int		 fd, port;
 	volatile int	 stop;
+	volatile int	 accepted;	/* connections so far */
 	pthread_t	 th;
 };
+
+/* Reads one request's head; 0, or -1 when the client went away. */
+static int
+read_request(int c, char *path, size_t plen)
+{
+	char req[4096] = "", fmt[32];
+	ssize_t n;
+	size_t got = 0;
+
+	while (got < sizeof(req) - 1 && strstr(req, "\r\n\r\n") == NULL) {
+		if ((n = read(c, req + got, 1)) <= 0)	/* byte-wise: no overread */
+			return -1;
+		got += (size_t)n;
+		req[got] = '\0';
+	}
+	snprintf(fmt, sizeof(fmt), "%%*s %%%zus", plen - 1);
+	return sscanf(req, fmt, path) == 1 ? 0 : -1;
+}
+
+static void
+say(int c, const char *s)
+{
+	(void)!write(c, s, strlen(s));
+}
+
+static const char ka_reply[] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+    "\r\nka";
+
+/* Keep-alive paths: answer each request on the connection; "/ka-drop"
+ * drops the connection on its second request, unanswered. */
+static void
+serve_keepalive(int c, const char *first)
+{
+	char path[256];
+	int nreq = 1;
+
+	snprintf(path, sizeof(path), "%s", first);
+	for (;;) {
+		if (strcmp(path, "/ka-drop") == 0 && nreq == 2)
+			return;
+		if (strcmp(path, "/close") == 0) {
+			say(c, "HTTP/1.1 200 OK\r\nConnection: close\r\n"
+			    "Content-Length: 5\r\n\r\nbye\r\n");
+			return;
+		}
+		say(c, ka_reply);
+		if (read_request(c, path, sizeof(path)) != 0)
+			return;
+		nreq++;
+	}
+}
 
 static void
 serve_one(int c, volatile int *stop)
 {
-	char req[4096] = "", path[256] = "", out[512];
-	ssize_t n;
-	size_t got = 0;
+	char path[256] = "", out[512];
 	int i;
 
-	while (got < sizeof(req) - 1 && strstr(req, "\r\n\r\n") == NULL) {
-		if ((n = read(c, req + got, sizeof(req) - 1 - got)) <= 0)
-			return;
-		got += (size_t)n;
-		req[got] = '\0';
+	if (read_request(c, path, sizeof(path)) != 0)
+		return;
+	if (strncmp(path, "/ka", 3) == 0 || strcmp(path, "/close") == 0) {
+		serve_keepalive(c, path);
+		return;
 	}
-	sscanf(req, "%*s %255s", path);
+	if (strcmp(path, "/chunked") == 0) {
+		const char *r = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked"
+		    "\r\n\r\n4\r\n{\"a\"\r\n";
+
+		say(c, r);
+		usleep(20000);		/* the rest in another segment */
+		say(c, "5;x=1\r\n: 2.5\r\n1\r\n}\r\n0\r\n\r\n");
+		return;
+	}
+	if (strcmp(path, "/garbage") == 0) {
+		say(c, "SSH-2.0-OpenSSH_9.2\r\n\r\n");
+		return;
+	}
 	if (strcmp(path, "/ok") == 0) {
 		snprintf(out, sizeof(out), "HTTP/1.1 200 OK\r\nContent-Type: "
 		    "application/json\r\nX-Auth-Token: tok123\r\n"
@@ -103,6 +168,7 @@ server_main(void *p)
 			close(c);
 			continue;
 		}
+		s->accepted++;
 		*a = (struct conn_arg){ c, s };
 		if (pthread_create(&th, NULL, conn_main, a) == 0)
 			pthread_detach(th);
@@ -369,6 +435,97 @@ test_many_connections_over_shards(void **state)
 	loop_free(l);
 }
 
+/* Runs requests one after the other on one connection owner. */
+static void
+sequential(struct server *s, struct http *h, struct loop *l,
+    struct http_conn *c, const char *const *paths, int n, struct result *r)
+{
+	struct http_req_opts o = { .timeout = 5 * WP_SEC };
+	char u[128];
+	int i, left;
+
+	(void)h;
+	for (i = 0; i < n; i++) {
+		left = 1;
+		r[i] = (struct result){ .l = l, .left = &left };
+		url(u, sizeof(u), s, paths[i]);
+		o.url = u;
+		assert_int_equal(http_start(c, &o, on_done, &r[i], NULL), 0);
+		loop_run(l);
+		assert_true(r[i].done);
+	}
+}
+
+static void
+test_keep_alive_reuses_the_connection(void **state)
+{
+	struct server *s = *state;
+	struct loop *l = loop_new(NULL);
+	struct http *h = http_new(l, 0, NULL);
+	struct http_conn *c = http_conn_new(h, NULL);
+	const char *const paths[] = { "/ka", "/ka", "/ka", "/close", "/ka" };
+	struct result r[5];
+	int before = s->accepted, i;
+
+	sequential(s, h, l, c, paths, 5, r);
+	for (i = 0; i < 5; i++) {
+		assert_false(r[i].failed);
+		assert_int_equal(r[i].status, 200);
+	}
+	assert_string_equal(r[0].body, "ka");
+	assert_string_equal(r[3].body, "bye\r\n");
+	/* three on the first connection, /close on it too, then a new one */
+	assert_int_equal(s->accepted - before, 2);
+	http_conn_free(c);
+	http_free(h);
+	loop_free(l);
+}
+
+static void
+test_dropped_keep_alive_is_retried_once(void **state)
+{
+	struct server *s = *state;
+	struct loop *l = loop_new(NULL);
+	struct http *h = http_new(l, 0, NULL);
+	struct http_conn *c = http_conn_new(h, NULL);
+	const char *const paths[] = { "/ka-drop", "/ka-drop", "/ka-drop" };
+	struct result r[3];
+	int before = s->accepted, i;
+
+	sequential(s, h, l, c, paths, 3, r);
+	for (i = 0; i < 3; i++) {
+		assert_false(r[i].failed);
+		assert_int_equal(r[i].status, 200);
+	}
+	/* requests 2 and 3 each met a dropped connection and went again */
+	assert_int_equal(s->accepted - before, 3);
+	http_conn_free(c);
+	http_free(h);
+	loop_free(l);
+}
+
+static void
+test_chunked_and_not_http(void **state)
+{
+	struct server *s = *state;
+	struct loop *l = loop_new(NULL);
+	struct http *h = http_new(l, 0, NULL);
+	struct http_conn *c = http_conn_new(h, NULL);
+	const char *const paths[] = { "/chunked", "/garbage", "/ok" };
+	struct result r[3];
+
+	sequential(s, h, l, c, paths, 3, r);
+	assert_false(r[0].failed);
+	assert_string_equal(r[0].body, "{\"a\": 2.5}");
+	assert_true(r[1].failed);
+	assert_int_equal(r[1].err.class, WP_E_PROTOCOL);
+	assert_non_null(strstr(r[1].err.msg, "status line"));
+	assert_false(r[2].failed);	/* the conn recovers */
+	http_conn_free(c);
+	http_free(h);
+	loop_free(l);
+}
+
 int
 main(void)
 {
@@ -379,6 +536,9 @@ main(void)
 		cmocka_unit_test(test_cancel_means_no_callback_and_cap_queues),
 		cmocka_unit_test(test_fetch_sync),
 		cmocka_unit_test(test_many_connections_over_shards),
+		cmocka_unit_test(test_keep_alive_reuses_the_connection),
+		cmocka_unit_test(test_dropped_keep_alive_is_retried_once),
+		cmocka_unit_test(test_chunked_and_not_http),
 	};
 
 	signal(SIGPIPE, SIG_IGN);	/* as the daemon: peers hang up */
