@@ -334,7 +334,10 @@ chain_hash(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN], const void *p,
 {
 	unsigned int olen = 0;
 
-	if (EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1 ||
+	/* Once md holds SHA-256, reuse it: OpenSSL 3 fetches the algorithm
+	 * from its provider on every init naming it. */
+	if (EVP_DigestInit_ex(md, EVP_MD_CTX_get0_md(md) ? NULL : EVP_sha256(),
+	    NULL) != 1 ||
 	    EVP_DigestUpdate(md, prev, HASH_LEN) != 1 ||
 	    EVP_DigestUpdate(md, p, n) != 1 ||
 	    EVP_DigestFinal_ex(md, out, &olen) != 1 || olen != HASH_LEN)

@@ -14,6 +14,8 @@
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
+/* an hour's segment has 7 slots of 10 min: spans of a series start at 8 */
+#define SPANS_FIRST	8
 
 double
 jsum_x(int kind, double val, double cum)
@@ -118,15 +120,16 @@ skey(struct jsum *s, size_t i)
 	return skey2(s->s[i].target, s->s[i].series);
 }
 
+/* Room for element n, doubling from first. */
 static void *
-grow(void *p, size_t *cap, size_t n, size_t size)
+grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
 	size_t ncap;
 	void *np;
 
 	if (n < *cap)
 		return p;
-	ncap = *cap ? *cap * 2 : 64;
+	ncap = *cap ? *cap * 2 : first;
 	if ((np = reallocarray(p, ncap, size)) == NULL)
 		return NULL;
 	*cap = ncap;
@@ -149,7 +152,7 @@ target_idx(struct jsum *s, const char *name)
 		if (strcmp(s->t[s->thash[h] - 1].name, name) == 0)
 			return s->last_t = (int)(s->thash[h] - 1);
 	if (s->nt >= JSUM_MAX_ITEMS ||
-	    (np = grow(s->t, &s->tcap, s->nt, sizeof(*s->t))) == NULL)
+	    (np = grow(s->t, &s->tcap, s->nt, sizeof(*s->t), 64)) == NULL)
 		return -1;
 	s->t = np;
 	memset(&s->t[s->nt], 0, sizeof(*s->t));
@@ -175,7 +178,7 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 			return se;
 	}
 	if (s->ns >= JSUM_MAX_ITEMS ||
-	    (np = grow(s->s, &s->scap, s->ns, sizeof(*s->s))) == NULL)
+	    (np = grow(s->s, &s->scap, s->ns, sizeof(*s->s), 64)) == NULL)
 		return NULL;
 	s->s = np;
 	se = &s->s[s->ns];
@@ -264,7 +267,8 @@ reading(struct jsum *s, struct jsum_series *se, wp_time t,
 	if (sp != NULL && sp->t0 / s->slot == t / s->slot)
 		span_extend(sp, se, t, v, x);
 	else {
-		if ((np = grow(se->span, &se->cap, se->n, sizeof(*sp))) ==
+		if ((np = grow(se->span, &se->cap, se->n, sizeof(*sp),
+		    SPANS_FIRST)) ==
 		    NULL)
 			return -1;
 		se->span = np;

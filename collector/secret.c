@@ -65,7 +65,7 @@ wipe_free(char *buf, size_t n)
 static char *
 read_secret(int fd, const char *path, struct wp_err *err)
 {
-	char *buf;
+	char *buf, *s;
 	size_t len = 0;
 	ssize_t r;
 
@@ -101,7 +101,11 @@ read_secret(int fd, const char *path, struct wp_err *err)
 		wipe_free(buf, len);
 		return NULL;
 	}
-	return buf;
+	/* Keep only what it holds (one secret per target of a large fleet). */
+	if ((s = strdup(buf)) == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+	wipe_free(buf, SECRET_MAX + 2);
+	return s;
 }
 
 static char *

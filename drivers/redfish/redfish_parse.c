@@ -58,7 +58,7 @@ rf_readings_add(struct rf_readings *r, const struct rf_reading *x)
 	size_t ncap;
 
 	if (r->n == r->cap) {
-		ncap = r->cap ? r->cap * 2 : 4;
+		ncap = r->cap ? r->cap * 2 : 2;
 		if ((nv = realloc(r->v, ncap * sizeof(*nv))) == NULL)
 			return -1;
 		r->v = nv;
