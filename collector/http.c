@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include <curl/curl.h>
+#include <openssl/ssl.h>
 
 #include "http.h"
 #include "http_wire.h"
@@ -97,6 +98,7 @@ static void start_queued(struct http *h);
 static void launch(struct http_conn *c);
 static void on_io(int fd, int events, void *arg);
 static void on_deadline(void *arg);
+static void tls_read_ahead(struct http_conn *c);
 static void fail_later(struct http_conn *c, int class, const char *msg);
 
 /* --- curl multi glue (connections only) --- */
@@ -725,8 +727,28 @@ send_some(struct http_conn *c)
 		}
 		c->sent += n;
 	}
+	/* the first send attached the connection: its SSL is reachable now */
+	if (c->exchanges == 0 && c->at.https)
+		tls_read_ahead(c);
 	c->phase = P_RECV;
 	watch(c, LOOP_READ);
+}
+
+/*
+ * Lets OpenSSL read whatever the socket holds in one go: an answer sent as
+ * two TLS records (headers, body) is then one read, not four (header and
+ * body of each record).  Only this code reads the connection, and it reads
+ * until the answer is whole, so nothing is left waiting unseen.
+ */
+static void
+tls_read_ahead(struct http_conn *c)
+{
+	struct curl_tlssessioninfo *ti = NULL;
+
+	if (curl_easy_getinfo(c->easy, CURLINFO_TLS_SSL_PTR, &ti) == CURLE_OK &&
+	    ti != NULL && ti->backend == CURLSSLBACKEND_OPENSSL &&
+	    ti->internals != NULL)
+		SSL_set_read_ahead(ti->internals, 1);
 }
 
 /* Takes over the socket of a new link from the shard's watch.  0 or -1. */
