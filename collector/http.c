@@ -36,9 +36,10 @@
  * A fleet's connections are spread over several multi handles of at most
  * SHARD_CONNS each: curl 7.88 walks the whole connection cache of a multi
  * on curl_easy_send/recv of a connect-only handle and on removal, so a
- * shard keeps that walk short.  A connection always runs on its shard.
+ * shard keeps that walk short (each shard costs about 29 KB of curl's
+ * hash tables).  A connection always runs on its shard.
  */
-#define SHARD_CONNS	16
+#define SHARD_CONNS	32
 
 struct shard {
 	struct http	 *h;
@@ -83,7 +84,7 @@ struct http_conn {
 	struct origin	 want;
 	struct wbuf	 req;
 	size_t		 sent;
-	struct http_rx	 rx;
+	struct http_rx	*rx;		/* while a request is on: req_clear */
 	http_done_cb	 cb;
 	void		*arg;
 	wp_time		 timeout, connect_timeout, started;
@@ -412,6 +413,11 @@ req_clear(struct http_conn *c)
 	c->phase = P_IDLE;
 	c->retried = false;
 	c->has_late = false;
+	if (c->rx != NULL) {
+		http_rx_free(c->rx);
+		free(c->rx);
+		c->rx = NULL;
+	}
 	c->cb = NULL;
 	c->arg = NULL;
 	loop_timer_disarm(c->deadline);
@@ -465,7 +471,6 @@ http_conn_free(struct http_conn *c)
 	link_close(c);
 	curl_easy_cleanup(c->easy);
 	loop_timer_free(c->deadline);
-	http_rx_free(&c->rx);
 	wbuf_free(&c->req);
 	origin_free(&c->at);
 	origin_free(&c->want);
@@ -531,7 +536,6 @@ finish_fail(struct http_conn *c, const struct wp_err *e)
 	link_close(c);
 	slot_freed(h);
 	req_clear(c);
-	http_rx_free(&c->rx);
 	cb(arg, NULL, &copy);
 }
 
@@ -542,20 +546,20 @@ finish_ok(struct http_conn *c)
 	http_done_cb cb = c->cb;
 	void *arg = c->arg;
 	struct http_resp r = { 0 };
-	struct wbuf head = c->rx.head, body = c->rx.body;
+	struct wbuf head = c->rx->head, body = c->rx->body;
 	char ct[128];
 
 	/* Take the buffers: the conn is reusable from inside the callback. */
-	memset(&c->rx.head, 0, sizeof(c->rx.head));
-	memset(&c->rx.body, 0, sizeof(c->rx.body));
-	r.status = c->rx.status;
+	memset(&c->rx->head, 0, sizeof(c->rx->head));
+	memset(&c->rx->body, 0, sizeof(c->rx->body));
+	r.status = c->rx->status;
 	r.body = body.p ? body.p : "";
 	r.len = body.len;
 	r.headers = head.p ? head.p : "";
 	if (http_resp_header(&r, "Content-Type", ct, sizeof(ct)) == 0)
 		r.content_type = ct;
 	r.elapsed = clock_mono() - c->started;
-	if (c->rx.keep_alive)
+	if (c->rx->keep_alive)
 		c->exchanges++;
 	else
 		link_close(c);
@@ -586,7 +590,7 @@ on_deadline(void *arg)
 	else
 		err_set(&e, WP_E_TRANSIENT, "timed out after %lld ms with %zu "
 		    "bytes received", (long long)((clock_mono() - c->started) /
-		    WP_MS), c->rx.received);
+		    WP_MS), c->rx->received);
 	finish_fail(c, &e);
 }
 
@@ -598,12 +602,12 @@ on_deadline(void *arg)
 static bool
 retry_fresh(struct http_conn *c)
 {
-	if (c->retried || c->exchanges == 0 || c->rx.received != 0)
+	if (c->retried || c->exchanges == 0 || c->rx->received != 0)
 		return false;
 	link_close(c);
 	c->retried = true;
 	c->sent = 0;
-	http_rx_init(&c->rx, HEADERS_MAX, c->rx.max_body, c->rx.no_body);
+	http_rx_init(c->rx, HEADERS_MAX, c->rx->max_body, c->rx->no_body);
 	launch(c);
 	return true;
 }
@@ -687,20 +691,20 @@ recv_some(struct http_conn *c)
 			return;
 		}
 		if (n == 0) {			/* the peer closed */
-			if ((r = http_rx_eof(&c->rx)) == HTTP_RX_DONE)
+			if ((r = http_rx_eof(c->rx)) == HTTP_RX_DONE)
 				finish_ok(c);
 			else if (!retry_fresh(c)) {
-				err_set(&e, WP_E_TRANSIENT, "%s", c->rx.msg);
+				err_set(&e, WP_E_TRANSIENT, "%s", c->rx->msg);
 				finish_fail(c, &e);
 			}
 			return;
 		}
-		if ((r = http_rx_feed(&c->rx, buf, n)) == HTTP_RX_DONE) {
+		if ((r = http_rx_feed(c->rx, buf, n)) == HTTP_RX_DONE) {
 			finish_ok(c);
 			return;
 		}
 		if (r == HTTP_RX_ERROR) {
-			err_set(&e, WP_E_PROTOCOL, "%s", c->rx.msg);
+			err_set(&e, WP_E_PROTOCOL, "%s", c->rx->msg);
 			finish_fail(c, &e);
 			return;
 		}
@@ -872,10 +876,14 @@ prepare(struct http_conn *c, const struct http_req_opts *o, char *msg,
 	c->req.len = 0;
 	if (http_wire_request(&c->req, &w, msg, msglen) == -1)
 		return -1;
+	if (c->rx == NULL && (c->rx = calloc(1, sizeof(*c->rx))) == NULL) {
+		snprintf(msg, msglen, "out of memory");
+		return -1;
+	}
 	c->timeout = to;
 	c->connect_timeout = o->connect_timeout ? o->connect_timeout :
 	    (to < 5 * WP_SEC ? to : 5 * WP_SEC);
-	http_rx_init(&c->rx, HEADERS_MAX,
+	http_rx_init(c->rx, HEADERS_MAX,
 	    o->max_body ? o->max_body : HTTP_MAX_BODY_DEFAULT,
 	    strcmp(w.method, "HEAD") == 0);
 	return 0;

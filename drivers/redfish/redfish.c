@@ -72,12 +72,11 @@ struct rf_target {
 	wp_time		 timeout;
 	const struct wp_services *svc;	/* -> svc_copy */
 	struct wp_services svc_copy;
-	char		 state_dir[400];
 	struct http_conn *conn;
 	/* session */
-	char		 token[512];
+	char		*token;		/* X-Auth-Token, or NULL; token_clear */
 	char		 session_uri[RF_URI_MAX];
-	char		 state_file[512];
+	char		*state_file;	/* or NULL: sessions not kept */
 	bool		 stale_checked;
 	const char	*login_path;
 	/* discovery: the walker while it runs, then only the plan */
@@ -224,8 +223,27 @@ state_path(struct rf_target *t, const char *dir)
 		    safe[i] <= 'Z') || (safe[i] >= '0' && safe[i] <= '9') ||
 		    safe[i] == '-' || safe[i] == '.'))
 			safe[i] = '_';
-	snprintf(t->state_file, sizeof(t->state_file),
-	    "%s/redfish-session-%s", dir, safe);
+	free(t->state_file);
+	if (asprintf(&t->state_file, "%s/redfish-session-%s", dir, safe) < 0)
+		t->state_file = NULL;
+}
+
+/* The session token is a secret: wiped when dropped. */
+static void
+token_clear(struct rf_target *t)
+{
+	if (t->token == NULL)
+		return;
+	explicit_bzero(t->token, strlen(t->token));
+	free(t->token);
+	t->token = NULL;
+}
+
+static int
+token_set(struct rf_target *t, const char *tok)
+{
+	token_clear(t);
+	return tok[0] != '\0' && (t->token = strdup(tok)) != NULL ? 0 : -1;
 }
 
 static void target_free(void *state);
@@ -279,6 +297,7 @@ request(struct rf_target *t, const char *method, const char *path,
 	struct http_req_opts o = { 0 };
 	char url[RF_URI_MAX + 320], hdr[600];
 	const char *hdrs[3] = { "Accept: application/json", NULL, NULL };
+	int rc;
 
 	if (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0)
 		snprintf(url, sizeof(url), "%s", path);
@@ -287,7 +306,7 @@ request(struct rf_target *t, const char *method, const char *path,
 	o.method = method;
 	o.url = url;
 	o.body = body;
-	if (t->auth == AUTH_SESSION && t->token[0] && t->step != ST_LOGIN) {
+	if (t->auth == AUTH_SESSION && t->token != NULL && t->step != ST_LOGIN) {
 		snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
 		hdrs[1] = hdr;
 	}
@@ -308,7 +327,9 @@ request(struct rf_target *t, const char *method, const char *path,
 		    t->name);
 		t->insecure_warned = true;
 	}
-	return http_start(t->conn, &o, on_resp, t, err);
+	rc = http_start(t->conn, &o, on_resp, t, err);
+	explicit_bzero(hdr, sizeof(hdr));	/* copied by http_start */
+	return rc;
 }
 
 static void
@@ -318,6 +339,8 @@ finish_poll(struct rf_target *t, int rc, const struct wp_err *err)
 
 	t->poll = NULL;
 	t->step = ST_IDLE;
+	/* the readings are rebuilt every poll: hold no memory in between */
+	rf_readings_fini(&t->polled);
 	if (p != NULL)
 		poll_done(p, rc, err);
 }
@@ -341,7 +364,7 @@ save_session(struct rf_target *t)
 	FILE *f;
 	int fd;
 
-	if (t->state_file[0] == '\0')
+	if (t->state_file == NULL)
 		return;
 	if (t->session_uri[0] == '\0') {
 		unlink(t->state_file);
@@ -360,7 +383,8 @@ save_session(struct rf_target *t)
 		log_warn("redfish %s: cannot save session state", t->name);
 		return;
 	}
-	fprintf(f, "%s\n%s\n%s\n", t->base, t->session_uri, t->token);
+	fprintf(f, "%s\n%s\n%s\n", t->base, t->session_uri,
+	    t->token ? t->token : "");
 	if (fclose(f) != 0 || rename(tmp, t->state_file) != 0)
 		log_warn("redfish %s: cannot save session state", t->name);
 }
@@ -372,7 +396,7 @@ load_stale(struct rf_target *t)
 	char base[256] = "", uri[RF_URI_MAX] = "", tok[512] = "";
 	FILE *f;
 
-	if (t->state_file[0] == '\0' || (f = fopen(t->state_file, "r")) == NULL)
+	if (t->state_file == NULL || (f = fopen(t->state_file, "r")) == NULL)
 		return false;
 	if (fgets(base, sizeof(base), f) && fgets(uri, sizeof(uri), f) &&
 	    fgets(tok, sizeof(tok), f)) {
@@ -385,7 +409,8 @@ load_stale(struct rf_target *t)
 		return false;
 	}
 	snprintf(t->session_uri, sizeof(t->session_uri), "%s", uri);
-	snprintf(t->token, sizeof(t->token), "%s", tok);
+	token_set(t, tok);
+	explicit_bzero(tok, sizeof(tok));
 	return true;
 }
 
@@ -447,10 +472,11 @@ uri_path(const char *loc, char *out, size_t len)
 static int
 on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 {
-	char loc[RF_URI_MAX];
+	char loc[RF_URI_MAX], tok[512];
 	struct json_object *o;
 	struct wp_err pe;
 	const char *id;
+	int rc;
 
 	if (r->status == 405 && strcmp(t->login_path, RF_SESSIONS) == 0)
 		return start_login(t, RF_LEGACY_SESSIONS, err) < 0 ? -1 : 1;
@@ -460,8 +486,11 @@ on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 	if (r->status != 200 && r->status != 201 && r->status != 204)
 		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
 		    WP_E_PROTOCOL, "login: HTTP %ld", r->status);
-	if (http_resp_header(r, "X-Auth-Token", t->token, sizeof(t->token)) < 0
-	    || t->token[0] == '\0')
+	if (http_resp_header(r, "X-Auth-Token", tok, sizeof(tok)) < 0)
+		tok[0] = '\0';
+	rc = token_set(t, tok);
+	explicit_bzero(tok, sizeof(tok));
+	if (rc < 0)
 		return err_set(err, WP_E_PROTOCOL, "login: no X-Auth-Token");
 	t->session_uri[0] = '\0';
 	if (http_resp_header(r, "Location", loc, sizeof(loc)) == 0 && loc[0])
@@ -665,7 +694,7 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
 	    t->auth == AUTH_SESSION && !t->relogged) {
 		log_info("redfish %s: session expired (401), logging in again",
 		    t->name);
-		t->token[0] = '\0';	/* the BMC dropped it already */
+		token_clear(t);		/* the BMC dropped it already */
 		t->session_uri[0] = '\0';
 		save_session(t);
 		t->relogged = true;
@@ -684,7 +713,8 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
 	case ST_STALE:
 		log_info("redfish %s: deleted the session a previous run left "
 		    "(HTTP %ld)", t->name, r->status);
-		t->token[0] = t->session_uri[0] = '\0';
+		token_clear(t);
+		t->session_uri[0] = '\0';
 		save_session(t);
 		break;
 	case ST_LOGIN:
@@ -766,10 +796,11 @@ step(struct rf_target *t)
 				t->step = ST_IDLE;
 			else
 				return;
-			t->token[0] = t->session_uri[0] = '\0';
+			token_clear(t);
+			t->session_uri[0] = '\0';
 		}
 	}
-	if (t->auth == AUTH_SESSION && t->token[0] == '\0') {
+	if (t->auth == AUTH_SESSION && t->token == NULL) {
 		if (load_password(t, &err) < 0 ||
 		    start_login(t, RF_SESSIONS, &err) < 0)
 			fail(t, &err);
@@ -845,7 +876,7 @@ poll_cancel(void *state, struct wp_poll *poll)
 /* The DELETE outlives the target: its connection is freed when it ends. */
 struct rf_logout {
 	struct http_conn *conn;
-	char		 state_file[512];
+	char		*state_file;	/* or NULL */
 	char		 session_uri[RF_URI_MAX];
 };
 
@@ -861,7 +892,7 @@ forget_session(const char *file, const char *uri)
 	FILE *f;
 	bool ours = false;
 
-	if (file[0] == '\0' || (f = fopen(file, "r")) == NULL)
+	if (file == NULL || (f = fopen(file, "r")) == NULL)
 		return;
 	if (fgets(base, sizeof(base), f) && fgets(cur, sizeof(cur), f)) {
 		cur[strcspn(cur, "\n")] = '\0';
@@ -884,6 +915,7 @@ on_logout(void *arg, const struct http_resp *r, const struct wp_err *e)
 		log_info("redfish: session delete failed: %s", r ?
 		    "refused" : e->msg);
 	http_conn_free(lo->conn);	/* not touched after the callback */
+	free(lo->state_file);
 	free(lo);
 }
 
@@ -905,15 +937,22 @@ logout(struct rf_target *t)
 		return;
 	if ((lo = calloc(1, sizeof(*lo))) == NULL)
 		return;
-	if ((lo->conn = http_conn_new(t->svc->http, &err)) == NULL) {
+	/* The target's kept-alive connection carries the DELETE (no new
+	 * handshake per BMC at exit or reload); the DELETE owns it now. */
+	if (t->conn != NULL) {
+		http_cancel(t->conn);
+		lo->conn = t->conn;
+		t->conn = NULL;
+	} else if ((lo->conn = http_conn_new(t->svc->http, &err)) == NULL) {
 		free(lo);
 		return;
 	}
-	snprintf(lo->state_file, sizeof(lo->state_file), "%s", t->state_file);
+	lo->state_file = t->state_file ? strdup(t->state_file) : NULL;
 	snprintf(lo->session_uri, sizeof(lo->session_uri), "%s",
 	    t->session_uri);
 	snprintf(url, sizeof(url), "%s%s", t->base, t->session_uri);
-	snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
+	snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s",
+	    t->token ? t->token : "");
 	o.method = "DELETE";
 	o.url = url;
 	o.headers = hdrs;
@@ -923,9 +962,11 @@ logout(struct rf_target *t)
 	o.timeout = 2 * WP_SEC;
 	if (http_start(lo->conn, &o, on_logout, lo, &err) < 0) {
 		http_conn_free(lo->conn);
+		free(lo->state_file);
 		free(lo);
 		log_info("redfish %s: logout not started: %s", t->name, err.msg);
 	}
+	explicit_bzero(hdr, sizeof(hdr));	/* http_start copied it */
 }
 
 static void
@@ -948,7 +989,8 @@ target_free(void *state)
 	free(t->pw_env);
 	free(t->ca_file);
 	free(t->pin);
-	explicit_bzero(t->token, sizeof(t->token));
+	token_clear(t);
+	free(t->state_file);
 	free(t);
 }
 
