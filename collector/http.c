@@ -559,7 +559,8 @@ finish_ok(struct http_conn *c)
 	if (http_resp_header(&r, "Content-Type", ct, sizeof(ct)) == 0)
 		r.content_type = ct;
 	r.elapsed = clock_mono() - c->started;
-	if (c->rx->keep_alive)
+	/* answered before the whole request went out: the link is spoilt */
+	if (c->rx->keep_alive && c->sent == c->req.len)
 		c->exchanges++;
 	else
 		link_close(c);
@@ -802,10 +803,11 @@ on_io(int fd, int events, void *arg)
 	(void)fd;
 	switch (c->phase) {
 	case P_SEND:
-		if (events & (LOOP_WRITE | LOOP_ERROR))
-			send_some(c);
-		if (c->phase == P_SEND && (events & LOOP_READ))
+		/* One call only: either may end the request and free c. */
+		if (events & (LOOP_READ | LOOP_ERROR))
 			recv_some(c);	/* an early answer (an error) */
+		else
+			send_some(c);
 		break;
 	case P_RECV:
 		recv_some(c);

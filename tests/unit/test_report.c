@@ -907,6 +907,111 @@ test_outlets_and_partial_coverage(void **st)
 	json_object_put(o);
 }
 
+/*
+ * A modeled node far from the loads its class was measured at: the class
+ * (gpu-001) ran only near 43 % load, two points whose fit slopes down
+ * (misaligned-looking readings), the modeled node (gpu-002, an EnergykWh
+ * counter too coarse for the window) at 86 %.  The fit would extrapolate
+ * to a wall/GPU ratio of 0.2; the report holds the class's measured ratio
+ * flat instead and widens the bound by the distance carried.
+ */
+static void
+write_far_class(const char *dir)
+{
+	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE };
+	struct wp_err err = { 0 };
+	struct journal *j = journal_open(dir, &jo, &err);
+	struct journal_value v[16];
+	double cw[2] = { 0 }, cg[2] = { 0 }, co[2] = { 0 };
+	wp_time t;
+	int i, n, first = 1;
+
+	if (j == NULL)
+		fail_msg("journal_open: %s", err.msg);
+	for (t = T0 - 60 * S; t <= T0 + 660 * S; t += 10 * S) {
+		char tg[32], nm[32];
+		bool hi = ((t - T0) / (60 * S)) % 2;
+		/* gpu-001: 8 x 294 or 306 W, wall 4060 or 3940 W;
+		 * gpu-002: 8 x 600 W, wall 6500 W (unseen: kWh) */
+		double gw[2] = { 8 * (hi ? 306.0 : 294.0), 8 * 600.0 };
+		double ww[2] = { hi ? 3940.0 : 4060.0, 6500.0 };
+
+		for (n = 0; n < 2; n++) {
+			double q = n == 1 ? 3.6e6 : 1;
+
+			val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+			    WP_COUNTER, 0, floor(cw[n] / q) * q, first);
+			v[0].s.resolution = q;
+			snprintf(tg, sizeof(tg), "gpu-00%d/bmc", n + 1);
+			append(j, t, tg, v, 1);
+			for (i = 0; i < 8; i++) {
+				snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
+				val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY,
+				    WP_COUNTER, 0, cg[n] / 8, first);
+				snprintf(nm, sizeof(nm), "gpu/%d/power_limit",
+				    i);
+				val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER,
+				    WP_GAUGE, 700, 0, 0);
+			}
+			snprintf(tg, sizeof(tg), "gpu-00%d/gpu", n + 1);
+			append(j, t, tg, v, 16);
+			val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS,
+			    WP_COUNTER, 0, co[n], first);
+			snprintf(tg, sizeof(tg), "gpu-00%d/engine0", n + 1);
+			append(j, t, tg, v, 1);
+			cw[n] += ww[n] * 10;
+			cg[n] += gw[n] * 10;
+			co[n] += 10000 * 10;
+		}
+		first = 0;
+	}
+	journal_close(j);
+}
+
+static void
+test_modeled_wall_outside_class_loads(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300], path[400], text[2048];
+	char *args[] = { "-c", f->cfg, "--from", "1795946400", "--to",
+	    "1795947000" };
+	json_object *o;
+	double e, rel;
+	int rc;
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	write_far_class(jdir);
+	snprintf(text, sizeof(text),
+	    "collector:\n  interval: 10s\n  data_dir: %s\n"
+	    "nodes:\n"
+	    "  - name: gpu-001\n    class: c1\n"
+	    "    bmc: {url: https://127.0.0.1:9, auth: none}\n"
+	    "    gpu: {dcgm_exporter: http://127.0.0.1:9/metrics}\n"
+	    "    engines: [{url: http://127.0.0.1:9/metrics, kind: vllm}]\n"
+	    "  - name: gpu-002\n    class: c1\n"
+	    "    bmc: {url: https://127.0.0.2:9, auth: none}\n"
+	    "    gpu: {dcgm_exporter: http://127.0.0.2:9/metrics}\n"
+	    "    engines: [{url: http://127.0.0.2:9/metrics, kind: vllm}]\n",
+	    f->dir);
+	snprintf(path, sizeof(path), "%s/wattpath.yaml", f->dir);
+	write_file(path, text);
+	o = report(f->dir, args, 6, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(o);
+	assert_string_equal(str(o, "nodes.1.boundaries.wall.method"),
+	    "modeled");
+	/* 4800 W of GPU x the class's 4000 / 2400 for 600 s */
+	e = num(o, "nodes.1.boundaries.wall.energy_j");
+	assert_near(e, 4800.0 * 600 * 4000 / 2400, 0.01 * e);
+	/* at least 25 %, plus 0.857 - 0.5 of load carried past bin 4 */
+	rel = num(o, "nodes.1.boundaries.wall.instrument_bound_rel");
+	if (!(rel >= 0.25 + 0.35 && rel < 0.25 + 0.37 + 0.01))
+		fail_msg("modeled bound %.4f, want 0.607", rel);
+	/* and the truth (6500 W) lies inside it */
+	assert_true(fabs(e - 6500.0 * 600) <= rel * e);
+	json_object_put(o);
+}
+
 int
 main(void)
 {
@@ -920,6 +1025,8 @@ main(void)
 		    test_outlets_and_partial_coverage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_formats_and_curve, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_modeled_wall_outside_class_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_class_carbon, setup,
 		    teardown),
 	};
