@@ -49,17 +49,20 @@ sample_set_unit(struct wp_sample *s, const char *unit)
 int
 sample_add_label(struct wp_sample *s, const char *key, const char *value)
 {
-	size_t used = strlen(s->labels);
-	int n;
+	size_t used = strlen(s->labels), kl = strlen(key), vl = strlen(value);
+	char *p = s->labels + used;
 
 	if (strpbrk(key, "=;") || strchr(value, ';'))
 		return -1;
-	n = snprintf(s->labels + used, sizeof(s->labels) - used, "%s%s=%s",
-	    used ? ";" : "", key, value);
-	if (n < 0 || (size_t)n >= sizeof(s->labels) - used) {
-		s->labels[used] = '\0';
+	/* ";" key "=" value NUL must fit; labels are unchanged otherwise */
+	if ((used ? 1 : 0) + kl + 1 + vl >= sizeof(s->labels) - used)
 		return -1;
-	}
+	if (used)
+		*p++ = ';';
+	memcpy(p, key, kl);
+	p[kl] = '=';
+	memcpy(p + kl + 1, value, vl);
+	p[kl + 1 + vl] = '\0';
 	return 0;
 }
 

@@ -76,17 +76,46 @@ static const struct {
 };
 #define N_DEFAULT_RRAS (sizeof(default_rras) / sizeof(default_rras[0]))
 
-/* "T:V" for RRD: counters as integers, gauges as doubles, else U. */
+/* Decimal digits of v at p, no NUL; returns their count. */
+static size_t
+put_int(char *p, long long v)
+{
+	char tmp[24];
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+	    (unsigned long long)v;
+	size_t n = 0, i = 0;
+
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		p[i++] = '-';
+	while (n > 0)
+		p[i++] = tmp[--n];
+	return i;
+}
+
+/*
+ * "T:V" for RRD (len >= UPDATE_LEN): counters as integers, whole-valued
+ * gauges as integers too (most PDU and BMC watts are), other gauges with
+ * ten significant digits, else U.  snprintf's %g was a tenth of a PDU
+ * poll's CPU.
+ */
 static void
 format_value(char *buf, size_t len, int64_t t, double v, bool integer)
 {
+	size_t n = put_int(buf, (long long)t);
+
+	buf[n++] = ':';
 	if (!isfinite(v) || (integer && (v < 0 || v > 9e18)))
-		snprintf(buf, len, "%lld:U", (long long)t);
-	else if (integer)
-		snprintf(buf, len, "%lld:%lld", (long long)t,
-		    (long long)llround(v));
-	else
-		snprintf(buf, len, "%lld:%.10g", (long long)t, v);
+		buf[n++] = 'U';
+	else if (integer || (v == nearbyint(v) && fabs(v) < 1e15))
+		n += put_int(buf + n, llround(v));
+	else {
+		snprintf(buf + n, len - n, "%.10g", v);
+		return;
+	}
+	buf[n] = '\0';
 }
 
 /* Writes f's held values with one librrd call (one open, one map). */
@@ -156,7 +185,7 @@ store_new(const struct store_opts *o, struct wp_err *err)
 	st->hold_max = (int)(st->delay / (time_t)st->step) + 1;
 	if (st->hold_max > STORE_HOLD_MAX)
 		st->hold_max = STORE_HOLD_MAX;
-	st->nb = 4096;
+	st->nb = 64;		/* grows with the fleet: grow_table */
 	if ((st->data_dir = strdup(o->data_dir)) == NULL ||
 	    (st->tab = calloc(st->nb, sizeof(*st->tab))) == NULL)
 		goto oom;
@@ -433,6 +462,27 @@ create_file(struct store *st, const char *path, const struct wp_sample *s,
 	return rc;
 }
 
+/* Doubles the file table once it holds more files than buckets (a PDU
+ * fleet has tens of thousands): lookups stay one or two probes. */
+static void
+grow_table(struct store *st)
+{
+	struct rrdfile **tab, *f, *next;
+	size_t nb = st->nb * 2, i;
+
+	if (st->n < st->nb || (tab = calloc(nb, sizeof(*tab))) == NULL)
+		return;		/* without memory: longer chains, still right */
+	for (i = 0; i < st->nb; i++)
+		for (f = st->tab[i]; f; f = next) {
+			next = f->next;
+			f->next = tab[f->h % nb];
+			tab[f->h % nb] = f;
+		}
+	free(st->tab);
+	st->tab = tab;
+	st->nb = nb;
+}
+
 /* Finds or opens (creating) the file of a series.  NULL on error. */
 static struct rrdfile *
 get_file(struct store *st, const char *path, const struct wp_sample *s,
@@ -478,6 +528,7 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	f->next = st->tab[h % st->nb];
 	st->tab[h % st->nb] = f;
 	st->n++;
+	grow_table(st);
 	return f;
 }
 

@@ -278,6 +278,43 @@ test_write_due_writes_stopped_targets(void **state)
 	store_free(st);
 }
 
+/* Gauges go in exactly: fractional, whole, large and negative values. */
+static void
+test_gauge_values_exact(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
+	    .write_delay = 300 * WP_SEC };
+	static const double want[] = { 412.75, 400, 1.5e12 + 0.5, -7.25,
+	    0.001 };
+	struct wp_sample g;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char path[512], series[32];
+	int known;
+	size_t i;
+	long t;
+
+	assert_non_null(st);
+	for (i = 0; i < 5; i++) {
+		snprintf(series, sizeof(series), "ctx/g%zu", i);
+		sample_init(&g, series, WP_B_NONE, i < 2 ? WP_Q_POWER :
+		    WP_Q_OTHER, WP_GAUGE);
+		g.value = want[i];
+		for (t = T0; t < T0 + 900; t += STEP)
+			assert_int_equal(store_update(st, "g", &g, 0,
+			    t * WP_SEC, &err), 0);
+	}
+	store_free(st);
+	for (i = 0; i < 5; i++) {
+		snprintf(series, sizeof(series), "ctx/g%zu", i);
+		store_path(f->dir, "g", series, path, sizeof(path));
+		assert_true(fabs(fetch_mean(path, "AVERAGE", T0 + 60, T0 + 840,
+		    60, &known) - want[i]) <= 1e-9 * fabs(want[i]));
+		assert_true(known >= 10);
+	}
+}
+
 static void
 test_old_values_are_skipped(void **state)
 {
@@ -459,6 +496,8 @@ main(void)
 		    test_held_files_are_written_spread_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_write_due_writes_stopped_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gauge_values_exact, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_old_values_are_skipped,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_rras_and_sizes,
