@@ -743,6 +743,42 @@ test_two_class_carbon(void **st)
 }
 
 /*
+ * One poll of node n+1 ("gpu-00N"): its BMC's wall counter (cumulative
+ * wall J floored to resolution res; none when wall < 0), eight GPUs
+ * sharing gpu J with 700 W limits, and its engine's output tokens.
+ */
+static void
+append_node(struct journal *j, wp_time t, int n, double wall, double res,
+    double gpu, double tokens, int first)
+{
+	struct journal_value v[16];
+	char tg[32], nm[32];
+	int i;
+
+	if (wall >= 0) {
+		val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY, WP_COUNTER,
+		    0, floor(wall / res) * res, first);
+		v[0].s.resolution = res;
+		snprintf(tg, sizeof(tg), "gpu-00%d/bmc", n + 1);
+		append(j, t, tg, v, 1);
+	}
+	for (i = 0; i < 8; i++) {
+		snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
+		val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY, WP_COUNTER, 0,
+		    gpu / 8, first);
+		snprintf(nm, sizeof(nm), "gpu/%d/power_limit", i);
+		val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER, WP_GAUGE, 700,
+		    0, 0);
+	}
+	snprintf(tg, sizeof(tg), "gpu-00%d/gpu", n + 1);
+	append(j, t, tg, v, 16);
+	val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER, 0,
+	    tokens, first);
+	snprintf(tg, sizeof(tg), "gpu-00%d/engine0", n + 1);
+	append(j, t, tg, v, 1);
+}
+
+/*
  * Outlets named by number and by name, a coarse (EnergykWh) wall counter
  * modeled from the class curve, a node with neither wall metering nor a
  * class (the wall boundary then covers the other two, with their tokens),
@@ -759,42 +795,17 @@ write_partial(const char *dir)
 	static const double wall[3] = { 7800, 7800, 7800 };
 	static const double gpu[3] = { 650, 650, 650 };
 	wp_time t;
-	int i, n, first = 1;
+	int n, first = 1;
 
 	if (j == NULL)
 		fail_msg("journal_open: %s", err.msg);
 	for (t = T0 - 60 * S; t <= T0 + 660 * S; t += 10 * S) {
-		char tg[32], nm[32];
 		/* a load that alternates, so the class curve has a spread */
 		double k = ((t - T0) / (60 * S)) % 2 ? 1.1 : 0.9;
 
-		for (n = 0; n < 3; n++) {
-			if (n < 2) {
-				double q = n == 1 ? 3.6e6 : 1;	/* kWh */
-
-				val(&v[0], "wall/energy", WP_B_WALL,
-				    WP_Q_ENERGY, WP_COUNTER, 0,
-				    floor(cw[n] / q) * q, first);
-				v[0].s.resolution = q;
-				snprintf(tg, sizeof(tg), "gpu-00%d/bmc", n + 1);
-				append(j, t, tg, v, 1);
-			}
-			for (i = 0; i < 8; i++) {
-				snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
-				val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY,
-				    WP_COUNTER, 0, cg[n] / 8, first);
-				snprintf(nm, sizeof(nm), "gpu/%d/power_limit",
-				    i);
-				val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER,
-				    WP_GAUGE, 700, 0, 0);
-			}
-			snprintf(tg, sizeof(tg), "gpu-00%d/gpu", n + 1);
-			append(j, t, tg, v, 16);
-			val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS,
-			    WP_COUNTER, 0, co[n], first);
-			snprintf(tg, sizeof(tg), "gpu-00%d/engine0", n + 1);
-			append(j, t, tg, v, 1);
-		}
+		for (n = 0; n < 3; n++)	/* gpu-002's wall in kWh */
+			append_node(j, t, n, n < 2 ? cw[n] : -1,
+			    n == 1 ? 3.6e6 : 1, cg[n], co[n], first);
 		/* gpu-001 on pdu-a outlet 7 (by number) and pdu-b outlet 3
 		 * (named "psu2-gpu1"); Wh counters, half the wall each;
 		 * pdu-a outlet 9 (gpu-003's) draws too little for Wh */
@@ -921,44 +932,22 @@ write_far_class(const char *dir)
 	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE };
 	struct wp_err err = { 0 };
 	struct journal *j = journal_open(dir, &jo, &err);
-	struct journal_value v[16];
 	double cw[2] = { 0 }, cg[2] = { 0 }, co[2] = { 0 };
 	wp_time t;
-	int i, n, first = 1;
+	int n, first = 1;
 
 	if (j == NULL)
 		fail_msg("journal_open: %s", err.msg);
 	for (t = T0 - 60 * S; t <= T0 + 660 * S; t += 10 * S) {
-		char tg[32], nm[32];
 		bool hi = ((t - T0) / (60 * S)) % 2;
 		/* gpu-001: 8 x 294 or 306 W, wall 4060 or 3940 W;
 		 * gpu-002: 8 x 600 W, wall 6500 W (unseen: kWh) */
 		double gw[2] = { 8 * (hi ? 306.0 : 294.0), 8 * 600.0 };
 		double ww[2] = { hi ? 3940.0 : 4060.0, 6500.0 };
 
-		for (n = 0; n < 2; n++) {
-			double q = n == 1 ? 3.6e6 : 1;
-
-			val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY,
-			    WP_COUNTER, 0, floor(cw[n] / q) * q, first);
-			v[0].s.resolution = q;
-			snprintf(tg, sizeof(tg), "gpu-00%d/bmc", n + 1);
-			append(j, t, tg, v, 1);
-			for (i = 0; i < 8; i++) {
-				snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
-				val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY,
-				    WP_COUNTER, 0, cg[n] / 8, first);
-				snprintf(nm, sizeof(nm), "gpu/%d/power_limit",
-				    i);
-				val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER,
-				    WP_GAUGE, 700, 0, 0);
-			}
-			snprintf(tg, sizeof(tg), "gpu-00%d/gpu", n + 1);
-			append(j, t, tg, v, 16);
-			val(&v[0], "tokens/output", WP_B_NONE, WP_Q_TOKENS,
-			    WP_COUNTER, 0, co[n], first);
-			snprintf(tg, sizeof(tg), "gpu-00%d/engine0", n + 1);
-			append(j, t, tg, v, 1);
+		for (n = 0; n < 2; n++) {	/* gpu-002's wall in kWh */
+			append_node(j, t, n, cw[n], n == 1 ? 3.6e6 : 1, cg[n],
+			    co[n], first);
 			cw[n] += ww[n] * 10;
 			cg[n] += gw[n] * 10;
 			co[n] += 10000 * 10;
