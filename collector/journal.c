@@ -60,7 +60,8 @@
 #define P_DELTA		0x0400
 #define P_CUM		0x0800
 #define P_CTR_FLAGS	0x1000
-#define P_ALL		0x1fff
+#define P_LABELS_PREV	0x2000	/* labels as an edit of the previous value's */
+#define P_ALL		0x3fff
 
 enum mstate { M_OPEN, M_CLOSED, M_EXPIRED };
 
@@ -139,8 +140,39 @@ bits_differ(double a, double b)
 
 /* ---- record body ---- */
 
+/*
+ * Common prefix and suffix of labels a (the previous value's) and b, not
+ * overlapping in either; what a PDU's outlets share (sysDescr, vendor,
+ * profile) is then written once per record, not once per value.
+ */
+static void
+labels_common(const char *a, const char *b, size_t *pre, size_t *suf)
+{
+	size_t la = strlen(a), lb = strlen(b), m = la < lb ? la : lb, p, q;
+
+	for (p = 0; p < m && a[p] == b[p]; p++)
+		;
+	for (q = 0; q < m - p && a[la - 1 - q] == b[lb - 1 - q]; q++)
+		;
+	*pre = p;
+	*suf = q;
+}
+
+/* True if b is worth writing as an edit of a (saves more than it costs). */
+static bool
+labels_as_edit(const char *a, const char *b)
+{
+	size_t pre, suf;
+
+	if (a == NULL || b[0] == '\0')
+		return false;
+	labels_common(a, b, &pre, &suf);
+	return pre + suf > 2;
+}
+
 static uint16_t
-value_present(const struct journal_record *r, const struct journal_value *v)
+value_present(const struct journal_record *r, const struct journal_value *v,
+    const char *prev_labels)
 {
 	const struct wp_sample *s = &v->s;
 	uint16_t p = 0;
@@ -163,7 +195,9 @@ value_present(const struct journal_record *r, const struct journal_value *v)
 		p |= P_T_REAL;
 	if (s->t_mono != r->t_mono)
 		p |= P_T_MONO;
-	if (s->labels[0])
+	if (labels_as_edit(prev_labels, s->labels))
+		p |= P_LABELS_PREV;
+	else if (s->labels[0])
 		p |= P_LABELS;
 	if (bits_nonzero(v->delta))
 		p |= P_DELTA;
@@ -174,12 +208,26 @@ value_present(const struct journal_record *r, const struct journal_value *v)
 	return p;
 }
 
+/* Writes labels b as prefix and suffix lengths of a plus the middle. */
+static void
+put_labels_edit(struct wire_buf *w, const char *a, const char *b)
+{
+	size_t pre, suf, lb = strlen(b);
+
+	labels_common(a, b, &pre, &suf);
+	wire_put_le(w, pre, 1);
+	wire_put_le(w, suf, 1);
+	wire_put_le(w, lb - pre - suf, 1);
+	wire_put(w, b + pre, lb - pre - suf);
+}
+
+/* prev_labels: the previous value's labels in this record, or NULL. */
 static void
 encode_value(struct wire_buf *b, const struct journal_record *r,
-    const struct journal_value *v)
+    const struct journal_value *v, const char *prev_labels)
 {
 	const struct wp_sample *s = &v->s;
-	uint16_t p = value_present(r, v);
+	uint16_t p = value_present(r, v, prev_labels);
 
 	wire_put_str(b, s->series, WP_SERIES_MAX - 1, 1);
 	wire_put_le(b, s->boundary, 1);
@@ -208,6 +256,8 @@ encode_value(struct wire_buf *b, const struct journal_record *r,
 		wire_put_le(b, (uint64_t)s->t_mono, 8);
 	if (p & P_LABELS)
 		wire_put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
+	if (p & P_LABELS_PREV)
+		put_labels_edit(b, prev_labels, s->labels);
 	if (p & P_DELTA)
 		wire_put_f64(b, v->delta);
 	if (p & P_CUM)
@@ -246,7 +296,7 @@ encode_record(struct wire_buf *b, const struct journal_record *r,
 	wire_put_str(b, r->error ? r->error : "", ERROR_MAX, 2);
 	wire_put_le(b, r->n, 2);
 	for (i = 0; i < r->n; i++)
-		encode_value(b, r, &r->v[i]);
+		encode_value(b, r, &r->v[i], i ? r->v[i - 1].s.labels : NULL);
 	if (b->oom)
 		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
 	if (b->len - FRAME_HDR_LEN > BODY_MAX)
@@ -256,9 +306,33 @@ encode_record(struct wire_buf *b, const struct journal_record *r,
 	return 0;
 }
 
+/* Reads labels written by put_labels_edit against prev into out. */
+static void
+rd_labels_edit(struct wire_rd *d, const char *prev, char out[WP_LABEL_MAX])
+{
+	size_t lp = strlen(prev), pre, suf, mid;
+
+	pre = (size_t)wire_rd_le(d, 1);
+	suf = (size_t)wire_rd_le(d, 1);
+	mid = (size_t)wire_rd_le(d, 1);
+	if (d->bad || pre + suf > lp || pre + mid + suf >= WP_LABEL_MAX ||
+	    d->len - d->off < mid) {
+		d->bad = true;
+		return;
+	}
+	memcpy(out, prev, pre);
+	memcpy(out + pre, d->p + d->off, mid);
+	memcpy(out + pre + mid, prev + lp - suf, suf);
+	out[pre + mid + suf] = '\0';
+	if (strlen(out) != pre + mid + suf)	/* embedded NUL */
+		d->bad = true;
+	d->off += mid;
+}
+
+/* prev_labels: the previous value's decoded labels, or NULL (the first). */
 static void
 decode_value(struct wire_rd *d, const struct journal_record *r,
-    struct journal_value *v)
+    struct journal_value *v, const char *prev_labels)
 {
 	struct wp_sample *s = &v->s;
 	uint16_t p;
@@ -269,7 +343,8 @@ decode_value(struct wire_rd *d, const struct journal_record *r,
 	s->quantity = (uint8_t)wire_rd_le(d, 1);
 	s->kind = (uint8_t)wire_rd_le(d, 1);
 	p = (uint16_t)wire_rd_le(d, 2);
-	if (p & ~P_ALL)
+	if ((p & ~P_ALL) || ((p & P_LABELS_PREV) &&
+	    ((p & P_LABELS) || prev_labels == NULL)))
 		d->bad = true;
 	s->flags = (uint32_t)wire_rd_le(d, 4);
 	s->value = wire_rd_f64(d);
@@ -285,6 +360,8 @@ decode_value(struct wire_rd *d, const struct journal_record *r,
 	s->t_mono = (p & P_T_MONO) ? (wp_time)wire_rd_le(d, 8) : r->t_mono;
 	if (p & P_LABELS)
 		wire_rd_str(d, 1, s->labels, sizeof(s->labels));
+	if ((p & P_LABELS_PREV) && !d->bad)
+		rd_labels_edit(d, prev_labels, s->labels);
 	v->delta = (p & P_DELTA) ? wire_rd_f64(d) : 0;
 	v->cum = (p & P_CUM) ? wire_rd_f64(d) : 0;
 	v->ctr_flags = (p & P_CTR_FLAGS) ? (uint32_t)wire_rd_le(d, 4) : 0;
@@ -316,7 +393,7 @@ decode_record(struct seg_rd *sr, size_t len)
 		sr->vcap = n;
 	}
 	for (i = 0; i < n && !d.bad; i++)
-		decode_value(&d, r, &sr->v[i]);
+		decode_value(&d, r, &sr->v[i], i ? sr->v[i - 1].s.labels : NULL);
 	if (d.bad || d.off != len)
 		return -1;
 	r->target = sr->target;
