@@ -344,43 +344,95 @@ pdu_get_oid(const struct pdu_profile *p, const struct pdu_row *row, int col,
 	return 0;
 }
 
+/* Writes prefix "/" number at buf (len > 0), truncating like snprintf. */
+static void
+put_role_number(char *buf, size_t len, const char *prefix, int number)
+{
+	char digits[16];
+	size_t n = 0, pl = strlen(prefix), k;
+	unsigned u = number < 0 ? 0u - (unsigned)number : (unsigned)number;
+
+	do
+		digits[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (number < 0)
+		digits[n++] = '-';
+	if (pl + 1 + n >= len) {	/* rare: the slow, exact way */
+		snprintf(buf, len, "%s/%d", prefix, number);
+		return;
+	}
+	memcpy(buf, prefix, pl);
+	buf[pl] = '/';
+	for (k = 0; k < n; k++)
+		buf[pl + 1 + k] = digits[n - 1 - k];
+	buf[pl + 1 + n] = '\0';
+}
+
 void
 pdu_row_series(const struct pdu_profile *p, const struct pdu_row *row,
     char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%d", p->tab[row->table].role ==
-	    PDU_ROLE_OUTLET ? "outlet" : "inlet", row->number);
+	put_role_number(buf, len, p->tab[row->table].role == PDU_ROLE_OUTLET ?
+	    "outlet" : "inlet", row->number);
 }
 
 void
 pdu_row_path(const struct pdu_profile *p, const struct pdu_row *row,
     char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%d", pdu_role_name(p->tab[row->table].role),
+	put_role_number(buf, len, pdu_role_name(p->tab[row->table].role),
 	    row->number);
 }
 
-static int
-check_value(const struct pdu_table *tab, const struct pdu_col *col,
-    const char *what, const struct pdu_vb *vb, double *raw,
-    struct wp_err *err)
+/* 10^k, exact for the small k profiles use. */
+static double
+pow10i(int k)
 {
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
+
+	if (k >= 0 && k < (int)(sizeof(p10) / sizeof(p10[0])))
+		return p10[k];
+	return pow(10.0, k);
+}
+
+/* What a value is, for its error messages: "outlet/3 energy". */
+static const char *
+value_what(const struct pdu_profile *p, const struct pdu_row *row, int col,
+    char what[96])
+{
+	size_t n;
+
+	pdu_row_path(p, row, what, 80);
+	n = strlen(what);
+	snprintf(what + n, 96 - n, " %s", col == PDU_COL_ENERGY ? "energy" :
+	    "power");
+	return what;
+}
+
+static int
+check_value(const struct pdu_profile *p, const struct pdu_row *row, int col,
+    const struct pdu_vb *vb, double *raw, struct wp_err *err)
+{
+	const struct pdu_col *c = &p->tab[row->table].col[col];
+	char what[96];
 	int rc;
 
 	if (vb->type == PDU_V_NOSUCHOBJECT || vb->type ==
 	    PDU_V_NOSUCHINSTANCE || vb->type == PDU_V_ENDOFMIB)
-		return err_set(err, WP_E_PROTOCOL, "%s: %s", what,
-		    pdu_vtype_name(vb->type));
-	rc = vb_number(vb, col->string, raw);
+		return err_set(err, WP_E_PROTOCOL, "%s: %s",
+		    value_what(p, row, col, what), pdu_vtype_name(vb->type));
+	rc = vb_number(vb, c->string, raw);
 	if (rc < 0)
 		return err_set(err, WP_E_PROTOCOL, "%s: %s where a number was "
-		    "expected", what, pdu_vtype_name(vb->type));
+		    "expected", value_what(p, row, col, what),
+		    pdu_vtype_name(vb->type));
 	if (rc == 0)
 		return 0;
-	if (col->max_raw > 0 && *raw > col->max_raw)
+	if (c->max_raw > 0 && *raw > c->max_raw)
 		return err_set(err, WP_E_PROTOCOL, "%s: absurd value %.0f "
-		    "(above %.0f)", what, *raw, col->max_raw);
-	(void)tab;
+		    "(above %.0f)", value_what(p, row, col, what), *raw,
+		    c->max_raw);
 	return 1;
 }
 
@@ -396,10 +448,20 @@ fill_labels(const struct pdu_profile *p, const struct pdu_row *row,
 		    pdu_role_name(p->tab[row->table].role));
 	if (row->name[0] != '\0')
 		sample_add_label(s, "name", row->name);
-	idx[0] = '\0';
-	for (i = 0; i < row->nkey && off + 12 < sizeof(idx); i++)
-		off += (size_t)snprintf(idx + off, sizeof(idx) - off, "%s%u",
-		    i ? "." : "", row->key[i]);
+	for (i = 0; i < row->nkey && off + 12 < sizeof(idx); i++) {
+		char d[10];
+		unsigned u = row->key[i];
+		size_t n = 0;
+
+		if (i)
+			idx[off++] = '.';
+		do
+			d[n++] = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		while (n)
+			idx[off++] = d[--n];
+	}
+	idx[off] = '\0';
 	sample_add_label(s, "index", idx);
 }
 
@@ -411,33 +473,32 @@ pdu_decode_value(const struct pdu_profile *p, const struct pdu_row *row,
 	const struct pdu_table *tab = &p->tab[row->table];
 	const struct pdu_col *c = &tab->col[col];
 	char series[WP_SERIES_MAX], what[96];
-	double raw, step, wrap;
+	double raw, step, wrap, div;
 	bool energy = col == PDU_COL_ENERGY;
 	int rc;
 
 	if (col != PDU_COL_POWER && col != PDU_COL_ENERGY)
 		return err_set(err, WP_E_INTERNAL, "decode: bad column");
-	pdu_row_path(p, row, series, sizeof(series));
-	snprintf(what, sizeof(what), "%s %s", series,
-	    energy ? "energy" : "power");
-	if ((rc = check_value(tab, c, what, vb, &raw, err)) <= 0)
+	if ((rc = check_value(p, row, col, vb, &raw, err)) <= 0)
 		return rc;
-	step = c->factor / pow(10.0, row->digits[col]) *
-	    pow(10.0, 3.0 * row->escale[col]);
+	div = pow10i(row->digits[col]);
+	step = c->factor / div * pow10i(3 * row->escale[col]);
 	pdu_row_series(p, row, series, sizeof(series));
 	strncat(series, energy ? "/energy" : "/power",
 	    sizeof(series) - strlen(series) - 1);
 	if (sample_init(s, series, tab->role == PDU_ROLE_OUTLET ?
 	    WP_B_OUTLET : WP_B_PDU, energy ? WP_Q_ENERGY : WP_Q_POWER,
 	    energy && c->cumulative ? WP_COUNTER : WP_GAUGE) < 0)
-		return err_set(err, WP_E_INTERNAL, "%s: series name", what);
+		return err_set(err, WP_E_INTERNAL, "%s: series name",
+		    value_what(p, row, col, what));
 	s->value = raw * step;
-	s->raw_value = raw / pow(10.0, row->digits[col]);
+	s->raw_value = raw / div;
 	sample_set_unit(s, c->unit);
 	s->resolution = step;
 	if (!energy && s->value > tab->max_power)
 		return err_set(err, WP_E_PROTOCOL, "%s: absurd value %.0f W "
-		    "(above %.0f W)", what, s->value, tab->max_power);
+		    "(above %.0f W)", value_what(p, row, col, what), s->value,
+		    tab->max_power);
 	if (energy) {
 		wrap = c->wrap;
 		if (wrap == 0 && vb->type == PDU_V_COUNTER32)
@@ -495,7 +556,7 @@ pdu_identity_labels(struct wp_sample *s, const struct pdu_profile *p,
 	    (p->vendor[0] != '\0' && sample_add_label(s, "vendor",
 	    p->vendor) < 0))
 		return -1;
-	pdu_label_text(d, sizeof(d), sysdescr ? sysdescr : "");
+	snprintf(d, sizeof(d), "%s", sysdescr ? sysdescr : "");
 	used = strlen(s->labels);
 	/* ";sysdescr=" plus the text plus the NUL */
 	if (d[0] == '\0' || used + 10 + 1 >= sizeof(s->labels))

@@ -97,9 +97,10 @@ int	 pdu_decode_value(const struct pdu_profile *p,
 #define PDU_DESCR_LABEL_MAX	60
 void	 pdu_label_text(char *dst, size_t len, const char *src);
 /*
- * Adds the device identity labels profile=, vendor= and sysdescr= (the
- * sanitized sysDescr, shortened to what still fits; left out if empty or
- * nothing fits).  Returns 0, or -1 if profile/vendor did not fit.
+ * Adds the device identity labels profile=, vendor= and sysdescr=
+ * (sysdescr: pdu_label_text's output, which the caller makes once per
+ * device; shortened to what still fits, left out if empty or nothing
+ * fits).  Returns 0, or -1 if profile/vendor did not fit.
  */
 int	 pdu_identity_labels(struct wp_sample *s, const struct pdu_profile *p,
 	    const char *sysdescr);

@@ -87,6 +87,7 @@ struct sp {
 	bool		 wrong_digest;	/* a reply failed USM verification */
 	struct wp_err	 err;
 	char		 sysdescr[128];
+	char		 descr_label[PDU_DESCR_LABEL_MAX + 1];	/* sanitized */
 	struct pdu_oid	 sysoid;
 	bool		 have_sysoid;
 };
@@ -888,12 +889,15 @@ on_sysinfo(struct sp *sp, netsnmp_pdu *pdu)
 	const char *s;
 	int i = 0;
 
-	sp->sysdescr[0] = '\0';
+	sp->sysdescr[0] = sp->descr_label[0] = '\0';
 	for (v = pdu->variables; v != NULL; v = v->next_variable, i++) {
 		vb_conv(v, &vb);
-		if (i == 0 && vb.type == PDU_V_STRING)
+		if (i == 0 && vb.type == PDU_V_STRING) {
 			snprintf(sp->sysdescr, sizeof(sp->sysdescr), "%s",
 			    vb.s);
+			pdu_label_text(sp->descr_label,
+			    sizeof(sp->descr_label), sp->sysdescr);
+		}
 		/* some agents serve sysObjectID as a string (HPE) */
 		s = vb.type == PDU_V_OID || vb.type == PDU_V_STRING ? vb.s :
 		    NULL;
@@ -1044,7 +1048,7 @@ deliver(struct sp *sp, const struct pdu_row *row, struct wp_sample *s)
 	bool chosen;
 
 	if (sp->probe == NULL) {
-		if (pdu_identity_labels(s, sp->prof, sp->sysdescr) < 0)
+		if (pdu_identity_labels(s, sp->prof, sp->descr_label) < 0)
 			log_debug("snmp_pdu %s: %s: no room for the identity "
 			    "labels", sp->name, s->series);
 		return poll_add(sp->poll, s);

@@ -763,7 +763,8 @@ test_identity_labels(void **st)
 	snprintf(row.name, sizeof(row.name), "web-01");
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
-	assert_int_equal(pdu_identity_labels(&s, p, "Raritan PDU;\r\nPX3"), 0);
+	pdu_label_text(d, sizeof(d), "Raritan PDU;\r\nPX3");
+	assert_int_equal(pdu_identity_labels(&s, p, d), 0);
 	assert_int_equal(sample_get_label(&s, "profile", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "raritan-pdu2");
 	assert_int_equal(sample_get_label(&s, "vendor", buf, sizeof(buf)), 0);
@@ -780,7 +781,8 @@ test_identity_labels(void **st)
 	memset(big, 'D', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	snprintf(p->name, sizeof(p->name), "%s", "a-very-long-profile-name-for-test");
-	assert_int_equal(pdu_identity_labels(&s, p, big), 0);
+	pdu_label_text(d, sizeof(d), big);
+	assert_int_equal(pdu_identity_labels(&s, p, d), 0);
 	assert_true(strlen(s.labels) < WP_LABEL_MAX);
 	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
 	assert_int_equal(strlen(buf), sizeof(row.name) - 1);
