@@ -24,6 +24,7 @@ struct sim_args {
 	double		 days, step;	/* history */
 	const char	*data_dir;
 	int		 no_snmp;
+	int		 snmp_max_get;	/* > 0: a GET of more varbinds is tooBig */
 	const char	*pdu_profile;
 	const char	*meter_map;
 	const char	*maps_dir;	/* collector.maps_dir, or NULL */

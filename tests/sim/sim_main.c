@@ -51,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "step", required_argument, NULL, 'x' },
 	{ "data-dir", required_argument, NULL, 'D' },
 	{ "no-snmp", no_argument, NULL, 'N' },
+	{ "snmp-max-get", required_argument, NULL, 'G' },
 	{ "pdu-profile", required_argument, NULL, 'R' },
 	{ "meter-map", required_argument, NULL, 'M' },
 	{ "maps-dir", required_argument, NULL, 'E' },
@@ -176,6 +177,9 @@ opt_other(struct sim_args *a, int c, const char *v)
 	case 'N':
 		a->no_snmp = 1;
 		return 0;
+	case 'G':
+		return parse_long(v, 1, 1000, &n) ? -1 :
+		    (a->snmp_max_get = (int)n, 0);
 	case 'R':
 		a->pdu_profile = v;
 		return 0;
@@ -218,7 +222,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: wattpath-sim serve --port-base P --config-out FILE "
 	    "[fleet options] [--start T] [--interval 10s] [--listen-port N] "
-	    "[--addr-base 127.1.0.0] [--no-snmp] [--maps-dir DIR]\n"
+	    "[--addr-base 127.1.0.0] [--no-snmp] [--snmp-max-get N] "
+	    "[--maps-dir DIR]\n"
 	    "       wattpath-sim truth --from T --to T [fleet options] [--json]\n"
 	    "       wattpath-sim naive --from T --to T [--every 15] "
 	    "[fleet options]\n"

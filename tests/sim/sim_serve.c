@@ -175,6 +175,7 @@ sim_cmd_serve(const struct sim_args *a)
 	s.addr_base = a->addr_base;
 	s.port_base = a->port_base;
 	s.kwh_step = a->kwh_step;
+	s.snmp_max_get = a->snmp_max_get;
 	snprintf(s.user, sizeof(s.user), "monitor");
 	random_hex(s.pass, 12);
 	random_hex(s.community, 8);

@@ -17,6 +17,7 @@
  */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,21 @@ answer(netsnmp_request_info *r, const struct ent *x)
 		    sizeof(x->num));
 }
 
+/* A GET of more varbinds than --snmp-max-get, as a small agent's
+ * message size would refuse it. */
+static bool
+too_big(const struct sim_snmp *p, const netsnmp_agent_request_info *ri)
+{
+	const netsnmp_variable_list *v;
+	int n = 0;
+
+	if (p->s->snmp_max_get <= 0 || ri->asp == NULL || ri->asp->pdu == NULL)
+		return false;
+	for (v = ri->asp->pdu->variables; v != NULL; v = v->next_variable)
+		n++;
+	return n > p->s->snmp_max_get;
+}
+
 static int
 handler(netsnmp_mib_handler *h, netsnmp_handler_registration *reg,
     netsnmp_agent_request_info *ri, netsnmp_request_info *req)
@@ -302,6 +318,10 @@ handler(netsnmp_mib_handler *h, netsnmp_handler_registration *reg,
 
 	if ((pdu = request_pdu(p, ri)) < 0)
 		return SNMP_ERR_GENERR;
+	if (ri->mode == MODE_GET && too_big(p, ri)) {
+		netsnmp_set_request_error(ri, req, SNMP_ERR_TOOBIG);
+		return SNMP_ERR_NOERROR;
+	}
 	n = build(p, pdu, sim_now());
 	for (; req != NULL; req = req->next) {
 		netsnmp_variable_list *vb = req->requestvb;

@@ -43,6 +43,7 @@ struct sim_srv {
 	int		 port_base;
 	char		 user[64], pass[128], community[64];
 	double		 kwh_step;	/* EnergykWh resolution, kWh */
+	int		 snmp_max_get;	/* > 0: GETs of more varbinds: tooBig */
 	struct sim_nstate *ns;
 	double		 t_meter;	/* meters' reset epoch */
 	struct sim_fac	 meter_base;	/* energy from t_meter to start */
