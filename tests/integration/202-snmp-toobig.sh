@@ -13,20 +13,7 @@ SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
 [ -x "$SIM" ] || SIM=$ROOT/build/wattpath-sim
 [ -x "$SIM" ] || skip "no wattpath-sim built"
 command -v snmpget >/dev/null || skip "snmpget missing (Debian snmp)"
-BASE=$($PY - <<'PYEOF'
-import random, socket
-for _ in range(200):
-    base = random.randrange(20000, 60000, 8); socks = []
-    try:
-        for p in range(base, base + 6):
-            for typ in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
-                s = socket.socket(socket.AF_INET, typ); s.bind(("127.0.0.1", p)); socks.append(s)
-        print(base); break
-    except OSError: pass
-    finally:
-        for s in socks: s.close()
-PYEOF
-)
+BASE=$(free_port_base)
 bg sim "$SIM" serve --nodes 3 --racks 1 --pdus 2 --meters 0 --seed 5 \
 	--profile steady --shape joules --port-base "$BASE" \
 	--config-out "$T/sim.yaml" --snmp-max-get 10

@@ -21,20 +21,7 @@ SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
 "$WATTPATH" report 2>&1 | grep -qi "not implemented" && skip "report not implemented"
 FLEET="--nodes 8 --racks 2 --pdus 4 --meters 3 --seed 5"
 WINDOW=${SIM_WINDOW:-180}
-BASE=$($PY - <<'PYEOF'
-import random, socket
-for _ in range(200):
-    base = random.randrange(20000, 60000, 8); socks = []
-    try:
-        for p in range(base, base + 7):
-            for typ in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
-                s = socket.socket(socket.AF_INET, typ); s.bind(("127.0.0.1", p)); socks.append(s)
-        print(base); break
-    except OSError: pass
-    finally:
-        for s in socks: s.close()
-PYEOF
-)
+BASE=$(free_port_base 7)
 bg sim "$SIM" serve $FLEET --port-base "$BASE" --config-out "$T/w.yaml" \
 	--maps-dir "$ROOT/etc" --interval 5s
 wait_for 20 grep -q "^wattpath-sim: config" "$T/sim.log" ||

@@ -14,20 +14,7 @@ SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
 [ -x "$SIM" ] || skip "no wattpath-sim built"
 command -v curl >/dev/null || skip "curl missing"
 FLEET="--nodes 3 --racks 1 --pdus 2 --meters 3 --seed 11 --shape joules"
-BASE=$($PY - <<'PYEOF'
-import random, socket
-for _ in range(200):
-    base = random.randrange(20000, 60000, 8); socks = []
-    try:
-        for p in range(base, base + 6):
-            for typ in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
-                s = socket.socket(socket.AF_INET, typ); s.bind(("127.0.0.1", p)); socks.append(s)
-        print(base); break
-    except OSError: pass
-    finally:
-        for s in socks: s.close()
-PYEOF
-)
+BASE=$(free_port_base)
 bg sim "$SIM" serve $FLEET --port-base "$BASE" --config-out "$T/w.yaml" \
 	--maps-dir "$ROOT/etc"
 wait_for 20 grep -q "^wattpath-sim: config" "$T/sim.log" ||

@@ -11,20 +11,7 @@ SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
 [ -x "$SIM" ] || skip "no wattpath-sim built"
 command -v curl >/dev/null || skip "curl missing"
 curl --help all 2>/dev/null | grep -q -- '--parallel' || skip "curl without --parallel"
-BASE=$($PY - <<'PYEOF'
-import random, socket
-for _ in range(200):
-    base = random.randrange(20000, 60000, 8); socks = []
-    try:
-        for p in range(base, base + 6):
-            for typ in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
-                s = socket.socket(socket.AF_INET, typ); s.bind(("127.0.0.1", p)); socks.append(s)
-        print(base); break
-    except OSError: pass
-    finally:
-        for s in socks: s.close()
-PYEOF
-)
+BASE=$(free_port_base)
 START=$(date +%s)
 bg sim "$SIM" serve --nodes 10000 --racks 100 --pdus 0 --meters 0 --shape joules \
 	--port-base "$BASE" --config-out "$T/w.yaml"

@@ -43,6 +43,25 @@ print(s.getsockname()[1]); s.close()
 PYEOF
 }
 
+# free_port_base [N]: a port P with P..P+N-1 (default 6) free for TCP and UDP
+# on 127.0.0.1, as wattpath-sim serve --port-base takes it.
+free_port_base() {
+	$PY - "${1:-6}" <<'PYEOF'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(200):
+    base = random.randrange(20000, 60000, 8); socks = []
+    try:
+        for p in range(base, base + n):
+            for typ in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+                s = socket.socket(socket.AF_INET, typ); s.bind(("127.0.0.1", p)); socks.append(s)
+        print(base); break
+    except OSError: pass
+    finally:
+        for s in socks: s.close()
+PYEOF
+}
+
 # bg NAME CMD...: start CMD in the background, log to $T/NAME.log.
 bg() {
 	_name=$1; shift
