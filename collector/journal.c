@@ -158,21 +158,23 @@ labels_common(const char *a, const char *b, size_t *pre, size_t *suf)
 	*suf = q;
 }
 
-/* True if b is worth writing as an edit of a (saves more than it costs). */
+/*
+ * True if b is worth writing as an edit of a (saves more than it costs),
+ * with the edit's prefix and suffix lengths in *pre and *suf.
+ */
 static bool
-labels_as_edit(const char *a, const char *b)
+labels_as_edit(const char *a, const char *b, size_t *pre, size_t *suf)
 {
-	size_t pre, suf;
-
 	if (a == NULL || b[0] == '\0')
 		return false;
-	labels_common(a, b, &pre, &suf);
-	return pre + suf > 2;
+	labels_common(a, b, pre, suf);
+	return *pre + *suf > 2;
 }
 
+/* edit: the labels go in as an edit of the previous value's. */
 static uint16_t
 value_present(const struct journal_record *r, const struct journal_value *v,
-    const char *prev_labels)
+    bool edit)
 {
 	const struct wp_sample *s = &v->s;
 	uint16_t p = 0;
@@ -195,7 +197,7 @@ value_present(const struct journal_record *r, const struct journal_value *v,
 		p |= P_T_REAL;
 	if (s->t_mono != r->t_mono)
 		p |= P_T_MONO;
-	if (labels_as_edit(prev_labels, s->labels))
+	if (edit)
 		p |= P_LABELS_PREV;
 	else if (s->labels[0])
 		p |= P_LABELS;
@@ -208,13 +210,13 @@ value_present(const struct journal_record *r, const struct journal_value *v,
 	return p;
 }
 
-/* Writes labels b as prefix and suffix lengths of a plus the middle. */
+/* Writes labels b as the lengths of the prefix and suffix it shares with
+ * the previous value's (labels_common) plus the middle. */
 static void
-put_labels_edit(struct wire_buf *w, const char *a, const char *b)
+put_labels_edit(struct wire_buf *w, const char *b, size_t pre, size_t suf)
 {
-	size_t pre, suf, lb = strlen(b);
+	size_t lb = strlen(b);
 
-	labels_common(a, b, &pre, &suf);
 	wire_put_le(w, pre, 1);
 	wire_put_le(w, suf, 1);
 	wire_put_le(w, lb - pre - suf, 1);
@@ -227,7 +229,9 @@ encode_value(struct wire_buf *b, const struct journal_record *r,
     const struct journal_value *v, const char *prev_labels)
 {
 	const struct wp_sample *s = &v->s;
-	uint16_t p = value_present(r, v, prev_labels);
+	size_t pre = 0, suf = 0;
+	uint16_t p = value_present(r, v,
+	    labels_as_edit(prev_labels, s->labels, &pre, &suf));
 
 	wire_put_str(b, s->series, WP_SERIES_MAX - 1, 1);
 	wire_put_le(b, s->boundary, 1);
@@ -257,7 +261,7 @@ encode_value(struct wire_buf *b, const struct journal_record *r,
 	if (p & P_LABELS)
 		wire_put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
 	if (p & P_LABELS_PREV)
-		put_labels_edit(b, prev_labels, s->labels);
+		put_labels_edit(b, s->labels, pre, suf);
 	if (p & P_DELTA)
 		wire_put_f64(b, v->delta);
 	if (p & P_CUM)
