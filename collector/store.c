@@ -22,6 +22,7 @@
 #include <rrd.h>
 #include <rrd_client.h>
 
+#include "decimal.h"
 #include "log.h"
 #include "store.h"
 
@@ -76,25 +77,6 @@ static const struct {
 };
 #define N_DEFAULT_RRAS (sizeof(default_rras) / sizeof(default_rras[0]))
 
-/* Decimal digits of v at p, no NUL; returns their count. */
-static size_t
-put_int(char *p, long long v)
-{
-	char tmp[24];
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
-	    (unsigned long long)v;
-	size_t n = 0, i = 0;
-
-	do
-		tmp[n++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		p[i++] = '-';
-	while (n > 0)
-		p[i++] = tmp[--n];
-	return i;
-}
-
 /*
  * "T:V" for RRD (len >= UPDATE_LEN): counters as integers, whole-valued
  * gauges as integers too (most PDU and BMC watts are), other gauges with
@@ -104,13 +86,13 @@ put_int(char *p, long long v)
 static void
 format_value(char *buf, size_t len, int64_t t, double v, bool integer)
 {
-	size_t n = put_int(buf, (long long)t);
+	size_t n = decimal_put(buf, (long long)t);
 
 	buf[n++] = ':';
 	if (!isfinite(v) || (integer && (v < 0 || v > 9e18)))
 		buf[n++] = 'U';
 	else if (integer || (v == nearbyint(v) && fabs(v) < 1e15))
-		n += put_int(buf + n, llround(v));
+		n += decimal_put(buf + n, llround(v));
 	else {
 		snprintf(buf + n, len - n, "%.10g", v);
 		return;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../collector/decimal.h"
 #include "pdu_decode.h"
 
 #define ROWS_MAX	4096	/* more rows than this is not a rack PDU */
@@ -348,23 +349,16 @@ pdu_get_oid(const struct pdu_profile *p, const struct pdu_row *row, int col,
 static void
 put_role_number(char *buf, size_t len, const char *prefix, int number)
 {
-	char digits[16];
-	size_t n = 0, pl = strlen(prefix), k;
-	unsigned u = number < 0 ? 0u - (unsigned)number : (unsigned)number;
+	char digits[DECIMAL_MAX];
+	size_t n = decimal_put(digits, number), pl = strlen(prefix);
 
-	do
-		digits[n++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (number < 0)
-		digits[n++] = '-';
 	if (pl + 1 + n >= len) {	/* rare: the slow, exact way */
 		snprintf(buf, len, "%s/%d", prefix, number);
 		return;
 	}
 	memcpy(buf, prefix, pl);
 	buf[pl] = '/';
-	for (k = 0; k < n; k++)
-		buf[pl + 1 + k] = digits[n - 1 - k];
+	memcpy(buf + pl + 1, digits, n);
 	buf[pl + 1 + n] = '\0';
 }
 
@@ -448,18 +442,11 @@ fill_labels(const struct pdu_profile *p, const struct pdu_row *row,
 		    pdu_role_name(p->tab[row->table].role));
 	if (row->name[0] != '\0')
 		sample_add_label(s, "name", row->name);
+	/* a key component is a uint32_t: "." and at most 10 digits */
 	for (i = 0; i < row->nkey && off + 12 < sizeof(idx); i++) {
-		char d[10];
-		unsigned u = row->key[i];
-		size_t n = 0;
-
 		if (i)
 			idx[off++] = '.';
-		do
-			d[n++] = (char)('0' + u % 10);
-		while ((u /= 10) != 0);
-		while (n)
-			idx[off++] = d[--n];
+		off += decimal_put(idx + off, row->key[i]);
 	}
 	idx[off] = '\0';
 	sample_add_label(s, "index", idx);
