@@ -222,9 +222,25 @@ test_roundtrip_every_field(void **state)
 }
 
 struct cmp {
-	int	 i;
+	int	 i;		/* records seen */
 	int	 mismatches;
 };
+
+/* Values of got that differ from want in any field. */
+static int
+value_mismatches(const struct journal_value *got,
+    const struct journal_value *want, size_t n)
+{
+	size_t k;
+	int bad = 0;
+
+	for (k = 0; k < n; k++)
+		if (memcmp(&got[k].s, &want[k].s, sizeof(want[k].s)) != 0 ||
+		    got[k].delta != want[k].delta || got[k].cum != want[k].cum ||
+		    got[k].ctr_flags != want[k].ctr_flags)
+			bad++;
+	return bad;
+}
 
 static int
 cmp_cb(const struct journal_record *r, void *arg)
@@ -232,7 +248,6 @@ cmp_cb(const struct journal_record *r, void *arg)
 	struct cmp *c = arg;
 	struct journal_record want;
 	struct journal_value v[2];
-	size_t k;
 
 	make_record(c->i, T0 + c->i * 10 * WP_SEC, &want, v);
 	c->i++;
@@ -242,11 +257,7 @@ cmp_cb(const struct journal_record *r, void *arg)
 		c->mismatches++;
 		return 0;
 	}
-	for (k = 0; k < 2; k++)
-		if (memcmp(&r->v[k].s, &v[k].s, sizeof(v[k].s)) != 0 ||
-		    r->v[k].delta != v[k].delta || r->v[k].cum != v[k].cum ||
-		    r->v[k].ctr_flags != v[k].ctr_flags)
-			c->mismatches++;
+	c->mismatches += value_mismatches(r->v, v, 2);
 	return 0;
 }
 
@@ -297,26 +308,18 @@ make_edit_record(struct journal_record *r, struct journal_value v[N_EDIT])
 	    .v = v };
 }
 
-struct edit_cmp {
-	int	 records;
-	int	 mismatches;
-};
-
 static int
 edit_cmp_cb(const struct journal_record *r, void *arg)
 {
-	struct edit_cmp *c = arg;
+	struct cmp *c = arg;
 	struct journal_record want;
 	struct journal_value v[N_EDIT];
-	size_t k;
 
 	make_edit_record(&want, v);
-	c->records++;
+	c->i++;
 	if (r->n != N_EDIT)
 		return c->mismatches++, 0;
-	for (k = 0; k < N_EDIT; k++)
-		if (memcmp(&r->v[k].s, &v[k].s, sizeof(v[k].s)) != 0)
-			c->mismatches++;
+	c->mismatches += value_mismatches(r->v, v, N_EDIT);
 	return 0;
 }
 
@@ -331,7 +334,7 @@ test_labels_written_as_edits(void **state)
 	struct fx *f = *state;
 	struct journal_record r;
 	struct journal_value v[N_EDIT];
-	struct edit_cmp c = { 0 };
+	struct cmp c = { 0 };
 	struct wp_err err;
 	struct journal *j;
 	unsigned char *b, *body, h[32];
@@ -347,7 +350,7 @@ test_labels_written_as_edits(void **state)
 	assert_int_equal(journal_append(j, &r, &err), 0);
 	journal_close(j);
 	assert_int_equal(journal_scan(f->dir, 0, 0, edit_cmp_cb, &c, &err), 0);
-	assert_int_equal(c.records, 1);
+	assert_int_equal(c.i, 1);
 	assert_int_equal(c.mismatches, 0);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
