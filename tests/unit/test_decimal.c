@@ -36,11 +36,13 @@ test_matches_printf(void **state)
 	check(LLONG_MAX);
 	check(LLONG_MIN);
 	check((long long)UINT32_MAX);
-	for (i = 0; i < 19; i++, p *= 10) {
+	for (i = 0; i < 19; i++) {	/* 10^0 .. 10^18 and their neighbours */
 		check(p);
 		check(p - 1);
 		check(-p);
 		check(-p + 1);
+		if (i < 18)
+			p *= 10;
 	}
 }
 
