@@ -1111,7 +1111,7 @@ static const char *const collector_keys[] = {
 	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
-	"rrd_write_delay", NULL
+	"rrd_write_delay", "poll_batch", NULL
 };
 
 static void
@@ -1223,6 +1223,8 @@ load_collector(struct ld *l, const struct conf_node *m)
 	    c->backoff_max < c->interval)
 		bad(l, conf_get(m, "backoff_max"), "collector: backoff_max "
 		    "must not be shorter than the interval");
+	get_dur(l, m, "poll_batch", "collector", 0, 60 * WP_SEC, "0..1m",
+	    &c->poll_batch);
 	get_dur(l, m, "journal_retention", "collector", 3600 * WP_SEC,
 	    3650 * 86400 * WP_SEC, "1h..3650d", &c->journal_retention);
 	get_dur(l, m, "rrd_write_delay", "collector", 0, 3600 * WP_SEC,
@@ -2268,6 +2270,7 @@ conf_defaults(struct wp_conf *c)
 	c->interval = 10 * WP_SEC;
 	c->timeout = 8 * WP_SEC;
 	c->backoff_max = 300 * WP_SEC;
+	c->poll_batch = 250 * WP_MS;
 	c->log_level = LOG_LVL_INFO;
 	c->journal_retention = 14 * 86400 * WP_SEC;
 	c->rrd_write_delay = 300 * WP_SEC;

@@ -93,6 +93,7 @@ struct wp_conf {
 	wp_time		 interval;	/* 1 s .. 1 h; default 10 s */
 	wp_time		 timeout;	/* per poll; default interval * 0.8 */
 	wp_time		 backoff_max;	/* failure backoff cap; default 5 min */
+	wp_time		 poll_batch;	/* wake-up grid of polls; default 250 ms */
 	char		*data_dir;	/* default /var/lib/wattpath */
 	char		*listen;	/* host:port; default 127.0.0.1:9810 */
 	char		*rrdcached;	/* unix:/path or host:port, or NULL */

@@ -305,6 +305,14 @@ ingest(struct target *t, struct wp_poll *p)
 		free(ip.ctr);
 }
 
+/* Sets the target's timer for its next poll, on the batching grid. */
+static void
+arm_poll(struct target *t)
+{
+	loop_timer_arm(t->timer, sched_wake(t->due, t->tc->interval,
+	    t->conf->poll_batch));
+}
+
 static void
 reschedule(struct target *t, int ok)
 {
@@ -319,7 +327,7 @@ reschedule(struct target *t, int ok)
 		    t->conf->backoff_max);
 	}
 	if (!t->co->once)
-		loop_timer_arm(t->timer, t->due);
+		arm_poll(t);
 }
 
 static void
@@ -508,9 +516,14 @@ build_targets(struct collector *co, struct target **old, size_t n_old,
 			log_warnx("%s (target left out)", err->msg);
 			continue;
 		}
-		tv[i]->due = co->once ? now : sched_first_due(now,
-		    tv[i]->tc->interval, i, c->n_targets, (uint64_t)getpid());
-		loop_timer_arm(tv[i]->timer, tv[i]->due);
+		if (co->once) {
+			tv[i]->due = now;
+			loop_timer_arm(tv[i]->timer, now);
+		} else {
+			tv[i]->due = sched_first_due(now, tv[i]->tc->interval,
+			    i, c->n_targets, (uint64_t)getpid());
+			arm_poll(tv[i]);
+		}
 	}
 	co->t = tv;
 	co->n = c->n_targets;

@@ -39,6 +39,20 @@ sched_next_ok(wp_time prev_due, wp_time now, wp_time interval)
 }
 
 wp_time
+sched_wake(wp_time due, wp_time interval, wp_time batch)
+{
+	wp_time step = batch < interval / 10 ? batch : interval / 10;
+	wp_time r;
+
+	if (step <= 0)
+		return due;
+	r = due % step;		/* due may be negative: C truncates */
+	if (r < 0)
+		r += step;
+	return r == 0 ? due : due - r + step;
+}
+
+wp_time
 sched_backoff(int failures, wp_time interval, wp_time backoff_max)
 {
 	wp_time d = interval;

@@ -150,6 +150,7 @@ test_defaults(void **st)
 	assert_int_equal(f->c->http_max_inflight, 256);
 	assert_int_equal(f->c->journal_retention, 14 * 86400 * WP_SEC);
 	assert_int_equal(f->c->rrd_write_delay, 300 * WP_SEC);
+	assert_int_equal(f->c->poll_batch, 250 * WP_MS);
 	assert_int_equal(f->c->n_targets, 0);
 	assert_string_equal(f->c->path, f->path);
 }
@@ -185,6 +186,7 @@ test_collector_values(void **st)
 	    "  syslog: yes\n"
 	    "  journal_retention: 30d\n"
 	    "  rrd_write_delay: 0\n"
+	    "  poll_batch: 0\n"
 	    "  fsync: segment\n"
 	    "  workers: 8\n"
 	    "  http_max_inflight: 64\n");
@@ -198,10 +200,13 @@ test_collector_values(void **st)
 	assert_true(f->c->log_syslog);
 	assert_int_equal(f->c->journal_retention, 30 * 86400 * WP_SEC);
 	assert_int_equal(f->c->rrd_write_delay, 0);
+	assert_int_equal(f->c->poll_batch, 0);
 	assert_string_equal(f->c->fsync, "segment");
 	assert_int_equal(f->c->workers, 8);
 	assert_int_equal(f->c->http_max_inflight, 64);
 
+	LOAD_OK(f, "collector: {poll_batch: 50ms}\n");
+	assert_int_equal(f->c->poll_batch, 50 * WP_MS);
 	LOAD_OK(f, "collector: {interval: 5m}\n");
 	assert_int_equal(f->c->interval, 300 * WP_SEC);
 	assert_int_equal(f->c->timeout, 240 * WP_SEC);
@@ -247,6 +252,8 @@ test_collector_errors(void **st)
 	ERR_AT(f, 3, "timeout must not be longer than the interval");
 	assert_null(load(f, "collector: {interval: -5}\n"));
 	ERR_AT(f, 1, "not a duration");
+	assert_null(load(f, "collector: {poll_batch: 2m}\n"));
+	ERR_AT(f, 1, "poll_batch 2m is out of range (0..1m)");
 }
 
 static const char *const full =

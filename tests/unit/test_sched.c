@@ -61,6 +61,45 @@ test_backoff_doubles_to_cap(void **st)
 	assert_int_equal(sched_backoff(5, iv, WP_SEC), iv);
 }
 
+static void
+test_wake_on_batch_grid(void **st)
+{
+	wp_time iv = 10 * WP_SEC, b = 250 * WP_MS;
+
+	(void)st;
+	/* Rounded up to the grid, never early, never a step late. */
+	assert_int_equal(sched_wake(0, iv, b), 0);
+	assert_int_equal(sched_wake(1, iv, b), b);
+	assert_int_equal(sched_wake(b, iv, b), b);
+	assert_int_equal(sched_wake(b + 1, iv, b), 2 * b);
+	assert_int_equal(sched_wake(-1, iv, b), 0);
+	assert_int_equal(sched_wake(-b - 1, iv, b), -b);
+	/* The step is at most a tenth of the interval. */
+	assert_int_equal(sched_wake(1, WP_SEC, b), 100 * WP_MS);
+	/* 0 (or an interval under 10 ns) keeps the exact due time. */
+	assert_int_equal(sched_wake(12345, iv, 0), 12345);
+	assert_int_equal(sched_wake(12345, 9, b), 12345);
+}
+
+static void
+test_wake_batches_a_fleet(void **st)
+{
+	wp_time iv = 10 * WP_SEC, b = 250 * WP_MS, d, w, prev = -1;
+	size_t i, n = 1000, wakes = 0;
+
+	(void)st;
+	/* 1,000 targets spread over 10 s wake 40 times, 25 polls each. */
+	for (i = 0; i < n; i++) {
+		d = sched_first_due(WP_SEC, iv, i, n, 7);
+		w = sched_wake(d, iv, b);
+		assert_true(w >= d && w - d < b);
+		if (w != prev)
+			wakes++;
+		prev = w;
+	}
+	assert_true(wakes >= 40 && wakes <= 41);
+}
+
 int
 main(void)
 {
@@ -69,6 +108,8 @@ main(void)
 		cmocka_unit_test(test_success_keeps_phase),
 		cmocka_unit_test(test_behind_reschedules_from_now_without_burst),
 		cmocka_unit_test(test_backoff_doubles_to_cap),
+		cmocka_unit_test(test_wake_on_batch_grid),
+		cmocka_unit_test(test_wake_batches_a_fleet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
