@@ -156,7 +156,9 @@ draw(const struct wp_conf *c, const struct wp_node *nd, wp_time from,
 	node_lines(&a, c, nd);
 	if (a.n == before) {
 		fprintf(stderr, "wattpath graph: no power series stored for "
-		    "node %s under %s/rrd\n", nd->name, c->data_dir);
+		    "node %s under %s/rrd (a running collector writes a new "
+		    "series' file within collector.rrd_write_delay)\n",
+		    nd->name, c->data_dir);
 		rc = 1;
 	} else {
 		rrd_clear_error();

@@ -43,6 +43,8 @@ struct rrdfile {
 	time_t		 last;		/* last update accepted (s) */
 	time_t		 delay;		/* write held values this old (s) */
 	bool		 integer;	/* a counter: written as an integer */
+	bool		 absent;	/* librrd, held: created at first write */
+	uint8_t		 kind, quantity;	/* of the series (creation) */
 	struct held	*held;		/* librrd: values not yet written */
 	int		 nheld;
 };
@@ -100,9 +102,18 @@ format_value(char *buf, size_t len, int64_t t, double v, bool integer)
 	buf[n] = '\0';
 }
 
-/* Writes f's held values with one librrd call (one open, one map). */
+static int	create_file(struct store *, const char *, uint8_t, uint8_t,
+		    time_t, struct wp_err *);
+
+/*
+ * Writes f's held values with one librrd call (one open, one map),
+ * creating the file first if it is new: creating a file takes a few ms,
+ * so a fleet's first samples (a 200-PDU fleet has 20,000 series) must not
+ * create all its files at once, on the loop, but spread as the writes are.
+ * A file that cannot be created is tried again at its next batch.
+ */
 static int
-write_held(struct rrdfile *f, struct wp_err *err)
+write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
 	char vals[STORE_HOLD_MAX][UPDATE_LEN];
 	const char *argv[STORE_HOLD_MAX];
@@ -110,6 +121,15 @@ write_held(struct rrdfile *f, struct wp_err *err)
 
 	if (n == 0)
 		return 0;
+	if (f->absent) {
+		if (create_file(st, f->path, f->kind, f->quantity,
+		    f->held[0].t, err) != 0) {
+			f->nheld = 0;	/* as a failed update: the journal
+					   has them */
+			return -1;
+		}
+		f->absent = false;
+	}
 	for (i = 0; i < n; i++) {
 		format_value(vals[i], sizeof(vals[i]), f->held[i].t,
 		    f->held[i].v, f->integer);
@@ -361,22 +381,22 @@ str_hash(const char *s)
 }
 
 static const char *
-ds_name(const struct wp_sample *s)
+ds_name(uint8_t kind, uint8_t quantity)
 {
-	if (s->quantity == WP_Q_ENERGY && s->kind == WP_COUNTER)
+	if (quantity == WP_Q_ENERGY && kind == WP_COUNTER)
 		return "energy_mj";
-	if (s->quantity == WP_Q_TOKENS && s->kind == WP_COUNTER)
+	if (quantity == WP_Q_TOKENS && kind == WP_COUNTER)
 		return "tokens";
-	if (s->quantity == WP_Q_POWER && s->kind == WP_GAUGE)
+	if (quantity == WP_Q_POWER && kind == WP_GAUGE)
 		return "power_w";
 	return "value";
 }
 
 /* Builds the create arguments; caller frees each and the array. */
 static char **
-create_args(const struct store *st, const struct wp_sample *s, int *argc)
+create_args(const struct store *st, uint8_t kind, uint8_t quantity, int *argc)
 {
-	bool power = s->quantity == WP_Q_POWER && s->kind == WP_GAUGE;
+	bool power = quantity == WP_Q_POWER && kind == WP_GAUGE;
 	char **v;
 	size_t i, n = 0, max = 1 + (st->nrras ? st->nrras : N_DEFAULT_RRAS);
 	unsigned long hb = st->step * HEARTBEAT_STEPS;
@@ -385,9 +405,9 @@ create_args(const struct store *st, const struct wp_sample *s, int *argc)
 
 	if ((v = calloc(max, sizeof(*v))) == NULL)
 		return NULL;
-	ok &= asprintf(&v[n++], "DS:%s:%s:%lu:%s:U", ds_name(s),
-	    s->kind == WP_COUNTER ? "DERIVE" : "GAUGE", hb,
-	    s->kind == WP_COUNTER || s->quantity == WP_Q_POWER ? "0" : "U")
+	ok &= asprintf(&v[n++], "DS:%s:%s:%lu:%s:U", ds_name(kind, quantity),
+	    kind == WP_COUNTER ? "DERIVE" : "GAUGE", hb,
+	    kind == WP_COUNTER || quantity == WP_Q_POWER ? "0" : "U")
 	    > 0;
 	for (i = 0; i < st->nrras; i++)
 		ok &= (v[n++] = strdup(st->rras[i])) != NULL;
@@ -412,9 +432,10 @@ create_args(const struct store *st, const struct wp_sample *s, int *argc)
 	return v;
 }
 
+/* Creates the file of a series whose first value is at t. */
 static int
-create_file(struct store *st, const char *path, const struct wp_sample *s,
-    time_t t, struct wp_err *err)
+create_file(struct store *st, const char *path, uint8_t kind,
+    uint8_t quantity, time_t t, struct wp_err *err)
 {
 	struct dcall c = { D_CREATE, path, t - 1, 0, NULL, 0 };
 	char **argv;
@@ -423,7 +444,7 @@ create_file(struct store *st, const char *path, const struct wp_sample *s,
 	if (mkdirs_for(path) != 0)
 		return err_set(err, WP_E_CONFIG, "store %s: %s", path,
 		    strerror(errno));
-	if ((argv = create_args(st, s, &argc)) == NULL)
+	if ((argv = create_args(st, kind, quantity, &argc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "store: out of memory");
 	c.argc = argc;
 	c.argv = (const char **)argv;
@@ -465,7 +486,8 @@ grow_table(struct store *st)
 	st->nb = nb;
 }
 
-/* Finds or opens (creating) the file of a series.  NULL on error. */
+/* Finds or opens the file of a series; a new one is created now, or
+ * with a write delay at its first write.  NULL on error. */
 static struct rrdfile *
 get_file(struct store *st, const char *path, const struct wp_sample *s,
     time_t t, struct wp_err *err)
@@ -474,13 +496,16 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	struct rrdfile *f;
 	struct dcall c = { D_LAST, path, 0, 0, NULL, 0 };
 	struct stat sb;
+	bool absent = false;
 	time_t last;
 
 	for (f = st->tab[h % st->nb]; f; f = f->next)
 		if (f->h == h && strcmp(f->path, path) == 0)
 			return f;
 	if (stat(path, &sb) != 0) {
-		if (create_file(st, path, s, t, err) != 0)
+		absent = st->rrdcached == NULL && st->delay > 0;
+		if (!absent && create_file(st, path, s->kind, s->quantity, t,
+		    err) != 0)
 			return NULL;
 		last = t - 1;
 	} else if (st->rrdcached) {
@@ -504,6 +529,9 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	f->h = h;
 	f->last = last;
 	f->integer = s->kind == WP_COUNTER;
+	f->absent = absent;
+	f->kind = s->kind;
+	f->quantity = s->quantity;
 	/* The first batch is shorter by a share of the delay fixed by the
 	 * path, so that files opened together are written spread out. */
 	f->delay = st->delay - (time_t)(h % (uint64_t)(st->delay + 1));
@@ -538,7 +566,7 @@ hold(struct store *st, struct rrdfile *f, time_t sec, double v,
 	if (f->nheld < st->hold_max && sec - f->held[0].t < f->delay)
 		return 0;
 	f->delay = st->delay;
-	return write_held(f, err);
+	return write_held(st, f, err);
 }
 
 int
@@ -589,7 +617,7 @@ store_write_due(struct store *st, wp_time now, struct wp_err *err)
 	for (i = 0; i < st->nb; i++)
 		for (f = st->tab[i]; f; f = f->next)
 			if (f->nheld > 0 && sec - f->held[0].t >= 2 * st->delay &&
-			    write_held(f, err) != 0)
+			    write_held(st, f, err) != 0)
 				rc = -1;
 	return rc;
 }
@@ -605,7 +633,7 @@ store_flush(struct store *st, struct wp_err *err)
 	if (st->rrdcached == NULL) {
 		for (i = 0; i < st->nb; i++)
 			for (f = st->tab[i]; f; f = f->next)
-				if (write_held(f, err) != 0)
+				if (write_held(st, f, err) != 0)
 					rc = -1;
 		return rc;
 	}

@@ -41,7 +41,8 @@ void		 store_free(struct store *st);	/* flushes; NULL-safe */
 
 /*
  * Records one value of target's series at realtime t: cum for counters
- * (reset-corrected, SI), value for gauges.  Creates the file on first use.
+ * (reset-corrected, SI), value for gauges.  Creates the file on first use,
+ * or, when values are held (librrd with a write delay), at its first write.
  * Values at or before the file's last update are skipped, not errors.
  */
 int	 store_update(struct store *st, const char *target,

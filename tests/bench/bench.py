@@ -338,11 +338,14 @@ class Bench:
             "%s %.1f MiB" % (k[5:], v / 1024) for k, v in self.base.items()))
 
     # ---- one comparison ----
-    def warm(self, wps, cds, n, files_per_target):
+    def warm(self, wps, cds, n, files_per_target, wp_files_per_target):
         """Until every wattpath has polled all n targets successfully and
-        collectd has created its files, then one more interval."""
+        every collector has created its files, then one more interval.
+        wattpath with librrd creates a file at its first write, which is
+        spread over collector.rrd_write_delay (5 min) after its first
+        value: the steady state comes after that."""
         iv = self.a.interval
-        limit = max(6 * iv, 60 + n * 0.02)
+        limit = max(6 * iv, 60 + n * 0.02) + 330
 
         def done():
             for p in wps + cds:
@@ -352,8 +355,10 @@ class Bench:
                 m = metrics(p.port)
                 if m is None or m["targets"] < n or m["up"] < n:
                     return False
-            return all(all_files(p.data) >= files_per_target * n
-                       for p in cds)
+            return (all(all_files(p.data) >= wp_files_per_target * n
+                        for p in wps) and
+                    all(all_files(p.data) >= files_per_target * n
+                        for p in cds))
         t0 = time.time()
         ok = wait_for(done, limit, 1.0)
         if not ok:
@@ -361,7 +366,7 @@ class Bench:
             for p in wps:
                 m = metrics(p.port)
                 log("    %s: %s" % (p.name, m))
-            for p in cds:
+            for p in wps + cds:
                 log("    %s: %d RRD files" % (p.name, all_files(p.data)))
         time.sleep(iv)
         return time.time() - t0
@@ -421,7 +426,7 @@ class Bench:
         else:
             cds = [self.collectd(tag + "-collectd", "redfish", n)]
         try:
-            w = self.warm(wps, cds, n, 2)
+            w = self.warm(wps, cds, n, 2, 2)
             log("  warm-up %.0f s; measuring %d intervals" %
                 (w, self.a.window))
             r = self.measure(wps, cds, others)
@@ -439,7 +444,7 @@ class Bench:
         cds = [self.collectd(tag + "-collectd", "snmp", n)]
         try:
             # wattpath: 2 files per outlet and inlet; collectd: 1 (2 DS).
-            w = self.warm(wps, cds, n, OUTLETS + 1)
+            w = self.warm(wps, cds, n, OUTLETS + 1, 2 * (OUTLETS + 1))
             log("  warm-up %.0f s; measuring %d intervals" %
                 (w, self.a.window))
             r = self.measure(wps, cds, [self.sim])

@@ -7,6 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 CHROME=$(command -v chromium || command -v chromium-browser) || skip "chromium missing"
 INTERVAL=1s
+# RRD files written within 2 s (not 5 min): wattpath graph below has data
+EXTRA_COLLECTOR="  rrd_write_delay: 2s"
 . "$ROOT/tests/integration/expo_fleet.sh"
 get() { curl -sf "$BASE$1"; }
 bg run "$WATTPATH" run -c "$T/w.yaml"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <math.h>
 #include <signal.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <rrd.h>
@@ -53,6 +54,19 @@ teardown(void **state)
 		fprintf(stderr, "cannot remove %s\n", f->dir);
 	free(f);
 	return 0;
+}
+
+static long	file_size(const char *);
+
+/* The file's last update; T0 - 1 while it does not exist (with a write
+ * delay a file is created at its first write, its start one second before
+ * its first value). */
+static long
+last_written(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 ? (long)rrd_last_r(path) : T0 - 1;
 }
 
 static void
@@ -192,7 +206,7 @@ test_held_updates_are_written_within_the_delay(void **state)
 
 		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
 		    &err), 0);
-		now = (long)rrd_last_r(path);
+		now = last_written(path);
 		/* nothing is held longer than the delay */
 		assert_true(now >= t - 60);
 		if (now != last)
@@ -232,7 +246,7 @@ test_held_files_are_written_spread_out(void **state)
 			    t * WP_SEC, &err), 0);
 			store_path(f->dir, target, "wall/power", path,
 			    sizeof(path));
-			if (first[i] == 0 && rrd_last_r(path) >= T0)
+			if (first[i] == 0 && last_written(path) >= T0)
 				first[i] = t;
 		}
 	for (i = 0; i < 64; i++) {
@@ -265,16 +279,79 @@ test_write_due_writes_stopped_targets(void **state)
 	p.value = 300;
 	store_path(f->dir, "gone", "wall/power", path, sizeof(path));
 	/* poll until the file holds something, then stop */
-	for (t = T0; t < T0 + 200 || rrd_last_r(path) == t - STEP; t += STEP)
+	for (t = T0; t < T0 + 200 || last_written(path) == t - STEP; t += STEP)
 		assert_int_equal(store_update(st, "gone", &p, 0, t * WP_SEC,
 		    &err), 0);
 	t -= STEP;		/* the last value, held */
-	assert_true(rrd_last_r(path) < t);
+	assert_true(last_written(path) < t);
 	/* the oldest held is under a delay old at t */
 	assert_int_equal(store_write_due(st, (t + 60) * WP_SEC, &err), 0);
-	assert_true(rrd_last_r(path) < t);
+	assert_true(last_written(path) < t);
 	assert_int_equal(store_write_due(st, (t + 121) * WP_SEC, &err), 0);
 	assert_int_equal(rrd_last_r(path), t);
+	store_free(st);
+}
+
+/* With a write delay a new file is created at its first write, not at
+ * its first value (a fleet's first poll would create every file at once);
+ * write-through creates it at once; a file that cannot be created is an
+ * error at its write and is tried again at the next. */
+static void
+test_held_file_created_at_first_write(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC,
+	    .write_delay = 60 * WP_SEC };
+	struct wp_sample p, e, tok;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char path[512], dir[512];
+	FILE *fp;
+	long t;
+
+	assert_non_null(st);
+	samples(&e, &p, &tok);
+	p.value = 250;
+	store_path(f->dir, "late", "wall/power", path, sizeof(path));
+	assert_int_equal(store_update(st, "late", &p, 0, T0 * WP_SEC, &err), 0);
+	assert_int_equal(file_size(path), -1);
+	for (t = T0 + STEP; last_written(path) < T0; t += STEP)
+		assert_int_equal(store_update(st, "late", &p, 0, t * WP_SEC,
+		    &err), 0);
+	assert_true(t - T0 <= 70);
+	assert_true(file_size(path) > 0);
+	store_free(st);
+
+	/* a target directory that is a file: the write fails, and again at
+	 * the next batch; once the way is clear the file is created */
+	o.write_delay = 10 * WP_SEC;
+	st = store_new(&o, &err);
+	snprintf(dir, sizeof(dir), "%s/rrd/blocked", f->dir);
+	assert_non_null(fp = fopen(dir, "w"));
+	fclose(fp);
+	for (t = T0; store_update(st, "blocked", &p, 0, t * WP_SEC, &err) == 0;
+	    t += STEP)
+		assert_true(t < T0 + 20);
+	assert_non_null(strstr(err.msg, "blocked"));
+	assert_int_equal(store_update(st, "blocked", &p, 0,
+	    (t + 10) * WP_SEC, &err), 0);
+	assert_int_equal(store_update(st, "blocked", &p, 0,
+	    (t + 20) * WP_SEC, &err), -1);
+	assert_int_equal(unlink(dir), 0);
+	assert_int_equal(store_update(st, "blocked", &p, 0,
+	    (t + 30) * WP_SEC, &err), 0);
+	assert_int_equal(store_update(st, "blocked", &p, 0,
+	    (t + 40) * WP_SEC, &err), 0);
+	store_path(f->dir, "blocked", "wall/power", path, sizeof(path));
+	assert_int_equal(rrd_last_r(path), t + 40);
+	store_free(st);
+
+	/* write-through: created at the first value */
+	o.write_delay = 0;
+	st = store_new(&o, &err);
+	assert_int_equal(store_update(st, "now", &p, 0, T0 * WP_SEC, &err), 0);
+	store_path(f->dir, "now", "wall/power", path, sizeof(path));
+	assert_int_equal(rrd_last_r(path), T0);
 	store_free(st);
 }
 
@@ -496,6 +573,8 @@ main(void)
 		    test_held_files_are_written_spread_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_write_due_writes_stopped_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_held_file_created_at_first_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gauge_values_exact, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_old_values_are_skipped,
