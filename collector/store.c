@@ -117,13 +117,16 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
 	char vals[STORE_HOLD_MAX][UPDATE_LEN];
 	const char *argv[STORE_HOLD_MAX];
+	struct stat sb;
 	int i, n = f->nheld;
 
 	if (n == 0)
 		return 0;
 	if (f->absent) {
-		if (create_file(st, f->path, f->kind, f->quantity,
-		    f->held[0].t, err) != 0) {
+		/* one that appeared meanwhile (restored, say) is taken as it
+		 * is: values at or before its last update are skipped */
+		if (stat(f->path, &sb) != 0 && create_file(st, f->path,
+		    f->kind, f->quantity, f->held[0].t, err) != 0) {
 			f->nheld = 0;	/* as a failed update: the journal
 					   has them */
 			return -1;

@@ -304,7 +304,7 @@ test_held_file_created_at_first_write(void **state)
 	    .write_delay = 60 * WP_SEC };
 	struct wp_sample p, e, tok;
 	struct wp_err err;
-	struct store *st = store_new(&o, &err);
+	struct store *st = store_new(&o, &err), *other;
 	char path[512], dir[512];
 	FILE *fp;
 	long t;
@@ -352,6 +352,24 @@ test_held_file_created_at_first_write(void **state)
 	assert_int_equal(store_update(st, "now", &p, 0, T0 * WP_SEC, &err), 0);
 	store_path(f->dir, "now", "wall/power", path, sizeof(path));
 	assert_int_equal(rrd_last_r(path), T0);
+	store_free(st);
+
+	/* a file that appears while values are held is written, not
+	 * refused: what it already has is skipped */
+	o.write_delay = 10 * WP_SEC;
+	st = store_new(&o, &err);
+	assert_int_equal(store_update(st, "both", &p, 0, T0 * WP_SEC, &err), 0);
+	o.write_delay = 0;
+	other = store_new(&o, &err);
+	assert_int_equal(store_update(other, "both", &p, 0,
+	    (T0 + 20) * WP_SEC, &err), 0);
+	store_free(other);
+	for (t = T0 + 10; t <= T0 + 60; t += STEP)
+		assert_int_equal(store_update(st, "both", &p, 0, t * WP_SEC,
+		    &err), 0);
+	assert_int_equal(store_flush(st, &err), 0);
+	store_path(f->dir, "both", "wall/power", path, sizeof(path));
+	assert_int_equal(rrd_last_r(path), T0 + 60);
 	store_free(st);
 }
 
