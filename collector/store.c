@@ -42,9 +42,9 @@ struct rrdfile {
 	uint64_t	 h;
 	time_t		 last;		/* last update accepted (s) */
 	time_t		 delay;		/* write held values this old (s) */
-	bool		 integer;	/* a counter: written as an integer */
 	bool		 absent;	/* librrd, held: created at first write */
-	uint8_t		 kind, quantity;	/* of the series (creation) */
+	uint8_t		 kind, quantity;	/* of the series; a counter is
+						   written as an integer */
 	struct held	*held;		/* librrd: values not yet written */
 	int		 nheld;
 };
@@ -135,7 +135,7 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 	}
 	for (i = 0; i < n; i++) {
 		format_value(vals[i], sizeof(vals[i]), f->held[i].t,
-		    f->held[i].v, f->integer);
+		    f->held[i].v, f->kind == WP_COUNTER);
 		argv[i] = vals[i];
 	}
 	f->nheld = 0;
@@ -531,7 +531,6 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	}
 	f->h = h;
 	f->last = last;
-	f->integer = s->kind == WP_COUNTER;
 	f->absent = absent;
 	f->kind = s->kind;
 	f->quantity = s->quantity;
@@ -592,7 +591,7 @@ store_update(struct store *st, const char *target, const struct wp_sample *s,
 		return 0;		/* at or before the last update */
 	if (st->rrdcached == NULL && st->delay > 0)
 		return hold(st, f, sec, v, err);
-	format_value(val, sizeof(val), sec, v, f->integer);
+	format_value(val, sizeof(val), sec, v, f->kind == WP_COUNTER);
 	if (st->rrdcached) {
 		if (daemon_call(st, &c, err) != 0)
 			return -1;
