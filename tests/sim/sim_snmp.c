@@ -51,8 +51,12 @@ struct sim_snmp {
 	pthread_cond_t	 cv;
 	int		 state;		/* 0 starting, 1 up, -1 failed */
 	char		 err[256];
-	struct ent	*ents;		/* scratch, thread only */
+	struct ent	*ents;		/* snapshot, thread only */
 	size_t		 cap;
+	size_t		 n;		/* objects in the snapshot */
+	int		 snap_pdu;	/* the request it was built for */
+	long		 snap_reqid;
+	const void	*snap_asp;
 };
 
 static const oid sys_oid[] = { 1, 3, 6, 1, 2, 1, 1 };
@@ -308,12 +312,71 @@ too_big(const struct sim_snmp *p, const netsnmp_agent_request_info *ri)
 	return n > p->s->snmp_max_get;
 }
 
+/*
+ * The objects of the PDU a request is for, built once per request: a
+ * GETBULK calls the handler once per repetition, and a real agent answers
+ * one request from one reading.
+ */
+static size_t
+snapshot(struct sim_snmp *p, int pdu, const netsnmp_agent_request_info *ri)
+{
+	long reqid = ri->asp->pdu->reqid;
+
+	if (p->n == 0 || p->snap_pdu != pdu || p->snap_asp != ri->asp ||
+	    p->snap_reqid != reqid) {
+		p->n = build(p, pdu, sim_now());
+		p->snap_pdu = pdu;
+		p->snap_asp = ri->asp;
+		p->snap_reqid = reqid;
+	}
+	return p->n;
+}
+
+/* The first object at or (strictly) after name, by binary search. */
+static size_t
+lower_bound(const struct ent *e, size_t n, const oid *name, size_t len,
+    bool strict)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = snmp_oid_compare(e[mid].name, e[mid].len, name, len);
+
+		if (c < 0 || (strict && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The object a GET (exact) or GETNEXT (next in this tree) answers. */
+static const struct ent *
+find(const struct sim_snmp *p, size_t n, const netsnmp_handler_registration
+    *reg, const netsnmp_variable_list *vb, bool next)
+{
+	size_t i = lower_bound(p->ents, n, vb->name, vb->name_length, next);
+	size_t root = lower_bound(p->ents, n, reg->rootoid, reg->rootoid_len,
+	    false);
+
+	if (next && i < root)
+		i = root;
+	if (i == n || snmp_oid_compare(p->ents[i].name, reg->rootoid_len,
+	    reg->rootoid, reg->rootoid_len) != 0)
+		return NULL;
+	if (!next && snmp_oid_compare(p->ents[i].name, p->ents[i].len,
+	    vb->name, vb->name_length) != 0)
+		return NULL;
+	return &p->ents[i];
+}
+
 static int
 handler(netsnmp_mib_handler *h, netsnmp_handler_registration *reg,
     netsnmp_agent_request_info *ri, netsnmp_request_info *req)
 {
 	struct sim_snmp *p = h->myvoid;
-	size_t n, i;
+	size_t n;
 	int pdu;
 
 	if ((pdu = request_pdu(p, ri)) < 0)
@@ -322,23 +385,12 @@ handler(netsnmp_mib_handler *h, netsnmp_handler_registration *reg,
 		netsnmp_set_request_error(ri, req, SNMP_ERR_TOOBIG);
 		return SNMP_ERR_NOERROR;
 	}
-	n = build(p, pdu, sim_now());
+	n = snapshot(p, pdu, ri);
 	for (; req != NULL; req = req->next) {
 		netsnmp_variable_list *vb = req->requestvb;
-		const struct ent *hit = NULL;
+		const struct ent *hit = find(p, n, reg, vb,
+		    ri->mode == MODE_GETNEXT);
 
-		for (i = 0; i < n && hit == NULL; i++) {
-			const struct ent *x = &p->ents[i];
-			int c = snmp_oid_compare(x->name, x->len, vb->name,
-			    vb->name_length);
-
-			if (snmp_oid_compare(x->name, reg->rootoid_len,
-			    reg->rootoid, reg->rootoid_len) != 0)
-				continue;
-			if ((ri->mode == MODE_GET && c == 0) ||
-			    (ri->mode == MODE_GETNEXT && c > 0))
-				hit = x;
-		}
 		if (ri->mode == MODE_GET && hit == NULL)
 			netsnmp_set_request_error(ri, req, SNMP_NOSUCHINSTANCE);
 		else if (ri->mode == MODE_GETNEXT && hit != NULL) {
