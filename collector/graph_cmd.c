@@ -75,18 +75,31 @@ sum_line(struct gargs *a, const char *name, const char *p, int n,
 }
 
 /*
- * One power line's DEF as <id>: the mean power from the energy counter
- * (energy_mj is mJ/s, so /1000 gives W) when it is stored, else the power
- * gauge.  Returns 1 if either exists.
+ * One power line's DEF as <id>, from the pair file "<prefix>.rrd" (wall,
+ * outlet) if there is one: the mean power from the energy counter where
+ * it is known (energy_mj is mJ/s, so /1000 gives W), else the power
+ * gauge.  Else from files of their own (GPUs; data written before pair
+ * files): the energy counter's, else the power gauge's.  Returns 1 if any
+ * exists.
  */
 static int
 def_power(struct gargs *a, const struct wp_conf *c, const char *target,
     const char *prefix, const char *id)
 {
-	char series[160], raw[40], buf[128];
+	char series[160], raw[40], gauge[40], buf[160];
 
-	snprintf(series, sizeof(series), "%senergy", prefix);
+	snprintf(series, sizeof(series), "%.*s", (int)strlen(prefix) - 1,
+	    prefix);
 	snprintf(raw, sizeof(raw), "%s_mj", id);
+	snprintf(gauge, sizeof(gauge), "%s_w", id);
+	if (def(a, c, target, series, "energy_mj", raw)) {
+		def(a, c, target, series, "power_w", gauge);
+		snprintf(buf, sizeof(buf), "CDEF:%s=%s,UN,%s,%s,1000,/,IF", id,
+		    raw, gauge, raw);
+		add(a, "%s%s", buf, NULL);
+		return 1;
+	}
+	snprintf(series, sizeof(series), "%senergy", prefix);
 	if (def(a, c, target, series, "energy_mj", raw)) {
 		snprintf(buf, sizeof(buf), "CDEF:%s=%s,1000,/", id, raw);
 		add(a, "%s%s", buf, NULL);

@@ -227,6 +227,8 @@ store_values(struct ingest *in, const struct ingest_poll *p)
 			log_warnx("%s: store %s: %s", p->target, jv->s.series,
 			    err.msg);
 	}
+	if (store_commit(in->store, &err) == -1)
+		log_warnx("%s: %s", p->target, err.msg);
 }
 
 int

@@ -28,12 +28,16 @@
 
 #define HEARTBEAT_STEPS	3
 
-#define UPDATE_LEN	48	/* "time:value" */
+#define UPDATE_LEN	80	/* "time:value[:value]" */
+#define NDS		2	/* data sources of a file at most */
+#define SLOT_POWER	0	/* of a pair file */
+#define SLOT_ENERGY	1
 
-/* A value held for a later write: RRD-ready (energy already in mJ). */
-struct held {
+/* One RRD row: a value per data source, RRD-ready (energy already in
+ * mJ); NaN is unknown. */
+struct row {
 	int64_t		 t;		/* s */
-	double		 v;		/* NaN: unknown */
+	double		 v[NDS];
 };
 
 struct rrdfile {
@@ -43,9 +47,14 @@ struct rrdfile {
 	time_t		 last;		/* last update accepted (s) */
 	time_t		 delay;		/* write held values this old (s) */
 	bool		 absent;	/* librrd, held: created at first write */
-	uint8_t		 kind, quantity;	/* of the series; a counter is
-						   written as an integer */
-	struct held	*held;		/* librrd: values not yet written */
+	bool		 pair;		/* power_w and energy_mj (pair_slot) */
+	bool		 open;		/* row has this poll's values, not yet
+					   committed (in store.touched) */
+	uint8_t		 kind, quantity;	/* of a one-series file; a
+						   counter is written as an
+						   integer */
+	struct row	 row;		/* the open row */
+	struct row	*held;		/* librrd: rows not yet written */
 	int		 nheld;
 };
 
@@ -60,6 +69,8 @@ struct store {
 	int		 hold_max;	/* values held per file at most */
 	struct rrdfile	**tab;
 	size_t		 nb, n;
+	struct rrdfile	**touched;	/* files with an open row */
+	size_t		 ntouched, cap_touched;
 };
 
 /* Default archives: resolution and span in seconds; MIN/MAX for power. */
@@ -80,30 +91,42 @@ static const struct {
 #define N_DEFAULT_RRAS (sizeof(default_rras) / sizeof(default_rras[0]))
 
 /*
- * "T:V" for RRD (len >= UPDATE_LEN): counters as integers, whole-valued
- * gauges as integers too (most PDU and BMC watts are), other gauges with
- * ten significant digits, else U.  snprintf's %g was a tenth of a PDU
- * poll's CPU.
+ * One value for RRD at buf (room for 32 bytes): integers (counters, and
+ * whole-valued gauges: most PDU and BMC watts) without snprintf, whose %g
+ * was a tenth of a PDU poll's CPU, other gauges with ten significant
+ * digits, unknown as U.  Returns the length.
  */
-static void
-format_value(char *buf, size_t len, int64_t t, double v, bool integer)
+static size_t
+put_value(char *buf, double v, bool integer)
 {
-	size_t n = decimal_put(buf, (long long)t);
+	if (!isfinite(v) || (integer && (v < 0 || v > 9e18))) {
+		buf[0] = 'U';
+		return 1;
+	}
+	if (integer || (v == nearbyint(v) && fabs(v) < 1e15))
+		return decimal_put(buf, llround(v));
+	return (size_t)snprintf(buf, 32, "%.10g", v);
+}
+
+/* "T:V[:V]" for RRD (len >= UPDATE_LEN): a pair file's row is power then
+ * energy (an integer), a one-series file's its value. */
+static void
+format_row(char *buf, const struct rrdfile *f, const struct row *r)
+{
+	size_t n = decimal_put(buf, (long long)r->t);
 
 	buf[n++] = ':';
-	if (!isfinite(v) || (integer && (v < 0 || v > 9e18)))
-		buf[n++] = 'U';
-	else if (integer || (v == nearbyint(v) && fabs(v) < 1e15))
-		n += decimal_put(buf + n, llround(v));
-	else {
-		snprintf(buf + n, len - n, "%.10g", v);
-		return;
-	}
+	if (f->pair) {
+		n += put_value(buf + n, r->v[SLOT_POWER], false);
+		buf[n++] = ':';
+		n += put_value(buf + n, r->v[SLOT_ENERGY], true);
+	} else
+		n += put_value(buf + n, r->v[0], f->kind == WP_COUNTER);
 	buf[n] = '\0';
 }
 
-static int	create_file(struct store *, const char *, uint8_t, uint8_t,
-		    time_t, struct wp_err *);
+static int	create_file(struct store *, const struct rrdfile *, time_t,
+		    struct wp_err *);
 
 /*
  * Writes f's held values with one librrd call (one open, one map),
@@ -125,8 +148,8 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 	if (f->absent) {
 		/* one that appeared meanwhile (restored, say) is taken as it
 		 * is: values at or before its last update are skipped */
-		if (stat(f->path, &sb) != 0 && create_file(st, f->path,
-		    f->kind, f->quantity, f->held[0].t, err) != 0) {
+		if (stat(f->path, &sb) != 0 &&
+		    create_file(st, f, f->held[0].t, err) != 0) {
 			f->nheld = 0;	/* as a failed update: the journal
 					   has them */
 			return -1;
@@ -134,8 +157,7 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 		f->absent = false;
 	}
 	for (i = 0; i < n; i++) {
-		format_value(vals[i], sizeof(vals[i]), f->held[i].t,
-		    f->held[i].v, f->kind == WP_COUNTER);
+		format_row(vals[i], f, &f->held[i]);
 		argv[i] = vals[i];
 	}
 	f->nheld = 0;
@@ -240,6 +262,7 @@ store_free(struct store *st)
 			free(f);
 		}
 	free(st->tab);
+	free(st->touched);
 	free_rras(st);
 	free(st->rrdcached);
 	free(st->data_dir);
@@ -395,23 +418,34 @@ ds_name(uint8_t kind, uint8_t quantity)
 	return "value";
 }
 
-/* Builds the create arguments; caller frees each and the array. */
-static char **
-create_args(const struct store *st, uint8_t kind, uint8_t quantity, int *argc)
+/* "DS:name:type:heartbeat:min:U" of one series' kind and quantity. */
+static int
+ds_def(char **out, unsigned long hb, uint8_t kind, uint8_t quantity)
 {
-	bool power = quantity == WP_Q_POWER && kind == WP_GAUGE;
+	return asprintf(out, "DS:%s:%s:%lu:%s:U", ds_name(kind, quantity),
+	    kind == WP_COUNTER ? "DERIVE" : "GAUGE", hb,
+	    kind == WP_COUNTER || quantity == WP_Q_POWER ? "0" : "U") > 0;
+}
+
+/* Builds the create arguments of f; caller frees each and the array. */
+static char **
+create_args(const struct store *st, const struct rrdfile *f, int *argc)
+{
+	bool power = f->pair ||
+	    (f->quantity == WP_Q_POWER && f->kind == WP_GAUGE);
 	char **v;
-	size_t i, n = 0, max = 1 + (st->nrras ? st->nrras : N_DEFAULT_RRAS);
+	size_t i, n = 0, max = NDS + (st->nrras ? st->nrras : N_DEFAULT_RRAS);
 	unsigned long hb = st->step * HEARTBEAT_STEPS;
 	long pdp, rows;
 	int ok = 1;
 
 	if ((v = calloc(max, sizeof(*v))) == NULL)
 		return NULL;
-	ok &= asprintf(&v[n++], "DS:%s:%s:%lu:%s:U", ds_name(kind, quantity),
-	    kind == WP_COUNTER ? "DERIVE" : "GAUGE", hb,
-	    kind == WP_COUNTER || quantity == WP_Q_POWER ? "0" : "U")
-	    > 0;
+	if (f->pair) {
+		ok &= ds_def(&v[n++], hb, WP_GAUGE, WP_Q_POWER);
+		ok &= ds_def(&v[n++], hb, WP_COUNTER, WP_Q_ENERGY);
+	} else
+		ok &= ds_def(&v[n++], hb, f->kind, f->quantity);
 	for (i = 0; i < st->nrras; i++)
 		ok &= (v[n++] = strdup(st->rras[i])) != NULL;
 	for (i = 0; !st->nrras && i < N_DEFAULT_RRAS; i++) {
@@ -435,19 +469,19 @@ create_args(const struct store *st, uint8_t kind, uint8_t quantity, int *argc)
 	return v;
 }
 
-/* Creates the file of a series whose first value is at t. */
+/* Creates f's file, whose first value is at t. */
 static int
-create_file(struct store *st, const char *path, uint8_t kind,
-    uint8_t quantity, time_t t, struct wp_err *err)
+create_file(struct store *st, const struct rrdfile *f, time_t t,
+    struct wp_err *err)
 {
-	struct dcall c = { D_CREATE, path, t - 1, 0, NULL, 0 };
+	struct dcall c = { D_CREATE, f->path, t - 1, 0, NULL, 0 };
 	char **argv;
 	int argc, i, rc = 0;
 
-	if (mkdirs_for(path) != 0)
-		return err_set(err, WP_E_CONFIG, "store %s: %s", path,
+	if (mkdirs_for(f->path) != 0)
+		return err_set(err, WP_E_CONFIG, "store %s: %s", f->path,
 		    strerror(errno));
-	if ((argv = create_args(st, kind, quantity, &argc)) == NULL)
+	if ((argv = create_args(st, f, &argc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "store: out of memory");
 	c.argc = argc;
 	c.argv = (const char **)argv;
@@ -455,16 +489,16 @@ create_file(struct store *st, const char *path, uint8_t kind,
 		rc = daemon_call(st, &c, err);
 	else {
 		rrd_clear_error();
-		if (rrd_create_r2(path, st->step, t - 1, 1, NULL, NULL, argc,
-		    (const char **)argv) != 0)
+		if (rrd_create_r2(f->path, st->step, t - 1, 1, NULL, NULL,
+		    argc, (const char **)argv) != 0)
 			rc = err_set(err, WP_E_CONFIG, "store %s: create: %s",
-			    path, rrd_msg());
+			    f->path, rrd_msg());
 	}
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
 	if (rc == 0)
-		log_debug("store: created %s", path);
+		log_debug("store: created %s", f->path);
 	return rc;
 }
 
@@ -489,51 +523,95 @@ grow_table(struct store *st)
 	st->nb = nb;
 }
 
-/* Finds or opens the file of a series; a new one is created now, or
+/*
+ * The data source of a series in a pair file, or -1 for a file of its
+ * own: "<x>/power" (a power gauge) and "<x>/energy" (an energy counter)
+ * at the wall, outlet or PDU boundary share "<x>.rrd", one row per poll,
+ * as most devices give both (half the files to open).  *plen is the
+ * length of "<x>".
+ */
+static int
+pair_slot(const struct wp_sample *s, size_t *plen)
+{
+	const char *slash = strrchr(s->series, '/');
+
+	if (slash == NULL || slash == s->series ||
+	    (s->boundary != WP_B_WALL && s->boundary != WP_B_OUTLET &&
+	    s->boundary != WP_B_PDU))
+		return -1;
+	*plen = (size_t)(slash - s->series);
+	if (s->kind == WP_GAUGE && s->quantity == WP_Q_POWER &&
+	    strcmp(slash, "/power") == 0)
+		return SLOT_POWER;
+	if (s->kind == WP_COUNTER && s->quantity == WP_Q_ENERGY &&
+	    strcmp(slash, "/energy") == 0)
+		return SLOT_ENERGY;
+	return -1;
+}
+
+/* The path of s's file and its data source there (0 alone); *pair
+ * if the file is a pair's. */
+static int
+series_file(const struct store *st, const char *target,
+    const struct wp_sample *s, char *path, size_t len, int *slot,
+    bool *pair)
+{
+	char name[256];
+	size_t plen;
+
+	*pair = (*slot = pair_slot(s, &plen)) >= 0;
+	if (!*pair) {
+		*slot = 0;
+		return store_path(st->data_dir, target, s->series, path, len);
+	}
+	if (plen >= sizeof(name))
+		return -1;
+	memcpy(name, s->series, plen);
+	name[plen] = '\0';
+	return store_path(st->data_dir, target, name, path, len);
+}
+
+/* Finds or opens the file at path for s; a new one is created now, or
  * with a write delay at its first write.  NULL on error. */
 static struct rrdfile *
 get_file(struct store *st, const char *path, const struct wp_sample *s,
-    time_t t, struct wp_err *err)
+    bool pair, time_t t, struct wp_err *err)
 {
 	uint64_t h = str_hash(path);
 	struct rrdfile *f;
 	struct dcall c = { D_LAST, path, 0, 0, NULL, 0 };
 	struct stat sb;
-	bool absent = false;
-	time_t last;
 
 	for (f = st->tab[h % st->nb]; f; f = f->next)
 		if (f->h == h && strcmp(f->path, path) == 0)
 			return f;
-	if (stat(path, &sb) != 0) {
-		absent = st->rrdcached == NULL && st->delay > 0;
-		if (!absent && create_file(st, path, s->kind, s->quantity, t,
-		    err) != 0)
-			return NULL;
-		last = t - 1;
-	} else if (st->rrdcached) {
-		if (daemon_call(st, &c, err) != 0)
-			return NULL;
-		last = c.last;
-	} else {
-		rrd_clear_error();
-		if ((last = rrd_last_r(path)) == (time_t)-1) {
-			err_set(err, WP_E_CONFIG, "store %s: %s", path,
-			    rrd_msg());
-			return NULL;
-		}
-	}
 	if ((f = calloc(1, sizeof(*f))) == NULL ||
 	    (f->path = strdup(path)) == NULL) {
 		free(f);
 		err_set(err, WP_E_INTERNAL, "store: out of memory");
 		return NULL;
 	}
-	f->h = h;
-	f->last = last;
-	f->absent = absent;
+	f->pair = pair;
 	f->kind = s->kind;
 	f->quantity = s->quantity;
+	f->last = t - 1;
+	if (stat(path, &sb) != 0) {
+		f->absent = st->rrdcached == NULL && st->delay > 0;
+		if (!f->absent && create_file(st, f, t, err) != 0)
+			goto fail;
+	} else if (st->rrdcached) {
+		if (daemon_call(st, &c, err) != 0)
+			goto fail;
+		f->last = c.last;
+	} else {
+		rrd_clear_error();
+		if ((f->last = rrd_last_r(path)) == (time_t)-1) {
+			err_set(err, WP_E_CONFIG, "store %s: %s", path,
+			    rrd_msg());
+			goto fail;
+		}
+	}
+	f->h = h;
 	/* The first batch is shorter by a share of the delay fixed by the
 	 * path, so that files opened together are written spread out. */
 	f->delay = st->delay - (time_t)(h % (uint64_t)(st->delay + 1));
@@ -542,6 +620,10 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	st->n++;
 	grow_table(st);
 	return f;
+fail:
+	free(f->path);
+	free(f);
+	return NULL;
 }
 
 /* The value RRD takes: the cumulative for counters (energy in mJ). */
@@ -553,57 +635,105 @@ rrd_value(const struct wp_sample *s, double cum)
 	return s->quantity == WP_Q_ENERGY ? cum * 1000.0 : cum;
 }
 
-/* Holds one value; writes the file's batch once it is due or full. */
+/* Holds f's row; writes the file's batch once it is due or full. */
 static int
-hold(struct store *st, struct rrdfile *f, time_t sec, double v,
-    struct wp_err *err)
+hold(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
 	if (f->held == NULL &&
 	    (f->held = calloc((size_t)st->hold_max, sizeof(*f->held))) == NULL)
 		return err_set(err, WP_E_INTERNAL, "store: out of memory");
-	f->held[f->nheld].t = sec;
-	f->held[f->nheld].v = v;
-	f->nheld++;
-	f->last = sec;
-	if (f->nheld < st->hold_max && sec - f->held[0].t < f->delay)
+	f->held[f->nheld++] = f->row;
+	if (f->nheld < st->hold_max && f->row.t - f->held[0].t < f->delay)
 		return 0;
 	f->delay = st->delay;
 	return write_held(st, f, err);
+}
+
+/* Writes (or holds) f's open row. */
+static int
+commit_row(struct store *st, struct rrdfile *f, struct wp_err *err)
+{
+	char val[UPDATE_LEN];
+	const char *argv[1] = { val };
+	struct dcall c = { D_UPDATE, f->path, 0, 1, argv, 0 };
+
+	f->open = false;
+	f->last = f->row.t;
+	if (st->rrdcached == NULL && st->delay > 0)
+		return hold(st, f, err);
+	format_row(val, f, &f->row);
+	if (st->rrdcached)
+		return daemon_call(st, &c, err);
+	rrd_clear_error();
+	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, 1, argv) != 0)
+		return err_set(err, WP_E_TRANSIENT, "store %s: update: %s",
+		    f->path, rrd_msg());
+	return 0;
+}
+
+/* Puts v in f's open row at slot, opening one at sec if none is. */
+static int
+put_row(struct store *st, struct rrdfile *f, int slot, time_t sec, double v,
+    struct wp_err *err)
+{
+	struct rrdfile **t;
+	size_t cap;
+	int i;
+
+	if (f->open) {
+		f->row.v[slot] = v;	/* the pair's other half, same poll */
+		return 0;
+	}
+	if (sec <= f->last)
+		return 0;		/* at or before the last update */
+	if (st->ntouched == st->cap_touched) {
+		cap = st->cap_touched ? 2 * st->cap_touched : 64;
+		if ((t = reallocarray(st->touched, cap, sizeof(*t))) == NULL)
+			return err_set(err, WP_E_INTERNAL,
+			    "store: out of memory");
+		st->touched = t;
+		st->cap_touched = cap;
+	}
+	st->touched[st->ntouched++] = f;
+	f->open = true;
+	f->row.t = sec;
+	for (i = 0; i < NDS; i++)
+		f->row.v[i] = NAN;
+	f->row.v[slot] = v;
+	return 0;
 }
 
 int
 store_update(struct store *st, const char *target, const struct wp_sample *s,
     double cum, wp_time t, struct wp_err *err)
 {
-	char path[PATH_MAX], val[UPDATE_LEN];
-	const char *argv[1] = { val };
-	struct dcall c = { D_UPDATE, path, 0, 1, argv, 0 };
+	char path[PATH_MAX];
 	struct rrdfile *f;
 	time_t sec = (time_t)(t / WP_SEC);
-	double v = rrd_value(s, cum);
+	bool pair;
+	int slot;
 
-	if (store_path(st->data_dir, target, s->series, path, sizeof(path)))
+	if (series_file(st, target, s, path, sizeof(path), &slot, &pair) != 0)
 		return err_set(err, WP_E_CONFIG, "store: bad or too long name "
 		    "%s/%s", target ? target : "", s->series);
-	if ((f = get_file(st, path, s, sec, err)) == NULL)
+	if ((f = get_file(st, path, s, pair, sec, err)) == NULL)
 		return -1;
-	if (sec <= f->last)
-		return 0;		/* at or before the last update */
-	if (st->rrdcached == NULL && st->delay > 0)
-		return hold(st, f, sec, v, err);
-	format_value(val, sizeof(val), sec, v, f->kind == WP_COUNTER);
-	if (st->rrdcached) {
-		if (daemon_call(st, &c, err) != 0)
-			return -1;
-	} else {
-		rrd_clear_error();
-		if (rrd_updatex_r(path, NULL, RRD_SKIP_PAST_UPDATES, 1, argv)
-		    != 0)
-			return err_set(err, WP_E_TRANSIENT, "store %s: "
-			    "update: %s", path, rrd_msg());
-	}
-	f->last = sec;
-	return 0;
+	return put_row(st, f, slot, sec, rrd_value(s, cum), err);
+}
+
+int
+store_commit(struct store *st, struct wp_err *err)
+{
+	struct wp_err e;
+	size_t i, failed = 0;
+
+	for (i = 0; i < st->ntouched; i++)
+		if (commit_row(st, st->touched[i], &e) != 0 && failed++ == 0)
+			*err = e;
+	st->ntouched = 0;
+	if (failed > 1)
+		err_prefix(err, "%zu files failed, the first", failed);
+	return failed ? -1 : 0;
 }
 
 int
@@ -630,7 +760,7 @@ store_flush(struct store *st, struct wp_err *err)
 	struct rrdfile *f;
 	struct dcall c = { D_FLUSH, NULL, 0, 0, NULL, 0 };
 	size_t i;
-	int rc = 0;
+	int rc = store_commit(st, err);
 
 	if (st->rrdcached == NULL) {
 		for (i = 0; i < st->nb; i++)

@@ -69,6 +69,16 @@ last_written(const char *path)
 	return stat(path, &sb) == 0 ? (long)rrd_last_r(path) : T0 - 1;
 }
 
+/* One value as a poll of its own: store_update, then store_commit. */
+static int
+put(struct store *st, const char *target, const struct wp_sample *s,
+    double cum, wp_time t, struct wp_err *err)
+{
+	if (store_update(st, target, s, cum, t, err) != 0)
+		return -1;
+	return store_commit(st, err);
+}
+
 static void
 samples(struct wp_sample *e, struct wp_sample *p, struct wp_sample *tok)
 {
@@ -93,18 +103,20 @@ feed(struct store *st, const char *target, long a, long b)
 		    store_update(st, target, &p, 0, (wp_time)t * WP_SEC,
 		    &err) != 0 ||
 		    store_update(st, target, &tok, 50.0 * (double)(t - T0),
-		    (wp_time)t * WP_SEC, &err) != 0)
+		    (wp_time)t * WP_SEC, &err) != 0 ||
+		    store_commit(st, &err) != 0)
 			fail_msg("store_update at %ld: %s", t, err.msg);
 	}
 }
 
-/* Mean of the known values of an RRD over [a, b] at resolution res. */
+/* Mean of the known values of data source ds (NULL: the first) of an
+ * RRD over [a, b] at resolution res. */
 static double
-fetch_mean(const char *path, const char *cf, long a, long b, long res,
-    int *known)
+fetch_ds_mean(const char *path, const char *ds, const char *cf, long a,
+    long b, long res, int *known)
 {
 	time_t start = a, end = b;
-	unsigned long step = (unsigned long)res, nds, i, n;
+	unsigned long step = (unsigned long)res, nds, i, n, k = 0;
 	char **names;
 	rrd_value_t *data;
 	double sum = 0;
@@ -113,11 +125,15 @@ fetch_mean(const char *path, const char *cf, long a, long b, long res,
 	if (rrd_fetch_r(path, cf, &start, &end, &step, &nds, &names,
 	    &data) != 0)
 		fail_msg("rrd_fetch_r %s: %s", path, rrd_get_error());
+	while (ds != NULL && k < nds && strcmp(names[k], ds) != 0)
+		k++;
+	if (k == nds)
+		fail_msg("%s has no data source %s", path, ds);
 	n = (unsigned long)(end - start) / step;
 	*known = 0;
 	for (i = 0; i < n; i++)
-		if (!isnan(data[i])) {
-			sum += data[i];
+		if (!isnan(data[i * nds + k])) {
+			sum += data[i * nds + k];
 			(*known)++;
 		}
 	for (i = 0; i < nds; i++)
@@ -127,6 +143,13 @@ fetch_mean(const char *path, const char *cf, long a, long b, long res,
 	return *known ? sum / *known : NAN;
 }
 
+static double
+fetch_mean(const char *path, const char *cf, long a, long b, long res,
+    int *known)
+{
+	return fetch_ds_mean(path, NULL, cf, a, b, res, known);
+}
+
 static void
 check_values(const char *dir, const char *target, long a, long b)
 {
@@ -134,15 +157,14 @@ check_values(const char *dir, const char *target, long a, long b)
 	int known;
 	double m;
 
-	assert_int_equal(store_path(dir, target, "wall/energy", path,
+	/* wall/energy and wall/power: one pair file */
+	assert_int_equal(store_path(dir, target, "wall", path,
 	    sizeof(path)), 0);
-	m = fetch_mean(path, "AVERAGE", a, b, 60, &known);
+	m = fetch_ds_mean(path, "energy_mj", "AVERAGE", a, b, 60, &known);
 	assert_true(known >= (b - a) / 60 - 2);
 	/* DERIVE of mJ: mean watts x 1000 */
 	assert_true(fabs(m - 500000.0) < 1e-6 * 500000.0);
-	assert_int_equal(store_path(dir, target, "wall/power", path,
-	    sizeof(path)), 0);
-	m = fetch_mean(path, "AVERAGE", a, b, 60, &known);
+	m = fetch_ds_mean(path, "power_w", "AVERAGE", a, b, 60, &known);
 	assert_true(known >= (b - a) / 60 - 2);
 	assert_true(fabs(m - 500.0) < 1e-9);
 	assert_int_equal(store_path(dir, target, "tokens/output", path,
@@ -200,11 +222,11 @@ test_held_updates_are_written_within_the_delay(void **state)
 	assert_non_null(st);
 	samples(&e, &p, &tok);
 	p.value = 500;
-	store_path(f->dir, "b", "wall/power", path, sizeof(path));
+	store_path(f->dir, "b", "wall", path, sizeof(path));
 	for (t = T0; t < T0 + 600; t += STEP) {
 		long now;
 
-		assert_int_equal(store_update(st, "b", &p, 0, t * WP_SEC,
+		assert_int_equal(put(st, "b", &p, 0, t * WP_SEC,
 		    &err), 0);
 		now = last_written(path);
 		/* nothing is held longer than the delay */
@@ -242,9 +264,9 @@ test_held_files_are_written_spread_out(void **state)
 	for (t = T0; t <= T0 + 300; t += STEP)
 		for (i = 0; i < 64; i++) {
 			snprintf(target, sizeof(target), "n%02d/bmc", i);
-			assert_int_equal(store_update(st, target, &p, 0,
+			assert_int_equal(put(st, target, &p, 0,
 			    t * WP_SEC, &err), 0);
-			store_path(f->dir, target, "wall/power", path,
+			store_path(f->dir, target, "wall", path,
 			    sizeof(path));
 			if (first[i] == 0 && last_written(path) >= T0)
 				first[i] = t;
@@ -277,10 +299,10 @@ test_write_due_writes_stopped_targets(void **state)
 	assert_non_null(st);
 	samples(&e, &p, &tok);
 	p.value = 300;
-	store_path(f->dir, "gone", "wall/power", path, sizeof(path));
+	store_path(f->dir, "gone", "wall", path, sizeof(path));
 	/* poll until the file holds something, then stop */
 	for (t = T0; t < T0 + 200 || last_written(path) == t - STEP; t += STEP)
-		assert_int_equal(store_update(st, "gone", &p, 0, t * WP_SEC,
+		assert_int_equal(put(st, "gone", &p, 0, t * WP_SEC,
 		    &err), 0);
 	t -= STEP;		/* the last value, held */
 	assert_true(last_written(path) < t);
@@ -312,11 +334,11 @@ test_held_file_created_at_first_write(void **state)
 	assert_non_null(st);
 	samples(&e, &p, &tok);
 	p.value = 250;
-	store_path(f->dir, "late", "wall/power", path, sizeof(path));
-	assert_int_equal(store_update(st, "late", &p, 0, T0 * WP_SEC, &err), 0);
+	store_path(f->dir, "late", "wall", path, sizeof(path));
+	assert_int_equal(put(st, "late", &p, 0, T0 * WP_SEC, &err), 0);
 	assert_int_equal(file_size(path), -1);
 	for (t = T0 + STEP; last_written(path) < T0; t += STEP)
-		assert_int_equal(store_update(st, "late", &p, 0, t * WP_SEC,
+		assert_int_equal(put(st, "late", &p, 0, t * WP_SEC,
 		    &err), 0);
 	assert_true(t - T0 <= 70);
 	assert_true(file_size(path) > 0);
@@ -329,28 +351,28 @@ test_held_file_created_at_first_write(void **state)
 	snprintf(dir, sizeof(dir), "%s/rrd/blocked", f->dir);
 	assert_non_null(fp = fopen(dir, "w"));
 	fclose(fp);
-	for (t = T0; store_update(st, "blocked", &p, 0, t * WP_SEC, &err) == 0;
+	for (t = T0; put(st, "blocked", &p, 0, t * WP_SEC, &err) == 0;
 	    t += STEP)
 		assert_true(t < T0 + 20);
 	assert_non_null(strstr(err.msg, "blocked"));
-	assert_int_equal(store_update(st, "blocked", &p, 0,
+	assert_int_equal(put(st, "blocked", &p, 0,
 	    (t + 10) * WP_SEC, &err), 0);
-	assert_int_equal(store_update(st, "blocked", &p, 0,
+	assert_int_equal(put(st, "blocked", &p, 0,
 	    (t + 20) * WP_SEC, &err), -1);
 	assert_int_equal(unlink(dir), 0);
-	assert_int_equal(store_update(st, "blocked", &p, 0,
+	assert_int_equal(put(st, "blocked", &p, 0,
 	    (t + 30) * WP_SEC, &err), 0);
-	assert_int_equal(store_update(st, "blocked", &p, 0,
+	assert_int_equal(put(st, "blocked", &p, 0,
 	    (t + 40) * WP_SEC, &err), 0);
-	store_path(f->dir, "blocked", "wall/power", path, sizeof(path));
+	store_path(f->dir, "blocked", "wall", path, sizeof(path));
 	assert_int_equal(rrd_last_r(path), t + 40);
 	store_free(st);
 
 	/* write-through: created at the first value */
 	o.write_delay = 0;
 	st = store_new(&o, &err);
-	assert_int_equal(store_update(st, "now", &p, 0, T0 * WP_SEC, &err), 0);
-	store_path(f->dir, "now", "wall/power", path, sizeof(path));
+	assert_int_equal(put(st, "now", &p, 0, T0 * WP_SEC, &err), 0);
+	store_path(f->dir, "now", "wall", path, sizeof(path));
 	assert_int_equal(rrd_last_r(path), T0);
 	store_free(st);
 
@@ -358,17 +380,17 @@ test_held_file_created_at_first_write(void **state)
 	 * refused: what it already has is skipped */
 	o.write_delay = 10 * WP_SEC;
 	st = store_new(&o, &err);
-	assert_int_equal(store_update(st, "both", &p, 0, T0 * WP_SEC, &err), 0);
+	assert_int_equal(put(st, "both", &p, 0, T0 * WP_SEC, &err), 0);
 	o.write_delay = 0;
 	other = store_new(&o, &err);
-	assert_int_equal(store_update(other, "both", &p, 0,
+	assert_int_equal(put(other, "both", &p, 0,
 	    (T0 + 20) * WP_SEC, &err), 0);
 	store_free(other);
 	for (t = T0 + 10; t <= T0 + 60; t += STEP)
-		assert_int_equal(store_update(st, "both", &p, 0, t * WP_SEC,
+		assert_int_equal(put(st, "both", &p, 0, t * WP_SEC,
 		    &err), 0);
 	assert_int_equal(store_flush(st, &err), 0);
-	store_path(f->dir, "both", "wall/power", path, sizeof(path));
+	store_path(f->dir, "both", "wall", path, sizeof(path));
 	assert_int_equal(rrd_last_r(path), T0 + 60);
 	store_free(st);
 }
@@ -397,7 +419,7 @@ test_gauge_values_exact(void **state)
 		    WP_Q_OTHER, WP_GAUGE);
 		g.value = want[i];
 		for (t = T0; t < T0 + 900; t += STEP)
-			assert_int_equal(store_update(st, "g", &g, 0,
+			assert_int_equal(put(st, "g", &g, 0,
 			    t * WP_SEC, &err), 0);
 	}
 	store_free(st);
@@ -408,6 +430,65 @@ test_gauge_values_exact(void **state)
 		    60, &known) - want[i]) <= 1e-9 * fabs(want[i]));
 		assert_true(known >= 10);
 	}
+}
+
+/*
+ * A poll's power gauge and energy counter of one instance go in one row
+ * of one file, at the time of the first of them, even when the other was
+ * read in the next second; nothing is written before store_commit; a
+ * poll without one of them leaves only that one unknown.  GPU series,
+ * and series without an instance, keep files of their own.
+ */
+static void
+test_pair_rows(void **state)
+{
+	struct fx *f = *state;
+	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC };
+	struct wp_sample e, p, g, m;
+	struct wp_err err;
+	struct store *st = store_new(&o, &err);
+	char path[512];
+	int known;
+	long t;
+
+	assert_non_null(st);
+	sample_init(&e, "outlet/7/energy", WP_B_OUTLET, WP_Q_ENERGY,
+	    WP_COUNTER);
+	sample_init(&p, "outlet/7/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE);
+	sample_init(&g, "gpu/0/energy", WP_B_GPU, WP_Q_ENERGY, WP_COUNTER);
+	sample_init(&m, "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER);
+	p.value = 250;
+	store_path(f->dir, "pdu", "outlet/7", path, sizeof(path));
+	for (t = T0; t < T0 + 1800; t += STEP) {
+		wp_time at = (wp_time)t * WP_SEC;
+
+		assert_int_equal(store_update(st, "pdu", &e,
+		    250.0 * (double)(t - T0), at + 900 * WP_MS, &err), 0);
+		if (t < T0 + 900)	/* then the gauge stops */
+			assert_int_equal(store_update(st, "pdu", &p, 0,
+			    at + 1100 * WP_MS, &err), 0);
+		assert_int_equal(store_update(st, "pdu", &g, 0, at, &err), 0);
+		assert_int_equal(store_update(st, "meter", &m, 0, at, &err),
+		    0);
+		if (t == T0)	/* created, not written */
+			assert_int_equal(rrd_last_r(path), T0 - 1);
+		assert_int_equal(store_commit(st, &err), 0);
+		assert_int_equal(rrd_last_r(path), t);
+	}
+	store_free(st);
+	assert_true(fabs(fetch_ds_mean(path, "energy_mj", "AVERAGE",
+	    T0 + 120, T0 + 1740, 60, &known) - 250000.0) < 1e-6 * 250000.0);
+	assert_true(known >= 25);
+	assert_true(fabs(fetch_ds_mean(path, "power_w", "AVERAGE", T0 + 120,
+	    T0 + 840, 60, &known) - 250.0) < 1e-9);
+	assert_true(known >= 10);
+	fetch_ds_mean(path, "power_w", "AVERAGE", T0 + 960, T0 + 1740, 60,
+	    &known);
+	assert_int_equal(known, 0);
+	store_path(f->dir, "pdu", "gpu/0/energy", path, sizeof(path));
+	assert_true(file_size(path) > 0);
+	store_path(f->dir, "meter", "energy", path, sizeof(path));
+	assert_true(file_size(path) > 0);
 }
 
 static void
@@ -422,21 +503,21 @@ test_old_values_are_skipped(void **state)
 
 	samples(&e, &p, &tok);
 	p.value = 100;
-	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 100) * WP_SEC,
+	assert_int_equal(put(st, "n", &p, 0, (T0 + 100) * WP_SEC,
 	    &err), 0);
-	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 100) * WP_SEC,
+	assert_int_equal(put(st, "n", &p, 0, (T0 + 100) * WP_SEC,
 	    &err), 0);		/* same second: skipped */
-	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 50) * WP_SEC,
+	assert_int_equal(put(st, "n", &p, 0, (T0 + 50) * WP_SEC,
 	    &err), 0);		/* older: skipped */
 	store_free(st);
-	store_path(f->dir, "n", "wall/power", path, sizeof(path));
+	store_path(f->dir, "n", "wall", path, sizeof(path));
 	assert_int_equal(rrd_last_r(path), T0 + 100);
 	/* a new store (a restart) learns the last update from the file */
 	st = store_new(&o, &err);
-	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 90) * WP_SEC,
+	assert_int_equal(put(st, "n", &p, 0, (T0 + 90) * WP_SEC,
 	    &err), 0);
 	assert_int_equal(rrd_last_r(path), T0 + 100);
-	assert_int_equal(store_update(st, "n", &p, 0, (T0 + 110) * WP_SEC,
+	assert_int_equal(put(st, "n", &p, 0, (T0 + 110) * WP_SEC,
 	    &err), 0);
 	assert_int_equal(rrd_last_r(path), T0 + 110);
 	store_free(st);
@@ -457,18 +538,20 @@ test_default_rras_and_sizes(void **state)
 	struct store_opts o = { .data_dir = f->dir, .step = STEP * WP_SEC };
 	struct wp_err err;
 	struct store *st = store_new(&o, &err);
-	char pe[512], pp[512];
+	char pt[512], pp[512];
 	rrd_info_t *info, *i;
-	int rras = 0;
+	int rras = 0, ds = 0;
 
 	feed(st, "n", T0, T0 + 30);
 	store_free(st);
-	store_path(f->dir, "n", "wall/energy", pe, sizeof(pe));
-	store_path(f->dir, "n", "wall/power", pp, sizeof(pp));
-	fprintf(stderr, "sizes: energy %ld bytes, power %ld bytes\n",
-	    file_size(pe), file_size(pp));
-	assert_true(file_size(pe) > 100000 && file_size(pe) < 200000);
-	assert_true(file_size(pp) > 300000 && file_size(pp) < 400000);
+	store_path(f->dir, "n", "tokens/output", pt, sizeof(pt));
+	store_path(f->dir, "n", "wall", pp, sizeof(pp));
+	fprintf(stderr, "sizes: tokens %ld bytes, wall power+energy %ld "
+	    "bytes\n", file_size(pt), file_size(pp));
+	/* a counter alone: 4 AVERAGE RRAs (19,610 rows); a pair: 2 data
+	 * sources, 8 RRAs with MIN and MAX (44,430 rows) */
+	assert_true(file_size(pt) > 150000 && file_size(pt) < 200000);
+	assert_true(file_size(pp) > 700000 && file_size(pp) < 800000);
 	info = rrd_info_r(pp);
 	assert_non_null(info);
 	for (i = info; i; i = i->next) {
@@ -476,8 +559,13 @@ test_default_rras_and_sizes(void **state)
 			rras++;
 		if (strcmp(i->key, "step") == 0)
 			assert_int_equal(i->value.u_cnt, STEP);
-		if (strcmp(i->key, "ds[power_w].minimal_heartbeat") == 0)
+		if (strcmp(i->key, "ds[power_w].minimal_heartbeat") == 0 ||
+		    strcmp(i->key, "ds[energy_mj].minimal_heartbeat") == 0) {
 			assert_int_equal(i->value.u_cnt, 3 * STEP);
+			ds++;
+		}
+		if (strcmp(i->key, "ds[energy_mj].type") == 0)
+			assert_string_equal(i->value.u_str, "DERIVE");
 		if (strcmp(i->key, "rra[0].pdp_per_row") == 0)
 			assert_int_equal(i->value.u_cnt, 6);
 		if (strcmp(i->key, "rra[0].rows") == 0)
@@ -485,6 +573,7 @@ test_default_rras_and_sizes(void **state)
 	}
 	rrd_info_free(info);
 	assert_int_equal(rras, 8);
+	assert_int_equal(ds, 2);
 }
 
 static void
@@ -503,7 +592,7 @@ test_configured_rras_and_bad_options(void **state)
 	assert_non_null(st);
 	feed(st, "n", T0, T0 + 30);
 	store_free(st);
-	store_path(f->dir, "n", "wall/energy", pe, sizeof(pe));
+	store_path(f->dir, "n", "wall", pe, sizeof(pe));
 	assert_true(file_size(pe) < 4096);
 	o.rras = bad;
 	assert_null(store_new(&o, &err));
@@ -521,7 +610,7 @@ test_configured_rras_and_bad_options(void **state)
 		struct wp_sample e, p, tok;
 
 		samples(&e, &p, &tok);
-		assert_int_equal(store_update(st, "n", &p, 0, T0 * WP_SEC,
+		assert_int_equal(put(st, "n", &p, 0, T0 * WP_SEC,
 		    &err), -1);
 	}
 	store_free(st);
@@ -532,14 +621,14 @@ test_configured_rras_and_bad_options(void **state)
 		struct wp_sample e, pw, tok;
 
 		o.data_dir = f->dir;
-		store_path(f->dir, "junk", "wall/power", p, sizeof(p));
+		store_path(f->dir, "junk", "wall", p, sizeof(p));
 		mkdir(strcat(strcpy(pe, f->dir), "/rrd/junk"), 0755);
 		fp = fopen(p, "w");
 		fputs("not an rrd", fp);
 		fclose(fp);
 		st = store_new(&o, &err);
 		samples(&e, &pw, &tok);
-		assert_int_equal(store_update(st, "junk", &pw, 0, T0 * WP_SEC,
+		assert_int_equal(put(st, "junk", &pw, 0, T0 * WP_SEC,
 		    &err), -1);
 		store_free(st);
 	}
@@ -594,6 +683,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_held_file_created_at_first_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gauge_values_exact, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_pair_rows, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_old_values_are_skipped,
 		    setup, teardown),
