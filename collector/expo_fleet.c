@@ -27,6 +27,7 @@ struct build {
 	struct fleet	*f;
 	struct smap	 nodes;		/* node name -> index */
 	struct smap	 outlets;	/* "pdu\037outlet" -> node index */
+	size_t		 n_outlets;	/* mapped in the config */
 	struct acc	*oacc;		/* outlet readings per node */
 	bool		 oom;
 };
@@ -192,6 +193,19 @@ outlet_num(const char *series, char *buf, size_t len)
 	return 0;
 }
 
+/* "a\037b" into key (room for len), cut short if it must be: no snprintf,
+ * as it runs per outlet reading per snapshot. */
+static void
+outlet_key(char *key, size_t len, const char *a, const char *b)
+{
+	size_t na = strnlen(a, len - 2), nb = strnlen(b, len - 2 - na);
+
+	memcpy(key, a, na);
+	key[na] = '\037';
+	memcpy(key + na + 1, b, nb);
+	key[na + 1 + nb] = '\0';
+}
+
 static const size_t *
 outlet_node(const struct build *bd, const char *pdu,
     const struct wp_sample *s)
@@ -201,10 +215,10 @@ outlet_node(const struct build *bd, const char *pdu,
 
 	if (outlet_num(s->series, num, sizeof(num)) == -1)
 		return NULL;
-	snprintf(key, sizeof(key), "%s\037%s", pdu, num);
+	outlet_key(key, sizeof(key), pdu, num);
 	if ((ix = smap_get(&bd->outlets, key)) == NULL &&
 	    sample_get_label(s, "name", name, sizeof(name)) == 0) {
-		snprintf(key, sizeof(key), "%s\037%s", pdu, name);
+		outlet_key(key, sizeof(key), pdu, name);
 		ix = smap_get(&bd->outlets, key);
 	}
 	return ix;
@@ -217,6 +231,8 @@ pdu_target(struct build *bd, const struct target_view *tv)
 	const size_t *ix;
 	size_t i;
 
+	if (bd->n_outlets == 0)
+		return;		/* no node is fed from an outlet */
 	for (i = 0; i < tv->n_last; i++) {
 		const struct wp_sample *s = &tv->last[i];
 
@@ -329,6 +345,7 @@ index_conf(struct build *bd)
 	if (smap_init(&bd->nodes, c->n_nodes) == -1 ||
 	    smap_init(&bd->outlets, n_out) == -1)
 		return -1;
+	bd->n_outlets = n_out;
 	for (i = 0; i < c->n_nodes; i++) {
 		const struct wp_node *nd = &c->nodes[i];
 
@@ -338,8 +355,8 @@ index_conf(struct build *bd)
 		if (smap_put(&bd->nodes, nd->name, i) == -1)
 			return -1;
 		for (j = 0; j < nd->n_outlets; j++) {
-			snprintf(key, sizeof(key), "%s\037%s",
-			    nd->outlets[j].pdu, nd->outlets[j].outlet);
+			outlet_key(key, sizeof(key), nd->outlets[j].pdu,
+			    nd->outlets[j].outlet);
 			if (smap_put(&bd->outlets, key, i) == -1)
 				return -1;
 		}

@@ -298,13 +298,13 @@ int
 store_path(const char *data_dir, const char *target, const char *series,
     char *buf, size_t len)
 {
-	size_t off;
-	int n;
+	size_t off = strlen(data_dir);
 
-	n = snprintf(buf, len, "%s/rrd/", data_dir);
-	if (n < 0 || (size_t)n >= len)
+	if (off + 5 >= len)
 		return -1;
-	off = (size_t)n;
+	memcpy(buf, data_dir, off);
+	memcpy(buf + off, "/rrd/", 6);	/* per value: no snprintf */
+	off += 5;
 	if (put_name(buf, len, &off, target) != 0 || off + 2 >= len)
 		return -1;
 	buf[off++] = '/';

@@ -543,7 +543,10 @@ pdu_identity_labels(struct wp_sample *s, const struct pdu_profile *p,
 	    (p->vendor[0] != '\0' && sample_add_label(s, "vendor",
 	    p->vendor) < 0))
 		return -1;
-	snprintf(d, sizeof(d), "%s", sysdescr ? sysdescr : "");
+	/* per sample: a bounded copy, not snprintf */
+	used = sysdescr ? strnlen(sysdescr, sizeof(d) - 1) : 0;
+	memcpy(d, sysdescr ? sysdescr : "", used);
+	d[used] = '\0';
 	used = strlen(s->labels);
 	/* ";sysdescr=" plus the text plus the NUL */
 	if (d[0] == '\0' || used + 10 + 1 >= sizeof(s->labels))

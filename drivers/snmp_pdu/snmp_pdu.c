@@ -985,7 +985,9 @@ sess_cb(int op, netsnmp_session *ss, int reqid, netsnmp_pdu *pdu,
 	    op == NETSNMP_CALLBACK_OP_RESEND)
 		return 1;	/* a cancelled poll's request, or a retry */
 	sp->reqid = 0;
-	snprintf(what, sizeof(what), "%s:%d", sp->cfg.host, sp->cfg.port);
+	if (op != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL)
+		snprintf(what, sizeof(what), "%s:%d", sp->cfg.host,
+		    sp->cfg.port);	/* for the message, only on failure */
 	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT && sp->wrong_digest) {
 		fail(sp, WP_E_AUTH, "SNMPv3 authentication failed with %s: "
 		    "its replies do not verify with our key (wrong auth "
@@ -1030,15 +1032,26 @@ sess_cb(int op, netsnmp_session *ss, int reqid, netsnmp_pdu *pdu,
 
 /* --- samples -------------------------------------------------------------- */
 
+/* The value GET brought for (row, col), or NULL: sp->gets is in (row,
+ * col) order (build_gets), so a binary search, not a scan per value. */
 static const struct pdu_vb *
 got(const struct sp *sp, size_t row, int col)
 {
-	size_t i;
+	size_t lo = 0, hi = sp->ngets;
 
-	for (i = 0; i < sp->ngets; i++)
-		if (sp->gets[i].row == row && sp->gets[i].col == col)
-			return sp->gets[i].got ? &sp->gets[i].vb : NULL;
-	return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct getent *g = &sp->gets[mid];
+
+		if (g->row < row || (g->row == row && g->col < col))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == sp->ngets || sp->gets[lo].row != row ||
+	    sp->gets[lo].col != col)
+		return NULL;
+	return sp->gets[lo].got ? &sp->gets[lo].vb : NULL;
 }
 
 static int
