@@ -537,16 +537,14 @@ pdu_identity_labels(struct wp_sample *s, const struct pdu_profile *p,
     const char *sysdescr)
 {
 	char d[PDU_DESCR_LABEL_MAX + 1];
-	size_t room, used;
+	size_t room, used, n = sysdescr ? strnlen(sysdescr, sizeof(d) - 1) : 0;
 
 	if (sample_add_label(s, "profile", p->name) < 0 ||
 	    (p->vendor[0] != '\0' && sample_add_label(s, "vendor",
 	    p->vendor) < 0))
 		return -1;
-	/* per sample: a bounded copy, not snprintf */
-	used = sysdescr ? strnlen(sysdescr, sizeof(d) - 1) : 0;
-	memcpy(d, sysdescr ? sysdescr : "", used);
-	d[used] = '\0';
+	memcpy(d, sysdescr ? sysdescr : "", n);	/* per sample: not snprintf */
+	d[n] = '\0';
 	used = strlen(s->labels);
 	/* ";sysdescr=" plus the text plus the NUL */
 	if (d[0] == '\0' || used + 10 + 1 >= sizeof(s->labels))

@@ -434,7 +434,8 @@ class Bench:
         else:
             cds = [self.collectd(tag + "-collectd", "redfish", n)]
         try:
-            w = self.warm(wps, cds, n, 2, 2)
+            # wattpath: wall power and energy in one file; collectd: 2.
+            w = self.warm(wps, cds, n, 2, 1)
             log("  warm-up %.0f s; measuring %d intervals" %
                 (w, self.a.window))
             r = self.measure(wps, cds, others)
@@ -451,8 +452,8 @@ class Bench:
         wps = [self.wattpath(tag + "-wattpath", "snmp", n)]
         cds = [self.collectd(tag + "-collectd", "snmp", n)]
         try:
-            # wattpath: 2 files per outlet and inlet; collectd: 1 (2 DS).
-            w = self.warm(wps, cds, n, OUTLETS + 1, 2 * (OUTLETS + 1))
+            # One file per outlet and inlet (power and energy), both.
+            w = self.warm(wps, cds, n, OUTLETS + 1, OUTLETS + 1)
             log("  warm-up %.0f s; measuring %d intervals" %
                 (w, self.a.window))
             r = self.measure(wps, cds, [self.sim])
