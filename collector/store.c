@@ -125,6 +125,14 @@ format_row(char *buf, const struct rrdfile *f, const struct row *r)
 	buf[n] = '\0';
 }
 
+static const char *
+rrd_msg(void)
+{
+	const char *m = rrd_get_error();
+
+	return m && *m ? m : "unknown librrd error";
+}
+
 static int	create_file(struct store *, const struct rrdfile *, time_t,
 		    struct wp_err *);
 
@@ -164,16 +172,8 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 	rrd_clear_error();
 	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
 		return err_set(err, WP_E_TRANSIENT, "store %s: update: %s",
-		    f->path, rrd_get_error());
+		    f->path, rrd_msg());
 	return 0;
-}
-
-static const char *
-rrd_msg(void)
-{
-	const char *m = rrd_get_error();
-
-	return m && *m ? m : "unknown librrd error";
 }
 
 static void
@@ -549,21 +549,17 @@ pair_slot(const struct wp_sample *s, size_t *plen)
 	return -1;
 }
 
-/* The path of s's file and its data source there (0 alone); *pair
- * if the file is a pair's. */
+/* The path of s's file; *slot is its data source in a pair file, -1 for
+ * a file of its own. */
 static int
 series_file(const struct store *st, const char *target,
-    const struct wp_sample *s, char *path, size_t len, int *slot,
-    bool *pair)
+    const struct wp_sample *s, char *path, size_t len, int *slot)
 {
 	char name[256];
 	size_t plen;
 
-	*pair = (*slot = pair_slot(s, &plen)) >= 0;
-	if (!*pair) {
-		*slot = 0;
+	if ((*slot = pair_slot(s, &plen)) < 0)
 		return store_path(st->data_dir, target, s->series, path, len);
-	}
 	if (plen >= sizeof(name))
 		return -1;
 	memcpy(name, s->series, plen);
@@ -649,7 +645,8 @@ hold(struct store *st, struct rrdfile *f, struct wp_err *err)
 	return write_held(st, f, err);
 }
 
-/* Writes (or holds) f's open row. */
+/* Writes (or holds) f's open row: librrd through hold, which without a
+ * write delay (hold_max 1) writes it at once. */
 static int
 commit_row(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
@@ -659,16 +656,10 @@ commit_row(struct store *st, struct rrdfile *f, struct wp_err *err)
 
 	f->open = false;
 	f->last = f->row.t;
-	if (st->rrdcached == NULL && st->delay > 0)
+	if (st->rrdcached == NULL)
 		return hold(st, f, err);
 	format_row(val, f, &f->row);
-	if (st->rrdcached)
-		return daemon_call(st, &c, err);
-	rrd_clear_error();
-	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, 1, argv) != 0)
-		return err_set(err, WP_E_TRANSIENT, "store %s: update: %s",
-		    f->path, rrd_msg());
-	return 0;
+	return daemon_call(st, &c, err);
 }
 
 /* Puts v in f's open row at slot, opening one at sec if none is. */
@@ -710,15 +701,15 @@ store_update(struct store *st, const char *target, const struct wp_sample *s,
 	char path[PATH_MAX];
 	struct rrdfile *f;
 	time_t sec = (time_t)(t / WP_SEC);
-	bool pair;
 	int slot;
 
-	if (series_file(st, target, s, path, sizeof(path), &slot, &pair) != 0)
+	if (series_file(st, target, s, path, sizeof(path), &slot) != 0)
 		return err_set(err, WP_E_CONFIG, "store: bad or too long name "
 		    "%s/%s", target ? target : "", s->series);
-	if ((f = get_file(st, path, s, pair, sec, err)) == NULL)
+	if ((f = get_file(st, path, s, slot >= 0, sec, err)) == NULL)
 		return -1;
-	return put_row(st, f, slot, sec, rrd_value(s, cum), err);
+	return put_row(st, f, slot >= 0 ? slot : 0, sec, rrd_value(s, cum),
+	    err);
 }
 
 int
