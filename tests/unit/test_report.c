@@ -191,6 +191,42 @@ write_requests(const char *path)
 	fclose(f);
 }
 
+/*
+ * Golden copies: with WP_GOLDEN_DIR set, every captured output is also
+ * written there as NNN.txt (the scratch directory's path replaced by
+ * @DIR@), so tests/integration/050-report-golden.sh can compare the
+ * documents byte for byte across a refactoring.
+ */
+static void
+golden_copy(const char *dir, const char *out)
+{
+	static int seq;
+	const char *gd = getenv("WP_GOLDEN_DIR");
+	char path[512], line[1 << 14];
+	FILE *in, *g;
+	size_t dl = strlen(dir);
+
+	if (gd == NULL || (in = fopen(out, "r")) == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%03d.txt", gd, ++seq);
+	if ((g = fopen(path, "w")) == NULL) {
+		fclose(in);
+		return;
+	}
+	while (fgets(line, sizeof(line), in) != NULL) {
+		char *p = line, *q;
+
+		while ((q = strstr(p, dir)) != NULL) {
+			fwrite(p, 1, (size_t)(q - p), g);
+			fputs("@DIR@", g);
+			p = q + dl;
+		}
+		fputs(p, g);
+	}
+	fclose(in);
+	fclose(g);
+}
+
 /* Runs cmd_report with args, stdout captured; returns the parsed JSON. */
 static json_object *
 report(const char *dir, char **args, int n, int *rc)
@@ -212,6 +248,7 @@ report(const char *dir, char **args, int n, int *rc)
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
+	golden_copy(dir, out);
 	o = json_object_from_file(out);
 	return o;
 }
@@ -418,6 +455,7 @@ capture(const char *dir, int (*cmd)(int, char **), char **argv, int argc,
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
+	golden_copy(dir, out);
 	f = fopen(out, "r");
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
