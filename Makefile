@@ -1,6 +1,8 @@
 # wattpath - out-of-band fleet power collector.  One plain Makefile.
 #
-#   make            build ./wattpath (and ./wattpath-sim)
+#   make            build ./wattpath
+#   make sim        build ./wattpath-sim, the simulated fleet (demo, check
+#                   and bench build it too)
 #   make check      install test deps, run unit + integration tests, then the
 #                   unit and fast integration tests again under ASan+UBSan
 #   make demo       run the collector on the built-in simulated fleet
@@ -27,9 +29,12 @@ ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DWP_VERSION='"$(VERSION)"' \
 LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
-LIB_SRCS := $(filter-out collector/main.c, \
-	    $(wildcard collector/*.c) $(wildcard drivers/*/*.c) $(wildcard model/*.c))
-SIM_SRCS := $(wildcard tests/sim/*.c)
+# The layers (README.md, "Architecture"; scripts/lint checks the includes).
+LIB_SRCS := $(filter-out collector/cmd/main.c, \
+	    $(wildcard collector/lib/*.c collector/conf/*.c collector/store/*.c \
+	    collector/*.c collector/expo/*.c collector/cmd/*.c) \
+	    $(wildcard drivers/*/*.c) $(wildcard model/*.c))
+SIM_SRCS := $(wildcard sim/*.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 
@@ -37,9 +42,10 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps check unit integration asan check-asan demo demo-serve \
+.PHONY: all sim deps check unit integration asan check-asan demo demo-serve \
 	bench fuzz install clean
-all: $(BUILD)/wattpath wattpath $(if $(SIM_SRCS),wattpath-sim)
+all: $(BUILD)/wattpath wattpath
+sim: $(BUILD)/wattpath-sim wattpath-sim
 
 deps:
 	@scripts/deps.sh build
@@ -62,7 +68,7 @@ $(BUILD)/libwattpath.a: $(LIB_OBJS)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/wattpath: $(BUILD)/collector/main.o $(BUILD)/libwattpath.a
+$(BUILD)/wattpath: $(BUILD)/collector/cmd/main.o $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
@@ -90,7 +96,7 @@ unit-bins: $(UNIT_BINS)
 # The full suite: normal build, then ASan+UBSan on the unit and fast tests.
 check:
 	@scripts/deps.sh check
-	@$(MAKE) --no-print-directory all unit-bins
+	@$(MAKE) --no-print-directory all sim unit-bins
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' \
 		build-asan/wattpath unit-bins-asan
@@ -98,7 +104,7 @@ check:
 
 unit-bins-asan: $(UNIT_BINS)
 
-unit: all unit-bins
+unit: all sim unit-bins
 	@tests/run.sh --unit-only
 
 asan:
@@ -108,17 +114,17 @@ asan:
 
 demo:
 	@scripts/deps.sh demo
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all sim
 	@tests/demo.sh
 
 demo-serve:
 	@scripts/deps.sh demo
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all sim
 	@tests/demo.sh --serve
 
 bench:
 	@scripts/deps.sh bench
-	@$(MAKE) --no-print-directory all $(BENCH_BINS)
+	@$(MAKE) --no-print-directory all sim $(BENCH_BINS)
 	@tests/bench/run.sh
 
 fuzz:

@@ -5,12 +5,12 @@
 #include <sys/stat.h>
 
 #include "../model/counter.h"
-#include "conf.h"
+#include "conf/conf.h"
 #include "ingest.h"
-#include "journal.h"
-#include "log.h"
+#include "store/journal.h"
+#include "lib/log.h"
 #include "state.h"
-#include "store.h"
+#include "store/store.h"
 
 #define CHECKPOINT_EVERY	(60 * WP_SEC)
 

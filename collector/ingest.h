@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clock.h"
-#include "err.h"
-#include "sample.h"
+#include "lib/clock.h"
+#include "lib/err.h"
+#include "lib/sample.h"
 
 struct wp_conf;
 struct ingest;

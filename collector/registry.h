@@ -4,7 +4,7 @@
 #ifndef WP_REGISTRY_H
 #define WP_REGISTRY_H
 
-#include "driver.h"
+#include "lib/driver.h"
 
 /* Returns the driver called name ("redfish", "snmp_pdu", "modbus",
  * "inband"), or NULL. */

@@ -12,17 +12,17 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "conf.h"
-#include "expo.h"
-#include "http.h"
+#include "cmd/cmd.h"
+#include "conf/conf.h"
+#include "expo/expo.h"
+#include "lib/http.h"
 #include "ingest.h"
-#include "log.h"
-#include "loop.h"
+#include "lib/log.h"
+#include "lib/loop.h"
 #include "registry.h"
 #include "run.h"
 #include "sched.h"
-#include "workers.h"
+#include "lib/workers.h"
 
 struct target {
 	struct collector	*co;

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 
 /* Due time of target i of n for its first poll at or after now. */
 wp_time	 sched_first_due(wp_time now, wp_time interval, size_t i, size_t n,

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal.h"
-#include "log.h"
+#include "store/journal.h"
+#include "lib/log.h"
 #include "state.h"
 
 #define STR_MAX	512		/* escaped key parts, bytes */

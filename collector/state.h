@@ -14,8 +14,8 @@
 #include <stddef.h>
 
 #include "../model/counter.h"
-#include "clock.h"
-#include "err.h"
+#include "lib/clock.h"
+#include "lib/err.h"
 
 struct state;
 

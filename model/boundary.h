@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../collector/err.h"
+#include "../collector/lib/err.h"
 
 enum bnd_id { BND_GPU, BND_WALL, BND_OUTLET, BND_FACILITY, BND_N };
 

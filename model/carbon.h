@@ -33,8 +33,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../collector/clock.h"
-#include "../collector/err.h"
+#include "../collector/lib/clock.h"
+#include "../collector/lib/err.h"
 
 enum hourly_kind { HOURLY_INTENSITY, HOURLY_PRICE };
 

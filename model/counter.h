@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../collector/clock.h"
+#include "../collector/lib/clock.h"
 
 #define CTR_DISCONT	0x1	/* no delta: first reading or after a gap policy */
 #define CTR_RESET	0x2

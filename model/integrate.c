@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collector/sample.h"
+#include "../collector/lib/sample.h"
 #include "integrate.h"
 
 #define SEC(t)	((double)(t) / (double)WP_SEC)

@@ -38,8 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../collector/clock.h"
-#include "../collector/err.h"
+#include "../collector/lib/clock.h"
+#include "../collector/lib/err.h"
 
 enum integ_reason {
 	INTEG_OK = 0,

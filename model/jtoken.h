@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../collector/err.h"
+#include "../collector/lib/err.h"
 
 struct jtoken_in {
 	double	 energy_j;

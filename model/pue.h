@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "../collector/clock.h"
-#include "../collector/err.h"
+#include "../collector/lib/clock.h"
+#include "../collector/lib/err.h"
 
 enum pue_period { PUE_WINDOW, PUE_HOUR, PUE_DAY, PUE_MONTH, PUE_YEAR };
 

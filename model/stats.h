@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../collector/err.h"
+#include "../collector/lib/err.h"
 
 struct runstats {
 	size_t	 n;

@@ -151,7 +151,7 @@ if "$WATTPATH" report -c "$D/wattpath.yaml" --from "$F" --to "$T" \
 	"$WATTPATH" curve -c "$D/wattpath.yaml" --class hgx-h100-8 --from "$F" \
 	    --to "$T" --format json >"$D/curve.json" 2>"$D/curve.err" &&
 		CURVE="--curve $D/curve.json"
-	$PY "$ROOT/tests/sim/compare.py" "$D/truth.json" --report "$D/report.json" \
+	$PY "$ROOT/sim/compare.py" "$D/truth.json" --report "$D/report.json" \
 	    $CURVE
 else
 	echo "== wattpath report is not available yet:"
@@ -159,7 +159,7 @@ else
 	echo "== journal summary instead (counter deltas in the window)"
 	"$WATTPATH" journal export -c "$D/wattpath.yaml" >"$D/journal.csv" \
 	    2>"$D/journal.err" || { cat "$D/journal.err" >&2; }
-	$PY "$ROOT/tests/sim/compare.py" "$D/truth.json" \
+	$PY "$ROOT/sim/compare.py" "$D/truth.json" \
 	    --journal "$D/journal.csv" --from "$FROM" --to "$TO"
 fi
 rc=$?

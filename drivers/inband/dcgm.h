@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../collector/err.h"
+#include "../../collector/lib/err.h"
 #include "gpu.h"
 
 #define DCGM_MAX_GPUS	64

@@ -30,8 +30,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../collector/err.h"
-#include "../../collector/sample.h"
+#include "../../collector/lib/err.h"
+#include "../../collector/lib/sample.h"
 
 enum engine_kind {
 	ENGINE_AUTO = 0,

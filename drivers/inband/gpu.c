@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../collector/err.h"
+#include "../../collector/lib/err.h"
 #include "gpu.h"
 
 bool

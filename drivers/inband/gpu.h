@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 
 struct gpu_reading {
 	int	 index;		/* as the source numbers it (gpu label) */

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/http.h"
-#include "../../collector/log.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/lib/http.h"
+#include "../../collector/lib/log.h"
 #include "dcgm.h"
 #include "engines.h"
 #include "inband.h"

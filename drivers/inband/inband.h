@@ -4,7 +4,7 @@
 #ifndef WP_INBAND_H
 #define WP_INBAND_H
 
-#include "../../collector/driver.h"
+#include "../../collector/lib/driver.h"
 
 extern const struct wp_driver inband_driver;
 

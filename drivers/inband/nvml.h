@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../../collector/err.h"
+#include "../../collector/lib/err.h"
 #include "gpu.h"
 
 struct nvml;

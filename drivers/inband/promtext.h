@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../collector/err.h"
+#include "../../collector/lib/err.h"
 
 enum prom_type {
 	PROM_UNTYPED = 0,	/* no TYPE line, or "untyped" / "unknown" */

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../collector/err.h"
+#include "../../collector/lib/err.h"
 
 #define REQLOG_LINE_MAX		(64u << 10)
 #define REQLOG_MAX_ENTRIES	50000000u

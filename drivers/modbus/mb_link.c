@@ -5,7 +5,7 @@
 #include <string.h>
 #include <modbus.h>
 
-#include "../../collector/log.h"
+#include "../../collector/lib/log.h"
 #include "mb_link.h"
 
 #define BACKOFF_MIN	(1 * WP_SEC)

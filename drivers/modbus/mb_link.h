@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../collector/clock.h"
-#include "../../collector/err.h"
+#include "../../collector/lib/clock.h"
+#include "../../collector/lib/err.h"
 #include "regmap.h"
 
 struct mb_link_conf {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../collector/log.h"
+#include "../../collector/lib/log.h"
 #include "mb_samples.h"
 
 static const char *const exc_names[] = { "", "illegal function",

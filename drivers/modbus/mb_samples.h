@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "regmap.h"
 
 struct mb_info {

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/log.h"
-#include "../../collector/workers.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/lib/log.h"
+#include "../../collector/lib/workers.h"
 #include "mb_link.h"
 #include "mb_samples.h"
 #include "modbus_meter.h"

@@ -23,7 +23,7 @@
 #ifndef WP_MODBUS_METER_H
 #define WP_MODBUS_METER_H
 
-#include "../../collector/driver.h"
+#include "../../collector/lib/driver.h"
 
 extern const struct wp_driver modbus_driver;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "regmap.h"
 
 static const char *const type_names[] = {

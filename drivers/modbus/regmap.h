@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../collector/err.h"
+#include "../../collector/lib/err.h"
 
 #define RM_MAX_READ	125	/* MODBUS_MAX_READ_REGISTERS */
 #define RM_NAME_MAX	48

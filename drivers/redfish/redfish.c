@@ -33,11 +33,11 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/http.h"
-#include "../../collector/log.h"
-#include "../../collector/loop.h"
-#include "../../collector/secret.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/lib/http.h"
+#include "../../collector/lib/log.h"
+#include "../../collector/lib/loop.h"
+#include "../../collector/lib/secret.h"
 #include "redfish.h"
 #include "redfish_discover.h"
 #include "redfish_parse.h"

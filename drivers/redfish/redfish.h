@@ -4,7 +4,7 @@
 #ifndef WP_REDFISH_H
 #define WP_REDFISH_H
 
-#include "../../collector/driver.h"
+#include "../../collector/lib/driver.h"
 
 extern const struct wp_driver redfish_driver;
 

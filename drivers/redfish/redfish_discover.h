@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "redfish_parse.h"
 
 struct json_object;

@@ -7,7 +7,7 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "redfish_parse.h"
 
 #define RF_ABSURD_W	1e8	/* 100 MW */

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../collector/clock.h"
-#include "../../collector/err.h"
+#include "../../collector/lib/clock.h"
+#include "../../collector/lib/err.h"
 
 struct json_object;
 

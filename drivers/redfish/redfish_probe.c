@@ -5,9 +5,9 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/http.h"
-#include "../../collector/log.h"
-#include "../../collector/secret.h"
+#include "../../collector/lib/http.h"
+#include "../../collector/lib/log.h"
+#include "../../collector/lib/secret.h"
 #include "redfish_discover.h"
 #include "redfish_parse.h"
 #include "redfish_probe.h"

@@ -8,7 +8,7 @@
 #ifndef WP_REDFISH_PROBE_H
 #define WP_REDFISH_PROBE_H
 
-#include "../../collector/driver.h"
+#include "../../collector/lib/driver.h"
 
 int	 redfish_probe(const struct wp_probe_req *req,
 	    const struct wp_services *svc, struct wp_probe_result *out,

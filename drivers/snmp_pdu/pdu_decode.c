@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collector/decimal.h"
+#include "../../collector/lib/decimal.h"
 #include "pdu_decode.h"
 
 #define ROWS_MAX	4096	/* more rows than this is not a rack PDU */

@@ -8,8 +8,8 @@
 #include <strings.h>
 #include <yaml.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/log.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/lib/log.h"
 #include "pdu_profile.h"
 
 #define PROFILE_MAX_BYTES	(256 * 1024)

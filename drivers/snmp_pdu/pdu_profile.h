@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../collector/err.h"
-#include "../../collector/sample.h"
+#include "../../collector/lib/err.h"
+#include "../../collector/lib/sample.h"
 
 #define PDU_OID_MAX	48
 #define PDU_KEY_MAX	16

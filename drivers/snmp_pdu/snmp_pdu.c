@@ -9,10 +9,10 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/library/large_fd_set.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/log.h"
-#include "../../collector/loop.h"
-#include "../../collector/secret.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/lib/log.h"
+#include "../../collector/lib/loop.h"
+#include "../../collector/lib/secret.h"
 #include "pdu_decode.h"
 #include "snmp_pdu.h"
 

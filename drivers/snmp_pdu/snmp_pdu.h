@@ -16,7 +16,7 @@
 #ifndef WP_SNMP_PDU_H
 #define WP_SNMP_PDU_H
 
-#include "../../collector/driver.h"
+#include "../../collector/lib/driver.h"
 
 extern const struct wp_driver snmp_pdu_driver;
 

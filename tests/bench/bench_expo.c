@@ -12,13 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/dashboard.h"
-#include "../../collector/expo_fleet.h"
-#include "../../collector/expo_history.h"
-#include "../../collector/expo_metrics.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/expo/dashboard.h"
+#include "../../collector/expo/expo_fleet.h"
+#include "../../collector/expo/expo_history.h"
+#include "../../collector/expo/expo_metrics.h"
 #include "../../collector/ingest.h"
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 
 #define GPUS	8
 #define OUTLETS	80

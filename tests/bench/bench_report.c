@@ -28,10 +28,10 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/journal.h"
-#include "../../collector/report.h"
-#include "../../collector/sample.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/store/journal.h"
+#include "../../collector/cmd/report.h"
+#include "../../collector/lib/sample.h"
 #include "../../model/counter.h"
 
 #define GPUS	4

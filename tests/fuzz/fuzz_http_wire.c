@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collector/http_wire.h"
+#include "../../collector/lib/http_wire.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@ grep -q "SUCCESS: 5 rules" "$T/r.log" || { cat "$T/r.log"; fail "expected 5 rule
 cat >"$T/g.py" <<'PYEOF'
 import json, re, sys
 root = sys.argv[1]
-src = open(root + "/collector/expo_metrics.c").read()
+src = open(root + "/collector/expo/expo_metrics.c").read()
 known = set(re.findall(r'"(wattpath_[a-z_]+)"', src))
 d = json.load(open(root + "/etc/grafana/wattpath.json"))
 exprs = [t["expr"] for p in d["panels"] for t in p.get("targets", [])]

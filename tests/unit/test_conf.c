@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../collector/conf.h"
+#include "../../collector/conf/conf.h"
 
 struct fx {
 	char	 dir[64];

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../collector/decimal.h"
+#include "../../collector/lib/decimal.h"
 
 static void
 check(long long v)

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../collector/dashboard.h"
-#include "../../collector/expo_history.h"
-#include "../../collector/expo_metrics.h"
+#include "../../collector/expo/dashboard.h"
+#include "../../collector/expo/expo_history.h"
+#include "../../collector/expo/expo_metrics.h"
 
 static char *
 render(const struct fleet *fl, double pue, const struct history *h,

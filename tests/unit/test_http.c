@@ -22,8 +22,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../../collector/http.h"
-#include "../../collector/loop.h"
+#include "../../collector/lib/http.h"
+#include "../../collector/lib/loop.h"
 
 struct server {
 	int		 fd, port;

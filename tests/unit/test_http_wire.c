@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collector/http_wire.h"
+#include "../../collector/lib/http_wire.h"
 
 #define HEAD_MAX	4096
 #define BODY_MAX	1024

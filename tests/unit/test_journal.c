@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "../../collector/journal.h"
+#include "../../collector/store/journal.h"
 #include "../../model/counter.h"
 
 #define T0	(1764410400LL * WP_SEC)		/* 2025-11-29T10:00:00Z */

@@ -22,10 +22,10 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/journal.h"
-#include "../../collector/jsum.h"
-#include "../../collector/report.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/store/journal.h"
+#include "../../collector/store/jsum.h"
+#include "../../collector/cmd/report.h"
 #include "../../model/counter.h"
 #include "../../model/integrate.h"
 

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../collector/loop.h"
-#include "../../collector/workers.h"
+#include "../../collector/lib/loop.h"
+#include "../../collector/lib/workers.h"
 
 struct order {
 	int	 seen[16];

@@ -10,7 +10,7 @@
 
 #include "test_model_near.h"
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "../../model/integrate.h"
 
 #define T0	(1795946400LL * WP_SEC)	/* 2026-11-29T10:00:00Z */

@@ -17,7 +17,7 @@
 
 #include "test_model_near.h"
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "../../model/boundary.h"
 #include "../../model/integrate.h"
 #include "../../model/jtoken.h"

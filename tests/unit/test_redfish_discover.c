@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "redfish_walk.h"
 
 static size_t

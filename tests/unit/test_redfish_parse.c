@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "../../drivers/redfish/redfish_parse.h"
 #include "redfish_walk.h"
 

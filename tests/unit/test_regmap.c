@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../collector/sample.h"
+#include "../../collector/lib/sample.h"
 #include "../../drivers/modbus/regmap.h"
 
 static struct rm_value

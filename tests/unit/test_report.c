@@ -25,8 +25,8 @@
 
 #include "test_model_near.h"
 
-#include "../../collector/cmd.h"
-#include "../../collector/journal.h"
+#include "../../collector/cmd/cmd.h"
+#include "../../collector/store/journal.h"
 #include "../../model/counter.h"
 
 #define T0	(1795946400LL * WP_SEC)	/* 2026-11-29T10:00:00Z */

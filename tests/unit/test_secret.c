@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../collector/secret.h"
+#include "../../collector/lib/secret.h"
 
 static char dir[64];
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../collector/journal.h"
+#include "../../collector/store/journal.h"
 #include "../../collector/state.h"
 
 #define T0	(1764410400LL * WP_SEC)

@@ -22,7 +22,7 @@
 
 #include <rrd.h>
 
-#include "../../collector/store.h"
+#include "../../collector/store/store.h"
 
 #define T0	1699999980LL		/* a whole minute, seconds */
 #define STEP	10

@@ -11,12 +11,12 @@
 #include <json-c/json.h>
 
 #include "cmd.h"
-#include "http.h"
-#include "log.h"
-#include "loop.h"
-#include "probe.h"
-#include "registry.h"
-#include "workers.h"
+#include "../lib/http.h"
+#include "../lib/log.h"
+#include "../lib/loop.h"
+#include "probe_cmd.h"
+#include "../registry.h"
+#include "../lib/workers.h"
 
 int
 probe_result_add(struct wp_probe_result *r, const struct wp_sample *s,

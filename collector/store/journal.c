@@ -26,11 +26,11 @@
 
 #include <openssl/evp.h>
 
-#include "../model/counter.h"
+#include "../../model/counter.h"
 #include "journal.h"
-#include "wire.h"
+#include "../lib/wire.h"
 #include "jsum.h"
-#include "log.h"
+#include "../lib/log.h"
 
 #define HASH_LEN	32
 #define SEG_HDR_LEN	56

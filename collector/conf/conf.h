@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clock.h"
-#include "driver.h"
-#include "err.h"
+#include "../lib/clock.h"
+#include "../lib/driver.h"
+#include "../lib/err.h"
 
 enum conf_node_type { CN_SCALAR, CN_MAP, CN_SEQ };
 

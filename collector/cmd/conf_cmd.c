@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "conf.h"
+#include "../conf/conf.h"
 
 static int
 check_usage(void)

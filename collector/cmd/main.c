@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "log.h"
+#include "../lib/log.h"
 
 static const struct {
 	const char	*name;

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../collector/conf.h"
-#include "../../collector/ingest.h"
-#include "../../collector/sample.h"
+#include "../collector/conf/conf.h"
+#include "../collector/ingest.h"
+#include "../collector/lib/sample.h"
 #include "sim_cmd.h"
 #include "sim_conf.h"
 #include "sim_srv.h"

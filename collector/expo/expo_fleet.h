@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clock.h"
-#include "run.h"
+#include "../lib/clock.h"
+#include "../run.h"
 
 struct wp_conf;
 

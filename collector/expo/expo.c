@@ -8,17 +8,17 @@
 
 #include <microhttpd.h>
 
-#include "conf.h"
+#include "../conf/conf.h"
 #include "dashboard.h"
 #include "expo.h"
 #include "expo_api.h"
 #include "expo_fleet.h"
 #include "expo_history.h"
 #include "expo_metrics.h"
-#include "log.h"
-#include "loop.h"
-#include "run.h"
-#include "secret.h"
+#include "../lib/log.h"
+#include "../lib/loop.h"
+#include "../run.h"
+#include "../lib/secret.h"
 
 #define HIST_CAP	720		/* points: 2 h at a 10 s interval */
 #define CERT_MAX	(1 << 20)

@@ -10,8 +10,8 @@
 
 #include <json-c/json.h>
 
-#include "clock.h"
-#include "err.h"
+#include "../lib/clock.h"
+#include "../lib/err.h"
 
 struct wp_conf;
 

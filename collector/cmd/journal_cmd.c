@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "conf.h"
-#include "journal.h"
+#include "../conf/conf.h"
+#include "../store/journal.h"
 
 static int
 usage(void)

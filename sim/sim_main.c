@@ -23,7 +23,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../../collector/clock.h"
+#include "../collector/lib/clock.h"
 #include "sim_cmd.h"
 #include "sim_conf.h"
 #include "sim_srv.h"

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clock.h"
+#include "../lib/clock.h"
 #include "expo_fleet.h"
 
 #define HIST_PAIRS	16	/* (gpu, wall) pairs kept per node */

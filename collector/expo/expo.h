@@ -15,7 +15,7 @@
 #ifndef WP_EXPO_H
 #define WP_EXPO_H
 
-#include "err.h"
+#include "../lib/err.h"
 
 struct loop;
 struct collector;

@@ -22,8 +22,8 @@
 #include <rrd.h>
 #include <rrd_client.h>
 
-#include "decimal.h"
-#include "log.h"
+#include "../lib/decimal.h"
+#include "../lib/log.h"
 #include "store.h"
 
 #define HEARTBEAT_STEPS	3

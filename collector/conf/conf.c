@@ -17,9 +17,9 @@
 #include <yaml.h>
 
 #include "conf.h"
-#include "log.h"
-#include "registry.h"
-#include "secret.h"
+#include "../lib/log.h"
+#include "../registry.h"
+#include "../lib/secret.h"
 
 #define DEPTH_MAX	64		/* nesting levels in the YAML file */
 #define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */

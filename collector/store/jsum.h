@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "err.h"
+#include "../lib/clock.h"
+#include "../lib/err.h"
 #include "journal.h"
-#include "sample.h"
+#include "../lib/sample.h"
 
 #define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
 #define JSUM_HASH_LEN		32

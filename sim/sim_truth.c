@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/clock.h"
+#include "../collector/lib/clock.h"
 #include "sim_cmd.h"
 #include "sim_srv.h"
 

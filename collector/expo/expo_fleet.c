@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/counter.h"
-#include "conf.h"
+#include "../../model/counter.h"
+#include "../conf/conf.h"
 #include "expo_fleet.h"
-#include "ingest.h"
-#include "sample.h"
+#include "../ingest.h"
+#include "../lib/sample.h"
 
 /* String -> index map, open addressing; keys are owned copies. */
 struct smap {

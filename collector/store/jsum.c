@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/counter.h"
+#include "../../model/counter.h"
 #include "jsum.h"
-#include "wire.h"
+#include "../lib/wire.h"
 
 #define JSUM_VERSION	1
 #define JSUM_HDR_LEN	128

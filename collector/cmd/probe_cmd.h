@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "driver.h"
+#include "../lib/driver.h"
 
 /*
  * Driver name for url ("redfish", "inband", "snmp_pdu", "modbus"), honouring

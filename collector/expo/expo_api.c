@@ -6,11 +6,11 @@
 
 #include <json-c/json.h>
 
-#include "conf.h"
+#include "../conf/conf.h"
 #include "expo_api.h"
-#include "ingest.h"
-#include "report.h"
-#include "sample.h"
+#include "../ingest.h"
+#include "../cmd/report.h"
+#include "../lib/sample.h"
 
 #define MAX_WINDOW	(31LL * 86400 * WP_SEC)
 #define PAIRS_MAX	(HIST_PAIRS)

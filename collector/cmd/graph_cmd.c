@@ -15,10 +15,10 @@
 
 #include <rrd.h>
 
-#include "clock.h"
+#include "../lib/clock.h"
 #include "cmd.h"
-#include "conf.h"
-#include "store.h"
+#include "../conf/conf.h"
+#include "../store/store.h"
 
 #define MAX_ARGS	512
 #define MAX_GPUS	64

@@ -18,9 +18,9 @@
 #ifndef WP_STORE_H
 #define WP_STORE_H
 
-#include "clock.h"
-#include "err.h"
-#include "sample.h"
+#include "../lib/clock.h"
+#include "../lib/err.h"
+#include "../lib/sample.h"
 
 struct store;
 

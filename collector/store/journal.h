@@ -18,9 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "clock.h"
-#include "err.h"
-#include "sample.h"
+#include "../lib/clock.h"
+#include "../lib/err.h"
+#include "../lib/sample.h"
 
 struct journal;
 
