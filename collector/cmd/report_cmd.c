@@ -30,6 +30,7 @@
 #include "../../model/stats.h"
 #include "../../drivers/inband/reqlog.h"
 #include "../lib/clock.h"
+#include "../lib/hmap.h"
 #include "cmd.h"
 #include "../conf/conf.h"
 #include "../store/journal.h"
@@ -87,8 +88,7 @@ struct opts {
 struct rep {
 	const struct wp_conf *c;
 	struct opts o;
-	struct ser **tab;	/* open addressing */
-	size_t	 cap, n;
+	struct hmap ser;	/* struct ser by "target|series" */
 	bool	 curve_mode;
 	bool	*selected;	/* curve: nodes in scope */
 	json_object *warnings;
@@ -145,16 +145,6 @@ jtime(wp_time t)
 
 	clock_iso8601(t, buf, sizeof(buf));
 	return json_object_new_string(buf);
-}
-
-static unsigned long
-hash(const char *s)
-{
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 ^ (unsigned char)*s++;
-	return h;
 }
 
 /* Reads a whole file (capped).  Caller frees. */
@@ -460,69 +450,46 @@ ser_setup(struct rep *r, struct ser *s, const char *target,
 	return 0;
 }
 
-static int
-tab_grow(struct rep *r)
+struct ser_key {
+	const char	*target, *series;
+	size_t		 lt;
+};
+
+static bool
+ser_eq(const void *entry, const void *key)
 {
-	size_t ncap = r->cap ? r->cap * 2 : 1024, i;
-	struct ser **nt = calloc(ncap, sizeof(*nt));
+	const struct ser_key *k = key;
+	const char *e = ((const struct ser *)entry)->key;
 
-	if (nt == NULL)
-		return -1;
-	for (i = 0; i < r->cap; i++) {
-		size_t h;
-
-		if (r->tab[i] == NULL)
-			continue;
-		h = hash(r->tab[i]->key) & (ncap - 1);
-		while (nt[h] != NULL)
-			h = (h + 1) & (ncap - 1);
-		nt[h] = r->tab[i];
-	}
-	free(r->tab);
-	r->tab = nt;
-	r->cap = ncap;
-	return 0;
+	return memcmp(e, k->target, k->lt) == 0 && e[k->lt] == '|' &&
+	    strcmp(e + k->lt + 1, k->series) == 0;
 }
 
 /* Finds or creates the series for key.  NULL on ENOMEM. */
 static struct ser *
 ser_get(struct rep *r, const char *target, const char *series, bool *fresh)
 {
-	size_t h, lt = strlen(target);
-	unsigned long hv = 5381;
-	const char *p;
+	struct ser_key k = { target, series, strlen(target) };
+	uint64_t h;
+	struct ser *s;
 	char *key;
 
 	/* hash("target|series") without building the key: the hot path */
-	for (p = target; *p; p++)
-		hv = hv * 33 ^ (unsigned char)*p;
-	hv = hv * 33 ^ (unsigned char)'|';
-	for (p = series; *p; p++)
-		hv = hv * 33 ^ (unsigned char)*p;
+	h = hmap_hash_add(hmap_hash_add(hmap_hash_add(HMAP_SEED, target, k.lt),
+	    "|", 1), series, strlen(series));
 	*fresh = false;
-	if ((r->n + 1) * 2 > r->cap && tab_grow(r) == -1)
+	if ((s = hmap_get(&r->ser, h, ser_eq, &k)) != NULL)
+		return s;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
-	h = hv & (r->cap - 1);
-	while (r->tab[h] != NULL) {
-		const char *k = r->tab[h]->key;
-
-		if (memcmp(k, target, lt) == 0 && k[lt] == '|' &&
-		    strcmp(k + lt + 1, series) == 0)
-			return r->tab[h];
-		h = (h + 1) & (r->cap - 1);
-	}
-	if ((r->tab[h] = calloc(1, sizeof(struct ser))) == NULL)
-		return NULL;
-	if (asprintf(&key, "%s|%s", target, series) == -1)
-		key = NULL;
-	if ((r->tab[h]->key = key) == NULL) {
-		free(r->tab[h]);
-		r->tab[h] = NULL;
+	if (asprintf(&key, "%s|%s", target, series) == -1 ||
+	    hmap_put(&r->ser, h, s) == -1) {
+		free(s);
 		return NULL;
 	}
-	r->n++;
+	s->key = key;
 	*fresh = true;
-	return r->tab[h];
+	return s;
 }
 
 static void
@@ -783,8 +750,8 @@ scan(struct rep *r, struct wp_err *err)
 		return -1;
 	log_debug("report: %zu segments read, %zu summaries used",
 	    r->scan_st.segments_read, r->scan_st.summaries_used);
-	for (i = 0; i < r->cap; i++) {
-		struct ser *s = r->tab[i];
+	for (i = 0; i < r->ser.cap; i++) {
+		struct ser *s = r->ser.slot[i].e;
 		struct wp_err e = { 0 };
 
 		if (s == NULL || s->role == R_LIMIT || s->role == R_NONE)
@@ -829,8 +796,8 @@ gather(struct rep *r, struct nodeagg *na)
 {
 	size_t i;
 
-	for (i = 0; i < r->cap; i++) {
-		struct ser *s = r->tab[i];
+	for (i = 0; i < r->ser.cap; i++) {
+		struct ser *s = r->ser.slot[i].e;
 		struct nodeagg *a;
 
 		if (s == NULL || s->node < 0)
@@ -1396,8 +1363,8 @@ site_pue(struct rep *r, struct totals *T)
 	T->pue = NAN;
 	T->pue_source = "none";
 	T->pue_category = "unstated";
-	for (i = 0; i < r->cap; i++) {
-		struct ser *s = r->tab[i];
+	for (i = 0; i < r->ser.cap; i++) {
+		struct ser *s = r->ser.slot[i].e;
 
 		if (s == NULL || (s->role != R_FAC && s->role != R_IT))
 			continue;
@@ -2333,8 +2300,8 @@ instruments(struct rep *r, int r1, int r2, json_object *devices)
 	size_t i, more = 0;
 	int k;
 
-	for (i = 0; i < r->cap; i++) {
-		struct ser *s = r->tab[i];
+	for (i = 0; i < r->ser.cap; i++) {
+		struct ser *s = r->ser.slot[i].e;
 		struct wp_sample tmp;
 		json_object *e, *lab;
 		char val[WP_LABEL_MAX];
@@ -2391,17 +2358,18 @@ intervals(struct rep *r)
 	json_object *a = json_object_new_array();
 	size_t i, j, n;
 
-	for (i = 0; i < r->cap; i++) {
+	for (i = 0; i < r->ser.cap; i++) {
+		const struct ser *s = r->ser.slot[i].e;
 		bool dup = false;
 
-		if (r->tab[i] == NULL || r->tab[i]->role == R_NONE)
+		if (s == NULL || s->role == R_NONE)
 			continue;
 		n = json_object_array_length(a);
 		for (j = 0; j < n && !dup; j++)
 			dup = json_object_get_double(json_object_array_get_idx(a,
-			    j)) == secs(r->tab[i]->interval);
+			    j)) == secs(s->interval);
 		if (!dup)
-			json_object_array_add(a, jnum(secs(r->tab[i]->interval)));
+			json_object_array_add(a, jnum(secs(s->interval)));
 	}
 	return a;
 }
@@ -2565,8 +2533,8 @@ pue_zones(struct rep *r)
 
 		if (zone == NULL || json_object_object_get_ex(z, zone, NULL))
 			continue;
-		for (j = 0; j < r->cap; j++) {
-			struct ser *s = r->tab[j];
+		for (j = 0; j < r->ser.cap; j++) {
+			struct ser *s = r->ser.slot[j].e;
 			const char *sz;
 
 			if (s == NULL || (s->role != R_FAC && s->role != R_IT))
@@ -3141,10 +3109,10 @@ rep_fini(struct rep *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->cap; i++)
-		if (r->tab[i] != NULL)
-			ser_free(r->tab[i], r->o.runs > 1 ? r->o.runs : 0);
-	free(r->tab);
+	for (i = 0; i < r->ser.cap; i++)
+		if (r->ser.slot[i].e != NULL)
+			ser_free(r->ser.slot[i].e, r->o.runs > 1 ? r->o.runs : 0);
+	hmap_fini(&r->ser);
 	free(r->sum_ser);
 	free(r->selected);
 	reqlog_free(r->rq);
@@ -3161,6 +3129,7 @@ rep_open(struct rep *r, int argc, char **argv, bool curve)
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
+	r->ser.min_cap = 1024;
 	r->curve_mode = curve;
 	if (parse_args(argc, argv, &r->o, curve) == -1) {
 		fprintf(stderr, curve ? "usage: wattpath curve -c CFG (--node N "
@@ -3406,6 +3375,7 @@ static void
 rep_borrow(struct rep *r, const struct wp_conf *c, wp_time from, wp_time to)
 {
 	memset(r, 0, sizeof(*r));
+	r->ser.min_cap = 1024;
 	r->c = c;
 	r->conf_borrowed = true;
 	r->o.from = from;

@@ -1,0 +1,66 @@
+#include <stdlib.h>
+
+#include "hmap.h"
+
+static void
+place(struct hmap_slot *s, size_t cap, uint64_t h, void *e)
+{
+	size_t i, mask = cap - 1;
+
+	for (i = h & mask; s[i].e != NULL; i = (i + 1) & mask)
+		;
+	s[i].h = h;
+	s[i].e = e;
+}
+
+static int
+resize(struct hmap *m, size_t ncap)
+{
+	struct hmap_slot *ns = calloc(ncap, sizeof(*ns));
+	size_t i;
+
+	if (ns == NULL)
+		return -1;
+	for (i = 0; i < m->cap; i++)
+		if (m->slot[i].e != NULL)
+			place(ns, ncap, m->slot[i].h, m->slot[i].e);
+	free(m->slot);
+	m->slot = ns;
+	m->cap = ncap;
+	return 0;
+}
+
+int
+hmap_reserve(struct hmap *m, size_t n)
+{
+	size_t ncap = m->cap ? m->cap : m->min_cap ? m->min_cap : 16;
+
+	while (ncap < 2 * n)
+		ncap *= 2;
+	return ncap == m->cap ? 0 : resize(m, ncap);
+}
+
+int
+hmap_put(struct hmap *m, uint64_t h, void *entry)
+{
+	if ((m->n + 1) * 2 > m->cap && resize(m, m->cap ? m->cap * 2 :
+	    m->min_cap ? m->min_cap : 16) == -1)
+		return -1;
+	place(m->slot, m->cap, h, entry);
+	m->n++;
+	return 0;
+}
+
+void
+hmap_fini(struct hmap *m)
+{
+	free(m->slot);
+	m->slot = NULL;
+	m->cap = m->n = 0;
+}
+
+bool
+hmap_str_eq(const void *entry, const void *key)
+{
+	return strcmp(*(char *const *)entry, key) == 0;
+}

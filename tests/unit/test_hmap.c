@@ -1,0 +1,164 @@
+/* Unit tests: collector/lib/hmap.c - the one string-keyed hash table. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../collector/lib/hmap.h"
+
+struct ent {
+	char	*key;
+	int	 val;
+};
+
+static struct ent *
+put(struct hmap *m, const char *k, int v)
+{
+	struct ent *e = calloc(1, sizeof(*e));
+
+	assert_non_null(e);
+	e->key = strdup(k);
+	e->val = v;
+	assert_int_equal(hmap_put(m, hmap_hash(k), e), 0);
+	return e;
+}
+
+static struct ent *
+get(const struct hmap *m, const char *k)
+{
+	return hmap_get(m, hmap_hash(k), hmap_str_eq, k);
+}
+
+static void
+drop(struct hmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->slot[i].e != NULL) {
+			free(((struct ent *)m->slot[i].e)->key);
+			free(m->slot[i].e);
+		}
+	hmap_fini(m);
+}
+
+static void
+test_put_get_grow(void **state)
+{
+	struct hmap m = { 0 };
+	char k[32];
+	int i;
+
+	(void)state;
+	assert_null(get(&m, "absent"));		/* no array yet */
+	for (i = 0; i < 5000; i++) {
+		snprintf(k, sizeof(k), "gpu-%04d/bmc|wall/energy", i);
+		put(&m, k, i);
+		assert_true(m.n * 2 <= m.cap);	/* at most half full */
+	}
+	assert_int_equal(m.n, 5000);
+	for (i = 0; i < 5000; i++) {
+		snprintf(k, sizeof(k), "gpu-%04d/bmc|wall/energy", i);
+		assert_non_null(get(&m, k));
+		assert_int_equal(get(&m, k)->val, i);
+	}
+	assert_null(get(&m, "gpu-5000/bmc|wall/energy"));
+	assert_null(get(&m, ""));
+	drop(&m);
+	assert_int_equal(m.cap, 0);
+}
+
+static void
+test_hash_in_pieces(void **state)
+{
+	uint64_t a = hmap_hash("pdu-1|outlet/7/energy");
+	uint64_t b = hmap_hash_add(hmap_hash_add(hmap_hash_add(HMAP_SEED,
+	    "pdu-1", 5), "|", 1), "outlet/7/energy", 15);
+
+	(void)state;
+	assert_true(a == b);
+	assert_true(hmap_hash("a") != hmap_hash("b"));
+	/* Bernstein's xor variant: ((5381 * 33) ^ 'a') */
+	assert_true(hmap_hash("a") == ((uint64_t)5381 * 33 ^ 'a'));
+}
+
+/* Colliding hashes: eq tells the entries apart. */
+static bool
+first_char_eq(const void *entry, const void *key)
+{
+	return strcmp(((const struct ent *)entry)->key, key) == 0;
+}
+
+static void
+test_collisions(void **state)
+{
+	struct hmap m = { .min_cap = 4 };
+	struct ent e[40];
+	char keys[40][8];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "k%d", i);
+		e[i] = (struct ent){ keys[i], i };
+		assert_int_equal(hmap_put(&m, 42, &e[i]), 0);	/* one hash */
+	}
+	for (i = 0; i < 40; i++)
+		assert_ptr_equal(hmap_get(&m, 42, first_char_eq, keys[i]), &e[i]);
+	assert_null(hmap_get(&m, 42, first_char_eq, "k40"));
+	assert_null(hmap_get(&m, 43, first_char_eq, "k1"));
+	hmap_fini(&m);
+}
+
+/* The slot order depends only on the keys and the order they went in
+ * (reports list series in it): two maps built alike iterate alike, and a
+ * reserved map holds the same entries. */
+static void
+test_order_reproducible(void **state)
+{
+	struct hmap a = { .min_cap = 1024 }, b = { .min_cap = 1024 };
+	struct ent e[700];
+	char keys[700][24];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 700; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "t%zu|s%zu", i % 37, i);
+		e[i] = (struct ent){ keys[i], (int)i };
+		assert_int_equal(hmap_put(&a, hmap_hash(keys[i]), &e[i]), 0);
+	}
+	for (i = 0; i < 700; i++)
+		assert_int_equal(hmap_put(&b, hmap_hash(keys[i]), &e[i]), 0);
+	assert_int_equal(a.cap, b.cap);
+	for (i = 0; i < a.cap; i++)
+		assert_ptr_equal(a.slot[i].e, b.slot[i].e);
+	hmap_fini(&b);
+	b.min_cap = 1024;
+	assert_int_equal(hmap_reserve(&b, 700), 0);
+	assert_int_equal(b.cap, 2048);
+	for (i = 0; i < 700; i++)
+		assert_int_equal(hmap_put(&b, hmap_hash(keys[i]), &e[i]), 0);
+	assert_int_equal(b.cap, 2048);		/* reserved: no growth */
+	for (i = 0; i < 700; i++)
+		assert_ptr_equal(hmap_get(&b, hmap_hash(keys[i]), hmap_str_eq,
+		    keys[i]), &e[i]);
+	hmap_fini(&a);
+	hmap_fini(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_get_grow),
+		cmocka_unit_test(test_hash_in_pieces),
+		cmocka_unit_test(test_collisions),
+		cmocka_unit_test(test_order_reproducible),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
