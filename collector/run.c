@@ -148,7 +148,7 @@ describe(const struct target *t, char *buf, size_t len)
 }
 
 static void
-fingerprint_node(const struct conf_node *n, FILE *f)
+fingerprint_node(const struct ynode *n, FILE *f)
 {
 	for (; n != NULL; n = n->next) {
 		fprintf(f, "%d|%s|%s{", n->type, n->key ? n->key : "",

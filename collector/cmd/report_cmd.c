@@ -1112,11 +1112,11 @@ static json_object *curve_json(const struct curve *);
 static bool
 in_replica(const struct wp_conf *c, const char *node)
 {
-	const struct conf_node *reps = c->report ? conf_get(c->report,
+	const struct ynode *reps = c->report ? ynode_get(c->report,
 	    "replicas") : NULL, *rp, *n;
 
 	for (rp = reps ? reps->child : NULL; rp != NULL; rp = rp->next)
-		for (n = conf_get(rp, "nodes") ? conf_get(rp, "nodes")->child :
+		for (n = ynode_get(rp, "nodes") ? ynode_get(rp, "nodes")->child :
 		    NULL; n != NULL; n = n->next)
 			if (n->value && strcmp(n->value, node) == 0)
 				return true;
@@ -1143,14 +1143,14 @@ static double
 fleet_tokens_by(struct rep *r, struct nodeagg *na, bool output, int which,
     const struct totals *T, double *by)
 {
-	const struct conf_node *reps = r->c->report ? conf_get(r->c->report,
+	const struct ynode *reps = r->c->report ? ynode_get(r->c->report,
 	    "replicas") : NULL, *rp, *n;
 	double sum = 0, t;
 	bool any = false;
 	size_t i;
 
 	for (rp = reps ? reps->child : NULL; rp != NULL; rp = rp->next)
-		for (n = conf_get(rp, "nodes") ? conf_get(rp, "nodes")->child :
+		for (n = ynode_get(rp, "nodes") ? ynode_get(rp, "nodes")->child :
 		    NULL; n != NULL; n = n->next) {
 			int k = n->value ? node_index(r->c, n->value,
 			    strlen(n->value)) : -1;
@@ -1266,7 +1266,7 @@ static size_t
 cover_partial(struct rep *r, struct nodeagg *na, const struct bnd_value *nv,
     int k, struct bnd_value *tv, double *out, double *in)
 {
-	const struct conf_node *reps = r->c->report ? conf_get(r->c->report,
+	const struct ynode *reps = r->c->report ? ynode_get(r->c->report,
 	    "replicas") : NULL, *rp, *n;
 	double t;
 	size_t i, cnt = 0;
@@ -1274,7 +1274,7 @@ cover_partial(struct rep *r, struct nodeagg *na, const struct bnd_value *nv,
 	memset(tv, 0, sizeof(*tv));
 	*out = *in = -1;
 	for (rp = reps ? reps->child : NULL; rp != NULL; rp = rp->next) {
-		const struct conf_node *ns = conf_get(rp, "nodes");
+		const struct ynode *ns = ynode_get(rp, "nodes");
 		bool all = ns != NULL && ns->child != NULL, tok = false;
 		int x;
 
@@ -1399,15 +1399,15 @@ site_pue(struct rep *r, struct totals *T)
 			T->pue_category = cat ? cat : "unstated";
 		} else
 			warn(r, "%s", e.msg);
-	} else if (r->c->report && conf_get(r->c->report, "pue")) {
-		const struct conf_node *p = conf_get(r->c->report, "pue");
+	} else if (r->c->report && ynode_get(r->c->report, "pue")) {
+		const struct ynode *p = ynode_get(r->c->report, "pue");
 		struct wp_err e = { 0 };
 		double v;
 
-		if (conf_get_double(p, "value", &v, &e) == 0 && v >= 1) {
+		if (ynode_double(p, "value", &v, &e) == 0 && v >= 1) {
 			T->pue = v;
 			T->pue_source = "declared";
-			T->pue_category = pue_category(conf_get_str(p,
+			T->pue_category = pue_category(ynode_str(p,
 			    "category"));
 		} else
 			warn(r, "report.pue.value must be a number >= 1%s%s",
@@ -1419,12 +1419,12 @@ site_pue(struct rep *r, struct totals *T)
 }
 
 static double
-cfg_num(struct rep *r, const struct conf_node *m, const char *k, double def)
+cfg_num(struct rep *r, const struct ynode *m, const char *k, double def)
 {
 	struct wp_err e = { 0 };
 	double v = def;
 
-	if (m != NULL && conf_get_double(m, k, &v, &e) == -1) {
+	if (m != NULL && ynode_double(m, k, &v, &e) == -1) {
 		warn(r, "%s", e.msg);
 		return def;
 	}
@@ -1540,7 +1540,7 @@ jchild(json_object *by, const char *name, const char *k)
 /* Contractual instruments of site.market, or none (warned). Caller frees
  * *in with free(). */
 static void
-load_instruments(struct rep *r, const struct conf_node *m,
+load_instruments(struct rep *r, const struct ynode *m,
     struct carbon_instrument **in, size_t *n)
 {
 	char path[PATH_MAX];
@@ -1550,9 +1550,9 @@ load_instruments(struct rep *r, const struct conf_node *m,
 
 	*in = NULL;
 	*n = 0;
-	if (m == NULL || conf_get_str(m, "instruments_csv") == NULL)
+	if (m == NULL || ynode_str(m, "instruments_csv") == NULL)
 		return;
-	conf_path(r->c, conf_get_str(m, "instruments_csv"), path, sizeof(path));
+	conf_path(r->c, ynode_str(m, "instruments_csv"), path, sizeof(path));
 	if ((buf = slurp(path, &len, &e)) == NULL ||
 	    carbon_parse_instruments(buf, len, in, n, &e) == -1)
 		warn(r, "instruments: %s", e.msg);
@@ -1562,7 +1562,7 @@ load_instruments(struct rep *r, const struct conf_node *m,
 /* The market-based details (wall boundary) into mk. */
 static void
 market_details(struct rep *r, const struct market_result *res,
-    const struct conf_node *rm, json_object *mk)
+    const struct ynode *rm, json_object *mk)
 {
 	json_object *rj = json_object_new_array();
 	size_t h;
@@ -1589,8 +1589,8 @@ market_details(struct rep *r, const struct market_result *res,
 		warn(r, "residual mix factor 0 read as 'none published' "
 		    "(AIB), not as zero");
 	if (rm) {
-		const char *src = conf_get_str(rm, "source");
-		const char *yr = conf_get_str(rm, "year");
+		const char *src = ynode_str(rm, "source");
+		const char *yr = ynode_str(rm, "year");
 		char b[160];
 
 		snprintf(b, sizeof(b), "%s %s (CO2 only)", src ? src :
@@ -1610,11 +1610,11 @@ market_json(struct rep *r, const struct totals *T, const double *kwh_h,
     const char *bname, const struct hourly_series *grid, double yearly,
     json_object *mk, struct market_result *res)
 {
-	const struct conf_node *site = r->c->site, *m = conf_get(site,
-	    "market"), *rm = m ? conf_get(m, "residual_mix") : NULL;
-	struct market_opts mo = { .zone = conf_get_str(site, "zone"),
-	    .holder = m ? conf_get_str(m, "holder") : NULL,
-	    .site = conf_get_str(site, "name"), .supplier_factor = NAN,
+	const struct ynode *site = r->c->site, *m = ynode_get(site,
+	    "market"), *rm = m ? ynode_get(m, "residual_mix") : NULL;
+	struct market_opts mo = { .zone = ynode_str(site, "zone"),
+	    .holder = m ? ynode_str(m, "holder") : NULL,
+	    .site = ynode_str(site, "name"), .supplier_factor = NAN,
 	    .residual_factor = NAN, .grid_average = yearly };
 	struct carbon_instrument *in = NULL;
 	struct wp_err e = { 0 };
@@ -1803,7 +1803,7 @@ carbon_bounds(struct rep *r, const struct totals *T,
 
 /* cost: the site's, then per class at the same boundary. */
 static void
-cost_json(struct rep *r, const struct totals *T, const struct conf_node *tar,
+cost_json(struct rep *r, const struct totals *T, const struct ynode *tar,
     json_object *root)
 {
 	struct hourly_series ps = { 0 };
@@ -1816,11 +1816,11 @@ cost_json(struct rep *r, const struct totals *T, const struct conf_node *tar,
 	json_object *cost = json_object_new_object(), *byc;
 	size_t c;
 
-	if (conf_get_str(tar, "price_csv"))
-		load_hourly(r, conf_get_str(tar, "price_csv"), HOURLY_PRICE,
+	if (ynode_str(tar, "price_csv"))
+		load_hourly(r, ynode_str(tar, "price_csv"), HOURLY_PRICE,
 		    NULL, NULL, &ps);
-	jset(cost, "currency", json_object_new_string(conf_get_str(tar,
-	    "currency") ? conf_get_str(tar, "currency") : "EUR"));
+	jset(cost, "currency", json_object_new_string(ynode_str(tar,
+	    "currency") ? ynode_str(tar, "currency") : "EUR"));
 	jset(cost, "boundary", json_object_new_string(carbon_bnd[bi]));
 	if (cost_compute(ps.n ? &ps : NULL, flat, kh, T->nh, T->origin, &cr,
 	    &e) == 0) {
@@ -1855,25 +1855,25 @@ cost_json(struct rep *r, const struct totals *T, const struct conf_node *tar,
 static void
 carbon_json(struct rep *r, const struct totals *T, json_object *root)
 {
-	const struct conf_node *site = r->c->site, *grid;
-	const char *zone = site ? conf_get_str(site, "zone") : NULL;
+	const struct ynode *site = r->c->site, *grid;
+	const char *zone = site ? ynode_str(site, "zone") : NULL;
 	struct hourly_series gs = { 0 };
 	json_object *cb, *so;
 	double yearly;
 
-	grid = site ? conf_get(site, "grid") : NULL;
-	if (zone == NULL || (grid == NULL && !conf_get(site, "market"))) {
+	grid = site ? ynode_get(site, "grid") : NULL;
+	if (zone == NULL || (grid == NULL && !ynode_get(site, "market"))) {
 		warn(r, "site has no zone or grid data: carbon left out");
 		return;
 	}
 	yearly = cfg_num(r, grid, "yearly_average_g_per_kwh", -1);
-	if (grid && conf_get_str(grid, "intensity_csv"))
-		load_hourly(r, conf_get_str(grid, "intensity_csv"),
-		    HOURLY_INTENSITY, zone, conf_get_str(grid, "basis"), &gs);
+	if (grid && ynode_str(grid, "intensity_csv"))
+		load_hourly(r, ynode_str(grid, "intensity_csv"),
+		    HOURLY_INTENSITY, zone, ynode_str(grid, "basis"), &gs);
 	cb = json_object_new_object();
 	so = json_object_new_object();
-	jset(so, "name", conf_get_str(site, "name") ? json_object_new_string(
-	    conf_get_str(site, "name")) : NULL);
+	jset(so, "name", ynode_str(site, "name") ? json_object_new_string(
+	    ynode_str(site, "name")) : NULL);
 	jset(so, "zone", json_object_new_string(zone));
 	jset(so, "nodes", json_object_new_int64((int64_t)r->c->n_nodes));
 	jset(so, "output_tokens", T->out >= 0 ? jnum(T->out) : NULL);
@@ -1881,8 +1881,8 @@ carbon_json(struct rep *r, const struct totals *T, json_object *root)
 	carbon_bounds(r, T, &gs, yearly, cb);
 	jset(root, "carbon", cb);
 	hourly_fini(&gs);
-	if (site && conf_get(site, "tariff"))
-		cost_json(r, T, conf_get(site, "tariff"), root);
+	if (site && ynode_get(site, "tariff"))
+		cost_json(r, T, ynode_get(site, "tariff"), root);
 }
 
 /* Adds a node's hourly energy (s's hourly bins x scale) to the fleet's and
@@ -2525,7 +2525,7 @@ pue_zones(struct rep *r)
 	size_t i, j;
 
 	for (i = 0; i < r->c->n_meters; i++) {
-		const char *zone = conf_get_str(r->c->meters[i].block, "zone");
+		const char *zone = ynode_str(r->c->meters[i].block, "zone");
 		double fac = 0, it = 0, v;
 		bool seen = false, bad = false;
 		struct wp_err e = { 0 };
@@ -2539,7 +2539,7 @@ pue_zones(struct rep *r)
 
 			if (s == NULL || (s->role != R_FAC && s->role != R_IT))
 				continue;
-			sz = conf_get_str(r->c->meters[s->gpu].block, "zone");
+			sz = ynode_str(r->c->meters[s->gpu].block, "zone");
 			if (sz == NULL || strcmp(sz, zone) != 0)
 				continue;
 			if (s->rc != 0)
@@ -2654,8 +2654,8 @@ build_report(struct rep *r)
 	}
 	for (i = 0; i < T.nh; i++)
 		T.fac_h[i] = isnan(T.pue) ? 0 : T.wall_h[i] * T.pue;
-	if (r->rq != NULL && r->c->report && conf_get(r->c->report, "slo")) {
-		const struct conf_node *s = conf_get(r->c->report, "slo");
+	if (r->rq != NULL && r->c->report && ynode_get(r->c->report, "slo")) {
+		const struct ynode *s = ynode_get(r->c->report, "slo");
 		struct reqlog_window rw;
 
 		/* share of output tokens of requests ending in the window that
@@ -3014,7 +3014,7 @@ badtime:
 static int
 setup(struct rep *r, struct wp_err *err)
 {
-	const struct conf_node *idle = r->c->report ? conf_get(r->c->report,
+	const struct ynode *idle = r->c->report ? ynode_get(r->c->report,
 	    "idle") : NULL;
 	wp_time gap = 30 * WP_SEC;
 	size_t i;
@@ -3027,8 +3027,8 @@ setup(struct rep *r, struct wp_err *err)
 			warn(r, "%s: %zu line(s) not valid request records "
 			    "skipped (first at line %lu)", r->o.requests,
 			    r->rq->n_bad, r->rq->bad_lines[0]);
-		if (r->c->report && conf_get_str(r->c->report, "run_gap") &&
-		    (clock_parse_duration(conf_get_str(r->c->report,
+		if (r->c->report && ynode_str(r->c->report, "run_gap") &&
+		    (clock_parse_duration(ynode_str(r->c->report,
 		    "run_gap"), &gap) == -1 || gap <= 0))
 			return err_set(err, WP_E_CONFIG, "report.run_gap is not "
 			    "a duration");
@@ -3061,7 +3061,7 @@ setup(struct rep *r, struct wp_err *err)
 		r->run_method = "equal sub-windows";
 	}
 	if (!r->o.have_idle && idle != NULL) {
-		const char *a = conf_get_str(idle, "from"), *b = conf_get_str(idle,
+		const char *a = ynode_str(idle, "from"), *b = ynode_str(idle,
 		    "to");
 
 		if (a == NULL || b == NULL || clock_parse_time(a,
@@ -3072,7 +3072,7 @@ setup(struct rep *r, struct wp_err *err)
 		r->o.have_idle = true;
 	}
 	if (r->o.step == 0 && !r->curve_mode) {
-		const char *cs = r->c->report ? conf_get_str(r->c->report,
+		const char *cs = r->c->report ? ynode_str(r->c->report,
 		    "curve_step") : NULL;
 
 		if (cs != NULL && (clock_parse_duration(cs, &r->o.step) == -1 ||

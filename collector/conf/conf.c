@@ -1,5 +1,5 @@
 /*
- * conf.c - wattpath.yaml: libyaml events -> struct conf_node tree ->
+ * conf.c - wattpath.yaml: libyaml events -> struct ynode tree ->
  * validated struct wp_conf with derived targets.  See conf.h and
  * docs/config.md.  Every problem is collected (never the first one only),
  * sorted by file and line, then handed to the caller.
@@ -14,14 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 
 #include "conf.h"
+#include "../lib/diag.h"
 #include "../lib/log.h"
 #include "../registry.h"
 #include "../lib/secret.h"
 
-#define DEPTH_MAX	64		/* nesting levels in the YAML file */
 #define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */
 #define CSV_LINE_MAX	8192
 
@@ -107,663 +106,11 @@ conf_errs_fini(struct conf_errs *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* ------------------------------------------------------------------ tree */
-
-static struct conf_node *
-node_new(int type, const char *key, const char *value, int line)
-{
-	struct conf_node *n;
-
-	if ((n = calloc(1, sizeof(*n))) == NULL)
-		return NULL;
-	n->type = type;
-	n->line = line;
-	if ((key && (n->key = strdup(key)) == NULL) ||
-	    (value && (n->value = strdup(value)) == NULL)) {
-		free(n->key);
-		free(n);
-		return NULL;
-	}
-	return n;
-}
-
-/* Frees n, its children and its following siblings. */
-static void
-node_free(struct conf_node *n)
-{
-	struct conf_node *next;
-
-	for (; n != NULL; n = next) {
-		next = n->next;
-		node_free(n->child);
-		free(n->key);
-		free(n->value);
-		free(n);
-	}
-}
-
-/* Appends c as the last child of parent. */
-static void
-node_append(struct conf_node *parent, struct conf_node *c)
-{
-	struct conf_node **pp;
-
-	for (pp = &parent->child; *pp != NULL; pp = &(*pp)->next)
-		;
-	*pp = c;
-}
-
-static const char *
-type_name(int type)
-{
-	switch (type) {
-	case CN_MAP:	return "a mapping";
-	case CN_SEQ:	return "a list";
-	default:	return "a single value";
-	}
-}
-
-/* --------------------------------------------------------- diagnostics */
-
-struct diag_item {
-	const char	*file;
-	int		 line;
-	bool		 warn;
-	size_t		 seq;
-	char		*msg;
-};
-
-struct diag {
-	const char	*main_file;
-	struct diag_item *v;
-	size_t		 n, cap;
-	size_t		 n_err;
-};
-
-static void
-dg_vadd(struct diag *d, const char *file, int line, bool warn,
-    const char *fmt, va_list ap)
-{
-	struct diag_item *nv;
-	char buf[1024];
-
-	if (d->n == d->cap) {
-		size_t ncap = d->cap ? d->cap * 2 : 16;
-
-		if ((nv = realloc(d->v, ncap * sizeof(*nv))) == NULL)
-			return;
-		d->v = nv;
-		d->cap = ncap;
-	}
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if ((d->v[d->n].msg = strdup(buf)) == NULL)
-		return;
-	d->v[d->n].file = file ? file : d->main_file;
-	d->v[d->n].line = line;
-	d->v[d->n].warn = warn;
-	d->v[d->n].seq = d->n;
-	d->n++;
-	if (!warn)
-		d->n_err++;
-}
-
-static void
-dg(struct diag *d, const char *file, int line, bool warn, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void
-dg(struct diag *d, const char *file, int line, bool warn, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	dg_vadd(d, file, line, warn, fmt, ap);
-	va_end(ap);
-}
-
-static int
-dg_cmp(const void *a, const void *b)
-{
-	const struct diag_item *x = a, *y = b;
-	int c;
-
-	if (x->file != y->file) {
-		if ((c = strcmp(x->file, y->file)) != 0)
-			return c;
-	}
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->seq < y->seq ? -1 : (x->seq > y->seq);
-}
-
-/* Sorts (main file first), moves everything into errs, frees d. */
-static void
-dg_flush(struct diag *d, struct conf_errs *errs)
-{
-	struct diag_item tmp;
-	size_t i, j;
-
-	if (d->n > 1)
-		qsort(d->v, d->n, sizeof(*d->v), dg_cmp);
-	/* Stable move of the main file's items to the front. */
-	for (i = 0, j = 0; i < d->n; i++) {
-		if (strcmp(d->v[i].file, d->main_file) == 0) {
-			tmp = d->v[i];
-			memmove(&d->v[j + 1], &d->v[j], (i - j) * sizeof(tmp));
-			d->v[j++] = tmp;
-		}
-	}
-	for (i = 0; i < d->n; i++) {
-		if (d->v[i].warn)
-			conf_errs_warn(errs, d->v[i].file, d->v[i].line, "%s",
-			    d->v[i].msg);
-		else
-			conf_errs_add(errs, d->v[i].file, d->v[i].line, "%s",
-			    d->v[i].msg);
-		free(d->v[i].msg);
-	}
-	free(d->v);
-	memset(d, 0, sizeof(*d));
-}
-
-/* ---------------------------------------------------------------- parser */
-
-struct yparser {
-	yaml_parser_t	 yp;
-	struct diag	*d;
-	bool		 broken;	/* libyaml gave up: stop reading */
-};
-
-static int
-next_event(struct yparser *p, yaml_event_t *ev)
-{
-	const char *problem, *ctx;
-	int line;
-
-	if (p->broken)
-		return -1;
-	if (yaml_parser_parse(&p->yp, ev))
-		return 0;
-	p->broken = true;
-	line = (int)p->yp.problem_mark.line + 1;
-	problem = p->yp.problem ? p->yp.problem : "unknown problem";
-	ctx = p->yp.context;
-	if (p->yp.error == YAML_MEMORY_ERROR)
-		dg(p->d, NULL, 0, false, "out of memory while parsing");
-	else if (p->yp.error == YAML_READER_ERROR)
-		dg(p->d, NULL, 0, false, "cannot read: %s (offset %zu)",
-		    problem, p->yp.problem_offset);
-	else
-		dg(p->d, NULL, line, false, "YAML syntax error: %s%s%s",
-		    problem, ctx ? " " : "", ctx ? ctx : "");
-	return -1;
-}
-
-static struct conf_node *parse_value(struct yparser *p, yaml_event_t *ev,
-    int depth);
-
-static bool
-has_key(const struct conf_node *map, const char *key)
-{
-	const struct conf_node *c;
-
-	for (c = map->child; c != NULL; c = c->next)
-		if (strcmp(c->key, key) == 0)
-			return true;
-	return false;
-}
-
-/* Reads members until MAPPING-END; ev is the MAPPING-START (consumed). */
-static struct conf_node *
-parse_map(struct yparser *p, yaml_event_t *ev, int depth)
-{
-	struct conf_node *map, *val;
-	yaml_event_t kev, vev;
-	char *key;
-	int kline;
-
-	map = node_new(CN_MAP, NULL, NULL, (int)ev->start_mark.line + 1);
-	yaml_event_delete(ev);
-	if (map == NULL)
-		return NULL;
-	for (;;) {
-		if (next_event(p, &kev) < 0)
-			break;
-		if (kev.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&kev);
-			return map;
-		}
-		kline = (int)kev.start_mark.line + 1;
-		key = NULL;
-		if (kev.type == YAML_SCALAR_EVENT)
-			key = strdup((const char *)kev.data.scalar.value);
-		else
-			dg(p->d, NULL, kline, false,
-			    "mapping keys must be plain words, not %s",
-			    kev.type == YAML_ALIAS_EVENT ? "aliases" :
-			    "lists or mappings");
-		/* A non-scalar key: parse it to skip it. */
-		if (kev.type != YAML_SCALAR_EVENT)
-			node_free(parse_value(p, &kev, depth + 1));
-		else
-			yaml_event_delete(&kev);
-		if (next_event(p, &vev) < 0) {
-			free(key);
-			break;
-		}
-		val = parse_value(p, &vev, depth + 1);
-		if (key == NULL || val == NULL) {
-			free(key);
-			node_free(val);
-			continue;
-		}
-		if (has_key(map, key)) {
-			dg(p->d, NULL, kline, false, "duplicate key '%s'", key);
-			free(key);
-			node_free(val);
-			continue;
-		}
-		val->key = key;
-		val->line = kline;	/* a member's line is its key's */
-		node_append(map, val);
-	}
-	node_free(map);
-	return NULL;
-}
-
-/* Reads items until SEQUENCE-END; ev is the SEQUENCE-START (consumed). */
-static struct conf_node *
-parse_seq(struct yparser *p, yaml_event_t *ev, int depth)
-{
-	struct conf_node *seq, *item;
-	yaml_event_t iev;
-
-	seq = node_new(CN_SEQ, NULL, NULL, (int)ev->start_mark.line + 1);
-	yaml_event_delete(ev);
-	if (seq == NULL)
-		return NULL;
-	for (;;) {
-		if (next_event(p, &iev) < 0)
-			break;
-		if (iev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&iev);
-			return seq;
-		}
-		if ((item = parse_value(p, &iev, depth + 1)) != NULL)
-			node_append(seq, item);
-	}
-	node_free(seq);
-	return NULL;
-}
-
-/*
- * Builds the node that starts with ev (consumed).  Returns NULL after an
- * error (reported) when the value cannot be represented; parsing goes on
- * unless libyaml itself failed.
- */
-static struct conf_node *
-parse_value(struct yparser *p, yaml_event_t *ev, int depth)
-{
-	struct conf_node *n;
-	int line = (int)ev->start_mark.line + 1;
-
-	if (depth > DEPTH_MAX) {
-		dg(p->d, NULL, line, false, "nested more than %d levels deep",
-		    DEPTH_MAX);
-		yaml_event_delete(ev);
-		p->broken = true;
-		return NULL;
-	}
-	switch (ev->type) {
-	case YAML_SCALAR_EVENT:
-		n = node_new(CN_SCALAR, NULL,
-		    (const char *)ev->data.scalar.value, line);
-		if (n && strlen(n->value) != ev->data.scalar.length) {
-			dg(p->d, NULL, line, false,
-			    "value contains a NUL character");
-			node_free(n);
-			n = NULL;
-		}
-		yaml_event_delete(ev);
-		return n;
-	case YAML_MAPPING_START_EVENT:
-		return parse_map(p, ev, depth);
-	case YAML_SEQUENCE_START_EVENT:
-		return parse_seq(p, ev, depth);
-	case YAML_ALIAS_EVENT:
-		dg(p->d, NULL, line, false, "YAML aliases (*%s) are not "
-		    "supported: write the value out", ev->data.alias.anchor);
-		yaml_event_delete(ev);
-		return NULL;
-	default:
-		dg(p->d, NULL, line, false, "unexpected YAML event");
-		yaml_event_delete(ev);
-		p->broken = true;
-		return NULL;
-	}
-}
-
-/* Parses the one document of f; returns its root (or NULL, reported). */
-static struct conf_node *
-parse_file(FILE *f, struct diag *d)
-{
-	struct yparser p = { .d = d };
-	struct conf_node *root = NULL;
-	yaml_event_t ev;
-	bool done = false;
-
-	if (!yaml_parser_initialize(&p.yp)) {
-		dg(d, NULL, 0, false, "out of memory");
-		return NULL;
-	}
-	yaml_parser_set_input_file(&p.yp, f);
-	while (!done && next_event(&p, &ev) == 0) {
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			/* FALLTHROUGH */
-		case YAML_STREAM_START_EVENT:
-		case YAML_DOCUMENT_END_EVENT:
-			yaml_event_delete(&ev);
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (root != NULL) {
-				dg(d, NULL, (int)ev.start_mark.line + 1, false,
-				    "more than one YAML document in the file");
-				done = true;
-			}
-			yaml_event_delete(&ev);
-			break;
-		default:
-			if (root != NULL)	/* cannot happen */
-				node_free(root);
-			root = parse_value(&p, &ev, 0);
-			if (root == NULL)
-				done = true;
-			break;
-		}
-	}
-	yaml_parser_delete(&p.yp);
-	if (p.broken) {
-		node_free(root);
-		return NULL;
-	}
-	return root;
-}
-
-/* ---------------------------------------------------- public tree helpers */
-
-const struct conf_node *
-conf_get(const struct conf_node *map, const char *key)
-{
-	const struct conf_node *c;
-
-	if (map == NULL || map->type != CN_MAP || key == NULL)
-		return NULL;
-	for (c = map->child; c != NULL; c = c->next)
-		if (c->key != NULL && strcmp(c->key, key) == 0)
-			return c;
-	return NULL;
-}
-
-const char *
-conf_get_str(const struct conf_node *map, const char *key)
-{
-	const struct conf_node *n = conf_get(map, key);
-
-	return n != NULL && n->type == CN_SCALAR ? n->value : NULL;
-}
-
-/* Scalar parsers: 0 or -1 with a message (no line prefix) in why. */
-static int
-parse_bool(const char *s, bool *out)
-{
-	static const char *const yes[] = { "true", "yes", "on", NULL };
-	static const char *const no[] = { "false", "no", "off", NULL };
-	size_t i;
-
-	for (i = 0; yes[i] != NULL; i++)
-		if (strcasecmp(s, yes[i]) == 0)
-			return *out = true, 0;
-	for (i = 0; no[i] != NULL; i++)
-		if (strcasecmp(s, no[i]) == 0)
-			return *out = false, 0;
-	return -1;
-}
-
-static int
-parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (*s == '\0' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int
-parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (*s == '\0' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end != '\0' || errno != 0 || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* Looks key up for a typed getter: 1 absent, 0 scalar in *np, -1 error. */
-static int
-typed_lookup(const struct conf_node *map, const char *key,
-    const struct conf_node **np, const char *what, struct wp_err *err)
-{
-	const struct conf_node *n = conf_get(map, key);
-
-	if (n == NULL)
-		return 1;
-	*np = n;
-	if (n->type != CN_SCALAR)
-		return err_set(err, WP_E_CONFIG, "line %d: %s: expected %s, "
-		    "not %s", n->line, key, what, type_name(n->type));
-	return 0;
-}
-
-int
-conf_get_bool(const struct conf_node *map, const char *key, bool *out,
-    struct wp_err *err)
-{
-	const struct conf_node *n;
-	int r;
-
-	if ((r = typed_lookup(map, key, &n, "true or false", err)) != 0)
-		return r;
-	if (parse_bool(n->value, out) < 0)
-		return err_set(err, WP_E_CONFIG, "line %d: %s: expected true "
-		    "or false, got '%s'", n->line, key, n->value);
-	return 0;
-}
-
-int
-conf_get_int(const struct conf_node *map, const char *key, long min,
-    long max, long *out, struct wp_err *err)
-{
-	const struct conf_node *n;
-	int r;
-
-	if ((r = typed_lookup(map, key, &n, "an integer", err)) != 0)
-		return r;
-	if (parse_long(n->value, min, max, out) < 0)
-		return err_set(err, WP_E_CONFIG, "line %d: %s: expected an "
-		    "integer in %ld..%ld, got '%s'", n->line, key, min, max,
-		    n->value);
-	return 0;
-}
-
-int
-conf_get_double(const struct conf_node *map, const char *key, double *out,
-    struct wp_err *err)
-{
-	const struct conf_node *n;
-	int r;
-
-	if ((r = typed_lookup(map, key, &n, "a number", err)) != 0)
-		return r;
-	if (parse_double(n->value, out) < 0)
-		return err_set(err, WP_E_CONFIG, "line %d: %s: expected a "
-		    "number, got '%s'", n->line, key, n->value);
-	return 0;
-}
-
-int
-conf_get_duration(const struct conf_node *map, const char *key,
-    wp_time *out, struct wp_err *err)
-{
-	const struct conf_node *n;
-	int r;
-
-	if ((r = typed_lookup(map, key, &n, "a duration", err)) != 0)
-		return r;
-	if (clock_parse_duration(n->value, out) < 0)
-		return err_set(err, WP_E_CONFIG, "line %d: %s: expected a "
-		    "duration like 10s, 5m, 1h or 250ms, got '%s'", n->line,
-		    key, n->value);
-	return 0;
-}
-
-static bool
-key_allowed(const char *key, const char *const *allowed)
-{
-	for (; *allowed != NULL; allowed++)
-		if (strcmp(key, *allowed) == 0)
-			return true;
-	return false;
-}
-
-int
-conf_check_keys(const struct conf_node *map, const char *const *allowed,
-    struct wp_err *err)
-{
-	const struct conf_node *c;
-
-	if (map == NULL)
-		return err_set(err, WP_E_CONFIG, "missing mapping");
-	if (map->type != CN_MAP)
-		return err_set(err, WP_E_CONFIG, "line %d: expected a mapping, "
-		    "not %s", map->line, type_name(map->type));
-	for (c = map->child; c != NULL; c = c->next)
-		if (!key_allowed(c->key, allowed))
-			return err_set(err, WP_E_CONFIG, "line %d: unknown key "
-			    "'%s'", c->line, c->key);
-	return 0;
-}
-
-static bool
-host_ok(const char *h, bool v6)
-{
-	if (*h == '\0')
-		return false;
-	for (; *h != '\0'; h++) {
-		if (isalnum((unsigned char)*h) || *h == '-' || *h == '.' ||
-		    *h == '_')
-			continue;
-		if (v6 && (*h == ':' || *h == '%'))
-			continue;
-		return false;
-	}
-	return true;
-}
-
-int
-conf_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
-{
-	const char *colon, *h = s, *hend;
-	bool v6 = false;
-	long p;
-
-	if (s == NULL || *s == '\0')
-		return -1;
-	if (*s == '[') {
-		if ((hend = strchr(s, ']')) == NULL || hend[1] != ':')
-			return -1;
-		h = s + 1;
-		colon = hend + 1;
-		v6 = true;
-	} else {
-		if ((colon = strrchr(s, ':')) == NULL)
-			return -1;
-		hend = colon;
-		if (memchr(s, ':', (size_t)(colon - s)) != NULL)
-			return -1;	/* bare IPv6: needs brackets */
-	}
-	if ((size_t)(hend - h) + 1 > hostlen || hend == h)
-		return -1;
-	if (!isdigit((unsigned char)colon[1]) ||
-	    parse_long(colon + 1, 1, 65535, &p) < 0)
-		return -1;
-	memcpy(host, h, (size_t)(hend - h));
-	host[hend - h] = '\0';
-	if (!host_ok(host, v6))
-		return -1;
-	if (v6 && strchr(host, ':') == NULL)
-		return -1;
-	*port = (int)p;
-	return 0;
-}
-
-static bool
-file_readable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    access(path, R_OK) == 0;
-}
-
-int
-conf_find_data_file(const char *maps_dir, const char *subdir,
-    const char *stem, const char *ext, char *out, size_t len)
-{
-	const char *dirs[3];
-	size_t i;
-	int r;
-
-	if (stem == NULL || *stem == '\0' || *stem == '.' ||
-	    strchr(stem, '/') != NULL || subdir == NULL)
-		return -1;
-	dirs[0] = maps_dir;
-	dirs[1] = "./etc";
-	dirs[2] = WP_PREFIX "/share/wattpath";
-	for (i = 0; i < 3; i++) {
-		if (dirs[i] == NULL || *dirs[i] == '\0')
-			continue;
-		r = snprintf(out, len, "%s/%s/%s%s", dirs[i], subdir, stem,
-		    ext ? ext : "");
-		if (r < 0 || (size_t)r >= len)
-			continue;
-		if (file_readable(out))
-			return 0;
-	}
-	if (len > 0)
-		*out = '\0';
-	return -1;
-}
-
 /* ------------------------------------------------------------- loading */
 
 struct conf_priv {
-	struct conf_node *root;		/* the YAML document */
-	struct conf_node *csv;		/* rows of nodes_csv, as a list */
+	struct ynode *root;		/* the YAML document */
+	struct ynode *csv;		/* rows of nodes_csv, as a list */
 	char		**strs;		/* owned strings (names, paths) */
 	size_t		  n_strs, cap_strs;
 };
@@ -771,7 +118,7 @@ struct conf_priv {
 /* A target found while validating, before they are put in order. */
 struct pend {
 	const char	*name, *node, *kind, *driver;
-	const struct conf_node *block;
+	const struct ynode *block;
 	wp_time		 interval, timeout;
 	bool		 ok;		/* its block had no core error */
 };
@@ -792,20 +139,37 @@ struct ld {
 	struct pendv	 pt_nodes, pt_pdus, pt_meters;
 };
 
+/* Moves every diagnostic, in order, into errs; d is empty after. */
 static void
-vbad(struct ld *l, const struct conf_node *n, bool warn, const char *fmt,
-    va_list ap)
+dg_flush(struct diag *d, struct conf_errs *errs)
 {
-	dg_vadd(&l->d, n ? n->file : NULL, n ? n->line : 0, warn, fmt, ap);
+	size_t i;
+
+	diag_sort(d);
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].warn)
+			conf_errs_warn(errs, d->v[i].file, d->v[i].line, "%s",
+			    d->v[i].msg);
+		else
+			conf_errs_add(errs, d->v[i].file, d->v[i].line, "%s",
+			    d->v[i].msg);
+	diag_fini(d);
 }
 
-static void bad(struct ld *, const struct conf_node *, const char *, ...)
+static void
+vbad(struct ld *l, const struct ynode *n, bool warn, const char *fmt,
+    va_list ap)
+{
+	diag_vadd(&l->d, n ? n->file : NULL, n ? n->line : 0, warn, fmt, ap);
+}
+
+static void bad(struct ld *, const struct ynode *, const char *, ...)
     __attribute__((format(printf, 3, 4)));
-static void warn(struct ld *, const struct conf_node *, const char *, ...)
+static void warn(struct ld *, const struct ynode *, const char *, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
-bad(struct ld *l, const struct conf_node *n, const char *fmt, ...)
+bad(struct ld *l, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -815,7 +179,7 @@ bad(struct ld *l, const struct conf_node *n, const char *fmt, ...)
 }
 
 static void
-warn(struct ld *l, const struct conf_node *n, const char *fmt, ...)
+warn(struct ld *l, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -840,38 +204,38 @@ own(struct ld *l, const char *s)
 }
 
 static void
-check_keys(struct ld *l, const struct conf_node *map, const char *where,
+check_keys(struct ld *l, const struct ynode *map, const char *where,
     const char *const *allowed)
 {
-	const struct conf_node *c;
+	const struct ynode *c;
 
 	for (c = map->child; c != NULL; c = c->next)
-		if (!key_allowed(c->key, allowed))
+		if (!ynode_key_in(c->key, allowed))
 			bad(l, c, "%s%sunknown key '%s'", where ? where : "",
 			    where ? ": " : "", c->key);
 }
 
 static bool
-is_null(const struct conf_node *n)
+is_null(const struct ynode *n)
 {
-	return n->type == CN_SCALAR && (*n->value == '\0' ||
+	return n->type == YN_SCALAR && (*n->value == '\0' ||
 	    strcmp(n->value, "~") == 0 || strcmp(n->value, "null") == 0);
 }
 
 /* The member key of map if it has the given type; else NULL (reported if
  * present with another type, or if required and absent). */
-static const struct conf_node *
-get_typed(struct ld *l, const struct conf_node *map, const char *key,
+static const struct ynode *
+get_typed(struct ld *l, const struct ynode *map, const char *key,
     int type, const char *where, bool required)
 {
-	const struct conf_node *n = conf_get(map, key);
+	const struct ynode *n = ynode_get(map, key);
 
 	if (n == NULL) {
 		if (required)
 			bad(l, map, "%s: missing required key '%s'", where, key);
 		return NULL;
 	}
-	if (type == CN_SCALAR && n->type == CN_SCALAR && *n->value == '\0') {
+	if (type == YN_SCALAR && n->type == YN_SCALAR && *n->value == '\0') {
 		bad(l, n, "%s: %s has no value", where, key);
 		return NULL;
 	}
@@ -884,19 +248,19 @@ get_typed(struct ld *l, const struct conf_node *map, const char *key,
 	}
 	if (n->type != type) {
 		bad(l, n, "%s: %s must be %s, not %s", where, key,
-		    type_name(type), type_name(n->type));
+		    ynode_type_name(type), ynode_type_name(n->type));
 		return NULL;
 	}
 	return n;
 }
 
 static const char *
-get_scalar(struct ld *l, const struct conf_node *map, const char *key,
+get_scalar(struct ld *l, const struct ynode *map, const char *key,
     const char *where, bool required)
 {
-	const struct conf_node *n;
+	const struct ynode *n;
 
-	n = get_typed(l, map, key, CN_SCALAR, where, required);
+	n = get_typed(l, map, key, YN_SCALAR, where, required);
 	if (n != NULL && *n->value == '\0') {
 		bad(l, n, "%s: %s must not be empty", where, key);
 		return NULL;
@@ -906,15 +270,15 @@ get_scalar(struct ld *l, const struct conf_node *map, const char *key,
 
 /* 1 absent, 0 set, -1 invalid (reported).  Range in ns. */
 static int
-get_dur(struct ld *l, const struct conf_node *map, const char *key,
+get_dur(struct ld *l, const struct ynode *map, const char *key,
     const char *where, wp_time min, wp_time max, const char *range,
     wp_time *out)
 {
-	const struct conf_node *n;
+	const struct ynode *n;
 	wp_time v;
 
-	if ((n = get_typed(l, map, key, CN_SCALAR, where, false)) == NULL)
-		return conf_get(map, key) ? -1 : 1;
+	if ((n = get_typed(l, map, key, YN_SCALAR, where, false)) == NULL)
+		return ynode_get(map, key) ? -1 : 1;
 	if (clock_parse_duration(n->value, &v) < 0) {
 		bad(l, n, "%s: %s: '%s' is not a duration (like 10s, 5m, 1h)",
 		    where, key, n->value);
@@ -931,14 +295,14 @@ get_dur(struct ld *l, const struct conf_node *map, const char *key,
 
 /* 1 absent, 0 set, -1 invalid (reported). */
 static int
-get_long(struct ld *l, const struct conf_node *map, const char *key,
+get_long(struct ld *l, const struct ynode *map, const char *key,
     const char *where, long min, long max, long *out)
 {
-	const struct conf_node *n;
+	const struct ynode *n;
 
-	if ((n = get_typed(l, map, key, CN_SCALAR, where, false)) == NULL)
-		return conf_get(map, key) ? -1 : 1;
-	if (parse_long(n->value, min, max, out) < 0) {
+	if ((n = get_typed(l, map, key, YN_SCALAR, where, false)) == NULL)
+		return ynode_get(map, key) ? -1 : 1;
+	if (ynode_parse_long(n->value, min, max, out) < 0) {
 		bad(l, n, "%s: %s must be an integer in %ld..%ld, not '%s'",
 		    where, key, min, max, n->value);
 		return -1;
@@ -948,14 +312,14 @@ get_long(struct ld *l, const struct conf_node *map, const char *key,
 
 /* 1 absent, 0 set, -1 invalid (reported). */
 static int
-get_bool(struct ld *l, const struct conf_node *map, const char *key,
+get_bool(struct ld *l, const struct ynode *map, const char *key,
     const char *where, bool *out)
 {
-	const struct conf_node *n;
+	const struct ynode *n;
 
-	if ((n = get_typed(l, map, key, CN_SCALAR, where, false)) == NULL)
-		return conf_get(map, key) ? -1 : 1;
-	if (parse_bool(n->value, out) < 0) {
+	if ((n = get_typed(l, map, key, YN_SCALAR, where, false)) == NULL)
+		return ynode_get(map, key) ? -1 : 1;
+	if (ynode_parse_bool(n->value, out) < 0) {
 		bad(l, n, "%s: %s must be true or false, not '%s'", where, key,
 		    n->value);
 		return -1;
@@ -965,7 +329,7 @@ get_bool(struct ld *l, const struct conf_node *map, const char *key,
 
 /* The value of key if it is one of the NULL-ended choices. */
 static const char *
-get_enum(struct ld *l, const struct conf_node *map, const char *key,
+get_enum(struct ld *l, const struct ynode *map, const char *key,
     const char *where, const char *const *choices, const char *list)
 {
 	const char *v = get_scalar(l, map, key, where, false);
@@ -976,7 +340,7 @@ get_enum(struct ld *l, const struct conf_node *map, const char *key,
 	for (i = 0; choices[i] != NULL; i++)
 		if (strcasecmp(v, choices[i]) == 0)
 			return v;
-	bad(l, conf_get(map, key), "%s: %s must be one of %s, not '%s'",
+	bad(l, ynode_get(map, key), "%s: %s must be one of %s, not '%s'",
 	    where, key, list, v);
 	return NULL;
 }
@@ -997,12 +361,12 @@ name_ok(const char *s)
 
 /* The required, well-formed name of an inventory entry, or NULL. */
 static const char *
-get_name(struct ld *l, const struct conf_node *map, const char *what)
+get_name(struct ld *l, const struct ynode *map, const char *what)
 {
 	const char *name = get_scalar(l, map, "name", what, true);
 
 	if (name != NULL && !name_ok(name)) {
-		bad(l, conf_get(map, "name"), "%s name '%s': use 1..%d "
+		bad(l, ynode_get(map, "name"), "%s name '%s': use 1..%d "
 		    "letters, digits, '-', '_' or '.', starting with a letter "
 		    "or digit", what, name, NAME_MAX_LEN);
 		return NULL;
@@ -1012,16 +376,16 @@ get_name(struct ld *l, const struct conf_node *map, const char *what)
 
 /* The name of an entry for messages, even a bad one. */
 static const char *
-entry_name(const struct conf_node *m)
+entry_name(const struct ynode *m)
 {
-	const char *s = conf_get_str(m, "name");
+	const char *s = ynode_str(m, "name");
 
 	return s != NULL && *s != '\0' ? s : "(unnamed)";
 }
 
 /* Checks an http(s) URL; warns about http when credentials go with it. */
 static void
-check_url(struct ld *l, const struct conf_node *n, const char *where,
+check_url(struct ld *l, const struct ynode *n, const char *where,
     bool has_creds)
 {
 	const char *s = n->value, *auth, *end, *p;
@@ -1057,10 +421,10 @@ check_url(struct ld *l, const struct conf_node *n, const char *where,
 	}
 	memcpy(hp, auth, alen);
 	hp[alen] = '\0';
-	if (conf_parse_hostport(hp, host, sizeof(host), &port) < 0) {
+	if (addr_parse_hostport(hp, host, sizeof(host), &port) < 0) {
 		/* No port: add one to reuse the host check. */
 		snprintf(hp + alen, sizeof(hp) - alen, ":%d", tls ? 443 : 80);
-		if (conf_parse_hostport(hp, host, sizeof(host), &port) < 0) {
+		if (addr_parse_hostport(hp, host, sizeof(host), &port) < 0) {
 			bad(l, n, "%s: URL '%s' has a bad host or port", where,
 			    s);
 			return;
@@ -1073,18 +437,18 @@ check_url(struct ld *l, const struct conf_node *n, const char *where,
 
 /* "host:port", "[v6]:port" or, when bare_ok, a host name without port. */
 static void
-check_hostport(struct ld *l, const struct conf_node *n, const char *where,
+check_hostport(struct ld *l, const struct ynode *n, const char *where,
     const char *key, bool bare_ok)
 {
 	char host[256], tmp[300];
 	int port;
 
-	if (conf_parse_hostport(n->value, host, sizeof(host), &port) == 0)
+	if (addr_parse_hostport(n->value, host, sizeof(host), &port) == 0)
 		return;
 	if (bare_ok && strchr(n->value, ':') == NULL &&
 	    strlen(n->value) < sizeof(tmp) - 3) {
 		snprintf(tmp, sizeof(tmp), "%s:1", n->value);
-		if (conf_parse_hostport(tmp, host, sizeof(host), &port) == 0)
+		if (addr_parse_hostport(tmp, host, sizeof(host), &port) == 0)
 			return;
 	}
 	bad(l, n, "%s: %s '%s' is not host:port (port 1..65535; IPv6 as "
@@ -1093,14 +457,14 @@ check_hostport(struct ld *l, const struct conf_node *n, const char *where,
 
 /* Checks a "credentials: NAME" reference in map; true if there is one. */
 static bool
-ref_cred(struct ld *l, const struct conf_node *map, const char *where)
+ref_cred(struct ld *l, const struct ynode *map, const char *where)
 {
 	const char *name = get_scalar(l, map, "credentials", where, false);
 
 	if (name == NULL)
-		return conf_get(map, "credentials") != NULL;
+		return ynode_get(map, "credentials") != NULL;
 	if (conf_cred(l->c, name) == NULL)
-		bad(l, conf_get(map, "credentials"), "%s: unknown credential "
+		bad(l, ynode_get(map, "credentials"), "%s: unknown credential "
 		    "'%s'", where, name);
 	return true;
 }
@@ -1131,7 +495,7 @@ set_str(struct ld *l, char **dst, const char *v)
 
 /* The exposition server's TLS files and Basic auth user and secret. */
 static void
-load_collector_http(struct ld *l, const struct conf_node *m)
+load_collector_http(struct ld *l, const struct ynode *m)
 {
 	struct wp_conf *c = l->c;
 
@@ -1146,37 +510,37 @@ load_collector_http(struct ld *l, const struct conf_node *m)
 	set_str(l, &c->http_password_env, get_scalar(l, m,
 	    "http_password_env", "collector", false));
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
-		bad(l, conf_get(m, c->tls_cert_file ? "tls_cert_file" :
+		bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
 		    "tls_key_file"), "collector: tls_cert_file and "
 		    "tls_key_file go together");
 	if (c->http_user != NULL && (c->http_password_file == NULL) ==
 	    (c->http_password_env == NULL))
-		bad(l, conf_get(m, "http_user"), "collector: http_user needs "
+		bad(l, ynode_get(m, "http_user"), "collector: http_user needs "
 		    "exactly one of http_password_file, http_password_env");
 	if (c->http_user == NULL && (c->http_password_file != NULL ||
 	    c->http_password_env != NULL))
-		bad(l, conf_get(m, c->http_password_file ?
+		bad(l, ynode_get(m, c->http_password_file ?
 		    "http_password_file" : "http_password_env"), "collector: "
 		    "an http password needs http_user");
 }
 
 static void
-load_collector_paths(struct ld *l, const struct conf_node *m)
+load_collector_paths(struct ld *l, const struct ynode *m)
 {
 	static const char *const fsyncs[] = { "poll", "segment", "none", NULL };
-	const struct conf_node *n;
+	const struct ynode *n;
 	const char *v;
 	struct stat st;
 
 	set_str(l, &l->c->data_dir, get_scalar(l, m, "data_dir", "collector",
 	    false));
 	if ((v = get_scalar(l, m, "listen", "collector", false)) != NULL) {
-		check_hostport(l, conf_get(m, "listen"), "collector", "listen",
+		check_hostport(l, ynode_get(m, "listen"), "collector", "listen",
 		    false);
 		set_str(l, &l->c->listen, v);
 	}
 	if ((v = get_scalar(l, m, "rrdcached", "collector", false)) != NULL) {
-		n = conf_get(m, "rrdcached");
+		n = ynode_get(m, "rrdcached");
 		if (strncmp(v, "unix:", 5) == 0) {
 			if (v[5] != '/')
 				bad(l, n, "collector: rrdcached: unix: needs an "
@@ -1187,7 +551,7 @@ load_collector_paths(struct ld *l, const struct conf_node *m)
 	}
 	if ((v = get_scalar(l, m, "maps_dir", "collector", false)) != NULL) {
 		if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
-			bad(l, conf_get(m, "maps_dir"), "collector: maps_dir "
+			bad(l, ynode_get(m, "maps_dir"), "collector: maps_dir "
 			    "%s is not a directory", v);
 		set_str(l, &l->c->maps_dir, v);
 	}
@@ -1198,7 +562,7 @@ load_collector_paths(struct ld *l, const struct conf_node *m)
 }
 
 static void
-load_collector(struct ld *l, const struct conf_node *m)
+load_collector(struct ld *l, const struct ynode *m)
 {
 	struct wp_conf *c = l->c;
 	const char *v;
@@ -1213,7 +577,7 @@ load_collector(struct ld *l, const struct conf_node *m)
 	    "100ms..1h", &c->timeout) == 0) {
 		l->timeout_set = true;
 		if (c->timeout > c->interval)
-			bad(l, conf_get(m, "timeout"), "collector: timeout "
+			bad(l, ynode_get(m, "timeout"), "collector: timeout "
 			    "must not be longer than the interval");
 	}
 	if (c->backoff_max < c->interval)
@@ -1221,7 +585,7 @@ load_collector(struct ld *l, const struct conf_node *m)
 	if (get_dur(l, m, "backoff_max", "collector", WP_SEC,
 	    86400 * WP_SEC, "1s..1d", &c->backoff_max) == 0 &&
 	    c->backoff_max < c->interval)
-		bad(l, conf_get(m, "backoff_max"), "collector: backoff_max "
+		bad(l, ynode_get(m, "backoff_max"), "collector: backoff_max "
 		    "must not be shorter than the interval");
 	get_dur(l, m, "poll_batch", "collector", 0, 60 * WP_SEC, "0..1m",
 	    &c->poll_batch);
@@ -1231,7 +595,7 @@ load_collector(struct ld *l, const struct conf_node *m)
 	    "0..1h", &c->rrd_write_delay);
 	if ((v = get_scalar(l, m, "log_level", "collector", false)) != NULL) {
 		if ((lvl = log_level_parse(v)) < 0)
-			bad(l, conf_get(m, "log_level"), "collector: log_level "
+			bad(l, ynode_get(m, "log_level"), "collector: log_level "
 			    "must be one of error, warn, info, debug, not '%s'",
 			    v);
 		else
@@ -1266,7 +630,7 @@ env_name_ok(const char *s)
 
 /* Checks the pair PFX_file / PFX_env; returns true if one is set. */
 static bool
-check_secret_pair(struct ld *l, const struct conf_node *m, const char *pfx,
+check_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
     const char *where, const char **file, const char **env)
 {
 	char kf[64], ke[64];
@@ -1278,18 +642,18 @@ check_secret_pair(struct ld *l, const struct conf_node *m, const char *pfx,
 	f = get_scalar(l, m, kf, where, false);
 	e = get_scalar(l, m, ke, where, false);
 	if (f != NULL && e != NULL) {
-		bad(l, conf_get(m, ke), "%s: give %s or %s, not both", where,
+		bad(l, ynode_get(m, ke), "%s: give %s or %s, not both", where,
 		    kf, ke);
 		return true;
 	}
 	if (f != NULL && secret_check_file(f, &err) < 0)
-		bad(l, conf_get(m, kf), "%s: %s", where, err.msg);
+		bad(l, ynode_get(m, kf), "%s: %s", where, err.msg);
 	if (e != NULL) {
 		if (!env_name_ok(e))
-			bad(l, conf_get(m, ke), "%s: %s: '%s' is not an "
+			bad(l, ynode_get(m, ke), "%s: %s: '%s' is not an "
 			    "environment variable name", where, ke, e);
 		else if (getenv(e) == NULL)
-			warn(l, conf_get(m, ke), "%s: environment variable %s "
+			warn(l, ynode_get(m, ke), "%s: environment variable %s "
 			    "is not set (it must be when wattpath runs)", where,
 			    e);
 	}
@@ -1301,7 +665,7 @@ check_secret_pair(struct ld *l, const struct conf_node *m, const char *pfx,
 }
 
 static void
-load_cred(struct ld *l, const struct conf_node *m, struct wp_cred *cr)
+load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 {
 	static const char *const auths[] = { "MD5", "SHA", "SHA-1", "SHA-224",
 	    "SHA-256", "SHA-384", "SHA-512", NULL };
@@ -1327,15 +691,15 @@ load_cred(struct ld *l, const struct conf_node *m, struct wp_cred *cr)
 	    "MD5, SHA, SHA-224, SHA-256, SHA-384, SHA-512");
 	pp = get_enum(l, m, "priv_protocol", where, privs,
 	    "DES, AES, AES-128, AES-192, AES-256");
-	if (conf_get(m, "auth_protocol") != NULL && !apw)
+	if (ynode_get(m, "auth_protocol") != NULL && !apw)
 		bad(l, m, "%s: auth_protocol needs auth_password_file or "
 		    "auth_password_env", where);
-	if (apw && conf_get(m, "auth_protocol") == NULL)
+	if (apw && ynode_get(m, "auth_protocol") == NULL)
 		bad(l, m, "%s: auth_password needs auth_protocol", where);
-	if (conf_get(m, "priv_protocol") != NULL && !ppw)
+	if (ynode_get(m, "priv_protocol") != NULL && !ppw)
 		bad(l, m, "%s: priv_protocol needs priv_password_file or "
 		    "priv_password_env", where);
-	if (ppw && conf_get(m, "priv_protocol") == NULL)
+	if (ppw && ynode_get(m, "priv_protocol") == NULL)
 		bad(l, m, "%s: priv_password needs priv_protocol", where);
 	if (ppw && !apw)
 		bad(l, m, "%s: SNMPv3 privacy needs authentication too "
@@ -1349,9 +713,9 @@ load_cred(struct ld *l, const struct conf_node *m, struct wp_cred *cr)
 }
 
 static void
-load_creds(struct ld *l, const struct conf_node *seq)
+load_creds(struct ld *l, const struct ynode *seq)
 {
-	const struct conf_node *m;
+	const struct ynode *m;
 	struct wp_cred *cr;
 	const char *name;
 	size_t n = 0;
@@ -1363,7 +727,7 @@ load_creds(struct ld *l, const struct conf_node *seq)
 		return;
 	}
 	for (m = seq->child; m != NULL; m = m->next) {
-		if (m->type != CN_MAP) {
+		if (m->type != YN_MAP) {
 			bad(l, m, "credentials: each entry must be a mapping");
 			continue;
 		}
@@ -1372,7 +736,7 @@ load_creds(struct ld *l, const struct conf_node *seq)
 			struct wp_cred tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, conf_get(m, "name"), "duplicate "
+				bad(l, ynode_get(m, "name"), "duplicate "
 				    "credential name '%s'", name);
 			load_cred(l, m, &tmp);	/* report the rest too */
 			continue;
@@ -1412,7 +776,7 @@ pend_add(struct ld *l, struct pendv *pv, const struct pend *p)
 static void
 add_target(struct ld *l, struct pendv *pv, const char *name,
     const char *node, const char *kind, const char *driver,
-    const struct conf_node *block, size_t n_err0)
+    const struct ynode *block, size_t n_err0)
 {
 	struct pend p = { .node = node, .kind = kind, .driver = driver,
 	    .block = block };
@@ -1427,7 +791,7 @@ add_target(struct ld *l, struct pendv *pv, const char *name,
 		p.timeout = l->c->timeout;
 	if (get_dur(l, block, "timeout", where, 100 * WP_MS, 3600 * WP_SEC,
 	    "100ms..1h", &p.timeout) == 0 && p.timeout > p.interval)
-		bad(l, conf_get(block, "timeout"), "%s: timeout must not be "
+		bad(l, ynode_get(block, "timeout"), "%s: timeout must not be "
 		    "longer than the interval", where);
 	if (l->scratch || (p.name = own(l, name)) == NULL)
 		return;
@@ -1437,36 +801,36 @@ add_target(struct ld *l, struct pendv *pv, const char *name,
 
 /* pdus: */
 static void
-load_pdu(struct ld *l, const struct conf_node *m, struct wp_pdu *pdu)
+load_pdu(struct ld *l, const struct ynode *m, struct wp_pdu *pdu)
 {
-	const struct conf_node *addr, *url, *snmp, *prof;
+	const struct ynode *addr, *url, *snmp, *prof;
 	char where[128], path[PATH_MAX];
 	size_t n_err0 = l->d.n_err;
 	bool creds;
 
 	snprintf(where, sizeof(where), "pdu %s", pdu->name);
-	addr = get_typed(l, m, "address", CN_SCALAR, where, false);
-	url = get_typed(l, m, "url", CN_SCALAR, where, false);
+	addr = get_typed(l, m, "address", YN_SCALAR, where, false);
+	url = get_typed(l, m, "url", YN_SCALAR, where, false);
 	creds = ref_cred(l, m, where);
 	if (addr != NULL && url != NULL)
 		bad(l, url, "%s: give address (SNMP) or url (Redfish), not "
 		    "both", where);
-	else if (addr == NULL && url == NULL && !conf_get(m, "address") &&
-	    !conf_get(m, "url"))
+	else if (addr == NULL && url == NULL && !ynode_get(m, "address") &&
+	    !ynode_get(m, "url"))
 		bad(l, m, "%s: needs address (SNMP) or url (Redfish)", where);
 	if (addr != NULL)
 		check_hostport(l, addr, where, "address", true);
 	if (url != NULL)
 		check_url(l, url, where, creds);
-	if ((snmp = get_typed(l, m, "snmp", CN_MAP, where, false)) != NULL) {
+	if ((snmp = get_typed(l, m, "snmp", YN_MAP, where, false)) != NULL) {
 		if (url != NULL)
 			bad(l, snmp, "%s: snmp: applies to SNMP PDUs (address), "
 			    "not Redfish ones (url)", where);
 		ref_cred(l, snmp, where);
 	}
-	prof = get_typed(l, m, "profile", CN_SCALAR, where, false);
+	prof = get_typed(l, m, "profile", YN_SCALAR, where, false);
 	if (prof != NULL && strcmp(prof->value, "auto") != 0 &&
-	    conf_find_data_file(l->c->maps_dir, "pdu-profiles", prof->value,
+	    datafile_find(l->c->maps_dir, "pdu-profiles", prof->value,
 	    ".yaml", path, sizeof(path)) < 0)
 		bad(l, prof, "%s: unknown PDU profile '%s' (no "
 		    "pdu-profiles/%s.yaml in maps_dir, ./etc or %s/share/"
@@ -1477,40 +841,40 @@ load_pdu(struct ld *l, const struct conf_node *m, struct wp_pdu *pdu)
 
 /* meters: */
 static void
-load_meter(struct ld *l, const struct conf_node *m, struct wp_meter *me)
+load_meter(struct ld *l, const struct ynode *m, struct wp_meter *me)
 {
 	static const char *const roles[] = { "facility_total", "it_total",
 	    "cooling", "other", NULL };
-	const struct conf_node *mb, *tcp, *rtu;
+	const struct ynode *mb, *tcp, *rtu;
 	char where[128], path[PATH_MAX];
 	size_t n_err0 = l->d.n_err;
 	const char *role;
 
 	snprintf(where, sizeof(where), "meter %s", me->name);
-	if (conf_get(m, "role") == NULL)
+	if (ynode_get(m, "role") == NULL)
 		bad(l, m, "%s: missing required key 'role' (facility_total, "
 		    "it_total, cooling or other)", where);
 	role = get_enum(l, m, "role", where, roles,
 	    "facility_total, it_total, cooling, other");
 	me->role = role != NULL ? role : "other";
 	me->map = get_scalar(l, m, "map", where, true);
-	if (me->map != NULL && conf_find_data_file(l->c->maps_dir,
+	if (me->map != NULL && datafile_find(l->c->maps_dir,
 	    "meter-maps", me->map, ".yaml", path, sizeof(path)) < 0)
-		bad(l, conf_get(m, "map"), "%s: unknown meter map '%s' (no "
+		bad(l, ynode_get(m, "map"), "%s: unknown meter map '%s' (no "
 		    "meter-maps/%s.yaml in maps_dir, ./etc or %s/share/"
 		    "wattpath)", where, me->map, me->map, WP_PREFIX);
-	if ((mb = get_typed(l, m, "modbus", CN_MAP, where, true)) != NULL) {
-		tcp = get_typed(l, mb, "tcp", CN_SCALAR, where, false);
-		rtu = get_typed(l, mb, "rtu", CN_MAP, where, false);
+	if ((mb = get_typed(l, m, "modbus", YN_MAP, where, true)) != NULL) {
+		tcp = get_typed(l, mb, "tcp", YN_SCALAR, where, false);
+		rtu = get_typed(l, mb, "rtu", YN_MAP, where, false);
 		if (tcp != NULL)
 			check_hostport(l, tcp, where, "modbus tcp", true);
 		if (rtu != NULL)
 			get_scalar(l, rtu, "device", where, true);
-		if (conf_get(mb, "tcp") != NULL && conf_get(mb, "rtu") != NULL)
+		if (ynode_get(mb, "tcp") != NULL && ynode_get(mb, "rtu") != NULL)
 			bad(l, mb, "%s: modbus: give tcp or rtu, not both",
 			    where);
-		else if (conf_get(mb, "tcp") == NULL &&
-		    conf_get(mb, "rtu") == NULL)
+		else if (ynode_get(mb, "tcp") == NULL &&
+		    ynode_get(mb, "rtu") == NULL)
 			bad(l, mb, "%s: modbus: needs tcp: host:port or rtu: "
 			    "{device: ...}", where);
 	}
@@ -1519,7 +883,7 @@ load_meter(struct ld *l, const struct conf_node *m, struct wp_meter *me)
 }
 
 static size_t
-count_children(const struct conf_node *n)
+count_children(const struct ynode *n)
 {
 	size_t k = 0;
 
@@ -1535,9 +899,9 @@ target_name_taken(struct ld *l, const char *name)
 }
 
 static void
-load_pdus(struct ld *l, const struct conf_node *seq)
+load_pdus(struct ld *l, const struct ynode *seq)
 {
-	const struct conf_node *m;
+	const struct ynode *m;
 	const char *name;
 	size_t n = count_children(seq);
 
@@ -1548,7 +912,7 @@ load_pdus(struct ld *l, const struct conf_node *seq)
 		return;
 	}
 	for (m = seq->child; m != NULL; m = m->next) {
-		if (m->type != CN_MAP) {
+		if (m->type != YN_MAP) {
 			bad(l, m, "pdus: each entry must be a mapping");
 			continue;
 		}
@@ -1557,7 +921,7 @@ load_pdus(struct ld *l, const struct conf_node *seq)
 			struct wp_pdu tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, conf_get(m, "name"), "duplicate pdu "
+				bad(l, ynode_get(m, "name"), "duplicate pdu "
 				    "name '%s'", name);
 			l->scratch = true;
 			load_pdu(l, m, &tmp);
@@ -1571,9 +935,9 @@ load_pdus(struct ld *l, const struct conf_node *seq)
 }
 
 static void
-load_meters(struct ld *l, const struct conf_node *seq)
+load_meters(struct ld *l, const struct ynode *seq)
 {
-	const struct conf_node *m;
+	const struct ynode *m;
 	const char *name;
 	size_t n = count_children(seq);
 
@@ -1584,7 +948,7 @@ load_meters(struct ld *l, const struct conf_node *seq)
 		return;
 	}
 	for (m = seq->child; m != NULL; m = m->next) {
-		if (m->type != CN_MAP) {
+		if (m->type != YN_MAP) {
 			bad(l, m, "meters: each entry must be a mapping");
 			continue;
 		}
@@ -1593,7 +957,7 @@ load_meters(struct ld *l, const struct conf_node *seq)
 			struct wp_meter tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, conf_get(m, "name"), "duplicate meter "
+				bad(l, ynode_get(m, "name"), "duplicate meter "
 				    "name '%s'%s", name, conf_pdu(l->c, name) ?
 				    " (a pdu has it)" : "");
 			l->scratch = true;
@@ -1614,27 +978,27 @@ static const char *const node_keys[] = {
 
 /* Turns an outlet written "pdu:outlet" into {pdu: .., outlet: ..}. */
 static int
-outlet_expand(struct conf_node *it)
+outlet_expand(struct ynode *it)
 {
-	struct conf_node *p, *o;
+	struct ynode *p, *o;
 	char *colon;
 
 	if ((colon = strrchr(it->value, ':')) == NULL || colon == it->value ||
 	    colon[1] == '\0')
 		return -1;
 	*colon = '\0';
-	p = node_new(CN_SCALAR, "pdu", it->value, it->line);
-	o = node_new(CN_SCALAR, "outlet", colon + 1, it->line);
+	p = ynode_new(YN_SCALAR, "pdu", it->value, it->line);
+	o = ynode_new(YN_SCALAR, "outlet", colon + 1, it->line);
 	*colon = ':';
 	if (p == NULL || o == NULL) {
-		node_free(p);
-		node_free(o);
+		ynode_free(p);
+		ynode_free(o);
 		return -1;
 	}
 	p->file = o->file = it->file;
 	free(it->value);
 	it->value = NULL;
-	it->type = CN_MAP;
+	it->type = YN_MAP;
 	it->child = p;
 	p->next = o;
 	return 0;
@@ -1659,11 +1023,11 @@ outlet_owner(struct ld *l, const char *pdu, const char *outlet,
 }
 
 static void
-load_outlets(struct ld *l, struct conf_node *seq, struct wp_node *nd,
+load_outlets(struct ld *l, struct ynode *seq, struct wp_node *nd,
     const char *where)
 {
 	static const char *const keys[] = { "pdu", "outlet", NULL };
-	struct conf_node *it;
+	struct ynode *it;
 	const char *pdu, *out, *owner;
 	long num;
 
@@ -1673,12 +1037,12 @@ load_outlets(struct ld *l, struct conf_node *seq, struct wp_node *nd,
 		return;
 	}
 	for (it = seq->child; it != NULL; it = it->next) {
-		if (it->type == CN_SCALAR && outlet_expand(it) < 0) {
+		if (it->type == YN_SCALAR && outlet_expand(it) < 0) {
 			bad(l, it, "%s: outlet '%s' is not PDU:OUTLET", where,
 			    it->value);
 			continue;
 		}
-		if (it->type != CN_MAP) {
+		if (it->type != YN_MAP) {
 			bad(l, it, "%s: each outlet is {pdu: NAME, outlet: N} "
 			    "or \"NAME:N\"", where);
 			continue;
@@ -1689,13 +1053,13 @@ load_outlets(struct ld *l, struct conf_node *seq, struct wp_node *nd,
 		if (pdu == NULL || out == NULL)
 			continue;
 		if (conf_pdu(l->c, pdu) == NULL) {
-			bad(l, conf_get(it, "pdu"), "%s: outlet on unknown PDU "
+			bad(l, ynode_get(it, "pdu"), "%s: outlet on unknown PDU "
 			    "'%s'", where, pdu);
 			continue;
 		}
 		if (isdigit((unsigned char)*out) &&
-		    parse_long(out, 1, 100000, &num) < 0) {
-			bad(l, conf_get(it, "outlet"), "%s: outlet number '%s' "
+		    ynode_parse_long(out, 1, 100000, &num) < 0) {
+			bad(l, ynode_get(it, "outlet"), "%s: outlet number '%s' "
 			    "must be 1 or more", where, out);
 			continue;
 		}
@@ -1710,17 +1074,17 @@ load_outlets(struct ld *l, struct conf_node *seq, struct wp_node *nd,
 }
 
 static void
-load_bmc(struct ld *l, const struct conf_node *b, const char *node)
+load_bmc(struct ld *l, const struct ynode *b, const char *node)
 {
 	static const char *const auths[] = { "session", "basic", "none", NULL };
-	const struct conf_node *url;
+	const struct ynode *url;
 	char where[128], tname[128];
 	size_t n_err0 = l->d.n_err;
 	bool creds;
 
 	snprintf(where, sizeof(where), "node %s: bmc", node);
 	creds = ref_cred(l, b, where);
-	if ((url = get_typed(l, b, "url", CN_SCALAR, where, true)) != NULL)
+	if ((url = get_typed(l, b, "url", YN_SCALAR, where, true)) != NULL)
 		check_url(l, url, where, creds);
 	get_enum(l, b, "auth", where, auths, "session, basic, none");
 	snprintf(tname, sizeof(tname), "%s/bmc", node);
@@ -1728,35 +1092,35 @@ load_bmc(struct ld *l, const struct conf_node *b, const char *node)
 }
 
 static void
-load_gpu(struct ld *l, const struct conf_node *g, const char *node)
+load_gpu(struct ld *l, const struct ynode *g, const char *node)
 {
-	const struct conf_node *url;
+	const struct ynode *url;
 	char where[128], tname[128];
 	size_t n_err0 = l->d.n_err;
 	bool nvml = false, creds;
 
 	snprintf(where, sizeof(where), "node %s: gpu", node);
 	creds = ref_cred(l, g, where);
-	url = get_typed(l, g, "dcgm_exporter", CN_SCALAR, where, false);
+	url = get_typed(l, g, "dcgm_exporter", YN_SCALAR, where, false);
 	if (url != NULL)
 		check_url(l, url, where, creds);
 	get_bool(l, g, "nvml", where, &nvml);
 	if (url != NULL && nvml)
 		bad(l, g, "%s: give dcgm_exporter or nvml: true, not both",
 		    where);
-	else if (conf_get(g, "dcgm_exporter") == NULL && !nvml &&
-	    conf_get(g, "nvml") == NULL)
+	else if (ynode_get(g, "dcgm_exporter") == NULL && !nvml &&
+	    ynode_get(g, "nvml") == NULL)
 		bad(l, g, "%s: needs dcgm_exporter: URL or nvml: true", where);
 	snprintf(tname, sizeof(tname), "%s/gpu", node);
 	add_target(l, &l->pt_nodes, tname, node, "gpu", "inband", g, n_err0);
 }
 
 static void
-load_engines(struct ld *l, const struct conf_node *seq, const char *node)
+load_engines(struct ld *l, const struct ynode *seq, const char *node)
 {
 	static const char *const kinds[] = { "vllm", "sglang", "tgi",
 	    "llamacpp", "auto", NULL };
-	const struct conf_node *e, *url;
+	const struct ynode *e, *url;
 	char where[128], tname[128];
 	size_t n_err0, i = 0;
 	bool creds;
@@ -1764,13 +1128,13 @@ load_engines(struct ld *l, const struct conf_node *seq, const char *node)
 	for (e = seq->child; e != NULL; e = e->next, i++) {
 		n_err0 = l->d.n_err;
 		snprintf(where, sizeof(where), "node %s: engines[%zu]", node, i);
-		if (e->type != CN_MAP) {
+		if (e->type != YN_MAP) {
 			bad(l, e, "%s: must be a mapping {url: ..., kind: ...}",
 			    where);
 			continue;
 		}
 		creds = ref_cred(l, e, where);
-		if ((url = get_typed(l, e, "url", CN_SCALAR, where, true)))
+		if ((url = get_typed(l, e, "url", YN_SCALAR, where, true)))
 			check_url(l, url, where, creds);
 		get_enum(l, e, "kind", where, kinds,
 		    "vllm, sglang, tgi, llamacpp, auto");
@@ -1781,23 +1145,23 @@ load_engines(struct ld *l, const struct conf_node *seq, const char *node)
 }
 
 static void
-load_node(struct ld *l, struct conf_node *m, struct wp_node *nd)
+load_node(struct ld *l, struct ynode *m, struct wp_node *nd)
 {
-	const struct conf_node *b;
-	struct conf_node *c;
+	const struct ynode *b;
+	struct ynode *c;
 	char where[128];
 
 	snprintf(where, sizeof(where), "node %s", nd->name);
 	check_keys(l, m, where, node_keys);
 	nd->class = get_scalar(l, m, "class", where, false);
 	nd->rack = get_scalar(l, m, "rack", where, false);
-	if ((b = get_typed(l, m, "bmc", CN_MAP, where, false)) != NULL)
+	if ((b = get_typed(l, m, "bmc", YN_MAP, where, false)) != NULL)
 		load_bmc(l, b, nd->name);
-	if ((b = get_typed(l, m, "gpu", CN_MAP, where, false)) != NULL)
+	if ((b = get_typed(l, m, "gpu", YN_MAP, where, false)) != NULL)
 		load_gpu(l, b, nd->name);
-	if ((b = get_typed(l, m, "engines", CN_SEQ, where, false)) != NULL)
+	if ((b = get_typed(l, m, "engines", YN_SEQ, where, false)) != NULL)
 		load_engines(l, b, nd->name);
-	if (get_typed(l, m, "outlets", CN_SEQ, where, false) != NULL) {
+	if (get_typed(l, m, "outlets", YN_SEQ, where, false) != NULL) {
 		for (c = m->child; strcmp(c->key, "outlets") != 0; c = c->next)
 			;
 		load_outlets(l, c, nd, where);
@@ -1806,14 +1170,14 @@ load_node(struct ld *l, struct conf_node *m, struct wp_node *nd)
 
 /* All nodes of one list (YAML nodes: or the CSV rows). */
 static void
-load_node_list(struct ld *l, struct conf_node *seq)
+load_node_list(struct ld *l, struct ynode *seq)
 {
-	struct conf_node *m;
+	struct ynode *m;
 	struct wp_node *nd;
 	const char *name;
 
 	for (m = seq->child; m != NULL; m = m->next) {
-		if (m->type != CN_MAP) {
+		if (m->type != YN_MAP) {
 			bad(l, m, "nodes: each entry must be a mapping");
 			continue;
 		}
@@ -1822,7 +1186,7 @@ load_node_list(struct ld *l, struct conf_node *seq)
 			struct wp_node tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, conf_get(m, "name"), "duplicate node "
+				bad(l, ynode_get(m, "name"), "duplicate node "
 				    "name '%s'", name);
 			l->scratch = true;
 			load_node(l, m, &tmp);
@@ -1894,44 +1258,44 @@ csv_split(char *s, char **f, int max)
 }
 
 /* Adds key: value (a scalar) to map; NULL on ENOMEM. */
-static struct conf_node *
-syn_add(struct conf_node *map, const char *key, int type, const char *value)
+static struct ynode *
+syn_add(struct ynode *map, const char *key, int type, const char *value)
 {
-	struct conf_node *c = node_new(type, key, value, map->line);
+	struct ynode *c = ynode_new(type, key, value, map->line);
 
 	if (c != NULL) {
 		c->file = map->file;
-		node_append(map, c);
+		ynode_append(map, c);
 	}
 	return c;
 }
 
 static int
-syn_outlets(struct conf_node *row, char *list)
+syn_outlets(struct ynode *row, char *list)
 {
-	struct conf_node *seq, *it;
+	struct ynode *seq, *it;
 	char *tok, *save;
 
-	if ((seq = syn_add(row, "outlets", CN_SEQ, NULL)) == NULL)
+	if ((seq = syn_add(row, "outlets", YN_SEQ, NULL)) == NULL)
 		return -1;
 	for (tok = strtok_r(list, " \t;", &save); tok != NULL;
 	    tok = strtok_r(NULL, " \t;", &save)) {
-		if ((it = node_new(CN_SCALAR, NULL, tok, row->line)) == NULL)
+		if ((it = ynode_new(YN_SCALAR, NULL, tok, row->line)) == NULL)
 			return -1;
 		it->file = row->file;
-		node_append(seq, it);	/* expanded by load_outlets */
+		ynode_append(seq, it);	/* expanded by load_outlets */
 	}
 	return 0;
 }
 
 static int
-syn_engines(struct ld *l, struct conf_node *row, char *urls, char *kinds)
+syn_engines(struct ld *l, struct ynode *row, char *urls, char *kinds)
 {
-	struct conf_node *seq, *e;
+	struct ynode *seq, *e;
 	char *u, *k, *su, *sk, *ks[16];
 	int nk = 0, nu = 0;
 
-	if ((seq = syn_add(row, "engines", CN_SEQ, NULL)) == NULL)
+	if ((seq = syn_add(row, "engines", YN_SEQ, NULL)) == NULL)
 		return -1;
 	for (k = strtok_r(kinds, " \t;", &sk); k != NULL && nk < 16;
 	    k = strtok_r(NULL, " \t;", &sk))
@@ -1939,9 +1303,9 @@ syn_engines(struct ld *l, struct conf_node *row, char *urls, char *kinds)
 	for (u = strtok_r(urls, " \t;", &su); u != NULL;
 	    u = strtok_r(NULL, " \t;", &su), nu++) {
 		k = nk == 1 ? ks[0] : nu < nk ? ks[nu] : NULL;
-		if ((e = syn_add(seq, NULL, CN_MAP, NULL)) == NULL ||
-		    syn_add(e, "url", CN_SCALAR, u) == NULL ||
-		    (k != NULL && syn_add(e, "kind", CN_SCALAR, k) == NULL))
+		if ((e = syn_add(seq, NULL, YN_MAP, NULL)) == NULL ||
+		    syn_add(e, "url", YN_SCALAR, u) == NULL ||
+		    (k != NULL && syn_add(e, "kind", YN_SCALAR, k) == NULL))
 			return -1;
 	}
 	if (nk > 1 && nk != nu)
@@ -1951,36 +1315,36 @@ syn_engines(struct ld *l, struct conf_node *row, char *urls, char *kinds)
 
 /* One CSV row -> a node mapping like the YAML one. */
 static int
-csv_row(struct ld *l, struct conf_node *list, const int *col, char **f,
+csv_row(struct ld *l, struct ynode *list, const int *col, char **f,
     int line, const char *file)
 {
-	struct conf_node *row, *b;
+	struct ynode *row, *b;
 	char *v[CSV_COLS] = { 0 };
 	int i;
 
 	for (i = 0; i < CSV_COLS; i++)
 		if (col[i] >= 0 && *f[col[i]] != '\0')
 			v[i] = f[col[i]];
-	if ((row = node_new(CN_MAP, NULL, NULL, line)) == NULL)
+	if ((row = ynode_new(YN_MAP, NULL, NULL, line)) == NULL)
 		return -1;
 	row->file = file;
-	node_append(list, row);
-	if ((v[0] != NULL && !syn_add(row, "name", CN_SCALAR, v[0])) ||
-	    (v[1] != NULL && !syn_add(row, "class", CN_SCALAR, v[1])) ||
-	    (v[2] != NULL && !syn_add(row, "rack", CN_SCALAR, v[2])))
+	ynode_append(list, row);
+	if ((v[0] != NULL && !syn_add(row, "name", YN_SCALAR, v[0])) ||
+	    (v[1] != NULL && !syn_add(row, "class", YN_SCALAR, v[1])) ||
+	    (v[2] != NULL && !syn_add(row, "rack", YN_SCALAR, v[2])))
 		return -1;
 	if (v[3] != NULL || v[4] != NULL || v[5] != NULL) {
-		if ((b = syn_add(row, "bmc", CN_MAP, NULL)) == NULL ||
-		    (v[3] != NULL && !syn_add(b, "url", CN_SCALAR, v[3])) ||
-		    (v[4] != NULL && !syn_add(b, "credentials", CN_SCALAR,
+		if ((b = syn_add(row, "bmc", YN_MAP, NULL)) == NULL ||
+		    (v[3] != NULL && !syn_add(b, "url", YN_SCALAR, v[3])) ||
+		    (v[4] != NULL && !syn_add(b, "credentials", YN_SCALAR,
 		    v[4])) ||
-		    (v[5] != NULL && !syn_add(b, "auth", CN_SCALAR, v[5])))
+		    (v[5] != NULL && !syn_add(b, "auth", YN_SCALAR, v[5])))
 			return -1;
 	}
 	if (v[6] != NULL && syn_outlets(row, v[6]) < 0)
 		return -1;
-	if (v[7] != NULL && ((b = syn_add(row, "gpu", CN_MAP, NULL)) == NULL ||
-	    !syn_add(b, "dcgm_exporter", CN_SCALAR, v[7])))
+	if (v[7] != NULL && ((b = syn_add(row, "gpu", YN_MAP, NULL)) == NULL ||
+	    !syn_add(b, "dcgm_exporter", YN_SCALAR, v[7])))
 		return -1;
 	if (v[8] != NULL && syn_engines(l, row, v[8], v[9] ? v[9] : "") < 0)
 		return -1;
@@ -1993,7 +1357,7 @@ static int
 csv_header(struct ld *l, char **f, int n, int *col, int line,
     const char *file)
 {
-	struct conf_node at = { .file = file, .line = line };
+	struct ynode at = { .file = file, .line = line };
 	int i, j, bad_n = 0;
 
 	for (j = 0; j < CSV_COLS; j++)
@@ -2040,7 +1404,7 @@ csv_lines(struct ld *l, FILE *fp, const char *file)
 	ssize_t len;
 
 	while ((len = getline(&line, &cap, fp)) >= 0) {
-		struct conf_node at = { .file = file, .line = ++lineno };
+		struct ynode at = { .file = file, .line = ++lineno };
 
 		if (len > CSV_LINE_MAX) {
 			bad(l, &at, "line longer than %d bytes", CSV_LINE_MAX);
@@ -2075,14 +1439,14 @@ csv_lines(struct ld *l, FILE *fp, const char *file)
 }
 
 static void
-load_csv(struct ld *l, const struct conf_node *n)
+load_csv(struct ld *l, const struct ynode *n)
 {
 	const char *file;
 	FILE *fp;
 
 	if ((file = csv_path(l, n->value)) == NULL)
 		return;
-	if ((l->pv->csv = node_new(CN_SEQ, NULL, NULL, 0)) == NULL) {
+	if ((l->pv->csv = ynode_new(YN_SEQ, NULL, NULL, 0)) == NULL) {
 		l->oom = true;
 		return;
 	}
@@ -2098,7 +1462,7 @@ load_csv(struct ld *l, const struct conf_node *n)
 /* --------------------------------------------------- site, report, top */
 
 static void
-load_site(struct ld *l, const struct conf_node *m)
+load_site(struct ld *l, const struct ynode *m)
 {
 	static const char *const keys[] = { "name", "zone", "grid", "market",
 	    "tariff", NULL };
@@ -2109,7 +1473,7 @@ load_site(struct ld *l, const struct conf_node *m)
 	get_scalar(l, m, "name", "site", false);
 	get_scalar(l, m, "zone", "site", false);
 	for (i = 0; maps[i] != NULL; i++)
-		get_typed(l, m, maps[i], CN_MAP, "site", false);
+		get_typed(l, m, maps[i], YN_MAP, "site", false);
 	l->c->site = m;
 }
 
@@ -2119,20 +1483,20 @@ static const char *const top_keys[] = {
 };
 
 static void
-load_inventory(struct ld *l, struct conf_node *root)
+load_inventory(struct ld *l, struct ynode *root)
 {
-	const struct conf_node *n;
+	const struct ynode *n;
 	size_t total;
 
-	if ((n = get_typed(l, root, "credentials", CN_SEQ, "config", false)))
+	if ((n = get_typed(l, root, "credentials", YN_SEQ, "config", false)))
 		load_creds(l, n);
-	if ((n = get_typed(l, root, "pdus", CN_SEQ, "config", false)))
+	if ((n = get_typed(l, root, "pdus", YN_SEQ, "config", false)))
 		load_pdus(l, n);
-	if ((n = get_typed(l, root, "meters", CN_SEQ, "config", false)))
+	if ((n = get_typed(l, root, "meters", YN_SEQ, "config", false)))
 		load_meters(l, n);
-	if ((n = get_typed(l, root, "nodes_csv", CN_SCALAR, "config", false)))
+	if ((n = get_typed(l, root, "nodes_csv", YN_SCALAR, "config", false)))
 		load_csv(l, n);
-	n = get_typed(l, root, "nodes", CN_SEQ, "config", false);
+	n = get_typed(l, root, "nodes", YN_SEQ, "config", false);
 	total = count_children(n) + count_children(l->pv->csv);
 	if (total == 0)
 		return;
@@ -2141,28 +1505,28 @@ load_inventory(struct ld *l, struct conf_node *root)
 		return;
 	}
 	if (n != NULL)
-		load_node_list(l, (struct conf_node *)n);
+		load_node_list(l, (struct ynode *)n);
 	if (l->pv->csv != NULL)
 		load_node_list(l, l->pv->csv);
 }
 
 static void
-load_root(struct ld *l, struct conf_node *root)
+load_root(struct ld *l, struct ynode *root)
 {
-	const struct conf_node *n;
+	const struct ynode *n;
 
-	if (root->type != CN_MAP) {
+	if (root->type != YN_MAP) {
 		bad(l, root, "the configuration must be a mapping (collector:, "
-		    "nodes:, ...), not %s", type_name(root->type));
+		    "nodes:, ...), not %s", ynode_type_name(root->type));
 		return;
 	}
 	check_keys(l, root, NULL, top_keys);
-	if ((n = get_typed(l, root, "collector", CN_MAP, "config", false)))
+	if ((n = get_typed(l, root, "collector", YN_MAP, "config", false)))
 		load_collector(l, n);
 	load_inventory(l, root);
-	if ((n = get_typed(l, root, "site", CN_MAP, "config", false)))
+	if ((n = get_typed(l, root, "site", YN_MAP, "config", false)))
 		load_site(l, n);
-	if ((n = get_typed(l, root, "report", CN_MAP, "config", false)))
+	if ((n = get_typed(l, root, "report", YN_MAP, "config", false)))
 		l->c->report = n;
 }
 
@@ -2224,7 +1588,7 @@ check_drivers(struct ld *l)
 	const struct wp_services svc = { 0 };
 	const struct wp_target_conf *tc;
 	const struct wp_driver *drv;
-	struct conf_node at;
+	struct ynode at;
 	struct pendv *pvs[] = { &l->pt_nodes, &l->pt_pdus, &l->pt_meters };
 	struct wp_err err;
 	size_t i, k = 0, j;
@@ -2309,14 +1673,14 @@ load_all(struct ld *l, const char *path, bool check)
 	FILE *fp;
 
 	if ((fp = fopen(path, "re")) == NULL) {
-		dg(&l->d, NULL, 0, false, "cannot open: %s", strerror(errno));
+		diag_add(&l->d, NULL, 0, false, "cannot open: %s", strerror(errno));
 		return;
 	}
-	l->pv->root = parse_file(fp, &l->d);
+	l->pv->root = ynode_parse(fp, &l->d);
 	fclose(fp);
 	if (l->pv->root == NULL) {
 		if (l->d.n_err == 0)
-			dg(&l->d, NULL, 0, false, "the file is empty; see "
+			diag_add(&l->d, NULL, 0, false, "the file is empty; see "
 			    "etc/wattpath.yaml for an example");
 		return;
 	}
@@ -2347,7 +1711,7 @@ conf_load(const char *path, bool check_drivers_too, struct conf_errs *errs)
 	if (!l.oom)
 		load_all(&l, path, check_drivers_too);
 	if (l.oom)
-		dg(&l.d, NULL, 0, false, "out of memory");
+		diag_add(&l.d, NULL, 0, false, "out of memory");
 	/* Flush before conf_free: messages may point at owned file names. */
 	if (l.d.n_err > 0) {
 		dg_flush(&l.d, errs);
@@ -2369,8 +1733,8 @@ conf_free(struct wp_conf *c)
 	if (c == NULL)
 		return;
 	if ((pv = c->priv) != NULL) {
-		node_free(pv->root);
-		node_free(pv->csv);
+		ynode_free(pv->root);
+		ynode_free(pv->csv);
 		for (i = 0; i < pv->n_strs; i++)
 			free(pv->strs[i]);
 		free(pv->strs);

@@ -3,8 +3,8 @@
  *
  * conf_load builds a complete struct wp_conf or reports every error it
  * finds as "FILE:LINE: message" (one per line in errs).  The YAML document
- * is kept as a tree of struct conf_node (with line numbers) so that drivers
- * and the model validate their own blocks with the conf_get_* helpers; the
+ * is kept as a tree of struct ynode (with line numbers) so that drivers
+ * and the model validate their own blocks with the ynode_* getters; the
  * core reads the collector block and derives one target per device:
  *   node.bmc      -> "<node>/bmc"        driver redfish
  *   node.gpu      -> "<node>/gpu"        driver inband
@@ -21,22 +21,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../lib/addr.h"
 #include "../lib/clock.h"
+#include "../lib/datafile.h"
 #include "../lib/driver.h"
 #include "../lib/err.h"
-
-enum conf_node_type { CN_SCALAR, CN_MAP, CN_SEQ };
-
-struct conf_node {
-	int			 type;		/* enum conf_node_type */
-	char			*key;		/* key when a map member, else NULL */
-	char			*value;		/* scalars only */
-	int			 line;		/* 1-based line in the file */
-	struct conf_node	*child;		/* first member (map, seq) */
-	struct conf_node	*next;		/* next sibling */
-	const char		*file;		/* source file when not the config
-						   itself (nodes_csv rows), else NULL */
-};
+#include "../lib/ynode.h"
 
 /* Error list: every problem found, sorted by file and line (the config
  * first, then nodes_csv).  Warnings (unset *_env variable, credentials
@@ -53,7 +43,7 @@ struct wp_cred {
 	const char	*username;	/* may be NULL (SNMP community) */
 	const char	*password_file;	/* exactly one of file/env, or neither */
 	const char	*password_env;
-	const struct conf_node *block;	/* for other fields (auth_protocol...) */
+	const struct ynode *block;	/* for other fields (auth_protocol...) */
 	int		 line;
 };
 
@@ -69,13 +59,13 @@ struct wp_node {
 	const char	*rack;		/* may be NULL */
 	struct wp_outlet_ref *outlets;
 	size_t		 n_outlets;
-	const struct conf_node *block;	/* the whole node mapping */
+	const struct ynode *block;	/* the whole node mapping */
 	int		 line;
 };
 
 struct wp_pdu {
 	const char	*name;
-	const struct conf_node *block;
+	const struct ynode *block;
 	int		 line;
 };
 
@@ -83,7 +73,7 @@ struct wp_meter {
 	const char	*name;
 	const char	*role;		/* facility_total, it_total, cooling, other */
 	const char	*map;
-	const struct conf_node *block;
+	const struct ynode *block;
 	int		 line;
 };
 
@@ -123,9 +113,9 @@ struct wp_conf {
 	const char	**target_drivers;	/* driver name per target */
 	size_t		 n_targets;
 	/* blocks validated by the model (report) code: */
-	const struct conf_node *site;		/* site: {name, zone, grid...} */
-	const struct conf_node *report;		/* slo, replicas, idle... */
-	const struct conf_node *root;
+	const struct ynode *site;		/* site: {name, zone, grid...} */
+	const struct ynode *report;		/* slo, replicas, idle... */
+	const struct ynode *root;
 	void		*priv;			/* parser-owned storage */
 };
 
@@ -150,35 +140,5 @@ const struct wp_node	*conf_node_by_name(const struct wp_conf *c,
 			    const char *name);
 const struct wp_pdu	*conf_pdu(const struct wp_conf *c, const char *name);
 const struct wp_meter	*conf_meter(const struct wp_conf *c, const char *name);
-
-/*
- * Finds data file "<stem><ext>" under subdir ("pdu-profiles", "meter-maps"):
- * in maps_dir (if non-NULL), then ./etc/<subdir>/, then the installed
- * $PREFIX/share/wattpath/<subdir>/.  Returns 0 with the path in out, or -1.
- */
-int	 conf_find_data_file(const char *maps_dir, const char *subdir,
-	    const char *stem, const char *ext, char *out, size_t len);
-
-/* Tree helpers for blocks (borrowed results). */
-const struct conf_node *conf_get(const struct conf_node *map, const char *key);
-const char	*conf_get_str(const struct conf_node *map, const char *key);
-/* Typed getters: 0 found and valid, 1 absent (out untouched), -1 invalid
- * (message in err, prefixed "line N: KEY: ").  check-config moves a
- * driver's "line N: " prefix into FILE:LINE; bools accept true/false,
- * yes/no, on/off; durations as clock_parse_duration. */
-int	 conf_get_bool(const struct conf_node *map, const char *key, bool *out,
-	    struct wp_err *err);
-int	 conf_get_int(const struct conf_node *map, const char *key, long min,
-	    long max, long *out, struct wp_err *err);
-int	 conf_get_double(const struct conf_node *map, const char *key,
-	    double *out, struct wp_err *err);
-int	 conf_get_duration(const struct conf_node *map, const char *key,
-	    wp_time *out, struct wp_err *err);
-/* Fails naming the first key of map not in the NULL-ended allowed list. */
-int	 conf_check_keys(const struct conf_node *map,
-	    const char *const *allowed, struct wp_err *err);
-/* Splits "host:port" ("[v6]:port" too); port must be 1..65535. */
-int	 conf_parse_hostport(const char *s, char *host, size_t hostlen,
-	    int *port);
 
 #endif

@@ -303,7 +303,7 @@ resolve(const char *listen, struct sockaddr_storage *ss, struct wp_err *err)
 	char host[256], port_s[16];
 	int port, rc;
 
-	if (conf_parse_hostport(listen, host, sizeof(host), &port) == -1)
+	if (addr_parse_hostport(listen, host, sizeof(host), &port) == -1)
 		return err_set(err, WP_E_CONFIG, "collector: listen '%s' is "
 		    "not host:port", listen);
 	snprintf(port_s, sizeof(port_s), "%d", port);

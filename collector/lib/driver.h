@@ -37,7 +37,7 @@ struct loop;
 struct http;
 struct workers;
 struct wp_conf;
-struct conf_node;
+struct ynode;
 struct wp_poll;
 
 /* Core services a driver may use; borrowed, valid for the target's life. */
@@ -53,7 +53,7 @@ struct wp_target_conf {
 	const char		*name;	/* unique: "gpu-001/bmc", "pdu-r1-a" */
 	const char		*node;	/* owning node, or NULL (PDU, meter) */
 	const char		*kind;	/* "bmc", "gpu", "engine", "pdu", "meter" */
-	const struct conf_node	*block;	/* the YAML mapping of this target */
+	const struct ynode	*block;	/* the YAML mapping of this target */
 	const struct wp_conf	*conf;	/* whole config: credentials, maps */
 	wp_time			 interval;
 	wp_time			 timeout;

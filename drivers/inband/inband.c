@@ -86,34 +86,34 @@ http_url(const char *u)
 
 /* Keys every HTTP block may carry. */
 static int
-http_opts(struct inband *t, const struct conf_node *b, struct wp_err *err)
+http_opts(struct inband *t, const struct ynode *b, struct wp_err *err)
 {
 	long max;
 	int rc;
 
 	t->max_body = INBAND_BODY_MAX_DEFAULT;
-	if (conf_get_duration(b, "timeout", &t->timeout, err) < 0)
+	if (ynode_duration(b, "timeout", &t->timeout, err) < 0)
 		return -1;
-	if ((rc = conf_get_int(b, "max_body", 1024, 1L << 30, &max, err)) < 0)
+	if ((rc = ynode_int(b, "max_body", 1024, 1L << 30, &max, err)) < 0)
 		return -1;
 	if (rc == 0)
 		t->max_body = (size_t)max;
-	if (conf_get_bool(b, "insecure", &t->insecure, err) < 0)
+	if (ynode_bool(b, "insecure", &t->insecure, err) < 0)
 		return -1;
 	if (!http_url(t->url))
 		return err_set(err, WP_E_CONFIG, "url must be http:// or "
 		    "https://, not \"%.64s\"", t->url ? t->url : "");
-	return dup_str(&t->ca_file, conf_get_str(b, "ca_file"), err);
+	return dup_str(&t->ca_file, ynode_str(b, "ca_file"), err);
 }
 
 static int
-gpu_block(struct inband *t, const struct conf_node *b, struct wp_err *err)
+gpu_block(struct inband *t, const struct ynode *b, struct wp_err *err)
 {
-	const char *url = conf_get_str(b, "dcgm_exporter");
+	const char *url = ynode_str(b, "dcgm_exporter");
 	bool nv = false;
 
-	if (conf_check_keys(b, gpu_keys, err) < 0 ||
-	    conf_get_bool(b, "nvml", &nv, err) < 0)
+	if (ynode_check_keys(b, gpu_keys, err) < 0 ||
+	    ynode_bool(b, "nvml", &nv, err) < 0)
 		return -1;
 	if (nv && url != NULL)
 		return err_set(err, WP_E_CONFIG, "gpu: dcgm_exporter and nvml "
@@ -127,24 +127,24 @@ gpu_block(struct inband *t, const struct conf_node *b, struct wp_err *err)
 		    "URL or nvml: true");
 	t->mode = M_DCGM;
 	if (dup_str(&t->url, url, err) < 0 ||
-	    dup_str(&t->hostname, conf_get_str(b, "hostname"), err) < 0)
+	    dup_str(&t->hostname, ynode_str(b, "hostname"), err) < 0)
 		return -1;
 	return http_opts(t, b, err);
 }
 
 static int
-engine_block(struct inband *t, const struct conf_node *b, struct wp_err *err)
+engine_block(struct inband *t, const struct ynode *b, struct wp_err *err)
 {
-	const char *kind = conf_get_str(b, "kind");
+	const char *kind = ynode_str(b, "kind");
 
-	if (conf_check_keys(b, engine_keys, err) < 0)
+	if (ynode_check_keys(b, engine_keys, err) < 0)
 		return -1;
 	t->mode = M_ENGINE;
 	t->kind = ENGINE_AUTO;
 	if (kind != NULL && (t->kind = engine_kind_parse(kind)) < 0)
 		return err_set(err, WP_E_CONFIG, "engine kind \"%.32s\": want "
 		    "vllm, sglang, tgi, llamacpp or auto", kind);
-	if (dup_str(&t->url, conf_get_str(b, "url"), err) < 0)
+	if (dup_str(&t->url, ynode_str(b, "url"), err) < 0)
 		return -1;
 	return http_opts(t, b, err);
 }
@@ -157,7 +157,7 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 	int rc;
 
 	*state = NULL;
-	if (tc->block == NULL || tc->block->type != CN_MAP)
+	if (tc->block == NULL || tc->block->type != YN_MAP)
 		return err_set(err, WP_E_CONFIG, "inband %s: block must be a "
 		    "mapping", tc->name);
 	if ((t = calloc(1, sizeof(*t))) == NULL)

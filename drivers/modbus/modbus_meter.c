@@ -72,7 +72,7 @@ parse_parity(const char *s, char *out)
 }
 
 static int
-conf_rtu(const struct conf_node *rtu, struct mb_link_conf *lc,
+conf_rtu(const struct ynode *rtu, struct mb_link_conf *lc,
     struct wp_err *err)
 {
 	static const char *const keys[] = { "device", "baud", "parity",
@@ -81,33 +81,33 @@ conf_rtu(const struct conf_node *rtu, struct mb_link_conf *lc,
 	long v;
 	int r;
 
-	if (rtu->type != CN_MAP)
+	if (rtu->type != YN_MAP)
 		return err_set(err, WP_E_CONFIG, "line %d: modbus.rtu: a "
 		    "mapping {device, baud, parity, data_bits, stop_bits}",
 		    rtu->line);
-	if (conf_check_keys(rtu, keys, err) == -1)
+	if (ynode_check_keys(rtu, keys, err) == -1)
 		return -1;
-	if ((dev = conf_get_str(rtu, "device")) == NULL || *dev != '/' ||
+	if ((dev = ynode_str(rtu, "device")) == NULL || *dev != '/' ||
 	    strlen(dev) >= sizeof(lc->device))
 		return err_set(err, WP_E_CONFIG, "line %d: modbus.rtu.device: "
 		    "an absolute path such as /dev/ttyUSB0", rtu->line);
 	lc->rtu = true;
 	strcpy(lc->device, dev);
 	lc->baud = 9600;
-	if ((r = conf_get_int(rtu, "baud", 300, 4000000, &v, err)) == -1)
+	if ((r = ynode_int(rtu, "baud", 300, 4000000, &v, err)) == -1)
 		return -1;
 	if (r == 0)
 		lc->baud = (int)v;
-	if (parse_parity(conf_get_str(rtu, "parity"), &lc->parity) == -1)
+	if (parse_parity(ynode_str(rtu, "parity"), &lc->parity) == -1)
 		return err_set(err, WP_E_CONFIG, "line %d: modbus.rtu.parity: "
 		    "N, E or O", rtu->line);
 	lc->data_bits = 8;
-	if ((r = conf_get_int(rtu, "data_bits", 5, 8, &v, err)) == -1)
+	if ((r = ynode_int(rtu, "data_bits", 5, 8, &v, err)) == -1)
 		return -1;
 	if (r == 0)
 		lc->data_bits = (int)v;
 	lc->stop_bits = 1;	/* what meters ship with (8N1) */
-	if ((r = conf_get_int(rtu, "stop_bits", 1, 2, &v, err)) == -1)
+	if ((r = ynode_int(rtu, "stop_bits", 1, 2, &v, err)) == -1)
 		return -1;
 	if (r == 0)
 		lc->stop_bits = (int)v;
@@ -115,41 +115,41 @@ conf_rtu(const struct conf_node *rtu, struct mb_link_conf *lc,
 }
 
 static int
-conf_modbus(const struct conf_node *mb, const struct wp_target_conf *tc,
+conf_modbus(const struct ynode *mb, const struct wp_target_conf *tc,
     struct mb_link_conf *lc, struct wp_err *err)
 {
 	static const char *const keys[] = { "tcp", "rtu", "unit", "timeout",
 	    NULL };
-	const struct conf_node *rtu;
+	const struct ynode *rtu;
 	const char *tcp;
 	long unit;
 	int r;
 
-	if (mb == NULL || mb->type != CN_MAP)
+	if (mb == NULL || mb->type != YN_MAP)
 		return err_set(err, WP_E_CONFIG, "modbus: a mapping with tcp: "
 		    "host:port or rtu: {device...}");
-	if (conf_check_keys(mb, keys, err) == -1)
+	if (ynode_check_keys(mb, keys, err) == -1)
 		return -1;
-	tcp = conf_get_str(mb, "tcp");
-	rtu = conf_get(mb, "rtu");
+	tcp = ynode_str(mb, "tcp");
+	rtu = ynode_get(mb, "rtu");
 	if ((tcp == NULL) == (rtu == NULL))
 		return err_set(err, WP_E_CONFIG, "line %d: modbus: give "
 		    "exactly one of tcp: host:port or rtu: {device...}",
 		    mb->line);
-	if (tcp != NULL && conf_parse_hostport(tcp, lc->host,
+	if (tcp != NULL && addr_parse_hostport(tcp, lc->host,
 	    sizeof(lc->host), &lc->port) == -1)
 		return err_set(err, WP_E_CONFIG, "line %d: modbus.tcp: "
 		    "host:port, not \"%s\"", mb->line, tcp);
 	if (rtu != NULL && conf_rtu(rtu, lc, err) == -1)
 		return -1;
-	if ((r = conf_get_int(mb, "unit", 0, 255, &unit, err)) == -1)
+	if ((r = ynode_int(mb, "unit", 0, 255, &unit, err)) == -1)
 		return -1;
 	if (r == 1 || (lc->rtu && (unit < 1 || unit > 247)))
 		return err_set(err, WP_E_CONFIG, "line %d: modbus.unit: the "
 		    "unit id (1..247 on RTU, 0..255 on TCP)", mb->line);
 	lc->unit = (int)unit;
 	lc->timeout = DEFAULT_TIMEOUT;
-	if ((r = conf_get_duration(mb, "timeout", &lc->timeout, err)) == -1)
+	if ((r = ynode_duration(mb, "timeout", &lc->timeout, err)) == -1)
 		return -1;
 	if (tc->timeout > 0 && lc->timeout > tc->timeout / 2 &&
 	    (r == 0 || (lc->timeout = tc->timeout / 2) <= 0))
@@ -161,11 +161,11 @@ conf_modbus(const struct conf_node *mb, const struct wp_target_conf *tc,
 }
 
 static int
-check_enum(const struct conf_node *b, const char *key,
+check_enum(const struct ynode *b, const char *key,
     const char *const *ok, bool required, const char **out,
     struct wp_err *err)
 {
-	const char *s = conf_get_str(b, key);
+	const char *s = ynode_str(b, key);
 	size_t i;
 
 	*out = s;
@@ -185,7 +185,7 @@ load_map(const char *maps_dir, const char *stem, struct wp_err *err)
 
 	if (stem == NULL)
 		return err_set(err, WP_E_CONFIG, "missing map"), NULL;
-	if (conf_find_data_file(maps_dir, "meter-maps", stem, ".yaml", path,
+	if (datafile_find(maps_dir, "meter-maps", stem, ".yaml", path,
 	    sizeof(path)) == -1) {
 		err_set(err, WP_E_CONFIG, "unknown meter map \"%s\" (no "
 		    "meter-maps/%s.yaml)", stem, stem);
@@ -208,7 +208,7 @@ meter_conf(const struct wp_target_conf *tc, struct mb_meter *m,
 	    "it_input", NULL };
 	const char *role, *cat, *stem;
 
-	if (conf_check_keys(tc->block, keys, err) == -1 ||
+	if (ynode_check_keys(tc->block, keys, err) == -1 ||
 	    check_enum(tc->block, "role", roles, true, &role, err) == -1 ||
 	    check_enum(tc->block, "it_measured_at", cats, false, &cat,
 	    err) == -1)
@@ -219,9 +219,9 @@ meter_conf(const struct wp_target_conf *tc, struct mb_meter *m,
 	snprintf(m->info.role, sizeof(m->info.role), "%s", role);
 	snprintf(m->info.category, sizeof(m->info.category), "%s",
 	    cat != NULL ? cat : "");
-	if (conf_modbus(conf_get(tc->block, "modbus"), tc, &m->lc, err) == -1)
+	if (conf_modbus(ynode_get(tc->block, "modbus"), tc, &m->lc, err) == -1)
 		return -1;
-	stem = conf_get_str(tc->block, "map");
+	stem = ynode_str(tc->block, "map");
 	m->core->map = load_map(tc->conf != NULL ? tc->conf->maps_dir : NULL,
 	    stem, err);
 	if (m->core->map == NULL)
@@ -560,7 +560,7 @@ probe_parse(const struct wp_probe_req *req, struct mb_link_conf *lc,
 		    (int)sizeof(lc->host))
 			return err_set(err, WP_E_CONFIG, "host too long");
 		lc->port = 502;
-	} else if (conf_parse_hostport(where, lc->host, sizeof(lc->host),
+	} else if (addr_parse_hostport(where, lc->host, sizeof(lc->host),
 	    &lc->port) == -1)
 		return err_set(err, WP_E_CONFIG, "bad host:port \"%s\"",
 		    where);

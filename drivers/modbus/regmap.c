@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
+#include "../../collector/lib/diag.h"
 #include "../../collector/lib/sample.h"
+#include "../../collector/lib/ynode.h"
 #include "regmap.h"
 
 static const char *const type_names[] = {
@@ -248,59 +249,34 @@ regmap_plan_fini(struct rm_plan *plan)
 /* ---- YAML loading ---------------------------------------------------- */
 
 struct ydoc {
-	yaml_document_t	 doc;
 	const char	*path;
 	struct wp_err	*err;
 };
 
 static int
-line_of(const yaml_node_t *n)
-{
-	return (int)n->start_mark.line + 1;
-}
-
-static int
-yerr(struct ydoc *y, const yaml_node_t *n, const char *fmt, const char *a,
+yerr(struct ydoc *y, const struct ynode *n, const char *fmt, const char *a,
     const char *b)
 {
 	char msg[200];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
 	return err_set(y->err, WP_E_CONFIG, "%s:%d: %s", y->path,
-	    n != NULL ? line_of(n) : 0, msg);
-}
-
-static yaml_node_t *
-yget(struct ydoc *y, yaml_node_t *map, const char *key)
-{
-	yaml_node_pair_t *p;
-	yaml_node_t *k;
-
-	if (map == NULL || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (p = map->data.mapping.pairs.start;
-	    p < map->data.mapping.pairs.top; p++) {
-		k = yaml_document_get_node(&y->doc, p->key);
-		if (k != NULL && k->type == YAML_SCALAR_NODE &&
-		    strcmp((char *)k->data.scalar.value, key) == 0)
-			return yaml_document_get_node(&y->doc, p->value);
-	}
-	return NULL;
+	    n != NULL ? n->line : 0, msg);
 }
 
 /* Scalar text of map[key], or NULL if absent; -1 via *bad if not scalar. */
 static const char *
-ystr(struct ydoc *y, yaml_node_t *map, const char *key, int *bad)
+ystr(struct ydoc *y, const struct ynode *map, const char *key, int *bad)
 {
-	yaml_node_t *n = yget(y, map, key);
+	const struct ynode *n = ynode_get(map, key);
 
 	if (n == NULL)
 		return NULL;
-	if (n->type != YAML_SCALAR_NODE) {
+	if (n->type != YN_SCALAR) {
 		*bad = yerr(y, n, "%s: expected a scalar%s", key, "");
 		return NULL;
 	}
-	return (const char *)n->data.scalar.value;
+	return n->value;
 }
 
 static int
@@ -330,30 +306,18 @@ parse_double(const char *s, double *out)
 }
 
 static int
-check_keys(struct ydoc *y, yaml_node_t *map, const char *const *allowed)
+check_keys(struct ydoc *y, const struct ynode *map, const char *const *allowed)
 {
-	yaml_node_pair_t *p;
-	yaml_node_t *k;
-	size_t i;
+	const struct ynode *k;
 
-	for (p = map->data.mapping.pairs.start;
-	    p < map->data.mapping.pairs.top; p++) {
-		k = yaml_document_get_node(&y->doc, p->key);
-		if (k == NULL || k->type != YAML_SCALAR_NODE)
-			return yerr(y, k, "non-scalar key%s%s", "", "");
-		for (i = 0; allowed[i] != NULL; i++)
-			if (strcmp((char *)k->data.scalar.value,
-			    allowed[i]) == 0)
-				break;
-		if (allowed[i] == NULL)
-			return yerr(y, k, "unknown key \"%s\"%s",
-			    (char *)k->data.scalar.value, "");
-	}
+	for (k = map->child; k != NULL; k = k->next)
+		if (!ynode_key_in(k->key, allowed))
+			return yerr(y, k, "unknown key \"%s\"%s", k->key, "");
 	return 0;
 }
 
 static int
-copy_str(struct ydoc *y, yaml_node_t *map, const char *key, char *dst,
+copy_str(struct ydoc *y, const struct ynode *map, const char *key, char *dst,
     size_t len, bool required)
 {
 	int bad = 0;
@@ -365,13 +329,13 @@ copy_str(struct ydoc *y, yaml_node_t *map, const char *key, char *dst,
 		return required ? yerr(y, map, "missing \"%s\"%s", key, "") :
 		    0;
 	if (strlen(s) >= len)
-		return yerr(y, yget(y, map, key), "%s: too long%s", key, "");
+		return yerr(y, ynode_get(map, key), "%s: too long%s", key, "");
 	strcpy(dst, s);
 	return 0;
 }
 
 static int
-get_num(struct ydoc *y, yaml_node_t *map, const char *key, double *out,
+get_num(struct ydoc *y, const struct ynode *map, const char *key, double *out,
     bool *found)
 {
 	int bad = 0;
@@ -383,21 +347,21 @@ get_num(struct ydoc *y, yaml_node_t *map, const char *key, double *out,
 	if (s == NULL)
 		return 0;
 	if (parse_double(s, out) < 0)
-		return yerr(y, yget(y, map, key), "%s: not a number: \"%s\"",
+		return yerr(y, ynode_get(map, key), "%s: not a number: \"%s\"",
 		    key, s);
 	*found = true;
 	return 0;
 }
 
 static int
-na_one(struct ydoc *y, yaml_node_t *e, struct rm_value *v)
+na_one(struct ydoc *y, const struct ynode *e, struct rm_value *v)
 {
 	uint64_t u, lim;
 
 	lim = v->nregs == 4 ? UINT64_MAX :
 	    (((uint64_t)1 << (16 * v->nregs)) - 1);
-	if (e == NULL || e->type != YAML_SCALAR_NODE ||
-	    parse_u64((char *)e->data.scalar.value, &u) < 0 || u > lim ||
+	if (e == NULL || e->type != YN_SCALAR ||
+	    parse_u64(e->value, &u) < 0 || u > lim ||
 	    v->n_na == RM_MAX_NA)
 		return yerr(y, e, "not_available: bad pattern for %s (hex, "
 		    "at most 4, width of the type)%s", v->name, "");
@@ -406,27 +370,25 @@ na_one(struct ydoc *y, yaml_node_t *e, struct rm_value *v)
 }
 
 static int
-value_na(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
+value_na(struct ydoc *y, const struct ynode *vn, struct rm_value *v)
 {
-	yaml_node_t *n = yget(y, vn, "not_available");
-	yaml_node_item_t *it;
+	const struct ynode *n = ynode_get(vn, "not_available"), *it;
 
 	if (n == NULL)
 		return 0;
-	if (n->type == YAML_SCALAR_NODE)
+	if (n->type == YN_SCALAR)
 		return na_one(y, n, v);
-	if (n->type != YAML_SEQUENCE_NODE)
+	if (n->type != YN_SEQ)
 		return yerr(y, n, "not_available: a pattern or a list%s%s",
 		    "", "");
-	for (it = n->data.sequence.items.start;
-	    it < n->data.sequence.items.top; it++)
-		if (na_one(y, yaml_document_get_node(&y->doc, *it), v) < 0)
+	for (it = n->child; it != NULL; it = it->next)
+		if (na_one(y, it, v) < 0)
 			return -1;
 	return 0;
 }
 
 static int
-value_name(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
+value_name(struct ydoc *y, const struct ynode *vn, struct rm_value *v)
 {
 	const char *p;
 
@@ -442,7 +404,7 @@ value_name(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
 }
 
 static int
-value_where(struct ydoc *y, yaml_node_t *vn, struct rm_value *v, int base)
+value_where(struct ydoc *y, const struct ynode *vn, struct rm_value *v, int base)
 {
 	const char *s;
 	uint64_t u;
@@ -477,7 +439,7 @@ value_where(struct ydoc *y, yaml_node_t *vn, struct rm_value *v, int base)
 }
 
 static int
-value_unit(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
+value_unit(struct ydoc *y, const struct ynode *vn, struct rm_value *v)
 {
 	const char *s;
 	double d;
@@ -510,7 +472,7 @@ value_unit(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
 }
 
 static int
-value_role(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
+value_role(struct ydoc *y, const struct ynode *vn, struct rm_value *v)
 {
 	const char *s;
 	int bad = 0;
@@ -538,13 +500,13 @@ value_role(struct ydoc *y, yaml_node_t *vn, struct rm_value *v)
 }
 
 static int
-load_value(struct ydoc *y, yaml_node_t *vn, struct rm_value *v, int base)
+load_value(struct ydoc *y, const struct ynode *vn, struct rm_value *v, int base)
 {
 	static const char *const keys[] = { "name", "meaning", "fc",
 	    "address", "type", "order", "scale", "unit", "kind", "role",
 	    "not_available", "min", "max", "page", NULL };
 
-	if (vn == NULL || vn->type != YAML_MAPPING_NODE)
+	if (vn == NULL || vn->type != YN_MAP)
 		return yerr(y, vn, "values: each entry is a mapping%s%s", "",
 		    "");
 	if (check_keys(y, vn, keys) < 0 || value_name(y, vn, v) < 0 ||
@@ -555,7 +517,7 @@ load_value(struct ydoc *y, yaml_node_t *vn, struct rm_value *v, int base)
 }
 
 static int
-check_roles(struct ydoc *y, yaml_node_t *root, struct regmap *m)
+check_roles(struct ydoc *y, const struct ynode *root, struct regmap *m)
 {
 	size_t i, j;
 
@@ -585,14 +547,14 @@ check_roles(struct ydoc *y, yaml_node_t *root, struct regmap *m)
 }
 
 static int
-load_header(struct ydoc *y, yaml_node_t *root, struct regmap *m)
+load_header(struct ydoc *y, const struct ynode *root, struct regmap *m)
 {
 	static const char *const keys[] = { "vendor", "model", "document",
 	    "register_base", "max_read", "max_gap", "values", "notes", NULL };
 	double d;
 	bool found;
 
-	if (root == NULL || root->type != YAML_MAPPING_NODE)
+	if (root == NULL || root->type != YN_MAP)
 		return yerr(y, root, "a map is a YAML mapping%s%s", "", "");
 	if (check_keys(y, root, keys) < 0 ||
 	    copy_str(y, root, "vendor", m->vendor, sizeof(m->vendor),
@@ -621,25 +583,22 @@ load_header(struct ydoc *y, yaml_node_t *root, struct regmap *m)
 }
 
 static int
-load_doc(struct ydoc *y, struct regmap *m)
+load_doc(struct ydoc *y, const struct ynode *root, struct regmap *m)
 {
-	yaml_node_t *root = yaml_document_get_root_node(&y->doc), *vals;
-	yaml_node_item_t *it;
+	const struct ynode *vals, *it;
+	size_t n = 0;
 
 	if (load_header(y, root, m) < 0)
 		return -1;
-	vals = yget(y, root, "values");
-	if (vals == NULL || vals->type != YAML_SEQUENCE_NODE ||
-	    vals->data.sequence.items.top == vals->data.sequence.items.start)
+	vals = ynode_get(root, "values");
+	if (vals == NULL || vals->type != YN_SEQ || vals->child == NULL)
 		return yerr(y, root, "values: a non-empty list%s%s", "", "");
-	m->v = calloc((size_t)(vals->data.sequence.items.top -
-	    vals->data.sequence.items.start), sizeof(*m->v));
-	if (m->v == NULL)
+	for (it = vals->child; it != NULL; it = it->next)
+		n++;
+	if ((m->v = calloc(n, sizeof(*m->v))) == NULL)
 		return err_set(y->err, WP_E_INTERNAL, "out of memory");
-	for (it = vals->data.sequence.items.start;
-	    it < vals->data.sequence.items.top; it++)
-		if (load_value(y, yaml_document_get_node(&y->doc, *it),
-		    &m->v[m->n++], m->register_base) < 0)
+	for (it = vals->child; it != NULL; it = it->next)
+		if (load_value(y, it, &m->v[m->n++], m->register_base) < 0)
 			return -1;
 	return check_roles(y, root, m);
 }
@@ -648,36 +607,30 @@ struct regmap *
 regmap_load_file(const char *path, const char *stem, struct wp_err *err)
 {
 	struct ydoc y = { .path = path, .err = err };
-	yaml_parser_t parser;
+	struct diag d = { .main_file = path };
+	struct ynode *root;
 	struct regmap *m;
 	FILE *f;
-	int rc;
+	int rc = -1;
 
 	if ((f = fopen(path, "r")) == NULL) {
 		err_set(err, WP_E_CONFIG, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if ((m = calloc(1, sizeof(*m))) == NULL) {
-		fclose(f);
-		err_set(err, WP_E_INTERNAL, "out of memory");
-		return NULL;
-	}
-	snprintf(m->stem, sizeof(m->stem), "%s", stem);
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &y.doc)) {
-		err_set(err, WP_E_CONFIG, "%s:%zu: YAML: %s", path,
-		    parser.problem_mark.line + 1,
-		    parser.problem != NULL ? parser.problem : "YAML error");
-		yaml_parser_delete(&parser);
-		fclose(f);
-		regmap_free(m);
-		return NULL;
-	}
-	rc = load_doc(&y, m);
-	yaml_document_delete(&y.doc);
-	yaml_parser_delete(&parser);
+	root = ynode_parse(f, &d);
 	fclose(f);
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+	else if (d.n_err > 0) {
+		diag_sort(&d);
+		err_set(err, WP_E_CONFIG, "%s:%d: YAML: %s", path, d.v[0].line,
+		    d.v[0].msg);
+	} else {
+		snprintf(m->stem, sizeof(m->stem), "%s", stem);
+		rc = load_doc(&y, root, m);
+	}
+	diag_fini(&d);
+	ynode_free(root);
 	if (rc < 0) {
 		regmap_free(m);
 		return NULL;

@@ -121,9 +121,9 @@ split_url(struct rf_target *t, const char *url, struct wp_err *err)
 
 static int
 load_creds(struct rf_target *t, const struct wp_target_conf *tc,
-    const struct conf_node *b, struct wp_err *err)
+    const struct ynode *b, struct wp_err *err)
 {
-	const char *cn = conf_get_str(b, "credentials");
+	const char *cn = ynode_str(b, "credentials");
 	const struct wp_cred *c;
 
 	if (cn == NULL) {
@@ -153,11 +153,11 @@ load_creds(struct rf_target *t, const struct wp_target_conf *tc,
 
 /* BMCs are weak: one request in flight per BMC, and nothing else. */
 static int
-check_inflight(const struct conf_node *b, struct wp_err *err)
+check_inflight(const struct ynode *b, struct wp_err *err)
 {
 	long n = 1;
 
-	if (conf_get_int(b, "max_inflight", 1, 1000, &n, err) < 0)
+	if (ynode_int(b, "max_inflight", 1, 1000, &n, err) < 0)
 		return -1;
 	if (n != 1)
 		return err_set(err, WP_E_CONFIG, "max_inflight %ld: the "
@@ -171,18 +171,18 @@ static int
 parse_block(struct rf_target *t, const struct wp_target_conf *tc,
     struct wp_err *err)
 {
-	const struct conf_node *b = tc->block, *node;
+	const struct ynode *b = tc->block, *node;
 	const char *url, *auth, *s;
 	bool ins = false;
 	int rc;
 
-	if (conf_check_keys(b, bmc_keys, err) < 0)
+	if (ynode_check_keys(b, bmc_keys, err) < 0)
 		return -1;
-	if ((url = conf_get_str(b, "url")) == NULL)
+	if ((url = ynode_str(b, "url")) == NULL)
 		return err_set(err, WP_E_CONFIG, "url missing");
 	if (split_url(t, url, err) < 0)
 		return -1;
-	auth = conf_get_str(b, "auth");
+	auth = ynode_str(b, "auth");
 	if (auth == NULL || strcmp(auth, "session") == 0)
 		t->auth = AUTH_SESSION;
 	else if (strcmp(auth, "basic") == 0)
@@ -192,22 +192,22 @@ parse_block(struct rf_target *t, const struct wp_target_conf *tc,
 	else
 		return err_set(err, WP_E_CONFIG, "auth %s: want session, "
 		    "basic or none", auth);
-	if ((rc = conf_get_bool(b, "insecure", &ins, err)) < 0)
+	if ((rc = ynode_bool(b, "insecure", &ins, err)) < 0)
 		return -1;
 	t->insecure = ins;
-	if ((s = conf_get_str(b, "ca_file")) && (t->ca_file = strdup(s)) == NULL)
+	if ((s = ynode_str(b, "ca_file")) && (t->ca_file = strdup(s)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	if ((s = conf_get_str(b, "pin_sha256")) && (t->pin = strdup(s)) == NULL)
+	if ((s = ynode_str(b, "pin_sha256")) && (t->pin = strdup(s)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
-	if (conf_get_duration(b, "timeout", &t->timeout, err) < 0)
+	if (ynode_duration(b, "timeout", &t->timeout, err) < 0)
 		return -1;
 	if (check_inflight(b, err) < 0)
 		return -1;
-	if (tc->node && tc->conf && (node = (const struct conf_node *)
+	if (tc->node && tc->conf && (node = (const struct ynode *)
 	    conf_node_by_name(tc->conf, tc->node) ?
 	    conf_node_by_name(tc->conf, tc->node)->block : NULL) != NULL)
-		t->gpu_inband = conf_get(node, "gpu") != NULL;
+		t->gpu_inband = ynode_get(node, "gpu") != NULL;
 	return load_creds(t, tc, b, err);
 }
 

@@ -1,4 +1,4 @@
-/* PDU profiles from YAML (libyaml document API); see pdu_profile.h. */
+/* PDU profiles from YAML (the ynode tree); see pdu_profile.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
 
-#include "../../collector/conf/conf.h"
+#include "../../collector/lib/datafile.h"
+#include "../../collector/lib/diag.h"
 #include "../../collector/lib/log.h"
+#include "../../collector/lib/ynode.h"
 #include "pdu_profile.h"
 
 #define PROFILE_MAX_BYTES	(256 * 1024)
 
 struct pctx {
-	yaml_document_t	*doc;
 	const char	*file;
 	struct wp_err	*err;
 };
@@ -101,70 +101,39 @@ pdu_oid_cmp(const struct pdu_oid *a, const struct pdu_oid *b)
 /* --- YAML helpers ------------------------------------------------------ */
 
 static int
-perr(struct pctx *c, const yaml_node_t *n, const char *fmt, const char *arg)
+perr(struct pctx *c, const struct ynode *n, const char *fmt, const char *arg)
 {
 	char msg[160];
 
 	snprintf(msg, sizeof(msg), fmt, arg);
-	return err_set(c->err, WP_E_CONFIG, "%s:%lu: %s", c->file,
-	    n ? (unsigned long)n->start_mark.line + 1 : 0UL, msg);
-}
-
-static yaml_node_t *
-map_get(struct pctx *c, const yaml_node_t *map, const char *key)
-{
-	yaml_node_pair_t *p;
-	yaml_node_t *k;
-
-	if (map == NULL || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (p = map->data.mapping.pairs.start;
-	    p < map->data.mapping.pairs.top; p++) {
-		k = yaml_document_get_node(c->doc, p->key);
-		if (k && k->type == YAML_SCALAR_NODE &&
-		    strcmp((char *)k->data.scalar.value, key) == 0)
-			return yaml_document_get_node(c->doc, p->value);
-	}
-	return NULL;
-}
-
-static int
-check_keys(struct pctx *c, const yaml_node_t *map, const char *const *ok)
-{
-	yaml_node_pair_t *p;
-	yaml_node_t *k;
-	size_t i;
-
-	if (map->type != YAML_MAPPING_NODE)
-		return perr(c, map, "%s: expected a mapping", "profile");
-	for (p = map->data.mapping.pairs.start;
-	    p < map->data.mapping.pairs.top; p++) {
-		k = yaml_document_get_node(c->doc, p->key);
-		if (k == NULL || k->type != YAML_SCALAR_NODE)
-			return perr(c, k, "%s", "non-scalar key");
-		for (i = 0; ok[i]; i++)
-			if (strcmp(ok[i], (char *)k->data.scalar.value) == 0)
-				break;
-		if (ok[i] == NULL)
-			return perr(c, k, "unknown key \"%s\"",
-			    (char *)k->data.scalar.value);
-	}
-	return 0;
+	return err_set(c->err, WP_E_CONFIG, "%s:%d: %s", c->file,
+	    n ? n->line : 0, msg);
 }
 
 static const char *
-scalar(const yaml_node_t *n)
+scalar(const struct ynode *n)
 {
-	if (n == NULL || n->type != YAML_SCALAR_NODE)
-		return NULL;
-	return (const char *)n->data.scalar.value;
+	return n != NULL && n->type == YN_SCALAR ? n->value : NULL;
 }
 
 static int
-get_str(struct pctx *c, const yaml_node_t *map, const char *key, char *out,
+check_keys(struct pctx *c, const struct ynode *map, const char *const *ok)
+{
+	const struct ynode *k;
+
+	if (map->type != YN_MAP)
+		return perr(c, map, "%s: expected a mapping", "profile");
+	for (k = map->child; k != NULL; k = k->next)
+		if (!ynode_key_in(k->key, ok))
+			return perr(c, k, "unknown key \"%s\"", k->key);
+	return 0;
+}
+
+static int
+get_str(struct pctx *c, const struct ynode *map, const char *key, char *out,
     size_t len, bool required)
 {
-	yaml_node_t *n = map_get(c, map, key);
+	const struct ynode *n = ynode_get(map, key);
 	const char *s = scalar(n);
 
 	if (n == NULL)
@@ -176,25 +145,20 @@ get_str(struct pctx *c, const yaml_node_t *map, const char *key, char *out,
 }
 
 static int
-get_num(struct pctx *c, const yaml_node_t *map, const char *key, double *out)
+get_num(struct pctx *c, const struct ynode *map, const char *key, double *out)
 {
-	yaml_node_t *n = map_get(c, map, key);
+	const struct ynode *n = ynode_get(map, key);
 	const char *s = scalar(n);
-	char *end;
 
 	if (n == NULL)
 		return 0;
-	if (s == NULL || *s == '\0')
-		return perr(c, n, "\"%s\": expected a number", key);
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno != 0 || *end != '\0')
+	if (s == NULL || ynode_parse_double(s, out) < 0)
 		return perr(c, n, "\"%s\": expected a number", key);
 	return 0;
 }
 
 static int
-get_int(struct pctx *c, const yaml_node_t *map, const char *key, long min,
+get_int(struct pctx *c, const struct ynode *map, const char *key, long min,
     long max, long *out)
 {
 	double d = (double)*out;
@@ -202,34 +166,29 @@ get_int(struct pctx *c, const yaml_node_t *map, const char *key, long min,
 	if (get_num(c, map, key, &d) < 0)
 		return -1;
 	if (d != (double)(long)d || d < (double)min || d > (double)max)
-		return perr(c, map_get(c, map, key),
+		return perr(c, ynode_get(map, key),
 		    "\"%s\": integer out of range", key);
 	*out = (long)d;
 	return 0;
 }
 
 static int
-get_bool(struct pctx *c, const yaml_node_t *map, const char *key, bool *out)
+get_bool(struct pctx *c, const struct ynode *map, const char *key, bool *out)
 {
-	yaml_node_t *n = map_get(c, map, key);
-	const char *s = scalar(n);
+	const struct ynode *n = ynode_get(map, key);
 
 	if (n == NULL)
 		return 0;
-	if (s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0))
-		*out = true;
-	else if (s && (strcmp(s, "false") == 0 || strcmp(s, "no") == 0))
-		*out = false;
-	else
+	if (scalar(n) == NULL || ynode_parse_bool(n->value, out) < 0)
 		return perr(c, n, "\"%s\": expected true or false", key);
 	return 0;
 }
 
 static int
-get_oid(struct pctx *c, const yaml_node_t *map, const char *key,
+get_oid(struct pctx *c, const struct ynode *map, const char *key,
     struct pdu_oid *o, bool *present)
 {
-	yaml_node_t *n = map_get(c, map, key);
+	const struct ynode *n = ynode_get(map, key);
 	const char *s = scalar(n);
 
 	if (n == NULL)
@@ -262,10 +221,9 @@ unit_factor(const char *unit, double *f)
 }
 
 static int
-parse_suffix(struct pctx *c, const yaml_node_t *col, struct pdu_col *pc)
+parse_suffix(struct pctx *c, const struct ynode *col, struct pdu_col *pc)
 {
-	yaml_node_t *n = map_get(c, col, "suffix"), *it;
-	yaml_node_item_t *i;
+	const struct ynode *n = ynode_get(col, "suffix"), *it;
 	struct pdu_oid o;
 	const char *s = scalar(n);
 
@@ -283,11 +241,9 @@ parse_suffix(struct pctx *c, const yaml_node_t *col, struct pdu_col *pc)
 		pc->nsuffix = o.n;
 		return 0;
 	}
-	if (n->type != YAML_SEQUENCE_NODE)
+	if (n->type != YN_SEQ)
 		return perr(c, n, "%s: suffix must be a list", "column");
-	for (i = n->data.sequence.items.start; i < n->data.sequence.items.top;
-	    i++) {
-		it = yaml_document_get_node(c->doc, *i);
+	for (it = n->child; it != NULL; it = it->next) {
 		if (scalar(it) == NULL || pc->nsuffix == PDU_SUFFIX_MAX)
 			return perr(c, n, "%s: bad suffix", "column");
 		pc->suffix[pc->nsuffix++] =
@@ -297,7 +253,7 @@ parse_suffix(struct pctx *c, const yaml_node_t *col, struct pdu_col *pc)
 }
 
 static int
-parse_col(struct pctx *c, const yaml_node_t *n, int id, struct pdu_col *pc)
+parse_col(struct pctx *c, const struct ynode *n, int id, struct pdu_col *pc)
 {
 	static const char *const keys[] = { "oid", "suffix", "unit", "scale",
 		"string", "max", "wrap", "cumulative", "digits_oid",
@@ -344,19 +300,18 @@ parse_col(struct pctx *c, const yaml_node_t *n, int id, struct pdu_col *pc)
 }
 
 static int
-parse_match(struct pctx *c, const yaml_node_t *n, struct pdu_table *t)
+parse_match(struct pctx *c, const struct ynode *n, struct pdu_table *t)
 {
-	yaml_node_pair_t *p;
+	const struct ynode *p;
 	const char *k, *v;
 
 	if (n == NULL)
 		return 0;
-	if (n->type != YAML_MAPPING_NODE)
+	if (n->type != YN_MAP)
 		return perr(c, n, "%s: expected {position: value}", "match");
-	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
-	    p++) {
-		k = scalar(yaml_document_get_node(c->doc, p->key));
-		v = scalar(yaml_document_get_node(c->doc, p->value));
+	for (p = n->child; p != NULL; p = p->next) {
+		k = p->key;
+		v = scalar(p);
 		if (k == NULL || v == NULL || t->nmatch == PDU_MATCH_MAX ||
 		    atoi(k) < 1 || (size_t)atoi(k) > t->key_len)
 			return perr(c, n, "%s: bad entry", "match");
@@ -367,7 +322,7 @@ parse_match(struct pctx *c, const yaml_node_t *n, struct pdu_table *t)
 }
 
 static int
-parse_role(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
+parse_role(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
 	char role[16] = "";
 	int i;
@@ -379,14 +334,14 @@ parse_role(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
 			t->role = i;
 			return 0;
 		}
-	return perr(c, map_get(c, tn, "role"),
+	return perr(c, ynode_get(tn, "role"),
 	    "role \"%s\": expected outlet, inlet, device or phase", role);
 }
 
 static int
-parse_filter(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
+parse_filter(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
-	yaml_node_t *f = map_get(c, tn, "filter");
+	const struct ynode *f = ynode_get(tn, "filter");
 	static const char *const keys[] = { "oid", "equals", NULL };
 
 	if (f == NULL)
@@ -395,13 +350,13 @@ parse_filter(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
 	    get_oid(c, f, "oid", &t->filter, &t->has_filter) < 0 ||
 	    get_int(c, f, "equals", LONG_MIN, LONG_MAX, &t->filter_value) < 0)
 		return -1;
-	if (!t->has_filter || map_get(c, f, "equals") == NULL)
+	if (!t->has_filter || ynode_get(f, "equals") == NULL)
 		return perr(c, f, "%s: needs oid and equals", "filter");
 	return 0;
 }
 
 static int
-parse_table(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
+parse_table(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
 	static const char *const keys[] = { "role", "key_len", "number",
 		"index_base", "match", "filter", "max_power", "name", "power",
@@ -418,19 +373,19 @@ parse_table(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
 	t->index_base = (int)base;
 	t->max_power = t->role == PDU_ROLE_OUTLET ? 30000 : 500000;
 	if (get_num(c, tn, "max_power", &t->max_power) < 0 ||
-	    parse_match(c, map_get(c, tn, "match"), t) < 0 ||
+	    parse_match(c, ynode_get(tn, "match"), t) < 0 ||
 	    parse_filter(c, tn, t) < 0)
 		return -1;
-	num = scalar(map_get(c, tn, "number"));
+	num = scalar(ynode_get(tn, "number"));
 	if (num == NULL || strcmp(num, "ordinal") == 0)
 		t->number_pos = num == NULL ? (int)t->key_len : 0;
 	else if (atoi(num) >= 1 && (size_t)atoi(num) <= t->key_len)
 		t->number_pos = atoi(num);
 	else
-		return perr(c, map_get(c, tn, "number"),
+		return perr(c, ynode_get(tn, "number"),
 		    "number: a key position 1..key_len or \"%s\"", "ordinal");
 	for (i = 0; i < PDU_NCOL; i++) {
-		yaml_node_t *cn = map_get(c, tn, col_names[i]);
+		const struct ynode *cn = ynode_get(tn, col_names[i]);
 
 		if (cn != NULL && parse_col(c, cn, i, &t->col[i]) < 0)
 			return -1;
@@ -442,18 +397,15 @@ parse_table(struct pctx *c, const yaml_node_t *tn, struct pdu_table *t)
 }
 
 static int
-parse_sysoids(struct pctx *c, const yaml_node_t *root, struct pdu_profile *p)
+parse_sysoids(struct pctx *c, const struct ynode *root, struct pdu_profile *p)
 {
-	yaml_node_t *n = map_get(c, root, "sys_object_ids"), *it;
-	yaml_node_item_t *i;
+	const struct ynode *n = ynode_get(root, "sys_object_ids"), *it;
 
 	if (n == NULL)
 		return 0;
-	if (n->type != YAML_SEQUENCE_NODE)
+	if (n->type != YN_SEQ)
 		return perr(c, n, "%s: expected a list", "sys_object_ids");
-	for (i = n->data.sequence.items.start; i < n->data.sequence.items.top;
-	    i++) {
-		it = yaml_document_get_node(c->doc, *i);
+	for (it = n->child; it != NULL; it = it->next) {
 		if (p->nsysoid == PDU_SYSOIDS_MAX || scalar(it) == NULL ||
 		    pdu_oid_parse(scalar(it), &p->sysoid[p->nsysoid]) < 0)
 			return perr(c, it, "%s: bad OID", "sys_object_ids");
@@ -463,13 +415,12 @@ parse_sysoids(struct pctx *c, const yaml_node_t *root, struct pdu_profile *p)
 }
 
 static int
-parse_root(struct pctx *c, const yaml_node_t *root, struct pdu_profile *p)
+parse_root(struct pctx *c, const struct ynode *root, struct pdu_profile *p)
 {
 	static const char *const keys[] = { "name", "vendor", "mib",
 		"revision", "sys_object_ids", "max_repetitions", "max_get",
 		"tables", "notes", "recordings", NULL };
-	yaml_node_t *tabs, *tn;
-	yaml_node_item_t *i;
+	const struct ynode *tabs, *tn;
 	long mr = 10, mg = 24;
 
 	if (root == NULL)
@@ -485,16 +436,13 @@ parse_root(struct pctx *c, const yaml_node_t *root, struct pdu_profile *p)
 		return -1;
 	p->max_repetitions = (int)mr;
 	p->max_get = (int)mg;
-	tabs = map_get(c, root, "tables");
-	if (tabs == NULL || tabs->type != YAML_SEQUENCE_NODE ||
-	    tabs->data.sequence.items.start == tabs->data.sequence.items.top)
+	tabs = ynode_get(root, "tables");
+	if (tabs == NULL || tabs->type != YN_SEQ || tabs->child == NULL)
 		return perr(c, root, "%s: a non-empty list is required",
 		    "tables");
-	for (i = tabs->data.sequence.items.start;
-	    i < tabs->data.sequence.items.top; i++) {
+	for (tn = tabs->child; tn != NULL; tn = tn->next) {
 		if (p->ntab == PDU_TABLES_MAX)
 			return perr(c, tabs, "%s: too many", "tables");
-		tn = yaml_document_get_node(c->doc, *i);
 		if (parse_table(c, tn, &p->tab[p->ntab++]) < 0)
 			return -1;
 	}
@@ -505,37 +453,33 @@ struct pdu_profile *
 pdu_profile_parse(const char *text, size_t len, const char *file,
     struct wp_err *err)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	struct pdu_profile *p;
-	struct pctx c = { &doc, file, err };
-	int rc;
+	struct diag d = { .main_file = file };
+	struct pctx c = { file, err };
+	struct pdu_profile *p = NULL;
+	struct ynode *root = NULL;
+	FILE *f;
 
-	if (!yaml_parser_initialize(&parser)) {
-		err_set(err, WP_E_INTERNAL, "yaml parser init");
+	if (len > 0 && (f = fmemopen((void *)(uintptr_t)text, len, "r")) ==
+	    NULL) {
+		err_set(err, WP_E_INTERNAL, "%s: %s", file, strerror(errno));
 		return NULL;
 	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
-	    len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		err_set(err, WP_E_CONFIG, "%s:%lu: %s", file,
-		    (unsigned long)parser.problem_mark.line + 1,
-		    parser.problem ? parser.problem : "YAML error");
-		yaml_parser_delete(&parser);
-		return NULL;
+	if (len > 0) {
+		root = ynode_parse(f, &d);
+		fclose(f);
 	}
-	p = calloc(1, sizeof(*p));
-	if (p == NULL) {
+	if (d.n_err > 0) {
+		diag_sort(&d);
+		err_set(err, WP_E_CONFIG, "%s:%d: %s", file, d.v[0].line,
+		    d.v[0].msg);
+	} else if ((p = calloc(1, sizeof(*p))) == NULL)
 		err_set(err, WP_E_INTERNAL, "out of memory");
-		rc = -1;
-	} else
-		rc = parse_root(&c, yaml_document_get_root_node(&doc), p);
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	if (rc < 0) {
+	else if (parse_root(&c, root, p) < 0) {
 		free(p);
-		return NULL;
+		p = NULL;
 	}
+	diag_fini(&d);
+	ynode_free(root);
 	return p;
 }
 
@@ -584,7 +528,7 @@ pdu_profile_find(const char *maps_dir, const char *name, struct wp_err *err)
 			    name);
 			return NULL;
 		}
-	if (conf_find_data_file(maps_dir, "pdu-profiles", name, ".yaml", path,
+	if (datafile_find(maps_dir, "pdu-profiles", name, ".yaml", path,
 	    sizeof(path)) < 0) {
 		err_set(err, WP_E_CONFIG, "no PDU profile \"%s\" (looked in "
 		    "maps_dir, ./etc/pdu-profiles, %s/share/wattpath/"

@@ -94,7 +94,7 @@ struct pdu_profile *pdu_profile_parse(const char *text, size_t len,
 		    const char *file, struct wp_err *err);
 /* Loads a file (caller frees with pdu_profile_free). */
 struct pdu_profile *pdu_profile_load(const char *path, struct wp_err *err);
-/* Finds "<name>.yaml" like conf_find_data_file and loads it. */
+/* Finds "<name>.yaml" like datafile_find and loads it. */
 struct pdu_profile *pdu_profile_find(const char *maps_dir, const char *name,
 		    struct wp_err *err);
 /*

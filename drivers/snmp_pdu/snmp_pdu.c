@@ -274,7 +274,7 @@ load_v3(struct sp_cfg *c, opt_fn g, const void *src, const char *level,
 
 struct cred_src {
 	const struct wp_cred	*cr;
-	const struct conf_node	*snmp;
+	const struct ynode	*snmp;
 };
 
 static const char *
@@ -285,23 +285,23 @@ cred_opt(const void *src, const char *key)
 	if (strcmp(key, "username") == 0)
 		return cs->cr->username;
 	if (strcmp(key, "context") == 0)
-		return cs->snmp ? conf_get_str(cs->snmp, "context") : NULL;
-	return conf_get_str(cs->cr->block, key);
+		return cs->snmp ? ynode_str(cs->snmp, "context") : NULL;
+	return ynode_str(cs->cr->block, key);
 }
 
 static int
-load_cred(const struct wp_target_conf *tc, const struct conf_node *snmp,
+load_cred(const struct wp_target_conf *tc, const struct ynode *snmp,
     struct sp_cfg *c, struct wp_err *err)
 {
 	const char *cname = NULL, *level = NULL;
 	const struct wp_cred *cr;
 
 	if (snmp != NULL) {
-		cname = conf_get_str(snmp, "credentials");
-		level = conf_get_str(snmp, "security_level");
+		cname = ynode_str(snmp, "credentials");
+		level = ynode_str(snmp, "security_level");
 	}
 	if (cname == NULL)
-		cname = conf_get_str(tc->block, "credentials");
+		cname = ynode_str(tc->block, "credentials");
 	if (cname == NULL)
 		return err_set(err, WP_E_CONFIG, "snmp: needs credentials "
 		    "(a community or an SNMPv3 user)");
@@ -312,8 +312,8 @@ load_cred(const struct wp_target_conf *tc, const struct conf_node *snmp,
 
 		return load_v3(c, cred_opt, &cs, level, err);
 	}
-	if (secref_set(&c->community_ref, conf_get_str(cr->block,
-	    "community_file"), conf_get_str(cr->block, "community_env"),
+	if (secref_set(&c->community_ref, ynode_str(cr->block,
+	    "community_file"), ynode_str(cr->block, "community_env"),
 	    "SNMP v2c community", err) < 0) {
 		err_prefix(err, "credentials '%s'", cname);
 		return -1;
@@ -327,7 +327,7 @@ load_snmp_block(const struct wp_target_conf *tc, struct sp_cfg *c,
 {
 	static const char *const keys[] = { "version", "credentials",
 		"timeout", "retries", "security_level", "context", NULL };
-	const struct conf_node *snmp = conf_get(tc->block, "snmp");
+	const struct ynode *snmp = ynode_get(tc->block, "snmp");
 	const char *v = NULL;
 	wp_time t = 0;
 
@@ -337,11 +337,11 @@ load_snmp_block(const struct wp_target_conf *tc, struct sp_cfg *c,
 	if (c->timeout > 3 * WP_SEC)
 		c->timeout = 3 * WP_SEC;
 	if (snmp != NULL) {
-		if (conf_check_keys(snmp, keys, err) < 0 ||
-		    conf_get_int(snmp, "retries", 0, 5, &c->retries, err) < 0 ||
-		    conf_get_duration(snmp, "timeout", &t, err) < 0)
+		if (ynode_check_keys(snmp, keys, err) < 0 ||
+		    ynode_int(snmp, "retries", 0, 5, &c->retries, err) < 0 ||
+		    ynode_duration(snmp, "timeout", &t, err) < 0)
 			return -1;
-		v = conf_get_str(snmp, "version");
+		v = ynode_str(snmp, "version");
 	}
 	if (t > 0)
 		c->timeout = t;
@@ -420,13 +420,13 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 {
 	static const char *const keys[] = { "name", "address", "profile",
 		"snmp", "credentials", "rack", "description", "labels", NULL };
-	const char *addr = conf_get_str(tc->block, "address");
-	const char *prof = conf_get_str(tc->block, "profile");
+	const char *addr = ynode_str(tc->block, "address");
+	const char *prof = ynode_str(tc->block, "profile");
 	struct sp *sp;
 
 	*state = NULL;
 	err_clear(err);
-	if (conf_check_keys(tc->block, keys, err) < 0)
+	if (ynode_check_keys(tc->block, keys, err) < 0)
 		goto bad;
 	if (addr == NULL) {
 		err_set(err, WP_E_CONFIG, "needs address: HOST[:PORT]");
@@ -436,8 +436,8 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 		goto bad;
 	sp->state_dir = svc ? svc->state_dir : NULL;
 	if (strchr(addr, ':') == NULL || addr[0] == '[' ?
-	    conf_parse_hostport(addr, sp->cfg.host, sizeof(sp->cfg.host),
-	    &sp->cfg.port) < 0 : conf_parse_hostport(addr, sp->cfg.host,
+	    addr_parse_hostport(addr, sp->cfg.host, sizeof(sp->cfg.host),
+	    &sp->cfg.port) < 0 : addr_parse_hostport(addr, sp->cfg.host,
 	    sizeof(sp->cfg.host), &sp->cfg.port) < 0) {
 		if (strchr(addr, ':') != NULL || strlen(addr) >=
 		    sizeof(sp->cfg.host)) {
@@ -1225,7 +1225,7 @@ probe_url(const char *url, struct sp_cfg *c, struct wp_err *err)
 	c->port = 161;
 	if ((strchr(buf, ':') != NULL && buf[0] != '[' &&
 	    strchr(strchr(buf, ':') + 1, ':') == NULL) || buf[0] == '[') {
-		if (conf_parse_hostport(buf, c->host, sizeof(c->host),
+		if (addr_parse_hostport(buf, c->host, sizeof(c->host),
 		    &c->port) < 0)
 			return err_set(err, WP_E_CONFIG, "bad address in %s",
 			    url);

@@ -310,23 +310,23 @@ test_targets(void **st)
 		assert_string_equal(t->kind, kinds[i]);
 		assert_ptr_equal(t->conf, f->c);
 		assert_non_null(t->block);
-		assert_int_equal(t->block->type, CN_MAP);
+		assert_int_equal(t->block->type, YN_MAP);
 	}
 	/* blocks and their lines */
 	t = &f->c->targets[0];
 	assert_string_equal(t->node, "gpu-001");
 	assert_int_equal(t->block->line, 12);
-	assert_string_equal(conf_get_str(t->block, "url"),
+	assert_string_equal(ynode_str(t->block, "url"),
 	    "https://127.0.0.1:8443");
 	assert_int_equal(t->interval, 30 * WP_SEC);
 	assert_int_equal(t->timeout, 24 * WP_SEC);
 	assert_int_equal(f->c->targets[1].interval, 10 * WP_SEC);
 	assert_int_equal(f->c->targets[1].timeout, 8 * WP_SEC);
-	assert_string_equal(conf_get_str(f->c->targets[2].block, "kind"),
+	assert_string_equal(ynode_str(f->c->targets[2].block, "kind"),
 	    "vllm");
 	assert_int_equal(f->c->targets[3].block->line, 20);
 	assert_null(f->c->targets[5].node);
-	assert_string_equal(conf_get_str(f->c->targets[5].block, "name"),
+	assert_string_equal(ynode_str(f->c->targets[5].block, "name"),
 	    "pdu-r1-a");
 	/* inventory */
 	assert_int_equal(f->c->n_nodes, 2);
@@ -353,9 +353,9 @@ test_targets(void **st)
 	assert_null(conf_cred(f->c, "pdu-community")->username);
 	assert_int_equal(conf_cred(f->c, "pdu-community")->line, 7);
 	/* site, report, warnings for unset variables */
-	assert_string_equal(conf_get_str(f->c->site, "zone"), "FR");
-	assert_non_null(conf_get(f->c->site, "grid"));
-	assert_non_null(conf_get(conf_get(f->c->report, "slo"), "ttft_ms"));
+	assert_string_equal(ynode_str(f->c->site, "zone"), "FR");
+	assert_non_null(ynode_get(f->c->site, "grid"));
+	assert_non_null(ynode_get(ynode_get(f->c->report, "slo"), "ttft_ms"));
 	WARN_AT(f, 6, "WP_TEST_UNSET_PW is not set");
 	WARN_AT(f, 7, "WP_TEST_UNSET_C is not set");
 	assert_int_equal(f->errs.n, 0);
@@ -570,7 +570,7 @@ test_nodes_csv(void **st)
 {
 	struct fx *f = *st;
 	const struct wp_node *n;
-	const struct conf_node *e;
+	const struct ynode *e;
 	char csv[300];
 
 	put(f, "inv.csv",
@@ -598,14 +598,14 @@ test_nodes_csv(void **st)
 	/* targets: yaml node first, then csv rows, each as in YAML */
 	assert_int_equal(f->c->n_targets, 5);
 	assert_string_equal(f->c->targets[1].name, "gpu-010/bmc");
-	assert_string_equal(conf_get_str(f->c->targets[1].block, "auth"),
+	assert_string_equal(ynode_str(f->c->targets[1].block, "auth"),
 	    "basic");
-	assert_string_equal(conf_get_str(f->c->targets[1].block,
+	assert_string_equal(ynode_str(f->c->targets[1].block,
 	    "credentials"), "c");
 	assert_string_equal(f->c->targets[2].name, "gpu-010/gpu");
 	assert_string_equal(f->c->targets[3].name, "gpu-010/engine0");
 	e = f->c->targets[3].block;
-	assert_string_equal(conf_get_str(e, "kind"), "sglang");
+	assert_string_equal(ynode_str(e, "kind"), "sglang");
 	snprintf(csv, sizeof(csv), "%s/inv.csv", f->dir);
 	assert_string_equal(e->file, csv);
 	assert_int_equal(e->line, 3);
@@ -647,36 +647,36 @@ test_hostport(void **st)
 	int port;
 
 	(void)st;
-	assert_int_equal(conf_parse_hostport("127.0.0.1:9810", h, sizeof(h),
+	assert_int_equal(addr_parse_hostport("127.0.0.1:9810", h, sizeof(h),
 	    &port), 0);
 	assert_string_equal(h, "127.0.0.1");
 	assert_int_equal(port, 9810);
-	assert_int_equal(conf_parse_hostport("[::1]:161", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("[::1]:161", h, sizeof(h), &port),
 	    0);
 	assert_string_equal(h, "::1");
 	assert_int_equal(port, 161);
-	assert_int_equal(conf_parse_hostport("pdu-1.example:65535", h,
+	assert_int_equal(addr_parse_hostport("pdu-1.example:65535", h,
 	    sizeof(h), &port), 0);
 	assert_int_equal(port, 65535);
-	assert_int_equal(conf_parse_hostport("h:0", h, sizeof(h), &port), -1);
-	assert_int_equal(conf_parse_hostport("h:65536", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("h:0", h, sizeof(h), &port), -1);
+	assert_int_equal(addr_parse_hostport("h:65536", h, sizeof(h), &port),
 	    -1);
-	assert_int_equal(conf_parse_hostport("h:", h, sizeof(h), &port), -1);
-	assert_int_equal(conf_parse_hostport(":80", h, sizeof(h), &port), -1);
-	assert_int_equal(conf_parse_hostport("h", h, sizeof(h), &port), -1);
-	assert_int_equal(conf_parse_hostport("::1:80", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("h:", h, sizeof(h), &port), -1);
+	assert_int_equal(addr_parse_hostport(":80", h, sizeof(h), &port), -1);
+	assert_int_equal(addr_parse_hostport("h", h, sizeof(h), &port), -1);
+	assert_int_equal(addr_parse_hostport("::1:80", h, sizeof(h), &port),
 	    -1);
-	assert_int_equal(conf_parse_hostport("h:+80", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("h:+80", h, sizeof(h), &port),
 	    -1);
-	assert_int_equal(conf_parse_hostport("h:80x", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("h:80x", h, sizeof(h), &port),
 	    -1);
-	assert_int_equal(conf_parse_hostport("a b:80", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("a b:80", h, sizeof(h), &port),
 	    -1);
-	assert_int_equal(conf_parse_hostport("[x]:80", h, sizeof(h), &port),
+	assert_int_equal(addr_parse_hostport("[x]:80", h, sizeof(h), &port),
 	    -1);
-	assert_int_equal(conf_parse_hostport("averyveryverylonghostname:1", h,
+	assert_int_equal(addr_parse_hostport("averyveryverylonghostname:1", h,
 	    8, &port), -1);
-	assert_int_equal(conf_parse_hostport(NULL, h, sizeof(h), &port), -1);
+	assert_int_equal(addr_parse_hostport(NULL, h, sizeof(h), &port), -1);
 }
 
 static void
@@ -685,7 +685,7 @@ test_getters(void **st)
 	struct fx *f = *st;
 	static const char *const allowed[] = { "i", "b", "d", "t", "s", "m",
 	    NULL };
-	const struct conf_node *r;
+	const struct ynode *r;
 	struct wp_err err;
 	wp_time t;
 	double d;
@@ -695,33 +695,33 @@ test_getters(void **st)
 	LOAD_OK(f, "report:\n  i: 42\n  b: off\n  d: 2.5e3\n  t: 250ms\n"
 	    "  s: text\n  m: {x: 1}\n");
 	r = f->c->report;
-	assert_int_equal(conf_get_int(r, "i", 0, 100, &i, &err), 0);
+	assert_int_equal(ynode_int(r, "i", 0, 100, &i, &err), 0);
 	assert_int_equal(i, 42);
-	assert_int_equal(conf_get_int(r, "i", 0, 10, &i, &err), -1);
+	assert_int_equal(ynode_int(r, "i", 0, 10, &i, &err), -1);
 	assert_string_equal(err.msg, "line 2: i: expected an integer in "
 	    "0..10, got '42'");
 	assert_int_equal(err.class, WP_E_CONFIG);
-	assert_int_equal(conf_get_int(r, "nope", 0, 10, &i, &err), 1);
-	assert_int_equal(conf_get_bool(r, "b", &b, &err), 0);
+	assert_int_equal(ynode_int(r, "nope", 0, 10, &i, &err), 1);
+	assert_int_equal(ynode_bool(r, "b", &b, &err), 0);
 	assert_false(b);
-	assert_int_equal(conf_get_bool(r, "s", &b, &err), -1);
-	assert_int_equal(conf_get_double(r, "d", &d, &err), 0);
+	assert_int_equal(ynode_bool(r, "s", &b, &err), -1);
+	assert_int_equal(ynode_double(r, "d", &d, &err), 0);
 	assert_true(d == 2500.0);
-	assert_int_equal(conf_get_double(r, "s", &d, &err), -1);
-	assert_int_equal(conf_get_duration(r, "t", &t, &err), 0);
+	assert_int_equal(ynode_double(r, "s", &d, &err), -1);
+	assert_int_equal(ynode_duration(r, "t", &t, &err), 0);
 	assert_int_equal(t, 250 * WP_MS);
-	assert_int_equal(conf_get_duration(r, "s", &t, &err), -1);
-	assert_int_equal(conf_get_duration(r, "m", &t, &err), -1);
+	assert_int_equal(ynode_duration(r, "s", &t, &err), -1);
+	assert_int_equal(ynode_duration(r, "m", &t, &err), -1);
 	assert_string_equal(err.msg, "line 7: m: expected a duration, not a "
 	    "mapping");
-	assert_string_equal(conf_get_str(r, "s"), "text");
-	assert_null(conf_get_str(r, "m"));
-	assert_null(conf_get_str(NULL, "m"));
-	assert_int_equal(conf_get(r, "m")->line, 7);
-	assert_int_equal(conf_check_keys(r, allowed, &err), 0);
-	assert_int_equal(conf_check_keys(conf_get(r, "m"), allowed, &err), -1);
+	assert_string_equal(ynode_str(r, "s"), "text");
+	assert_null(ynode_str(r, "m"));
+	assert_null(ynode_str(NULL, "m"));
+	assert_int_equal(ynode_get(r, "m")->line, 7);
+	assert_int_equal(ynode_check_keys(r, allowed, &err), 0);
+	assert_int_equal(ynode_check_keys(ynode_get(r, "m"), allowed, &err), -1);
 	assert_string_equal(err.msg, "line 7: unknown key 'x'");
-	assert_int_equal(conf_check_keys(conf_get(r, "s"), allowed, &err), -1);
+	assert_int_equal(ynode_check_keys(ynode_get(r, "s"), allowed, &err), -1);
 }
 
 static void
@@ -732,16 +732,16 @@ test_find_data_file(void **st)
 
 	assert_int_equal(mkdir_in(f, "pdu-profiles"), 0);
 	put(f, "pdu-profiles/vendor-x.yaml", "", 0644);
-	assert_int_equal(conf_find_data_file(f->dir, "pdu-profiles",
+	assert_int_equal(datafile_find(f->dir, "pdu-profiles",
 	    "vendor-x", ".yaml", out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/pdu-profiles/vendor-x.yaml", f->dir);
 	assert_string_equal(out, want);
-	assert_int_equal(conf_find_data_file(f->dir, "pdu-profiles",
+	assert_int_equal(datafile_find(f->dir, "pdu-profiles",
 	    "absent", ".yaml", out, sizeof(out)), -1);
 	assert_string_equal(out, "");
-	assert_int_equal(conf_find_data_file(f->dir, "pdu-profiles",
+	assert_int_equal(datafile_find(f->dir, "pdu-profiles",
 	    "../pdu-profiles/vendor-x", ".yaml", out, sizeof(out)), -1);
-	assert_int_equal(conf_find_data_file(NULL, "pdu-profiles",
+	assert_int_equal(datafile_find(NULL, "pdu-profiles",
 	    "vendor-x", ".yaml", out, sizeof(out)), -1);
 	/* a profile in maps_dir satisfies the config check */
 	snprintf(want, sizeof(want), "collector: {maps_dir: %s}\n"

@@ -1,0 +1,40 @@
+/*
+ * diag.h - diagnostics of a configuration read: every problem found, each
+ * an error or a warning at a file and line, reported together and in file
+ * and line order (the main file first) rather than the first one only.
+ * The config, its nodes CSV, PDU profiles, meter maps and the drivers'
+ * validate hooks all report through one struct diag.
+ */
+#ifndef WP_DIAG_H
+#define WP_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct diag_item {
+	const char	*file;		/* borrowed; the main file when NULL given */
+	int		 line;		/* 1-based, 0: the file as a whole */
+	bool		 warn;
+	size_t		 seq;		/* order of report, for a stable sort */
+	char		*msg;		/* owned */
+};
+
+struct diag {
+	const char	*main_file;	/* borrowed */
+	struct diag_item *v;
+	size_t		 n, cap;
+	size_t		 n_err;		/* items that are errors */
+};
+
+/* Adds an item (file NULL: the main file).  Out of memory drops it. */
+void	 diag_add(struct diag *d, const char *file, int line, bool warn,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void	 diag_vadd(struct diag *d, const char *file, int line, bool warn,
+	    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+/* Orders the items: the main file first, then by file, line and report. */
+void	 diag_sort(struct diag *d);
+/* Frees every item; d is empty after (main_file kept). */
+void	 diag_fini(struct diag *d);
+
+#endif
