@@ -4,7 +4,6 @@
  * backoff on failure, change-only logging, and ingest of every poll.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
 #include "conf/conf.h"
-#include "expo/expo.h"
 #include "lib/http.h"
 #include "ingest.h"
 #include "lib/log.h"
@@ -79,7 +76,6 @@ struct collector {
 	size_t			 once_left;
 	struct loop_timer	*once_timer;
 	struct loop_timer	*sync_timer;	/* journal group commit */
-	struct expo		*expo;		/* HTTP exposition, or NULL */
 };
 
 #define LOGOUT_GRACE	(3 * WP_SEC)	/* for session DELETEs at exit */
@@ -660,9 +656,6 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 		goto fail;
 	}
 	loop_timer_arm(co->sync_timer, clock_mono() + INGEST_SYNC_EVERY);
-	if (!co->once && conf->listen != NULL &&
-	    (co->expo = expo_new(co->loop, co, err)) == NULL)
-		goto fail;
 	if (co->once) {
 		co->once_left = 0;
 		for (size_t i = 0; i < co->n; i++)
@@ -687,7 +680,6 @@ collector_free(struct collector *co)
 
 	if (co == NULL)
 		return;
-	expo_free(co->expo);
 	for (i = 0; i < co->n; i++)
 		target_free(co->t[i]);
 	free(co->t);
@@ -759,68 +751,8 @@ collector_conf(const struct collector *co)
 	return co->conf;
 }
 
-/* --- wattpath run --- */
-
-static int
-run_usage(void)
+struct loop *
+collector_loop(const struct collector *co)
 {
-	fprintf(stderr, "usage: wattpath run -c FILE [--once] [--syslog] "
-	    "[--log-level LEVEL]\n");
-	return 2;
-}
-
-int
-cmd_run(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "once", no_argument, NULL, '1' },
-		{ "syslog", no_argument, NULL, 's' },
-		{ "log-level", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct collector_opts o = { 0 };
-	struct conf_errs errs = { 0 };
-	const char *path = NULL, *level = NULL;
-	struct collector *co;
-	struct wp_conf *conf;
-	struct wp_err err;
-	int ch, syslog_on = 0, rc;
-	size_t i;
-
-	while ((ch = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'c': path = optarg; break;
-		case '1': o.once = true; break;
-		case 's': syslog_on = 1; break;
-		case 'l': level = optarg; break;
-		default: return run_usage();
-		}
-	}
-	if (path == NULL || optind != argc)
-		return run_usage();
-	if ((conf = conf_load(path, false, &errs)) == NULL) {
-		for (i = 0; i < errs.n; i++)
-			fprintf(stderr, "%s\n", errs.msg[i]);
-		conf_errs_fini(&errs);
-		return 1;
-	}
-	for (i = 0; i < errs.n_warn; i++)
-		fprintf(stderr, "%s\n", errs.warn[i]);
-	conf_errs_fini(&errs);
-	if (level != NULL && log_level_parse(level) == -1) {
-		conf_free(conf);
-		return run_usage();
-	}
-	log_init(level ? log_level_parse(level) : conf->log_level,
-	    syslog_on || conf->log_syslog, "wattpath");
-	if ((co = collector_new(conf, &o, &err)) == NULL) {
-		log_error("%s", err.msg);
-		return 1;
-	}
-	rc = collector_run(co, &err);
-	if (rc == -1)
-		log_error("%s", err.msg);
-	collector_free(co);
-	return rc == 0 ? 0 : 1;
+	return co->loop;
 }

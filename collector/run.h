@@ -15,6 +15,7 @@
 
 struct wp_conf;
 struct collector;
+struct loop;
 struct ingest_ctr;
 
 /* Health of one target, as the exposition shows it (borrowed view). */
@@ -47,6 +48,9 @@ int		 collector_run(struct collector *co, struct wp_err *err);
 /* Visits every target's health view; stops early if fn returns non-zero. */
 int		 collector_each_target(const struct collector *co,
 		    int (*fn)(const struct target_view *, void *), void *arg);
+/* The current config (borrowed: valid until the next reload). */
 const struct wp_conf *collector_conf(const struct collector *co);
+/* The loop the collector runs on (borrowed), for servers beside it. */
+struct loop	*collector_loop(const struct collector *co);
 
 #endif

@@ -7,10 +7,10 @@
 #ifndef WP_CMD_H
 #define WP_CMD_H
 
-int	 cmd_run(int argc, char **argv);		/* run.c */
+int	 cmd_run(int argc, char **argv);		/* run_cmd.c */
 int	 cmd_check_config(int argc, char **argv);	/* conf_cmd.c */
 int	 cmd_journal(int argc, char **argv);		/* journal_cmd.c */
-int	 cmd_probe(int argc, char **argv);		/* probe.c */
+int	 cmd_probe(int argc, char **argv);		/* probe_cmd.c */
 int	 cmd_report(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_curve(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_graph(int argc, char **argv);		/* graph_cmd.c */

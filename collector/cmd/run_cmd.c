@@ -1,0 +1,85 @@
+/*
+ * run_cmd.c - `wattpath run`: load the config, build the collector, serve
+ * the exposition on its loop unless --once, run until a signal stops it.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "../conf/conf.h"
+#include "../expo/expo.h"
+#include "../lib/log.h"
+#include "../run.h"
+#include "cmd.h"
+
+
+static int
+run_usage(void)
+{
+	fprintf(stderr, "usage: wattpath run -c FILE [--once] [--syslog] "
+	    "[--log-level LEVEL]\n");
+	return 2;
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "once", no_argument, NULL, '1' },
+		{ "syslog", no_argument, NULL, 's' },
+		{ "log-level", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct collector_opts o = { 0 };
+	struct conf_errs errs = { 0 };
+	const char *path = NULL, *level = NULL;
+	struct collector *co;
+	struct expo *x = NULL;
+	struct wp_conf *conf;
+	struct wp_err err;
+	int ch, syslog_on = 0, rc;
+	size_t i;
+
+	while ((ch = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': path = optarg; break;
+		case '1': o.once = true; break;
+		case 's': syslog_on = 1; break;
+		case 'l': level = optarg; break;
+		default: return run_usage();
+		}
+	}
+	if (path == NULL || optind != argc)
+		return run_usage();
+	if ((conf = conf_load(path, false, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+		conf_errs_fini(&errs);
+		return 1;
+	}
+	for (i = 0; i < errs.n_warn; i++)
+		fprintf(stderr, "%s\n", errs.warn[i]);
+	conf_errs_fini(&errs);
+	if (level != NULL && log_level_parse(level) == -1) {
+		conf_free(conf);
+		return run_usage();
+	}
+	log_init(level ? log_level_parse(level) : conf->log_level,
+	    syslog_on || conf->log_syslog, "wattpath");
+	if ((co = collector_new(conf, &o, &err)) == NULL) {
+		log_error("%s", err.msg);
+		return 1;
+	}
+	if (!o.once && collector_conf(co)->listen != NULL &&
+	    (x = expo_new(collector_loop(co), co, &err)) == NULL) {
+		log_error("%s", err.msg);
+		collector_free(co);
+		return 1;
+	}
+	rc = collector_run(co, &err);
+	if (rc == -1)
+		log_error("%s", err.msg);
+	expo_free(x);
+	collector_free(co);
+	return rc == 0 ? 0 : 1;
+}
