@@ -3141,7 +3141,7 @@ rep_open(struct rep *r, int argc, char **argv, bool curve)
 		return 2;
 	}
 	r->warnings = json_object_new_array();
-	if ((r->c = conf_load(r->o.cfg, false, &errs)) == NULL) {
+	if ((r->c = conf_load(r->o.cfg, NULL, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		conf_errs_fini(&errs);
