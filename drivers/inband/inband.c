@@ -301,10 +301,8 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *terr)
 		return;
 	}
 	if (r->status != 200) {
-		err_set(&err, r->status >= 500 || r->status == 429 ?
-		    WP_E_TRANSIENT : r->status == 401 || r->status == 403 ?
-		    WP_E_AUTH : WP_E_PROTOCOL, "HTTP %ld from %s", r->status,
-		    t->url);
+		err_set(&err, http_status_class(r->status), "HTTP %ld from %s",
+		    r->status, t->url);
 		poll_done(poll, -1, &err);
 		return;
 	}
@@ -544,8 +542,8 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	    err);
 	http_conn_free(c);
 	if (rc == 0 && status != 200)
-		rc = err_set(err, status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "HTTP %ld from %s", status, req->url);
+		rc = err_set(err, http_status_class(status), "HTTP %ld from %s",
+		    status, req->url);
 	if (rc == 0)
 		rc = probe_body(req, body, len, headers_openmetrics(hdrs), out,
 		    err);

@@ -523,8 +523,8 @@ on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 		return err_set(err, WP_E_AUTH, "login refused (HTTP %ld)",
 		    r->status);
 	if (r->status != 200 && r->status != 201 && r->status != 204)
-		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "login: HTTP %ld", r->status);
+		return err_set(err, http_status_class(r->status),
+		    "login: HTTP %ld", r->status);
 	if (http_resp_header(r, "X-Auth-Token", tok, sizeof(tok)) < 0)
 		tok[0] = '\0';
 	rc = token_set(t, tok);
@@ -668,8 +668,8 @@ on_fetch(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 		return -1;
 	}
 	if (r->status != 200)
-		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "%s: HTTP %ld", uri, r->status);
+		return err_set(err, http_status_class(r->status),
+		    "%s: HTTP %ld", uri, r->status);
 	if ((o = rf_json_parse(r->body, r->len, err)) == NULL) {
 		err_prefix(err, "%s", uri);
 		return -1;
@@ -691,8 +691,8 @@ on_walk(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 	int rc;
 
 	if (r->status != 200)
-		err_set(&fe, r->status >= 500 ? WP_E_TRANSIENT : WP_E_PROTOCOL,
-		    "HTTP %ld", r->status);
+		err_set(&fe, http_status_class(r->status), "HTTP %ld",
+		    r->status);
 	else
 		o = rf_json_parse(r->body, r->len, &fe);
 	rc = rf_disc_feed(t->disc, o, &fe, err);
