@@ -27,7 +27,7 @@
 #include "../lib/clock.h"
 #include "../lib/hmap.h"
 #include "../lib/err.h"
-#include "journal.h"
+#include "record.h"
 #include "../lib/sample.h"
 
 #define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
