@@ -331,8 +331,9 @@ replay_value(struct state *s, const char *target,
 		c->hold_dips = true;
 	if (fl & CTR_HELD)
 		c->held++;
-	else if (c->valid && fl == 0 && v->s.value < c->last)
-		c->last_t = v->s.t_real;	/* jitter: last kept */
+	else if (c->valid && ((fl & CTR_BACKSTEP) || (fl == 0 &&
+	    v->s.value < c->last)))
+		c->last_t = v->s.t_real;	/* jitter, step back: last kept */
 	else {
 		c->valid = true;
 		c->last = v->s.value;
@@ -342,6 +343,8 @@ replay_value(struct state *s, const char *target,
 			c->reset_time = v->s.reset_time;
 		if (fl & CTR_RESET)
 			c->resets++;
+		if (fl & CTR_IMPLAUSIBLE)
+			c->implausible++;
 	}
 	c->cum = v->cum;
 }

@@ -245,7 +245,8 @@ static const struct {
 }, ctr_names[] = {
 	{ CTR_DISCONT, "discont" }, { CTR_RESET, "reset" },
 	{ CTR_WRAPPED, "wrapped" }, { CTR_HELD, "held" },
-	{ CTR_RESUMED, "resumed" },
+	{ CTR_RESUMED, "resumed" }, { CTR_BACKSTEP, "backstep" },
+	{ CTR_IMPLAUSIBLE, "implausible" },
 };
 
 static void
