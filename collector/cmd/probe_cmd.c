@@ -124,23 +124,40 @@ probe_print_json(FILE *f, const char *target, const struct wp_probe_result *r)
 	json_object_put(root);
 }
 
-void
-probe_print_table(FILE *f, const char *target, const struct wp_probe_result *r)
+static void
+printable(char *out, const char *in, size_t len)
 {
 	size_t i;
 
-	fprintf(f, "%s (%s): %s %s, firmware %s%s%s\n", target, r->protocol,
-	    r->vendor[0] ? r->vendor : "?", r->model[0] ? r->model : "?",
-	    r->firmware[0] ? r->firmware : "?", r->extra[0] ? "; " : "",
-	    r->extra);
+	for (i = 0; in[i] != '\0' && i + 1 < len; i++)
+		out[i] = (unsigned char)in[i] < 0x20 || in[i] == 0x7f ? '?' :
+		    in[i];
+	out[i] = '\0';
+}
+
+void
+probe_print_table(FILE *f, const char *target, const struct wp_probe_result *r)
+{
+	char v[sizeof(r->vendor)], m[sizeof(r->model)], fw[sizeof(r->firmware)];
+	char x[sizeof(r->extra)], path[sizeof(r->src->path)];
+	size_t i;
+
+	/* what a device said, its control characters as '?': one line */
+	printable(v, r->vendor[0] ? r->vendor : "?", sizeof(v));
+	printable(m, r->model[0] ? r->model : "?", sizeof(m));
+	printable(fw, r->firmware[0] ? r->firmware : "?", sizeof(fw));
+	printable(x, r->extra, sizeof(x));
+	fprintf(f, "%s (%s): %s %s, firmware %s%s%s\n", target, r->protocol, v,
+	    m, fw, x[0] ? "; " : "", x);
 	for (i = 0; i < r->n; i++) {
 		const struct wp_probe_source *p = &r->src[i];
 
+		printable(path, p->path, sizeof(path));
 		fprintf(f, "%c %-9s %-7s %-7s %14.3f %-6s (raw %g %s) %s\n",
 		    p->chosen ? '*' : ' ', boundary_name(p->s.boundary),
 		    quantity_name(p->s.quantity), kind_name(p->s.kind),
 		    p->s.value, quantity_unit(p->s.quantity), p->s.raw_value,
-		    p->s.raw_unit, p->path);
+		    p->s.raw_unit, path);
 	}
 	fprintf(f, "(* = what the collector would use)\n");
 }

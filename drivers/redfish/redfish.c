@@ -96,6 +96,7 @@ struct rf_target {
 	struct rf_readings polled;	/* kept across polls, emptied */
 	struct rf_stale	*stale;
 	bool		 skew_logged, insecure_warned;
+	char		 dropped_why[160];	/* last logged */
 };
 
 static void step(struct rf_target *t);
@@ -613,6 +614,19 @@ check_skew(struct rf_target *t, const struct wp_sample *s)
 	}
 }
 
+/* Absurd values left out this poll: one line when the reason changes. */
+static void
+note_dropped(struct rf_target *t)
+{
+	const struct rf_readings *p = &t->polled;
+
+	if (p->dropped > 0 && strcmp(p->dropped_why, t->dropped_why) != 0)
+		log_warnx("redfish %s: %zu absurd value(s) left out, the rest "
+		    "kept; first: %s", t->name, p->dropped, p->dropped_why);
+	snprintf(t->dropped_why, sizeof(t->dropped_why), "%s",
+	    p->dropped > 0 ? p->dropped_why : "");
+}
+
 static void
 emit(struct rf_target *t)
 {
@@ -648,6 +662,7 @@ emit(struct rf_target *t)
 			ok++;
 	}
 	free(s);
+	note_dropped(t);
 	if (ok == 0) {
 		err_set(&e, WP_E_PROTOCOL, "no usable reading this poll");
 		fail(t, &e);
@@ -784,7 +799,9 @@ static void
 step_walk_done(struct rf_target *t)
 {
 	const struct rf_plan *found;
+	const char *why;
 	struct wp_err err;
+	size_t nd;
 
 	if (rf_disc_plan(t->disc, &found, &err) < 0) {
 		drop_discovery(t);
@@ -796,6 +813,9 @@ step_walk_done(struct rf_target *t)
 		log_info("redfish %s: %d unreadable links during discovery "
 		    "(last: %s)", t->name, found->dangling,
 		    rf_disc_last_problem(t->disc));
+	if ((nd = rf_disc_dropped(t->disc, &why)) > 0)
+		log_warnx("redfish %s: %zu absurd value(s) left out during "
+		    "discovery, the rest kept; first: %s", t->name, nd, why);
 	/* Keep only what polling needs; the walk is done with. */
 	t->plan = rf_plan_compact(found);
 	rf_disc_free(t->disc);

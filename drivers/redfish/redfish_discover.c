@@ -158,6 +158,13 @@ rf_disc_free(struct rf_disc *d)
 	free(d);
 }
 
+size_t
+rf_disc_dropped(const struct rf_disc *d, const char **why)
+{
+	*why = d->rd.dropped_why;
+	return d->rd.dropped;
+}
+
 const char *
 rf_disc_last_problem(const struct rf_disc *d)
 {

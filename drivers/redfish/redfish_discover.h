@@ -96,6 +96,8 @@ int	 rf_disc_feed(struct rf_disc *d, struct json_object *doc,
 	    const struct wp_err *fetch_err, struct wp_err *err);
 /* Last dangling-link message ("" if none). */
 const char *rf_disc_last_problem(const struct rf_disc *d);
+/* Absurd values the walk left out (borrowed reason of the first), 0 none. */
+size_t	 rf_disc_dropped(const struct rf_disc *d, const char **why);
 
 /*
  * After the walk: chooses the sources and returns the plan (borrowed,

@@ -49,6 +49,20 @@ void
 rf_readings_clear(struct rf_readings *r)
 {
 	r->n = 0;
+	r->dropped = 0;
+	r->dropped_why[0] = '\0';
+}
+
+/* An absurd value is left out, and counted: the rest of the resource (an
+ * energy counter beside a broken power reading) still counts.  0. */
+static int
+drop(struct rf_readings *out, struct wp_err *err)
+{
+	if (out->dropped++ == 0)
+		snprintf(out->dropped_why, sizeof(out->dropped_why), "%s",
+		    err->msg);
+	err_clear(err);
+	return 0;
 }
 
 int
@@ -281,7 +295,7 @@ add_reading(struct json_object *o, struct rf_reading *r, double v, int dec,
 	if (num_member(o, "LifetimeReading", &lt, NULL, NULL) == 1)
 		r->lifetime = lt * scale;
 	if (finish(r, v, dec, scale, unit, err) < 0)
-		return -1;
+		return drop(out, err);
 	return rf_readings_add(out, r) < 0 ? err_set(err, WP_E_INTERNAL,
 	    "out of memory") : 1;
 }
@@ -498,7 +512,7 @@ legacy_member(const char *uri, struct json_object *e, const char *arr,
 		r.flags |= WP_F_AVERAGED;
 	}
 	if (finish(&r, v, dec, 1, "W", err) < 0)
-		return -1;
+		return drop(out, err);
 	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
 	    "out of memory") : 1;
 }
@@ -569,7 +583,7 @@ parse_oem_meter(const char *uri, struct json_object *doc,
 		r.flags |= WP_F_AVERAGED;
 	}
 	if (finish(&r, v, dec, 1, "W", err) < 0)
-		return -1;
+		return drop(out, err);
 	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
 	    "out of memory") : 1;
 }
@@ -707,8 +721,10 @@ parse_metric_report(const char *uri, struct json_object *doc,
 		r.scope = RF_SCOPE_CHASSIS;
 		set_time(e, "Timestamp", &r.device_time);
 		if (finish(&r, v, dec, 1, q == WP_Q_ENERGY ? "J" : "W",
-		    err) < 0)
-			return -1;
+		    err) < 0) {
+			drop(out, err);
+			continue;
+		}
 		if (rf_readings_find(out, r.key) != NULL)
 			continue;	/* listed twice: the first counts */
 		if (rf_readings_add(out, &r) < 0)

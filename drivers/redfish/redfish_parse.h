@@ -83,6 +83,8 @@ struct rf_reading {
 struct rf_readings {
 	struct rf_reading *v;		/* owned; rf_readings_fini frees */
 	size_t		 n, cap;
+	size_t		 dropped;	/* absurd values left out */
+	char		 dropped_why[160];	/* the first one's */
 };
 
 void	 rf_readings_init(struct rf_readings *r);

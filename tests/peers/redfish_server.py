@@ -29,7 +29,8 @@ exists).
 
 Value faults (POST /_test/vfault?mode=M, or --vfault), on every reading
 served from then on, the rest of the answer intact: jump (energy readings
-+1e15 J), stepback (energy readings 1 kJ lower on every other GET),
++1e15 J), stepback (energy readings 1 kJ lower on every other GET of a
+resource),
 absurdpower (power readings 1e12 W, energy counters still right),
 evilstrings (Manufacturer, Model, FirmwareVersion, SerialNumber carrying
 CR, LF and ESC sequences).
@@ -96,7 +97,7 @@ class State:
         self.fault = args.fault
         self.fault_path = args.fault_path
         self.vfault = args.vfault
-        self.vgets = 0
+        self.vgets = {}             # path -> GETs served with a vfault
         self.trace = Trace(args.trace)
         self.log = []               # (wall time, method, path), last 10000
         self.peak_open = 0
@@ -341,8 +342,8 @@ class Handler(BaseHTTPRequestHandler):
         advance(doc, int(p) if float(p).is_integer() else p, e)
         if st.vfault:
             with st.lock:
-                st.vgets += 1
-                odd = st.vgets % 2 == 1
+                st.vgets[path] = st.vgets.get(path, 0) + 1
+                odd = st.vgets[path] % 2 == 1
             value_fault(doc, st.vfault, odd)
         q = parse_qs(u.query)
         if "$select" in q:

@@ -84,13 +84,23 @@ test_wrong_types_and_absurd_values(void **st)
 	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":\"374\"}}",
 	    &r, &e), -1);
 	assert_non_null(strstr(e.msg, "not a number"));
+	/* an absurd value is left out and counted, never an error for the
+	 * resource: the energy counter beside it still counts */
+	rf_readings_clear(&r);
 	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
 	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":-5}}",
-	    &r, &e), -1);
-	assert_non_null(strstr(e.msg, "absurd"));
+	    &r, &e), 0);
+	assert_int_equal(r.dropped, 1);
+	assert_non_null(strstr(r.dropped_why, "absurd"));
+	rf_readings_clear(&r);
 	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
-	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":1e12}}",
-	    &r, &e), -1);
+	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":1e12},"
+	    "\"EnergyJoules\":{\"Reading\":123456}}", &r, &e), 1);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.v[0].quantity, WP_Q_ENERGY);
+	assert_true(r.v[0].value == 123456);
+	assert_int_equal(r.dropped, 1);
+	rf_readings_clear(&r);
 	/* null reading: no sample, no error */
 	assert_int_equal(parse_text("/e", "{\"@odata.type\":\"#EnvironmentMetrics"
 	    ".v1_3_0.EnvironmentMetrics\",\"PowerWatts\":{\"Reading\":null}}",
@@ -249,7 +259,8 @@ test_metric_report(void **st)
 	    "{\"@odata.type\": \"#MetricReport.v1_5_0.MetricReport\","
 	    "\"MetricValues\": [{\"MetricProperty\": \"/redfish/v1/Chassis/"
 	    "G1/EnvironmentMetrics#/PowerWatts\", \"MetricValue\": "
-	    "\"-5\"}]}", &r, &e), -1);
+	    "\"-5\"}]}", &r, &e), 0);
+	assert_int_equal(r.dropped, 1);
 	assert_int_equal(parse_text(rep_uri,
 	    "{\"@odata.type\": \"#MetricReport.v1_5_0.MetricReport\","
 	    "\"MetricValues\": {}}", &r, &e), -1);
