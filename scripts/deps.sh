@@ -7,7 +7,8 @@ set -u
 build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
 libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev"
 check="$build python3 libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
-socat python3-yaml python3-serial-asyncio openssl curl clang prometheus chromium procps psmisc"
+socat python3-yaml python3-serial-asyncio openssl curl clang libclang-rt-dev prometheus \
+chromium procps psmisc"
 demo="$build rrdtool openssl curl python3"
 bench="$check collectd-core libyajl2"
 case "${1:-check}" in

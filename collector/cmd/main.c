@@ -4,6 +4,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "cmd.h"
 #include "../lib/log.h"
@@ -36,11 +38,23 @@ usage(FILE *f)
 	return f == stdout ? 0 : 2;
 }
 
+/* No core dump and no ptrace by another user: the process holds BMC
+ * passwords, SNMP keys and session tokens in memory. */
+static void
+no_core_dumps(void)
+{
+	const struct rlimit none = { 0, 0 };
+
+	(void)setrlimit(RLIMIT_CORE, &none);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t i;
 
+	no_core_dumps();
 	log_init(LOG_LVL_INFO, 0, "wattpath");
 	if (argc < 2)
 		return usage(stderr);
