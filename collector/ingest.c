@@ -11,14 +11,16 @@
 #include "store/journal.h"
 #include "lib/log.h"
 #include "state.h"
+#include "store/rrdq.h"
 #include "store/store.h"
 
 #define CHECKPOINT_EVERY	(60 * WP_SEC)
+#define RRD_GRACE		(5 * WP_SEC)	/* for the RRD writer at exit */
 
 struct ingest {
 	char		*data_dir;
 	struct journal	*journal;
-	struct store	*store;
+	struct rrdq	*rrd;		/* the store, on its writer thread */
 	struct state	*state;
 	wp_time		 last_checkpoint;
 	bool		 closing;	/* ingest_free: flush everything */
@@ -59,6 +61,7 @@ open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
 	struct store_opts so = { .data_dir = c->data_dir,
 	    .rrdcached = c->rrdcached, .step = c->interval,
 	    .write_delay = c->rrd_write_delay };
+	struct store *st;
 	char dir[4096];
 
 	if (c->fsync == NULL || strcmp(c->fsync, "poll") == 0)
@@ -72,7 +75,8 @@ open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
 		return -1;
 	if ((in->journal = journal_open(dir, &jo, err)) == NULL)
 		return -1;
-	if ((in->store = store_new(&so, err)) == NULL)
+	if ((st = store_new(&so, err)) == NULL ||
+	    (in->rrd = rrdq_new(st, 0, err)) == NULL)
 		return -1;
 	if ((in->state = state_new()) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
@@ -103,6 +107,12 @@ ingest_new(const struct wp_conf *c, struct wp_err *err)
 }
 
 void
+ingest_set_batch(struct ingest *in)
+{
+	rrdq_set_blocking(in->rrd, true);
+}
+
+void
 ingest_free(struct ingest *in)
 {
 	struct wp_err err;
@@ -114,7 +124,7 @@ ingest_free(struct ingest *in)
 	    ingest_checkpoint(in, &err) == -1)
 		log_warnx("checkpoint at exit: %s", err.msg);
 	journal_close(in->journal);
-	store_free(in->store);
+	rrdq_free(in->rrd, RRD_GRACE);
 	state_free(in->state);
 	free(in->buf);
 	free(in->data_dir);
@@ -255,10 +265,11 @@ rrd_wants(const struct ingest_poll *p, const struct wp_sample *s)
 	return true;
 }
 
+/* Hands the poll's values to the RRD writer (rrdq.h: never blocks; its
+ * failures and drops are its health, logged there once per change). */
 static void
 store_values(struct ingest *in, const struct ingest_poll *p)
 {
-	struct wp_err err;
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
@@ -266,15 +277,11 @@ store_values(struct ingest *in, const struct ingest_poll *p)
 
 		if (jv->ctr_flags & CTR_HELD)
 			continue;	/* unknown until the counter is back */
-		if (!rrd_wants(p, &jv->s))
-			continue;
-		if (store_update(in->store, p->target, &jv->s, jv->cum,
-		    jv->s.t_real, &err) == -1)
-			log_warnx("%s: store %s: %s", p->target, jv->s.series,
-			    err.msg);
+		if (rrd_wants(p, &jv->s))
+			rrdq_put(in->rrd, p->target, &jv->s, jv->cum,
+			    jv->s.t_real);
 	}
-	if (store_commit(in->store, &err) == -1)
-		log_warnx("%s: %s", p->target, err.msg);
+	rrdq_commit(in->rrd);
 }
 
 int
@@ -329,6 +336,7 @@ ingest_checkpoint(struct ingest *in, struct wp_err *err)
 		return -1;
 	if (state_save(in->state, in->data_dir, err) == -1)
 		return -1;
-	return in->closing ? store_flush(in->store, err) :
-	    store_write_due(in->store, clock_real(), err);
+	if (!in->closing)	/* at exit rrdq_free flushes everything */
+		rrdq_due(in->rrd, clock_real());
+	return 0;
 }

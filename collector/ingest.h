@@ -46,6 +46,9 @@ struct ingest_poll {
  * counter state.  Returns a new ingest (caller frees with ingest_free).
  */
 struct ingest	*ingest_new(const struct wp_conf *conf, struct wp_err *err);
+/* Batch ingest (the simulator's history): the RRD writer's queue waits
+ * for room instead of dropping values.  The daemon never sets it. */
+void		 ingest_set_batch(struct ingest *in);
 /* Checkpoints state, flushes and closes everything.  NULL-safe. */
 void		 ingest_free(struct ingest *in);
 /* Ingests one poll.  0, or -1 if the journal could not be written. */

@@ -283,6 +283,7 @@ setup(struct hist *h, const struct sim_args *a, char *cfg, size_t len)
 		conf_free(conf);
 		return NULL;
 	}
+	ingest_set_batch(h->in);	/* every value into the RRD files */
 	return conf;
 }
 

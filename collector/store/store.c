@@ -124,12 +124,17 @@ format_row(char *buf, const struct rrdfile *f, const struct row *r)
 	buf[n] = '\0';
 }
 
+/* librrd's message, else the system's reason (librrd says nothing for
+ * ENOSPC and the like), else that there is none.  Call it right after the
+ * failed call: errno must still be that call's. */
 static const char *
 rrd_msg(void)
 {
 	const char *m = rrd_get_error();
 
-	return m && *m ? m : "unknown librrd error";
+	if (m != NULL && *m != '\0')
+		return m;
+	return errno != 0 ? strerror(errno) : "librrd gave no reason";
 }
 
 static int	create_file(struct store *, const struct rrdfile *, time_t,
@@ -169,6 +174,7 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 	}
 	f->nheld = 0;
 	rrd_clear_error();
+	errno = 0;
 	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
 		return err_set(err, WP_E_TRANSIENT, "store %s: update: %s",
 		    f->path, rrd_msg());
@@ -336,6 +342,7 @@ daemon_connect(struct store *st, struct wp_err *err)
 	if (st->connected && rrdc_is_connected(st->rrdcached))
 		return 0;
 	rrd_clear_error();
+	errno = 0;
 	st->connected = true;
 	if (rrdc_connect(st->rrdcached) != 0 ||
 	    !rrdc_is_connected(st->rrdcached))
@@ -359,6 +366,7 @@ static int
 daemon_once(struct store *st, struct dcall *c)
 {
 	rrd_clear_error();
+	errno = 0;
 	switch (c->op) {
 	case D_CREATE:
 		return rrdc_create_r2(c->path, st->step, c->start, 1, NULL,
@@ -476,6 +484,7 @@ create_file(struct store *st, const struct rrdfile *f, time_t t,
 		rc = daemon_call(st, &c, err);
 	else {
 		rrd_clear_error();
+		errno = 0;
 		if (rrd_create_r2(f->path, st->step, t - 1, 1, NULL, NULL,
 		    argc, (const char **)argv) != 0)
 			rc = err_set(err, WP_E_CONFIG, "store %s: create: %s",
@@ -566,6 +575,7 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 		f->last = c.last;
 	} else {
 		rrd_clear_error();
+		errno = 0;
 		if ((f->last = rrd_last_r(path)) == (time_t)-1) {
 			err_set(err, WP_E_CONFIG, "store %s: %s", path,
 			    rrd_msg());
