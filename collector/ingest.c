@@ -26,7 +26,10 @@ struct ingest {
 	bool		 closing;	/* ingest_free: flush everything */
 	wp_time		 max_poll;	/* longest a poll can live */
 	struct journal_value *buf;	/* scratch, grows */
+	struct wp_counter **ctr;	/* buf's counters (cap entries) */
 	size_t		 cap;
+	struct ingest_part jh;		/* the journal's health */
+	wp_time		 jlast_still;	/* "still failing" logged */
 };
 
 static int
@@ -103,7 +106,22 @@ ingest_new(const struct wp_conf *c, struct wp_err *err)
 	}
 	in->last_checkpoint = clock_mono();
 	in->max_poll = c->interval > c->timeout ? c->interval : c->timeout;
+	in->jh.ok = true;
+	in->jh.since = clock_real();
 	return in;
+}
+
+void
+ingest_health(struct ingest *in, struct ingest_health *h)
+{
+	struct rrdq_health rh;
+
+	h->journal = in->jh;
+	rrdq_health(in->rrd, &rh);
+	h->rrd = (struct ingest_part){ .ok = rh.ok, .since = rh.since,
+	    .last_ok = rh.last_ok, .written = rh.written,
+	    .failed = rh.failed, .dropped = rh.dropped, .queued = rh.queued };
+	snprintf(h->rrd.error, sizeof(h->rrd.error), "%s", rh.error);
 }
 
 void
@@ -127,6 +145,7 @@ ingest_free(struct ingest *in)
 	rrdq_free(in->rrd, RRD_GRACE);
 	state_free(in->state);
 	free(in->buf);
+	free(in->ctr);
 	free(in->data_dir);
 	free(in);
 }
@@ -169,7 +188,8 @@ max_rate(const struct ingest_poll *p, const struct wp_sample *s)
 
 static void
 count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
-    struct journal_value *jv, struct ingest_ctr *out)
+    struct journal_value *jv, struct ingest_ctr *out,
+    struct wp_counter **slot)
 {
 	struct counter_in ci = { .value = s->value, .wrap = s->wrap,
 	    .resolution = s->resolution, .t = s->t_real,
@@ -181,6 +201,7 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	struct wp_counter *c;
 	wp_time prev_t;
 
+	*slot = NULL;
 	c = state_counter(in->state, p->target, s->series, p->hold_dips);
 	if (c == NULL) {
 		jv->ctr_flags = CTR_DISCONT;
@@ -188,11 +209,18 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	}
 	prev_t = c->valid ? c->last_t : 0;
 	last = c->last;
+	if (!c->logged_set) {
+		c->logged_cum = c->cum;
+		c->logged_set = true;
+	}
 	counter_update(c, &ci, &co);
+	*slot = c;
 	if (out != NULL)
 		*out = (struct ingest_ctr){ true, co.cum, co.delta,
 		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags };
-	jv->delta = co.delta;
+	/* since the last value the journal holds: a record that could not
+	 * be written is in the next one's delta */
+	jv->delta = co.cum - c->logged_cum;
 	jv->cum = co.cum;
 	jv->ctr_flags = co.flags;
 	if (co.flags & CTR_IMPLAUSIBLE)
@@ -218,14 +246,52 @@ static int
 grow(struct ingest *in, size_t n)
 {
 	struct journal_value *p;
+	struct wp_counter **c;
 
 	if (n <= in->cap)
 		return 0;
 	if ((p = realloc(in->buf, n * sizeof(*p))) == NULL)
 		return -1;
 	in->buf = p;
+	if ((c = realloc(in->ctr, n * sizeof(*c))) == NULL)
+		return -1;
+	in->ctr = c;
 	in->cap = n;
 	return 0;
+}
+
+/* The journal's health after an append (rc 0 or -1 with err): one line
+ * when it starts failing, one every 10 minutes while it goes on, one when
+ * it works again. */
+static void
+journal_health(struct ingest *in, int rc, const struct wp_err *err)
+{
+	struct ingest_part *h = &in->jh;
+	wp_time now = clock_real();
+
+	if (rc == 0) {
+		h->written++;
+		h->last_ok = now;
+		if (!h->ok) {
+			log_info("journal: writes work again (%lu records "
+			    "failed meanwhile; their deltas are in the next "
+			    "records)", h->failed);
+			h->ok = true;
+			h->since = now;
+		}
+		return;
+	}
+	h->failed++;
+	snprintf(h->error, sizeof(h->error), "%s", err->msg);
+	if (h->ok) {
+		log_warnx("journal: writes fail: %s", err->msg);
+		h->ok = false;
+		h->since = in->jlast_still = now;
+	} else if (now - in->jlast_still >= 600 * WP_SEC) {
+		log_warnx("journal: writes still fail: %s (%lu records)",
+		    err->msg, h->failed);
+		in->jlast_still = now;
+	}
 }
 
 /* True if the poll also has an energy counter for s's GPU ("gpu/3/"). */
@@ -292,6 +358,7 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 	    .duration = p->duration, .target = p->target,
 	    .status = p->status, .error = p->error ? p->error : "" };
 	size_t i;
+	int rc;
 
 	if (grow(in, p->n) == -1)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
@@ -299,15 +366,22 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 		struct journal_value *jv = &in->buf[i];
 
 		memset(jv, 0, sizeof(*jv));
+		in->ctr[i] = NULL;
 		if (p->v[i].kind == WP_COUNTER)
-			count(in, p, &p->v[i], jv, p->ctr ? &p->ctr[i] : NULL);
+			count(in, p, &p->v[i], jv, p->ctr ? &p->ctr[i] : NULL,
+			    &in->ctr[i]);
 		jv->s = p->v[i];
 	}
 	r.n = p->n;
 	r.v = in->buf;
-	if (journal_append(in->journal, &r, err) == -1)
+	rc = journal_append(in->journal, &r, err);
+	journal_health(in, rc, err);
+	for (i = 0; rc == 0 && i < p->n; i++)
+		if (in->ctr[i] != NULL)
+			in->ctr[i]->logged_cum = in->buf[i].cum;
+	store_values(in, p);	/* the dashboards, whatever the journal did */
+	if (rc == -1)
 		return -1;
-	store_values(in, p);
 	if (clock_mono() - in->last_checkpoint >= CHECKPOINT_EVERY &&
 	    ingest_checkpoint(in, err) == -1)
 		log_warnx("checkpoint: %s", err->msg);

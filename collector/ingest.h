@@ -46,12 +46,33 @@ struct ingest_poll {
  * counter state.  Returns a new ingest (caller frees with ingest_free).
  */
 struct ingest	*ingest_new(const struct wp_conf *conf, struct wp_err *err);
+/* The health of one storage part (the journal, the RRD store). */
+struct ingest_part {
+	bool		 ok;		/* its last write got through */
+	wp_time		 since;		/* realtime of the last change of ok */
+	wp_time		 last_ok;	/* realtime of the last good write, 0 */
+	unsigned long	 written;	/* journal: records; RRD: values */
+	unsigned long	 failed;	/* writes that failed */
+	unsigned long	 dropped;	/* RRD: values a full queue left out */
+	size_t		 queued;	/* RRD: waiting to be written */
+	char		 error[WP_ERR_MSG];	/* the last failure, or "" */
+};
+
+struct ingest_health {
+	struct ingest_part journal, rrd;
+};
+
+/* A copy of the storage's health (for /healthz and /metrics). */
+void		 ingest_health(struct ingest *in, struct ingest_health *h);
 /* Batch ingest (the simulator's history): the RRD writer's queue waits
  * for room instead of dropping values.  The daemon never sets it. */
 void		 ingest_set_batch(struct ingest *in);
 /* Checkpoints state, flushes and closes everything.  NULL-safe. */
 void		 ingest_free(struct ingest *in);
-/* Ingests one poll.  0, or -1 if the journal could not be written. */
+/* Ingests one poll.  0, or -1 if the journal could not be written (the
+ * RRD store still gets the values; the failure and the recovery are
+ * logged once each, and the counters' next deltas include what the
+ * missing record would have held). */
 int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
 		    struct wp_err *err);
 /*

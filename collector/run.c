@@ -292,8 +292,7 @@ ingest(struct target *t, struct wp_poll *p)
 	t->last_poll_real = p->t_real;
 	if (ip.n > 0)
 		ip.ctr = calloc(ip.n, sizeof(*ip.ctr));
-	if (ingest_poll(t->co->ingest, &ip, &err) == -1)
-		log_warnx("%s: journal: %s", t->tc->name, err.msg);
+	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
 	if (p->status == 0)
 		keep_last(t, p, ip.ctr);
 	else
@@ -697,6 +696,12 @@ const struct wp_conf *
 collector_conf(const struct collector *co)
 {
 	return co->conf;
+}
+
+void
+collector_health(const struct collector *co, struct ingest_health *h)
+{
+	ingest_health(co->ingest, h);
 }
 
 struct loop *

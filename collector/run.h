@@ -50,6 +50,10 @@ int		 collector_each_target(const struct collector *co,
 		    int (*fn)(const struct target_view *, void *), void *arg);
 /* The current config (borrowed: valid until the next reload). */
 const struct wp_conf *collector_conf(const struct collector *co);
+struct ingest_health;
+/* The storage's health (journal, RRD) now. */
+void		 collector_health(const struct collector *co,
+		    struct ingest_health *h);
 /* The loop the collector runs on (borrowed), for servers beside it. */
 struct loop	*collector_loop(const struct collector *co);
 

@@ -55,6 +55,11 @@ struct wp_counter {
 	wp_time	 reset_time;	/* last device reset epoch seen, 0 unknown */
 	uint32_t resets;	/* resets seen, for "reset storm" alerts */
 	uint32_t implausible;	/* steps refused as implausible */
+	/* the owner's: the cumulative its log of deltas (the journal) holds;
+	 * a delta is cum - logged_cum, so deltas add up to the cumulative
+	 * even after a record could not be written */
+	double	 logged_cum;
+	bool	 logged_set;
 	uint32_t held;		/* polls held in a dip so far */
 	/* policy (set once by the owner): */
 	bool	 hold_dips;

@@ -74,8 +74,14 @@ each_view(const void *src, int (*fn)(const struct target_view *, void *),
 static struct fleet *
 snapshot(const struct expo *x)
 {
-	return fleet_build(collector_conf(x->co), each_view, x->co,
+	struct fleet *f = fleet_build(collector_conf(x->co), each_view, x->co,
 	    clock_real());
+
+	if (f != NULL) {
+		collector_health(x->co, &f->storage);
+		f->has_storage = true;
+	}
+	return f;
 }
 
 static void
@@ -124,6 +130,32 @@ reply_text(struct MHD_Connection *c, int status, const char *text)
 
 	return reply(c, status, "text/plain; charset=utf-8", b,
 	    b ? strlen(b) : 0);
+}
+
+/* /healthz: 200 "ok" while the journal writes, 503 with the reason when
+ * it does not; a failing RRD store is named but not fatal (the journal
+ * keeps every reading). */
+static enum MHD_Result
+serve_health(struct expo *x, struct MHD_Connection *c)
+{
+	struct ingest_health h;
+	char body[2 * WP_ERR_MSG + 256], t[40];
+	size_t n;
+
+	collector_health(x->co, &h);
+	n = (size_t)snprintf(body, sizeof(body), "%s\n", h.journal.ok ? "ok" :
+	    "journal failing");
+	if (!h.journal.ok) {
+		clock_iso8601(h.journal.since, t, sizeof(t));
+		n += (size_t)snprintf(body + n, sizeof(body) - n, "journal: "
+		    "failing since %s: %s\n", t, h.journal.error);
+	}
+	if (!h.rrd.ok && n < sizeof(body)) {
+		clock_iso8601(h.rrd.since, t, sizeof(t));
+		snprintf(body + n, sizeof(body) - n, "rrd: failing since %s: "
+		    "%s\n", t, h.rrd.error);
+	}
+	return reply_text(c, h.journal.ok ? 200 : 503, body);
 }
 
 static const char *
@@ -240,7 +272,7 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		return rc;
 	}
 	if (strcmp(url, "/healthz") == 0)
-		return reply_text(c, 200, "ok\n");
+		return serve_health(x, c);
 	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/") == 0)
 		return serve_fleet(x, c, url);
 	if (strncmp(url, "/api/v1/", 8) == 0)

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../ingest.h"
 #include "../lib/clock.h"
 #include "../run.h"
 
@@ -72,6 +73,9 @@ struct fleet {
 	double		 fac_energy, it_energy, fac_power, it_power;
 	bool		 has_fac_e, has_it_e, has_fac_p, has_it_p;
 	size_t		 targets_up, targets_down;
+	/* the collector's storage, when the snapshot's source has one */
+	struct ingest_health storage;
+	bool		 has_storage;
 };
 
 /* Visits target views, like collector_each_target. */

@@ -239,6 +239,42 @@ reason_family(FILE *f, const struct fleet *fl)
 	}
 }
 
+/* The collector's own storage: up, failures, drops, queue, last write. */
+static void
+storage_families(FILE *f, const struct fleet *fl)
+{
+	const struct ingest_part *p[2] = { &fl->storage.journal,
+	    &fl->storage.rrd };
+	static const char *const part[2] = { "journal", "rrd" };
+	int i;
+
+	family(f, "wattpath_storage_up", "gauge", "1 while the part's last "
+	    "write got through (journal, rrd).");
+	for (i = 0; i < 2; i++)
+		fprintf(f, "wattpath_storage_up{part=\"%s\"} %d\n", part[i],
+		    p[i]->ok);
+	family(f, "wattpath_storage_write_failures_total", "counter",
+	    "Writes that failed, by part.");
+	for (i = 0; i < 2; i++)
+		fprintf(f, "wattpath_storage_write_failures_total{part=\"%s\"} "
+		    "%lu\n", part[i], p[i]->failed);
+	family(f, "wattpath_storage_last_write_timestamp_seconds", "gauge",
+	    "When the part last wrote successfully (Unix time).");
+	for (i = 0; i < 2; i++)
+		if (p[i]->last_ok != 0)
+			fprintf(f, "wattpath_storage_last_write_timestamp_seconds"
+			    "{part=\"%s\"} %.3f\n", part[i],
+			    (double)p[i]->last_ok / WP_SEC);
+	family(f, "wattpath_storage_rrd_dropped_total", "counter", "RRD "
+	    "values left out because the writer's queue was full (the "
+	    "journal has them).");
+	fprintf(f, "wattpath_storage_rrd_dropped_total %lu\n",
+	    fl->storage.rrd.dropped);
+	family(f, "wattpath_storage_rrd_queued", "gauge", "RRD values "
+	    "waiting for the writer.");
+	fprintf(f, "wattpath_storage_rrd_queued %zu\n", fl->storage.rrd.queued);
+}
+
 int
 expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 {
@@ -251,6 +287,8 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 	for (w = TF_UP; w <= TF_STALE; w++)
 		target_family(f, fl, w);
 	reason_family(f, fl);
+	if (fl->has_storage)
+		storage_families(f, fl);
 	family(f, "wattpath_build_info", "gauge", "Version of the "
 	    "collector; always 1.");
 	fprintf(f, "wattpath_build_info{version=\"%s\"} 1\n", WP_VERSION);
