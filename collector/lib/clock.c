@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -137,30 +138,66 @@ clock_parse_time(const char *s, wp_time *out)
 	return 0;
 }
 
-int
-clock_parse_duration(const char *s, wp_time *out)
+/* One "<decimal><unit>" part at *p (digits with at most one '.', no sign,
+ * exponent or hex), its nanoseconds in *ns; the unit may be absent only
+ * when the number is the whole string.  0 or -1. */
+static int
+duration_part(const char **p, bool alone, double *ns)
 {
 	static const struct { const char *sfx; wp_time mul; } units[] = {
 		{ "ms", WP_MS }, { "s", WP_SEC }, { "m", 60 * WP_SEC },
-		{ "h", 3600 * WP_SEC }, { "d", 86400 * WP_SEC }, { "", WP_SEC },
+		{ "h", 3600 * WP_SEC }, { "d", 86400 * WP_SEC },
 	};
-	char *end;
-	double v;
+	const char *q = *p;
+	double v = 0, scale = 1;
+	bool dot = false, digit = false;
 	size_t i;
 
-	if (s == NULL || !(isdigit((unsigned char)*s) || *s == '.'))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || !isfinite(v) || v < 0)
+	for (; isdigit((unsigned char)*q) || (*q == '.' && !dot); q++) {
+		if (*q == '.') {
+			dot = true;
+			continue;
+		}
+		digit = true;
+		if (dot)
+			v += (*q - '0') * (scale /= 10);
+		else
+			v = v * 10 + (*q - '0');
+	}
+	if (!digit)
 		return -1;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].sfx) == 0) {
-			if (v * (double)units[i].mul > 9.0e18)
-				return -1;
-			*out = (wp_time)llround(v * (double)units[i].mul);
+		size_t n = strlen(units[i].sfx);
+
+		if (strncmp(q, units[i].sfx, n) == 0) {	/* "ms" first */
+			*ns = v * (double)units[i].mul;
+			*p = q + n;
 			return 0;
 		}
 	}
+	if (alone && *q == '\0') {
+		*ns = v * (double)WP_SEC;	/* a bare number: seconds */
+		*p = q;
+		return 0;
+	}
 	return -1;
+}
+
+int
+clock_parse_duration(const char *s, wp_time *out)
+{
+	double total = 0, ns;
+	const char *p = s;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	while (*p != '\0') {
+		if (duration_part(&p, p == s, &ns) == -1)
+			return -1;
+		total += ns;
+	}
+	if (!isfinite(total) || total > 9.0e18)
+		return -1;
+	*out = (wp_time)llround(total);
+	return 0;
 }

@@ -35,8 +35,9 @@ void	 clock_iso8601(wp_time t, char *buf, unsigned long len);
  */
 int	 clock_parse_time(const char *s, wp_time *out);
 /*
- * Parses a duration: "10s", "5m", "1h", "250ms", "2d"; a bare number is
- * seconds.  Returns 0 or -1.
+ * Parses a duration: "10s", "5m", "1h", "250ms", "2d", compounds such as
+ * "1h30m" or "1m30.5s"; a bare number alone is seconds.  Decimal digits
+ * only (no sign, exponent or hex).  Returns 0 or -1.
  */
 int	 clock_parse_duration(const char *s, wp_time *out);
 
