@@ -17,6 +17,7 @@
 
 #include "conf.h"
 #include "../lib/diag.h"
+#include "../lib/hmap.h"
 #include "../lib/ycheck.h"
 #include "../lib/log.h"
 #include "../lib/secret.h"
@@ -113,6 +114,45 @@ struct conf_priv {
 	struct ynode *csv;		/* rows of nodes_csv, as a list */
 	char		**strs;		/* owned strings (names, paths) */
 	size_t		  n_strs, cap_strs;
+	/* by name: positions in c->nodes, pdus, meters, creds (hmap_ix) */
+	struct hmap	 nodes, pdus, meters, creds;
+};
+
+/* A name in an array of structs whose first member is their name. */
+struct name_key {
+	const void	*base;
+	size_t		 stride;
+	const char	*name;
+};
+
+static bool
+name_eq(const void *entry, const void *key)
+{
+	const struct name_key *k = key;
+	const char *const *nm = (const void *)((const char *)k->base +
+	    hmap_ix_of(entry) * k->stride);
+
+	return strcmp(*nm, k->name) == 0;
+}
+
+/* The element named name of base[0..] (stride bytes each), or NULL. */
+static const void *
+by_name(const struct hmap *m, const void *base, size_t stride,
+    const char *name)
+{
+	struct name_key k = { base, stride, name };
+	const void *e;
+
+	if (name == NULL || base == NULL ||
+	    (e = hmap_get(m, hmap_hash(name), name_eq, &k)) == NULL)
+		return NULL;
+	return (const char *)base + hmap_ix_of(e) * stride;
+}
+
+/* An outlet claimed by a node: "pdu\037outlet" -> the node's name. */
+struct claim {
+	char		*key;
+	const char	*owner;
 };
 
 /* A target found while validating, before they are put in order. */
@@ -139,7 +179,16 @@ struct ld {
 	bool		 oom;
 	bool		 scratch;	/* validating a rejected entry: no targets */
 	struct pendv	 pt_nodes, pt_pdus, pt_meters;
+	struct hmap	 claims;	/* struct claim by key: outlets taken */
 };
+
+/* Puts the position i of an array into m under name; notes out of memory. */
+static void
+index_name(struct ld *l, struct hmap *m, const char *name, size_t i)
+{
+	if (hmap_put(m, hmap_hash(name), hmap_ix(i)) == -1)
+		l->oom = true;
+}
 
 /* Moves every diagnostic, in order, into errs; d is empty after. */
 static void
@@ -540,7 +589,7 @@ load_creds(struct ld *l, const struct ynode *seq)
 		cr->block = m;
 		cr->line = m->line;
 		load_cred(l, m, cr);
-		l->c->n_creds++;
+		index_name(l, &l->pv->creds, name, l->c->n_creds++);
 	}
 }
 
@@ -686,6 +735,7 @@ load_pdus(struct ld *l, const struct ynode *seq)
 		}
 		l->c->pdus[l->c->n_pdus] = (struct wp_pdu){ .name = name,
 		    .block = m, .line = m->line };
+		index_name(l, &l->pv->pdus, name, l->c->n_pdus);
 		load_pdu(l, m, &l->c->pdus[l->c->n_pdus++]);
 	}
 }
@@ -723,6 +773,7 @@ load_meters(struct ld *l, const struct ynode *seq)
 		}
 		l->c->meters[l->c->n_meters] = (struct wp_meter){ .name = name,
 		    .block = m, .line = m->line };
+		index_name(l, &l->pv->meters, name, l->c->n_meters);
 		load_meter(l, m, &l->c->meters[l->c->n_meters++]);
 	}
 }
@@ -755,26 +806,42 @@ outlet_expand(struct ynode *it)
 	free(it->value);
 	it->value = NULL;
 	it->type = YN_MAP;
-	it->child = p;
-	p->next = o;
+	ynode_append(it, p);
+	ynode_append(it, o);
 	return 0;
 }
 
-/* Another node (or this one) already claims pdu/outlet? */
+/* Another node (or this one) already claims pdu/outlet?  Its name, or
+ * NULL: then the outlet is self's, claimed unless self is a rejected
+ * entry (whose outlets nobody else must lose). */
 static const char *
 outlet_owner(struct ld *l, const char *pdu, const char *outlet,
     const struct wp_node *self)
 {
-	const struct wp_node *nd;
-	size_t i, j;
+	char key[2 * WP_LABEL_MAX];
+	struct claim *c;
+	uint64_t h;
+	size_t j;
 
-	for (i = 0; i <= l->c->n_nodes; i++) {
-		nd = i < l->c->n_nodes ? &l->c->nodes[i] : self;
-		for (j = 0; j < nd->n_outlets; j++)
-			if (strcmp(nd->outlets[j].pdu, pdu) == 0 &&
-			    strcmp(nd->outlets[j].outlet, outlet) == 0)
-				return nd->name;
+	snprintf(key, sizeof(key), "%s\037%s", pdu, outlet);
+	h = hmap_hash(key);
+	if ((c = hmap_get(&l->claims, h, hmap_str_eq, key)) != NULL)
+		return c->owner;
+	for (j = 0; j < self->n_outlets; j++)
+		if (strcmp(self->outlets[j].pdu, pdu) == 0 &&
+		    strcmp(self->outlets[j].outlet, outlet) == 0)
+			return self->name;
+	if (l->scratch)
+		return NULL;
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->key = strdup(key)) == NULL || hmap_put(&l->claims, h, c) == -1) {
+		if (c != NULL)
+			free(c->key);
+		free(c);
+		l->oom = true;
+		return NULL;
 	}
+	c->owner = self->name;
 	return NULL;
 }
 
@@ -924,7 +991,7 @@ load_node_list(struct ld *l, struct ynode *seq)
 		*nd = (struct wp_node){ .name = name, .block = m,
 		    .line = m->line };
 		load_node(l, m, nd);
-		l->c->n_nodes++;	/* after load: outlet_owner(self) */
+		index_name(l, &l->pv->nodes, name, l->c->n_nodes++);
 	}
 }
 
@@ -1371,6 +1438,17 @@ dir_of(const char *path)
 static void
 pend_fini(struct ld *l)
 {
+	size_t i;
+
+	for (i = 0; i < l->claims.cap; i++) {
+		struct claim *c = l->claims.slot[i].e;
+
+		if (c != NULL) {
+			free(c->key);
+			free(c);
+		}
+	}
+	hmap_fini(&l->claims);
 	free(l->pt_nodes.v);
 	free(l->pt_pdus.v);
 	free(l->pt_meters.v);
@@ -1449,6 +1527,10 @@ conf_free(struct wp_conf *c)
 		for (i = 0; i < pv->n_strs; i++)
 			free(pv->strs[i]);
 		free(pv->strs);
+		hmap_fini(&pv->nodes);
+		hmap_fini(&pv->pdus);
+		hmap_fini(&pv->meters);
+		hmap_fini(&pv->creds);
 		free(pv);
 	}
 	for (i = 0; i < c->n_nodes; i++)
@@ -1478,43 +1560,35 @@ conf_free(struct wp_conf *c)
 const struct wp_cred *
 conf_cred(const struct wp_conf *c, const char *name)
 {
-	size_t i;
+	const struct conf_priv *pv = c != NULL ? c->priv : NULL;
 
-	for (i = 0; c != NULL && name != NULL && i < c->n_creds; i++)
-		if (strcmp(c->creds[i].name, name) == 0)
-			return &c->creds[i];
-	return NULL;
+	return pv == NULL ? NULL : by_name(&pv->creds, c->creds,
+	    sizeof(*c->creds), name);
 }
 
 const struct wp_node *
 conf_node_by_name(const struct wp_conf *c, const char *name)
 {
-	size_t i;
+	const struct conf_priv *pv = c != NULL ? c->priv : NULL;
 
-	for (i = 0; c != NULL && name != NULL && i < c->n_nodes; i++)
-		if (strcmp(c->nodes[i].name, name) == 0)
-			return &c->nodes[i];
-	return NULL;
+	return pv == NULL ? NULL : by_name(&pv->nodes, c->nodes,
+	    sizeof(*c->nodes), name);
 }
 
 const struct wp_pdu *
 conf_pdu(const struct wp_conf *c, const char *name)
 {
-	size_t i;
+	const struct conf_priv *pv = c != NULL ? c->priv : NULL;
 
-	for (i = 0; c != NULL && name != NULL && i < c->n_pdus; i++)
-		if (strcmp(c->pdus[i].name, name) == 0)
-			return &c->pdus[i];
-	return NULL;
+	return pv == NULL ? NULL : by_name(&pv->pdus, c->pdus,
+	    sizeof(*c->pdus), name);
 }
 
 const struct wp_meter *
 conf_meter(const struct wp_conf *c, const char *name)
 {
-	size_t i;
+	const struct conf_priv *pv = c != NULL ? c->priv : NULL;
 
-	for (i = 0; c != NULL && name != NULL && i < c->n_meters; i++)
-		if (strcmp(c->meters[i].name, name) == 0)
-			return &c->meters[i];
-	return NULL;
+	return pv == NULL ? NULL : by_name(&pv->meters, c->meters,
+	    sizeof(*c->meters), name);
 }

@@ -54,11 +54,11 @@ ynode_free(struct ynode *n)
 void
 ynode_append(struct ynode *parent, struct ynode *c)
 {
-	struct ynode **pp;
-
-	for (pp = &parent->child; *pp != NULL; pp = &(*pp)->next)
-		;
-	*pp = c;
+	if (parent->child == NULL)
+		parent->child = c;
+	else
+		parent->last->next = c;
+	parent->last = c;
 }
 
 const char *

@@ -31,6 +31,7 @@ struct ynode {
 	char		*value;		/* scalars only */
 	int		 line;		/* 1-based line in the file */
 	struct ynode	*child;		/* first member (map, seq) */
+	struct ynode	*last;		/* last member: appending is O(1) */
 	struct ynode	*next;		/* next sibling */
 	const char	*file;		/* source file when not the main one
 					   (a nodes CSV's rows), else NULL */

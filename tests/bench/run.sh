@@ -8,7 +8,8 @@
 #
 # 1. bench.py: Redfish (issue 3) and SNMP (issue 4), wattpath against
 #    collectd on one wattpath-sim, side by side in the same run.
-# 2. $BUILD/bench/bench_* (built by `make bench` from tests/bench/*.c):
+# 2. bench_config.sh: check-config on 10,000 to 100,000 nodes (linear?).
+# 3. $BUILD/bench/bench_* (built by `make bench` from tests/bench/*.c):
 #    report over 1,000 nodes x 7 days (issue 8), /metrics and dashboard
 #    at 10,000 nodes (issue 10), when present.
 # Only 127.0.0.0/8 is used; bench.py stops everything it starts.
@@ -41,6 +42,10 @@ if [ -z "${BENCH_SKIP_COLLECTORS:-}" ]; then
 	$PY tests/bench/bench.py --wattpath "$WATTPATH" --sim "$SIM" \
 		${BENCH_ARGS:-} || rc=1
 fi
+
+echo
+echo "== check-config at scale (bench_config.sh) =="
+WATTPATH=$WATTPATH sh tests/bench/bench_config.sh || rc=1
 
 for b in bench_report bench_expo; do
 	bin=$BUILD/bench/$b
