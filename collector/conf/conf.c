@@ -336,11 +336,28 @@ set_str(struct ld *l, char **dst, const char *v)
 	*dst = d;
 }
 
+static bool check_secret_pair(struct ld *, const struct ynode *,
+    const char *, const char *, const char **, const char **);
+
+/* Whether a listen address (host:port, checked) is a loopback one. */
+static bool
+loopback(const char *listen)
+{
+	char host[256];
+	int port;
+
+	if (addr_parse_hostport(listen, host, sizeof(host), &port) != 0)
+		return true;	/* reported as malformed already */
+	return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+	    strcmp(host, "localhost") == 0;
+}
+
 /* The exposition server's TLS files and Basic auth user and secret. */
 static void
 load_collector_http(struct ld *l, const struct ynode *m)
 {
 	struct wp_conf *c = l->c;
+	const char *pf = NULL, *pe = NULL;
 
 	set_str(l, &c->tls_cert_file, ycheck_scalar(&l->d, m, "tls_cert_file",
 	    "collector", false));
@@ -348,10 +365,11 @@ load_collector_http(struct ld *l, const struct ynode *m)
 	    "collector", false));
 	set_str(l, &c->http_user, ycheck_scalar(&l->d, m, "http_user", "collector",
 	    false));
-	set_str(l, &c->http_password_file, ycheck_scalar(&l->d, m,
-	    "http_password_file", "collector", false));
-	set_str(l, &c->http_password_env, ycheck_scalar(&l->d, m,
-	    "http_password_env", "collector", false));
+	/* the same checks as a credential's: a private file of the right
+	 * size, or a variable that must be set when wattpath runs */
+	check_secret_pair(l, m, "http_password", "collector", &pf, &pe);
+	set_str(l, &c->http_password_file, pf);
+	set_str(l, &c->http_password_env, pe);
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
 		bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
 		    "tls_key_file"), "collector: tls_cert_file and "
@@ -365,6 +383,11 @@ load_collector_http(struct ld *l, const struct ynode *m)
 		bad(l, ynode_get(m, c->http_password_file ?
 		    "http_password_file" : "http_password_env"), "collector: "
 		    "an http password needs http_user");
+	if (c->http_user == NULL && c->listen != NULL && !loopback(c->listen))
+		warn(l, ynode_get(m, "listen"), "collector: listen %s is not a "
+		    "loopback address and has no http_user: anyone who reaches "
+		    "it reads every figure and the API (set http_user with a "
+		    "password, and tls_cert_file)", c->listen);
 }
 
 static void
@@ -1203,9 +1226,19 @@ csv_lines(struct ld *l, FILE *fp, const char *file)
 			bad(l, &at, "line longer than %d bytes", CSV_LINE_MAX);
 			break;
 		}
+		if (memchr(line, '\0', (size_t)len) != NULL) {
+			bad(l, &at, "a NUL byte in the line: not a text CSV "
+			    "file (save it as UTF-8 text)");
+			break;
+		}
 		while (len > 0 && (line[len - 1] == '\n' ||
 		    line[len - 1] == '\r'))
 			line[--len] = '\0';
+		/* a spreadsheet's UTF-8 byte order mark before the header */
+		if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0) {
+			memmove(line, line + 3, (size_t)len - 2);
+			len -= 3;
+		}
 		if (strspn(line, " \t") == (size_t)len || line[0] == '#')
 			continue;
 		if ((n = csv_split(line, f, CSV_COLS + 1)) < 0) {

@@ -25,6 +25,11 @@ diag_vadd(struct diag *d, const char *file, int line, bool warn,
 		d->cap = ncap;
 	}
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* a value quoted from the file may hold control characters: shown
+	 * as '?', so that a message is one line and moves no cursor */
+	for (char *q = buf; *q != '\0'; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?';
 	if ((d->v[d->n].msg = strdup(buf)) == NULL)
 		return;
 	d->v[d->n].file = file ? file : d->main_file;

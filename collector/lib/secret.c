@@ -41,7 +41,16 @@ secret_check_file(const char *path, struct wp_err *err)
 	if (stat(path, &st) < 0)
 		return err_set(err, WP_E_CONFIG, "secrets file %s: %s", path,
 		    strerror(errno));
-	return check_stat(path, &st, err);
+	if (check_stat(path, &st, err) != 0)
+		return -1;
+	/* what loading it would refuse, known without reading it */
+	if (st.st_size > SECRET_MAX + 2)
+		return err_set(err, WP_E_CONFIG, "secrets file %s is larger "
+		    "than %d bytes", path, SECRET_MAX);
+	if (st.st_size == 0)
+		return err_set(err, WP_E_CONFIG, "secrets file %s is empty",
+		    path);
+	return 0;
 }
 
 /* Strips one trailing "\n", "\r\n" or "\r". */

@@ -13,7 +13,8 @@
 
 #include "err.h"
 
-/* Checks that path exists and is private; 0 or -1 with a reason. */
+/* Checks that path exists, is private, is not empty and not over the size
+ * secret_load takes (4 KiB), without reading it; 0 or -1 with a reason. */
 int	 secret_check_file(const char *path, struct wp_err *err);
 /*
  * Loads a secret from path (if non-NULL) or from the environment variable

@@ -75,9 +75,25 @@ ynode_type_name(int type)
 
 struct yparser {
 	yaml_parser_t	 yp;
+	FILE		*f;		/* for the line of a reader error */
 	struct diag	*d;
 	bool		 broken;	/* libyaml gave up: stop reading */
 };
+
+/* The 1-based line of byte offset off of f (0 when f cannot seek). */
+static int
+line_at(FILE *f, size_t off)
+{
+	size_t i;
+	int c, line = 1;
+
+	if (fseek(f, 0, SEEK_SET) != 0)
+		return 0;
+	for (i = 0; i < off && (c = getc(f)) != EOF; i++)
+		if (c == '\n')
+			line++;
+	return line;
+}
 
 static int
 next_event(struct yparser *p, yaml_event_t *ev)
@@ -96,8 +112,9 @@ next_event(struct yparser *p, yaml_event_t *ev)
 	if (p->yp.error == YAML_MEMORY_ERROR)
 		diag_add(p->d, NULL, 0, false, "out of memory while parsing");
 	else if (p->yp.error == YAML_READER_ERROR)
-		diag_add(p->d, NULL, 0, false, "cannot read: %s (offset %zu)",
-		    problem, p->yp.problem_offset);
+		diag_add(p->d, NULL, line_at(p->f, p->yp.problem_offset), false,
+		    "cannot read: %s (byte %zu: not UTF-8 text?)", problem,
+		    p->yp.problem_offset);
 	else
 		diag_add(p->d, NULL, line, false, "YAML syntax error: %s%s%s",
 		    problem, ctx ? " " : "", ctx ? ctx : "");
@@ -252,7 +269,7 @@ parse_value(struct yparser *p, yaml_event_t *ev, int depth)
 struct ynode *
 ynode_parse(FILE *f, struct diag *d)
 {
-	struct yparser p = { .d = d };
+	struct yparser p = { .f = f, .d = d };
 	struct ynode *root = NULL;
 	yaml_event_t ev;
 	bool done = false;

@@ -776,6 +776,57 @@ test_many_errors_sorted(void **st)
 	}
 }
 
+/* Issue 26.12: what the campaign found check-config let through. */
+static void
+test_hostile_inputs(void **st)
+{
+	struct fx *f = *st;
+	char y[1024], big[5001], csv[300];
+
+	/* a 5,000-byte secrets file: refused now, not at the first poll */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put(f, "pw", big, 0600);
+	snprintf(y, sizeof(y), "credentials: [{name: c, username: u, "
+	    "password_file: %s/pw}]\n", f->dir);
+	assert_null(load(f, y));
+	ERR_AT(f, 1, "is larger than 4096 bytes");
+	/* the exposition's own password: checked as a credential's */
+	LOAD_OK(f, "collector: {http_user: u, http_password_env: "
+	    "WP_TEST_SURELY_UNSET}\n");
+	WARN_AT(f, 1, "WP_TEST_SURELY_UNSET is not set");
+	/* every address without Basic auth: a warning */
+	LOAD_OK(f, "collector: {listen: \"0.0.0.0:9810\"}\n");
+	WARN_AT(f, 1, "is not a loopback address and has no http_user");
+	LOAD_OK(f, "collector: {listen: \"127.0.0.1:9810\"}\n");
+	assert_int_equal(f->errs.n_warn, 0);
+	/* control characters of a value never reach the message raw */
+	assert_null(load(f, "collector: {log_level: \"a\\x1b[2Jb\"}\n"));
+	ERR_AT(f, 1, "not 'a?[2Jb'");
+	/* a binary file: the line of the bad byte, not only an offset */
+	assert_null(load(f, "collector:\n  interval: 10s\n  data_dir: "
+	    "/x\xff\xfe\n"));
+	ERR_AT(f, 3, "not UTF-8 text?");
+	/* a UTF-8 byte order mark before a CSV header: taken as the
+	 * spreadsheet's, not as part of the first column's name */
+	put(f, "bom.csv", "\xef\xbb\xbfname,class\ngpu-1,hgx\n", 0644);
+	LOAD_OK(f, "nodes_csv: bom.csv\n");
+	assert_int_equal(f->c->n_nodes, 1);
+	/* a NUL byte: said so, at its line */
+	snprintf(csv, sizeof(csv), "%s/nul.csv", f->dir);
+	{
+		static const char nul[] = "name,class\ngpu-1,h\0x\n";
+		FILE *fp = fopen(csv, "w");
+
+		assert_non_null(fp);
+		assert_int_equal(fwrite(nul, 1, sizeof(nul) - 1, fp),
+		    sizeof(nul) - 1);
+		fclose(fp);
+	}
+	assert_null(load(f, "nodes_csv: nul.csv\n"));
+	assert_true(has(f->errs.msg, f->errs.n, csv, 2, "a NUL byte"));
+}
+
 int
 main(void)
 {
@@ -805,6 +856,8 @@ main(void)
 		cmocka_unit_test(test_hostport),
 		cmocka_unit_test_setup_teardown(test_getters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_data_file, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_inputs, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_many_errors_sorted, setup,
 		    teardown),
