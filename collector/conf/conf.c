@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_report.h"
 #include "../lib/diag.h"
 #include "../lib/log.h"
 #include "../registry.h"
@@ -1461,22 +1462,6 @@ load_csv(struct ld *l, const struct ynode *n)
 
 /* --------------------------------------------------- site, report, top */
 
-static void
-load_site(struct ld *l, const struct ynode *m)
-{
-	static const char *const keys[] = { "name", "zone", "grid", "market",
-	    "tariff", NULL };
-	static const char *const maps[] = { "grid", "market", "tariff", NULL };
-	size_t i;
-
-	check_keys(l, m, "site", keys);
-	get_scalar(l, m, "name", "site", false);
-	get_scalar(l, m, "zone", "site", false);
-	for (i = 0; maps[i] != NULL; i++)
-		get_typed(l, m, maps[i], YN_MAP, "site", false);
-	l->c->site = m;
-}
-
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
 	"site", "report", NULL
@@ -1513,7 +1498,7 @@ load_inventory(struct ld *l, struct ynode *root)
 static void
 load_root(struct ld *l, struct ynode *root)
 {
-	const struct ynode *n;
+	const struct ynode *n, *site, *report;
 
 	if (root->type != YN_MAP) {
 		bad(l, root, "the configuration must be a mapping (collector:, "
@@ -1524,10 +1509,9 @@ load_root(struct ld *l, struct ynode *root)
 	if ((n = get_typed(l, root, "collector", YN_MAP, "config", false)))
 		load_collector(l, n);
 	load_inventory(l, root);
-	if ((n = get_typed(l, root, "site", YN_MAP, "config", false)))
-		load_site(l, n);
-	if ((n = get_typed(l, root, "report", YN_MAP, "config", false)))
-		l->c->report = n;
+	site = get_typed(l, root, "site", YN_MAP, "config", false);
+	report = get_typed(l, root, "report", YN_MAP, "config", false);
+	conf_report_load(l->c, report, site, &l->d);
 }
 
 /* ---------------------------------------------------------- targets */
@@ -1740,6 +1724,7 @@ conf_free(struct wp_conf *c)
 		free(pv->strs);
 		free(pv);
 	}
+	conf_report_free(c);
 	for (i = 0; i < c->n_nodes; i++)
 		free(c->nodes[i].outlets);
 	free(c->nodes);

@@ -9,7 +9,7 @@
 #include "../conf/conf.h"
 #include "expo_api.h"
 #include "../ingest.h"
-#include "../cmd/report.h"
+#include "../report/report_api.h"
 #include "../lib/sample.h"
 
 #define MAX_WINDOW	(31LL * 86400 * WP_SEC)
