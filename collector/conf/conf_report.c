@@ -235,10 +235,12 @@ load_report_maps(struct diag *d, const struct ynode *r,
 		get_num(d, m, "tpot_ms", "report: slo", 0, false,
 		    &s->slo_tpot_ms);
 	}
-	if ((m = get_map(d, r, "idle", "report", idle_keys)) != NULL &&
-	    get_time(d, m, "from", "report: idle", &s->idle_from) == 0 &&
-	    get_time(d, m, "to", "report: idle", &s->idle_to) == 0)
-		s->idle_set = true;
+	if ((m = get_map(d, r, "idle", "report", idle_keys)) != NULL) {
+		int a = get_time(d, m, "from", "report: idle", &s->idle_from);
+		int b = get_time(d, m, "to", "report: idle", &s->idle_to);
+
+		s->idle_set = a == 0 && b == 0;
+	}
 	if ((m = get_map(d, r, "pue", "report", pue_keys)) != NULL) {
 		s->pue_value = NAN;
 		get_num(d, m, "value", "report: pue", 1, true, &s->pue_value);
