@@ -581,6 +581,7 @@ seg_open(struct seg_rd *sr, const char *dir, const char *name,
 {
 	char path[PATH_MAX];
 	uint8_t h[SEG_HDR_LEN];
+	size_t got;
 	int e;
 
 	seg_rd_close(sr);
@@ -593,10 +594,15 @@ seg_open(struct seg_rd *sr, const char *dir, const char *name,
 		errno = e;
 		return -1;
 	}
-	if (fread(h, 1, SEG_HDR_LEN, sr->f) != SEG_HDR_LEN ||
-	    memcmp(h, "WPJS", 4) != 0 || h[4] != SEG_VERSION) {
+	got = fread(h, 1, SEG_HDR_LEN, sr->f);
+	if (got != SEG_HDR_LEN || memcmp(h, "WPJS", 4) != 0 ||
+	    h[4] != SEG_VERSION) {
+		/* short, no read error and what is there is right: still
+		 * being written (ENODATA) */
+		e = got < SEG_HDR_LEN && !ferror(sr->f) && memcmp(h, "WPJS",
+		    got < 4 ? got : 4) == 0 ? ENODATA : EINVAL;
 		seg_rd_close(sr);
-		errno = EINVAL;
+		errno = e;
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s: bad or truncated header", name);
 	}
@@ -1581,15 +1587,24 @@ out:
 typedef int (*scan_fn)(const struct journal_record *r,
     const uint8_t hash[HASH_LEN], void *arg);
 
+/* Scans one segment; last: the newest listed, which the collector may be
+ * writing: a header not written yet is an empty segment, a record not
+ * written whole the end of it. */
 static int
-scan_segment(const char *dir, const char *name, wp_time from, wp_time to,
-    struct seg_rd *sr, scan_fn fn, void *arg, struct wp_err *err)
+scan_segment(const char *dir, const char *name, bool last, wp_time from,
+    wp_time to, struct seg_rd *sr, scan_fn fn, void *arg, struct wp_err *err)
 {
 	int rc, stop;
 
 	if (seg_open(sr, dir, name, err) != 0) {
 		if (errno == ENOENT)	/* expired while we listed */
 			return 0;
+		if (errno == ENODATA && last) {
+			log_debug("journal: segment %s: header not written yet",
+			    name);
+			err_clear(err);
+			return 0;
+		}
 		return -1;
 	}
 	while ((rc = seg_next(sr, err)) == RD_RECORD) {
@@ -1625,8 +1640,8 @@ scan_impl(const char *dir, wp_time from, wp_time to, scan_fn fn, void *arg,
 			continue;
 		if (to && sf[i].start >= to)
 			break;
-		rc = scan_segment(dir, sf[i].name, from, to, &sr, fn, arg,
-		    err);
+		rc = scan_segment(dir, sf[i].name, i + 1 == n, from, to, &sr,
+		    fn, arg, err);
 	}
 	seg_rd_fini(&sr);
 	free(sf);
@@ -1739,8 +1754,8 @@ scan_sum_impl(const char *dir, wp_time from, wp_time to, journal_cb cb,
 			break;
 		if (st != NULL)
 			st->segments_read++;
-		rc = scan_segment(dir, sf[i].name, from, to, &sr, scan_pub_fn,
-		    &p, err);
+		rc = scan_segment(dir, sf[i].name, i + 1 == n, from, to, &sr,
+		    scan_pub_fn, &p, err);
 	}
 	seg_rd_fini(&sr);
 	free(sf);
