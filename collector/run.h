@@ -50,6 +50,11 @@ int		 collector_each_target(const struct collector *co,
 		    int (*fn)(const struct target_view *, void *), void *arg);
 /* The current config (borrowed: valid until the next reload). */
 const struct wp_conf *collector_conf(const struct collector *co);
+/* The current config, held: it stays valid across reloads until
+ * collector_conf_release (NULL-safe).  Both on the loop thread. */
+const struct wp_conf *collector_conf_hold(struct collector *co);
+void		 collector_conf_release(struct collector *co,
+		    const struct wp_conf *c);
 /* The loop the collector runs on (borrowed), for servers beside it. */
 struct loop	*collector_loop(const struct collector *co);
 
