@@ -3,8 +3,10 @@
 #   make            build ./wattpath
 #   make sim        build ./wattpath-sim, the simulated fleet (demo, check
 #                   and bench build it too)
-#   make check      install test deps, run unit + integration tests, then the
-#                   unit and fast integration tests again under ASan+UBSan
+#   make check      install test deps, lint, run unit + integration tests,
+#                   then the unit and fast integration tests again under
+#                   ASan+UBSan
+#   make lint       the layout's rules (scripts/lint)
 #   make demo       run the collector on the built-in simulated fleet
 #   make bench      benchmarks (figures go to docs/benchmarks.md by hand)
 #   make asan       sanitizer build in build-asan/
@@ -43,13 +45,17 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all sim deps check unit integration asan check-asan demo demo-serve \
-	bench fuzz install clean
+.PHONY: all sim deps lint check unit integration asan check-asan demo \
+	demo-serve bench fuzz install clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
 deps:
 	@scripts/deps.sh build
+
+# The layout's rules: include layers and cycles, function and file sizes.
+lint:
+	@scripts/lint
 
 # V=1 shows the whole command lines.
 Q := $(if $(V),,@)

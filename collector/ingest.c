@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,42 @@ ingest_free(struct ingest *in)
 	free(in);
 }
 
+/*
+ * The most a counter may rise per second, in its SI unit: energy at more
+ * than any device of its boundary draws (a GPU 10 kW, a node 500 kW, a PDU
+ * outlet 100 kW, a PDU 5 MW, a site 2 GW), or far above the poll's own
+ * power reading of the same instance ("<x>/power" beside "<x>/energy")
+ * when it reads more than nothing: ten times it plus 1 kW, which no burst
+ * between two readings reaches.  Tokens: a billion a second.
+ */
+static double
+max_rate(const struct ingest_poll *p, const struct wp_sample *s)
+{
+	static const double cap[WP_B_COMPONENT + 1] = { [WP_B_GPU] = 1e4,
+	    [WP_B_MODULE] = 1e4, [WP_B_WALL] = 5e5, [WP_B_OUTLET] = 1e5,
+	    [WP_B_PDU] = 5e6, [WP_B_FACILITY] = 2e9 };
+	const char *slash = strrchr(s->series, '/');
+	size_t i, plen;
+	double lim;
+
+	if (s->quantity == WP_Q_TOKENS)
+		return 1e9;
+	if (s->quantity != WP_Q_ENERGY || (unsigned)s->boundary >
+	    WP_B_COMPONENT || !(cap[s->boundary] > 0))
+		return 0;
+	lim = cap[s->boundary];
+	plen = slash != NULL ? (size_t)(slash - s->series) + 1 : 0;
+	for (i = 0; i < p->n; i++) {
+		const struct wp_sample *g = &p->v[i];
+
+		if (g->kind == WP_GAUGE && g->quantity == WP_Q_POWER &&
+		    g->value > 0 && strncmp(g->series, s->series, plen) == 0 &&
+		    strcmp(g->series + plen, "power") == 0)
+			return fmin(lim, 10 * g->value + 1e3);
+	}
+	return lim;
+}
+
 static void
 count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
     struct journal_value *jv, struct ingest_ctr *out)
@@ -127,7 +164,9 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	struct counter_in ci = { .value = s->value, .wrap = s->wrap,
 	    .resolution = s->resolution, .t = s->t_real,
 	    .reset_time = s->reset_time,
-	    .device_reset = (s->flags & WP_F_RESET) != 0 };
+	    .device_reset = (s->flags & WP_F_RESET) != 0,
+	    .max_rate = max_rate(p, s) };
+	double last;
 	struct counter_out co;
 	struct wp_counter *c;
 	wp_time prev_t;
@@ -138,6 +177,7 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 		return;
 	}
 	prev_t = c->valid ? c->last_t : 0;
+	last = c->last;
 	counter_update(c, &ci, &co);
 	if (out != NULL)
 		*out = (struct ingest_ctr){ true, co.cum, co.delta,
@@ -145,10 +185,16 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	jv->delta = co.delta;
 	jv->cum = co.cum;
 	jv->ctr_flags = co.flags;
-	if (co.flags & CTR_RESET) {
+	if (co.flags & CTR_IMPLAUSIBLE)
+		log_warnx("%s: %s counter step %g -> %g %s in %.1f s is more "
+		    "than %g per second: not counted, the counter goes on from "
+		    "there", p->target, s->series, last, s->value,
+		    quantity_unit(s->quantity), (double)(s->t_real - prev_t) /
+		    WP_SEC, ci.max_rate);
+	else if (co.flags & CTR_RESET) {
 		s->flags |= WP_F_RESET;
 		log_info("%s: %s counter reset (%g -> %g %s)", p->target,
-		    s->series, c->last, s->value, quantity_unit(s->quantity));
+		    s->series, last, s->value, quantity_unit(s->quantity));
 	}
 	if (co.flags & CTR_WRAPPED)
 		s->flags |= WP_F_WRAPPED;

@@ -30,7 +30,7 @@ struct target {
 	void			*state;
 	char			*fingerprint;	/* config identity, for reload */
 	struct loop_timer	*timer;
-	struct wp_poll		*inflight;
+	struct rpoll		*inflight;
 	wp_time			 due;
 	int			 failures;
 	bool			 up, ever_polled, polled_once;
@@ -43,15 +43,12 @@ struct target {
 	struct ingest_ctr	*last_ctr;	/* n_last entries, or NULL */
 };
 
-struct wp_poll {
+/* A poll in flight: the driver's sink (p) and the core's timer. */
+struct rpoll {
+	struct wp_poll		 p;		/* first: p.owner is this */
 	struct target		*t;
-	wp_time			 t_real, t_mono, deadline;
 	struct loop_timer	*deadline_timer;
-	struct wp_sample	*v;
-	size_t			 n, cap;
-	bool			 in_start, done, finished;
-	int			 status;
-	struct wp_err		 err;
+	bool			 in_start, finished;
 };
 
 struct conf_ref {
@@ -76,11 +73,13 @@ struct collector {
 	size_t			 once_left;
 	struct loop_timer	*once_timer;
 	struct loop_timer	*sync_timer;	/* journal group commit */
+	bool			 drivers_up;	/* registry_init done */
 };
 
 #define LOGOUT_GRACE	(3 * WP_SEC)	/* for session DELETEs at exit */
 
 static void poll_begin(void *arg);
+static void poll_finish(struct wp_poll *p);
 
 /* --- config references: a target keeps the conf it was built from --- */
 
@@ -182,9 +181,9 @@ target_free(struct target *t)
 		return;
 	if (t->inflight != NULL) {
 		if (t->drv->poll_cancel)
-			t->drv->poll_cancel(t->state, t->inflight);
+			t->drv->poll_cancel(t->state, &t->inflight->p);
 		loop_timer_free(t->inflight->deadline_timer);
-		free(t->inflight->v);
+		poll_fini(&t->inflight->p);
 		free(t->inflight);
 	}
 	if (t->drv->target_free)
@@ -334,13 +333,22 @@ once_progress(struct collector *co)
 }
 
 static void
+rpoll_free(struct rpoll *rp)
+{
+	poll_fini(&rp->p);
+	free(rp);
+}
+
+/* The poll ended (poll_done or the deadline): account, ingest, reschedule. */
+static void
 poll_finish(struct wp_poll *p)
 {
-	struct target *t = p->t;
+	struct rpoll *rp = p->owner;
+	struct target *t = rp->t;
 
-	p->finished = true;
-	loop_timer_free(p->deadline_timer);
-	p->deadline_timer = NULL;
+	rp->finished = true;
+	loop_timer_free(rp->deadline_timer);
+	rp->deadline_timer = NULL;
 	t->inflight = NULL;
 	t->polls++;
 	if (p->status != 0)
@@ -352,120 +360,55 @@ poll_finish(struct wp_poll *p)
 		t->polled_once = true;
 		once_progress(t->co);
 	}
-	if (!p->in_start) {
-		free(p->v);
-		free(p);
-	}
+	if (!rp->in_start)
+		rpoll_free(rp);
 }
 
-void
-poll_done(struct wp_poll *p, int status, const struct wp_err *err)
-{
-	if (p->done)
-		return;		/* a driver bug; ignore the second call */
-	p->done = true;
-	p->status = status == 0 ? 0 : -1;
-	if (status != 0) {
-		if (err != NULL && err->class != WP_E_NONE)
-			p->err = *err;
-		else
-			err_set(&p->err, WP_E_INTERNAL, "poll failed");
-	}
-	poll_finish(p);
-}
-
-int
-poll_add(struct wp_poll *p, const struct wp_sample *s)
-{
-	struct wp_sample *v;
-	struct wp_err err;
-	size_t cap;
-
-	if (p->done)
-		return -1;
-	if (sample_validate(s, &err) == -1) {
-		log_debug("%s: dropped sample: %s", p->t->tc->name, err.msg);
-		return -1;
-	}
-	if (p->n == p->cap) {
-		cap = p->cap ? p->cap * 2 : 16;
-		if (cap > 1000000 || (v = realloc(p->v, cap * sizeof(*v))) == NULL)
-			return -1;
-		p->v = v;
-		p->cap = cap;
-	}
-	v = &p->v[p->n++];
-	*v = *s;
-	if (v->t_real == 0)
-		v->t_real = clock_real();
-	if (v->t_mono == 0)
-		v->t_mono = clock_mono();
-	return 0;
-}
-
-wp_time
-poll_started_real(const struct wp_poll *p)
-{
-	return p->t_real;
-}
-
-wp_time
-poll_deadline_mono(const struct wp_poll *p)
-{
-	return p->deadline;
-}
+static const struct wp_poll_ops rpoll_ops = { poll_finish };
 
 static void
 poll_expired(void *arg)
 {
-	struct wp_poll *p = arg;
-	struct target *t = p->t;
+	struct rpoll *rp = arg;
+	struct target *t = rp->t;
 
 	if (t->drv->poll_cancel)
-		t->drv->poll_cancel(t->state, p);
-	p->done = true;
-	p->status = -1;
-	err_set(&p->err, WP_E_TRANSIENT, "no answer within %.1f s",
-	    (double)t->tc->timeout / WP_SEC);
-	poll_finish(p);
+		t->drv->poll_cancel(t->state, &rp->p);
+	poll_expire(&rp->p, t->tc->timeout);
 }
 
 static void
 poll_begin(void *arg)
 {
 	struct target *t = arg;
-	struct wp_poll *p;
+	struct rpoll *rp;
 	struct wp_err err;
 	int rc;
 
 	if (t->inflight != NULL)	/* still busy: skip this slot */
 		return;
-	if ((p = calloc(1, sizeof(*p))) == NULL ||
-	    (p->deadline_timer = loop_timer_new(t->co->loop, poll_expired,
-	    p)) == NULL) {
-		free(p);
+	if ((rp = calloc(1, sizeof(*rp))) == NULL ||
+	    (rp->deadline_timer = loop_timer_new(t->co->loop, poll_expired,
+	    rp)) == NULL) {
+		free(rp);
 		reschedule(t, 0);
 		return;
 	}
-	p->t = t;
-	p->t_real = clock_real();
-	p->t_mono = clock_mono();
-	p->deadline = p->t_mono + t->tc->timeout;
-	loop_timer_arm(p->deadline_timer, p->deadline);
-	t->inflight = p;
-	p->in_start = true;
+	rp->t = t;
+	poll_init(&rp->p, &rpoll_ops, rp, t->tc->name, t->tc->timeout);
+	loop_timer_arm(rp->deadline_timer, rp->p.deadline);
+	t->inflight = rp;
+	rp->in_start = true;
 	err_clear(&err);
-	rc = t->drv->poll_start(t->state, p);
-	p->in_start = false;
-	if (rc == -1 && !p->done) {
+	rc = t->drv->poll_start(t->state, &rp->p);
+	if (rc == -1 && !rp->p.done) {
 		if (err.class == WP_E_NONE)
 			err_set(&err, WP_E_INTERNAL, "poll could not start");
-		poll_done(p, -1, &err);
+		poll_done(&rp->p, -1, &err);
 	}
-	if (p->finished) {
-		free(p->v);
-		free(p);
-	}
+	rp->in_start = false;
+	if (rp->finished)
+		rpoll_free(rp);
 }
 
 /* --- building, reloading --- */
@@ -536,7 +479,7 @@ reload(struct collector *co)
 	struct wp_err err;
 
 	log_info("SIGHUP: reloading %s", co->conf->path);
-	if ((nc = conf_load(co->conf->path, false, &errs)) == NULL) {
+	if ((nc = conf_load(co->conf->path, registry_find, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			log_warnx("%s", errs.msg[i]);
 		log_warnx("reload failed: keeping the running configuration");
@@ -649,6 +592,9 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 		goto fail;
 	co->svc = (struct wp_services){ co->loop, co->http, co->workers,
 	    co->state_dir };
+	if (registry_init(&co->svc, err) == -1)
+		goto fail;
+	co->drivers_up = true;
 	if (build_targets(co, NULL, 0, err) == -1)
 		goto fail;
 	if ((co->sync_timer = loop_timer_new(co->loop, on_sync, co)) == NULL) {
@@ -691,6 +637,8 @@ collector_free(struct collector *co)
 			if (loop_run_once(co->loop, 100) == -1)
 				break;
 	}
+	if (co->drivers_up)
+		registry_fini();
 	workers_free(co->workers);
 	http_free(co->http);
 	ingest_free(co->ingest);

@@ -22,36 +22,42 @@
 #include <unistd.h>
 
 #include "store/journal.h"
+#include "lib/hmap.h"
 #include "lib/log.h"
 #include "state.h"
 
 #define STR_MAX	512		/* escaped key parts, bytes */
 
 struct entry {
-	struct entry	*next;
 	char		*target, *series;
-	uint64_t	 h;
 	struct wp_counter c;
 };
 
 struct state {
-	struct entry	**tab;
-	size_t		 nbuckets, n;
+	struct hmap	 tab;		/* struct entry by (target, series) */
 	wp_time		 stamp;
 };
 
+struct key {
+	const char	*target, *series;
+};
+
+/* (target, series) hashed with a separator no name holds. */
 static uint64_t
 key_hash(const char *target, const char *series)
 {
-	uint64_t h = 1469598103934665603ULL;
-	const char *p;
+	return hmap_hash_add(hmap_hash_add(hmap_hash_add(HMAP_SEED, target,
+	    strlen(target)), "\377", 1), series, strlen(series));
+}
 
-	for (p = target; *p; p++)
-		h = (h ^ (uint8_t)*p) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (p = series; *p; p++)
-		h = (h ^ (uint8_t)*p) * 1099511628211ULL;
-	return h;
+static bool
+key_eq(const void *entry, const void *key)
+{
+	const struct entry *e = entry;
+	const struct key *k = key;
+
+	return strcmp(e->target, k->target) == 0 &&
+	    strcmp(e->series, k->series) == 0;
 }
 
 struct state *
@@ -61,63 +67,26 @@ state_new(void)
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
-	s->nbuckets = 64;
-	if ((s->tab = calloc(s->nbuckets, sizeof(*s->tab))) == NULL) {
-		free(s);
-		return NULL;
-	}
+	s->tab.min_cap = 64;
 	return s;
 }
 
 void
 state_free(struct state *s)
 {
-	struct entry *e, *next;
+	struct entry *e;
 	size_t i;
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->nbuckets; i++)
-		for (e = s->tab[i]; e; e = next) {
-			next = e->next;
+	for (i = 0; i < s->tab.cap; i++)
+		if ((e = s->tab.slot[i].e) != NULL) {
 			free(e->target);
 			free(e->series);
 			free(e);
 		}
-	free(s->tab);
+	hmap_fini(&s->tab);
 	free(s);
-}
-
-static void
-grow(struct state *s)
-{
-	struct entry **nt, *e, *next;
-	size_t i, nb = s->nbuckets * 2;
-
-	if ((nt = calloc(nb, sizeof(*nt))) == NULL)
-		return;		/* keep the old table: slower, still right */
-	for (i = 0; i < s->nbuckets; i++)
-		for (e = s->tab[i]; e; e = next) {
-			next = e->next;
-			e->next = nt[e->h % nb];
-			nt[e->h % nb] = e;
-		}
-	free(s->tab);
-	s->tab = nt;
-	s->nbuckets = nb;
-}
-
-static struct entry *
-find(const struct state *s, const char *target, const char *series,
-    uint64_t h)
-{
-	struct entry *e;
-
-	for (e = s->tab[h % s->nbuckets]; e; e = e->next)
-		if (e->h == h && strcmp(e->target, target) == 0 &&
-		    strcmp(e->series, series) == 0)
-			return e;
-	return NULL;
 }
 
 struct wp_counter *
@@ -125,9 +94,10 @@ state_counter(struct state *s, const char *target, const char *series,
     bool hold_dips)
 {
 	uint64_t h = key_hash(target, series);
+	struct key k = { target, series };
 	struct entry *e;
 
-	if ((e = find(s, target, series, h)) != NULL) {
+	if ((e = hmap_get(&s->tab, h, key_eq, &k)) != NULL) {
 		e->c.hold_dips = hold_dips;	/* policy is the caller's */
 		return &e->c;
 	}
@@ -139,13 +109,13 @@ state_counter(struct state *s, const char *target, const char *series,
 		free(e);
 		return NULL;
 	}
-	e->h = h;
+	if (hmap_put(&s->tab, h, e) == -1) {
+		free(e->target);
+		free(e->series);
+		free(e);
+		return NULL;
+	}
 	counter_init(&e->c, hold_dips);
-	if (s->n >= s->nbuckets)
-		grow(s);
-	e->next = s->tab[h % s->nbuckets];
-	s->tab[h % s->nbuckets] = e;
-	s->n++;
 	return &e->c;
 }
 
@@ -164,7 +134,7 @@ state_set_stamp(struct state *s, wp_time t)
 size_t
 state_count(const struct state *s)
 {
-	return s->n;
+	return s->tab.n;
 }
 
 /* ---- snapshot ---- */
@@ -210,19 +180,19 @@ write_entries(const struct state *s, FILE *f)
 	size_t i;
 
 	fprintf(f, "wattpath-counters 1\nstamp %" PRId64 "\n", s->stamp);
-	for (i = 0; i < s->nbuckets; i++)
-		for (e = s->tab[i]; e; e = e->next) {
-			fputs("c ", f);
-			put_esc(f, e->target);
-			fputc(' ', f);
-			put_esc(f, e->series);
-			fprintf(f, " %d %a %a %" PRId64 " %" PRId64 " %" PRIu32
-			    " %" PRIu32 " %d %" PRIu32 " %a\n", e->c.valid,
-			    e->c.last, e->c.cum, e->c.last_t, e->c.reset_time,
-			    e->c.resets, e->c.held, e->c.hold_dips,
-			    e->c.hold_max, e->c.dip_fraction);
-		}
-	fprintf(f, "end %zu\n", s->n);
+	for (i = 0; i < s->tab.cap; i++) {
+		if ((e = s->tab.slot[i].e) == NULL)
+			continue;
+		fputs("c ", f);
+		put_esc(f, e->target);
+		fputc(' ', f);
+		put_esc(f, e->series);
+		fprintf(f, " %d %a %a %" PRId64 " %" PRId64 " %" PRIu32
+		    " %" PRIu32 " %d %" PRIu32 " %a\n", e->c.valid, e->c.last,
+		    e->c.cum, e->c.last_t, e->c.reset_time, e->c.resets,
+		    e->c.held, e->c.hold_dips, e->c.hold_max, e->c.dip_fraction);
+	}
+	fprintf(f, "end %zu\n", s->tab.n);
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
 
@@ -361,8 +331,9 @@ replay_value(struct state *s, const char *target,
 		c->hold_dips = true;
 	if (fl & CTR_HELD)
 		c->held++;
-	else if (c->valid && fl == 0 && v->s.value < c->last)
-		c->last_t = v->s.t_real;	/* jitter: last kept */
+	else if (c->valid && ((fl & CTR_BACKSTEP) || (fl == 0 &&
+	    v->s.value < c->last)))
+		c->last_t = v->s.t_real;	/* jitter, step back: last kept */
 	else {
 		c->valid = true;
 		c->last = v->s.value;
@@ -372,6 +343,8 @@ replay_value(struct state *s, const char *target,
 			c->reset_time = v->s.reset_time;
 		if (fl & CTR_RESET)
 			c->resets++;
+		if (fl & CTR_IMPLAUSIBLE)
+			c->implausible++;
 	}
 	c->cum = v->cum;
 }

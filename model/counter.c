@@ -23,13 +23,40 @@ accept(struct wp_counter *c, const struct counter_in *in, double delta,
 	out->cum = c->cum;
 }
 
+/* Whether delta over the time since the last reading implies more than
+ * in->max_rate (unknown time or no limit: plausible).  One resolution
+ * step is the counter's quantum, not a rate: a coarse counter's single
+ * step inside a short interval is plausible whatever it implies. */
+static bool
+implausible(const struct wp_counter *c, const struct counter_in *in,
+    double delta)
+{
+	double dt = (double)(in->t - c->last_t) / (double)WP_SEC;
+
+	return in->max_rate > 0 && dt > 0 &&
+	    (delta - in->resolution) / dt > in->max_rate;
+}
+
+/* A step that is no energy: the counter goes on from the new value. */
+static void
+rebase(struct wp_counter *c, const struct counter_in *in,
+    struct counter_out *out)
+{
+	c->implausible++;
+	out->flags |= CTR_IMPLAUSIBLE | CTR_DISCONT;
+	accept(c, in, 0, out);
+}
+
 static void
 reset(struct wp_counter *c, const struct counter_in *in,
     struct counter_out *out)
 {
 	c->resets++;
 	out->flags |= CTR_RESET;
-	accept(c, in, in->value, out);
+	if (implausible(c, in, in->value))
+		rebase(c, in, out);	/* no energy since a restart so large */
+	else
+		accept(c, in, in->value, out);
 }
 
 static bool
@@ -58,6 +85,10 @@ counter_update(struct wp_counter *c, const struct counter_in *in,
 		return;
 	}
 	if (in->value >= c->last) {
+		if (implausible(c, in, in->value - c->last)) {
+			rebase(c, in, out);
+			return;
+		}
 		if (c->held)
 			out->flags |= CTR_RESUMED;
 		accept(c, in, in->value - c->last, out);
@@ -65,6 +96,10 @@ counter_update(struct wp_counter *c, const struct counter_in *in,
 	}
 	if (c->last - in->value <= fmax(in->resolution, 1e-9 * c->last)) {
 		c->last_t = in->t;	/* jitter: keep the higher value */
+		return;
+	}
+	if (c->last - in->value <= BACKSTEP_MAX * c->last) {
+		out->flags |= CTR_BACKSTEP;	/* keep the higher value */
 		return;
 	}
 	if (in->wrap > 0 && c->last - in->value > in->wrap / 2) {

@@ -7,6 +7,10 @@
  *  - value >= last: delta = value - last;
  *  - value a hair below last (within one resolution step, or 1e-9
  *    relative: float rounding of a re-read): jitter, no delta, last kept;
+ *  - value a little below last (at most BACKSTEP_MAX of it: a meter's
+ *    re-read or a BMC's recomputed total, never a restart): held, no
+ *    delta, last kept (BACKSTEP), so the energy counts again once the
+ *    counter passes last;
  *  - value < last and a modulus is known and the drop is more than half the
  *    modulus: a wrap, delta = value + wrap - last (WRAPPED);
  *  - device said reset (WP_F_RESET) or reset_time changed, or value < last
@@ -16,6 +20,11 @@
  *    held as unknown (HELD, no delta) for up to hold_max polls: if the
  *    counter comes back to >= last the held time is bridged exactly by
  *    value - last; if it stays down it is declared a reset then.
+ * Plausibility (max_rate > 0, and a reading time after the last): a step
+ * whose implied mean rate (delta less one resolution step, over the time
+ * since the last reading) exceeds max_rate is no energy: the counter is rebased on the new value
+ * with no delta (IMPLAUSIBLE | DISCONT), whether it is a forward jump or
+ * the value a reset would count as "since the restart".
  * cum is the reset-corrected cumulative (SI) since the series was first
  * seen: what the store and the journal keep.  The struct is plain data, so
  * the journal can persist it and a restart can resume exactly.
@@ -33,6 +42,10 @@
 #define CTR_WRAPPED	0x4
 #define CTR_HELD	0x8
 #define CTR_RESUMED	0x10	/* a held dip recovered */
+#define CTR_BACKSTEP	0x20	/* a small step back, held (no delta) */
+#define CTR_IMPLAUSIBLE	0x40	/* a step above max_rate: rebased, no delta */
+
+#define BACKSTEP_MAX	0.01	/* a step back of at most 1 % is held */
 
 struct wp_counter {
 	bool	 valid;		/* has a last value */
@@ -41,6 +54,7 @@ struct wp_counter {
 	wp_time	 last_t;	/* realtime of last */
 	wp_time	 reset_time;	/* last device reset epoch seen, 0 unknown */
 	uint32_t resets;	/* resets seen, for "reset storm" alerts */
+	uint32_t implausible;	/* steps refused as implausible */
 	uint32_t held;		/* polls held in a dip so far */
 	/* policy (set once by the owner): */
 	bool	 hold_dips;
@@ -55,6 +69,8 @@ struct counter_in {
 	wp_time	 t;		/* realtime of the reading */
 	wp_time	 reset_time;	/* device reset epoch, 0 unknown */
 	bool	 device_reset;	/* device flagged a reset (WP_F_RESET) */
+	double	 max_rate;	/* SI per second a step may imply at most;
+				   0: no plausibility check */
 };
 
 struct counter_out {

@@ -272,7 +272,7 @@ setup(struct hist *h, const struct sim_args *a, char *cfg, size_t len)
 	co.retention = ret;
 	if (sim_conf_write(&h->s, &co, err, sizeof(err)) == -1)
 		return fprintf(stderr, "wattpath-sim: %s\n", err), NULL;
-	if ((conf = conf_load(cfg, false, &errs)) == NULL) {
+	if ((conf = conf_load(cfg, NULL, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		conf_errs_fini(&errs);

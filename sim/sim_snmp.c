@@ -27,6 +27,7 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
+#include "../drivers/snmp_pdu/snmp_lib.h"
 #include "sim_snmp.h"
 
 #define APP		"wattpath-sim"
@@ -460,14 +461,7 @@ agent_init(struct sim_snmp *p)
 	    0);
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
 	    NETSNMP_DS_AGENT_DONT_LOG_TCPWRAPPERS_CONNECTS, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
+	snmp_lib_setup(NULL);
 	netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_PORTS,
 	    spec);
 	free(spec);

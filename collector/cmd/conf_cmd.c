@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "../conf/conf.h"
+#include "../registry.h"
 
 static int
 check_usage(void)
@@ -64,7 +65,7 @@ cmd_check_config(int argc, char **argv)
 	}
 	if (path == NULL || optind != argc)
 		return check_usage();
-	c = conf_load(path, true, &errs);
+	c = conf_load(path, registry_find, &errs);
 	for (i = 0; i < errs.n_warn; i++)
 		fprintf(stderr, "%s\n", errs.warn[i]);
 	for (i = 0; i < errs.n; i++)

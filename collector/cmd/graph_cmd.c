@@ -228,7 +228,7 @@ cmd_graph(int argc, char **argv)
 		fprintf(stderr, "wattpath graph: --from must be before --to\n");
 		return 2;
 	}
-	if ((c = conf_load(cfg, false, &errs)) == NULL) {
+	if ((c = conf_load(cfg, NULL, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		conf_errs_fini(&errs);

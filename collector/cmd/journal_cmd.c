@@ -36,7 +36,7 @@ journal_dir(const char *conf_path, const char *dir, char *out, size_t len)
 		snprintf(out, len, "%s", dir);
 		return 0;
 	}
-	if ((c = conf_load(conf_path, false, &errs)) == NULL) {
+	if ((c = conf_load(conf_path, NULL, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		conf_errs_fini(&errs);

@@ -1,5 +1,5 @@
 /*
- * probe.c - `wattpath probe`: set up the core services, hand the URL to the
+ * probe_cmd.c - `wattpath probe`: set up the core services, hand the URL to the
  * driver its scheme names, print what the device offers.
  */
 #include <getopt.h>
@@ -17,39 +17,6 @@
 #include "probe_cmd.h"
 #include "../registry.h"
 #include "../lib/workers.h"
-
-int
-probe_result_add(struct wp_probe_result *r, const struct wp_sample *s,
-    const char *path, bool chosen)
-{
-	struct wp_probe_source *p;
-	size_t cap;
-
-	if (r->n == r->cap) {
-		cap = r->cap ? r->cap * 2 : 16;
-		if ((p = realloc(r->src, cap * sizeof(*p))) == NULL)
-			return -1;
-		r->src = p;
-		r->cap = cap;
-	}
-	p = &r->src[r->n++];
-	memset(p, 0, sizeof(*p));
-	p->s = *s;
-	snprintf(p->path, sizeof(p->path), "%s", path ? path : s->series);
-	p->chosen = chosen;
-	if (s->quantity == WP_Q_TOKENS)
-		sample_get_label(s, "direction", p->direction,
-		    sizeof(p->direction));
-	return 0;
-}
-
-void
-probe_result_fini(struct wp_probe_result *r)
-{
-	free(r->src);
-	r->src = NULL;
-	r->n = r->cap = 0;
-}
 
 const char *
 probe_driver_for(const char *url, const char *protocol)
@@ -288,12 +255,15 @@ run_probe(const struct wp_driver *drv, struct probe_args *a)
 	struct wp_probe_result r = { 0 };
 	struct wp_services svc = { 0 };
 	struct wp_err err = { 0 };
+	bool inited = false;
 	int rc = 1;
 
 	if ((svc.loop = loop_new(&err)) == NULL ||
 	    (svc.http = http_new(svc.loop, 0, &err)) == NULL ||
-	    (svc.workers = workers_new(svc.loop, 1, &err)) == NULL)
+	    (svc.workers = workers_new(svc.loop, 1, &err)) == NULL ||
+	    registry_init(&svc, &err) == -1)
 		goto out;
+	inited = true;
 	if (drv->probe(&a->req, &svc, &r, &err) == -1)
 		goto out;
 	if (r.n == 0) {
@@ -310,6 +280,8 @@ out:
 		fprintf(stderr, "wattpath probe: %s: %s\n", a->req.url,
 		    err.msg[0] ? err.msg : "failed");
 	probe_result_fini(&r);
+	if (inited)
+		registry_fini();
 	workers_free(svc.workers);
 	http_free(svc.http);
 	loop_free(svc.loop);

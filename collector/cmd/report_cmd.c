@@ -152,7 +152,7 @@ open_cmd(int argc, char **argv, bool curve, struct opts *o,
 		fputs(curve ? curve_usage : report_usage, stderr);
 		return 2;
 	}
-	if ((*c = conf_load(o->cfg, false, &errs)) == NULL) {
+	if ((*c = conf_load(o->cfg, NULL, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		conf_errs_fini(&errs);

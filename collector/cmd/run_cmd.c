@@ -8,6 +8,7 @@
 #include "../conf/conf.h"
 #include "../expo/expo.h"
 #include "../lib/log.h"
+#include "../registry.h"
 #include "../run.h"
 #include "cmd.h"
 
@@ -51,7 +52,7 @@ cmd_run(int argc, char **argv)
 	}
 	if (path == NULL || optind != argc)
 		return run_usage();
-	if ((conf = conf_load(path, false, &errs)) == NULL) {
+	if ((conf = conf_load(path, registry_find, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		conf_errs_fini(&errs);

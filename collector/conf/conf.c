@@ -18,8 +18,8 @@
 #include "conf.h"
 #include "conf_report.h"
 #include "../lib/diag.h"
+#include "../lib/ycheck.h"
 #include "../lib/log.h"
-#include "../registry.h"
 #include "../lib/secret.h"
 
 #define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */
@@ -119,9 +119,11 @@ struct conf_priv {
 /* A target found while validating, before they are put in order. */
 struct pend {
 	const char	*name, *node, *kind, *driver;
+	const char	*where;		/* the block in messages */
 	const struct ynode *block;
 	wp_time		 interval, timeout;
-	bool		 ok;		/* its block had no core error */
+	bool		 gpu_inband;	/* the node also has gpu: */
+	bool		 scratch;	/* a rejected entry: validated only */
 };
 
 struct pendv {
@@ -204,148 +206,6 @@ own(struct ld *l, const char *s)
 	return d;
 }
 
-static void
-check_keys(struct ld *l, const struct ynode *map, const char *where,
-    const char *const *allowed)
-{
-	const struct ynode *c;
-
-	for (c = map->child; c != NULL; c = c->next)
-		if (!ynode_key_in(c->key, allowed))
-			bad(l, c, "%s%sunknown key '%s'", where ? where : "",
-			    where ? ": " : "", c->key);
-}
-
-static bool
-is_null(const struct ynode *n)
-{
-	return n->type == YN_SCALAR && (*n->value == '\0' ||
-	    strcmp(n->value, "~") == 0 || strcmp(n->value, "null") == 0);
-}
-
-/* The member key of map if it has the given type; else NULL (reported if
- * present with another type, or if required and absent). */
-static const struct ynode *
-get_typed(struct ld *l, const struct ynode *map, const char *key,
-    int type, const char *where, bool required)
-{
-	const struct ynode *n = ynode_get(map, key);
-
-	if (n == NULL) {
-		if (required)
-			bad(l, map, "%s: missing required key '%s'", where, key);
-		return NULL;
-	}
-	if (type == YN_SCALAR && n->type == YN_SCALAR && *n->value == '\0') {
-		bad(l, n, "%s: %s has no value", where, key);
-		return NULL;
-	}
-	if (n->type != type && is_null(n)) {
-		/* "key:" with no value: the same as absent (a mapping or
-		 * list left empty in a template). */
-		if (required)
-			bad(l, n, "%s: %s has no value", where, key);
-		return NULL;
-	}
-	if (n->type != type) {
-		bad(l, n, "%s: %s must be %s, not %s", where, key,
-		    ynode_type_name(type), ynode_type_name(n->type));
-		return NULL;
-	}
-	return n;
-}
-
-static const char *
-get_scalar(struct ld *l, const struct ynode *map, const char *key,
-    const char *where, bool required)
-{
-	const struct ynode *n;
-
-	n = get_typed(l, map, key, YN_SCALAR, where, required);
-	if (n != NULL && *n->value == '\0') {
-		bad(l, n, "%s: %s must not be empty", where, key);
-		return NULL;
-	}
-	return n ? n->value : NULL;
-}
-
-/* 1 absent, 0 set, -1 invalid (reported).  Range in ns. */
-static int
-get_dur(struct ld *l, const struct ynode *map, const char *key,
-    const char *where, wp_time min, wp_time max, const char *range,
-    wp_time *out)
-{
-	const struct ynode *n;
-	wp_time v;
-
-	if ((n = get_typed(l, map, key, YN_SCALAR, where, false)) == NULL)
-		return ynode_get(map, key) ? -1 : 1;
-	if (clock_parse_duration(n->value, &v) < 0) {
-		bad(l, n, "%s: %s: '%s' is not a duration (like 10s, 5m, 1h)",
-		    where, key, n->value);
-		return -1;
-	}
-	if (v < min || v > max) {
-		bad(l, n, "%s: %s %s is out of range (%s)", where, key,
-		    n->value, range);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* 1 absent, 0 set, -1 invalid (reported). */
-static int
-get_long(struct ld *l, const struct ynode *map, const char *key,
-    const char *where, long min, long max, long *out)
-{
-	const struct ynode *n;
-
-	if ((n = get_typed(l, map, key, YN_SCALAR, where, false)) == NULL)
-		return ynode_get(map, key) ? -1 : 1;
-	if (ynode_parse_long(n->value, min, max, out) < 0) {
-		bad(l, n, "%s: %s must be an integer in %ld..%ld, not '%s'",
-		    where, key, min, max, n->value);
-		return -1;
-	}
-	return 0;
-}
-
-/* 1 absent, 0 set, -1 invalid (reported). */
-static int
-get_bool(struct ld *l, const struct ynode *map, const char *key,
-    const char *where, bool *out)
-{
-	const struct ynode *n;
-
-	if ((n = get_typed(l, map, key, YN_SCALAR, where, false)) == NULL)
-		return ynode_get(map, key) ? -1 : 1;
-	if (ynode_parse_bool(n->value, out) < 0) {
-		bad(l, n, "%s: %s must be true or false, not '%s'", where, key,
-		    n->value);
-		return -1;
-	}
-	return 0;
-}
-
-/* The value of key if it is one of the NULL-ended choices. */
-static const char *
-get_enum(struct ld *l, const struct ynode *map, const char *key,
-    const char *where, const char *const *choices, const char *list)
-{
-	const char *v = get_scalar(l, map, key, where, false);
-	size_t i;
-
-	if (v == NULL)
-		return NULL;
-	for (i = 0; choices[i] != NULL; i++)
-		if (strcasecmp(v, choices[i]) == 0)
-			return v;
-	bad(l, ynode_get(map, key), "%s: %s must be one of %s, not '%s'",
-	    where, key, list, v);
-	return NULL;
-}
-
 static bool
 name_ok(const char *s)
 {
@@ -364,7 +224,7 @@ name_ok(const char *s)
 static const char *
 get_name(struct ld *l, const struct ynode *map, const char *what)
 {
-	const char *name = get_scalar(l, map, "name", what, true);
+	const char *name = ycheck_scalar(&l->d, map, "name", what, true);
 
 	if (name != NULL && !name_ok(name)) {
 		bad(l, ynode_get(map, "name"), "%s name '%s': use 1..%d "
@@ -382,58 +242,6 @@ entry_name(const struct ynode *m)
 	const char *s = ynode_str(m, "name");
 
 	return s != NULL && *s != '\0' ? s : "(unnamed)";
-}
-
-/* Checks an http(s) URL; warns about http when credentials go with it. */
-static void
-check_url(struct ld *l, const struct ynode *n, const char *where,
-    bool has_creds)
-{
-	const char *s = n->value, *auth, *end, *p;
-	char hp[300], host[256];
-	size_t alen;
-	int port;
-	bool tls;
-
-	if (strncasecmp(s, "https://", 8) == 0)
-		tls = true, auth = s + 8;
-	else if (strncasecmp(s, "http://", 7) == 0)
-		tls = false, auth = s + 7;
-	else {
-		bad(l, n, "%s: URL '%s' must start with https:// or http://",
-		    where, s);
-		return;
-	}
-	for (p = s; *p != '\0'; p++)
-		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p)) {
-			bad(l, n, "%s: URL contains white space", where);
-			return;
-		}
-	end = auth + strcspn(auth, "/?#");
-	alen = (size_t)(end - auth);
-	if (memchr(auth, '@', alen) != NULL) {
-		bad(l, n, "%s: URL must not contain a user or password; use "
-		    "credentials:", where);
-		return;
-	}
-	if (alen == 0 || alen >= sizeof(hp) - 8) {
-		bad(l, n, "%s: URL '%s' has no host", where, s);
-		return;
-	}
-	memcpy(hp, auth, alen);
-	hp[alen] = '\0';
-	if (addr_parse_hostport(hp, host, sizeof(host), &port) < 0) {
-		/* No port: add one to reuse the host check. */
-		snprintf(hp + alen, sizeof(hp) - alen, ":%d", tls ? 443 : 80);
-		if (addr_parse_hostport(hp, host, sizeof(host), &port) < 0) {
-			bad(l, n, "%s: URL '%s' has a bad host or port", where,
-			    s);
-			return;
-		}
-	}
-	if (!tls && has_creds)
-		warn(l, n, "%s: plain http:// URL: credentials travel in "
-		    "clear text; use https://", where);
 }
 
 /* "host:port", "[v6]:port" or, when bare_ok, a host name without port. */
@@ -454,20 +262,6 @@ check_hostport(struct ld *l, const struct ynode *n, const char *where,
 	}
 	bad(l, n, "%s: %s '%s' is not host:port (port 1..65535; IPv6 as "
 	    "[addr]:port)", where, key, n->value);
-}
-
-/* Checks a "credentials: NAME" reference in map; true if there is one. */
-static bool
-ref_cred(struct ld *l, const struct ynode *map, const char *where)
-{
-	const char *name = get_scalar(l, map, "credentials", where, false);
-
-	if (name == NULL)
-		return ynode_get(map, "credentials") != NULL;
-	if (conf_cred(l->c, name) == NULL)
-		bad(l, ynode_get(map, "credentials"), "%s: unknown credential "
-		    "'%s'", where, name);
-	return true;
 }
 
 /* collector: */
@@ -500,15 +294,15 @@ load_collector_http(struct ld *l, const struct ynode *m)
 {
 	struct wp_conf *c = l->c;
 
-	set_str(l, &c->tls_cert_file, get_scalar(l, m, "tls_cert_file",
+	set_str(l, &c->tls_cert_file, ycheck_scalar(&l->d, m, "tls_cert_file",
 	    "collector", false));
-	set_str(l, &c->tls_key_file, get_scalar(l, m, "tls_key_file",
+	set_str(l, &c->tls_key_file, ycheck_scalar(&l->d, m, "tls_key_file",
 	    "collector", false));
-	set_str(l, &c->http_user, get_scalar(l, m, "http_user", "collector",
+	set_str(l, &c->http_user, ycheck_scalar(&l->d, m, "http_user", "collector",
 	    false));
-	set_str(l, &c->http_password_file, get_scalar(l, m,
+	set_str(l, &c->http_password_file, ycheck_scalar(&l->d, m,
 	    "http_password_file", "collector", false));
-	set_str(l, &c->http_password_env, get_scalar(l, m,
+	set_str(l, &c->http_password_env, ycheck_scalar(&l->d, m,
 	    "http_password_env", "collector", false));
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
 		bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
@@ -533,14 +327,14 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	const char *v;
 	struct stat st;
 
-	set_str(l, &l->c->data_dir, get_scalar(l, m, "data_dir", "collector",
+	set_str(l, &l->c->data_dir, ycheck_scalar(&l->d, m, "data_dir", "collector",
 	    false));
-	if ((v = get_scalar(l, m, "listen", "collector", false)) != NULL) {
+	if ((v = ycheck_scalar(&l->d, m, "listen", "collector", false)) != NULL) {
 		check_hostport(l, ynode_get(m, "listen"), "collector", "listen",
 		    false);
 		set_str(l, &l->c->listen, v);
 	}
-	if ((v = get_scalar(l, m, "rrdcached", "collector", false)) != NULL) {
+	if ((v = ycheck_scalar(&l->d, m, "rrdcached", "collector", false)) != NULL) {
 		n = ynode_get(m, "rrdcached");
 		if (strncmp(v, "unix:", 5) == 0) {
 			if (v[5] != '/')
@@ -550,13 +344,13 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 			check_hostport(l, n, "collector", "rrdcached", false);
 		set_str(l, &l->c->rrdcached, v);
 	}
-	if ((v = get_scalar(l, m, "maps_dir", "collector", false)) != NULL) {
+	if ((v = ycheck_scalar(&l->d, m, "maps_dir", "collector", false)) != NULL) {
 		if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
 			bad(l, ynode_get(m, "maps_dir"), "collector: maps_dir "
 			    "%s is not a directory", v);
 		set_str(l, &l->c->maps_dir, v);
 	}
-	if ((v = get_enum(l, m, "fsync", "collector", fsyncs,
+	if ((v = ycheck_enum(&l->d, m, "fsync", "collector", fsyncs,
 	    "poll, segment, none")) != NULL)
 		set_str(l, &l->c->fsync, v);
 	load_collector_http(l, m);
@@ -570,11 +364,11 @@ load_collector(struct ld *l, const struct ynode *m)
 	long n;
 	int lvl;
 
-	check_keys(l, m, "collector", collector_keys);
-	get_dur(l, m, "interval", "collector", WP_SEC, 3600 * WP_SEC,
+	ycheck_keys(&l->d, m, "collector", collector_keys);
+	ycheck_duration(&l->d, m, "interval", "collector", WP_SEC, 3600 * WP_SEC,
 	    "1s..1h", &c->interval);
 	c->timeout = c->interval / 10 * 8;
-	if (get_dur(l, m, "timeout", "collector", 100 * WP_MS, 3600 * WP_SEC,
+	if (ycheck_duration(&l->d, m, "timeout", "collector", 100 * WP_MS, 3600 * WP_SEC,
 	    "100ms..1h", &c->timeout) == 0) {
 		l->timeout_set = true;
 		if (c->timeout > c->interval)
@@ -583,18 +377,18 @@ load_collector(struct ld *l, const struct ynode *m)
 	}
 	if (c->backoff_max < c->interval)
 		c->backoff_max = c->interval;
-	if (get_dur(l, m, "backoff_max", "collector", WP_SEC,
+	if (ycheck_duration(&l->d, m, "backoff_max", "collector", WP_SEC,
 	    86400 * WP_SEC, "1s..1d", &c->backoff_max) == 0 &&
 	    c->backoff_max < c->interval)
 		bad(l, ynode_get(m, "backoff_max"), "collector: backoff_max "
 		    "must not be shorter than the interval");
-	get_dur(l, m, "poll_batch", "collector", 0, 60 * WP_SEC, "0..1m",
+	ycheck_duration(&l->d, m, "poll_batch", "collector", 0, 60 * WP_SEC, "0..1m",
 	    &c->poll_batch);
-	get_dur(l, m, "journal_retention", "collector", 3600 * WP_SEC,
+	ycheck_duration(&l->d, m, "journal_retention", "collector", 3600 * WP_SEC,
 	    3650 * 86400 * WP_SEC, "1h..3650d", &c->journal_retention);
-	get_dur(l, m, "rrd_write_delay", "collector", 0, 3600 * WP_SEC,
+	ycheck_duration(&l->d, m, "rrd_write_delay", "collector", 0, 3600 * WP_SEC,
 	    "0..1h", &c->rrd_write_delay);
-	if ((v = get_scalar(l, m, "log_level", "collector", false)) != NULL) {
+	if ((v = ycheck_scalar(&l->d, m, "log_level", "collector", false)) != NULL) {
 		if ((lvl = log_level_parse(v)) < 0)
 			bad(l, ynode_get(m, "log_level"), "collector: log_level "
 			    "must be one of error, warn, info, debug, not '%s'",
@@ -602,10 +396,10 @@ load_collector(struct ld *l, const struct ynode *m)
 		else
 			c->log_level = lvl;
 	}
-	get_bool(l, m, "syslog", "collector", &c->log_syslog);
-	if (get_long(l, m, "workers", "collector", 1, 256, &n) == 0)
+	ycheck_bool(&l->d, m, "syslog", "collector", &c->log_syslog);
+	if (ycheck_long(&l->d, m, "workers", "collector", 1, 256, &n) == 0)
 		c->workers = (int)n;
-	if (get_long(l, m, "http_max_inflight", "collector", 1, 65536, &n) == 0)
+	if (ycheck_long(&l->d, m, "http_max_inflight", "collector", 1, 65536, &n) == 0)
 		c->http_max_inflight = (int)n;
 	load_collector_paths(l, m);
 }
@@ -640,8 +434,8 @@ check_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
 
 	snprintf(kf, sizeof(kf), "%s_file", pfx);
 	snprintf(ke, sizeof(ke), "%s_env", pfx);
-	f = get_scalar(l, m, kf, where, false);
-	e = get_scalar(l, m, ke, where, false);
+	f = ycheck_scalar(&l->d, m, kf, where, false);
+	e = ycheck_scalar(&l->d, m, ke, where, false);
 	if (f != NULL && e != NULL) {
 		bad(l, ynode_get(m, ke), "%s: give %s or %s, not both", where,
 		    kf, ke);
@@ -677,8 +471,8 @@ load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 	const char *ap, *pp;
 
 	snprintf(where, sizeof(where), "credential %s", cr->name);
-	check_keys(l, m, where, cred_keys);
-	cr->username = get_scalar(l, m, "username", where, false);
+	ycheck_keys(&l->d, m, where, cred_keys);
+	cr->username = ycheck_scalar(&l->d, m, "username", where, false);
 	pw = check_secret_pair(l, m, "password", where, &cr->password_file,
 	    &cr->password_env);
 	com = check_secret_pair(l, m, "community", where, &cr->password_file,
@@ -688,9 +482,9 @@ load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 	apw = check_secret_pair(l, m, "auth_password", where, NULL, NULL);
 	ppw = check_secret_pair(l, m, "priv_password", where, NULL, NULL);
 	tok = check_secret_pair(l, m, "token", where, NULL, NULL);
-	ap = get_enum(l, m, "auth_protocol", where, auths,
+	ap = ycheck_enum(&l->d, m, "auth_protocol", where, auths,
 	    "MD5, SHA, SHA-224, SHA-256, SHA-384, SHA-512");
-	pp = get_enum(l, m, "priv_protocol", where, privs,
+	pp = ycheck_enum(&l->d, m, "priv_protocol", where, privs,
 	    "DES, AES, AES-128, AES-192, AES-256");
 	if (ynode_get(m, "auth_protocol") != NULL && !apw)
 		bad(l, m, "%s: auth_protocol needs auth_password_file or "
@@ -771,116 +565,78 @@ pend_add(struct ld *l, struct pendv *pv, const struct pend *p)
 }
 
 /*
- * Adds the target "name" for block; reads the block's interval/timeout
- * overrides.  ok: no error was found in the block so far (n_err0).
+ * Adds the target "name" for block (driver's, named where in messages);
+ * reads the block's interval/timeout overrides.  A rejected entry
+ * (l->scratch) is kept for its driver's validation only.
  */
 static void
-add_target(struct ld *l, struct pendv *pv, const char *name,
-    const char *node, const char *kind, const char *driver,
-    const struct ynode *block, size_t n_err0)
+add_target(struct ld *l, struct pendv *pv, const struct pend *t)
 {
-	struct pend p = { .node = node, .kind = kind, .driver = driver,
-	    .block = block };
-	char where[128];
+	struct pend p = *t;
+	const struct ynode *block = p.block;
 
-	snprintf(where, sizeof(where), "%s", name);
 	p.interval = l->c->interval;
-	get_dur(l, block, "interval", where, WP_SEC, 3600 * WP_SEC, "1s..1h",
-	    &p.interval);
+	ycheck_duration(&l->d, block, "interval", p.where, WP_SEC,
+	    3600 * WP_SEC, "1s..1h", &p.interval);
 	p.timeout = p.interval / 10 * 8;
 	if (l->timeout_set && l->c->timeout < p.timeout)
 		p.timeout = l->c->timeout;
-	if (get_dur(l, block, "timeout", where, 100 * WP_MS, 3600 * WP_SEC,
-	    "100ms..1h", &p.timeout) == 0 && p.timeout > p.interval)
+	if (ycheck_duration(&l->d, block, "timeout", p.where, 100 * WP_MS,
+	    3600 * WP_SEC, "100ms..1h", &p.timeout) == 0 &&
+	    p.timeout > p.interval)
 		bad(l, ynode_get(block, "timeout"), "%s: timeout must not be "
-		    "longer than the interval", where);
-	if (l->scratch || (p.name = own(l, name)) == NULL)
+		    "longer than the interval", p.where);
+	p.scratch = l->scratch;
+	if ((p.name = own(l, p.name)) == NULL ||
+	    (p.where = own(l, p.where)) == NULL)
 		return;
-	p.ok = l->d.n_err == n_err0;
 	pend_add(l, pv, &p);
 }
 
-/* pdus: */
+/* pdus: SNMP (address) or Redfish (url); the driver checks the rest. */
 static void
 load_pdu(struct ld *l, const struct ynode *m, struct wp_pdu *pdu)
 {
-	const struct ynode *addr, *url, *snmp, *prof;
-	char where[128], path[PATH_MAX];
-	size_t n_err0 = l->d.n_err;
-	bool creds;
+	const struct ynode *addr, *url, *snmp;
+	char where[128];
 
 	snprintf(where, sizeof(where), "pdu %s", pdu->name);
-	addr = get_typed(l, m, "address", YN_SCALAR, where, false);
-	url = get_typed(l, m, "url", YN_SCALAR, where, false);
-	creds = ref_cred(l, m, where);
+	addr = ycheck_typed(&l->d, m, "address", YN_SCALAR, where, false);
+	url = ycheck_typed(&l->d, m, "url", YN_SCALAR, where, false);
 	if (addr != NULL && url != NULL)
 		bad(l, url, "%s: give address (SNMP) or url (Redfish), not "
 		    "both", where);
 	else if (addr == NULL && url == NULL && !ynode_get(m, "address") &&
 	    !ynode_get(m, "url"))
 		bad(l, m, "%s: needs address (SNMP) or url (Redfish)", where);
-	if (addr != NULL)
-		check_hostport(l, addr, where, "address", true);
-	if (url != NULL)
-		check_url(l, url, where, creds);
-	if ((snmp = get_typed(l, m, "snmp", YN_MAP, where, false)) != NULL) {
-		if (url != NULL)
-			bad(l, snmp, "%s: snmp: applies to SNMP PDUs (address), "
-			    "not Redfish ones (url)", where);
-		ref_cred(l, snmp, where);
-	}
-	prof = get_typed(l, m, "profile", YN_SCALAR, where, false);
-	if (prof != NULL && strcmp(prof->value, "auto") != 0 &&
-	    datafile_find(l->c->maps_dir, "pdu-profiles", prof->value,
-	    ".yaml", path, sizeof(path)) < 0)
-		bad(l, prof, "%s: unknown PDU profile '%s' (no "
-		    "pdu-profiles/%s.yaml in maps_dir, ./etc or %s/share/"
-		    "wattpath)", where, prof->value, prof->value, WP_PREFIX);
-	add_target(l, &l->pt_pdus, pdu->name, NULL, "pdu",
-	    url != NULL ? "redfish" : "snmp_pdu", m, n_err0);
+	if ((snmp = ynode_get(m, "snmp")) != NULL && url != NULL)
+		bad(l, snmp, "%s: snmp: applies to SNMP PDUs (address), not "
+		    "Redfish ones (url)", where);
+	add_target(l, &l->pt_pdus, &(struct pend){ .name = pdu->name,
+	    .kind = "pdu", .driver = url != NULL ? "redfish" : "snmp_pdu",
+	    .where = where, .block = m });
 }
 
-/* meters: */
+/* meters: the role is the core's (PUE); the driver checks the rest. */
 static void
 load_meter(struct ld *l, const struct ynode *m, struct wp_meter *me)
 {
 	static const char *const roles[] = { "facility_total", "it_total",
 	    "cooling", "other", NULL };
-	const struct ynode *mb, *tcp, *rtu;
-	char where[128], path[PATH_MAX];
-	size_t n_err0 = l->d.n_err;
+	char where[128];
 	const char *role;
 
 	snprintf(where, sizeof(where), "meter %s", me->name);
 	if (ynode_get(m, "role") == NULL)
 		bad(l, m, "%s: missing required key 'role' (facility_total, "
 		    "it_total, cooling or other)", where);
-	role = get_enum(l, m, "role", where, roles,
+	role = ycheck_enum(&l->d, m, "role", where, roles,
 	    "facility_total, it_total, cooling, other");
 	me->role = role != NULL ? role : "other";
-	me->map = get_scalar(l, m, "map", where, true);
-	if (me->map != NULL && datafile_find(l->c->maps_dir,
-	    "meter-maps", me->map, ".yaml", path, sizeof(path)) < 0)
-		bad(l, ynode_get(m, "map"), "%s: unknown meter map '%s' (no "
-		    "meter-maps/%s.yaml in maps_dir, ./etc or %s/share/"
-		    "wattpath)", where, me->map, me->map, WP_PREFIX);
-	if ((mb = get_typed(l, m, "modbus", YN_MAP, where, true)) != NULL) {
-		tcp = get_typed(l, mb, "tcp", YN_SCALAR, where, false);
-		rtu = get_typed(l, mb, "rtu", YN_MAP, where, false);
-		if (tcp != NULL)
-			check_hostport(l, tcp, where, "modbus tcp", true);
-		if (rtu != NULL)
-			get_scalar(l, rtu, "device", where, true);
-		if (ynode_get(mb, "tcp") != NULL && ynode_get(mb, "rtu") != NULL)
-			bad(l, mb, "%s: modbus: give tcp or rtu, not both",
-			    where);
-		else if (ynode_get(mb, "tcp") == NULL &&
-		    ynode_get(mb, "rtu") == NULL)
-			bad(l, mb, "%s: modbus: needs tcp: host:port or rtu: "
-			    "{device: ...}", where);
-	}
-	add_target(l, &l->pt_meters, me->name, NULL, "meter", "modbus", m,
-	    n_err0);
+	me->map = ynode_str(m, "map");
+	add_target(l, &l->pt_meters, &(struct pend){ .name = me->name,
+	    .kind = "meter", .driver = "modbus", .where = where,
+	    .block = m });
 }
 
 static size_t
@@ -1048,9 +804,9 @@ load_outlets(struct ld *l, struct ynode *seq, struct wp_node *nd,
 			    "or \"NAME:N\"", where);
 			continue;
 		}
-		check_keys(l, it, where, keys);
-		pdu = get_scalar(l, it, "pdu", where, true);
-		out = get_scalar(l, it, "outlet", where, true);
+		ycheck_keys(&l->d, it, where, keys);
+		pdu = ycheck_scalar(&l->d, it, "pdu", where, true);
+		out = ycheck_scalar(&l->d, it, "outlet", where, true);
 		if (pdu == NULL || out == NULL)
 			continue;
 		if (conf_pdu(l->c, pdu) == NULL) {
@@ -1074,74 +830,41 @@ load_outlets(struct ld *l, struct ynode *seq, struct wp_node *nd,
 	}
 }
 
+/* A node's target of kind (its block b): "<node>/<suffix>". */
 static void
-load_bmc(struct ld *l, const struct ynode *b, const char *node)
+node_target(struct ld *l, const struct ynode *node, const struct ynode *b,
+    const char *name, const char *kind, const char *driver,
+    const char *where)
 {
-	static const char *const auths[] = { "session", "basic", "none", NULL };
-	const struct ynode *url;
-	char where[128], tname[128];
-	size_t n_err0 = l->d.n_err;
-	bool creds;
+	char tname[128];
 
-	snprintf(where, sizeof(where), "node %s: bmc", node);
-	creds = ref_cred(l, b, where);
-	if ((url = get_typed(l, b, "url", YN_SCALAR, where, true)) != NULL)
-		check_url(l, url, where, creds);
-	get_enum(l, b, "auth", where, auths, "session, basic, none");
-	snprintf(tname, sizeof(tname), "%s/bmc", node);
-	add_target(l, &l->pt_nodes, tname, node, "bmc", "redfish", b, n_err0);
+	snprintf(tname, sizeof(tname), "%s/%s", name, kind);
+	add_target(l, &l->pt_nodes, &(struct pend){ .name = tname,
+	    .node = name, .kind = kind, .driver = driver, .where = where,
+	    .block = b, .gpu_inband = ynode_get(node, "gpu") != NULL });
 }
 
 static void
-load_gpu(struct ld *l, const struct ynode *g, const char *node)
+load_engines(struct ld *l, const struct ynode *node,
+    const struct ynode *seq, const char *name)
 {
-	const struct ynode *url;
+	const struct ynode *e;
 	char where[128], tname[128];
-	size_t n_err0 = l->d.n_err;
-	bool nvml = false, creds;
-
-	snprintf(where, sizeof(where), "node %s: gpu", node);
-	creds = ref_cred(l, g, where);
-	url = get_typed(l, g, "dcgm_exporter", YN_SCALAR, where, false);
-	if (url != NULL)
-		check_url(l, url, where, creds);
-	get_bool(l, g, "nvml", where, &nvml);
-	if (url != NULL && nvml)
-		bad(l, g, "%s: give dcgm_exporter or nvml: true, not both",
-		    where);
-	else if (ynode_get(g, "dcgm_exporter") == NULL && !nvml &&
-	    ynode_get(g, "nvml") == NULL)
-		bad(l, g, "%s: needs dcgm_exporter: URL or nvml: true", where);
-	snprintf(tname, sizeof(tname), "%s/gpu", node);
-	add_target(l, &l->pt_nodes, tname, node, "gpu", "inband", g, n_err0);
-}
-
-static void
-load_engines(struct ld *l, const struct ynode *seq, const char *node)
-{
-	static const char *const kinds[] = { "vllm", "sglang", "tgi",
-	    "llamacpp", "auto", NULL };
-	const struct ynode *e, *url;
-	char where[128], tname[128];
-	size_t n_err0, i = 0;
-	bool creds;
+	size_t i = 0;
 
 	for (e = seq->child; e != NULL; e = e->next, i++) {
-		n_err0 = l->d.n_err;
-		snprintf(where, sizeof(where), "node %s: engines[%zu]", node, i);
+		snprintf(where, sizeof(where), "node %s: engines[%zu]", name,
+		    i);
 		if (e->type != YN_MAP) {
 			bad(l, e, "%s: must be a mapping {url: ..., kind: ...}",
 			    where);
 			continue;
 		}
-		creds = ref_cred(l, e, where);
-		if ((url = get_typed(l, e, "url", YN_SCALAR, where, true)))
-			check_url(l, url, where, creds);
-		get_enum(l, e, "kind", where, kinds,
-		    "vllm, sglang, tgi, llamacpp, auto");
-		snprintf(tname, sizeof(tname), "%s/engine%zu", node, i);
-		add_target(l, &l->pt_nodes, tname, node, "engine", "inband", e,
-		    n_err0);
+		snprintf(tname, sizeof(tname), "%s/engine%zu", name, i);
+		add_target(l, &l->pt_nodes, &(struct pend){ .name = tname,
+		    .node = name, .kind = "engine", .driver = "inband",
+		    .where = where, .block = e,
+		    .gpu_inband = ynode_get(node, "gpu") != NULL });
 	}
 }
 
@@ -1150,19 +873,22 @@ load_node(struct ld *l, struct ynode *m, struct wp_node *nd)
 {
 	const struct ynode *b;
 	struct ynode *c;
-	char where[128];
+	char where[128], bw[160];
 
 	snprintf(where, sizeof(where), "node %s", nd->name);
-	check_keys(l, m, where, node_keys);
-	nd->class = get_scalar(l, m, "class", where, false);
-	nd->rack = get_scalar(l, m, "rack", where, false);
-	if ((b = get_typed(l, m, "bmc", YN_MAP, where, false)) != NULL)
-		load_bmc(l, b, nd->name);
-	if ((b = get_typed(l, m, "gpu", YN_MAP, where, false)) != NULL)
-		load_gpu(l, b, nd->name);
-	if ((b = get_typed(l, m, "engines", YN_SEQ, where, false)) != NULL)
-		load_engines(l, b, nd->name);
-	if (get_typed(l, m, "outlets", YN_SEQ, where, false) != NULL) {
+	ycheck_keys(&l->d, m, where, node_keys);
+	nd->class = ycheck_scalar(&l->d, m, "class", where, false);
+	nd->rack = ycheck_scalar(&l->d, m, "rack", where, false);
+	snprintf(bw, sizeof(bw), "node %s: bmc", nd->name);
+	if ((b = ycheck_typed(&l->d, m, "bmc", YN_MAP, where, false)) != NULL)
+		node_target(l, m, b, nd->name, "bmc", "redfish", bw);
+	snprintf(bw, sizeof(bw), "node %s: gpu", nd->name);
+	if ((b = ycheck_typed(&l->d, m, "gpu", YN_MAP, where, false)) != NULL)
+		node_target(l, m, b, nd->name, "gpu", "inband", bw);
+	if ((b = ycheck_typed(&l->d, m, "engines", YN_SEQ, where,
+	    false)) != NULL)
+		load_engines(l, m, b, nd->name);
+	if (ycheck_typed(&l->d, m, "outlets", YN_SEQ, where, false) != NULL) {
 		for (c = m->child; strcmp(c->key, "outlets") != 0; c = c->next)
 			;
 		load_outlets(l, c, nd, where);
@@ -1473,15 +1199,15 @@ load_inventory(struct ld *l, struct ynode *root)
 	const struct ynode *n;
 	size_t total;
 
-	if ((n = get_typed(l, root, "credentials", YN_SEQ, "config", false)))
+	if ((n = ycheck_typed(&l->d, root, "credentials", YN_SEQ, "config", false)))
 		load_creds(l, n);
-	if ((n = get_typed(l, root, "pdus", YN_SEQ, "config", false)))
+	if ((n = ycheck_typed(&l->d, root, "pdus", YN_SEQ, "config", false)))
 		load_pdus(l, n);
-	if ((n = get_typed(l, root, "meters", YN_SEQ, "config", false)))
+	if ((n = ycheck_typed(&l->d, root, "meters", YN_SEQ, "config", false)))
 		load_meters(l, n);
-	if ((n = get_typed(l, root, "nodes_csv", YN_SCALAR, "config", false)))
+	if ((n = ycheck_typed(&l->d, root, "nodes_csv", YN_SCALAR, "config", false)))
 		load_csv(l, n);
-	n = get_typed(l, root, "nodes", YN_SEQ, "config", false);
+	n = ycheck_typed(&l->d, root, "nodes", YN_SEQ, "config", false);
 	total = count_children(n) + count_children(l->pv->csv);
 	if (total == 0)
 		return;
@@ -1505,16 +1231,42 @@ load_root(struct ld *l, struct ynode *root)
 		    "nodes:, ...), not %s", ynode_type_name(root->type));
 		return;
 	}
-	check_keys(l, root, NULL, top_keys);
-	if ((n = get_typed(l, root, "collector", YN_MAP, "config", false)))
+	ycheck_keys(&l->d, root, NULL, top_keys);
+	if ((n = ycheck_typed(&l->d, root, "collector", YN_MAP, "config", false)))
 		load_collector(l, n);
 	load_inventory(l, root);
-	site = get_typed(l, root, "site", YN_MAP, "config", false);
-	report = get_typed(l, root, "report", YN_MAP, "config", false);
+	site = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false);
+	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
 	conf_report_load(l->c, report, site, &l->d);
 }
 
 /* ---------------------------------------------------------- targets */
+
+/* The keys of a target's block the core reads, by kind. */
+static const char *const *
+core_keys(const char *kind)
+{
+	static const char *const node[] = { "interval", "timeout", NULL };
+	static const char *const pdu[] = { "name", "address", "url",
+	    "interval", "timeout", NULL };
+	static const char *const meter[] = { "name", "role", "zone",
+	    "interval", "timeout", NULL };
+
+	return strcmp(kind, "pdu") == 0 ? pdu : strcmp(kind, "meter") == 0 ?
+	    meter : node;
+}
+
+/* What a driver is handed for the pending target p. */
+static struct wp_target_conf
+target_conf(const struct ld *l, const struct pend *p)
+{
+	return (struct wp_target_conf){ .name = p->name, .node = p->node,
+	    .kind = p->kind, .where = p->where, .block = p->block,
+	    .core_keys = core_keys(p->kind),
+	    .creds = l->c->creds, .n_creds = l->c->n_creds,
+	    .maps_dir = l->c->maps_dir, .node_gpu_inband = p->gpu_inband,
+	    .interval = p->interval, .timeout = p->timeout };
+}
 
 static void
 order_targets(struct ld *l)
@@ -1534,80 +1286,39 @@ order_targets(struct ld *l)
 		l->oom = true;
 		return;
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3; i++)
 		for (j = 0; j < pvs[i]->n; j++) {
 			p = &pvs[i]->v[j];
-			c->targets[c->n_targets] = (struct wp_target_conf){
-			    .name = p->name, .node = p->node, .kind = p->kind,
-			    .block = p->block, .conf = c,
-			    .interval = p->interval, .timeout = p->timeout };
+			if (p->scratch)
+				continue;
+			c->targets[c->n_targets] = target_conf(l, p);
 			c->target_drivers[c->n_targets++] = p->driver;
 		}
-	}
 }
 
-/* Finds "line N: " in msg: returns N and removes it, else 0. */
-static int
-take_line(char *msg)
-{
-	char *p, *end;
-	long v;
-
-	for (p = strstr(msg, "line "); p != NULL; p = strstr(p + 1, "line ")) {
-		if (!isdigit((unsigned char)p[5]))
-			continue;
-		v = strtol(p + 5, &end, 10);
-		if (end[0] != ':' || end[1] != ' ' || v <= 0 || v > INT_MAX)
-			continue;
-		memmove(p, end + 2, strlen(end + 2) + 1);
-		return (int)v;
-	}
-	return 0;
-}
-
-/* Lets each target's driver validate its block (no I/O). */
+/* Hands every target's block, rejected entries' too, to its driver's
+ * validate hook: the driver checks its own block, the core nothing of it. */
 static void
-check_drivers(struct ld *l)
+validate_targets(struct ld *l, conf_driver_fn find)
 {
-	const struct wp_services svc = { 0 };
-	const struct wp_target_conf *tc;
-	const struct wp_driver *drv;
-	struct ynode at;
 	struct pendv *pvs[] = { &l->pt_nodes, &l->pt_pdus, &l->pt_meters };
-	struct wp_err err;
-	size_t i, k = 0, j;
-	void *state;
-	int line;
+	const struct wp_driver *drv;
+	struct wp_target_conf tc;
+	size_t i, j;
 
-	for (i = 0; i < 3; i++) {
-		for (j = 0; j < pvs[i]->n; j++, k++) {
-			if (!pvs[i]->v[j].ok || k >= l->c->n_targets)
-				continue;
-			tc = &l->c->targets[k];
-			at = *tc->block;
-			if ((drv = registry_find(l->c->target_drivers[k])) ==
-			    NULL || drv->target_new == NULL) {
-				bad(l, &at, "%s: no driver '%s' in this build",
-				    tc->name, l->c->target_drivers[k]);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < pvs[i]->n; j++) {
+			const struct pend *p = &pvs[i]->v[j];
+
+			if ((drv = find(p->driver)) == NULL) {
+				bad(l, p->block, "%s: no driver '%s' in this "
+				    "build", p->where, p->driver);
 				continue;
 			}
-			state = NULL;
-			err_clear(&err);
-			if (drv->target_new(tc, &svc, &state, &err) == 0) {
-				if (drv->target_free != NULL)
-					drv->target_free(state);
-				continue;
-			}
-			if ((line = take_line(err.msg)) > 0)
-				at.line = line;
-			if (strstr(err.msg, "not built yet") != NULL)
-				warn(l, &at, "%s", err.msg);
-			else if (strstr(err.msg, tc->name) != NULL)
-				bad(l, &at, "%s", err.msg);
-			else
-				bad(l, &at, "%s: %s", tc->name, err.msg);
+			tc = target_conf(l, p);
+			if (drv->validate != NULL)
+				drv->validate(&tc, &l->d);
 		}
-	}
 }
 
 /* ------------------------------------------------------ load and free */
@@ -1652,7 +1363,7 @@ pend_fini(struct ld *l)
 
 /* Parses and validates; everything found goes to l->d. */
 static void
-load_all(struct ld *l, const char *path, bool check)
+load_all(struct ld *l, const char *path, conf_driver_fn find)
 {
 	FILE *fp;
 
@@ -1671,12 +1382,12 @@ load_all(struct ld *l, const char *path, bool check)
 	l->c->root = l->pv->root;
 	load_root(l, l->pv->root);
 	order_targets(l);
-	if (check && !l->oom)
-		check_drivers(l);
+	if (find != NULL && !l->oom)
+		validate_targets(l, find);
 }
 
 struct wp_conf *
-conf_load(const char *path, bool check_drivers_too, struct conf_errs *errs)
+conf_load(const char *path, conf_driver_fn drivers, struct conf_errs *errs)
 {
 	struct ld l = { 0 };
 	struct wp_conf *c;
@@ -1693,7 +1404,7 @@ conf_load(const char *path, bool check_drivers_too, struct conf_errs *errs)
 	    c->fsync == NULL))
 		l.oom = true;
 	if (!l.oom)
-		load_all(&l, path, check_drivers_too);
+		load_all(&l, path, drivers);
 	if (l.oom)
 		diag_add(&l.d, NULL, 0, false, "out of memory");
 	/* Flush before conf_free: messages may point at owned file names. */

@@ -39,15 +39,6 @@ struct conf_errs {
 	size_t	  n_warn, cap_warn;
 };
 
-struct wp_cred {
-	const char	*name;
-	const char	*username;	/* may be NULL (SNMP community) */
-	const char	*password_file;	/* exactly one of file/env, or neither */
-	const char	*password_env;
-	const struct ynode *block;	/* for other fields (auth_protocol...) */
-	int		 line;
-};
-
 struct wp_outlet_ref {
 	const char	*pdu;
 	const char	*outlet;	/* number (1-based) or name, as text */
@@ -121,13 +112,17 @@ struct wp_conf {
 	void		*priv;			/* parser-owned storage */
 };
 
+/* The driver called name, or NULL (the runtime's registry_find). */
+typedef const struct wp_driver *(*conf_driver_fn)(const char *name);
+
 /*
  * Loads and validates path.  Returns a new conf (caller frees with
  * conf_free), or NULL with every error appended to errs (caller frees with
- * conf_errs_fini).  With check_drivers, each target is also passed to its
- * driver's target_new/target_free to validate its block offline.
+ * conf_errs_fini).  drivers finds each target's driver, whose validate hook
+ * checks the target's block; NULL leaves the blocks unchecked (commands
+ * that only read data_dir: report, journal, graph).
  */
-struct wp_conf	*conf_load(const char *path, bool check_drivers,
+struct wp_conf	*conf_load(const char *path, conf_driver_fn drivers,
 		    struct conf_errs *errs);
 void		 conf_free(struct wp_conf *c);
 void		 conf_errs_add(struct conf_errs *e, const char *file, int line,

@@ -5,40 +5,11 @@
 
 #include "dashboard.h"
 #include "dashboard_svg.h"
+#include "html.h"
 
 #define SCATTER_MAX	600
 
 static const char *const colours[FB_N] = { "#d62728", "#2ca02c", "#1f77b4" };
-
-void
-dashboard_escape(FILE *f, const char *s)
-{
-	for (; s != NULL && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* Writes s percent-encoded for a query string. */
-static void
-url_escape(FILE *f, const char *s)
-{
-	for (; s != NULL && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || strchr("-_.~", c) != NULL)
-			fputc(c, f);
-		else
-			fprintf(f, "%%%02X", c);
-	}
-}
 
 static void
 watts(FILE *f, bool has, double w)
@@ -63,7 +34,7 @@ head(FILE *f, const struct fleet *fl)
 	    "<meta http-equiv=\"refresh\" content=\"30\"><title>wattpath", f);
 	if (*fl->site) {
 		fputs(" &ndash; ", f);
-		dashboard_escape(f, fl->site);
+		html_escape(f, fl->site);
 	}
 	fputs("</title><style>body{font:14px sans-serif;margin:16px;"
 	    "background:#fff;color:#222}h1{font-size:20px}h2{font-size:16px;"
@@ -76,7 +47,7 @@ head(FILE *f, const struct fleet *fl)
 	    "solid #eee;background:#fff}</style></head><body>\n<h1>wattpath", f);
 	if (*fl->site) {
 		fputs(": ", f);
-		dashboard_escape(f, fl->site);
+		html_escape(f, fl->site);
 	}
 	fprintf(f, "</h1><p>%s &middot; %zu nodes &middot; %zu targets "
 	    "(%zu down) &middot; <a href=\"/metrics\">metrics</a> &middot; "
@@ -227,9 +198,9 @@ class_table(FILE *f, const struct fleet *fl)
 			}
 		}
 		fputs("<tr><td><a href=\"/?q=", f);
-		url_escape(f, cls[i]);
+		html_url_escape(f, cls[i]);
 		fputs("\">", f);
-		dashboard_escape(f, *cls[i] ? cls[i] : "(none)");
+		html_escape(f, *cls[i] ? cls[i] : "(none)");
 		fprintf(f, "</a></td><td>%zu</td><td>", cnt);
 		watts(f, gpu > 0, wall);
 		fputs("</td><td>", f);
@@ -255,13 +226,13 @@ node_row(FILE *f, const struct fleet_node *n)
 	int b;
 
 	fputs("<tr><td><a href=\"/?node=", f);
-	url_escape(f, n->name);
+	html_url_escape(f, n->name);
 	fputs("\">", f);
-	dashboard_escape(f, n->name);
+	html_escape(f, n->name);
 	fputs("</a></td><td>", f);
-	dashboard_escape(f, n->class);
+	html_escape(f, n->class);
 	fputs("</td><td>", f);
-	dashboard_escape(f, n->rack);
+	html_escape(f, n->rack);
 	for (b = 0; b < FB_N; b++) {
 		fputs("</td><td>", f);
 		watts(f, n->b[b].has_power, n->b[b].power);
@@ -276,12 +247,12 @@ pager(FILE *f, const struct dash_query *q, long page, long pages)
 	fprintf(f, "<p>page %ld of %ld ", page, pages);
 	if (page > 1) {
 		fputs("<a href=\"/?q=", f);
-		url_escape(f, q->q);
+		html_url_escape(f, q->q);
 		fprintf(f, "&amp;page=%ld\">previous</a> ", page - 1);
 	}
 	if (page < pages) {
 		fputs("<a href=\"/?q=", f);
-		url_escape(f, q->q);
+		html_url_escape(f, q->q);
 		fprintf(f, "&amp;page=%ld\">next</a>", page + 1);
 	}
 	fputs("</p>\n", f);
@@ -302,7 +273,7 @@ node_table(FILE *f, const struct fleet *fl, const struct dash_query *q)
 	hi = lo + DASH_PAGE;
 	fputs("<h2>Nodes</h2><form method=\"get\" action=\"/\"><input "
 	    "name=\"q\" placeholder=\"name, class or rack\" value=\"", f);
-	dashboard_escape(f, q->q);
+	html_escape(f, q->q);
 	fprintf(f, "\"> <button>search</button></form><p>%zu matching</p>"
 	    "<table><tr><th>node</th><th>class</th><th>rack</th><th>wall</th>"
 	    "<th>GPU</th><th>outlet</th><th>targets up</th></tr>", n);
@@ -334,13 +305,13 @@ health(FILE *f, const struct fleet *fl)
 			continue;
 		shown++;
 		fputs("<tr class=\"down\"><td>", f);
-		dashboard_escape(f, t->name);
+		html_escape(f, t->name);
 		fputs("</td><td>", f);
-		dashboard_escape(f, t->protocol);
+		html_escape(f, t->protocol);
 		fputs("</td><td>", f);
-		dashboard_escape(f, *t->reason ? t->reason : "pending");
+		html_escape(f, *t->reason ? t->reason : "pending");
 		fputs("</td><td>", f);
-		dashboard_escape(f, t->error);
+		html_escape(f, t->error);
 		fprintf(f, "</td><td>%lu</td></tr>", t->failures);
 	}
 	fputs("</table>", f);

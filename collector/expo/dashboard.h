@@ -28,7 +28,5 @@ struct dash_query {
 /* Writes the page.  0, or -1 on a write error. */
 int	 dashboard_write(FILE *f, const struct fleet *fl,
 	    const struct history *h, const struct dash_query *q);
-/* Writes s with &<>"' escaped. */
-void	 dashboard_escape(FILE *f, const char *s);
 
 #endif

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "dashboard.h"
 #include "dashboard_svg.h"
+#include "html.h"
 
 #define W	560
 #define H	260
@@ -65,9 +65,9 @@ frame(FILE *f, const char *title, const struct axis *ax,
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 	    "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>", W, H, W,
 	    H);
-	dashboard_escape(f, title);
+	html_escape(f, title);
 	fprintf(f, "</title><text x=\"%d\" y=\"18\" font-size=\"13\">", ML);
-	dashboard_escape(f, title);
+	html_escape(f, title);
 	fprintf(f, "</text><path d=\"M%d %d V%d H%d\" stroke=\"#444\" "
 	    "fill=\"none\"/>", ML, MT, H - MB, W - MR);
 	if (ay != NULL)
@@ -120,7 +120,7 @@ svg_lines(FILE *f, const char *title, const double *x, size_t n,
 		fprintf(f, "\"/><text x=\"%d\" y=\"%d\" font-size=\"11\" "
 		    "fill=\"%s\">", W - MR - 70 * (nser - k), MT - 12 + 12,
 		    colours[k]);
-		dashboard_escape(f, names[k]);
+		html_escape(f, names[k]);
 		fputs("</text>", f);
 	}
 	if (drawn == 0)
@@ -143,7 +143,7 @@ svg_bars(FILE *f, const char *title, const double *v,
 
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">", x,
 		    H - MB + 16);
-		dashboard_escape(f, names[k]);
+		html_escape(f, names[k]);
 		fputs("</text>", f);
 		if (!isfinite(v[k]))
 			continue;

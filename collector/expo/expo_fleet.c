@@ -8,13 +8,20 @@
 #include "../conf/conf.h"
 #include "expo_fleet.h"
 #include "../ingest.h"
+#include "../lib/hmap.h"
 #include "../lib/sample.h"
 
-/* String -> index map, open addressing; keys are owned copies. */
+/* String -> index over the one hash table; keys are owned copies, in
+ * an array sized once (the map holds pointers into it). */
+struct sent {
+	char	*key;
+	size_t	 val;
+};
+
 struct smap {
-	char	**key;
-	size_t	 *val;
-	size_t	  cap;
+	struct hmap	 h;
+	struct sent	*e;
+	size_t		 n, cap;
 };
 
 struct acc {
@@ -32,25 +39,12 @@ struct build {
 	bool		 oom;
 };
 
-static unsigned long
-shash(const char *s)
-{
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
 static int
 smap_init(struct smap *m, size_t n)
 {
-	m->cap = 16;
-	while (m->cap < 2 * n + 1)
-		m->cap *= 2;
-	m->key = calloc(m->cap, sizeof(*m->key));
-	m->val = calloc(m->cap, sizeof(*m->val));
-	return m->key && m->val ? 0 : -1;
+	m->cap = n;
+	m->e = calloc(n + 1, sizeof(*m->e));
+	return m->e != NULL && hmap_reserve(&m->h, n) == 0 ? 0 : -1;
 }
 
 static void
@@ -58,40 +52,42 @@ smap_fini(struct smap *m)
 {
 	size_t i;
 
-	for (i = 0; m->key != NULL && i < m->cap; i++)
-		free(m->key[i]);
-	free(m->key);
-	free(m->val);
+	for (i = 0; i < m->n; i++)
+		free(m->e[i].key);
+	free(m->e);
+	hmap_fini(&m->h);
 }
 
 /* Adds key (copied) unless present; 0, or -1 out of memory. */
 static int
 smap_put(struct smap *m, const char *key, size_t val)
 {
-	size_t i = shash(key) & (m->cap - 1);
+	uint64_t h = hmap_hash(key);
+	struct sent *e;
 
-	while (m->key[i] != NULL) {
-		if (strcmp(m->key[i], key) == 0)
-			return 0;
-		i = (i + 1) & (m->cap - 1);
-	}
-	if ((m->key[i] = strdup(key)) == NULL)
+	if (hmap_get(&m->h, h, hmap_str_eq, key) != NULL)
+		return 0;
+	if (m->n == m->cap)
 		return -1;
-	m->val[i] = val;
+	e = &m->e[m->n];
+	if ((e->key = strdup(key)) == NULL)
+		return -1;
+	e->val = val;
+	if (hmap_put(&m->h, h, e) == -1) {
+		free(e->key);
+		return -1;
+	}
+	m->n++;
 	return 0;
 }
 
 static const size_t *
 smap_get(const struct smap *m, const char *key)
 {
-	size_t i = shash(key) & (m->cap - 1);
+	const struct sent *e = hmap_get(&m->h, hmap_hash(key), hmap_str_eq,
+	    key);
 
-	while (m->key[i] != NULL) {
-		if (strcmp(m->key[i], key) == 0)
-			return &m->val[i];
-		i = (i + 1) & (m->cap - 1);
-	}
-	return NULL;
+	return e != NULL ? &e->val : NULL;
 }
 
 const char *

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/hmap.h"
 #include "expo_history.h"
 
 struct nodeh {
-	char	*name, *class;
+	char	*name, *class;		/* name first: the map's key */
 	float	 gpu[HIST_PAIRS], wall[HIST_PAIRS];
 	unsigned n, head;
 };
@@ -14,19 +15,8 @@ struct nodeh {
 struct history {
 	struct hist_point *v;
 	size_t	 cap, n, head;		/* head: next slot */
-	struct nodeh *nodes;		/* open addressing by name */
-	size_t	 ncap, nn;
+	struct hmap nodes;		/* struct nodeh by name */
 };
-
-static unsigned long
-shash(const char *s)
-{
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
 
 struct history *
 history_new(size_t cap)
@@ -50,11 +40,16 @@ history_free(struct history *h)
 
 	if (h == NULL)
 		return;
-	for (i = 0; i < h->ncap; i++) {
-		free(h->nodes[i].name);
-		free(h->nodes[i].class);
+	for (i = 0; i < h->nodes.cap; i++) {
+		struct nodeh *nh = h->nodes.slot[i].e;
+
+		if (nh != NULL) {
+			free(nh->name);
+			free(nh->class);
+			free(nh);
+		}
 	}
-	free(h->nodes);
+	hmap_fini(&h->nodes);
 	free(h->v);
 	free(h);
 }
@@ -138,51 +133,28 @@ history_tokens_per_joule(const struct history *h, const struct fleet *f,
 
 /* --- per-node pairs --- */
 
-static int
-nodes_grow(struct history *h)
-{
-	struct nodeh *old = h->nodes, *nv;
-	size_t ocap = h->ncap, cap = ocap ? ocap * 2 : 64, i, j;
-
-	if ((nv = calloc(cap, sizeof(*nv))) == NULL)
-		return -1;
-	for (i = 0; i < ocap; i++) {
-		if (old[i].name == NULL)
-			continue;
-		j = shash(old[i].name) & (cap - 1);
-		while (nv[j].name != NULL)
-			j = (j + 1) & (cap - 1);
-		nv[j] = old[i];
-	}
-	free(old);
-	h->nodes = nv;
-	h->ncap = cap;
-	return 0;
-}
-
+/* The pairs of node name (created when new), its class kept current. */
 static struct nodeh *
 node_get(struct history *h, const char *name, const char *cls)
 {
-	size_t i;
+	uint64_t hv = hmap_hash(name);
+	struct nodeh *nh = hmap_get(&h->nodes, hv, hmap_str_eq, name);
 
-	if (2 * (h->nn + 1) > h->ncap && nodes_grow(h) == -1)
-		return NULL;
-	i = shash(name) & (h->ncap - 1);
-	while (h->nodes[i].name != NULL) {
-		if (strcmp(h->nodes[i].name, name) == 0)
-			break;
-		i = (i + 1) & (h->ncap - 1);
-	}
-	if (h->nodes[i].name == NULL) {
-		if ((h->nodes[i].name = strdup(name)) == NULL)
+	if (nh == NULL) {
+		if ((nh = calloc(1, sizeof(*nh))) == NULL)
 			return NULL;
-		h->nn++;
+		if ((nh->name = strdup(name)) == NULL ||
+		    hmap_put(&h->nodes, hv, nh) == -1) {
+			free(nh->name);
+			free(nh);
+			return NULL;
+		}
 	}
-	if (h->nodes[i].class == NULL || strcmp(h->nodes[i].class, cls) != 0) {
-		free(h->nodes[i].class);
-		h->nodes[i].class = strdup(cls);
+	if (nh->class == NULL || strcmp(nh->class, cls) != 0) {
+		free(nh->class);
+		nh->class = strdup(cls);
 	}
-	return h->nodes[i].class ? &h->nodes[i] : NULL;
+	return nh->class ? nh : NULL;
 }
 
 static int
@@ -241,15 +213,18 @@ history_pairs(const struct history *h, const char *node, const char *cls,
 	size_t i, total = 0, out = 0, seen = 0, step;
 	unsigned k;
 
-	for (i = 0; i < h->ncap; i++)
-		if (h->nodes[i].name != NULL && (node ? strcmp(h->nodes[i].name,
-		    node) == 0 : strcmp(h->nodes[i].class, cls) == 0))
-			total += h->nodes[i].n;
-	step = max > 0 && total > max ? (total + max - 1) / max : 1;
-	for (i = 0; i < h->ncap && out < max; i++) {
-		const struct nodeh *nh = &h->nodes[i];
+	for (i = 0; i < h->nodes.cap; i++) {
+		const struct nodeh *nh = h->nodes.slot[i].e;
 
-		if (nh->name == NULL || (node ? strcmp(nh->name, node) != 0 :
+		if (nh != NULL && (node ? strcmp(nh->name, node) == 0 :
+		    strcmp(nh->class, cls) == 0))
+			total += nh->n;
+	}
+	step = max > 0 && total > max ? (total + max - 1) / max : 1;
+	for (i = 0; i < h->nodes.cap && out < max; i++) {
+		const struct nodeh *nh = h->nodes.slot[i].e;
+
+		if (nh == NULL || (node ? strcmp(nh->name, node) != 0 :
 		    strcmp(nh->class, cls) != 0))
 			continue;
 		for (k = 0; k < nh->n && out < max; k++, seen++)

@@ -2,7 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ctype.h>
+#include <limits.h>
+
 #include "diag.h"
+#include "err.h"
+#include "ynode.h"
 
 void
 diag_vadd(struct diag *d, const char *file, int line, bool warn,
@@ -40,6 +45,70 @@ diag_add(struct diag *d, const char *file, int line, bool warn,
 	va_start(ap, fmt);
 	diag_vadd(d, file, line, warn, fmt, ap);
 	va_end(ap);
+}
+
+void
+diag_at(struct diag *d, const struct ynode *at, bool warn, const char *fmt,
+    ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, at ? at->file : NULL, at ? at->line : 0, warn, fmt, ap);
+	va_end(ap);
+}
+
+/* Takes the first "line N: " out of msg; returns N, or 0 when none. */
+static int
+take_line(char *msg)
+{
+	char *p, *end;
+	long v;
+
+	for (p = strstr(msg, "line "); p != NULL; p = strstr(p + 1, "line ")) {
+		if (!isdigit((unsigned char)p[5]))
+			continue;
+		v = strtol(p + 5, &end, 10);
+		if (end[0] != ':' || end[1] != ' ' || v <= 0 || v > INT_MAX)
+			continue;
+		memmove(p, end + 2, strlen(end + 2) + 1);
+		return (int)v;
+	}
+	return 0;
+}
+
+void
+diag_err(struct diag *d, const struct ynode *at, const char *where,
+    const struct wp_err *err, bool warn)
+{
+	char msg[sizeof(err->msg)];
+	size_t wl = where ? strlen(where) : 0;
+	int line;
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	line = take_line(msg);
+	if (line == 0)
+		line = at ? at->line : 0;
+	if (where == NULL || (strncmp(msg, where, wl) == 0 && msg[wl] == ':'))
+		diag_add(d, at ? at->file : NULL, line, warn, "%s", msg);
+	else
+		diag_add(d, at ? at->file : NULL, line, warn, "%s: %s", where,
+		    msg);
+}
+
+int
+diag_to_err(const struct diag *d, struct wp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!d->v[i].warn) {
+			if (d->v[i].line > 0)
+				return err_set(err, WP_E_CONFIG, "line %d: %s",
+				    d->v[i].line, d->v[i].msg);
+			return err_set(err, WP_E_CONFIG, "%s", d->v[i].msg);
+		}
+	return 0;
 }
 
 static int

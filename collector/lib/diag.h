@@ -12,6 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct wp_err;
+struct ynode;
+
 struct diag_item {
 	const char	*file;		/* borrowed; the main file when NULL given */
 	int		 line;		/* 1-based, 0: the file as a whole */
@@ -32,6 +35,19 @@ void	 diag_add(struct diag *d, const char *file, int line, bool warn,
 	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void	 diag_vadd(struct diag *d, const char *file, int line, bool warn,
 	    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+/* Adds an item at node at (its file and line; NULL: the main file, line
+ * 0). */
+void	 diag_at(struct diag *d, const struct ynode *at, bool warn,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Adds err's message at the line it names ("line N: " taken out of it, as
+ * the ynode getters write them), else at at; prefixed "where: " unless
+ * where is NULL or the message already starts with it. */
+void	 diag_err(struct diag *d, const struct ynode *at, const char *where,
+	    const struct wp_err *err, bool warn);
+/* The first error of d (in report order) into err as "line N: message"
+ * (WP_E_CONFIG): -1, or 0 when d holds no error.  For a driver's
+ * target_new, which parses with the same code its validate hook uses. */
+int	 diag_to_err(const struct diag *d, struct wp_err *err);
 /* Orders the items: the main file first, then by file, line and report. */
 void	 diag_sort(struct diag *d);
 /* Frees every item; d is empty after (main_file kept). */

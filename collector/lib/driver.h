@@ -6,9 +6,18 @@
  * (redfish_driver, snmp_pdu_driver, modbus_driver, inband_driver), listed in
  * collector/registry.c.
  *
- * Life of a target:
- *   target_new()    validate the target's config block and allocate state;
- *                   no network I/O.  check-config calls it too.
+ * Life of a driver and of its targets:
+ *   init()          once per process before anything else of the driver
+ *                   (library set-up); optional.
+ *   validate()      check one target's block offline: no I/O beyond
+ *                   reading the driver's own data files (PDU profiles,
+ *                   meter maps), no secret read; every problem to the
+ *                   diagnostics at its line, each message starting with
+ *                   tc->where.  The config reader calls it for every
+ *                   target (check-config, run, reload); nothing else checks
+ *                   a driver's block.
+ *   target_new()    allocate a target's state from a block validate
+ *                   accepted; no network I/O.
  *   poll_start()    begin one poll without blocking: register I/O on the
  *                   loop (svc->loop, svc->http) or hand a job to svc->workers.
  *                   Push readings with poll_add(), then call poll_done()
@@ -20,9 +29,11 @@
  *   describe()      one-line identity for logs, never with secrets.
  *   probe()         optional: what a device offers, for `wattpath probe`;
  *                   may run svc->loop itself until done.
+ *   fini()          once at the end; optional.
  *
- * All callbacks run on the loop thread.  A driver never sees another target,
- * the scheduler, the store or the journal.
+ * All callbacks run on the loop thread.  A driver gets its own block, the
+ * credentials and where the data files are: never the whole config,
+ * another target, the scheduler, the store or the journal.
  */
 #ifndef WP_DRIVER_H
 #define WP_DRIVER_H
@@ -31,14 +42,14 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "poll.h"
 #include "sample.h"
 
 struct loop;
 struct http;
 struct workers;
-struct wp_conf;
 struct ynode;
-struct wp_poll;
+struct diag;
 
 /* Core services a driver may use; borrowed, valid for the target's life. */
 struct wp_services {
@@ -48,16 +59,43 @@ struct wp_services {
 	const char	*state_dir;	/* private persistent state, or NULL */
 };
 
+/* One entry of the config's credentials: list (borrowed). */
+struct wp_cred {
+	const char	*name;
+	const char	*username;	/* may be NULL (SNMP community) */
+	const char	*password_file;	/* exactly one of file/env, or neither */
+	const char	*password_env;
+	const struct ynode *block;	/* for other fields (auth_protocol...) */
+	int		 line;
+};
+
 /* One configured target, as the core hands it to a driver (borrowed). */
 struct wp_target_conf {
 	const char		*name;	/* unique: "gpu-001/bmc", "pdu-r1-a" */
 	const char		*node;	/* owning node, or NULL (PDU, meter) */
 	const char		*kind;	/* "bmc", "gpu", "engine", "pdu", "meter" */
+	const char		*where;	/* the block in messages: "node gpu-001:
+					   bmc", "pdu pdu-r1-a" */
 	const struct ynode	*block;	/* the YAML mapping of this target */
-	const struct wp_conf	*conf;	/* whole config: credentials, maps */
+	const char *const	*core_keys;	/* keys of block the core reads
+					   (name, interval...): NULL-ended */
+	const struct wp_cred	*creds;	/* the config's credentials */
+	size_t			 n_creds;
+	const char		*maps_dir;	/* collector.maps_dir, or NULL */
+	bool			 node_gpu_inband;	/* the node has gpu: */
 	wp_time			 interval;
 	wp_time			 timeout;
 };
+
+/* The credentials named name in tc, or NULL. */
+const struct wp_cred *driver_cred(const struct wp_target_conf *tc,
+		    const char *name);
+/* Reports every key of map (tc's block or one inside it) that is neither
+ * in the driver's NULL-ended allowed list nor, for the block itself, one
+ * of tc->core_keys; as "WHERE: unknown key 'k'" at its line. */
+void	 driver_check_keys(const struct wp_target_conf *tc,
+	    const struct ynode *map, const char *where,
+	    const char *const *allowed, struct diag *d);
 
 /* What `wattpath probe` asks for. */
 struct wp_probe_req {
@@ -93,6 +131,10 @@ struct wp_probe_result {
 
 struct wp_driver {
 	const char	*name;
+	int	(*init)(const struct wp_services *svc, struct wp_err *err);
+	void	(*fini)(void);
+	/* Returns the number of errors it added to d (warnings do not count). */
+	int	(*validate)(const struct wp_target_conf *tc, struct diag *d);
 	int	(*target_new)(const struct wp_target_conf *tc,
 		    const struct wp_services *svc, void **state,
 		    struct wp_err *err);
@@ -104,18 +146,6 @@ struct wp_driver {
 		    const struct wp_services *svc, struct wp_probe_result *out,
 		    struct wp_err *err);
 };
-
-/*
- * Poll sink (implemented by the core).  poll_add copies the sample; it fills
- * t_real/t_mono when zero and drops (with a logged reason) a sample that
- * fails sample_validate.  Returns 0 if kept, -1 if dropped.
- */
-int	 poll_add(struct wp_poll *poll, const struct wp_sample *s);
-/* status 0: success; -1: failed, err says why (may be NULL on success). */
-void	 poll_done(struct wp_poll *poll, int status, const struct wp_err *err);
-/* The time the poll began, realtime and monotonic. */
-wp_time	 poll_started_real(const struct wp_poll *poll);
-wp_time	 poll_deadline_mono(const struct wp_poll *poll);
 
 /* Adds a source to a probe result (copies).  Returns 0 or -1 (ENOMEM). */
 int	 probe_result_add(struct wp_probe_result *r, const struct wp_sample *s,

@@ -81,4 +81,18 @@ void	 hmap_fini(struct hmap *m);
  * to (struct { char *key; ... }) compares with hmap_str_eq. */
 bool	 hmap_str_eq(const void *entry, const void *key);
 
+/* Entries that live in a growing array are put as their position:
+ * hmap_ix(i) in, hmap_ix_of(entry) out; the key then carries the array. */
+static inline void *
+hmap_ix(size_t i)
+{
+	return (void *)(uintptr_t)(i + 1);
+}
+
+static inline size_t
+hmap_ix_of(const void *entry)
+{
+	return (size_t)(uintptr_t)entry - 1;
+}
+
 #endif

@@ -1024,3 +1024,13 @@ http_fetch_sync(struct http *h, struct http_conn *c,
 		free(s.headers);
 	return 0;
 }
+
+int
+http_status_class(long status)
+{
+	if (status >= 500 || status == 408 || status == 429)
+		return WP_E_TRANSIENT;
+	if (status == 401 || status == 403)
+		return WP_E_AUTH;
+	return WP_E_PROTOCOL;
+}

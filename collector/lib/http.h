@@ -78,6 +78,9 @@ int	 http_busy(const struct http_conn *c);
 int	 http_pending(const struct http *h);
 
 /* Finds a response header (case-insensitive); copies its value. 0 or -1. */
+/* The error class of an HTTP status that is not a success: 5xx, 408 and
+ * 429 transient (retry later), 401 and 403 auth, the rest protocol. */
+int	 http_status_class(long status);
 int	 http_resp_header(const struct http_resp *r, const char *name,
 	    char *buf, size_t len);
 

@@ -46,18 +46,39 @@ log_level_parse(const char *s)
 	return -1;
 }
 
+/*
+ * Control characters (CR, LF, ESC...) become \xNN: a line of the log is
+ * one line, whatever a device put in a string it reported.
+ */
+static void
+defang(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in != '\0' && o + 5 < len; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+}
+
 static void
 vlog(int level, const char *suffix, const char *fmt, va_list ap)
 {
 	static const char *const tag[] = { "error", "warn", "info", "debug" };
 	static const int prio[] = { LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
-	char msg[1024];
+	char raw[1024], msg[1024];
 	struct timespec ts;
 	struct tm tm;
 
 	if (level > log_level)
 		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	defang(raw, msg, sizeof(msg));
 	if (log_syslog) {
 		syslog(prio[level], "%s%s%s", msg, suffix ? ": " : "",
 		    suffix ? suffix : "");

@@ -4,7 +4,9 @@
  * The logger is the one piece of process-wide state besides signal flags:
  * main() sets it up once with log_init(); everything else only writes.
  * Measurements never go through here (they go to the journal and the store).
- * Never pass a secret to these functions.
+ * Never pass a secret to these functions.  Control characters in a
+ * message (a device's string with CR, LF or ESC) are written as \xNN, so
+ * one call is one line and no device can forge or hide one.
  */
 #ifndef WP_LOG_H
 #define WP_LOG_H

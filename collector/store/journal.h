@@ -21,26 +21,9 @@
 #include "../lib/clock.h"
 #include "../lib/err.h"
 #include "../lib/sample.h"
+#include "record.h"
 
 struct journal;
-
-struct journal_value {
-	struct wp_sample s;	/* as the driver reported it */
-	double		 delta;	/* counters: energy/tokens since last, >= 0 */
-	double		 cum;	/* counters: reset-corrected cumulative */
-	uint32_t	 ctr_flags;	/* CTR_* from model/counter.h */
-};
-
-struct journal_record {
-	wp_time		 t_real;	/* poll start, collector realtime */
-	wp_time		 t_mono;
-	wp_time		 duration;	/* poll duration */
-	const char	*target;
-	int		 status;	/* 0 ok, else enum wp_err_class */
-	const char	*error;		/* message or "" (never a secret) */
-	size_t		 n;
-	const struct journal_value *v;
-};
 
 enum journal_fsync { JOURNAL_FSYNC_POLL, JOURNAL_FSYNC_SEGMENT,
     JOURNAL_FSYNC_NONE };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../model/counter.h"
+#include "../lib/hmap.h"
 #include "jsum.h"
 #include "../lib/wire.h"
 
@@ -63,61 +64,46 @@ jsum_free(struct jsum *s)
 		free(s->s[i].span);
 	free(s->t);
 	free(s->s);
-	free(s->thash);
-	free(s->shash);
+	hmap_fini(&s->thash);
+	hmap_fini(&s->shash);
 	free(s);
 }
 
-/* ---- lookup (open addressing over index + 1) ---- */
+/* ---- lookup: positions in s->t and s->s by name ---- */
 
-static uint64_t
-hstr(uint64_t h, const char *p)
+struct tkey {
+	const struct jsum *s;
+	const char	*name;
+};
+
+static bool
+t_eq(const void *entry, const void *key)
 {
-	while (*p)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return h;
+	const struct tkey *k = key;
+
+	return strcmp(k->s->t[hmap_ix_of(entry)].name, k->name) == 0;
 }
 
-static int
-rehash(size_t **tab, size_t *cap, size_t n, uint64_t (*key)(struct jsum *,
-    size_t), struct jsum *s)
-{
-	size_t ncap = *cap ? *cap * 2 : 256, i, h;
-	size_t *nt;
+struct skey {
+	const struct jsum *s;
+	uint32_t	 target;
+	const char	*series;
+};
 
-	if ((n + 1) * 2 <= *cap)
-		return 0;
-	if ((nt = calloc(ncap, sizeof(*nt))) == NULL)
-		return -1;
-	for (i = 0; i < n; i++) {
-		h = key(s, i) & (ncap - 1);
-		while (nt[h])
-			h = (h + 1) & (ncap - 1);
-		nt[h] = i + 1;
-	}
-	free(*tab);
-	*tab = nt;
-	*cap = ncap;
-	return 0;
+static bool
+s_eq(const void *entry, const void *key)
+{
+	const struct skey *k = key;
+	const struct jsum_series *se = &k->s->s[hmap_ix_of(entry)];
+
+	return se->target == k->target && strcmp(se->series, k->series) == 0;
 }
 
 static uint64_t
-tkey(struct jsum *s, size_t i)
+s_hash(uint32_t target, const char *series)
 {
-	return hstr(14695981039346656037ULL, s->t[i].name);
-}
-
-static uint64_t
-skey2(uint32_t target, const char *series)
-{
-	return hstr(14695981039346656037ULL ^ ((uint64_t)target *
-	    0x9e3779b97f4a7c15ULL), series);
-}
-
-static uint64_t
-skey(struct jsum *s, size_t i)
-{
-	return skey2(s->s[i].target, s->s[i].series);
+	return hmap_hash_add(hmap_hash_add(HMAP_SEED, &target,
+	    sizeof(target)), series, strlen(series));
 }
 
 /* Room for element n, doubling from first. */
@@ -140,17 +126,15 @@ grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 static int
 target_idx(struct jsum *s, const char *name)
 {
-	size_t h;
-	void *np;
+	struct tkey k = { s, name };
+	uint64_t h;
+	void *np, *e;
 
 	if (s->last_t >= 0 && strcmp(s->t[s->last_t].name, name) == 0)
 		return s->last_t;
-	if (rehash(&s->thash, &s->thcap, s->nt, tkey, s) != 0)
-		return -1;
-	h = hstr(14695981039346656037ULL, name) & (s->thcap - 1);
-	for (; s->thash[h]; h = (h + 1) & (s->thcap - 1))
-		if (strcmp(s->t[s->thash[h] - 1].name, name) == 0)
-			return s->last_t = (int)(s->thash[h] - 1);
+	h = hmap_hash(name);
+	if ((e = hmap_get(&s->thash, h, t_eq, &k)) != NULL)
+		return s->last_t = (int)hmap_ix_of(e);
 	if (s->nt >= JSUM_MAX_ITEMS ||
 	    (np = grow(s->t, &s->tcap, s->nt, sizeof(*s->t), 64)) == NULL)
 		return -1;
@@ -158,25 +142,23 @@ target_idx(struct jsum *s, const char *name)
 	memset(&s->t[s->nt], 0, sizeof(*s->t));
 	if ((s->t[s->nt].name = strdup(name)) == NULL)
 		return -1;
-	s->thash[h] = ++s->nt;
-	return s->last_t = (int)(s->nt - 1);
+	if (hmap_put(&s->thash, h, hmap_ix(s->nt)) == -1) {
+		free(s->t[s->nt].name);
+		return -1;
+	}
+	return s->last_t = (int)(s->nt++);
 }
 
 static struct jsum_series *
 series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 {
+	struct skey k = { s, t, smp->series };
 	struct jsum_series *se;
-	size_t h;
-	void *np;
+	uint64_t h = s_hash(t, smp->series);
+	void *np, *e;
 
-	if (rehash(&s->shash, &s->shcap, s->ns, skey, s) != 0)
-		return NULL;
-	h = skey2(t, smp->series) & (s->shcap - 1);
-	for (; s->shash[h]; h = (h + 1) & (s->shcap - 1)) {
-		se = &s->s[s->shash[h] - 1];
-		if (se->target == t && strcmp(se->series, smp->series) == 0)
-			return se;
-	}
+	if ((e = hmap_get(&s->shash, h, s_eq, &k)) != NULL)
+		return &s->s[hmap_ix_of(e)];
 	if (s->ns >= JSUM_MAX_ITEMS ||
 	    (np = grow(s->s, &s->scap, s->ns, sizeof(*s->s), 64)) == NULL)
 		return NULL;
@@ -190,7 +172,9 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	se->kind = (uint8_t)smp->kind;
 	se->resolution = smp->resolution;
 	snprintf(se->labels, sizeof(se->labels), "%s", smp->labels);
-	s->shash[h] = ++s->ns;
+	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1)
+		return NULL;
+	s->ns++;
 	return se;
 }
 

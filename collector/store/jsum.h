@@ -25,8 +25,9 @@
 #include <stdint.h>
 
 #include "../lib/clock.h"
+#include "../lib/hmap.h"
 #include "../lib/err.h"
-#include "journal.h"
+#include "record.h"
 #include "../lib/sample.h"
 
 #define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
@@ -84,8 +85,7 @@ struct jsum {
 	size_t	 nt, tcap, ns, scap;
 	struct jsum_target *t;
 	struct jsum_series *s;
-	size_t	*thash, *shash;	/* index + 1, open addressing */
-	size_t	 thcap, shcap;
+	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
 	int	 last_t;	/* lookup cache */
 };
 
@@ -99,8 +99,9 @@ int		 jsum_add(struct jsum *s, const struct journal_record *r);
  * caller frees with free().  0 or -1 (out of memory). */
 int		 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
 		    uint64_t count, uint8_t **out, size_t *len);
-/* Decodes and checks (trailer hash) a summary.  Caller frees with
- * jsum_free.  NULL with err when malformed. */
+/* Decodes and checks (trailer hash) a summary, for reading only (no
+ * jsum_add: its lookup maps are not built).  Caller frees with jsum_free.
+ * NULL with err when malformed. */
 struct jsum	*jsum_decode(const uint8_t *p, size_t len, struct wp_err *err);
 /* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */
 int		 jsum_slurp(const char *path, uint8_t **out, size_t *len,

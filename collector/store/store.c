@@ -24,6 +24,7 @@
 
 #include "../lib/decimal.h"
 #include "../lib/log.h"
+#include "../lib/hmap.h"
 #include "store.h"
 
 #define HEARTBEAT_STEPS	3
@@ -41,8 +42,7 @@ struct row {
 };
 
 struct rrdfile {
-	struct rrdfile	*next;
-	char		*path;
+	char		*path;		/* first: the files map's key */
 	uint64_t	 h;
 	time_t		 last;		/* last update accepted (s) */
 	time_t		 delay;		/* write held values this old (s) */
@@ -67,8 +67,7 @@ struct store {
 	bool		 connected;	/* we called rrdc_connect */
 	time_t		 delay;		/* librrd write delay (s), 0: none */
 	int		 hold_max;	/* values held per file at most */
-	struct rrdfile	**tab;
-	size_t		 nb, n;
+	struct hmap	 files;		/* struct rrdfile by path */
 	struct rrdfile	**touched;	/* files with an open row */
 	size_t		 ntouched, cap_touched;
 };
@@ -212,9 +211,8 @@ store_new(const struct store_opts *o, struct wp_err *err)
 	st->hold_max = (int)(st->delay / (time_t)st->step) + 1;
 	if (st->hold_max > STORE_HOLD_MAX)
 		st->hold_max = STORE_HOLD_MAX;
-	st->nb = 64;		/* grows with the fleet: grow_table */
-	if ((st->data_dir = strdup(o->data_dir)) == NULL ||
-	    (st->tab = calloc(st->nb, sizeof(*st->tab))) == NULL)
+	st->files.min_cap = 128;	/* grows with the fleet */
+	if ((st->data_dir = strdup(o->data_dir)) == NULL)
 		goto oom;
 	if (o->rrdcached && o->rrdcached[0] &&
 	    (st->rrdcached = strdup(o->rrdcached)) == NULL)
@@ -244,7 +242,7 @@ oom:
 void
 store_free(struct store *st)
 {
-	struct rrdfile *f, *next;
+	struct rrdfile *f;
 	struct wp_err err;
 	size_t i;
 
@@ -254,14 +252,13 @@ store_free(struct store *st)
 		log_warnx("store: %s", err.msg);
 	if (st->connected)
 		rrdc_disconnect();
-	for (i = 0; st->tab && i < st->nb; i++)
-		for (f = st->tab[i]; f; f = next) {
-			next = f->next;
+	for (i = 0; i < st->files.cap; i++)
+		if ((f = st->files.slot[i].e) != NULL) {
 			free(f->held);
 			free(f->path);
 			free(f);
 		}
-	free(st->tab);
+	hmap_fini(&st->files);
 	free(st->touched);
 	free_rras(st);
 	free(st->rrdcached);
@@ -396,16 +393,6 @@ daemon_call(struct store *st, struct dcall *c, struct wp_err *err)
 
 /* ---- files ---- */
 
-static uint64_t
-str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
-
 static const char *
 ds_name(uint8_t kind, uint8_t quantity)
 {
@@ -502,27 +489,6 @@ create_file(struct store *st, const struct rrdfile *f, time_t t,
 	return rc;
 }
 
-/* Doubles the file table once it holds more files than buckets (a PDU
- * fleet has tens of thousands): lookups stay one or two probes. */
-static void
-grow_table(struct store *st)
-{
-	struct rrdfile **tab, *f, *next;
-	size_t nb = st->nb * 2, i;
-
-	if (st->n < st->nb || (tab = calloc(nb, sizeof(*tab))) == NULL)
-		return;		/* without memory: longer chains, still right */
-	for (i = 0; i < st->nb; i++)
-		for (f = st->tab[i]; f; f = next) {
-			next = f->next;
-			f->next = tab[f->h % nb];
-			tab[f->h % nb] = f;
-		}
-	free(st->tab);
-	st->tab = tab;
-	st->nb = nb;
-}
-
 /*
  * The data source of a series in a pair file, or -1 for a file of its
  * own: "<x>/power" (a power gauge) and "<x>/energy" (an energy counter)
@@ -573,14 +539,13 @@ static struct rrdfile *
 get_file(struct store *st, const char *path, const struct wp_sample *s,
     bool pair, time_t t, struct wp_err *err)
 {
-	uint64_t h = str_hash(path);
+	uint64_t h = hmap_hash(path);
 	struct rrdfile *f;
 	struct dcall c = { D_LAST, path, 0, 0, NULL, 0 };
 	struct stat sb;
 
-	for (f = st->tab[h % st->nb]; f; f = f->next)
-		if (f->h == h && strcmp(f->path, path) == 0)
-			return f;
+	if ((f = hmap_get(&st->files, h, hmap_str_eq, path)) != NULL)
+		return f;
 	if ((f = calloc(1, sizeof(*f))) == NULL ||
 	    (f->path = strdup(path)) == NULL) {
 		free(f);
@@ -611,10 +576,10 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	/* The first batch is shorter by a share of the delay fixed by the
 	 * path, so that files opened together are written spread out. */
 	f->delay = st->delay - (time_t)(h % (uint64_t)(st->delay + 1));
-	f->next = st->tab[h % st->nb];
-	st->tab[h % st->nb] = f;
-	st->n++;
-	grow_table(st);
+	if (hmap_put(&st->files, h, f) == -1) {
+		err_set(err, WP_E_INTERNAL, "store: out of memory");
+		goto fail;
+	}
 	return f;
 fail:
 	free(f->path);
@@ -737,11 +702,11 @@ store_write_due(struct store *st, wp_time now, struct wp_err *err)
 
 	if (st->rrdcached != NULL || st->delay == 0)
 		return 0;
-	for (i = 0; i < st->nb; i++)
-		for (f = st->tab[i]; f; f = f->next)
-			if (f->nheld > 0 && sec - f->held[0].t >= 2 * st->delay &&
-			    write_held(st, f, err) != 0)
-				rc = -1;
+	for (i = 0; i < st->files.cap; i++)
+		if ((f = st->files.slot[i].e) != NULL && f->nheld > 0 &&
+		    sec - f->held[0].t >= 2 * st->delay &&
+		    write_held(st, f, err) != 0)
+			rc = -1;
 	return rc;
 }
 
@@ -754,17 +719,18 @@ store_flush(struct store *st, struct wp_err *err)
 	int rc = store_commit(st, err);
 
 	if (st->rrdcached == NULL) {
-		for (i = 0; i < st->nb; i++)
-			for (f = st->tab[i]; f; f = f->next)
-				if (write_held(st, f, err) != 0)
-					rc = -1;
+		for (i = 0; i < st->files.cap; i++)
+			if ((f = st->files.slot[i].e) != NULL &&
+			    write_held(st, f, err) != 0)
+				rc = -1;
 		return rc;
 	}
-	for (i = 0; i < st->nb; i++)
-		for (f = st->tab[i]; f; f = f->next) {
-			c.path = f->path;
-			if (daemon_call(st, &c, err) != 0)
-				rc = -1;
-		}
+	for (i = 0; i < st->files.cap; i++) {
+		if ((f = st->files.slot[i].e) == NULL)
+			continue;
+		c.path = f->path;
+		if (daemon_call(st, &c, err) != 0)
+			rc = -1;
+	}
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../collector/lib/hmap.h"
 #include "engines.h"
 #include "promtext.h"
 
@@ -84,8 +85,9 @@ struct acc {
 
 struct ctx {
 	struct acc	*acc[ENGINE_NKINDS];
-	uint64_t	*series;	/* hashes of summed series */
+	uint64_t	*series;	/* identities of summed series */
 	size_t		 n_series;
+	struct hmap	 seen;		/* positions in series (hmap_ix) */
 	double		 start_time;
 };
 
@@ -106,42 +108,48 @@ engine_kind_name(int kind)
 	return kind >= 0 && kind < ENGINE_NKINDS ? kind_names[kind] : "?";
 }
 
+/* Order-independent identity of a series (name + labels): the hash of
+ * its name mixed with the sum of its labels' hashes. */
 static uint64_t
-fnv(uint64_t h, const char *s)
+series_id(const struct prom_sample *s)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h * 1099511628211ULL;
-}
-
-/* Order-independent identity of a series (name + labels). */
-static uint64_t
-series_hash(const struct prom_sample *s)
-{
-	uint64_t h = fnv(1469598103934665603ULL, s->name), l = 0;
+	uint64_t h = hmap_hash(s->name), l = 0;
 	size_t i;
 
 	for (i = 0; i < s->n_labels; i++)
-		l += fnv(fnv(7, s->labels[i].name), s->labels[i].value);
-	return h ^ (l * 0x9e3779b97f4a7c15ULL);
+		l += hmap_hash_add(hmap_hash_add(7, s->labels[i].name,
+		    strlen(s->labels[i].name)), s->labels[i].value,
+		    strlen(s->labels[i].value)) * 0x9e3779b97f4a7c15ULL;
+	return h ^ l;
+}
+
+struct id_key {
+	const uint64_t	*series;
+	uint64_t	 id;
+};
+
+static bool
+id_eq(const void *entry, const void *key)
+{
+	const struct id_key *k = key;
+
+	return k->series[hmap_ix_of(entry)] == k->id;
 }
 
 /* Returns 1 if seen before, 0 if new, -1 on overflow (err). */
 static int
 series_seen(struct ctx *c, const struct prom_sample *s, struct wp_err *err)
 {
-	uint64_t h = series_hash(s);
-	size_t i;
+	struct id_key k = { c->series, series_id(s) };
 
-	for (i = 0; i < c->n_series; i++)
-		if (c->series[i] == h)
-			return 1;
+	if (hmap_get(&c->seen, k.id, id_eq, &k) != NULL)
+		return 1;
 	if (c->n_series >= ENGINE_MAX_SERIES)
 		return err_set(err, WP_E_PROTOCOL, "more than %d token series",
 		    ENGINE_MAX_SERIES);
-	c->series[c->n_series++] = h;
+	if (hmap_put(&c->seen, k.id, hmap_ix(c->n_series)) == -1)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	c->series[c->n_series++] = k.id;
 	return 0;
 }
 
@@ -390,6 +398,7 @@ done:
 	for (k = 0; k < ENGINE_NKINDS; k++)
 		free(c.acc[k]);
 	free(c.series);
+	hmap_fini(&c.seen);
 	return rc;
 }
 

@@ -14,9 +14,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../collector/conf/conf.h"
+#include "../../collector/lib/diag.h"
+#include "../../collector/lib/driver.h"
 #include "../../collector/lib/http.h"
 #include "../../collector/lib/log.h"
+#include "../../collector/lib/url.h"
+#include "../../collector/lib/ycheck.h"
+#include "../../collector/lib/ynode.h"
 #include "dcgm.h"
 #include "engines.h"
 #include "inband.h"
@@ -45,9 +49,9 @@ struct inband {
 };
 
 static const char *const gpu_keys[] = { "dcgm_exporter", "nvml", "hostname",
-	"timeout", "max_body", "ca_file", "insecure", NULL };
-static const char *const engine_keys[] = { "url", "kind", "timeout",
 	"max_body", "ca_file", "insecure", NULL };
+static const char *const engine_keys[] = { "url", "kind", "max_body",
+	"ca_file", "insecure", NULL };
 
 static void
 target_free(void *state)
@@ -64,119 +68,138 @@ target_free(void *state)
 	free(t);
 }
 
-static int
-dup_str(char **dst, const char *s, struct wp_err *err)
+static void
+dup_str(char **dst, const char *s, const struct wp_target_conf *tc,
+    struct diag *d)
 {
-	if (s == NULL)
-		return 0;
-	if ((*dst = strdup(s)) == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	return 0;
+	if (s != NULL && (*dst = strdup(s)) == NULL)
+		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
 }
 
-static bool
-http_url(const char *u)
+/* The endpoint URL (key of the block) and the keys every HTTP block may
+ * carry. */
+static void
+http_conf(struct inband *t, const struct wp_target_conf *tc,
+    const struct ynode *url, struct diag *d)
 {
-	if (u == NULL)
-		return false;
-	if (strncasecmp(u, "http://", 7) == 0)
-		return u[7] != '\0';
-	return strncasecmp(u, "https://", 8) == 0 && u[8] != '\0';
-}
-
-/* Keys every HTTP block may carry. */
-static int
-http_opts(struct inband *t, const struct ynode *b, struct wp_err *err)
-{
+	const struct ynode *b = tc->block;
+	struct wp_err err = { 0 };
 	long max;
+	bool tls;
 	int rc;
 
+	if (url != NULL && url_check(url->value, &tls, &err) < 0)
+		diag_err(d, url, tc->where, &err, false);
+	else if (url != NULL)
+		dup_str(&t->url, url->value, tc, d);
 	t->max_body = INBAND_BODY_MAX_DEFAULT;
-	if (ynode_duration(b, "timeout", &t->timeout, err) < 0)
-		return -1;
-	if ((rc = ynode_int(b, "max_body", 1024, 1L << 30, &max, err)) < 0)
-		return -1;
-	if (rc == 0)
+	if ((rc = ycheck_long(d, b, "max_body", tc->where, 1024, 1L << 30,
+	    &max)) == 0)
 		t->max_body = (size_t)max;
-	if (ynode_bool(b, "insecure", &t->insecure, err) < 0)
-		return -1;
-	if (!http_url(t->url))
-		return err_set(err, WP_E_CONFIG, "url must be http:// or "
-		    "https://, not \"%.64s\"", t->url ? t->url : "");
-	return dup_str(&t->ca_file, ynode_str(b, "ca_file"), err);
+	ycheck_bool(d, b, "insecure", tc->where, &t->insecure);
+	dup_str(&t->ca_file, ycheck_scalar(d, b, "ca_file", tc->where, false),
+	    tc, d);
 }
 
-static int
-gpu_block(struct inband *t, const struct ynode *b, struct wp_err *err)
+static void
+gpu_conf(struct inband *t, const struct wp_target_conf *tc, struct diag *d)
 {
-	const char *url = ynode_str(b, "dcgm_exporter");
+	const struct ynode *b = tc->block, *url;
 	bool nv = false;
 
-	if (ynode_check_keys(b, gpu_keys, err) < 0 ||
-	    ynode_bool(b, "nvml", &nv, err) < 0)
-		return -1;
-	if (nv && url != NULL)
-		return err_set(err, WP_E_CONFIG, "gpu: dcgm_exporter and nvml "
-		    "are exclusive");
+	driver_check_keys(tc, b, tc->where, gpu_keys, d);
+	url = ycheck_typed(d, b, "dcgm_exporter", YN_SCALAR, tc->where, false);
+	ycheck_bool(d, b, "nvml", tc->where, &nv);
+	if (url != NULL && nv) {
+		diag_at(d, b, false, "%s: give dcgm_exporter or nvml: true, "
+		    "not both", tc->where);
+		return;
+	}
 	if (nv) {
 		t->mode = M_NVML;
-		return 0;
+		return;
 	}
-	if (url == NULL)
-		return err_set(err, WP_E_CONFIG, "gpu: needs dcgm_exporter: "
-		    "URL or nvml: true");
+	if (ynode_get(b, "dcgm_exporter") == NULL && ynode_get(b,
+	    "nvml") == NULL) {
+		diag_at(d, b, false, "%s: needs dcgm_exporter: URL or nvml: "
+		    "true", tc->where);
+		return;
+	}
 	t->mode = M_DCGM;
-	if (dup_str(&t->url, url, err) < 0 ||
-	    dup_str(&t->hostname, ynode_str(b, "hostname"), err) < 0)
-		return -1;
-	return http_opts(t, b, err);
+	dup_str(&t->hostname, ycheck_scalar(d, b, "hostname", tc->where,
+	    false), tc, d);
+	http_conf(t, tc, url, d);
+}
+
+static void
+engine_conf(struct inband *t, const struct wp_target_conf *tc,
+    struct diag *d)
+{
+	static const char *const kinds[] = { "vllm", "sglang", "tgi",
+	    "llamacpp", "auto", NULL };
+	const struct ynode *b = tc->block;
+	const char *kind;
+
+	driver_check_keys(tc, b, tc->where, engine_keys, d);
+	t->mode = M_ENGINE;
+	t->kind = ENGINE_AUTO;
+	if ((kind = ycheck_enum(d, b, "kind", tc->where, kinds,
+	    "vllm, sglang, tgi, llamacpp, auto")) != NULL)
+		t->kind = engine_kind_parse(kind);
+	http_conf(t, tc, ycheck_typed(d, b, "url", YN_SCALAR, tc->where,
+	    true), d);
+}
+
+/* Reads tc's block into t; every problem to d (validate and target_new
+ * read it alike). */
+static void
+inband_conf(struct inband *t, const struct wp_target_conf *tc,
+    struct diag *d)
+{
+	snprintf(t->name, sizeof(t->name), "%s", tc->name);
+	t->timeout = tc->timeout;
+	if (tc->kind != NULL && strcmp(tc->kind, "engine") == 0)
+		engine_conf(t, tc, d);
+	else if (tc->kind != NULL && strcmp(tc->kind, "gpu") == 0)
+		gpu_conf(t, tc, d);
+	else
+		diag_at(d, tc->block, false, "%s: target kind '%s' is not gpu "
+		    "or engine", tc->where, tc->kind ? tc->kind : "");
 }
 
 static int
-engine_block(struct inband *t, const struct ynode *b, struct wp_err *err)
+validate(const struct wp_target_conf *tc, struct diag *d)
 {
-	const char *kind = ynode_str(b, "kind");
+	size_t n0 = d->n_err;
+	struct inband *t;
 
-	if (ynode_check_keys(b, engine_keys, err) < 0)
-		return -1;
-	t->mode = M_ENGINE;
-	t->kind = ENGINE_AUTO;
-	if (kind != NULL && (t->kind = engine_kind_parse(kind)) < 0)
-		return err_set(err, WP_E_CONFIG, "engine kind \"%.32s\": want "
-		    "vllm, sglang, tgi, llamacpp or auto", kind);
-	if (dup_str(&t->url, ynode_str(b, "url"), err) < 0)
-		return -1;
-	return http_opts(t, b, err);
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
+		return 1;
+	}
+	inband_conf(t, tc, d);
+	target_free(t);
+	return (int)(d->n_err - n0);
 }
 
 static int
 target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
+	struct diag d = { .main_file = "" };
 	struct inband *t;
-	int rc;
 
 	*state = NULL;
-	if (tc->block == NULL || tc->block->type != YN_MAP)
-		return err_set(err, WP_E_CONFIG, "inband %s: block must be a "
-		    "mapping", tc->name);
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	snprintf(t->name, sizeof(t->name), "%s", tc->name);
 	t->svc = svc;
-	t->timeout = tc->timeout;
-	if (tc->kind != NULL && strcmp(tc->kind, "engine") == 0)
-		rc = engine_block(t, tc->block, err);
-	else if (tc->kind != NULL && strcmp(tc->kind, "gpu") == 0)
-		rc = gpu_block(t, tc->block, err);
-	else
-		rc = err_set(err, WP_E_CONFIG, "target kind \"%s\" is not "
-		    "gpu or engine", tc->kind ? tc->kind : "");
-	if (rc < 0) {
-		err_prefix(err, "inband %s", tc->name);
+	inband_conf(t, tc, &d);
+	if (diag_to_err(&d, err) == -1) {
+		diag_fini(&d);
 		target_free(t);
 		return -1;
 	}
+	diag_fini(&d);
 	*state = t;
 	return 0;
 }
@@ -278,10 +301,8 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *terr)
 		return;
 	}
 	if (r->status != 200) {
-		err_set(&err, r->status >= 500 || r->status == 429 ?
-		    WP_E_TRANSIENT : r->status == 401 || r->status == 403 ?
-		    WP_E_AUTH : WP_E_PROTOCOL, "HTTP %ld from %s", r->status,
-		    t->url);
+		err_set(&err, http_status_class(r->status), "HTTP %ld from %s",
+		    r->status, t->url);
 		poll_done(poll, -1, &err);
 		return;
 	}
@@ -504,11 +525,11 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	char *body = NULL, *hdrs = NULL;
 	size_t len = 0;
 	long status = 0;
+	bool tls;
 	int rc;
 
-	if (!http_url(req->url))
-		return err_set(err, WP_E_CONFIG, "not an http(s) URL: %s",
-		    req->url);
+	if (url_check(req->url, &tls, err) < 0)
+		return -1;
 	t.url = (char *)req->url;
 	t.ca_file = (char *)req->ca_file;
 	t.insecure = req->insecure;
@@ -521,8 +542,8 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	    err);
 	http_conn_free(c);
 	if (rc == 0 && status != 200)
-		rc = err_set(err, status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "HTTP %ld from %s", status, req->url);
+		rc = err_set(err, http_status_class(status), "HTTP %ld from %s",
+		    status, req->url);
 	if (rc == 0)
 		rc = probe_body(req, body, len, headers_openmetrics(hdrs), out,
 		    err);
@@ -533,6 +554,7 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 
 const struct wp_driver inband_driver = {
 	.name = "inband",
+	.validate = validate,
 	.target_new = target_new,
 	.poll_start = poll_start,
 	.poll_cancel = poll_cancel,

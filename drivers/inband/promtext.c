@@ -14,12 +14,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../../collector/lib/hmap.h"
 #include "promtext.h"
 
 #define HELP_MAX	512
 
 struct family {
-	char	*name;		/* NULL: empty slot */
+	char	*name;		/* first: the families map's key */
 	char	*help;
 	char	*unit;
 	int	 type;
@@ -35,8 +36,7 @@ struct prom_parser {
 	unsigned long	 lineno;
 	unsigned long	 samples;
 	struct prom_label *labels;
-	struct family	*fam;
-	size_t		 fam_cap, fam_n;
+	struct hmap	 fam;		/* struct family by name */
 	bool		 eof_seen;	/* "# EOF" */
 	bool		 failed;
 	bool		 finished;
@@ -88,56 +88,38 @@ prom_label(const struct prom_sample *s, const char *name)
 
 /* ---- family table ---------------------------------------------------- */
 
-static uint64_t
-hash_str(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-	size_t i;
+struct fam_key {
+	const char	*s;
+	size_t		 n;
+};
 
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
+static bool
+fam_eq(const void *entry, const void *key)
+{
+	const struct family *f = entry;
+	const struct fam_key *k = key;
+
+	return strncmp(f->name, k->s, k->n) == 0 && f->name[k->n] == '\0';
 }
 
 /* Finds the family named s[0..n); NULL if absent. */
 static struct family *
 fam_find(struct prom_parser *p, const char *s, size_t n)
 {
-	size_t i, mask = p->fam_cap - 1;
+	struct fam_key k = { s, n };
 
-	if (p->fam_cap == 0)
-		return NULL;
-	for (i = hash_str(s, n) & mask; p->fam[i].name != NULL;
-	    i = (i + 1) & mask)
-		if (strncmp(p->fam[i].name, s, n) == 0 &&
-		    p->fam[i].name[n] == '\0')
-			return &p->fam[i];
-	return NULL;
+	return hmap_get(&p->fam, hmap_hash_add(HMAP_SEED, s, n), fam_eq, &k);
 }
 
-static int
-fam_grow(struct prom_parser *p, struct wp_err *err)
+static void
+fam_free(struct family *f)
 {
-	struct family *old = p->fam, *nf;
-	size_t oldcap = p->fam_cap, cap = oldcap ? oldcap * 2 : 64, i, j;
-
-	nf = calloc(cap, sizeof(*nf));
-	if (nf == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	for (i = 0; i < oldcap; i++) {
-		if (old[i].name == NULL)
-			continue;
-		j = hash_str(old[i].name, strlen(old[i].name)) & (cap - 1);
-		while (nf[j].name != NULL)
-			j = (j + 1) & (cap - 1);
-		nf[j] = old[i];
-	}
-	free(old);
-	p->fam = nf;
-	p->fam_cap = cap;
-	return 0;
+	if (f == NULL)
+		return;
+	free(f->name);
+	free(f->help);
+	free(f->unit);
+	free(f);
 }
 
 /* Finds or adds family name; NULL with err when the table is full. */
@@ -145,26 +127,22 @@ static struct family *
 fam_get(struct prom_parser *p, const char *name, struct wp_err *err)
 {
 	struct family *f;
-	size_t i, n = strlen(name);
+	size_t n = strlen(name);
 
 	if ((f = fam_find(p, name, n)) != NULL)
 		return f;
-	if (p->fam_n >= p->opts.max_families) {
+	if (p->fam.n >= p->opts.max_families) {
 		err_set(err, WP_E_PROTOCOL, "line %lu: more than %zu metric "
 		    "families", p->lineno, p->opts.max_families);
 		return NULL;
 	}
-	if ((p->fam_n + 1) * 2 > p->fam_cap && fam_grow(p, err) == -1)
-		return NULL;
-	for (i = hash_str(name, n) & (p->fam_cap - 1); p->fam[i].name != NULL;
-	    i = (i + 1) & (p->fam_cap - 1))
-		;
-	f = &p->fam[i];
-	if ((f->name = strdup(name)) == NULL) {
+	if ((f = calloc(1, sizeof(*f))) == NULL ||
+	    (f->name = strdup(name)) == NULL ||
+	    hmap_put(&p->fam, hmap_hash_add(HMAP_SEED, name, n), f) == -1) {
+		fam_free(f);
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	p->fam_n++;
 	return f;
 }
 
@@ -637,12 +615,9 @@ prom_free(struct prom_parser *p)
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->fam_cap; i++) {
-		free(p->fam[i].name);
-		free(p->fam[i].help);
-		free(p->fam[i].unit);
-	}
-	free(p->fam);
+	for (i = 0; i < p->fam.cap; i++)
+		fam_free(p->fam.slot[i].e);
+	hmap_fini(&p->fam);
 	free(p->line);
 	free(p->labels);
 	free(p);

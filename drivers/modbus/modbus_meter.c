@@ -7,9 +7,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../collector/conf/conf.h"
+#include "../../collector/lib/addr.h"
+#include "../../collector/lib/datafile.h"
+#include "../../collector/lib/diag.h"
+#include "../../collector/lib/driver.h"
 #include "../../collector/lib/log.h"
 #include "../../collector/lib/workers.h"
+#include "../../collector/lib/ycheck.h"
+#include "../../collector/lib/ynode.h"
 #include "mb_link.h"
 #include "mb_samples.h"
 #include "modbus_meter.h"
@@ -114,120 +119,120 @@ conf_rtu(const struct ynode *rtu, struct mb_link_conf *lc,
 	return 0;
 }
 
-static int
-conf_modbus(const struct ynode *mb, const struct wp_target_conf *tc,
-    struct mb_link_conf *lc, struct wp_err *err)
+/* The modbus: block into lc; problems to d (where: the meter). */
+static void
+conf_modbus(const struct wp_target_conf *tc, struct mb_link_conf *lc,
+    struct diag *d)
 {
 	static const char *const keys[] = { "tcp", "rtu", "unit", "timeout",
 	    NULL };
-	const struct ynode *rtu;
-	const char *tcp;
+	const struct ynode *mb, *rtu, *tcp;
+	struct wp_err err = { 0 };
 	long unit;
 	int r;
 
-	if (mb == NULL || mb->type != YN_MAP)
-		return err_set(err, WP_E_CONFIG, "modbus: a mapping with tcp: "
-		    "host:port or rtu: {device...}");
-	if (ynode_check_keys(mb, keys, err) == -1)
-		return -1;
-	tcp = ynode_str(mb, "tcp");
+	if ((mb = ycheck_typed(d, tc->block, "modbus", YN_MAP, tc->where,
+	    true)) == NULL)
+		return;
+	driver_check_keys(tc, mb, tc->where, keys, d);
+	tcp = ycheck_typed(d, mb, "tcp", YN_SCALAR, tc->where, false);
 	rtu = ynode_get(mb, "rtu");
-	if ((tcp == NULL) == (rtu == NULL))
-		return err_set(err, WP_E_CONFIG, "line %d: modbus: give "
-		    "exactly one of tcp: host:port or rtu: {device...}",
-		    mb->line);
-	if (tcp != NULL && addr_parse_hostport(tcp, lc->host,
+	if (ynode_get(mb, "tcp") != NULL && rtu != NULL)
+		diag_at(d, mb, false, "%s: modbus: give tcp or rtu, not both",
+		    tc->where);
+	else if (ynode_get(mb, "tcp") == NULL && rtu == NULL)
+		diag_at(d, mb, false, "%s: modbus: needs tcp: host:port or "
+		    "rtu: {device: ...}", tc->where);
+	if (tcp != NULL && addr_parse_hostport(tcp->value, lc->host,
 	    sizeof(lc->host), &lc->port) == -1)
-		return err_set(err, WP_E_CONFIG, "line %d: modbus.tcp: "
-		    "host:port, not \"%s\"", mb->line, tcp);
-	if (rtu != NULL && conf_rtu(rtu, lc, err) == -1)
-		return -1;
-	if ((r = ynode_int(mb, "unit", 0, 255, &unit, err)) == -1)
-		return -1;
-	if (r == 1 || (lc->rtu && (unit < 1 || unit > 247)))
-		return err_set(err, WP_E_CONFIG, "line %d: modbus.unit: the "
-		    "unit id (1..247 on RTU, 0..255 on TCP)", mb->line);
-	lc->unit = (int)unit;
+		diag_at(d, tcp, false, "%s: modbus tcp '%s' is not host:port "
+		    "(port 1..65535; IPv6 as [addr]:port)", tc->where,
+		    tcp->value);
+	if (rtu != NULL && conf_rtu(rtu, lc, &err) == -1)
+		diag_err(d, rtu, tc->where, &err, false);
+	if ((r = ynode_int(mb, "unit", 0, 255, &unit, &err)) == -1)
+		diag_err(d, mb, tc->where, &err, false);
+	else if (r == 1 || (lc->rtu && (unit < 1 || unit > 247)))
+		diag_at(d, mb, false, "%s: modbus.unit: the unit id (1..247 "
+		    "on RTU, 0..255 on TCP)", tc->where);
+	else
+		lc->unit = (int)unit;
 	lc->timeout = DEFAULT_TIMEOUT;
-	if ((r = ynode_duration(mb, "timeout", &lc->timeout, err)) == -1)
-		return -1;
-	if (tc->timeout > 0 && lc->timeout > tc->timeout / 2 &&
+	if ((r = ynode_duration(mb, "timeout", &lc->timeout, &err)) == -1)
+		diag_err(d, mb, tc->where, &err, false);
+	else if (tc->timeout > 0 && lc->timeout > tc->timeout / 2 &&
 	    (r == 0 || (lc->timeout = tc->timeout / 2) <= 0))
-		return err_set(err, WP_E_CONFIG, "line %d: modbus.timeout "
-		    "%.3gs must be at most half the poll timeout (%.3gs)",
-		    mb->line, (double)lc->timeout / WP_SEC,
-		    (double)tc->timeout / WP_SEC);
-	return 0;
+		diag_at(d, mb, false, "%s: modbus.timeout %.3gs must be at "
+		    "most half the poll timeout (%.3gs)", tc->where,
+		    (double)lc->timeout / WP_SEC, (double)tc->timeout / WP_SEC);
 }
 
-static int
-check_enum(const struct ynode *b, const char *key,
-    const char *const *ok, bool required, const char **out,
-    struct wp_err *err)
-{
-	const char *s = ynode_str(b, key);
-	size_t i;
-
-	*out = s;
-	if (s == NULL)
-		return required ? err_set(err, WP_E_CONFIG, "missing %s",
-		    key) : 0;
-	for (i = 0; ok[i] != NULL; i++)
-		if (strcmp(s, ok[i]) == 0)
-			return 0;
-	return err_set(err, WP_E_CONFIG, "%s: unknown value \"%s\"", key, s);
-}
-
+/* The register map stem, found in maps_dir, ./etc or the installed
+ * share directory; NULL with err. */
 static struct regmap *
-load_map(const char *maps_dir, const char *stem, struct wp_err *err)
+map_open(const char *maps_dir, const char *stem, struct wp_err *err)
 {
 	char path[4096];
 
-	if (stem == NULL)
-		return err_set(err, WP_E_CONFIG, "missing map"), NULL;
 	if (datafile_find(maps_dir, "meter-maps", stem, ".yaml", path,
 	    sizeof(path)) == -1) {
-		err_set(err, WP_E_CONFIG, "unknown meter map \"%s\" (no "
-		    "meter-maps/%s.yaml)", stem, stem);
+		err_set(err, WP_E_CONFIG, "unknown meter map '%s' (no "
+		    "meter-maps/%s.yaml in maps_dir, ./etc or %s/share/"
+		    "wattpath)", stem, stem, WP_PREFIX);
 		return NULL;
 	}
 	return regmap_load_file(path, stem, err);
 }
 
-static int
-meter_conf(const struct wp_target_conf *tc, struct mb_meter *m,
-    struct wp_err *err)
+/* The meter's register map (map: stem), or NULL (reported to d). */
+static struct regmap *
+load_map(const struct wp_target_conf *tc, struct diag *d)
 {
-	/* interval/timeout are the core's per-target overrides; zone is
-	 * the report's (partial PUE per zone). */
-	static const char *const keys[] = { "name", "role", "modbus", "map",
-	    "it_measured_at", "zone", "interval", "timeout", NULL };
-	static const char *const roles[] = { "facility_total", "it_total",
-	    "cooling", "other", NULL };
+	const char *stem;
+	struct wp_err err = { 0 };
+	struct regmap *map;
+
+	if ((stem = ycheck_scalar(d, tc->block, "map", tc->where,
+	    true)) == NULL)
+		return NULL;
+	if ((map = map_open(tc->maps_dir, stem, &err)) == NULL)
+		diag_err(d, ynode_get(tc->block, "map"), tc->where, &err,
+		    false);
+	return map;
+}
+
+/* Reads the meter's block into m (its core's map included); every
+ * problem to d.  validate and target_new both read it so. */
+static void
+meter_conf(const struct wp_target_conf *tc, struct mb_meter *m,
+    struct diag *d)
+{
+	static const char *const keys[] = { "modbus", "map",
+	    "it_measured_at", NULL };
 	static const char *const cats[] = { "ups_output", "pdu_output",
 	    "it_input", NULL };
-	const char *role, *cat, *stem;
+	const char *role = ynode_str(tc->block, "role"), *cat;
+	struct wp_err err = { 0 };
 
-	if (ynode_check_keys(tc->block, keys, err) == -1 ||
-	    check_enum(tc->block, "role", roles, true, &role, err) == -1 ||
-	    check_enum(tc->block, "it_measured_at", cats, false, &cat,
-	    err) == -1)
-		return -1;
-	if (cat != NULL && strcmp(role, "it_total") != 0)
-		return err_set(err, WP_E_CONFIG, "it_measured_at applies to "
-		    "role it_total only");
-	snprintf(m->info.role, sizeof(m->info.role), "%s", role);
+	driver_check_keys(tc, tc->block, tc->where, keys, d);
+	cat = ycheck_enum(d, tc->block, "it_measured_at", tc->where, cats,
+	    "ups_output, pdu_output, it_input");
+	if (cat != NULL && (role == NULL || strcmp(role, "it_total") != 0))
+		diag_at(d, ynode_get(tc->block, "it_measured_at"), false,
+		    "%s: it_measured_at applies to role it_total only",
+		    tc->where);
+	/* the role is the core's, checked there */
+	snprintf(m->info.role, sizeof(m->info.role), "%s", role ? role :
+	    "other");
 	snprintf(m->info.category, sizeof(m->info.category), "%s",
 	    cat != NULL ? cat : "");
-	if (conf_modbus(ynode_get(tc->block, "modbus"), tc, &m->lc, err) == -1)
-		return -1;
-	stem = ynode_str(tc->block, "map");
-	m->core->map = load_map(tc->conf != NULL ? tc->conf->maps_dir : NULL,
-	    stem, err);
-	if (m->core->map == NULL)
-		return -1;
-	snprintf(m->info.map, sizeof(m->info.map), "%s", stem);
-	return 0;
+	conf_modbus(tc, &m->lc, d);
+	if ((m->core->map = load_map(tc, d)) == NULL)
+		return;
+	snprintf(m->info.map, sizeof(m->info.map), "%s", m->core->map->stem);
+	if (regmap_plan(m->core->map, &m->core->plan, &err) == -1)
+		diag_err(d, ynode_get(tc->block, "map"), tc->where, &err,
+		    false);
 }
 
 /* ---- jobs ------------------------------------------------------------ */
@@ -333,28 +338,57 @@ job_done(void *arg)
 
 static void mb_target_free(void *state);
 
+/* A meter with its core, nothing read yet; NULL out of memory. */
+static struct mb_meter *
+meter_alloc(const struct wp_target_conf *tc)
+{
+	struct mb_meter *m;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return NULL;
+	snprintf(m->name, sizeof(m->name), "%s", tc->name);
+	if ((m->core = calloc(1, sizeof(*m->core))) == NULL) {
+		free(m);
+		return NULL;
+	}
+	m->core->refs = 1;
+	return m;
+}
+
+static int
+mb_validate(const struct wp_target_conf *tc, struct diag *d)
+{
+	size_t n0 = d->n_err;
+	struct mb_meter *m;
+
+	if ((m = meter_alloc(tc)) == NULL) {
+		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
+		return 1;
+	}
+	meter_conf(tc, m, d);
+	mb_target_free(m);
+	return (int)(d->n_err - n0);
+}
+
 static int
 mb_target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
+	struct diag d = { .main_file = "" };
 	struct mb_meter *m;
 
 	*state = NULL;
-	if ((m = calloc(1, sizeof(*m))) == NULL)
+	if ((m = meter_alloc(tc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	snprintf(m->name, sizeof(m->name), "%s", tc->name);
 	m->workers = svc != NULL ? svc->workers : NULL;
-	if ((m->core = calloc(1, sizeof(*m->core))) == NULL) {
-		free(m);
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	}
-	m->core->refs = 1;
-	if (meter_conf(tc, m, err) == -1 ||
-	    regmap_plan(m->core->map, &m->core->plan, err) == -1 ||
+	meter_conf(tc, m, &d);
+	if (diag_to_err(&d, err) == -1 ||
 	    (m->core->link = mb_link_new(&m->lc, err)) == NULL) {
+		diag_fini(&d);
 		mb_target_free(m);
 		return -1;
 	}
+	diag_fini(&d);
 	m->nregs = plan_regs(&m->core->plan);
 	mb_link_key(&m->lc, m->key, sizeof(m->key));
 	*state = m;
@@ -623,7 +657,7 @@ mb_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 
 	(void)svc;
 	if (probe_parse(req, &lc, stem, sizeof(stem), err) == -1 ||
-	    (map = load_map(req->maps_dir, stem, err)) == NULL ||
+	    (map = map_open(req->maps_dir, stem, err)) == NULL ||
 	    regmap_plan(map, &plan, err) == -1 ||
 	    (link = mb_link_new(&lc, err)) == NULL)
 		goto out;
@@ -654,6 +688,7 @@ out:
 
 const struct wp_driver modbus_driver = {
 	.name = "modbus",
+	.validate = mb_validate,
 	.target_new = mb_target_new,
 	.poll_start = mb_poll_start,
 	.poll_cancel = mb_poll_cancel,

@@ -33,11 +33,15 @@
 
 #include <json-c/json.h>
 
-#include "../../collector/conf/conf.h"
+#include "../../collector/lib/diag.h"
+#include "../../collector/lib/driver.h"
 #include "../../collector/lib/http.h"
 #include "../../collector/lib/log.h"
 #include "../../collector/lib/loop.h"
 #include "../../collector/lib/secret.h"
+#include "../../collector/lib/url.h"
+#include "../../collector/lib/ycheck.h"
+#include "../../collector/lib/ynode.h"
 #include "redfish.h"
 #include "redfish_discover.h"
 #include "redfish_parse.h"
@@ -99,116 +103,122 @@ static void step(struct rf_target *t);
 /* ---- config ---- */
 
 static const char *const bmc_keys[] = { "url", "credentials", "auth",
-	"ca_file", "pin_sha256", "insecure", "timeout", "max_inflight",
-	"name", NULL };
+	"ca_file", "pin_sha256", "insecure", "max_inflight", "name", NULL };
 
-static int
-split_url(struct rf_target *t, const char *url, struct wp_err *err)
+/* scheme://host[:port] of a checked URL into t->base. */
+static void
+url_base(struct rf_target *t, const struct wp_target_conf *tc,
+    const struct ynode *url, struct diag *d)
 {
-	const char *p;
-	size_t n;
+	const char *p = strstr(url->value, "://") + 3;
+	size_t n = (size_t)(p - url->value) + strcspn(p, "/?#");
 
-	if (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0)
-		return err_set(err, WP_E_CONFIG, "url %s: not http(s)", url);
-	p = strstr(url, "://") + 3;
-	n = (size_t)(p - url) + strcspn(p, "/?#");
-	if (n >= sizeof(t->base))
-		return err_set(err, WP_E_CONFIG, "url too long");
-	memcpy(t->base, url, n);
+	if (n >= sizeof(t->base)) {
+		diag_at(d, url, false, "%s: URL too long", tc->where);
+		return;
+	}
+	memcpy(t->base, url->value, n);
 	t->base[n] = '\0';
-	return 0;
 }
 
-static int
-load_creds(struct rf_target *t, const struct wp_target_conf *tc,
-    const struct ynode *b, struct wp_err *err)
+static void
+dup_str(char **dst, const char *s, const struct wp_target_conf *tc,
+    struct diag *d)
 {
-	const char *cn = ynode_str(b, "credentials");
+	if (s != NULL && (*dst = strdup(s)) == NULL)
+		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
+}
+
+/* credentials: by name; their secrets are loaded at the first poll, so
+ * that check-config reads none. */
+static void
+creds_conf(struct rf_target *t, const struct wp_target_conf *tc,
+    bool auth_ok, struct diag *d)
+{
+	const struct ynode *n;
 	const struct wp_cred *c;
 
-	if (cn == NULL) {
-		if (t->auth != AUTH_NONE)
-			return err_set(err, WP_E_CONFIG, "auth %s needs "
-			    "credentials", t->auth == AUTH_BASIC ?
+	n = ycheck_typed(d, tc->block, "credentials", YN_SCALAR, tc->where,
+	    false);
+	if (n == NULL) {
+		if (auth_ok && t->auth != AUTH_NONE &&
+		    ynode_get(tc->block, "credentials") == NULL)
+			diag_at(d, tc->block, false, "%s: auth %s needs "
+			    "credentials", tc->where, t->auth == AUTH_BASIC ?
 			    "basic" : "session");
-		return 0;
+		return;
 	}
-	if ((c = conf_cred(tc->conf, cn)) == NULL)
-		return err_set(err, WP_E_CONFIG, "no credentials named %s",
-		    cn);
+	if ((c = driver_cred(tc, n->value)) == NULL) {
+		diag_at(d, n, false, "%s: unknown credential '%s'", tc->where,
+		    n->value);
+		return;
+	}
 	if (c->username == NULL || (c->password_file == NULL &&
-	    c->password_env == NULL))
-		return err_set(err, WP_E_CONFIG, "credentials %s need "
-		    "username and password_file or password_env", cn);
-	if ((t->user = strdup(c->username)) == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	/* Loaded at the first poll, so that check-config reads no secret. */
-	if ((c->password_file &&
-	    (t->pw_file = strdup(c->password_file)) == NULL) ||
-	    (c->password_env && c->password_file == NULL &&
-	    (t->pw_env = strdup(c->password_env)) == NULL))
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	return 0;
+	    c->password_env == NULL)) {
+		diag_at(d, n, false, "%s: credentials %s need username and "
+		    "password_file or password_env", tc->where, n->value);
+		return;
+	}
+	dup_str(&t->user, c->username, tc, d);
+	if (c->password_file != NULL)
+		dup_str(&t->pw_file, c->password_file, tc, d);
+	else
+		dup_str(&t->pw_env, c->password_env, tc, d);
 }
 
 /* BMCs are weak: one request in flight per BMC, and nothing else. */
-static int
-check_inflight(const struct ynode *b, struct wp_err *err)
+static void
+inflight_conf(const struct wp_target_conf *tc, struct diag *d)
 {
 	long n = 1;
 
-	if (ynode_int(b, "max_inflight", 1, 1000, &n, err) < 0)
-		return -1;
-	if (n != 1)
-		return err_set(err, WP_E_CONFIG, "max_inflight %ld: the "
-		    "Redfish driver keeps one request in flight per BMC; only "
-		    "1 is supported (the global cap is collector."
-		    "http_max_inflight)", n);
-	return 0;
+	if (ycheck_long(d, tc->block, "max_inflight", tc->where, 1, 1000,
+	    &n) == 0 && n != 1)
+		diag_at(d, ynode_get(tc->block, "max_inflight"), false,
+		    "%s: max_inflight %ld: the Redfish driver keeps one "
+		    "request in flight per BMC; only 1 is supported (the "
+		    "global cap is collector.http_max_inflight)", tc->where, n);
 }
 
-static int
-parse_block(struct rf_target *t, const struct wp_target_conf *tc,
-    struct wp_err *err)
+/* Reads tc's block into t; every problem to d (validate and target_new
+ * read it alike). */
+static void
+rf_conf(struct rf_target *t, const struct wp_target_conf *tc,
+    struct diag *d)
 {
-	const struct ynode *b = tc->block, *node;
-	const char *url, *auth, *s;
-	bool ins = false;
-	int rc;
+	static const char *const auths[] = { "session", "basic", "none",
+	    NULL };
+	const struct ynode *b = tc->block, *url;
+	struct wp_err err = { 0 };
+	const char *auth;
+	bool ins = false, tls = true;
 
-	if (ynode_check_keys(b, bmc_keys, err) < 0)
-		return -1;
-	if ((url = ynode_str(b, "url")) == NULL)
-		return err_set(err, WP_E_CONFIG, "url missing");
-	if (split_url(t, url, err) < 0)
-		return -1;
-	auth = ynode_str(b, "auth");
-	if (auth == NULL || strcmp(auth, "session") == 0)
-		t->auth = AUTH_SESSION;
-	else if (strcmp(auth, "basic") == 0)
-		t->auth = AUTH_BASIC;
-	else if (strcmp(auth, "none") == 0)
-		t->auth = AUTH_NONE;
-	else
-		return err_set(err, WP_E_CONFIG, "auth %s: want session, "
-		    "basic or none", auth);
-	if ((rc = ynode_bool(b, "insecure", &ins, err)) < 0)
-		return -1;
+	driver_check_keys(tc, b, tc->where, bmc_keys, d);
+	if ((url = ycheck_typed(d, b, "url", YN_SCALAR, tc->where,
+	    true)) != NULL) {
+		if (url_check(url->value, &tls, &err) < 0)
+			diag_err(d, url, tc->where, &err, false);
+		else
+			url_base(t, tc, url, d);
+	}
+	auth = ycheck_enum(d, b, "auth", tc->where, auths,
+	    "session, basic, none");
+	t->auth = auth == NULL || strcasecmp(auth, "session") == 0 ?
+	    AUTH_SESSION : strcasecmp(auth, "basic") == 0 ? AUTH_BASIC :
+	    AUTH_NONE;
+	if (url != NULL && !tls && ynode_get(b, "credentials") != NULL)
+		diag_at(d, url, true, "%s: plain http:// URL: credentials "
+		    "travel in clear text; use https://", tc->where);
+	ycheck_bool(d, b, "insecure", tc->where, &ins);
 	t->insecure = ins;
-	if ((s = ynode_str(b, "ca_file")) && (t->ca_file = strdup(s)) == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	if ((s = ynode_str(b, "pin_sha256")) && (t->pin = strdup(s)) == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
+	dup_str(&t->ca_file, ycheck_scalar(d, b, "ca_file", tc->where, false),
+	    tc, d);
+	dup_str(&t->pin, ycheck_scalar(d, b, "pin_sha256", tc->where, false),
+	    tc, d);
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
-	if (ynode_duration(b, "timeout", &t->timeout, err) < 0)
-		return -1;
-	if (check_inflight(b, err) < 0)
-		return -1;
-	if (tc->node && tc->conf && (node = (const struct ynode *)
-	    conf_node_by_name(tc->conf, tc->node) ?
-	    conf_node_by_name(tc->conf, tc->node)->block : NULL) != NULL)
-		t->gpu_inband = ynode_get(node, "gpu") != NULL;
-	return load_creds(t, tc, b, err);
+	inflight_conf(tc, d);
+	t->gpu_inband = tc->node_gpu_inband;
+	creds_conf(t, tc, auth != NULL || ynode_get(b, "auth") == NULL, d);
 }
 
 static void
@@ -248,27 +258,56 @@ token_set(struct rf_target *t, const char *tok)
 
 static void target_free(void *state);
 
+static struct rf_target *
+rf_alloc(const struct wp_target_conf *tc)
+{
+	struct rf_target *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	snprintf(t->name, sizeof(t->name), "%s", tc->name);
+	t->mode = tc->kind && strcmp(tc->kind, "pdu") == 0 ? RF_MODE_PDU :
+	    RF_MODE_NODE;
+	t->svc = &t->svc_copy;
+	rf_readings_init(&t->polled);
+	return t;
+}
+
+static int
+validate(const struct wp_target_conf *tc, struct diag *d)
+{
+	size_t n0 = d->n_err;
+	struct rf_target *t;
+
+	if ((t = rf_alloc(tc)) == NULL) {
+		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
+		return 1;
+	}
+	rf_conf(t, tc, d);
+	target_free(t);
+	return (int)(d->n_err - n0);
+}
+
 static int
 target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
+	struct diag d = { .main_file = "" };
 	struct rf_target *t;
 
 	*state = NULL;
-	if ((t = calloc(1, sizeof(*t))) == NULL)
+	if ((t = rf_alloc(tc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	snprintf(t->name, sizeof(t->name), "%s", tc->name);
-	t->mode = tc->kind && strcmp(tc->kind, "pdu") == 0 ? RF_MODE_PDU :
-	    RF_MODE_NODE;
 	if (svc != NULL)
 		t->svc_copy = *svc;	/* keep our own copy of the pointers */
-	t->svc = &t->svc_copy;
-	rf_readings_init(&t->polled);
-	if (parse_block(t, tc, err) < 0) {
+	rf_conf(t, tc, &d);
+	if (diag_to_err(&d, err) == -1) {
+		diag_fini(&d);
 		err_prefix(err, "redfish %s", tc->name);
 		target_free(t);
 		return -1;
 	}
+	diag_fini(&d);
 	if (svc && svc->state_dir)
 		state_path(t, svc->state_dir);
 	*state = t;
@@ -484,8 +523,8 @@ on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 		return err_set(err, WP_E_AUTH, "login refused (HTTP %ld)",
 		    r->status);
 	if (r->status != 200 && r->status != 201 && r->status != 204)
-		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "login: HTTP %ld", r->status);
+		return err_set(err, http_status_class(r->status),
+		    "login: HTTP %ld", r->status);
 	if (http_resp_header(r, "X-Auth-Token", tok, sizeof(tok)) < 0)
 		tok[0] = '\0';
 	rc = token_set(t, tok);
@@ -629,8 +668,8 @@ on_fetch(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 		return -1;
 	}
 	if (r->status != 200)
-		return err_set(err, r->status >= 500 ? WP_E_TRANSIENT :
-		    WP_E_PROTOCOL, "%s: HTTP %ld", uri, r->status);
+		return err_set(err, http_status_class(r->status),
+		    "%s: HTTP %ld", uri, r->status);
 	if ((o = rf_json_parse(r->body, r->len, err)) == NULL) {
 		err_prefix(err, "%s", uri);
 		return -1;
@@ -652,8 +691,8 @@ on_walk(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 	int rc;
 
 	if (r->status != 200)
-		err_set(&fe, r->status >= 500 ? WP_E_TRANSIENT : WP_E_PROTOCOL,
-		    "HTTP %ld", r->status);
+		err_set(&fe, http_status_class(r->status), "HTTP %ld",
+		    r->status);
 	else
 		o = rf_json_parse(r->body, r->len, &fe);
 	rc = rf_disc_feed(t->disc, o, &fe, err);
@@ -996,6 +1035,7 @@ target_free(void *state)
 
 const struct wp_driver redfish_driver = {
 	.name = "redfish",
+	.validate = validate,
 	.target_new = target_new,
 	.poll_start = poll_start,
 	.poll_cancel = poll_cancel,

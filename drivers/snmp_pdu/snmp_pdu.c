@@ -9,11 +9,17 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/library/large_fd_set.h>
 
-#include "../../collector/conf/conf.h"
+#include "../../collector/lib/addr.h"
+#include "../../collector/lib/datafile.h"
+#include "../../collector/lib/diag.h"
+#include "../../collector/lib/driver.h"
 #include "../../collector/lib/log.h"
 #include "../../collector/lib/loop.h"
 #include "../../collector/lib/secret.h"
+#include "../../collector/lib/ycheck.h"
+#include "../../collector/lib/ynode.h"
 #include "pdu_decode.h"
+#include "snmp_lib.h"
 #include "snmp_pdu.h"
 
 #define REDISCOVER_POLLS	360	/* walk the tables again (1 h at 10 s) */
@@ -60,7 +66,6 @@ struct sp {
 	char		 name[128];
 	struct sp_cfg	 cfg;
 	struct loop	*loop;
-	const char	*state_dir;	/* borrowed from the services */
 	void		*sess;
 	int		 fd;
 	struct loop_timer *tmo;		/* net-snmp retransmissions */
@@ -98,36 +103,29 @@ static int	 fail(struct sp *sp, int class, const char *fmt,
 static int	 sess_cb(int op, netsnmp_session *ss, int reqid,
 		    netsnmp_pdu *pdu, void *magic);
 
-/* --- net-snmp process setup --------------------------------------------- */
+/* --- the module: net-snmp, once per process ---------------------------- */
 
-/*
- * init_snmp() runs its body once per process (net-snmp keeps the flag) and
- * everything here runs on the loop thread.  No MIB files, no snmp.conf, no
- * persistent state under ~/.snmp or /var/lib/snmp.
- */
-static void
-snmp_lib_init(const char *state_dir)
+/* Everything of net-snmp's runs on the loop thread. */
+static int
+sp_init(const struct wp_services *svc, struct wp_err *err)
 {
 	char dir[PATH_MAX];
 
+	(void)err;
 	/* net-snmp keeps a TLS certificate index there: our state dir */
-	if (state_dir != NULL && snprintf(dir, sizeof(dir), "%s/net-snmp",
-	    state_dir) < (int)sizeof(dir))
-		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
-		    NETSNMP_DS_LIB_PERSISTENT_DIR, dir);
-	setenv("MIBS", "", 0);
-	setenv("MIBDIRS", "", 0);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_QUICK_PRINT, 1);
+	if (svc != NULL && svc->state_dir != NULL && snprintf(dir, sizeof(dir),
+	    "%s/net-snmp", svc->state_dir) < (int)sizeof(dir))
+		snmp_lib_setup(dir);
+	else
+		snmp_lib_setup(NULL);
 	init_snmp("wattpath");
+	return 0;
+}
+
+static void
+sp_fini(void)
+{
+	snmp_shutdown("wattpath");
 }
 
 /* --- configuration ------------------------------------------------------ */
@@ -289,45 +287,61 @@ cred_opt(const void *src, const char *key)
 	return ynode_str(cs->cr->block, key);
 }
 
-static int
-load_cred(const struct wp_target_conf *tc, const struct ynode *snmp,
-    struct sp_cfg *c, struct wp_err *err)
+/* The credentials (in snmp: or the PDU's block) into c: a v2c community
+ * or an SNMPv3 user; where the secrets live, none read. */
+static void
+cred_conf(const struct wp_target_conf *tc, const struct ynode *snmp,
+    struct sp_cfg *c, struct diag *d)
 {
-	const char *cname = NULL, *level = NULL;
+	const struct ynode *n = NULL;
+	const char *level = NULL;
 	const struct wp_cred *cr;
+	struct wp_err err = { 0 };
+	int rc;
 
 	if (snmp != NULL) {
-		cname = ynode_str(snmp, "credentials");
-		level = ynode_str(snmp, "security_level");
+		n = ycheck_typed(d, snmp, "credentials", YN_SCALAR, tc->where,
+		    false);
+		level = ycheck_scalar(d, snmp, "security_level", tc->where,
+		    false);
 	}
-	if (cname == NULL)
-		cname = ynode_str(tc->block, "credentials");
-	if (cname == NULL)
-		return err_set(err, WP_E_CONFIG, "snmp: needs credentials "
-		    "(a community or an SNMPv3 user)");
-	if ((cr = conf_cred(tc->conf, cname)) == NULL)
-		return err_set(err, WP_E_CONFIG, "no credentials '%s'", cname);
+	if (n == NULL)
+		n = ycheck_typed(d, tc->block, "credentials", YN_SCALAR,
+		    tc->where, false);
+	if (n == NULL) {
+		if (ynode_get(tc->block, "credentials") == NULL &&
+		    (snmp == NULL || ynode_get(snmp, "credentials") == NULL))
+			diag_at(d, snmp ? snmp : tc->block, false, "%s: snmp: "
+			    "needs credentials (a community or an SNMPv3 user)",
+			    tc->where);
+		return;
+	}
+	if ((cr = driver_cred(tc, n->value)) == NULL) {
+		diag_at(d, n, false, "%s: unknown credential '%s'", tc->where,
+		    n->value);
+		return;
+	}
 	if (c->version == SNMP_VERSION_3) {
 		struct cred_src cs = { cr, snmp };
 
-		return load_v3(c, cred_opt, &cs, level, err);
-	}
-	if (secref_set(&c->community_ref, ynode_str(cr->block,
+		rc = load_v3(c, cred_opt, &cs, level, &err);
+	} else if ((rc = secref_set(&c->community_ref, ynode_str(cr->block,
 	    "community_file"), ynode_str(cr->block, "community_env"),
-	    "SNMP v2c community", err) < 0) {
-		err_prefix(err, "credentials '%s'", cname);
-		return -1;
-	}
-	return 0;
+	    "SNMP v2c community", &err)) < 0)
+		err_prefix(&err, "credentials '%s'", n->value);
+	if (rc < 0)
+		diag_err(d, n, tc->where, &err, false);
 }
 
-static int
-load_snmp_block(const struct wp_target_conf *tc, struct sp_cfg *c,
-    struct wp_err *err)
+/* The snmp: block (version, timing) and the credentials into c. */
+static void
+snmp_conf(const struct wp_target_conf *tc, struct sp_cfg *c,
+    struct diag *d)
 {
 	static const char *const keys[] = { "version", "credentials",
 		"timeout", "retries", "security_level", "context", NULL };
-	const struct ynode *snmp = ynode_get(tc->block, "snmp");
+	static const char *const versions[] = { "2c", "3", NULL };
+	const struct ynode *snmp;
 	const char *v = NULL;
 	wp_time t = 0;
 
@@ -336,23 +350,19 @@ load_snmp_block(const struct wp_target_conf *tc, struct sp_cfg *c,
 	c->timeout = tc->timeout > 0 ? tc->timeout / 3 : 2 * WP_SEC;
 	if (c->timeout > 3 * WP_SEC)
 		c->timeout = 3 * WP_SEC;
+	snmp = ycheck_typed(d, tc->block, "snmp", YN_MAP, tc->where, false);
 	if (snmp != NULL) {
-		if (ynode_check_keys(snmp, keys, err) < 0 ||
-		    ynode_int(snmp, "retries", 0, 5, &c->retries, err) < 0 ||
-		    ynode_duration(snmp, "timeout", &t, err) < 0)
-			return -1;
-		v = ynode_str(snmp, "version");
+		driver_check_keys(tc, snmp, tc->where, keys, d);
+		ycheck_long(d, snmp, "retries", tc->where, 0, 5, &c->retries);
+		if (ycheck_duration(d, snmp, "timeout", tc->where, 100 * WP_MS,
+		    60 * WP_SEC, "100ms..60s", &t) == 0)
+			c->timeout = t;
+		v = ycheck_enum(d, snmp, "version", tc->where, versions,
+		    "2c, 3");
 	}
-	if (t > 0)
-		c->timeout = t;
-	if (c->timeout < 100 * WP_MS || c->timeout > 60 * WP_SEC)
-		return err_set(err, WP_E_CONFIG, "snmp.timeout: 100ms..60s");
 	if (v != NULL && strcmp(v, "3") == 0)
 		c->version = SNMP_VERSION_3;
-	else if (v != NULL && strcmp(v, "2c") != 0)
-		return err_set(err, WP_E_CONFIG, "snmp.version '%s': expected "
-		    "2c or 3", v);
-	return load_cred(tc, snmp, c, err);
+	cred_conf(tc, snmp, c, d);
 }
 
 static void
@@ -379,14 +389,72 @@ sp_free(struct sp *sp)
 	free(sp);
 }
 
-static int
-check_profile(struct sp *sp, struct wp_err *err)
+/* profile: a name found in maps_dir, ./etc or the share directory, or
+ * "auto" (chosen at the first poll); loaded now when named. */
+static void
+profile_conf(struct sp *sp, const struct wp_target_conf *tc,
+    struct diag *d)
 {
-	if (strcmp(sp->cfg.profile, "auto") == 0)
-		return 0;
-	sp->prof = pdu_profile_find(sp->cfg.maps_dir[0] ? sp->cfg.maps_dir :
-	    NULL, sp->cfg.profile, err);
-	return sp->prof == NULL ? -1 : 0;
+	const struct ynode *n;
+	struct wp_err err = { 0 };
+	char path[PATH_MAX];
+
+	n = ycheck_typed(d, tc->block, "profile", YN_SCALAR, tc->where, false);
+	snprintf(sp->cfg.profile, sizeof(sp->cfg.profile), "%s",
+	    n ? n->value : "auto");
+	if (n == NULL || strcmp(n->value, "auto") == 0)
+		return;
+	if (datafile_find(tc->maps_dir, "pdu-profiles", n->value, ".yaml",
+	    path, sizeof(path)) < 0) {
+		diag_at(d, n, false, "%s: unknown PDU profile '%s' (no "
+		    "pdu-profiles/%s.yaml in maps_dir, ./etc or %s/share/"
+		    "wattpath)", tc->where, n->value, n->value, WP_PREFIX);
+		return;
+	}
+	if ((sp->prof = pdu_profile_load(path, &err)) == NULL)
+		diag_err(d, n, tc->where, &err, false);
+}
+
+/* address: HOST[:PORT] (161 by default). */
+static void
+addr_conf(struct sp *sp, const struct wp_target_conf *tc, struct diag *d)
+{
+	const struct ynode *n;
+
+	if ((n = ycheck_typed(d, tc->block, "address", YN_SCALAR, tc->where,
+	    true)) == NULL)
+		return;
+	if (addr_parse_hostport(n->value, sp->cfg.host, sizeof(sp->cfg.host),
+	    &sp->cfg.port) == 0)
+		return;
+	if (strchr(n->value, ':') == NULL && strlen(n->value) <
+	    sizeof(sp->cfg.host) - 5) {
+		char hp[sizeof(sp->cfg.host)];
+
+		snprintf(hp, sizeof(hp), "%s:161", n->value);
+		if (addr_parse_hostport(hp, sp->cfg.host, sizeof(sp->cfg.host),
+		    &sp->cfg.port) == 0)
+			return;
+	}
+	diag_at(d, n, false, "%s: address '%s' is not host:port (port "
+	    "1..65535; IPv6 as [addr]:port)", tc->where, n->value);
+}
+
+/* Reads tc's block into sp; every problem to d (validate and target_new
+ * read it alike). */
+static void
+sp_conf(struct sp *sp, const struct wp_target_conf *tc, struct diag *d)
+{
+	static const char *const keys[] = { "profile", "snmp", "credentials",
+		"rack", "description", "labels", NULL };
+
+	driver_check_keys(tc, tc->block, tc->where, keys, d);
+	addr_conf(sp, tc, d);
+	profile_conf(sp, tc, d);
+	if (tc->maps_dir != NULL)
+		snprintf(sp->cfg.maps_dir, sizeof(sp->cfg.maps_dir), "%s",
+		    tc->maps_dir);
+	snmp_conf(tc, &sp->cfg, d);
 }
 
 static void fin_cb(void *arg);
@@ -415,50 +483,39 @@ sp_new(struct loop *loop, const char *name, struct wp_err *err)
 }
 
 static int
+validate(const struct wp_target_conf *tc, struct diag *d)
+{
+	size_t n0 = d->n_err;
+	struct wp_err err = { 0 };
+	struct sp *sp;
+
+	if ((sp = sp_new(NULL, tc->name, &err)) == NULL) {
+		diag_err(d, tc->block, tc->where, &err, false);
+		return 1;
+	}
+	sp_conf(sp, tc, d);
+	sp_free(sp);
+	return (int)(d->n_err - n0);
+}
+
+static int
 target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
-	static const char *const keys[] = { "name", "address", "profile",
-		"snmp", "credentials", "rack", "description", "labels", NULL };
-	const char *addr = ynode_str(tc->block, "address");
-	const char *prof = ynode_str(tc->block, "profile");
+	struct diag d = { .main_file = "" };
 	struct sp *sp;
 
 	*state = NULL;
 	err_clear(err);
-	if (ynode_check_keys(tc->block, keys, err) < 0)
-		goto bad;
-	if (addr == NULL) {
-		err_set(err, WP_E_CONFIG, "needs address: HOST[:PORT]");
-		goto bad;
-	}
 	if ((sp = sp_new(svc ? svc->loop : NULL, tc->name, err)) == NULL)
 		goto bad;
-	sp->state_dir = svc ? svc->state_dir : NULL;
-	if (strchr(addr, ':') == NULL || addr[0] == '[' ?
-	    addr_parse_hostport(addr, sp->cfg.host, sizeof(sp->cfg.host),
-	    &sp->cfg.port) < 0 : addr_parse_hostport(addr, sp->cfg.host,
-	    sizeof(sp->cfg.host), &sp->cfg.port) < 0) {
-		if (strchr(addr, ':') != NULL || strlen(addr) >=
-		    sizeof(sp->cfg.host)) {
-			err_set(err, WP_E_CONFIG, "address '%s': expected "
-			    "HOST[:PORT]", addr);
-			sp_free(sp);
-			goto bad;
-		}
-		snprintf(sp->cfg.host, sizeof(sp->cfg.host), "%s", addr);
-		sp->cfg.port = 161;
-	}
-	snprintf(sp->cfg.profile, sizeof(sp->cfg.profile), "%s",
-	    prof ? prof : "auto");
-	if (tc->conf && tc->conf->maps_dir)
-		snprintf(sp->cfg.maps_dir, sizeof(sp->cfg.maps_dir), "%s",
-		    tc->conf->maps_dir);
-	if (load_snmp_block(tc, &sp->cfg, err) < 0 ||
-	    check_profile(sp, err) < 0) {
+	sp_conf(sp, tc, &d);
+	if (diag_to_err(&d, err) == -1) {
+		diag_fini(&d);
 		sp_free(sp);
 		goto bad;
 	}
+	diag_fini(&d);
 	*state = sp;
 	return 0;
 bad:
@@ -565,7 +622,6 @@ sess_open(struct sp *sp, struct wp_err *err)
 	char peer[300], *msg = NULL;
 	int liberr = 0, syserr = 0;
 
-	snmp_lib_init(sp->state_dir);
 	snmp_sess_init(&s);
 	snprintf(peer, sizeof(peer), strchr(sp->cfg.host, ':') ?
 	    "udp6:[%s]:%d" : "udp:%s:%d", sp->cfg.host, sp->cfg.port);
@@ -1282,6 +1338,17 @@ probe_device(struct sp *sp, struct wp_probe_result *out)
 	    sp->prof ? sp->prof->mib : "?");
 }
 
+/* probe --profile NAME (or auto): loaded now when named. */
+static int
+probe_profile(struct sp *sp, struct wp_err *err)
+{
+	if (strcmp(sp->cfg.profile, "auto") == 0)
+		return 0;
+	sp->prof = pdu_profile_find(sp->cfg.maps_dir[0] ? sp->cfg.maps_dir :
+	    NULL, sp->cfg.profile, err);
+	return sp->prof == NULL ? -1 : 0;
+}
+
 static int
 probe(const struct wp_probe_req *req, const struct wp_services *svc,
     struct wp_probe_result *out, struct wp_err *err)
@@ -1294,7 +1361,7 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	if ((sp = sp_new(svc->loop, req->url, err)) == NULL)
 		return -1;
 	if (probe_cfg(req, &sp->cfg, err) < 0 ||
-	    load_secrets(&sp->cfg, err) < 0 || check_profile(sp, err) < 0)
+	    load_secrets(&sp->cfg, err) < 0 || probe_profile(sp, err) < 0)
 		goto out;
 	sp->probe = out;
 	if (begin(sp) == 0)
@@ -1313,6 +1380,9 @@ out:
 
 const struct wp_driver snmp_pdu_driver = {
 	.name = "snmp_pdu",
+	.init = sp_init,
+	.fini = sp_fini,
+	.validate = validate,
 	.target_new = target_new,
 	.poll_start = poll_start,
 	.poll_cancel = poll_cancel,

@@ -143,7 +143,7 @@ write_conf(const char *dir, int nodes)
 	    "  - {name: m2, role: it_total, modbus: {tcp: 10.250.0.1:502, "
 	    "unit: 2}, map: eastron-sdm630}\nsite: {name: bench}\n");
 	fclose(f);
-	if ((c = conf_load(path, false, &errs)) == NULL)
+	if ((c = conf_load(path, NULL, &errs)) == NULL)
 		for (i = 0; i < errs.n && i < 5; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 	conf_errs_fini(&errs);

@@ -256,7 +256,7 @@ main(int argc, char **argv)
 	bytes = dir_bytes(jdir);
 	printf("wrote %zu records (%.0f MB) in %.1f s\n", g.records,
 	    (double)bytes / 1048576, t_w);
-	if ((c = conf_load(cfg, false, &errs)) == NULL) {
+	if ((c = conf_load(cfg, NULL, &errs)) == NULL) {
 		fprintf(stderr, "conf: %s\n", errs.n ? errs.msg[0] : "?");
 		return 1;
 	}

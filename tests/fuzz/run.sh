@@ -23,7 +23,8 @@ CFLAGS_FUZZ="-std=c17 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
 # shellcheck disable=SC2086
 "$CLANG" $CFLAGS_FUZZ -o "$OUT/fuzz_promtext" tests/fuzz/fuzz_promtext.c \
 	drivers/inband/promtext.c drivers/inband/dcgm.c drivers/inband/engines.c \
-	drivers/inband/gpu.c collector/lib/err.c collector/lib/sample.c -lm || exit 1
+	drivers/inband/gpu.c collector/lib/err.c collector/lib/sample.c \
+	collector/lib/hmap.c -lm || exit 1
 # shellcheck disable=SC2086
 "$CLANG" $CFLAGS_FUZZ -o "$OUT/fuzz_http_wire" tests/fuzz/fuzz_http_wire.c \
 	collector/lib/http_wire.c || exit 1

@@ -56,11 +56,12 @@ swap() {
 }
 
 # The Liebert receptacle 1 energy becomes a Counter32 (0.1 kWh steps)
-# counting 7 steps/s that passes 2^32 (and wraps) WRAP_IN s from now.
+# counting a step every 2 s (180 kW: one step is the counter's quantum in
+# a 1 s poll) that passes 2^32 (and wraps) WRAP_IN s from now.
 WRAP_IN=6
 NOW=$(date +%s)
-INIT=$(( 4294967296 - (NOW + WRAP_IN) * 7 ))
-sed "s/^\(1\.3\.6\.1\.4\.1\.476\.1\.42\.3\.8\.50\.20\.1\.85\.1\.2\.1\)|66|.*/\1|65:numeric|atime=1,initial=$INIT,rate=7,wrap=1,max=4294967296/" \
+INIT=$(( 4294967296 - (NOW + WRAP_IN) / 2 ))
+sed "s/^\(1\.3\.6\.1\.4\.1\.476\.1\.42\.3\.8\.50\.20\.1\.85\.1\.2\.1\)|66|.*/\1|65:numeric|atime=1,initial=$INIT,rate=0.5,wrap=1,max=4294967296/" \
 	"$FIX/snmp/liebert_mph2rg.snmprec" >"$D/liebert-run.snmprec.new"
 swap "$D/liebert-run.snmprec"
 
@@ -189,16 +190,20 @@ for a, b in zip(e, e[1:]):
     if rb < ra:
         wraps += 1
         if "wrapped" not in b["ctr_flags"]: err.append("wrap without the wrapped flag: %s" % b["ctr_flags"])
-        if not 0 < d < 30 * 7 * 360000: err.append("wrap delta %s" % d)
+        if not 0 < d < 30 * 360000: err.append("wrap delta %s" % d)
 if wraps != 1: err.append("liebert: %d wraps (values %s)" % (wraps, [x["raw_value"] for x in e]))
 
-# Eaton outlets 3 and 5 restarted: reset, delta = the new value, never negative
-for o, new in ((3, 1000), (5, 10)):
+# Eaton outlets 3 and 5 restarted: reset, never negative; outlet 5's 10 Wh
+# is counted as the energy since the restart, outlet 3's 1 kWh is not (at
+# its 140 W that is hours, not the second since the last reading): no
+# whole counter added on a doubtful step, flagged implausible
+for o, new, delta in ((3, 1000, 0), (5, 10, 10 * 3600)):
     e = ser("pdu-eaton", "outlet/%d/energy" % o)
     after = [r for r in e if int(r["t_real_ns"]) > t_swap and float(r["raw_value"]) == new]
     if not after: err.append("outlet %d: no reading after the reset" % o); continue
     r = after[0]
-    if "reset" not in r["ctr_flags"] or abs(float(r["delta"] or 0) - new * 3600) > 1e-6:
+    if "reset" not in r["ctr_flags"] or abs(float(r["delta"] or 0) - delta) > 1e-6 or \
+            ("implausible" in r["ctr_flags"]) != (delta == 0):
         err.append("outlet %d reset: flags %s delta %s" % (o, r["ctr_flags"], r["delta"]))
     if [x for x in after[1:] if float(x["delta"] or 0) != 0 or "reset" in x["ctr_flags"]]:
         err.append("outlet %d: deltas after the reset" % o)

@@ -26,6 +26,13 @@ Fault modes: malformed, truncated, html, redirect (loop), oversized (5 MiB),
 hang (accept, never answer), trickle (a byte a second), 5xx, 401 (GETs);
 slowlogin (a session POST answers after --slow seconds, then the session
 exists).
+
+Value faults (POST /_test/vfault?mode=M, or --vfault), on every reading
+served from then on, the rest of the answer intact: jump (energy readings
++1e15 J), stepback (energy readings 1 kJ lower on every other GET),
+absurdpower (power readings 1e12 W, energy counters still right),
+evilstrings (Manufacturer, Model, FirmwareVersion, SerialNumber carrying
+CR, LF and ESC sequences).
 """
 import argparse
 import base64
@@ -88,6 +95,8 @@ class State:
         self.refused = 0            # logins refused: no session slot left
         self.fault = args.fault
         self.fault_path = args.fault_path
+        self.vfault = args.vfault
+        self.vgets = 0
         self.trace = Trace(args.trace)
         self.log = []               # (wall time, method, path), last 10000
         self.peak_open = 0
@@ -155,6 +164,43 @@ def advance(doc, p, e):
     for pc in doc.get("PowerControl", []) or []:
         if isinstance(pc, dict) and pc.get("PowerConsumedWatts") is not None:
             pc["PowerConsumedWatts"] = p
+
+
+def value_fault(doc, mode, odd):
+    """Makes the readings of one resource lie the way mode says."""
+    if isinstance(doc, list):
+        for x in doc:
+            value_fault(x, mode, odd)
+        return
+    if not isinstance(doc, dict):
+        return
+    for k, v in list(doc.items()):
+        if isinstance(v, (dict, list)):
+            value_fault(v, mode, odd)
+        elif mode == "evilstrings" and k in ("Manufacturer", "Model",
+                                             "FirmwareVersion",
+                                             "SerialNumber") and \
+                isinstance(v, str):
+            doc[k] = v + "\r\nwattpath: FORGED line\x1b[2J\x1b[31m"
+    energy = doc.get("ReadingType") in ("EnergyJoules",) or \
+        "EnergyJoules" in doc
+    if mode == "absurdpower":
+        for k in ("PowerWatts", "InputPowerWatts"):
+            set_reading(doc, k, 1e12)
+        if doc.get("ReadingType") == "Power" and \
+                doc.get("Reading") is not None:
+            doc["Reading"] = 1e12
+        for pc in doc.get("PowerControl", []) or []:
+            if isinstance(pc, dict) and pc.get("PowerConsumedWatts"):
+                pc["PowerConsumedWatts"] = 1e12
+    elif mode in ("jump", "stepback") and energy:
+        d = 1e15 if mode == "jump" else (-1000.0 if odd else 0.0)
+        if doc.get("ReadingType") == "EnergyJoules" and \
+                doc.get("Reading") is not None:
+            doc["Reading"] = round(doc["Reading"] + d, 3)
+        ej = doc.get("EnergyJoules")
+        if isinstance(ej, dict) and ej.get("Reading") is not None:
+            ej["Reading"] = round(ej["Reading"] + d, 3)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -293,6 +339,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         p, e = st.trace.now()
         advance(doc, int(p) if float(p).is_integer() else p, e)
+        if st.vfault:
+            with st.lock:
+                st.vgets += 1
+                odd = st.vgets % 2 == 1
+            value_fault(doc, st.vfault, odd)
         q = parse_qs(u.query)
         if "$select" in q:
             keep = set(q["$select"][0].split(","))
@@ -315,6 +366,12 @@ class Handler(BaseHTTPRequestHandler):
             with st.lock:
                 st.fault = q.get("mode", [""])[0]
                 st.fault_path = q.get("path", ["/redfish"])[0]
+            self.send(204)
+            return
+        if path == "/_test/vfault":
+            q = parse_qs(urlsplit(self.path).query)
+            with st.lock:
+                st.vfault = q.get("mode", [""])[0]
             self.send(204)
             return
         if path == "/_test/expire":
@@ -399,6 +456,9 @@ def main():
     ap.add_argument("--trace", default="500")
     ap.add_argument("--fault", default="")
     ap.add_argument("--fault-path", default="/redfish")
+    ap.add_argument("--vfault", default="",
+                    choices=["", "jump", "stepback", "absurdpower",
+                             "evilstrings"])
     ap.add_argument("--legacy-sessions", action="store_true")
     ap.add_argument("--session-uri", default="location",
                     choices=["location", "body"])

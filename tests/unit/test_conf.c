@@ -16,12 +16,14 @@
 #include <unistd.h>
 
 #include "../../collector/conf/conf.h"
+#include "../../collector/registry.h"
 
 struct fx {
 	char	 dir[64];
 	char	 path[128];
 	struct conf_errs errs;
 	struct wp_conf *c;
+	bool	 drivers;	/* also let the drivers validate their blocks */
 };
 
 static int
@@ -80,7 +82,8 @@ load(struct fx *f, const char *yaml)
 	put(f, "w.yaml", yaml, 0644);
 	conf_free(f->c);
 	conf_errs_fini(&f->errs);
-	f->c = conf_load(f->path, false, &f->errs);
+	f->c = conf_load(f->path, f->drivers ? registry_find : NULL,
+	    &f->errs);
 	return f->c;
 }
 
@@ -164,8 +167,9 @@ test_empty_sections(void **st)
 	    "meters:\nsite:\n");
 	assert_int_equal(f->c->n_nodes, 0);
 	assert_int_equal(f->c->interval, 10 * WP_SEC);
+	f->drivers = true;	/* the url is the driver's */
 	assert_null(load(f, "nodes:\n  - name: n\n    bmc:\n"
-	    "  - name: m\n    bmc: {url: }\n"));
+	    "  - name: m\n    bmc: {url: , auth: none}\n"));
 	ERR_AT(f, 5, "node m: bmc: url has no value");
 	assert_int_equal(f->errs.n, 1);
 }
@@ -308,7 +312,9 @@ test_targets(void **st)
 		assert_string_equal(t->name, names[i]);
 		assert_string_equal(f->c->target_drivers[i], drivers[i]);
 		assert_string_equal(t->kind, kinds[i]);
-		assert_ptr_equal(t->conf, f->c);
+		assert_ptr_equal(t->creds, f->c->creds);
+		assert_int_equal(t->n_creds, f->c->n_creds);
+		assert_non_null(t->where);
 		assert_non_null(t->block);
 		assert_int_equal(t->block->type, YN_MAP);
 	}
@@ -394,6 +400,7 @@ test_meters(void **st)
 	assert_int_equal(f->c->targets[1].block->line, 5);
 	assert_string_equal(f->c->meters[1].role, "other");
 
+	f->drivers = true;	/* maps and modbus: are the driver's */
 	snprintf(y, sizeof(y), "collector: {maps_dir: %s}\n"
 	    "meters:\n"
 	    "  - {name: m1, map: no-such-map, modbus: {tcp: 127.0.0.1:502}}\n"
@@ -418,6 +425,7 @@ test_inventory_errors(void **st)
 {
 	struct fx *f = *st;
 
+	f->drivers = true;	/* every block checked by its driver too */
 	assert_null(load(f,
 	    "credentials:\n"					/* 1 */
 	    "  - {name: c1, username: u, password_env: X}\n"	/* 2 */
@@ -482,6 +490,7 @@ test_http_warning(void **st)
 {
 	struct fx *f = *st;
 
+	f->drivers = true;	/* the warning is the Redfish driver's */
 	LOAD_OK(f, "credentials: [{name: c, username: u, password_env: P}]\n"
 	    "nodes:\n"
 	    "  - name: n\n"
@@ -533,7 +542,7 @@ test_yaml_errors(void **st)
 	assert_null(load(f, "? [a, b]\n: 1\n"));
 	ERR_AT(f, 1, "mapping keys must be plain words");
 	conf_errs_fini(&f->errs);
-	assert_null(conf_load("/nonexistent/w.yaml", false, &f->errs));
+	assert_null(conf_load("/nonexistent/w.yaml", registry_find, &f->errs));
 	assert_int_equal(f->errs.n, 1);
 	assert_string_equal(f->errs.msg[0],
 	    "/nonexistent/w.yaml: cannot open: No such file or directory");
@@ -614,6 +623,7 @@ test_nodes_csv(void **st)
 	assert_int_equal(e->line, 3);
 	assert_string_equal(f->c->targets[4].name, "pa");
 
+	f->drivers = true;	/* the bmc_url is the driver's */
 	/* errors point into the CSV file */
 	put(f, "inv.csv",
 	    "name,rack,bmc_url,outlets\n"

@@ -140,6 +140,92 @@ test_float_jitter_is_not_a_reset(void **st)
 	assert_true(o.delta == 900);
 }
 
+/* Readings 10 s apart at 500 W, with the plausibility limit ingest would
+ * give beside a 500 W gauge (10 x 500 W + 1 kW). */
+static struct counter_out
+at(struct wp_counter *c, double v, int k)
+{
+	struct counter_in in = { .value = v, .t = (wp_time)k * 10 * WP_SEC,
+	    .max_rate = 6000 };
+	struct counter_out out;
+
+	counter_update(c, &in, &out);
+	return out;
+}
+
+static void
+test_forward_jump_is_no_energy(void **st)
+{
+	struct wp_counter c;
+	struct counter_out o;
+
+	(void)st;
+	counter_init(&c, false);
+	at(&c, 81e6, 0);
+	o = at(&c, 81e6 + 5000, 1);
+	assert_true(o.delta == 5000 && o.flags == 0);
+	/* +1e15 J in 10 s: 1e14 W beside a 500 W gauge */
+	o = at(&c, 81e6 + 5000 + 1e15, 2);
+	assert_true(o.flags & CTR_IMPLAUSIBLE);
+	assert_true(o.flags & CTR_DISCONT);
+	assert_true(o.delta == 0 && o.cum == 5000);
+	assert_int_equal(c.implausible, 1);
+	/* it goes on from the new value */
+	o = at(&c, 81e6 + 5000 + 1e15 + 5000, 3);
+	assert_true(o.delta == 5000 && o.cum == 10000 && o.flags == 0);
+	/* just under the limit is energy */
+	o = at(&c, 81e6 + 10000 + 1e15 + 59999, 4);
+	assert_true(o.delta == 59999 && o.flags == 0);
+}
+
+static void
+test_small_step_back_is_held_not_reset(void **st)
+{
+	struct wp_counter c;
+	struct counter_out o;
+	int k;
+
+	(void)st;
+	counter_init(&c, false);
+	at(&c, 81e6, 0);
+	/* back 1 kJ a poll, forward 5 kJ the next: never a reset, the energy
+	 * counts once the counter passes its highest value */
+	for (k = 1; k <= 20; k += 2) {
+		o = at(&c, 81e6 + (k / 2) * 4000 - 1000, k);
+		assert_true(o.flags & CTR_BACKSTEP);
+		assert_false(o.flags & CTR_RESET);
+		assert_true(o.delta == 0);
+		o = at(&c, 81e6 + (k / 2 + 1) * 4000, k + 1);
+		assert_false(o.flags & CTR_RESET);
+	}
+	assert_int_equal(c.resets, 0);
+	assert_true(c.cum == 10 * 4000);
+	/* a drop to near zero is still a reset, counted from 0 */
+	o = at(&c, 2000, 22);
+	assert_true(o.flags & CTR_RESET);
+	assert_true(o.delta == 2000);
+}
+
+static void
+test_reset_too_large_to_be_since_restart(void **st)
+{
+	struct wp_counter c;
+	struct counter_out o;
+
+	(void)st;
+	counter_init(&c, false);
+	at(&c, 81e6, 0);
+	at(&c, 81e6 + 5000, 1);
+	/* down to 30 MJ: a reset by the rule, but 30 MJ in 10 s is not what
+	 * a 500 W node drew since a restart: no whole counter added */
+	o = at(&c, 30e6, 2);
+	assert_true(o.flags & CTR_RESET);
+	assert_true(o.flags & CTR_IMPLAUSIBLE);
+	assert_true(o.delta == 0 && o.cum == 5000);
+	o = at(&c, 30e6 + 5000, 3);
+	assert_true(o.delta == 5000 && o.cum == 10000);
+}
+
 int
 main(void)
 {
@@ -151,6 +237,9 @@ main(void)
 		cmocka_unit_test(test_dip_held_then_resumed_without_spike),
 		cmocka_unit_test(test_dip_that_stays_becomes_reset),
 		cmocka_unit_test(test_float_jitter_is_not_a_reset),
+		cmocka_unit_test(test_forward_jump_is_no_energy),
+		cmocka_unit_test(test_small_step_back_is_held_not_reset),
+		cmocka_unit_test(test_reset_too_large_to_be_since_restart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

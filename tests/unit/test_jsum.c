@@ -284,7 +284,7 @@ test_report_summaries_equal_full_scan(void **st)
 
 	(void)st;
 	make_journal(&f);
-	assert_non_null(c = conf_load(f.cfg, false, &errs));
+	assert_non_null(c = conf_load(f.cfg, NULL, &errs));
 	/* the long window: edges mid-hour, anomalies inside */
 	compare_window(c, T0 + 1234 * S, T0 + 13 * 3600 * S + 77 * S, 8);
 	/* a window whose edges fall on segment boundaries */
@@ -350,7 +350,7 @@ test_scan_skips_bad_summary(void **st)
 	assert_non_null(fp = fopen(path, "wb"));
 	fputs("not a summary", fp);
 	fclose(fp);
-	assert_non_null(c = conf_load(f.cfg, false, &errs));
+	assert_non_null(c = conf_load(f.cfg, NULL, &errs));
 	compare_window(c, T0 + 1234 * S, T0 + 13 * 3600 * S + 77 * S, 7);
 	conf_free(c);
 	rm_fx(&f);

@@ -1,0 +1,371 @@
+/*
+ * journal_scan.c - reading the journal: records in a window (with the
+ * closed segments' summaries where a caller takes them) and the CSV
+ * export.  See journal.h.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "../../model/counter.h"
+#include "journal.h"
+#include "jseg.h"
+#include "jsum.h"
+#include "../lib/log.h"
+
+/* ---- scan and export ---- */
+
+typedef int (*scan_fn)(const struct journal_record *r,
+    const uint8_t hash[HASH_LEN], void *arg);
+
+/* Scans one segment; last: the newest listed, which the collector may be
+ * writing: a header not written yet is an empty segment, a record not
+ * written whole the end of it. */
+static int
+scan_segment(const char *dir, const char *name, bool last, wp_time from,
+    wp_time to, struct seg_rd *sr, scan_fn fn, void *arg, struct wp_err *err)
+{
+	int rc, stop;
+
+	if (jseg_open(sr, dir, name, err) != 0) {
+		if (errno == ENOENT)	/* expired while we listed */
+			return 0;
+		if (errno == ENODATA && last) {
+			log_debug("journal: segment %s: header not written yet",
+			    name);
+			err_clear(err);
+			return 0;
+		}
+		return -1;
+	}
+	while ((rc = jseg_next(sr, err)) == RD_RECORD) {
+		if (sr->rec.t_real < from || (to && sr->rec.t_real >= to))
+			continue;
+		if ((stop = fn(&sr->rec, sr->rec_hash, arg)) != 0)
+			return 1;
+	}
+	if (rc == RD_TRUNCATED)
+		log_debug("journal: segment %s: torn tail after record %"
+		    PRIu64 ", stopping there", name, sr->count);
+	return rc == RD_ERROR ? -1 : 0;
+}
+
+static int
+scan_impl(const char *dir, wp_time from, wp_time to, scan_fn fn, void *arg,
+    struct wp_err *err)
+{
+	struct seg_file *sf;
+	struct seg_rd sr;
+	size_t n, i;
+	int rc = 0;
+
+	if (jseg_list(dir, &sf, &n, err) != 0)
+		return -1;
+	if (jseg_rd_init(&sr, err) != 0) {
+		free(sf);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		/* records of segment i are before the next one's start */
+		if (i + 1 < n && sf[i + 1].start <= from)
+			continue;
+		if (to && sf[i].start >= to)
+			break;
+		rc = scan_segment(dir, sf[i].name, i + 1 == n, from, to, &sr,
+		    fn, arg, err);
+	}
+	jseg_rd_fini(&sr);
+	free(sf);
+	return rc < 0 ? -1 : 0;
+}
+
+struct scan_pub {
+	journal_cb	 cb;
+	void		*arg;
+};
+
+static int
+scan_pub_fn(const struct journal_record *r, const uint8_t hash[HASH_LEN],
+    void *arg)
+{
+	struct scan_pub *p = arg;
+
+	(void)hash;
+	return p->cb(r, p->arg);
+}
+
+int
+journal_scan(const char *dir, wp_time from, wp_time to, journal_cb cb,
+    void *arg, struct wp_err *err)
+{
+	struct scan_pub p = { cb, arg };
+
+	return scan_impl(dir, from, to, scan_pub_fn, &p, err);
+}
+
+/*
+ * Offers segment e's summary to scb when it is valid and covers only
+ * records in [from, to).  1 taken, 0 not (read the segment), -1 error.
+ */
+static int
+scan_try_summary(const char *dir, const struct mentry *e, wp_time from,
+    wp_time to, EVP_MD_CTX *md, journal_sum_cb scb, void *arg,
+    struct wp_err *err)
+{
+	char path[PATH_MAX];
+	uint8_t *file, h[HASH_LEN];
+	size_t flen;
+	struct jsum *js = NULL;
+	struct wp_err le = { 0 };
+	int rc = 0;
+
+	if (e == NULL || e->state != M_CLOSED)
+		return 0;
+	snprintf(path, sizeof(path), "%s/", dir);
+	jsum_name(e->name, path + strlen(path), sizeof(path) - strlen(path));
+	if (jsum_slurp(path, &file, &flen, &le) != 0)
+		return 0;
+	if (flen < HASH_LEN || jseg_chain_hash(md, e->fin, file, flen - HASH_LEN,
+	    h) != 0 || memcmp(h, file + flen - HASH_LEN, HASH_LEN) != 0 ||
+	    (js = jsum_decode(file, flen - HASH_LEN, &le)) == NULL ||
+	    js->count != e->count || memcmp(js->in, e->in, HASH_LEN) != 0 ||
+	    memcmp(js->fin, e->fin, HASH_LEN) != 0)
+		log_warnx("journal: summary %s is invalid; reading the segment "
+		    "(run wattpath journal verify)", path);
+	else if (js->count > 0 && (js->rec_min < from ||
+	    (to && js->rec_max >= to)))
+		rc = 0;
+	else
+		rc = scb(js, arg);
+	if (rc < 0 && err != NULL && err->msg[0] == '\0')
+		err_set(err, WP_E_INTERNAL, "summary %s: not applied", path);
+	jsum_free(js);
+	free(file);
+	return rc;
+}
+
+static int
+scan_sum_impl(const char *dir, wp_time from, wp_time to, journal_cb cb,
+    journal_sum_cb scb, void *arg, struct journal_scan_stats *st,
+    struct wp_err *err)
+{
+	struct seg_file *sf;
+	struct seg_rd sr;
+	struct manifest m;
+	struct scan_pub p = { cb, arg };
+	size_t n, i;
+	int rc = 0;
+
+	if (jseg_manifest_read(dir, &m, err) != 0)
+		memset(&m, 0, sizeof(m));	/* no summaries, records only */
+	if (jseg_list(dir, &sf, &n, err) != 0) {
+		jseg_manifest_fini(&m);
+		return -1;
+	}
+	if (jseg_rd_init(&sr, err) != 0) {
+		free(sf);
+		jseg_manifest_fini(&m);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (i + 1 < n && sf[i + 1].start <= from)
+			continue;
+		if (to && sf[i].start >= to)
+			break;
+		rc = scb == NULL ? 0 : scan_try_summary(dir,
+		    jseg_manifest_find(&m, sf[i].name), from, to, sr.md, scb, arg,
+		    err);
+		if (rc == 1) {
+			rc = 0;
+			if (st != NULL)
+				st->summaries_used++;
+			continue;
+		}
+		if (rc < 0)
+			break;
+		if (st != NULL)
+			st->segments_read++;
+		rc = scan_segment(dir, sf[i].name, i + 1 == n, from, to, &sr,
+		    scan_pub_fn, &p, err);
+	}
+	jseg_rd_fini(&sr);
+	free(sf);
+	jseg_manifest_fini(&m);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+journal_scan_sum(const char *dir, wp_time from, wp_time to, journal_cb cb,
+    journal_sum_cb scb, void *arg, struct journal_scan_stats *st,
+    struct wp_err *err)
+{
+	if (st != NULL)
+		memset(st, 0, sizeof(*st));
+	return scan_sum_impl(dir, from, to, cb, scb, arg, st, err);
+}
+
+static void
+csv_str(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' &&
+	    (s[0] == '\0' || s[strlen(s) - 1] != ' ')) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+csv_num(FILE *f, double d)
+{
+	if (isfinite(d))
+		fprintf(f, "%.17g", d);
+	else
+		fputs(isnan(d) ? "nan" : d > 0 ? "inf" : "-inf", f);
+}
+
+static const struct {
+	uint32_t	 bit;
+	const char	*name;
+} flag_names[] = {
+	{ WP_F_ESTIMATED, "estimated" }, { WP_F_STALE, "stale" },
+	{ WP_F_RESET, "reset" }, { WP_F_WRAPPED, "wrapped" },
+	{ WP_F_AVERAGED, "averaged" }, { WP_F_OEM, "oem" },
+	{ WP_F_CROSSCHECK, "crosscheck" }, { WP_F_HELD, "held" },
+	{ WP_F_DISCONT, "discont" },
+}, ctr_names[] = {
+	{ CTR_DISCONT, "discont" }, { CTR_RESET, "reset" },
+	{ CTR_WRAPPED, "wrapped" }, { CTR_HELD, "held" },
+	{ CTR_RESUMED, "resumed" }, { CTR_BACKSTEP, "backstep" },
+	{ CTR_IMPLAUSIBLE, "implausible" },
+};
+
+static void
+csv_flags(FILE *f, uint32_t flags, bool ctr)
+{
+	size_t i, n = ctr ? sizeof(ctr_names) / sizeof(ctr_names[0]) :
+	    sizeof(flag_names) / sizeof(flag_names[0]);
+	bool first = true;
+
+	for (i = 0; i < n; i++) {
+		uint32_t bit = ctr ? ctr_names[i].bit : flag_names[i].bit;
+
+		if (!(flags & bit))
+			continue;
+		fprintf(f, "%s%s", first ? "" : "|",
+		    ctr ? ctr_names[i].name : flag_names[i].name);
+		first = false;
+		flags &= ~bit;
+	}
+	if (flags)
+		fprintf(f, "%s0x%" PRIx32, first ? "" : "|", flags);
+}
+
+static void
+csv_time(FILE *f, wp_time t)
+{
+	time_t sec = (time_t)(t / WP_SEC);
+	long ns = (long)(t % WP_SEC);
+	struct tm tm;
+	char b[40];
+
+	if (ns < 0) {
+		ns += WP_SEC;
+		sec--;
+	}
+	gmtime_r(&sec, &tm);
+	strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(f, "%s.%09ldZ,%" PRId64, b, ns, t);
+}
+
+static void
+csv_row(FILE *f, const struct journal_record *r, const struct journal_value *v,
+    const char *hx)
+{
+	const struct wp_sample *s = &v->s;
+
+	csv_time(f, r->t_real);
+	fputc(',', f);
+	csv_str(f, r->target);
+	fprintf(f, ",%s,", err_class_name(r->status));
+	csv_str(f, r->error);
+	fputc(',', f);
+	csv_str(f, s->series);
+	fprintf(f, ",%s,%s,%s,", boundary_name(s->boundary),
+	    quantity_name(s->quantity), kind_name(s->kind));
+	csv_num(f, s->value);
+	fprintf(f, ",%s,", quantity_unit(s->quantity));
+	csv_num(f, s->raw_value);
+	fputc(',', f);
+	csv_str(f, s->raw_unit);
+	fputc(',', f);
+	csv_num(f, s->resolution);
+	fputc(',', f);
+	csv_flags(f, s->flags, false);
+	fputc(',', f);
+	if (s->kind == WP_COUNTER) {
+		csv_num(f, v->delta);
+		fputc(',', f);
+		csv_num(f, v->cum);
+		fputc(',', f);
+		csv_flags(f, v->ctr_flags, true);
+	} else
+		fputs(",,", f);
+	fputc(',', f);
+	csv_str(f, s->labels);
+	fprintf(f, ",%s\r\n", hx);
+}
+
+static int
+export_fn(const struct journal_record *r, const uint8_t hash[HASH_LEN],
+    void *arg)
+{
+	FILE *f = arg;
+	char hx[2 * HASH_LEN + 1];
+	size_t i;
+
+	jseg_hex(hash, hx);
+	if (r->n == 0) {	/* a failed poll: one row, no value */
+		csv_time(f, r->t_real);
+		fputc(',', f);
+		csv_str(f, r->target);
+		fprintf(f, ",%s,", err_class_name(r->status));
+		csv_str(f, r->error);
+		fprintf(f, ",,,,,,,,,,,,,,,%s\r\n", hx);
+	}
+	for (i = 0; i < r->n; i++)
+		csv_row(f, r, &r->v[i], hx);
+	return ferror(f) ? 1 : 0;
+}
+
+int
+journal_export_csv(const char *dir, wp_time from, wp_time to, FILE *out,
+    struct wp_err *err)
+{
+	fputs("t_real,t_real_ns,target,status,error,series,boundary,quantity,"
+	    "kind,value,unit,raw_value,raw_unit,resolution,flags,delta,cum,"
+	    "ctr_flags,labels,record_hash\r\n", out);
+	if (scan_impl(dir, from, to, export_fn, out, err) != 0)
+		return -1;
+	if (fflush(out) != 0 || ferror(out))
+		return err_set(err, WP_E_TRANSIENT, "export: write error");
+	return 0;
+}

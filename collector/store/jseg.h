@@ -1,0 +1,129 @@
+/*
+ * jseg.h - the journal's on-disk format, shared by its writer (journal.c)
+ * and readers (journal_scan.c): the record encoding, the SHA-256 chain,
+ * segment names and record-by-record reading, and the MANIFEST.  The
+ * format is documented in docs/journal.md.  Internal to collector/store.
+ */
+#ifndef WP_JSEG_H
+#define WP_JSEG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <openssl/evp.h>
+
+#include "../lib/clock.h"
+#include "../lib/err.h"
+#include "../lib/wire.h"
+#include "record.h"
+
+#define HASH_LEN	32
+#define SEG_HDR_LEN	56
+#define FRAME_HDR_LEN	8
+#define FRAME_VERSION	1
+#define FRAME_RECORD	1
+#define SEG_VERSION	1
+#define BODY_MAX	(4u << 20)	/* bytes */
+#define VALUES_MAX	8192
+#define TARGET_MAX	255
+#define ERROR_MAX	1023
+#define NAME_MAX_WPJ	32
+#define DEFAULT_RETENTION (14LL * 86400 * WP_SEC)
+#define DEFAULT_SEGMENT	(3600LL * WP_SEC)
+
+/* Presence bits of a value's optional fields (docs/journal.md). */
+#define P_RAW_VALUE	0x0001
+#define P_RAW_UNIT	0x0002
+#define P_RESOLUTION	0x0004
+#define P_WRAP		0x0008
+#define P_DEVICE_TIME	0x0010
+#define P_RESET_TIME	0x0020
+#define P_AVG_WINDOW	0x0040
+#define P_T_REAL	0x0080
+#define P_T_MONO	0x0100
+#define P_LABELS	0x0200
+#define P_DELTA		0x0400
+#define P_CUM		0x0800
+#define P_CTR_FLAGS	0x1000
+#define P_LABELS_PREV	0x2000	/* labels as an edit of the previous value's */
+#define P_ALL		0x3fff
+
+enum mstate { M_OPEN, M_CLOSED, M_EXPIRED };
+
+struct mentry {
+	char		 name[NAME_MAX_WPJ];
+	wp_time		 start;
+	int		 state;		/* enum mstate */
+	uint64_t	 count;
+	uint8_t		 in[HASH_LEN], fin[HASH_LEN];
+};
+
+struct manifest {
+	struct mentry	*e;
+	size_t		 n, cap;
+	uint8_t		 last[HASH_LEN];	/* hash of the last full line */
+	size_t		 lines;
+	off_t		 good_len;		/* bytes up to the last full line */
+	bool		 partial;		/* a partial last line follows */
+	bool		 exists;		/* the file exists */
+};
+
+struct seg_file {
+	char	 name[NAME_MAX_WPJ];
+	wp_time	 start;
+};
+
+/* A segment being read, record by record. */
+struct seg_rd {
+	FILE		*f;
+	char		 name[NAME_MAX_WPJ];
+	wp_time		 start, len;
+	uint8_t		 in[HASH_LEN], h[HASH_LEN];
+	uint8_t		*body;
+	size_t		 cap;
+	struct journal_value *v;
+	size_t		 vcap;
+	char		 target[TARGET_MAX + 1], error[ERROR_MAX + 1];
+	struct journal_record rec;
+	uint8_t		 rec_hash[HASH_LEN];
+	uint64_t	 count;
+	off_t		 good_end;
+	EVP_MD_CTX	*md;
+};
+
+enum { RD_RECORD = 1, RD_END = 0, RD_ERROR = -1, RD_TRUNCATED = 2 };
+
+/* Appends r's body (values encoded against the previous ones) to b. */
+int	 jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
+	    struct wp_err *err);
+/* out = SHA-256(prev || p[0..n)).  0, or -1 (OpenSSL failed). */
+int	 jseg_chain_hash(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
+	    const void *p, size_t n, uint8_t out[HASH_LEN]);
+void	 jseg_hex(const uint8_t *h, char out[2 * HASH_LEN + 1]);
+int	 jseg_unhex(const char *s, uint8_t out[HASH_LEN]);
+/* Segment file names: YYYYMMDDTHH.wpj, or YYYYMMDDTHHMMSS.wpj when len
+ * is not a whole hour. */
+void	 jseg_name(wp_time start, wp_time len, char out[NAME_MAX_WPJ]);
+int	 jseg_parse_name(const char *name, wp_time *start);
+/* The segments in dir, oldest first; *out malloc'd (caller frees). */
+int	 jseg_list(const char *dir, struct seg_file **out, size_t *n,
+	    struct wp_err *err);
+/* Reading a segment: init, open, next until not RD_RECORD, fini. */
+int	 jseg_rd_init(struct seg_rd *sr, struct wp_err *err);
+void	 jseg_rd_fini(struct seg_rd *sr);
+/* jseg_open: errno ENOENT when the file is gone, ENODATA when its header
+ * is not written whole yet (the newest segment, just created). */
+int	 jseg_open(struct seg_rd *sr, const char *dir, const char *name,
+	    struct wp_err *err);
+int	 jseg_next(struct seg_rd *sr, struct wp_err *err);
+/* The MANIFEST, read and checked line by line. */
+int	 jseg_manifest_read(const char *dir, struct manifest *m,
+	    struct wp_err *err);
+int	 jseg_manifest_apply(struct manifest *m, const char *verb, const char *name,
+	    uint64_t count, const uint8_t in[HASH_LEN], const uint8_t fin[HASH_LEN]);
+struct mentry *jseg_manifest_find(struct manifest *m, const char *name);
+void	 jseg_manifest_fini(struct manifest *m);
+
+#endif
