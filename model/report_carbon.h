@@ -96,7 +96,7 @@ const char *report_class_label(const struct report *r, size_t c);
 size_t	 report_class_slots(const struct report *r);
 
 /* r->carbon and r->cost (has_carbon, has_cost), warnings to r.  0 or -1
- * out of memory. */
+ * out of memory; released by report_carbon_free (report_free does). */
 int	 report_carbon_build(const struct report_input *in, struct report *r);
 void	 report_carbon_free(struct report *r);
 

@@ -102,7 +102,8 @@ const char *report_device_group(int g);
 /* The wall model's text, from REPORT_MODEL_*: into buf, returned. */
 const char *report_wall_model_text(char *buf, size_t len);
 
-/* r->disc (warnings to r).  0 or -1 out of memory. */
+/* r->disc (warnings to r).  0 or -1 out of memory; released by
+ * report_disclose_free (report_free does). */
 int	 report_disclose_build(const struct report_input *in,
 	    const struct report_sel *sel, struct report *r);
 void	 report_disclose_free(struct report_disclosure *d);

@@ -105,7 +105,7 @@ int	 report_model_wall(const struct report_sel *a, const struct curve *cls,
 
 /* Builds r->cls: classes in node order, class curves from their counter
  * wall-metered nodes (gauge ones only for a class without any).  0 or -1
- * out of memory. */
+ * out of memory; released by report_classes_free (report_free does). */
 int	 report_classes_build(const struct report_input *in,
 	    const struct report_sel *sel, struct report *r);
 void	 report_classes_free(struct report *r);

@@ -51,7 +51,7 @@ struct report_pue {
  * r->hours; warnings to r.  Before the nodes (the facility boundary). */
 void	 report_pue_site(const struct report_input *in, struct report *r);
 /* With metered PUE: r->pue's days, periods and zones.  0 or -1 out of
- * memory. */
+ * memory; released by report_pue_free (report_free does). */
 int	 report_pue_tables(const struct report_input *in, struct report *r);
 void	 report_pue_free(struct report_pue *p);
 
