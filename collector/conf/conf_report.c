@@ -5,28 +5,16 @@
  * blocks' key set is kept as it was accepted before they were typed).
  */
 #include <math.h>
-#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../lib/diag.h"
+#include "../lib/ycheck.h"
 #include "../lib/ynode.h"
 #include "conf.h"
 #include "conf_report.h"
-
-static void	 bad(struct diag *, const struct ynode *, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
-
-static void
-bad(struct diag *d, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(d, n ? n->file : NULL, n ? n->line : 0, false, fmt, ap);
-	va_end(ap);
-}
 
 /* Keys of map not in allowed: warnings (nothing reads them). */
 static void
@@ -37,64 +25,35 @@ unread_keys(struct diag *d, const struct ynode *map, const char *where,
 
 	for (c = map->child; c != NULL; c = c->next)
 		if (!ynode_key_in(c->key, allowed))
-			diag_add(d, c->file, c->line, true, "%s: unknown key "
-			    "'%s' (ignored)", where, c->key);
+			diag_at(d, c, true, "%s: unknown key '%s' (ignored)",
+			    where, c->key);
 }
 
-static bool
-is_null(const struct ynode *n)
-{
-	return n->type == YN_SCALAR && (*n->value == '\0' ||
-	    strcmp(n->value, "~") == 0 || strcmp(n->value, "null") == 0);
-}
-
-/* The mapping at key of m, or NULL when absent or left empty ("key:");
- * another type is an error.  With keys, its unknown keys are warned. */
+/* The mapping at key of m (NULL: absent, left empty, or another type,
+ * reported); with keys, its unknown keys are warned. */
 static const struct ynode *
 get_map(struct diag *d, const struct ynode *m, const char *key,
     const char *where, const char *const *keys)
 {
-	const struct ynode *n = m != NULL ? ynode_get(m, key) : NULL;
+	const struct ynode *n;
+	char w[96];
 
-	if (n == NULL || (n->type != YN_MAP && is_null(n)))
+	if (m == NULL || (n = ycheck_typed(d, m, key, YN_MAP, where,
+	    false)) == NULL)
 		return NULL;
-	if (n->type != YN_MAP) {
-		bad(d, n, "%s: %s must be %s, not %s", where, key,
-		    ynode_type_name(YN_MAP), ynode_type_name(n->type));
-		return NULL;
-	}
 	if (keys != NULL) {
-		char w[96];
-
 		snprintf(w, sizeof(w), "%s: %s", where, key);
 		unread_keys(d, n, w, keys);
 	}
 	return n;
 }
 
-/* The scalar at key of m, or NULL (absent; another type, or no value, is
- * an error; so is absent when required). */
+/* The scalar at key of m, or NULL (absent, or reported). */
 static const char *
 get_str(struct diag *d, const struct ynode *m, const char *key,
     const char *where, bool required)
 {
-	const struct ynode *n = m != NULL ? ynode_get(m, key) : NULL;
-
-	if (n == NULL) {
-		if (required && m != NULL)
-			bad(d, m, "%s: missing required key '%s'", where, key);
-		return NULL;
-	}
-	if (n->type != YN_SCALAR) {
-		bad(d, n, "%s: %s must be %s, not %s", where, key,
-		    ynode_type_name(YN_SCALAR), ynode_type_name(n->type));
-		return NULL;
-	}
-	if (*n->value == '\0') {
-		bad(d, n, "%s: %s has no value", where, key);
-		return NULL;
-	}
-	return n->value;
+	return m != NULL ? ycheck_scalar(d, m, key, where, required) : NULL;
 }
 
 /* A number >= min at key of m into *out (untouched when absent). */
@@ -109,11 +68,11 @@ get_num(struct diag *d, const struct ynode *m, const char *key,
 		return;
 	if (ynode_parse_double(s, &v) < 0 || !isfinite(v) || v < min) {
 		if (isinf(min))
-			bad(d, ynode_get(m, key), "%s: %s must be a number, not "
-			    "'%s'", where, key, s);
+			diag_at(d, ynode_get(m, key), false, "%s: %s must be a "
+			    "number, not '%s'", where, key, s);
 		else
-			bad(d, ynode_get(m, key), "%s: %s must be a number >= "
-			    "%g, not '%s'", where, key, min, s);
+			diag_at(d, ynode_get(m, key), false, "%s: %s must be a "
+			    "number >= %g, not '%s'", where, key, min, s);
 		return;
 	}
 	*out = v;
@@ -124,17 +83,7 @@ static void
 get_dur(struct diag *d, const struct ynode *m, const char *key,
     const char *where, wp_time *out)
 {
-	const char *s = get_str(d, m, key, where, false);
-	wp_time v;
-
-	if (s == NULL)
-		return;
-	if (clock_parse_duration(s, &v) < 0 || v <= 0) {
-		bad(d, ynode_get(m, key), "%s: %s: '%s' is not a duration "
-		    "longer than 0 (like 10s, 5m, 1h)", where, key, s);
-		return;
-	}
-	*out = v;
+	ycheck_duration(d, m, key, where, 1, INT64_MAX, "more than 0", out);
 }
 
 /* A required time at key of m into *out; 0, or -1 (reported). */
@@ -147,8 +96,8 @@ get_time(struct diag *d, const struct ynode *m, const char *key,
 	if (s == NULL)
 		return -1;
 	if (clock_parse_time(s, out) < 0) {
-		bad(d, ynode_get(m, key), "%s: %s: '%s' is not a time "
-		    "(ISO-8601 or epoch seconds)", where, key, s);
+		diag_at(d, ynode_get(m, key), false, "%s: %s: '%s' is not a "
+		    "time (ISO-8601 or epoch seconds)", where, key, s);
 		return -1;
 	}
 	return 0;
@@ -170,47 +119,39 @@ load_replica(struct diag *d, const struct ynode *m,
 	snprintf(where, sizeof(where), "report: replica %s", rp->name ?
 	    rp->name : "(unnamed)");
 	unread_keys(d, m, where, keys);
-	if ((ns = ynode_get(m, "nodes")) == NULL || is_null(ns))
+	if ((ns = ycheck_typed(d, m, "nodes", YN_SEQ, where, false)) == NULL)
 		return 0;
-	if (ns->type != YN_SEQ) {
-		bad(d, ns, "%s: nodes must be a list of node names, not %s",
-		    where, ynode_type_name(ns->type));
-		return 0;
-	}
 	for (n = ns->child; n != NULL; n = n->next)
 		k++;
 	if ((rp->nodes = calloc(k + 1, sizeof(*rp->nodes))) == NULL)
 		return -1;
 	for (n = ns->child; n != NULL; n = n->next)
 		if (n->type != YN_SCALAR || *n->value == '\0')
-			bad(d, n, "%s: each node must be a node name, not %s",
-			    where, ynode_type_name(n->type));
+			diag_at(d, n, false, "%s: each node must be a node name, "
+			    "not %s", where, ynode_type_name(n->type));
 		else
 			rp->nodes[rp->n_nodes++] = n->value;
 	return 0;
 }
 
 static int
-load_replicas(struct diag *d, const struct ynode *seq,
+load_replicas(struct diag *d, const struct ynode *r,
     struct report_settings *s)
 {
-	const struct ynode *m;
+	const struct ynode *seq, *m;
 	size_t k = 0;
 
-	if (seq->type != YN_SEQ) {
-		if (!is_null(seq))
-			bad(d, seq, "report: replicas must be a list, not %s",
-			    ynode_type_name(seq->type));
+	if ((seq = ycheck_typed(d, r, "replicas", YN_SEQ, "report",
+	    false)) == NULL)
 		return 0;
-	}
 	for (m = seq->child; m != NULL; m = m->next)
 		k++;
 	if ((s->replicas = calloc(k + 1, sizeof(*s->replicas))) == NULL)
 		return -1;
 	for (m = seq->child; m != NULL; m = m->next) {
 		if (m->type != YN_MAP) {
-			bad(d, m, "report: replicas: each entry must be a "
-			    "mapping {name, nodes: [...]}");
+			diag_at(d, m, false, "report: replicas: each entry must "
+			    "be a mapping {name, nodes: [...]}");
 			continue;
 		}
 		if (load_replica(d, m, &s->replicas[s->n_replicas++]) == -1)
@@ -255,7 +196,6 @@ load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 {
 	static const char *const keys[] = { "slo", "replicas", "idle", "pue",
 	    "curve_tolerance", "curve_step", "run_gap", NULL };
-	const struct ynode *n;
 
 	unread_keys(d, r, "report", keys);
 	load_report_maps(d, r, s);
@@ -263,9 +203,7 @@ load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 	    &s->curve_tolerance);
 	get_dur(d, r, "curve_step", "report", &s->curve_step);
 	get_dur(d, r, "run_gap", "report", &s->run_gap);
-	if ((n = ynode_get(r, "replicas")) != NULL)
-		return load_replicas(d, n, s);
-	return 0;
+	return load_replicas(d, r, s);
 }
 
 /* ------------------------------------------------------------- site */
@@ -283,17 +221,13 @@ load_grid(struct diag *d, const struct ynode *site, struct report_grid *g)
 {
 	static const char *const keys[] = { "intensity_csv", "basis",
 	    "yearly_average_g_per_kwh", NULL };
+	static const char *const bases[] = { "direct", "lifecycle", NULL };
 	const struct ynode *m = get_map(d, site, "grid", "site", keys);
 
 	g->set = given(site, "grid");
 	g->intensity_csv = get_str(d, m, "intensity_csv", "site: grid", false);
-	g->basis = get_str(d, m, "basis", "site: grid", false);
-	if (g->basis != NULL && strcasecmp(g->basis, "direct") != 0 &&
-	    strcasecmp(g->basis, "lifecycle") != 0) {
-		bad(d, ynode_get(m, "basis"), "site: grid: basis must be one of "
-		    "direct, lifecycle, not '%s'", g->basis);
-		g->basis = NULL;
-	}
+	g->basis = m != NULL ? ycheck_enum(d, m, "basis", "site: grid", bases,
+	    "direct, lifecycle") : NULL;
 	get_num(d, m, "yearly_average_g_per_kwh", "site: grid", 0, false,
 	    &g->yearly_g_per_kwh);
 }
@@ -344,11 +278,8 @@ load_site(struct diag *d, const struct ynode *m, struct report_site *s)
 {
 	static const char *const keys[] = { "name", "zone", "grid", "market",
 	    "tariff", NULL };
-	const struct ynode *c;
 
-	for (c = m->child; c != NULL; c = c->next)
-		if (!ynode_key_in(c->key, keys))
-			bad(d, c, "site: unknown key '%s'", c->key);
+	ycheck_keys(d, m, "site", keys);
 	s->name = get_str(d, m, "name", "site", false);
 	s->zone = get_str(d, m, "zone", "site", false);
 	load_grid(d, m, &s->grid);

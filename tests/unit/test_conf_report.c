@@ -232,11 +232,12 @@ test_report_errors(void **st)
 	ERR_AT(f, 3, "report: curve_tolerance must be a number >= 0, not "
 	    "'tight'");
 	ERR_AT(f, 4, "report: curve_step: '5x' is not a duration");
-	ERR_AT(f, 5, "report: run_gap: '0s' is not a duration longer than 0");
+	ERR_AT(f, 5, "report: run_gap 0s is out of range (more than 0)");
 	ERR_AT(f, 6, "report: idle: missing required key 'to'");
 	ERR_AT(f, 7, "report: slo: ttft_ms must be a number >= 0, not '-1'");
 	ERR_AT(f, 7, "report: slo: tpot_ms must be a number >= 0, not 'fast'");
-	ERR_AT(f, 9, "report: replica r1: nodes must be a list of node names");
+	ERR_AT(f, 9, "report: replica r1: nodes must be a list, not a single "
+	    "value");
 	ERR_AT(f, 10, "report: replicas: each entry must be a mapping");
 	ERR_AT(f, 11, "report: replica r3: each node must be a node name");
 	assert_int_equal(f->errs.n, 10);
