@@ -34,7 +34,8 @@ TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # The layers (README.md, "Architecture"; scripts/lint checks the includes).
 LIB_SRCS := $(filter-out collector/cmd/main.c, \
 	    $(wildcard collector/lib/*.c collector/conf/*.c collector/store/*.c \
-	    collector/*.c collector/expo/*.c collector/cmd/*.c) \
+	    collector/*.c collector/report/*.c collector/expo/*.c \
+	    collector/cmd/*.c) \
 	    $(wildcard drivers/*/*.c) $(wildcard model/*.c))
 SIM_SRCS := $(wildcard sim/*.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -84,7 +84,7 @@ static void poll_finish(struct wp_poll *p);
 /* --- config references: a target keeps the conf it was built from --- */
 
 static void
-conf_ref(struct collector *co, struct wp_conf *c, int delta)
+conf_ref(struct collector *co, const struct wp_conf *c, int delta)
 {
 	struct conf_ref **pp, *r;
 
@@ -690,6 +690,20 @@ collector_each_target(const struct collector *co,
 			return 1;
 	}
 	return 0;
+}
+
+const struct wp_conf *
+collector_conf_hold(struct collector *co)
+{
+	conf_ref(co, co->conf, +1);
+	return co->conf;
+}
+
+void
+collector_conf_release(struct collector *co, const struct wp_conf *c)
+{
+	if (c != NULL)
+		conf_ref(co, c, -1);
 }
 
 const struct wp_conf *

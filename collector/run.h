@@ -54,6 +54,11 @@ struct ingest_health;
 /* The storage's health (journal, RRD) now. */
 void		 collector_health(const struct collector *co,
 		    struct ingest_health *h);
+/* The current config, held: it stays valid across reloads until
+ * collector_conf_release (NULL-safe).  Both on the loop thread. */
+const struct wp_conf *collector_conf_hold(struct collector *co);
+void		 collector_conf_release(struct collector *co,
+		    const struct wp_conf *c);
 /* The loop the collector runs on (borrowed), for servers beside it. */
 struct loop	*collector_loop(const struct collector *co);
 

@@ -358,6 +358,45 @@ missing(const char *s)
 	    strcmp(s, "-") == 0 || strcasecmp(s, "null") == 0;
 }
 
+/* The value cell vv of a data line, x scale and checked for kind, into
+ * *out: 0, or -1 with err. */
+static int
+row_value(char *vv, int kind, double scale, int line, double *out,
+    struct wp_err *err)
+{
+	char *end;
+	double v = strtod(vv, &end);
+
+	if (end == vv || *trim(end) != '\0' || !isfinite(v))
+		return err_set(err, WP_E_CONFIG, "line %d: value \"%s\" is not "
+		    "a number", line, vv);
+	v *= scale;
+	if (kind == HOURLY_INTENSITY && (v < 0 || v > INTENSITY_MAX))
+		return err_set(err, WP_E_CONFIG, "line %d: intensity %g "
+		    "gCO2eq/kWh is %s", line, v, v < 0 ? "negative" :
+		    "absurd (> 2000)");
+	if (kind == HOURLY_PRICE && fabs(v) > PRICE_MAX)
+		return err_set(err, WP_E_CONFIG, "line %d: price %g per kWh is "
+		    "absurd", line, v);
+	*out = v;
+	return 0;
+}
+
+/* Room for row n in *rows.  0, or -1 with err. */
+static int
+row_room(struct row **rows, size_t n, size_t *cap, struct wp_err *err)
+{
+	struct row *nr;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 1024;
+	if ((nr = realloc(*rows, *cap * sizeof(**rows))) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	*rows = nr;
+	return 0;
+}
+
 /* Reads data rows into *rows; returns count or -1. */
 static long
 read_rows(const char *buf, size_t len, size_t pos, int kind,
@@ -374,8 +413,8 @@ read_rows(const char *buf, size_t len, size_t pos, int kind,
 	*rows = NULL;
 	*zone_rows = 0;
 	while (next_line(buf, len, &pos, l->buf, sizeof(l->buf), &trunc)) {
-		char *tv, *vv, *end;
-		double v;
+		char *tv, *vv;
+		double v = 0;
 
 		line++;
 		if (trunc) {
@@ -400,37 +439,10 @@ read_rows(const char *buf, size_t len, size_t pos, int kind,
 		vv = trim(l->f[c->v]);
 		if (missing(vv))
 			continue;	/* a gap, never a zero */
-		v = strtod(vv, &end);
-		if (end == vv || *trim(end) != '\0' || !isfinite(v)) {
-			err_set(err, WP_E_CONFIG, "line %d: value \"%s\" is not "
-			    "a number", line, vv);
+		if (row_value(vv, kind, c->scale, line, &v, err) == -1 ||
+		    row_room(rows, n, &cap, err) == -1)
 			goto fail;
-		}
-		v *= c->scale;
-		if (kind == HOURLY_INTENSITY && (v < 0 || v > INTENSITY_MAX)) {
-			err_set(err, WP_E_CONFIG, "line %d: intensity %g "
-			    "gCO2eq/kWh is %s", line, v, v < 0 ? "negative" :
-			    "absurd (> 2000)");
-			goto fail;
-		}
-		if (kind == HOURLY_PRICE && fabs(v) > PRICE_MAX) {
-			err_set(err, WP_E_CONFIG, "line %d: price %g per kWh is "
-			    "absurd", line, v);
-			goto fail;
-		}
-		if (n == cap) {
-			struct row *nr;
-
-			cap = cap ? cap * 2 : 1024;
-			nr = realloc(*rows, cap * sizeof(**rows));
-			if (nr == NULL) {
-				err_set(err, WP_E_INTERNAL, "out of memory");
-				goto fail;
-			}
-			*rows = nr;
-		}
-		rc = parse_ts(tv, &st, &(*rows)[n].t);
-		if (rc != 0) {
+		if ((rc = parse_ts(tv, &st, &(*rows)[n].t)) != 0) {
 			err_set(err, WP_E_CONFIG, "line %d: time \"%s\" %s",
 			    line, tv, rc == -2 ? "does not exist in CET/CEST "
 			    "(DST gap)" : rc == -3 ? "has no time zone (say Z, "

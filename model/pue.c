@@ -91,11 +91,11 @@ pue_periods(const double *fac_h, const double *it_h, size_t n,
 			memset(r, 0, sizeof(*r));
 			r->start = st;
 		}
-		r->facility_j += fac_h[i];
-		r->it_j += it_h[i];
+		r->facility_kwh += fac_h[i];
+		r->it_kwh += it_h[i];
 	}
 	for (i = 0; i < k; i++)
-		if (pue_compute(rows[i].facility_j, rows[i].it_j,
+		if (pue_compute(rows[i].facility_kwh, rows[i].it_kwh,
 		    &rows[i].value, NULL) == -1)
 			rows[i].value = NAN;
 	return k;

@@ -31,14 +31,14 @@ const char *pue_period_name(int period);
 
 struct pue_row {
 	wp_time	 start;		/* period start (UTC) */
-	double	 facility_j, it_j;
+	double	 facility_kwh, it_kwh;	/* sums of the hourly kWh */
 	double	 value;		/* NAN when refused */
 };
 
 /*
- * Groups hourly energies (bin i starts at origin + i h, origin on an hour)
- * into calendar periods; writes up to max rows, returns the count (rows
- * past max are dropped).  A row whose PUE is below 1 gets value NAN.
+ * Groups hourly energies in kWh (bin i starts at origin + i h, origin on
+ * an hour) into calendar periods; writes up to max rows, returns the count
+ * (rows past max are dropped).  A row whose PUE is below 1 gets value NAN.
  */
 size_t	 pue_periods(const double *fac_h, const double *it_h, size_t n,
 	    wp_time origin, int period, struct pue_row *rows, size_t max);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_report.h"
 #include "../lib/diag.h"
 #include "../lib/hmap.h"
 #include "../lib/ycheck.h"
@@ -1287,22 +1288,6 @@ load_csv(struct ld *l, const struct ynode *n)
 
 /* --------------------------------------------------- site, report, top */
 
-static void
-load_site(struct ld *l, const struct ynode *m)
-{
-	static const char *const keys[] = { "name", "zone", "grid", "market",
-	    "tariff", NULL };
-	static const char *const maps[] = { "grid", "market", "tariff", NULL };
-	size_t i;
-
-	ycheck_keys(&l->d, m, "site", keys);
-	ycheck_scalar(&l->d, m, "name", "site", false);
-	ycheck_scalar(&l->d, m, "zone", "site", false);
-	for (i = 0; maps[i] != NULL; i++)
-		ycheck_typed(&l->d, m, maps[i], YN_MAP, "site", false);
-	l->c->site = m;
-}
-
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
 	"site", "report", NULL
@@ -1339,7 +1324,7 @@ load_inventory(struct ld *l, struct ynode *root)
 static void
 load_root(struct ld *l, struct ynode *root)
 {
-	const struct ynode *n;
+	const struct ynode *n, *site, *report;
 
 	if (root->type != YN_MAP) {
 		bad(l, root, "the configuration must be a mapping (collector:, "
@@ -1350,10 +1335,9 @@ load_root(struct ld *l, struct ynode *root)
 	if ((n = ycheck_typed(&l->d, root, "collector", YN_MAP, "config", false)))
 		load_collector(l, n);
 	load_inventory(l, root);
-	if ((n = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false)))
-		load_site(l, n);
-	if ((n = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false)))
-		l->c->report = n;
+	site = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false);
+	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
+	conf_report_load(l->c, report, site, &l->d);
 }
 
 /* ---------------------------------------------------------- targets */
@@ -1566,6 +1550,7 @@ conf_free(struct wp_conf *c)
 		hmap_fini(&pv->creds);
 		free(pv);
 	}
+	conf_report_free(c);
 	for (i = 0; i < c->n_nodes; i++)
 		free(c->nodes[i].outlets);
 	free(c->nodes);

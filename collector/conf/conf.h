@@ -27,6 +27,7 @@
 #include "../lib/driver.h"
 #include "../lib/err.h"
 #include "../lib/ynode.h"
+#include "../../model/report_input.h"
 
 /* Error list: every problem found, sorted by file and line (the config
  * first, then nodes_csv).  Warnings (unset *_env variable, credentials
@@ -64,6 +65,7 @@ struct wp_meter {
 	const char	*name;
 	const char	*role;		/* facility_total, it_total, cooling, other */
 	const char	*map;
+	const char	*zone;		/* zone of partial PUE, or NULL */
 	const struct ynode *block;
 	int		 line;
 };
@@ -103,9 +105,9 @@ struct wp_conf {
 	struct wp_target_conf *targets;
 	const char	**target_drivers;	/* driver name per target */
 	size_t		 n_targets;
-	/* blocks validated by the model (report) code: */
-	const struct ynode *site;		/* site: {name, zone, grid...} */
-	const struct ynode *report;		/* slo, replicas, idle... */
+	/* report: and site:, typed (conf_report.h) */
+	struct report_settings report;
+	struct report_site site;
 	const struct ynode *root;
 	void		*priv;			/* parser-owned storage */
 };

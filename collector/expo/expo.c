@@ -1,5 +1,16 @@
-/* expo.c - libmicrohttpd on the collector's loop: routing, TLS, auth. */
+/*
+ * expo.c - libmicrohttpd on the collector's loop: routing, TLS, auth, and
+ * the report workers: /api/v1/report and /api/v1/curves are computed on a
+ * small pool of threads of their own (REPORT_WORKERS at once, REPORT_QUEUE
+ * more waiting, then 503 with Retry-After) while their connection is
+ * suspended, so that a long report never delays a poll.  A job holds the
+ * config it was asked under (a SIGHUP may swap it meanwhile); a connection
+ * closed under a running job leaves it to its completion; freeing the
+ * server stops the scans, waits for the workers and resumes every
+ * connection before MHD stops.
+ */
 #include <errno.h>
+#include <stdatomic.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +30,17 @@
 #include "../lib/loop.h"
 #include "../run.h"
 #include "../lib/secret.h"
+#include "../lib/workers.h"
 
 #define HIST_CAP	720		/* points: 2 h at a 10 s interval */
 #define CERT_MAX	(1 << 20)
+#define REPORT_WORKERS	2		/* reports computed at once */
+#define REPORT_QUEUE	4		/* reports waiting for a worker */
+#define REPORT_RETRY	"5"		/* s: Retry-After when all are taken */
 
 struct expo {
 	struct loop		*loop;
-	const struct collector	*co;
+	struct collector	*co;
 	struct MHD_Daemon	*d;
 	int			 epfd;
 	struct loop_timer	*timer;		/* MHD's timeout */
@@ -33,6 +48,23 @@ struct expo {
 	struct history		*hist;
 	char			*user, *pass;	/* Basic auth, or NULL */
 	char			*cert, *key;	/* PEM, or NULL */
+	struct workers		*reports;	/* the report workers */
+	size_t			 jobs;		/* submitted, not yet done */
+	atomic_bool		 closing;	/* stops the reports' scans */
+};
+
+/* A report or curve request on a worker, its connection suspended.  The
+ * connection owns it: the handler frees it once the answer is queued, or
+ * MHD's completion when the connection goes first (an orphan still on a
+ * worker is freed by its completion instead). */
+struct report_job {
+	struct expo		*x;
+	struct MHD_Connection	*conn;
+	const struct wp_conf	*conf;		/* held until done */
+	struct expo_report_req	 req;
+	struct expo_resp	 resp;
+	bool			 done;		/* resp is final */
+	bool			 orphan;	/* its connection is gone */
 };
 
 /* --- the loop drives MHD --- */
@@ -99,9 +131,11 @@ on_sample(void *arg)
 
 /* --- responses --- */
 
+/* Queues body (taken over; NULL: empty) with an extra header hname when
+ * not NULL. */
 static enum MHD_Result
-reply(struct MHD_Connection *c, int status, const char *ctype, char *body,
-    size_t len)
+reply_with(struct MHD_Connection *c, int status, const char *ctype,
+    char *body, size_t len, const char *hname, const char *hval)
 {
 	struct MHD_Response *r;
 	enum MHD_Result rc;
@@ -118,9 +152,18 @@ reply(struct MHD_Connection *c, int status, const char *ctype, char *body,
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (hname != NULL)
+		MHD_add_response_header(r, hname, hval);
 	rc = MHD_queue_response(c, (unsigned)status, r);
 	MHD_destroy_response(r);
 	return rc;
+}
+
+static enum MHD_Result
+reply(struct MHD_Connection *c, int status, const char *ctype, char *body,
+    size_t len)
+{
+	return reply_with(c, status, ctype, body, len, NULL, NULL);
 }
 
 static enum MHD_Result
@@ -210,6 +253,126 @@ serve_api(struct expo *x, struct MHD_Connection *c, const char *url)
 	    r.body, r.len);
 }
 
+/* --- reports on the workers --- */
+
+static void
+job_free(struct report_job *j)
+{
+	expo_api_report_fini(&j->req);
+	free(j->resp.body);
+	free(j);
+}
+
+/* On a worker thread: only the job's own data and its held config. */
+static void
+job_run(void *arg)
+{
+	struct report_job *j = arg;
+
+	expo_api_report_run(j->conf, &j->req, &j->resp);
+}
+
+/* On the loop thread (or in expo_free): the answer is ready, or the job
+ * never ran.  Resumes the connection, whose handler queues the answer. */
+static void
+job_done(void *arg)
+{
+	struct report_job *j = arg;
+	struct expo *x = j->x;
+
+	collector_conf_release(x->co, j->conf);
+	j->conf = NULL;
+	x->jobs--;
+	j->done = true;
+	if (j->orphan) {
+		job_free(j);
+		return;
+	}
+	if (j->resp.status == 0) {
+		j->resp.status = 503;
+		j->resp.ctype = "text/plain; charset=utf-8";
+	}
+	MHD_resume_connection(j->conn);
+	if (!atomic_load(&x->closing))
+		expo_pump(x);
+}
+
+/* /api/v1/report and /api/v1/curves: parsed here, computed on a worker
+ * while the connection is suspended. */
+static enum MHD_Result
+serve_report(struct expo *x, struct MHD_Connection *c, const char *url,
+    void **con_cls)
+{
+	struct expo_req q = { url, conn_arg, c };
+	struct expo_resp r = { 0 };
+	struct report_job *j;
+	struct wp_err err;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return reply_text(c, 500, "out of memory\n");
+	if (expo_api_report_parse(&q, &j->req, &r) == -1) {
+		free(j);
+		return reply(c, r.status, r.ctype ? r.ctype :
+		    "application/json", r.body, r.len);
+	}
+	if (x->jobs >= REPORT_WORKERS + REPORT_QUEUE) {
+		static const char busy[] = "busy: too many reports in progress\n";
+
+		job_free(j);
+		return reply_with(c, 503, "text/plain; charset=utf-8",
+		    strdup(busy), sizeof(busy) - 1, MHD_HTTP_HEADER_RETRY_AFTER,
+		    REPORT_RETRY);
+	}
+	j->x = x;
+	j->conn = c;
+	j->req.q.cancel = &x->closing;
+	j->conf = collector_conf_hold(x->co);
+	if (workers_submit(x->reports, NULL, job_run, job_done, j,
+	    &err) == -1) {
+		collector_conf_release(x->co, j->conf);
+		job_free(j);
+		return reply_text(c, 500, "out of memory\n");
+	}
+	x->jobs++;
+	MHD_suspend_connection(c);
+	*con_cls = j;
+	return MHD_YES;
+}
+
+/* A resumed report connection: its answer, and the job freed. */
+static enum MHD_Result
+serve_done(struct MHD_Connection *c, void **con_cls, struct expo *x)
+{
+	struct report_job *j = *con_cls;
+	enum MHD_Result rc;
+
+	*con_cls = x;
+	rc = reply(c, j->resp.status, j->resp.ctype ? j->resp.ctype :
+	    "application/json", j->resp.body, j->resp.len);
+	j->resp.body = NULL;		/* reply took it */
+	job_free(j);
+	return rc;
+}
+
+/* MHD is done with a connection: a job it still owns goes with it. */
+static void
+on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+    enum MHD_RequestTerminationCode toe)
+{
+	struct report_job *j;
+
+	(void)c;
+	(void)toe;
+	if (con_cls == NULL || *con_cls == NULL || *con_cls == cls)
+		return;
+	j = *con_cls;
+	*con_cls = NULL;
+	if (j->done)
+		job_free(j);
+	else
+		j->orphan = true;	/* still on a worker: job_done frees it */
+}
+
 /* Constant-time comparison of two NUL-terminated strings. */
 static bool
 same(const char *a, const char *b)
@@ -257,6 +420,8 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		*con_cls = x;
 		return MHD_YES;
 	}
+	if (*con_cls != x)		/* a report job, resumed */
+		return serve_done(c, con_cls, x);
 	if (*upload_size != 0) {	/* bodies are not used: drop them */
 		*upload_size = 0;
 		return MHD_YES;
@@ -275,8 +440,13 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		return serve_health(x, c);
 	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/") == 0)
 		return serve_fleet(x, c, url);
-	if (strncmp(url, "/api/v1/", 8) == 0)
+	if (strncmp(url, "/api/v1/", 8) == 0) {
+		struct expo_req q = { url, conn_arg, c };
+
+		if (expo_api_is_report(&q))
+			return serve_report(x, c, url, con_cls);
 		return serve_api(x, c, url);
+	}
 	return reply_text(c, 404, "not found\n");
 }
 
@@ -351,7 +521,8 @@ static int
 start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 {
 	struct sockaddr_storage ss = { 0 };
-	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+	    MHD_ALLOW_SUSPEND_RESUME;
 	const union MHD_DaemonInfo *di;
 
 	if (resolve(c->listen, &ss, err) == -1)
@@ -369,6 +540,7 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, x,
 	    x->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, x->cert,
 	    MHD_OPTION_HTTPS_MEM_KEY, x->key, MHD_OPTION_END);
 	if (x->d == NULL)
@@ -384,7 +556,7 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 }
 
 struct expo *
-expo_new(struct loop *loop, const struct collector *co, struct wp_err *err)
+expo_new(struct loop *loop, struct collector *co, struct wp_err *err)
 {
 	const struct wp_conf *c = collector_conf(co);
 	struct expo *x;
@@ -396,12 +568,15 @@ expo_new(struct loop *loop, const struct collector *co, struct wp_err *err)
 	x->loop = loop;
 	x->co = co;
 	x->epfd = -1;
+	atomic_init(&x->closing, false);
 	if ((x->timer = loop_timer_new(loop, on_timer, x)) == NULL ||
 	    (x->sampler = loop_timer_new(loop, on_sample, x)) == NULL ||
 	    (x->hist = history_new(HIST_CAP)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto fail;
 	}
+	if ((x->reports = workers_new(loop, REPORT_WORKERS, err)) == NULL)
+		goto fail;
 	if (load_secrets(x, c, err) == -1 || start(x, c, err) == -1)
 		goto fail;
 	loop_timer_arm(x->sampler, clock_mono() + c->interval);
@@ -419,6 +594,11 @@ expo_free(struct expo *x)
 {
 	if (x == NULL)
 		return;
+	/* stop the scans, wait for the workers: every job is done and its
+	 * connection resumed, which MHD must see before it stops; the
+	 * connections' completions free the jobs */
+	atomic_store(&x->closing, true);
+	workers_free(x->reports);
 	if (x->epfd != -1)
 		loop_del_fd(x->loop, x->epfd);
 	if (x->d != NULL)

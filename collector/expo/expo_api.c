@@ -9,7 +9,7 @@
 #include "../conf/conf.h"
 #include "expo_api.h"
 #include "../ingest.h"
-#include "../cmd/report.h"
+#include "../report/report_api.h"
 #include "../lib/sample.h"
 
 #define MAX_WINDOW	(31LL * 86400 * WP_SEC)
@@ -310,7 +310,7 @@ api_series(const struct expo_req *q, fleet_each_fn each, const void *src,
 	finish(r, 200, w.out);
 }
 
-/* --- report and curves --- */
+/* --- report and curves: parsed here, run on a worker (expo.c) --- */
 
 static int
 window(const struct expo_req *q, wp_time *from, wp_time *to,
@@ -335,28 +335,78 @@ window(const struct expo_req *q, wp_time *from, wp_time *to,
 	return 0;
 }
 
-static void
-api_report(const struct expo_req *q, const struct wp_conf *c, bool curve,
+bool
+expo_api_is_report(const struct expo_req *q)
+{
+	const char *p = q->path + strlen("/api/v1/");
+
+	return strcmp(p, "report") == 0 || strcmp(p, "curves") == 0;
+}
+
+/* Copies the optional argument key of q into *out.  0, or -1 (ENOMEM). */
+static int
+copy_arg(const struct expo_req *q, const char *key, char **out)
+{
+	const char *v = q->arg(q->ctx, key);
+
+	*out = NULL;
+	return v != NULL && (*out = strdup(v)) == NULL ? -1 : 0;
+}
+
+int
+expo_api_report_parse(const struct expo_req *q, struct expo_report_req *rr,
     struct expo_resp *r)
 {
-	const char *node = q->arg(q->ctx, "node"), *cls = q->arg(q->ctx,
-	    "class"), *st = q->arg(q->ctx, "step");
-	struct wp_err err = { 0 };
+	bool curve = strcmp(q->path + strlen("/api/v1/"), "curves") == 0;
+	const char *st = q->arg(q->ctx, "step");
 	wp_time from, to, step = 0;
+
+	memset(rr, 0, sizeof(*rr));
+	if (window(q, &from, &to, r) == -1)
+		return -1;
+	if (curve && (q->arg(q->ctx, "node") == NULL) ==
+	    (q->arg(q->ctx, "class") == NULL)) {
+		fail(r, 400, "exactly one of node= and class= is needed");
+		return -1;
+	}
+	if (curve && st != NULL && (clock_parse_duration(st, &step) == -1 ||
+	    step <= 0)) {
+		fail(r, 400, "step: not a duration");
+		return -1;
+	}
+	report_query_init(&rr->q, from, to);
+	if (curve && (copy_arg(q, "node", &rr->node) == -1 ||
+	    copy_arg(q, "class", &rr->cls) == -1)) {
+		expo_api_report_fini(rr);
+		fail(r, 500, "out of memory");
+		return -1;
+	}
+	rr->q.node = rr->node;
+	rr->q.cls = rr->cls;
+	rr->q.req.step = step;
+	return 0;
+}
+
+void
+expo_api_report_run(const struct wp_conf *c, const struct expo_report_req *rr,
+    struct expo_resp *r)
+{
+	struct wp_err err = { 0 };
 	json_object *o;
 
-	if (window(q, &from, &to, r) == -1)
-		return;
-	if (curve && (node == NULL) == (cls == NULL))
-		return fail(r, 400, "exactly one of node= and class= is needed");
-	if (curve && st != NULL && (clock_parse_duration(st, &step) == -1 ||
-	    step <= 0))
-		return fail(r, 400, "step: not a duration");
-	o = curve ? report_curve_json(c, node, cls, from, to, step, &err) :
-	    report_json(c, from, to, &err);
-	if (o == NULL)
-		return fail(r, err.class == WP_E_CONFIG ? 400 : 500, err.msg);
-	finish(r, 200, o);
+	if ((o = report_query_json(c, &rr->q, &err)) != NULL)
+		return finish(r, 200, o);
+	if (rr->q.cancel != NULL && atomic_load(rr->q.cancel))
+		return fail(r, 503, "shutting down");
+	fail(r, err.class == WP_E_CONFIG ? 400 : 500, err.msg);
+}
+
+void
+expo_api_report_fini(struct expo_report_req *rr)
+{
+	free(rr->node);
+	free(rr->cls);
+	rr->node = rr->cls = NULL;
 }
 
 void
@@ -369,8 +419,6 @@ expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 
 	if (strcmp(p, "series") == 0)
 		return api_series(q, each, src, r);
-	if (strcmp(p, "report") == 0 || strcmp(p, "curves") == 0)
-		return api_report(q, c, strcmp(p, "curves") == 0, r);
 	if (strcmp(p, "nodes") != 0 && strncmp(p, "nodes/", 6) != 0 &&
 	    strcmp(p, "targets") != 0)
 		return fail(r, 404, "no such endpoint");

@@ -5,18 +5,21 @@
  *                                        (gpu, wall) power pairs
  *   /api/v1/targets                      health of every target
  *   /api/v1/series?target=T              a target's last good samples
- *   /api/v1/curves?node=N|class=C&from=&to=[&step=]   report_curve_json
- *   /api/v1/report?from=&to=             report_json
+ *   /api/v1/curves?node=N|class=C&from=&to=[&step=]   the curve document
+ *   /api/v1/report?from=&to=             the report document
  * Times are ISO-8601 or epoch seconds; from/to default to the last hour.
  * Errors are {"error": "..."} with 400 (bad request), 404, 500.  Report
- * and curves read the journal on the loop thread: windows are capped at
- * 31 days.
+ * and curves read the journal: their requests are parsed here on the loop
+ * thread (expo_api_report_parse) and computed on a worker thread
+ * (expo_api_report_run, expo.c); windows are capped at 31 days.
  */
 #ifndef WP_EXPO_API_H
 #define WP_EXPO_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "../report/report_api.h"
 #include "expo_fleet.h"
 #include "expo_history.h"
 
@@ -36,7 +39,25 @@ struct expo_resp {
 	size_t		 len;
 };
 
-/* Answers q into r (always filled; body NULL only when out of memory). */
+/* A report or curves request, to compute off the loop (strings owned). */
+struct expo_report_req {
+	struct report_query q;		/* node and cls point below */
+	char		*node, *cls;
+};
+
+/* Whether q is /api/v1/report or /api/v1/curves (not for expo_api_handle). */
+bool	 expo_api_is_report(const struct expo_req *q);
+/* Parses report or curves request q into rr: 0 (release rr with
+ * expo_api_report_fini), or -1 with the error answered into r. */
+int	 expo_api_report_parse(const struct expo_req *q,
+	    struct expo_report_req *rr, struct expo_resp *r);
+/* Answers rr over c into r: safe on any thread; c must stay alive. */
+void	 expo_api_report_run(const struct wp_conf *c,
+	    const struct expo_report_req *rr, struct expo_resp *r);
+void	 expo_api_report_fini(struct expo_report_req *rr);
+
+/* Answers q, any other endpoint, into r (always filled; body NULL only
+ * when out of memory). */
 void	 expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 	    fleet_each_fn each, const void *src, const struct history *h,
 	    struct expo_resp *r);

@@ -409,7 +409,7 @@ fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
 {
 	struct build bd = { .c = c };
 	struct fleet *f;
-	const char *site = c->site ? ynode_str(c->site, "name") : NULL;
+	const char *site = c->site.name;
 
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;

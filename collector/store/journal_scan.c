@@ -30,15 +30,24 @@
 typedef int (*scan_fn)(const struct journal_record *r,
     const uint8_t hash[HASH_LEN], void *arg);
 
+/* Scans one segment; last: the newest listed, which the collector may be
+ * writing: a header not written yet is an empty segment, a record not
+ * written whole the end of it. */
 static int
-scan_segment(const char *dir, const char *name, wp_time from, wp_time to,
-    struct seg_rd *sr, scan_fn fn, void *arg, struct wp_err *err)
+scan_segment(const char *dir, const char *name, bool last, wp_time from,
+    wp_time to, struct seg_rd *sr, scan_fn fn, void *arg, struct wp_err *err)
 {
 	int rc, stop;
 
 	if (jseg_open(sr, dir, name, err) != 0) {
 		if (errno == ENOENT)	/* expired while we listed */
 			return 0;
+		if (errno == ENODATA && last) {
+			log_debug("journal: segment %s: header not written yet",
+			    name);
+			err_clear(err);
+			return 0;
+		}
 		return -1;
 	}
 	while ((rc = jseg_next(sr, err)) == RD_RECORD) {
@@ -74,8 +83,8 @@ scan_impl(const char *dir, wp_time from, wp_time to, scan_fn fn, void *arg,
 			continue;
 		if (to && sf[i].start >= to)
 			break;
-		rc = scan_segment(dir, sf[i].name, from, to, &sr, fn, arg,
-		    err);
+		rc = scan_segment(dir, sf[i].name, i + 1 == n, from, to, &sr,
+		    fn, arg, err);
 	}
 	jseg_rd_fini(&sr);
 	free(sf);
@@ -188,8 +197,8 @@ scan_sum_impl(const char *dir, wp_time from, wp_time to, journal_cb cb,
 			break;
 		if (st != NULL)
 			st->segments_read++;
-		rc = scan_segment(dir, sf[i].name, from, to, &sr, scan_pub_fn,
-		    &p, err);
+		rc = scan_segment(dir, sf[i].name, i + 1 == n, from, to, &sr,
+		    scan_pub_fn, &p, err);
 	}
 	jseg_rd_fini(&sr);
 	free(sf);

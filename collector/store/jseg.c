@@ -472,13 +472,15 @@ jseg_rd_init(struct seg_rd *sr, struct wp_err *err)
 	return 0;
 }
 
-/* Opens dir/name and reads its header.  0, or -1 (missing: errno ENOENT). */
+/* Opens dir/name and reads its header.  0, or -1 (missing: errno ENOENT;
+ * a header not written whole yet: ENODATA). */
 int
 jseg_open(struct seg_rd *sr, const char *dir, const char *name,
     struct wp_err *err)
 {
 	char path[PATH_MAX];
 	uint8_t h[SEG_HDR_LEN];
+	size_t got;
 	int e;
 
 	seg_rd_close(sr);
@@ -491,10 +493,15 @@ jseg_open(struct seg_rd *sr, const char *dir, const char *name,
 		errno = e;
 		return -1;
 	}
-	if (fread(h, 1, SEG_HDR_LEN, sr->f) != SEG_HDR_LEN ||
-	    memcmp(h, "WPJS", 4) != 0 || h[4] != SEG_VERSION) {
+	got = fread(h, 1, SEG_HDR_LEN, sr->f);
+	if (got != SEG_HDR_LEN || memcmp(h, "WPJS", 4) != 0 ||
+	    h[4] != SEG_VERSION) {
+		/* short, no read error and what is there is right: still
+		 * being written (ENODATA) */
+		e = got < SEG_HDR_LEN && !ferror(sr->f) && memcmp(h, "WPJS",
+		    got < 4 ? got : 4) == 0 ? ENODATA : EINVAL;
 		seg_rd_close(sr);
-		errno = EINVAL;
+		errno = e;
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s: bad or truncated header", name);
 	}

@@ -113,6 +113,8 @@ int	 jseg_list(const char *dir, struct seg_file **out, size_t *n,
 /* Reading a segment: init, open, next until not RD_RECORD, fini. */
 int	 jseg_rd_init(struct seg_rd *sr, struct wp_err *err);
 void	 jseg_rd_fini(struct seg_rd *sr);
+/* jseg_open: errno ENOENT when the file is gone, ENODATA when its header
+ * is not written whole yet (the newest segment, just created). */
 int	 jseg_open(struct seg_rd *sr, const char *dir, const char *name,
 	    struct wp_err *err);
 int	 jseg_next(struct seg_rd *sr, struct wp_err *err);

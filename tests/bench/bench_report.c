@@ -30,7 +30,7 @@
 
 #include "../../collector/conf/conf.h"
 #include "../../collector/store/journal.h"
-#include "../../collector/cmd/report.h"
+#include "../../collector/report/report_api.h"
 #include "../../collector/lib/sample.h"
 #include "../../model/counter.h"
 

@@ -86,6 +86,38 @@ sed 's|in maps_dir, ./etc or .*/share/wattpath)|in maps_dir, ./etc or PREFIX/sha
 	fail "fixture output differs from tests/fixtures/conf/broken.expected"
 note "fixture: every error, exactly"
 
+# 2c. report: and site: are checked at load, not when a report runs.
+cat >"$T/rep.yaml" <<EOF
+collector: {data_dir: $T/data}
+report:
+  pue: {value: high}
+  curve_tolerance: tight
+  curve_step: 5x
+  idle: {from: "2026-01-10T02:00:00Z"}
+  colour: red
+site:
+  zone: FR
+  grid: {basis: both}
+EOF
+"$WATTPATH" check-config -c "$T/rep.yaml" >"$T/rep.out" 2>"$T/rep.err"
+rc=$?
+[ $rc = 1 ] || { cat "$T/rep.err" >&2; fail "report: errors: exit $rc, want 1"; }
+R="$T/rep.yaml"
+for want in \
+	"$R:3: report: pue: value must be a number >= 1, not 'high'" \
+	"$R:4: report: curve_tolerance must be a number >= 0, not 'tight'" \
+	"$R:5: report: curve_step: '5x' is not a duration" \
+	"$R:6: report: idle: missing required key 'to'" \
+	"$R:7: warning: report: unknown key 'colour' (ignored)" \
+	"$R:10: site: grid: basis must be one of direct, lifecycle, not 'both'"; do
+	grep -qF "$want" "$T/rep.err" || { cat "$T/rep.err" >&2; fail "missing: $want"; }
+done
+"$WATTPATH" report -c "$T/rep.yaml" --from 1768010400 --to 1768014000 \
+	>"$T/rep2.out" 2>"$T/rep2.err" && fail "report ran on a bad report: block"
+grep -qF "$R:3: report: pue: value must be a number >= 1" "$T/rep2.err" ||
+	fail "wattpath report does not say the config error: $(cat "$T/rep2.err")"
+note "report: and site: errors at their lines"
+
 # 3. Secrets never appear, whatever happens.
 for s in S3cr3t-in-file-Qx7 Op3n-s3cret-Zk9 c0mmunity-Vb2; do
 	cat "$T"/*.out "$T"/*.err | grep -qF "$s" && fail "secret $s leaked"

@@ -359,9 +359,12 @@ test_targets(void **st)
 	assert_null(conf_cred(f->c, "pdu-community")->username);
 	assert_int_equal(conf_cred(f->c, "pdu-community")->line, 7);
 	/* site, report, warnings for unset variables */
-	assert_string_equal(ynode_str(f->c->site, "zone"), "FR");
-	assert_non_null(ynode_get(f->c->site, "grid"));
-	assert_non_null(ynode_get(ynode_get(f->c->report, "slo"), "ttft_ms"));
+	assert_string_equal(f->c->site.zone, "FR");
+	assert_true(f->c->site.grid.set);
+	WARN_AT(f, 26, "site: grid: unknown key 'source' (ignored)");
+	assert_true(f->c->report.slo_set);
+	assert_true(f->c->report.slo_ttft_ms == 500);
+	assert_true(f->c->report.slo_tpot_ms == 50);
 	WARN_AT(f, 6, "WP_TEST_UNSET_PW is not set");
 	WARN_AT(f, 7, "WP_TEST_UNSET_C is not set");
 	assert_int_equal(f->errs.n, 0);
@@ -704,7 +707,7 @@ test_getters(void **st)
 
 	LOAD_OK(f, "report:\n  i: 42\n  b: off\n  d: 2.5e3\n  t: 250ms\n"
 	    "  s: text\n  m: {x: 1}\n");
-	r = f->c->report;
+	r = ynode_get(f->c->root, "report");
 	assert_int_equal(ynode_int(r, "i", 0, 100, &i, &err), 0);
 	assert_int_equal(i, 42);
 	assert_int_equal(ynode_int(r, "i", 0, 10, &i, &err), -1);

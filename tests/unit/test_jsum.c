@@ -25,7 +25,7 @@
 #include "../../collector/conf/conf.h"
 #include "../../collector/store/journal.h"
 #include "../../collector/store/jsum.h"
-#include "../../collector/cmd/report.h"
+#include "../../collector/report/report_api.h"
 #include "../../model/counter.h"
 #include "../../model/integrate.h"
 

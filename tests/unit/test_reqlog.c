@@ -1,4 +1,4 @@
-/* Unit tests: drivers/inband/reqlog.c - load-generator request logs. */
+/* Unit tests: request logs (collector/report/reqlog_load.c, model/reqlog.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../drivers/inband/reqlog.h"
+#include "../../collector/report/reqlog_load.h"
 
 static const char good[] =
     "{\"id\":\"r1\",\"start\":1000.0,\"end\":1002.5,\"input_tokens\":100,"

@@ -1,4 +1,5 @@
-/* reqlog.c - load-generator request logs (see reqlog.h). */
+/* reqlog_load.c - load-generator request logs as JSON Lines (see
+ * reqlog_load.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "reqlog.h"
+#include "reqlog_load.h"
 
 /* The first member of o present among names; NULL if none. */
 static json_object *
@@ -92,33 +93,6 @@ entry_from(json_object *o, struct reqlog_entry *e)
 	return 0;
 }
 
-static void
-bad(struct reqlog *l, unsigned long line)
-{
-	if (l->n_bad < sizeof(l->bad_lines) / sizeof(l->bad_lines[0]))
-		l->bad_lines[l->n_bad] = line;
-	l->n_bad++;
-}
-
-static int
-push(struct reqlog *l, const struct reqlog_entry *e)
-{
-	struct reqlog_entry *v;
-	size_t cap;
-
-	if (l->n == l->cap) {
-		if (l->cap >= REQLOG_MAX_ENTRIES)
-			return -1;
-		cap = l->cap ? l->cap * 2 : 256;
-		if ((v = realloc(l->e, cap * sizeof(*v))) == NULL)
-			return -1;
-		l->e = v;
-		l->cap = cap;
-	}
-	l->e[l->n++] = *e;
-	return 0;
-}
-
 static int
 one_line(struct reqlog *l, const char *s, size_t n, unsigned long line)
 {
@@ -132,15 +106,15 @@ one_line(struct reqlog *l, const char *s, size_t n, unsigned long line)
 	if (n == 0)
 		return 0;
 	if (n > REQLOG_LINE_MAX || (tok = json_tokener_new()) == NULL) {
-		bad(l, line);
+		reqlog_bad(l, line);
 		return 0;
 	}
 	o = json_tokener_parse_ex(tok, s, (int)n);
 	if (o == NULL || json_tokener_get_parse_end(tok) != n ||
 	    !json_object_is_type(o, json_type_object) || entry_from(o, &e) == -1)
-		bad(l, line);
+		reqlog_bad(l, line);
 	else
-		rc = push(l, &e);
+		rc = reqlog_push(l, &e);
 	json_object_put(o);
 	json_tokener_free(tok);
 	return rc;
@@ -149,7 +123,7 @@ one_line(struct reqlog *l, const char *s, size_t n, unsigned long line)
 struct reqlog *
 reqlog_parse(const char *buf, size_t len, struct wp_err *err)
 {
-	struct reqlog *l = calloc(1, sizeof(*l));
+	struct reqlog *l = reqlog_new();
 	const char *p = buf, *end = buf + len, *nl;
 	unsigned long line = 0;
 
@@ -210,50 +184,4 @@ reqlog_load(const char *path, struct wp_err *err)
 		err_prefix(err, "%s", path);
 	free(buf);
 	return l;
-}
-
-void
-reqlog_free(struct reqlog *l)
-{
-	if (l == NULL)
-		return;
-	free(l->e);
-	free(l);
-}
-
-static bool
-slo_ok(const struct reqlog_entry *e, double slo_ttft, double slo_tpot)
-{
-	if (!e->ok)
-		return false;
-	if (slo_ttft > 0 && (e->ttft < 0 || e->ttft > slo_ttft))
-		return false;
-	if (slo_tpot > 0 && (e->tpot < 0 || e->tpot > slo_tpot))
-		return false;
-	return true;
-}
-
-void
-reqlog_window(const struct reqlog *l, double t0, double t1, double slo_ttft,
-    double slo_tpot, struct reqlog_window *w)
-{
-	const struct reqlog_entry *e;
-	size_t i;
-
-	memset(w, 0, sizeof(*w));
-	for (i = 0; i < l->n; i++) {
-		e = &l->e[i];
-		if (e->t_end < t0 || e->t_end >= t1)
-			continue;
-		w->requests++;
-		w->in_tokens += e->in_tokens;
-		w->out_tokens += e->out_tokens;
-		if (e->ok)
-			w->ok++;
-		if (slo_ok(e, slo_ttft, slo_tpot)) {
-			w->slo_ok++;
-			w->slo_in_tokens += e->in_tokens;
-			w->slo_out_tokens += e->out_tokens;
-		}
-	}
 }

@@ -1,0 +1,328 @@
+/*
+ * conf_report.c - the report: and site: blocks and the meters' zone:,
+ * typed at load (see conf_report.h).  A wrong type or value is an error
+ * at its line; a key nothing reads inside these blocks is a warning (the
+ * blocks' key set is kept as it was accepted before they were typed).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/diag.h"
+#include "../lib/ycheck.h"
+#include "../lib/ynode.h"
+#include "conf.h"
+#include "conf_report.h"
+
+/* Keys of map not in allowed: warnings (nothing reads them). */
+static void
+unread_keys(struct diag *d, const struct ynode *map, const char *where,
+    const char *const *allowed)
+{
+	const struct ynode *c;
+
+	for (c = map->child; c != NULL; c = c->next)
+		if (!ynode_key_in(c->key, allowed))
+			diag_at(d, c, true, "%s: unknown key '%s' (ignored)",
+			    where, c->key);
+}
+
+/* The mapping at key of m (NULL: absent, left empty, or another type,
+ * reported); with keys, its unknown keys are warned. */
+static const struct ynode *
+get_map(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, const char *const *keys)
+{
+	const struct ynode *n;
+	char w[96];
+
+	if (m == NULL || (n = ycheck_typed(d, m, key, YN_MAP, where,
+	    false)) == NULL)
+		return NULL;
+	if (keys != NULL) {
+		snprintf(w, sizeof(w), "%s: %s", where, key);
+		unread_keys(d, n, w, keys);
+	}
+	return n;
+}
+
+/* The scalar at key of m, or NULL (absent, or reported). */
+static const char *
+get_str(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, bool required)
+{
+	return m != NULL ? ycheck_scalar(d, m, key, where, required) : NULL;
+}
+
+/* A number >= min at key of m into *out (untouched when absent). */
+static void
+get_num(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, double min, bool required, double *out)
+{
+	const char *s = get_str(d, m, key, where, required);
+	double v;
+
+	if (s == NULL)
+		return;
+	if (ynode_parse_double(s, &v) < 0 || !isfinite(v) || v < min) {
+		if (isinf(min))
+			diag_at(d, ynode_get(m, key), false, "%s: %s must be a "
+			    "number, not '%s'", where, key, s);
+		else
+			diag_at(d, ynode_get(m, key), false, "%s: %s must be a "
+			    "number >= %g, not '%s'", where, key, min, s);
+		return;
+	}
+	*out = v;
+}
+
+/* A duration > 0 at key of m into *out (untouched when absent). */
+static void
+get_dur(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, wp_time *out)
+{
+	ycheck_duration(d, m, key, where, 1, INT64_MAX, "more than 0", out);
+}
+
+/* A required time at key of m into *out; 0, or -1 (reported). */
+static int
+get_time(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, wp_time *out)
+{
+	const char *s = get_str(d, m, key, where, true);
+
+	if (s == NULL)
+		return -1;
+	if (clock_parse_time(s, out) < 0) {
+		diag_at(d, ynode_get(m, key), false, "%s: %s: '%s' is not a "
+		    "time (ISO-8601 or epoch seconds)", where, key, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- report */
+
+/* One report.replicas entry into rp; 0, or -1 out of memory. */
+static int
+load_replica(struct diag *d, const struct ynode *m,
+    struct report_replica *rp)
+{
+	static const char *const keys[] = { "name", "nodes", NULL };
+	const struct ynode *ns, *n;
+	char where[96];
+	size_t k = 0;
+
+	rp->name = get_str(d, m, "name", "report: replicas", false);
+	snprintf(where, sizeof(where), "report: replica %s", rp->name ?
+	    rp->name : "(unnamed)");
+	unread_keys(d, m, where, keys);
+	if ((ns = ycheck_typed(d, m, "nodes", YN_SEQ, where, false)) == NULL)
+		return 0;
+	for (n = ns->child; n != NULL; n = n->next)
+		k++;
+	if ((rp->nodes = calloc(k + 1, sizeof(*rp->nodes))) == NULL)
+		return -1;
+	for (n = ns->child; n != NULL; n = n->next)
+		if (n->type != YN_SCALAR || *n->value == '\0')
+			diag_at(d, n, false, "%s: each node must be a node name, "
+			    "not %s", where, ynode_type_name(n->type));
+		else
+			rp->nodes[rp->n_nodes++] = n->value;
+	return 0;
+}
+
+static int
+load_replicas(struct diag *d, const struct ynode *r,
+    struct report_settings *s)
+{
+	const struct ynode *seq, *m;
+	size_t k = 0;
+
+	if ((seq = ycheck_typed(d, r, "replicas", YN_SEQ, "report",
+	    false)) == NULL)
+		return 0;
+	for (m = seq->child; m != NULL; m = m->next)
+		k++;
+	if ((s->replicas = calloc(k + 1, sizeof(*s->replicas))) == NULL)
+		return -1;
+	for (m = seq->child; m != NULL; m = m->next) {
+		if (m->type != YN_MAP) {
+			diag_at(d, m, false, "report: replicas: each entry must "
+			    "be a mapping {name, nodes: [...]}");
+			continue;
+		}
+		if (load_replica(d, m, &s->replicas[s->n_replicas++]) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+load_report_maps(struct diag *d, const struct ynode *r,
+    struct report_settings *s)
+{
+	static const char *const slo_keys[] = { "ttft_ms", "tpot_ms", NULL };
+	static const char *const idle_keys[] = { "from", "to", NULL };
+	static const char *const pue_keys[] = { "value", "category", NULL };
+	const struct ynode *m;
+
+	if ((m = get_map(d, r, "slo", "report", slo_keys)) != NULL) {
+		s->slo_set = true;
+		get_num(d, m, "ttft_ms", "report: slo", 0, false,
+		    &s->slo_ttft_ms);
+		get_num(d, m, "tpot_ms", "report: slo", 0, false,
+		    &s->slo_tpot_ms);
+	}
+	if ((m = get_map(d, r, "idle", "report", idle_keys)) != NULL) {
+		int a = get_time(d, m, "from", "report: idle", &s->idle_from);
+		int b = get_time(d, m, "to", "report: idle", &s->idle_to);
+
+		s->idle_set = a == 0 && b == 0;
+	}
+	if ((m = get_map(d, r, "pue", "report", pue_keys)) != NULL) {
+		s->pue_value = NAN;
+		get_num(d, m, "value", "report: pue", 1, true, &s->pue_value);
+		s->pue_category = get_str(d, m, "category", "report: pue",
+		    false);
+		s->pue_set = !isnan(s->pue_value);
+	}
+}
+
+static int
+load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
+{
+	static const char *const keys[] = { "slo", "replicas", "idle", "pue",
+	    "curve_tolerance", "curve_step", "run_gap", NULL };
+
+	unread_keys(d, r, "report", keys);
+	load_report_maps(d, r, s);
+	get_num(d, r, "curve_tolerance", "report", 0, false,
+	    &s->curve_tolerance);
+	get_dur(d, r, "curve_step", "report", &s->curve_step);
+	get_dur(d, r, "run_gap", "report", &s->run_gap);
+	return load_replicas(d, r, s);
+}
+
+/* ------------------------------------------------------------- site */
+
+/* Whether key is in m at all (a mapping left empty counts: the report
+ * then says what it lacks). */
+static bool
+given(const struct ynode *m, const char *key)
+{
+	return m != NULL && ynode_get(m, key) != NULL;
+}
+
+static void
+load_grid(struct diag *d, const struct ynode *site, struct report_grid *g)
+{
+	static const char *const keys[] = { "intensity_csv", "basis",
+	    "yearly_average_g_per_kwh", NULL };
+	static const char *const bases[] = { "direct", "lifecycle", NULL };
+	const struct ynode *m = get_map(d, site, "grid", "site", keys);
+
+	g->set = given(site, "grid");
+	g->intensity_csv = get_str(d, m, "intensity_csv", "site: grid", false);
+	g->basis = m != NULL ? ycheck_enum(d, m, "basis", "site: grid", bases,
+	    "direct, lifecycle") : NULL;
+	get_num(d, m, "yearly_average_g_per_kwh", "site: grid", 0, false,
+	    &g->yearly_g_per_kwh);
+}
+
+static void
+load_market(struct diag *d, const struct ynode *site, struct report_market *k)
+{
+	static const char *const keys[] = { "instruments_csv", "holder",
+	    "supplier_factor", "residual_mix", "period_consumption_mwh", NULL };
+	static const char *const rm_keys[] = { "factor", "source", "year",
+	    NULL };
+	const struct ynode *m = get_map(d, site, "market", "site", keys), *rm;
+	const char *w = "site: market";
+
+	k->set = given(site, "market");
+	k->instruments_csv = get_str(d, m, "instruments_csv", w, false);
+	k->holder = get_str(d, m, "holder", w, false);
+	get_num(d, m, "supplier_factor", w, 0, false, &k->supplier_factor);
+	get_num(d, m, "period_consumption_mwh", w, 0, false,
+	    &k->period_consumption_mwh);
+	k->residual_set = given(m, "residual_mix");
+	rm = get_map(d, m, "residual_mix", w, rm_keys);
+	get_num(d, rm, "factor", "site: market: residual_mix", 0, false,
+	    &k->residual_factor);
+	k->residual_source = get_str(d, rm, "source",
+	    "site: market: residual_mix", false);
+	k->residual_year = get_str(d, rm, "year", "site: market: residual_mix",
+	    false);
+}
+
+static void
+load_tariff(struct diag *d, const struct ynode *site, struct report_tariff *t)
+{
+	static const char *const keys[] = { "price", "price_csv", "currency",
+	    NULL };
+	const struct ynode *m = get_map(d, site, "tariff", "site", keys);
+	const char *cur;
+
+	t->set = given(site, "tariff");
+	get_num(d, m, "price", "site: tariff", -INFINITY, false, &t->price);
+	t->price_csv = get_str(d, m, "price_csv", "site: tariff", false);
+	if ((cur = get_str(d, m, "currency", "site: tariff", false)) != NULL)
+		t->currency = cur;
+}
+
+static void
+load_site(struct diag *d, const struct ynode *m, struct report_site *s)
+{
+	static const char *const keys[] = { "name", "zone", "grid", "market",
+	    "tariff", NULL };
+
+	ycheck_keys(d, m, "site", keys);
+	s->name = get_str(d, m, "name", "site", false);
+	s->zone = get_str(d, m, "zone", "site", false);
+	load_grid(d, m, &s->grid);
+	load_market(d, m, &s->market);
+	load_tariff(d, m, &s->tariff);
+}
+
+/* meters[].zone: the zone of partial PUE. */
+static void
+load_zones(struct diag *d, struct wp_conf *c)
+{
+	char where[128];
+	size_t i;
+
+	for (i = 0; i < c->n_meters; i++) {
+		snprintf(where, sizeof(where), "meter %s", c->meters[i].name);
+		c->meters[i].zone = get_str(d, c->meters[i].block, "zone",
+		    where, false);
+	}
+}
+
+void
+conf_report_load(struct wp_conf *c, const struct ynode *report,
+    const struct ynode *site, struct diag *d)
+{
+	report_settings_init(&c->report);
+	report_site_init(&c->site);
+	if (report != NULL && load_report(d, report, &c->report) == -1)
+		diag_add(d, NULL, 0, false, "out of memory");
+	if (site != NULL)
+		load_site(d, site, &c->site);
+	load_zones(d, c);
+}
+
+void
+conf_report_free(struct wp_conf *c)
+{
+	size_t i;
+
+	for (i = 0; c->report.replicas != NULL && i < c->report.n_replicas;
+	    i++)
+		free(c->report.replicas[i].nodes);
+	free(c->report.replicas);
+	c->report.replicas = NULL;
+	c->report.n_replicas = 0;
+}

@@ -1,0 +1,221 @@
+/* report_api.c - the report's I/O around the model (see report_api.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../model/report.h"
+#include "../conf/conf.h"
+#include "../store/jsum.h"
+#include "report_api.h"
+#include "report_inputs.h"
+#include "report_json.h"
+#include "report_load.h"
+#include "reqlog_load.h"
+
+/* What the model is given, and what owns it. */
+struct run {
+	struct report_input in;
+	struct report_node *nodes;
+	struct report_outlet *outlets;
+	struct report_meter *meters;
+	struct report_plan plan;
+	struct reqlog	*rq;
+	struct report_load ld;
+	struct report_site_data data;
+	struct report_warnings w;
+	bool		*selected;	/* curve: nodes in scope */
+};
+
+void
+report_query_init(struct report_query *q, wp_time from, wp_time to)
+{
+	memset(q, 0, sizeof(*q));
+	q->req.have_window = true;
+	q->req.from = from;
+	q->req.to = to;
+	q->req.runs = 1;
+	q->req.period = -1;
+}
+
+/* The inventory of c as the model sees it. */
+static int
+inventory(const struct wp_conf *c, struct run *u)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n_nodes; i++)
+		n += c->nodes[i].n_outlets;
+	u->nodes = calloc(c->n_nodes + 1, sizeof(*u->nodes));
+	u->outlets = calloc(n + 1, sizeof(*u->outlets));
+	u->meters = calloc(c->n_meters + 1, sizeof(*u->meters));
+	if (u->nodes == NULL || u->outlets == NULL || u->meters == NULL)
+		return -1;
+	for (i = n = 0; i < c->n_nodes; i++) {
+		u->nodes[i] = (struct report_node){ .name = c->nodes[i].name,
+		    .cls = c->nodes[i].class, .outlets = &u->outlets[n],
+		    .n_outlets = c->nodes[i].n_outlets };
+		for (j = 0; j < c->nodes[i].n_outlets; j++, n++)
+			u->outlets[n] = (struct report_outlet){
+			    .pdu = c->nodes[i].outlets[j].pdu,
+			    .outlet = c->nodes[i].outlets[j].outlet };
+	}
+	for (i = 0; i < c->n_meters; i++)
+		u->meters[i] = (struct report_meter){ .name = c->meters[i].name,
+		    .zone = c->meters[i].zone };
+	u->in = (struct report_input){ .nodes = u->nodes,
+	    .n_nodes = c->n_nodes, .meters = u->meters,
+	    .n_meters = c->n_meters, .interval = c->interval,
+	    .set = &c->report, .site = &c->site, .data = &u->data,
+	    .plan = &u->plan };
+	return 0;
+}
+
+/* The curve's nodes: q->node, or the nodes of class q->cls. */
+static int
+select_nodes(const struct wp_conf *c, const struct report_query *q,
+    struct run *u)
+{
+	size_t i;
+
+	if ((u->selected = calloc(c->n_nodes + 1, sizeof(bool))) == NULL)
+		return -1;
+	for (i = 0; i < c->n_nodes; i++)
+		u->selected[i] = q->node ? strcmp(c->nodes[i].name,
+		    q->node) == 0 : c->nodes[i].class != NULL &&
+		    strcmp(c->nodes[i].class, q->cls) == 0;
+	return 0;
+}
+
+/* Everything up to the model: the request log, the windows, the journal,
+ * the site's files.  0, or -1 with err. */
+static int
+prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
+    struct wp_err *err)
+{
+	struct report_request req = q->req;
+
+	req.slot = JSUM_SLOT_DEFAULT;
+	if (inventory(c, u) == -1 || (req.curve && select_nodes(c, q,
+	    u) == -1))
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (q->requests != NULL &&
+	    (u->rq = reqlog_load(q->requests, err)) == NULL)
+		return -1;
+	if (report_plan_make(&u->plan, &req, &c->report, u->rq, q->requests,
+	    c->interval, &u->w, err) == -1)
+		return -1;
+	u->ld = (struct report_load){ .c = c, .p = &u->plan,
+	    .selected = u->selected, .cancel = q->cancel };
+	if (report_load_scan(&u->ld, err) == -1)
+		return -1;
+	if (!req.curve)
+		report_site_data_load(c, &u->data);
+	u->in.rq = u->rq;
+	u->in.ser = u->ld.v;
+	u->in.n_ser = u->ld.n;
+	u->in.segments_read = u->ld.segments_read;
+	u->in.summaries_used = u->ld.summaries_used;
+	return 0;
+}
+
+static void
+run_fini(struct run *u)
+{
+	if (u->ld.p != NULL)
+		report_load_fini(&u->ld);
+	report_site_data_fini(&u->data);
+	report_warnings_fini(&u->w);
+	reqlog_free(u->rq);
+	free(u->selected);
+	free(u->nodes);
+	free(u->outlets);
+	free(u->meters);
+}
+
+struct report *
+report_run(const struct wp_conf *c, const struct report_query *q,
+    struct wp_err *err)
+{
+	struct run u = { 0 };
+	struct report *r = NULL;
+	struct report_query rq = *q;
+
+	rq.req.curve = false;
+	if (prepare(c, &rq, &u, err) == 0 &&
+	    (r = report_new(&u.in, &u.w)) == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory building the "
+		    "report");
+	run_fini(&u);
+	return r;
+}
+
+struct report_curve_doc *
+report_curve_run(const struct wp_conf *c, const struct report_query *q,
+    struct wp_err *err)
+{
+	struct run u = { 0 };
+	struct report_curve_doc *d = NULL;
+	struct report_query cq = *q;
+
+	if ((q->node == NULL) == (q->cls == NULL)) {
+		err_set(err, WP_E_CONFIG, "one of node or class is needed");
+		return NULL;
+	}
+	cq.req.curve = true;
+	cq.req.runs = 1;
+	if (prepare(c, &cq, &u, err) == 0 && (d = report_curve_doc_new(&u.in,
+	    u.selected, q->node ? q->node : q->cls, &u.w)) == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+	run_fini(&u);
+	return d;
+}
+
+json_object *
+report_query_json(const struct wp_conf *c, const struct report_query *q,
+    struct wp_err *err)
+{
+	struct report_curve_doc *d;
+	struct report *r;
+	json_object *o;
+
+	if (q->node != NULL || q->cls != NULL) {
+		if ((d = report_curve_run(c, q, err)) == NULL)
+			return NULL;
+		o = report_curve_json_doc(d);
+		report_curve_doc_free(d);
+	} else {
+		if ((r = report_run(c, q, err)) == NULL)
+			return NULL;
+		o = report_json_doc(r);
+		report_free(r);
+	}
+	if (o == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+	return o;
+}
+
+json_object *
+report_json(const struct wp_conf *c, wp_time from, wp_time to,
+    struct wp_err *err)
+{
+	struct report_query q;
+
+	report_query_init(&q, from, to);
+	return report_query_json(c, &q, err);
+}
+
+json_object *
+report_curve_json(const struct wp_conf *c, const char *node, const char *cls,
+    wp_time from, wp_time to, wp_time step, struct wp_err *err)
+{
+	struct report_query q;
+
+	if ((node == NULL) == (cls == NULL)) {
+		err_set(err, WP_E_CONFIG, "one of node or class is needed");
+		return NULL;
+	}
+	report_query_init(&q, from, to);
+	q.node = node;
+	q.cls = cls;
+	q.req.step = step;
+	return report_query_json(c, &q, err);
+}

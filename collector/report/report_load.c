@@ -1,0 +1,672 @@
+/* report_load.c - a report's series from the journal (see report_load.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../model/counter.h"
+#include "../conf/conf.h"
+#include "../lib/log.h"
+#include "../store/journal.h"
+#include "../store/jsum.h"
+#include "report_load.h"
+
+#define SER_MIN_CAP	1024	/* the table's first size: its slot order
+				   is the order of the disclosure's lists */
+
+/* ------------------------------------------------ series and roles */
+
+static int
+node_index(const struct wp_conf *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_nodes; i++)
+		if (strlen(c->nodes[i].name) == len &&
+		    strncmp(c->nodes[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The node owning outlet n of pdu, or -1.  A config names an outlet by
+ * the PDU's 1-based number (the series' <n>) or by its name (the
+ * series' name= label). */
+static int
+outlet_node(const struct wp_conf *c, const char *pdu, const char *n,
+    const char *labels, int *slot)
+{
+	struct wp_sample tmp;
+	char name[WP_LABEL_MAX] = "";
+	size_t i, j;
+
+	if (labels != NULL && labels[0] != '\0') {
+		snprintf(tmp.labels, sizeof(tmp.labels), "%s", labels);
+		if (sample_get_label(&tmp, "name", name, sizeof(name)) != 0)
+			name[0] = '\0';
+	}
+	for (i = 0; i < c->n_nodes; i++)
+		for (j = 0; j < c->nodes[i].n_outlets; j++) {
+			const char *o = c->nodes[i].outlets[j].outlet;
+
+			if (strcmp(c->nodes[i].outlets[j].pdu, pdu) != 0)
+				continue;
+			if (strcmp(o, n) == 0 || (name[0] != '\0' &&
+			    strcmp(o, name) == 0)) {
+				*slot = (int)j;
+				return (int)i;
+			}
+		}
+	return -1;
+}
+
+/* "gpu/<i>/<rest>": index, or -1. */
+static int
+gpu_series(const char *s, const char *rest)
+{
+	char *end;
+	long i;
+
+	if (strncmp(s, "gpu/", 4) != 0)
+		return -1;
+	i = strtol(s + 4, &end, 10);
+	if (end == s + 4 || *end != '/' || strcmp(end + 1, rest) != 0 ||
+	    i < 0 || i >= REPORT_MAX_GPUS)
+		return -1;
+	return (int)i;
+}
+
+enum tgt_kind { TK_NONE, TK_BMC, TK_GPU, TK_ENGINE, TK_PDU, TK_METER };
+
+struct tgt {
+	int	 kind;		/* enum tgt_kind */
+	int	 node;
+	const char *name;	/* pdu / meter name */
+	const char *role;	/* meter role */
+	int	 meter;		/* index in conf->meters */
+};
+
+static void
+classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
+{
+	const char *sl = strrchr(t, '/');
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->node = -1;
+	if (sl != NULL) {
+		if ((g->node = node_index(c, t, (size_t)(sl - t))) < 0)
+			return;
+		if (strcmp(sl + 1, "bmc") == 0)
+			g->kind = TK_BMC;
+		else if (strcmp(sl + 1, "gpu") == 0)
+			g->kind = TK_GPU;
+		else if (strncmp(sl + 1, "engine", 6) == 0)
+			g->kind = TK_ENGINE;
+		return;
+	}
+	for (i = 0; i < c->n_pdus; i++)
+		if (strcmp(c->pdus[i].name, t) == 0) {
+			g->kind = TK_PDU;
+			g->name = c->pdus[i].name;
+			return;
+		}
+	for (i = 0; i < c->n_meters; i++)
+		if (strcmp(c->meters[i].name, t) == 0) {
+			g->kind = TK_METER;
+			g->meter = (int)i;
+			g->name = c->meters[i].name;
+			g->role = c->meters[i].role;
+			return;
+		}
+}
+
+/* The role of outlet series s ("outlet/<n>/energy|power") of PDU g. */
+static int
+classify_outlet(const struct wp_conf *c, const struct tgt *g, const char *s,
+    const char *labels, int *node, int *idx)
+{
+	const char *e = strchr(s + 7, '/');
+	char n[32];
+
+	if (e == NULL || (size_t)(e - s - 7) >= sizeof(n))
+		return RR_NONE;
+	snprintf(n, sizeof(n), "%.*s", (int)(e - s - 7), s + 7);
+	if ((*node = outlet_node(c, g->name, n, labels, idx)) < 0)
+		return RR_NONE;
+	if (strcmp(e, "/energy") == 0)
+		return RR_OUTLET;
+	if (strcmp(e, "/power") == 0)
+		return RR_OUTLET_P;
+	return RR_NONE;
+}
+
+/* The role of series s on a node's BMC, GPU or engine target. */
+static int
+classify_node(int kind, const char *s, int *idx)
+{
+	int i;
+
+	switch (kind) {
+	case TK_BMC:
+		if (strcmp(s, "wall/energy") == 0)
+			return RR_WALL;
+		if (strcmp(s, "wall/power") == 0)
+			return RR_WALL_P;
+		if ((i = gpu_series(s, "energy")) >= 0)
+			return *idx = i, RR_GPU_BMC;
+		if ((i = gpu_series(s, "power")) >= 0)
+			return *idx = i, RR_GPU_BMC_P;
+		return RR_NONE;
+	case TK_GPU:
+		if ((i = gpu_series(s, "energy")) >= 0)
+			return *idx = i, RR_GPU_IB;
+		if ((i = gpu_series(s, "power")) >= 0)
+			return *idx = i, RR_GPU_IB_P;
+		if ((i = gpu_series(s, "power_limit")) >= 0)
+			return *idx = i, RR_LIMIT;
+		return RR_NONE;
+	case TK_ENGINE:
+		if (strcmp(s, "tokens/output") == 0)
+			return RR_TOK_OUT;
+		if (strcmp(s, "tokens/input") == 0)
+			return RR_TOK_IN;
+	}
+	return RR_NONE;
+}
+
+/* Role of series s on target g; fills node and gpu/slot/meter. */
+static int
+classify(const struct wp_conf *c, const struct tgt *g, const char *s,
+    const char *labels, int *node, int *idx)
+{
+	*node = g->node;
+	*idx = 0;
+	switch (g->kind) {
+	case TK_BMC: case TK_GPU: case TK_ENGINE:
+		return classify_node(g->kind, s, idx);
+	case TK_PDU:
+		if (strncmp(s, "outlet/", 7) != 0)
+			return RR_NONE;
+		return classify_outlet(c, g, s, labels, node, idx);
+	case TK_METER:
+		if (strcmp(s, "energy") != 0)
+			return RR_NONE;
+		*node = -1;
+		*idx = g->meter;
+		if (strcmp(g->role, "facility_total") == 0)
+			return RR_FAC;
+		if (strcmp(g->role, "it_total") == 0)
+			return RR_IT;
+	}
+	return RR_NONE;
+}
+
+static bool
+hourly_role(int role)
+{
+	return role == RR_WALL || role == RR_WALL_P || role == RR_FAC ||
+	    role == RR_IT || role == RR_GPU_IB || role == RR_GPU_IB_P ||
+	    role == RR_GPU_BMC || role == RR_GPU_BMC_P;
+}
+
+static bool
+curve_role(int role)
+{
+	return role == RR_WALL || role == RR_WALL_P || role == RR_GPU_IB ||
+	    role == RR_GPU_IB_P || role == RR_GPU_BMC || role == RR_GPU_BMC_P;
+}
+
+/* The sampling interval of a target (per-target overrides). */
+static wp_time
+target_interval(const struct wp_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_targets; i++)
+		if (strcmp(c->targets[i].name, name) == 0 &&
+		    c->targets[i].interval > 0)
+			return c->targets[i].interval;
+	return c->interval;
+}
+
+/* ------------------------------------------------------ integrators */
+
+static int
+ser_runs(const struct report_plan *p, struct report_series *s,
+    struct integ_opts *io)
+{
+	struct wp_err err = { 0 };
+	int i;
+
+	s->run = calloc((size_t)p->runs, sizeof(*s->run));
+	s->run_e = calloc((size_t)p->runs, sizeof(*s->run_e));
+	if (s->run == NULL || s->run_e == NULL)
+		return -1;
+	for (i = 0; i < p->runs; i++) {
+		io->from = p->run_from[i];
+		io->to = p->run_to[i];
+		if (integ_init(&s->run[i], io, &err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+ser_setup(struct report_load *l, struct report_series *s, const char *target,
+    const struct wp_sample *smp)
+{
+	const struct report_plan *p = l->p;
+	struct integ_opts io = { .from = p->from, .to = p->to,
+	    .interval = target_interval(l->c, target), .kind = smp->kind,
+	    .resolution = smp->kind == WP_COUNTER ? smp->resolution : 0 };
+	struct wp_err err = { 0 };
+
+	s->kind = smp->kind;
+	s->interval = io.interval;
+	s->gres = smp->kind == WP_GAUGE && smp->resolution > 0 ?
+	    smp->resolution : 0;
+	snprintf(s->labels, sizeof(s->labels), "%s", smp->labels);
+	if (hourly_role(s->role) && !p->curve)
+		io.bin_len[0] = REPORT_HOUR;
+	if (curve_role(s->role) && p->step > 0)
+		io.bin_len[1] = p->step;
+	if (integ_init(&s->main, &io, &err) == -1)
+		return -1;
+	io.bin_len[0] = io.bin_len[1] = 0;
+	if (p->have_idle) {
+		io.from = p->idle_from;
+		io.to = p->idle_to;
+		if (integ_init(&s->idle, &io, &err) == -1)
+			return -1;
+	}
+	return p->runs > 1 ? ser_runs(p, s, &io) : 0;
+}
+
+/* Classifies a new series (its first reading or summary entry) and sets
+ * up its integrators when it has a role.  0, or -1 out of memory. */
+static int
+ser_new(struct report_load *l, struct report_series *s, const char *target,
+    const struct tgt *g, const char *series, const struct wp_sample *smp)
+{
+	int node = -1, idx = 0, role;
+
+	role = g->kind == TK_NONE ? RR_NONE : classify(l->c, g, series,
+	    smp->labels, &node, &idx);
+	if (l->selected != NULL && (node < 0 || !l->selected[node]))
+		role = RR_NONE;
+	s->role = role;
+	s->node = -1;
+	if (role == RR_NONE)
+		return 0;
+	s->node = node;
+	s->idx = idx;
+	return ser_setup(l, s, target, smp);
+}
+
+struct ser_key {
+	const char	*target, *series;
+	size_t		 lt;
+};
+
+static bool
+ser_eq(const void *entry, const void *key)
+{
+	const struct ser_key *k = key;
+	const char *e = ((const struct report_series *)entry)->key;
+
+	return memcmp(e, k->target, k->lt) == 0 && e[k->lt] == '|' &&
+	    strcmp(e + k->lt + 1, k->series) == 0;
+}
+
+/* Finds or creates the series for key.  NULL on ENOMEM. */
+static struct report_series *
+ser_get(struct report_load *l, const char *target, const char *series,
+    bool *fresh)
+{
+	struct ser_key k = { target, series, strlen(target) };
+	struct report_series *s;
+	uint64_t h;
+	char *key;
+
+	/* hash("target|series") without building the key: the hot path */
+	h = hmap_hash_add(hmap_hash_add(hmap_hash_add(HMAP_SEED, target, k.lt),
+	    "|", 1), series, strlen(series));
+	*fresh = false;
+	if ((s = hmap_get(&l->ser, h, ser_eq, &k)) != NULL)
+		return s;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	if (asprintf(&key, "%s|%s", target, series) == -1) {
+		free(s);
+		return NULL;
+	}
+	if (hmap_put(&l->ser, h, s) == -1) {
+		free(key);
+		free(s);
+		return NULL;
+	}
+	s->key = key;
+	*fresh = true;
+	return s;
+}
+
+static void
+ser_free(struct report_series *s, int runs)
+{
+	int i;
+
+	integ_fini(&s->main);
+	integ_fini(&s->idle);
+	for (i = 0; s->run != NULL && i < runs; i++)
+		integ_fini(&s->run[i]);
+	free(s->run);
+	free(s->run_e);
+	free(s->key);
+	free(s);
+}
+
+static void
+feed(struct report_load *l, struct report_series *s, wp_time t,
+    const struct journal_value *v)
+{
+	const struct report_plan *p = l->p;
+	uint32_t pf = 0;
+	double x = v->s.kind == WP_COUNTER ? v->cum : v->s.value;
+	int i;
+
+	if (s->role == RR_LIMIT) {
+		if (t >= p->from && t <= p->to && v->s.value > 0) {
+			s->lim_sum += v->s.value;
+			s->lim_n++;
+		}
+		return;
+	}
+	if (v->s.kind == WP_COUNTER) {
+		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
+			pf |= INTEG_P_RESET;
+		if (v->ctr_flags & CTR_HELD)
+			pf |= INTEG_P_HELD;
+	}
+	integ_add(&s->main, t, x, pf);
+	if (p->have_idle)
+		integ_add(&s->idle, t, x, pf);
+	for (i = 0; s->run != NULL && i < p->runs; i++)
+		integ_add(&s->run[i], t, x, pf);
+}
+
+/*
+ * One journal record.  Hot path: each value's series is found by hashing
+ * target and series (no formatting); only a series seen for the first
+ * time is classified (its role cached, RR_NONE too, so values nobody
+ * reports on cost one lookup).
+ */
+static int
+on_record(const struct journal_record *rec, void *arg)
+{
+	struct report_load *l = arg;
+	struct tgt g;
+	bool classified = false, fresh;
+	size_t i;
+
+	if (l->cancel != NULL && atomic_load(l->cancel))
+		return -1;
+	if (rec->status != 0 || rec->n == 0)
+		return 0;
+	for (i = 0; i < rec->n; i++) {
+		const struct journal_value *v = &rec->v[i];
+		wp_time t = v->s.t_real ? v->s.t_real : rec->t_real;
+		struct report_series *s;
+
+		if ((s = ser_get(l, rec->target, v->s.series, &fresh)) == NULL)
+			return l->oom = true, -1;
+		if (fresh) {
+			if (!classified)
+				classify_target(l->c, rec->target, &g);
+			classified = true;
+			if (ser_new(l, s, rec->target, &g, v->s.series,
+			    &v->s) == -1)
+				return l->oom = true, -1;
+		}
+		if (s->role == RR_NONE || v->s.kind != s->kind)
+			continue;
+		feed(l, s, t, v);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- summaries */
+
+/* The series of summary entry e (created and classified when new, as
+ * on_record does for its first reading).  NULL on ENOMEM. */
+static struct report_series *
+sum_ser_get(struct report_load *l, const struct jsum *sm,
+    const struct jsum_series *e)
+{
+	const char *target = sm->t[e->target].name;
+	struct report_series *s;
+	struct wp_sample smp;
+	struct tgt g;
+	bool fresh;
+
+	if ((s = ser_get(l, target, e->series, &fresh)) == NULL || !fresh)
+		return s;
+	classify_target(l->c, target, &g);
+	memset(&smp, 0, sizeof(smp));
+	smp.kind = e->kind;
+	smp.resolution = e->resolution;
+	snprintf(smp.labels, sizeof(smp.labels), "%s", e->labels);
+	return ser_new(l, s, target, &g, e->series, &smp) == -1 ? NULL : s;
+}
+
+static void
+to_ispan(const struct jsum_series *e, const struct jsum_span *sp,
+    struct integ_span *is)
+{
+	is->t0 = sp->t0;
+	is->t1 = sp->t1;
+	is->v0 = jsum_x(e->kind, sp->val0, sp->cum0);
+	is->v1 = jsum_x(e->kind, sp->val1, sp->cum1);
+	is->pf0 = e->kind == WP_COUNTER && (sp->cf0 & (CTR_RESET |
+	    CTR_DISCONT)) ? INTEG_P_RESET : 0;
+	is->n = sp->n;
+	is->energy = sp->energy;
+	is->max_gap = sp->max_gap;
+	is->refuse = (sp->flags & (JSUM_F_RESET | JSUM_F_BACK)) != 0;
+	is->range = true;
+	is->vmin = sp->vmin;
+	is->vmax = sp->vmax;
+}
+
+/* Whether a limit series' span can be applied exactly. */
+static bool
+limit_fits(const struct report_plan *p, const struct report_series *s,
+    const struct jsum_series *e, const struct jsum_span *sp)
+{
+	return !(s->kind != WP_GAUGE || (e->flags & (JSUM_F_ORDER |
+	    JSUM_F_HELD)) || ((sp->t0 <= p->to && sp->t1 >= p->from) &&
+	    (sp->t0 < p->from || sp->t1 > p->to || !(sp->vmin > 0))));
+}
+
+/* Whether entry e of a summary can be applied to s exactly. */
+static bool
+sum_fits(struct report_load *l, struct report_series *s,
+    const struct jsum_series *e)
+{
+	const struct report_plan *p = l->p;
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == RR_NONE)
+		return true;
+	if (e->kind != s->kind)		/* its readings are skipped */
+		return !(e->flags & JSUM_F_KIND);
+	if (e->flags & JSUM_F_NONFINITE)
+		return false;
+	for (k = 0; k < e->n; k++) {
+		if (s->role == RR_LIMIT) {
+			if (!limit_fits(p, s, e, &e->span[k]))
+				return false;
+			continue;
+		}
+		/* later spans follow the first: checking each against the
+		 * integrator's state before the segment is enough */
+		to_ispan(e, &e->span[k], &is);
+		if (!integ_span_fits(&s->main, &is) || (p->have_idle &&
+		    !integ_span_fits(&s->idle, &is)))
+			return false;
+		for (i = 0; s->run != NULL && i < p->runs; i++)
+			if (!integ_span_fits(&s->run[i], &is))
+				return false;
+	}
+	return true;
+}
+
+static void
+sum_apply(struct report_load *l, struct report_series *s,
+    const struct jsum_series *e)
+{
+	const struct report_plan *p = l->p;
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == RR_NONE || e->kind != s->kind)
+		return;
+	for (k = 0; k < e->n; k++) {
+		const struct jsum_span *sp = &e->span[k];
+
+		if (s->role == RR_LIMIT) {
+			if (sp->t0 >= p->from && sp->t1 <= p->to) {
+				s->lim_sum += sp->vsum;
+				s->lim_n += sp->n;
+			}
+			continue;
+		}
+		to_ispan(e, sp, &is);
+		integ_add_span(&s->main, &is);
+		if (p->have_idle)
+			integ_add_span(&s->idle, &is);
+		for (i = 0; s->run != NULL && i < p->runs; i++)
+			integ_add_span(&s->run[i], &is);
+	}
+}
+
+/*
+ * A closed segment's summary: taken (1) when every series in it can be
+ * added exactly as its readings would be, else 0 and the segment is read.
+ */
+static int
+on_summary(const struct jsum *sm, void *arg)
+{
+	struct report_load *l = arg;
+	size_t i;
+
+	if (l->cancel != NULL && atomic_load(l->cancel))
+		return -1;
+	if (sm->ns > l->sum_cap) {
+		struct report_series **nv = reallocarray(l->sum_ser, sm->ns,
+		    sizeof(*nv));
+
+		if (nv == NULL)
+			return l->oom = true, -1;
+		l->sum_ser = nv;
+		l->sum_cap = sm->ns;
+	}
+	for (i = 0; i < sm->ns; i++) {
+		if ((l->sum_ser[i] = sum_ser_get(l, sm, &sm->s[i])) == NULL)
+			return l->oom = true, -1;
+		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
+			return 0;
+	}
+	for (i = 0; i < sm->ns; i++)
+		sum_apply(l, l->sum_ser[i], &sm->s[i]);
+	return 1;
+}
+
+/* ------------------------------------------------------------ scan */
+
+/* Each series' windows finished, and the table in slot order. */
+static int
+finish(struct report_load *l)
+{
+	const struct report_plan *p = l->p;
+	struct integ_result res;
+	size_t i;
+	int k;
+
+	if ((l->v = calloc(l->ser.n + 1, sizeof(*l->v))) == NULL)
+		return -1;
+	for (i = 0; i < l->ser.cap; i++) {
+		struct report_series *s = l->ser.slot[i].e;
+		struct wp_err e = { 0 };
+
+		if (s == NULL)
+			continue;
+		l->v[l->n++] = s;
+		if (s->role == RR_LIMIT || s->role == RR_NONE)
+			continue;
+		s->rc = integ_finish(&s->main, &s->res, &e);
+		snprintf(s->why, sizeof(s->why), "%s", e.msg);
+		if (p->have_idle) {
+			s->idle_e.rc = integ_finish(&s->idle, &res, NULL);
+			s->idle_e.energy = res.energy;
+		}
+		for (k = 0; s->run != NULL && k < p->runs; k++) {
+			s->run_e[k].rc = integ_finish(&s->run[k], &res, NULL);
+			s->run_e[k].energy = res.energy;
+		}
+	}
+	return 0;
+}
+
+int
+report_load_scan(struct report_load *l, struct wp_err *err)
+{
+	const struct report_plan *p = l->p;
+	wp_time margin = 4 * l->c->interval, from = p->from, to = p->to;
+	struct journal_scan_stats st = { 0 };
+	char dir[PATH_MAX];
+	int rc;
+
+	l->ser.min_cap = SER_MIN_CAP;
+	if (p->have_idle) {
+		if (p->idle_from < from)
+			from = p->idle_from;
+		if (p->idle_to > to)
+			to = p->idle_to;
+	}
+	snprintf(dir, sizeof(dir), "%s/journal", l->c->data_dir);
+	rc = journal_scan_sum(dir, from - margin, to + margin + 1, on_record,
+	    getenv("WATTPATH_NO_SUMMARIES") ? NULL : on_summary, l, &st, err);
+	/* a callback's -1 stops the scan: say why */
+	if (l->cancel != NULL && atomic_load(l->cancel))
+		return err_set(err, WP_E_TRANSIENT, "report cancelled");
+	if (l->oom)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (rc == -1)
+		return -1;
+	l->segments_read = st.segments_read;
+	l->summaries_used = st.summaries_used;
+	log_debug("report: %zu segments read, %zu summaries used",
+	    st.segments_read, st.summaries_used);
+	if (finish(l) == -1)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	return 0;
+}
+
+void
+report_load_fini(struct report_load *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->ser.cap; i++)
+		if (l->ser.slot[i].e != NULL)
+			ser_free(l->ser.slot[i].e, l->p->runs > 1 ? l->p->runs :
+			    0);
+	hmap_fini(&l->ser);
+	free(l->sum_ser);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}

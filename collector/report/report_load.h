@@ -1,0 +1,48 @@
+/*
+ * report_load.h - the series of a report, loaded from the journal under
+ * c->data_dir: streams it once over the plan's windows (plus a margin for
+ * the edge readings), takes closed segments from their summaries when that
+ * is exact, maps each journal value to a node and a role by the series
+ * naming of docs/series.md (only a series seen for the first time is
+ * classified), and feeds the model's integrators: the main window with
+ * hourly and curve-step bins, the idle window, each run.  Reads the
+ * journal while the collector appends to it (a torn last record ends the
+ * scan there).
+ */
+#ifndef WP_REPORT_LOAD_H
+#define WP_REPORT_LOAD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../../model/report.h"
+#include "../lib/err.h"
+#include "../lib/hmap.h"
+
+struct wp_conf;
+
+struct report_load {
+	/* set by the caller (borrowed): */
+	const struct wp_conf *c;
+	const struct report_plan *p;
+	const bool	*selected;	/* curve: nodes in scope, else NULL */
+	const atomic_bool *cancel;	/* stops the scan when set, or NULL */
+	/* results: */
+	struct report_series **v;	/* the series in table order */
+	size_t		 n;
+	size_t		 segments_read, summaries_used;
+	/* private: */
+	struct hmap	 ser;		/* by "target|series" */
+	struct report_series **sum_ser;	/* per summary series */
+	size_t		 sum_cap;
+	bool		 oom;
+};
+
+/* Scans the journal into l (c, p and the options set, the rest zero).
+ * 0, or -1 with err (unreadable journal, cancelled, out of memory).
+ * Release with report_load_fini either way. */
+int	 report_load_scan(struct report_load *l, struct wp_err *err);
+void	 report_load_fini(struct report_load *l);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * report_input.h - what a report is computed from, as the model sees it:
+ * the inventory it reports on (nodes with their class and outlets, meters
+ * with their zone), the report: settings and the site: data of the
+ * config, typed.  The config (collector/conf/conf_report.c) fills the
+ * settings and the site at load, so check-config sees their errors; the
+ * report's I/O layer (collector/report/) fills the rest.  Plain data, all
+ * strings borrowed from their owner (the config).  Keys and meaning:
+ * docs/config.md and docs/report.md.
+ */
+#ifndef WP_REPORT_INPUT_H
+#define WP_REPORT_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../collector/lib/clock.h"
+
+#define REPORT_CURVE_TOLERANCE	0.05		/* report.curve_tolerance */
+#define REPORT_RUN_GAP		(30 * WP_SEC)	/* report.run_gap */
+#define REPORT_CURRENCY		"EUR"		/* site.tariff.currency */
+
+/* One outlet feeding a node: the PDU's name, the outlet's 1-based number
+ * or name, as the config gives it. */
+struct report_outlet {
+	const char	*pdu;
+	const char	*outlet;
+};
+
+struct report_node {
+	const char	*name;
+	const char	*cls;		/* node class, or NULL */
+	const struct report_outlet *outlets;
+	size_t		 n_outlets;
+};
+
+/* A site meter (index as in the config's meters:). */
+struct report_meter {
+	const char	*name;
+	const char	*zone;		/* meters[].zone (partial PUE), or NULL */
+};
+
+/* report.replicas[]: a model replica spanning nodes (its tokens counted
+ * once).  Node names as written; one not in the inventory never counts. */
+struct report_replica {
+	const char	*name;		/* or NULL */
+	const char	**nodes;
+	size_t		 n_nodes;
+};
+
+/* report: */
+struct report_settings {
+	bool		 slo_set;	/* report.slo given */
+	double		 slo_ttft_ms;	/* 0: not constrained */
+	double		 slo_tpot_ms;
+	struct report_replica *replicas;
+	size_t		 n_replicas;
+	bool		 idle_set;	/* report.idle: {from, to} */
+	wp_time		 idle_from, idle_to;
+	bool		 pue_set;	/* report.pue: declared PUE (>= 1) */
+	double		 pue_value;
+	const char	*pue_category;	/* as written, or NULL */
+	double		 curve_tolerance;	/* default REPORT_CURVE_TOLERANCE */
+	wp_time		 curve_step;	/* 0: the default step */
+	wp_time		 run_gap;	/* default REPORT_RUN_GAP */
+};
+
+/* site.grid */
+struct report_grid {
+	bool		 set;
+	const char	*intensity_csv;	/* path as written, or NULL */
+	const char	*basis;		/* "direct", "lifecycle" or NULL */
+	double		 yearly_g_per_kwh;	/* -1: none */
+};
+
+/* site.market */
+struct report_market {
+	bool		 set;
+	const char	*instruments_csv;	/* or NULL */
+	const char	*holder;		/* or NULL */
+	double		 supplier_factor;	/* NAN: none */
+	double		 period_consumption_mwh;	/* 0: this window's */
+	bool		 residual_set;		/* residual_mix given */
+	double		 residual_factor;	/* NAN: none */
+	const char	*residual_source;	/* or NULL */
+	const char	*residual_year;		/* or NULL */
+};
+
+/* site.tariff */
+struct report_tariff {
+	bool		 set;
+	double		 price;			/* per kWh; NAN: none */
+	const char	*price_csv;		/* or NULL */
+	const char	*currency;		/* default REPORT_CURRENCY */
+};
+
+/* site: */
+struct report_site {
+	const char	*name;		/* or NULL */
+	const char	*zone;		/* or NULL */
+	struct report_grid grid;
+	struct report_market market;
+	struct report_tariff tariff;
+};
+
+/* The defaults of a config without report: or site: blocks. */
+void	 report_settings_init(struct report_settings *s);
+void	 report_site_init(struct report_site *s);
+
+#endif
