@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_ld.h"
 #include "conf_report.h"
 #include "../lib/diag.h"
 #include "../lib/hmap.h"
@@ -24,7 +25,6 @@
 #include "../lib/secret.h"
 
 #define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */
-#define CSV_LINE_MAX	8192
 
 /* ---------------------------------------------------------------- errors */
 
@@ -110,15 +110,6 @@ conf_errs_fini(struct conf_errs *e)
 
 /* ------------------------------------------------------------- loading */
 
-struct conf_priv {
-	struct ynode *root;		/* the YAML document */
-	struct ynode *csv;		/* rows of nodes_csv, as a list */
-	char		**strs;		/* owned strings (names, paths) */
-	size_t		  n_strs, cap_strs;
-	/* by name: positions in c->nodes, pdus, meters, creds (hmap_ix) */
-	struct hmap	 nodes, pdus, meters, creds;
-};
-
 /* A name in an array of structs whose first member is their name. */
 struct name_key {
 	const void	*base;
@@ -149,39 +140,6 @@ by_name(const struct hmap *m, const void *base, size_t stride,
 		return NULL;
 	return (const char *)base + hmap_ix_of(e) * stride;
 }
-
-/* An outlet claimed by a node: "pdu\037outlet" -> the node's name. */
-struct claim {
-	char		*key;
-	const char	*owner;
-};
-
-/* A target found while validating, before they are put in order. */
-struct pend {
-	const char	*name, *node, *kind, *driver;
-	const char	*where;		/* the block in messages */
-	const struct ynode *block;
-	wp_time		 interval, timeout;
-	bool		 gpu_inband;	/* the node also has gpu: */
-	bool		 scratch;	/* a rejected entry: validated only */
-};
-
-struct pendv {
-	struct pend	*v;
-	size_t		 n, cap;
-};
-
-struct ld {
-	struct wp_conf	*c;
-	struct conf_priv *pv;
-	struct diag	 d;
-	char		*dir;		/* the config file's directory */
-	bool		 timeout_set;
-	bool		 oom;
-	bool		 scratch;	/* validating a rejected entry: no targets */
-	struct pendv	 pt_nodes, pt_pdus, pt_meters;
-	struct hmap	 claims;	/* struct claim by key: outlets taken */
-};
 
 /* Puts the position i of an array into m under name; notes out of memory. */
 static void
@@ -215,13 +173,8 @@ vbad(struct ld *l, const struct ynode *n, bool warn, const char *fmt,
 	diag_vadd(&l->d, n ? n->file : NULL, n ? n->line : 0, warn, fmt, ap);
 }
 
-static void bad(struct ld *, const struct ynode *, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
-static void warn(struct ld *, const struct ynode *, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-bad(struct ld *l, const struct ynode *n, const char *fmt, ...)
+void
+conf_bad(struct ld *l, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -230,8 +183,8 @@ bad(struct ld *l, const struct ynode *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void
-warn(struct ld *l, const struct ynode *n, const char *fmt, ...)
+void
+conf_warn(struct ld *l, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -240,9 +193,8 @@ warn(struct ld *l, const struct ynode *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Keeps s (a copy) until conf_free; NULL on ENOMEM (noted). */
-static char *
-own(struct ld *l, const char *s)
+char *
+conf_own(struct ld *l, const char *s)
 {
 	struct conf_priv *pv = l->pv;
 	char *d;
@@ -276,7 +228,7 @@ get_name(struct ld *l, const struct ynode *map, const char *what)
 	const char *name = ycheck_scalar(&l->d, map, "name", what, true);
 
 	if (name != NULL && !name_ok(name)) {
-		bad(l, ynode_get(map, "name"), "%s name '%s': use 1..%d "
+		conf_bad(l, ynode_get(map, "name"), "%s name '%s': use 1..%d "
 		    "letters, digits, '-', '_' or '.', starting with a letter "
 		    "or digit", what, name, NAME_MAX_LEN);
 		return NULL;
@@ -309,7 +261,7 @@ check_hostport(struct ld *l, const struct ynode *n, const char *where,
 		if (addr_parse_hostport(tmp, host, sizeof(host), &port) == 0)
 			return;
 	}
-	bad(l, n, "%s: %s '%s' is not host:port (port 1..65535; IPv6 as "
+	conf_bad(l, n, "%s: %s '%s' is not host:port (port 1..65535; IPv6 as "
 	    "[addr]:port)", where, key, n->value);
 }
 
@@ -372,20 +324,20 @@ load_collector_http(struct ld *l, const struct ynode *m)
 	set_str(l, &c->http_password_file, pf);
 	set_str(l, &c->http_password_env, pe);
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
-		bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
+		conf_bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
 		    "tls_key_file"), "collector: tls_cert_file and "
 		    "tls_key_file go together");
 	if (c->http_user != NULL && (c->http_password_file == NULL) ==
 	    (c->http_password_env == NULL))
-		bad(l, ynode_get(m, "http_user"), "collector: http_user needs "
+		conf_bad(l, ynode_get(m, "http_user"), "collector: http_user needs "
 		    "exactly one of http_password_file, http_password_env");
 	if (c->http_user == NULL && (c->http_password_file != NULL ||
 	    c->http_password_env != NULL))
-		bad(l, ynode_get(m, c->http_password_file ?
+		conf_bad(l, ynode_get(m, c->http_password_file ?
 		    "http_password_file" : "http_password_env"), "collector: "
 		    "an http password needs http_user");
 	if (c->http_user == NULL && c->listen != NULL && !loopback(c->listen))
-		warn(l, ynode_get(m, "listen"), "collector: listen %s is not a "
+		conf_warn(l, ynode_get(m, "listen"), "collector: listen %s is not a "
 		    "loopback address and has no http_user: anyone who reaches "
 		    "it reads every figure and the API (set http_user with a "
 		    "password, and tls_cert_file)", c->listen);
@@ -410,7 +362,7 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 		n = ynode_get(m, "rrdcached");
 		if (strncmp(v, "unix:", 5) == 0) {
 			if (v[5] != '/')
-				bad(l, n, "collector: rrdcached: unix: needs an "
+				conf_bad(l, n, "collector: rrdcached: unix: needs an "
 				    "absolute socket path");
 		} else if (*v != '/')
 			check_hostport(l, n, "collector", "rrdcached", false);
@@ -418,7 +370,7 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	}
 	if ((v = ycheck_scalar(&l->d, m, "maps_dir", "collector", false)) != NULL) {
 		if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
-			bad(l, ynode_get(m, "maps_dir"), "collector: maps_dir "
+			conf_bad(l, ynode_get(m, "maps_dir"), "collector: maps_dir "
 			    "%s is not a directory", v);
 		set_str(l, &l->c->maps_dir, v);
 	}
@@ -444,7 +396,7 @@ load_collector(struct ld *l, const struct ynode *m)
 	    "100ms..1h", &c->timeout) == 0) {
 		l->timeout_set = true;
 		if (c->timeout > c->interval)
-			bad(l, ynode_get(m, "timeout"), "collector: timeout "
+			conf_bad(l, ynode_get(m, "timeout"), "collector: timeout "
 			    "must not be longer than the interval");
 	}
 	if (c->backoff_max < c->interval)
@@ -452,7 +404,7 @@ load_collector(struct ld *l, const struct ynode *m)
 	if (ycheck_duration(&l->d, m, "backoff_max", "collector", WP_SEC,
 	    86400 * WP_SEC, "1s..1d", &c->backoff_max) == 0 &&
 	    c->backoff_max < c->interval)
-		bad(l, ynode_get(m, "backoff_max"), "collector: backoff_max "
+		conf_bad(l, ynode_get(m, "backoff_max"), "collector: backoff_max "
 		    "must not be shorter than the interval");
 	ycheck_duration(&l->d, m, "poll_batch", "collector", 0, 60 * WP_SEC, "0..1m",
 	    &c->poll_batch);
@@ -462,7 +414,7 @@ load_collector(struct ld *l, const struct ynode *m)
 	    "0..1h", &c->rrd_write_delay);
 	if ((v = ycheck_scalar(&l->d, m, "log_level", "collector", false)) != NULL) {
 		if ((lvl = log_level_parse(v)) < 0)
-			bad(l, ynode_get(m, "log_level"), "collector: log_level "
+			conf_bad(l, ynode_get(m, "log_level"), "collector: log_level "
 			    "must be one of error, warn, info, debug, not '%s'",
 			    v);
 		else
@@ -509,18 +461,18 @@ check_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
 	f = ycheck_scalar(&l->d, m, kf, where, false);
 	e = ycheck_scalar(&l->d, m, ke, where, false);
 	if (f != NULL && e != NULL) {
-		bad(l, ynode_get(m, ke), "%s: give %s or %s, not both", where,
+		conf_bad(l, ynode_get(m, ke), "%s: give %s or %s, not both", where,
 		    kf, ke);
 		return true;
 	}
 	if (f != NULL && secret_check_file(f, &err) < 0)
-		bad(l, ynode_get(m, kf), "%s: %s", where, err.msg);
+		conf_bad(l, ynode_get(m, kf), "%s: %s", where, err.msg);
 	if (e != NULL) {
 		if (!env_name_ok(e))
-			bad(l, ynode_get(m, ke), "%s: %s: '%s' is not an "
+			conf_bad(l, ynode_get(m, ke), "%s: %s: '%s' is not an "
 			    "environment variable name", where, ke, e);
 		else if (getenv(e) == NULL)
-			warn(l, ynode_get(m, ke), "%s: environment variable %s "
+			conf_warn(l, ynode_get(m, ke), "%s: environment variable %s "
 			    "is not set (it must be when wattpath runs)", where,
 			    e);
 	}
@@ -550,7 +502,7 @@ load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 	com = check_secret_pair(l, m, "community", where, &cr->password_file,
 	    &cr->password_env);
 	if (pw && com)
-		bad(l, m, "%s: give a password or a community, not both", where);
+		conf_bad(l, m, "%s: give a password or a community, not both", where);
 	apw = check_secret_pair(l, m, "auth_password", where, NULL, NULL);
 	ppw = check_secret_pair(l, m, "priv_password", where, NULL, NULL);
 	tok = check_secret_pair(l, m, "token", where, NULL, NULL);
@@ -559,22 +511,22 @@ load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 	pp = ycheck_enum(&l->d, m, "priv_protocol", where, privs,
 	    "DES, AES, AES-128, AES-192, AES-256");
 	if (ynode_get(m, "auth_protocol") != NULL && !apw)
-		bad(l, m, "%s: auth_protocol needs auth_password_file or "
+		conf_bad(l, m, "%s: auth_protocol needs auth_password_file or "
 		    "auth_password_env", where);
 	if (apw && ynode_get(m, "auth_protocol") == NULL)
-		bad(l, m, "%s: auth_password needs auth_protocol", where);
+		conf_bad(l, m, "%s: auth_password needs auth_protocol", where);
 	if (ynode_get(m, "priv_protocol") != NULL && !ppw)
-		bad(l, m, "%s: priv_protocol needs priv_password_file or "
+		conf_bad(l, m, "%s: priv_protocol needs priv_password_file or "
 		    "priv_password_env", where);
 	if (ppw && ynode_get(m, "priv_protocol") == NULL)
-		bad(l, m, "%s: priv_password needs priv_protocol", where);
+		conf_bad(l, m, "%s: priv_password needs priv_protocol", where);
 	if (ppw && !apw)
-		bad(l, m, "%s: SNMPv3 privacy needs authentication too "
+		conf_bad(l, m, "%s: SNMPv3 privacy needs authentication too "
 		    "(auth_protocol, auth_password_*)", where);
 	if ((apw || ppw) && cr->username == NULL)
-		bad(l, m, "%s: SNMPv3 needs a username", where);
+		conf_bad(l, m, "%s: SNMPv3 needs a username", where);
 	if (!pw && !com && !apw && !tok && cr->username == NULL)
-		bad(l, m, "%s: no username and no secret", where);
+		conf_bad(l, m, "%s: no username and no secret", where);
 	(void)ap;
 	(void)pp;
 }
@@ -595,7 +547,7 @@ load_creds(struct ld *l, const struct ynode *seq)
 	}
 	for (m = seq->child; m != NULL; m = m->next) {
 		if (m->type != YN_MAP) {
-			bad(l, m, "credentials: each entry must be a mapping");
+			conf_bad(l, m, "credentials: each entry must be a mapping");
 			continue;
 		}
 		if ((name = get_name(l, m, "credential")) == NULL ||
@@ -603,7 +555,7 @@ load_creds(struct ld *l, const struct ynode *seq)
 			struct wp_cred tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, ynode_get(m, "name"), "duplicate "
+				conf_bad(l, ynode_get(m, "name"), "duplicate "
 				    "credential name '%s'", name);
 			load_cred(l, m, &tmp);	/* report the rest too */
 			continue;
@@ -656,11 +608,11 @@ add_target(struct ld *l, struct pendv *pv, const struct pend *t)
 	if (ycheck_duration(&l->d, block, "timeout", p.where, 100 * WP_MS,
 	    3600 * WP_SEC, "100ms..1h", &p.timeout) == 0 &&
 	    p.timeout > p.interval)
-		bad(l, ynode_get(block, "timeout"), "%s: timeout must not be "
+		conf_bad(l, ynode_get(block, "timeout"), "%s: timeout must not be "
 		    "longer than the interval", p.where);
 	p.scratch = l->scratch;
-	if ((p.name = own(l, p.name)) == NULL ||
-	    (p.where = own(l, p.where)) == NULL)
+	if ((p.name = conf_own(l, p.name)) == NULL ||
+	    (p.where = conf_own(l, p.where)) == NULL)
 		return;
 	pend_add(l, pv, &p);
 }
@@ -676,13 +628,13 @@ load_pdu(struct ld *l, const struct ynode *m, struct wp_pdu *pdu)
 	addr = ycheck_typed(&l->d, m, "address", YN_SCALAR, where, false);
 	url = ycheck_typed(&l->d, m, "url", YN_SCALAR, where, false);
 	if (addr != NULL && url != NULL)
-		bad(l, url, "%s: give address (SNMP) or url (Redfish), not "
+		conf_bad(l, url, "%s: give address (SNMP) or url (Redfish), not "
 		    "both", where);
 	else if (addr == NULL && url == NULL && !ynode_get(m, "address") &&
 	    !ynode_get(m, "url"))
-		bad(l, m, "%s: needs address (SNMP) or url (Redfish)", where);
+		conf_bad(l, m, "%s: needs address (SNMP) or url (Redfish)", where);
 	if ((snmp = ynode_get(m, "snmp")) != NULL && url != NULL)
-		bad(l, snmp, "%s: snmp: applies to SNMP PDUs (address), not "
+		conf_bad(l, snmp, "%s: snmp: applies to SNMP PDUs (address), not "
 		    "Redfish ones (url)", where);
 	add_target(l, &l->pt_pdus, &(struct pend){ .name = pdu->name,
 	    .kind = "pdu", .driver = url != NULL ? "redfish" : "snmp_pdu",
@@ -700,7 +652,7 @@ load_meter(struct ld *l, const struct ynode *m, struct wp_meter *me)
 
 	snprintf(where, sizeof(where), "meter %s", me->name);
 	if (ynode_get(m, "role") == NULL)
-		bad(l, m, "%s: missing required key 'role' (facility_total, "
+		conf_bad(l, m, "%s: missing required key 'role' (facility_total, "
 		    "it_total, cooling or other)", where);
 	role = ycheck_enum(&l->d, m, "role", where, roles,
 	    "facility_total, it_total, cooling, other");
@@ -742,7 +694,7 @@ load_pdus(struct ld *l, const struct ynode *seq)
 	}
 	for (m = seq->child; m != NULL; m = m->next) {
 		if (m->type != YN_MAP) {
-			bad(l, m, "pdus: each entry must be a mapping");
+			conf_bad(l, m, "pdus: each entry must be a mapping");
 			continue;
 		}
 		if ((name = get_name(l, m, "pdu")) == NULL ||
@@ -750,7 +702,7 @@ load_pdus(struct ld *l, const struct ynode *seq)
 			struct wp_pdu tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, ynode_get(m, "name"), "duplicate pdu "
+				conf_bad(l, ynode_get(m, "name"), "duplicate pdu "
 				    "name '%s'", name);
 			l->scratch = true;
 			load_pdu(l, m, &tmp);
@@ -779,7 +731,7 @@ load_meters(struct ld *l, const struct ynode *seq)
 	}
 	for (m = seq->child; m != NULL; m = m->next) {
 		if (m->type != YN_MAP) {
-			bad(l, m, "meters: each entry must be a mapping");
+			conf_bad(l, m, "meters: each entry must be a mapping");
 			continue;
 		}
 		if ((name = get_name(l, m, "meter")) == NULL ||
@@ -787,7 +739,7 @@ load_meters(struct ld *l, const struct ynode *seq)
 			struct wp_meter tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, ynode_get(m, "name"), "duplicate meter "
+				conf_bad(l, ynode_get(m, "name"), "duplicate meter "
 				    "name '%s'%s", name, conf_pdu(l->c, name) ?
 				    " (a pdu has it)" : "");
 			l->scratch = true;
@@ -885,12 +837,12 @@ load_outlets(struct ld *l, struct ynode *seq, struct wp_node *nd,
 	}
 	for (it = seq->child; it != NULL; it = it->next) {
 		if (it->type == YN_SCALAR && outlet_expand(it) < 0) {
-			bad(l, it, "%s: outlet '%s' is not PDU:OUTLET", where,
+			conf_bad(l, it, "%s: outlet '%s' is not PDU:OUTLET", where,
 			    it->value);
 			continue;
 		}
 		if (it->type != YN_MAP) {
-			bad(l, it, "%s: each outlet is {pdu: NAME, outlet: N} "
+			conf_bad(l, it, "%s: each outlet is {pdu: NAME, outlet: N} "
 			    "or \"NAME:N\"", where);
 			continue;
 		}
@@ -900,18 +852,18 @@ load_outlets(struct ld *l, struct ynode *seq, struct wp_node *nd,
 		if (pdu == NULL || out == NULL)
 			continue;
 		if (conf_pdu(l->c, pdu) == NULL) {
-			bad(l, ynode_get(it, "pdu"), "%s: outlet on unknown PDU "
+			conf_bad(l, ynode_get(it, "pdu"), "%s: outlet on unknown PDU "
 			    "'%s'", where, pdu);
 			continue;
 		}
 		if (isdigit((unsigned char)*out) &&
 		    ynode_parse_long(out, 1, 100000, &num) < 0) {
-			bad(l, ynode_get(it, "outlet"), "%s: outlet number '%s' "
+			conf_bad(l, ynode_get(it, "outlet"), "%s: outlet number '%s' "
 			    "must be 1 or more", where, out);
 			continue;
 		}
 		if ((owner = outlet_owner(l, pdu, out, nd)) != NULL) {
-			bad(l, it, "%s: outlet %s:%s is already assigned to "
+			conf_bad(l, it, "%s: outlet %s:%s is already assigned to "
 			    "node %s", where, pdu, out, owner);
 			continue;
 		}
@@ -946,7 +898,7 @@ load_engines(struct ld *l, const struct ynode *node,
 		snprintf(where, sizeof(where), "node %s: engines[%zu]", name,
 		    i);
 		if (e->type != YN_MAP) {
-			bad(l, e, "%s: must be a mapping {url: ..., kind: ...}",
+			conf_bad(l, e, "%s: must be a mapping {url: ..., kind: ...}",
 			    where);
 			continue;
 		}
@@ -985,9 +937,8 @@ load_node(struct ld *l, struct ynode *m, struct wp_node *nd)
 	}
 }
 
-/* All nodes of one list (YAML nodes: or the CSV rows). */
-static void
-load_node_list(struct ld *l, struct ynode *seq)
+void
+conf_load_node_list(struct ld *l, struct ynode *seq)
 {
 	struct ynode *m;
 	struct wp_node *nd;
@@ -995,7 +946,7 @@ load_node_list(struct ld *l, struct ynode *seq)
 
 	for (m = seq->child; m != NULL; m = m->next) {
 		if (m->type != YN_MAP) {
-			bad(l, m, "nodes: each entry must be a mapping");
+			conf_bad(l, m, "nodes: each entry must be a mapping");
 			continue;
 		}
 		if ((name = get_name(l, m, "node")) == NULL ||
@@ -1003,7 +954,7 @@ load_node_list(struct ld *l, struct ynode *seq)
 			struct wp_node tmp = { .name = entry_name(m) };
 
 			if (name != NULL)
-				bad(l, ynode_get(m, "name"), "duplicate node "
+				conf_bad(l, ynode_get(m, "name"), "duplicate node "
 				    "name '%s'", name);
 			l->scratch = true;
 			load_node(l, m, &tmp);
@@ -1017,273 +968,6 @@ load_node_list(struct ld *l, struct ynode *seq)
 		load_node(l, m, nd);
 		index_name(l, &l->pv->nodes, name, l->c->n_nodes++);
 	}
-}
-
-/* ------------------------------------------------------------ nodes_csv */
-
-#define CSV_COLS	10
-static const char *const csv_cols[CSV_COLS] = {
-	"name", "class", "rack", "bmc_url", "bmc_credentials", "bmc_auth",
-	"outlets", "dcgm_exporter", "engine_url", "engine_kind"
-};
-
-/*
- * Splits one CSV line in place (RFC 4180 quotes, "" escapes; spaces
- * around unquoted fields trimmed).  Returns the field count or -1.
- */
-static int
-csv_split(char *s, char **f, int max)
-{
-	char *w;
-	int n = 0;
-
-	for (;;) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (n == max)
-			return -1;
-		f[n++] = w = s;
-		if (*s == '"') {
-			for (s++; ; s++) {
-				if (*s == '\0')
-					return -1;
-				if (*s == '"' && s[1] == '"')
-					*w++ = '"', s++;
-				else if (*s == '"')
-					break;
-				else
-					*w++ = *s;
-			}
-			s++;
-			while (*s == ' ' || *s == '\t')
-				s++;
-			if (*s != ',' && *s != '\0')
-				return -1;
-		} else {
-			while (*s != ',' && *s != '\0')
-				*w++ = *s++;
-			while (w > f[n - 1] && (w[-1] == ' ' || w[-1] == '\t'))
-				w--;
-		}
-		if (*s == '\0') {
-			*w = '\0';
-			return n;
-		}
-		s++;
-		*w = '\0';
-	}
-}
-
-/* Adds key: value (a scalar) to map; NULL on ENOMEM. */
-static struct ynode *
-syn_add(struct ynode *map, const char *key, int type, const char *value)
-{
-	struct ynode *c = ynode_new(type, key, value, map->line);
-
-	if (c != NULL) {
-		c->file = map->file;
-		ynode_append(map, c);
-	}
-	return c;
-}
-
-static int
-syn_outlets(struct ynode *row, char *list)
-{
-	struct ynode *seq, *it;
-	char *tok, *save;
-
-	if ((seq = syn_add(row, "outlets", YN_SEQ, NULL)) == NULL)
-		return -1;
-	for (tok = strtok_r(list, " \t;", &save); tok != NULL;
-	    tok = strtok_r(NULL, " \t;", &save)) {
-		if ((it = ynode_new(YN_SCALAR, NULL, tok, row->line)) == NULL)
-			return -1;
-		it->file = row->file;
-		ynode_append(seq, it);	/* expanded by load_outlets */
-	}
-	return 0;
-}
-
-static int
-syn_engines(struct ld *l, struct ynode *row, char *urls, char *kinds)
-{
-	struct ynode *seq, *e;
-	char *u, *k, *su, *sk, *ks[16];
-	int nk = 0, nu = 0;
-
-	if ((seq = syn_add(row, "engines", YN_SEQ, NULL)) == NULL)
-		return -1;
-	for (k = strtok_r(kinds, " \t;", &sk); k != NULL && nk < 16;
-	    k = strtok_r(NULL, " \t;", &sk))
-		ks[nk++] = k;
-	for (u = strtok_r(urls, " \t;", &su); u != NULL;
-	    u = strtok_r(NULL, " \t;", &su), nu++) {
-		k = nk == 1 ? ks[0] : nu < nk ? ks[nu] : NULL;
-		if ((e = syn_add(seq, NULL, YN_MAP, NULL)) == NULL ||
-		    syn_add(e, "url", YN_SCALAR, u) == NULL ||
-		    (k != NULL && syn_add(e, "kind", YN_SCALAR, k) == NULL))
-			return -1;
-	}
-	if (nk > 1 && nk != nu)
-		bad(l, row, "engine_kind: give one kind, or one per engine_url");
-	return 0;
-}
-
-/* One CSV row -> a node mapping like the YAML one. */
-static int
-csv_row(struct ld *l, struct ynode *list, const int *col, char **f,
-    int line, const char *file)
-{
-	struct ynode *row, *b;
-	char *v[CSV_COLS] = { 0 };
-	int i;
-
-	for (i = 0; i < CSV_COLS; i++)
-		if (col[i] >= 0 && *f[col[i]] != '\0')
-			v[i] = f[col[i]];
-	if ((row = ynode_new(YN_MAP, NULL, NULL, line)) == NULL)
-		return -1;
-	row->file = file;
-	ynode_append(list, row);
-	if ((v[0] != NULL && !syn_add(row, "name", YN_SCALAR, v[0])) ||
-	    (v[1] != NULL && !syn_add(row, "class", YN_SCALAR, v[1])) ||
-	    (v[2] != NULL && !syn_add(row, "rack", YN_SCALAR, v[2])))
-		return -1;
-	if (v[3] != NULL || v[4] != NULL || v[5] != NULL) {
-		if ((b = syn_add(row, "bmc", YN_MAP, NULL)) == NULL ||
-		    (v[3] != NULL && !syn_add(b, "url", YN_SCALAR, v[3])) ||
-		    (v[4] != NULL && !syn_add(b, "credentials", YN_SCALAR,
-		    v[4])) ||
-		    (v[5] != NULL && !syn_add(b, "auth", YN_SCALAR, v[5])))
-			return -1;
-	}
-	if (v[6] != NULL && syn_outlets(row, v[6]) < 0)
-		return -1;
-	if (v[7] != NULL && ((b = syn_add(row, "gpu", YN_MAP, NULL)) == NULL ||
-	    !syn_add(b, "dcgm_exporter", YN_SCALAR, v[7])))
-		return -1;
-	if (v[8] != NULL && syn_engines(l, row, v[8], v[9] ? v[9] : "") < 0)
-		return -1;
-	if (v[8] == NULL && v[9] != NULL)
-		bad(l, row, "engine_kind without engine_url");
-	return 0;
-}
-
-static int
-csv_header(struct ld *l, char **f, int n, int *col, int line,
-    const char *file)
-{
-	struct ynode at = { .file = file, .line = line };
-	int i, j, bad_n = 0;
-
-	for (j = 0; j < CSV_COLS; j++)
-		col[j] = -1;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < CSV_COLS; j++)
-			if (strcmp(f[i], csv_cols[j]) == 0)
-				break;
-		if (j == CSV_COLS) {
-			bad(l, &at, "unknown column '%s' (known: name, class, "
-			    "rack, bmc_url, bmc_credentials, bmc_auth, outlets, "
-			    "dcgm_exporter, engine_url, engine_kind)", f[i]);
-			bad_n++;
-		} else if (col[j] >= 0) {
-			bad(l, &at, "column '%s' appears twice", f[i]);
-			bad_n++;
-		} else
-			col[j] = i;
-	}
-	if (col[0] < 0) {
-		bad(l, &at, "the header needs a 'name' column");
-		bad_n++;
-	}
-	return bad_n ? -1 : 0;
-}
-
-static char *
-csv_path(struct ld *l, const char *v)
-{
-	char buf[PATH_MAX];
-
-	if (*v == '/' || l->dir == NULL)
-		return own(l, v);
-	snprintf(buf, sizeof(buf), "%s/%s", l->dir, v);
-	return own(l, buf);
-}
-
-static void
-csv_lines(struct ld *l, FILE *fp, const char *file)
-{
-	char *line = NULL, *f[CSV_COLS + 1];
-	int col[CSV_COLS], lineno = 0, n, hdr_n = -1;
-	size_t cap = 0;
-	ssize_t len;
-
-	while ((len = getline(&line, &cap, fp)) >= 0) {
-		struct ynode at = { .file = file, .line = ++lineno };
-
-		if (len > CSV_LINE_MAX) {
-			bad(l, &at, "line longer than %d bytes", CSV_LINE_MAX);
-			break;
-		}
-		if (memchr(line, '\0', (size_t)len) != NULL) {
-			bad(l, &at, "a NUL byte in the line: not a text CSV "
-			    "file (save it as UTF-8 text)");
-			break;
-		}
-		while (len > 0 && (line[len - 1] == '\n' ||
-		    line[len - 1] == '\r'))
-			line[--len] = '\0';
-		/* a spreadsheet's UTF-8 byte order mark before the header */
-		if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0) {
-			memmove(line, line + 3, (size_t)len - 2);
-			len -= 3;
-		}
-		if (strspn(line, " \t") == (size_t)len || line[0] == '#')
-			continue;
-		if ((n = csv_split(line, f, CSV_COLS + 1)) < 0) {
-			bad(l, &at, "malformed CSV (unbalanced quotes or too "
-			    "many columns)");
-			continue;
-		}
-		if (hdr_n < 0) {
-			if (csv_header(l, f, n, col, lineno, file) < 0)
-				break;
-			hdr_n = n;
-			continue;
-		}
-		if (n != hdr_n)
-			bad(l, &at, "%d columns, the header has %d", n, hdr_n);
-		else if (csv_row(l, l->pv->csv, col, f, lineno, file) < 0) {
-			l->oom = true;
-			break;
-		}
-	}
-	if (ferror(fp))
-		bad(l, NULL, "nodes_csv %s: read error", file);
-	free(line);
-}
-
-static void
-load_csv(struct ld *l, const struct ynode *n)
-{
-	const char *file;
-	FILE *fp;
-
-	if ((file = csv_path(l, n->value)) == NULL)
-		return;
-	if ((l->pv->csv = ynode_new(YN_SEQ, NULL, NULL, 0)) == NULL) {
-		l->oom = true;
-		return;
-	}
-	if ((fp = fopen(file, "re")) == NULL) {
-		bad(l, n, "nodes_csv: cannot open %s: %s", file,
-		    strerror(errno));
-		return;
-	}
-	csv_lines(l, fp, file);
-	fclose(fp);
 }
 
 /* --------------------------------------------------- site, report, top */
@@ -1306,7 +990,7 @@ load_inventory(struct ld *l, struct ynode *root)
 	if ((n = ycheck_typed(&l->d, root, "meters", YN_SEQ, "config", false)))
 		load_meters(l, n);
 	if ((n = ycheck_typed(&l->d, root, "nodes_csv", YN_SCALAR, "config", false)))
-		load_csv(l, n);
+		conf_csv_load(l, n);
 	n = ycheck_typed(&l->d, root, "nodes", YN_SEQ, "config", false);
 	total = count_children(n) + count_children(l->pv->csv);
 	if (total == 0)
@@ -1316,9 +1000,9 @@ load_inventory(struct ld *l, struct ynode *root)
 		return;
 	}
 	if (n != NULL)
-		load_node_list(l, (struct ynode *)n);
+		conf_load_node_list(l, (struct ynode *)n);
 	if (l->pv->csv != NULL)
-		load_node_list(l, l->pv->csv);
+		conf_load_node_list(l, l->pv->csv);
 }
 
 static void
@@ -1327,7 +1011,7 @@ load_root(struct ld *l, struct ynode *root)
 	const struct ynode *n, *site, *report;
 
 	if (root->type != YN_MAP) {
-		bad(l, root, "the configuration must be a mapping (collector:, "
+		conf_bad(l, root, "the configuration must be a mapping (collector:, "
 		    "nodes:, ...), not %s", ynode_type_name(root->type));
 		return;
 	}
@@ -1411,7 +1095,7 @@ validate_targets(struct ld *l, conf_driver_fn find)
 			const struct pend *p = &pvs[i]->v[j];
 
 			if ((drv = find(p->driver)) == NULL) {
-				bad(l, p->block, "%s: no driver '%s' in this "
+				conf_bad(l, p->block, "%s: no driver '%s' in this "
 				    "build", p->where, p->driver);
 				continue;
 			}
