@@ -10,6 +10,7 @@
  * connection before MHD stops.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "expo_fleet.h"
 #include "expo_history.h"
 #include "expo_metrics.h"
+#include "guard.h"
 #include "../lib/log.h"
 #include "../lib/loop.h"
 #include "../run.h"
@@ -42,6 +44,7 @@ struct expo {
 	struct loop		*loop;
 	struct collector	*co;
 	struct MHD_Daemon	*d;
+	struct guard		*guard;		/* the socket, the limits */
 	int			 epfd;
 	struct loop_timer	*timer;		/* MHD's timeout */
 	struct loop_timer	*sampler;	/* history, every interval */
@@ -83,6 +86,12 @@ expo_pump(struct expo *x)
 }
 
 static void
+on_guard(void *arg)
+{
+	expo_pump(arg);
+}
+
+static void
 on_epoll(int fd, int events, void *arg)
 {
 	(void)fd;
@@ -112,6 +121,8 @@ snapshot(const struct expo *x)
 	if (f != NULL) {
 		collector_health(x->co, &f->storage);
 		f->has_storage = true;
+		guard_stats(x->guard, &f->http);
+		f->has_http = true;
 	}
 	return f;
 }
@@ -359,10 +370,11 @@ static void
 on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     enum MHD_RequestTerminationCode toe)
 {
+	struct expo *x = cls;
 	struct report_job *j;
 
-	(void)c;
 	(void)toe;
+	guard_request_end(x->guard, c);
 	if (con_cls == NULL || *con_cls == NULL || *con_cls == cls)
 		return;
 	j = *con_cls;
@@ -405,6 +417,25 @@ authorised(const struct expo *x, struct MHD_Connection *c)
 	return ok;
 }
 
+/* libmicrohttpd's own messages are about clients (a connection closed
+ * early, a bad TLS hello): debug lines, one each, escaped by the logger
+ * like any. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char line[256];
+	size_t n;
+
+	(void)cls;
+	if (log_get_level() < LOG_LVL_DEBUG)
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	log_debug("http: %s", line);
+}
+
 static enum MHD_Result
 handler(void *cls, struct MHD_Connection *c, const char *url,
     const char *method, const char *version, const char *upload,
@@ -413,11 +444,13 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 	struct expo *x = cls;
 	struct MHD_Response *r;
 	enum MHD_Result rc;
+	unsigned wait;
 
 	(void)version;
 	(void)upload;
 	if (*con_cls == NULL) {		/* headers only: wait for the body */
 		*con_cls = x;
+		guard_request_begin(x->guard, c);
 		return MHD_YES;
 	}
 	if (*con_cls != x)		/* a report job, resumed */
@@ -428,7 +461,17 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 	}
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return reply_text(c, 405, "only GET and HEAD\n");
+	if (x->user != NULL && (wait = guard_auth_wait(x->guard, c)) > 0) {
+		static const char msg[] = "too many failed passwords; try "
+		    "later\n";
+		char after[16];
+
+		snprintf(after, sizeof(after), "%u", wait);
+		return reply_with(c, 429, "text/plain", strdup(msg),
+		    sizeof(msg) - 1, MHD_HTTP_HEADER_RETRY_AFTER, after);
+	}
 	if (!authorised(x, c)) {
+		guard_auth_result(x->guard, c, false);
 		if ((r = MHD_create_response_from_buffer(13,
 		    (void *)"unauthorised\n", MHD_RESPMEM_PERSISTENT)) == NULL)
 			return MHD_NO;
@@ -436,6 +479,8 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		MHD_destroy_response(r);
 		return rc;
 	}
+	if (x->user != NULL)
+		guard_auth_result(x->guard, c, true);
 	if (strcmp(url, "/healthz") == 0)
 		return serve_health(x, c);
 	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/") == 0)
@@ -522,25 +567,28 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 {
 	struct sockaddr_storage ss = { 0 };
 	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
-	    MHD_ALLOW_SUSPEND_RESUME;
+	    MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET;
 	const union MHD_DaemonInfo *di;
 
 	if (resolve(c->listen, &ss, err) == -1)
 		return -1;
-	if (ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
 	if (x->cert != NULL) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 			return err_set(err, WP_E_CONFIG, "collector: TLS "
 			    "configured but libmicrohttpd has no TLS");
 		flags |= MHD_USE_TLS;
 	}
+	if ((x->guard = guard_new(x->loop, &ss, c->listen, err)) == NULL)
+		return -1;
+	/* the guard keeps to its own limits; MHD's leave room for the
+	 * connections it has shut down and MHD has not yet closed */
 	x->d = MHD_start_daemon(flags, 0, NULL, NULL, handler, x,
-	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * GUARD_MAX_CONNS),
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GUARD_IDLE_S,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, x,
+	    MHD_OPTION_NOTIFY_CONNECTION, guard_notify, x->guard,
+	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, x,
 	    x->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, x->cert,
 	    MHD_OPTION_HTTPS_MEM_KEY, x->key, MHD_OPTION_END);
 	if (x->d == NULL)
@@ -550,9 +598,11 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 	if ((di = MHD_get_daemon_info(x->d, MHD_DAEMON_INFO_EPOLL_FD)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "http: no epoll fd");
 	x->epfd = di->epoll_fd;
-	if (loop_add_fd(x->loop, x->epfd, LOOP_READ, on_epoll, x) == -1)
+	if (loop_add_fd(x->loop, x->epfd, LOOP_READ, on_epoll, x) == -1) {
+		x->epfd = -1;
 		return err_set(err, WP_E_INTERNAL, "http: loop_add_fd");
-	return 0;
+	}
+	return guard_attach(x->guard, x->d, on_guard, x, err);
 }
 
 struct expo *
@@ -602,7 +652,8 @@ expo_free(struct expo *x)
 	if (x->epfd != -1)
 		loop_del_fd(x->loop, x->epfd);
 	if (x->d != NULL)
-		MHD_stop_daemon(x->d);
+		MHD_stop_daemon(x->d);	/* its connections leave the guard */
+	guard_free(x->guard);
 	loop_timer_free(x->timer);
 	loop_timer_free(x->sampler);
 	history_free(x->hist);

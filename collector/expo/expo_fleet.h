@@ -57,6 +57,16 @@ struct fleet_meter {
 	bool		 has_energy, has_power;
 };
 
+/* The exposition server's connections: open now, and those it closed for
+ * want of room or past a deadline, or answered 429, since the start. */
+struct http_stats {
+	unsigned	open;
+	unsigned long	refused;	/* closed at accept: no room */
+	unsigned long	evicted;	/* idle, gave way to a new one */
+	unsigned long	timed_out;	/* past a deadline */
+	unsigned long	auth_limited;	/* answered 429 */
+};
+
 struct fleet {
 	wp_time		 now;			/* realtime of the snapshot */
 	const char	*site;			/* "" if unset */
@@ -76,6 +86,9 @@ struct fleet {
 	/* the collector's storage, when the snapshot's source has one */
 	struct ingest_health storage;
 	bool		 has_storage;
+	/* the exposition server's own connections, when it serves this */
+	struct http_stats http;
+	bool		 has_http;
 };
 
 /* Visits target views, like collector_each_target. */

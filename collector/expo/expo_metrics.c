@@ -275,6 +275,30 @@ storage_families(FILE *f, const struct fleet *fl)
 	fprintf(f, "wattpath_storage_rrd_queued %zu\n", fl->storage.rrd.queued);
 }
 
+/* The exposition server's connections. */
+static void
+http_families(FILE *f, const struct fleet *fl)
+{
+	const struct http_stats *h = &fl->http;
+
+	family(f, "wattpath_http_connections", "gauge", "Connections to "
+	    "this server open now.");
+	fprintf(f, "wattpath_http_connections %u\n", h->open);
+	family(f, "wattpath_http_connections_closed_total", "counter",
+	    "Connections the server closed itself: refused (no room at a "
+	    "limit), evicted (idle, gave way to a new one), timeout (past "
+	    "a deadline).");
+	fprintf(f, "wattpath_http_connections_closed_total{reason=\"refused\"}"
+	    " %lu\n", h->refused);
+	fprintf(f, "wattpath_http_connections_closed_total{reason=\"evicted\"}"
+	    " %lu\n", h->evicted);
+	fprintf(f, "wattpath_http_connections_closed_total{reason=\"timeout\"}"
+	    " %lu\n", h->timed_out);
+	family(f, "wattpath_http_auth_limited_total", "counter", "Requests "
+	    "answered 429 after too many failed passwords from one client.");
+	fprintf(f, "wattpath_http_auth_limited_total %lu\n", h->auth_limited);
+}
+
 int
 expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 {
@@ -289,6 +313,8 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 	reason_family(f, fl);
 	if (fl->has_storage)
 		storage_families(f, fl);
+	if (fl->has_http)
+		http_families(f, fl);
 	family(f, "wattpath_build_info", "gauge", "Version of the "
 	    "collector; always 1.");
 	fprintf(f, "wattpath_build_info{version=\"%s\"} 1\n", WP_VERSION);
