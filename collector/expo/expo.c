@@ -28,6 +28,7 @@
 #include "expo_history.h"
 #include "expo_metrics.h"
 #include "guard.h"
+#include "html.h"
 #include "../lib/log.h"
 #include "../lib/loop.h"
 #include "../run.h"
@@ -436,6 +437,14 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	log_debug("http: %s", line);
 }
 
+static size_t
+unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return html_url_unescape(s);
+}
+
 static enum MHD_Result
 handler(void *cls, struct MHD_Connection *c, const char *url,
     const char *method, const char *version, const char *upload,
@@ -589,6 +598,7 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, x,
 	    MHD_OPTION_NOTIFY_CONNECTION, guard_notify, x->guard,
 	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, x,
+	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, x,
 	    x->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, x->cert,
 	    MHD_OPTION_HTTPS_MEM_KEY, x->key, MHD_OPTION_END);
 	if (x->d == NULL)

@@ -394,6 +394,8 @@ expo_api_report_run(const struct wp_conf *c, const struct expo_report_req *rr,
 	struct wp_err err = { 0 };
 	json_object *o;
 
+	if (report_query_scope(c, &rr->q, &err) == -1)
+		return fail(r, 404, err.msg);
 	if ((o = report_query_json(c, &rr->q, &err)) != NULL)
 		return finish(r, 200, o);
 	if (rr->q.cancel != NULL && atomic_load(rr->q.cancel))

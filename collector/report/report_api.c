@@ -148,6 +148,24 @@ report_run(const struct wp_conf *c, const struct report_query *q,
 	return r;
 }
 
+int
+report_query_scope(const struct wp_conf *c, const struct report_query *q,
+    struct wp_err *err)
+{
+	size_t i;
+
+	if (q->node != NULL)
+		return conf_node_by_name(c, q->node) != NULL ? 0 :
+		    err_set(err, WP_E_CONFIG, "no node named '%s'", q->node);
+	if (q->cls == NULL)
+		return 0;
+	for (i = 0; i < c->n_nodes; i++)
+		if (c->nodes[i].class != NULL &&
+		    strcmp(c->nodes[i].class, q->cls) == 0)
+			return 0;
+	return err_set(err, WP_E_CONFIG, "no node of class '%s'", q->cls);
+}
+
 struct report_curve_doc *
 report_curve_run(const struct wp_conf *c, const struct report_query *q,
     struct wp_err *err)
@@ -160,6 +178,8 @@ report_curve_run(const struct wp_conf *c, const struct report_query *q,
 		err_set(err, WP_E_CONFIG, "one of node or class is needed");
 		return NULL;
 	}
+	if (report_query_scope(c, q, err) == -1)
+		return NULL;
 	cq.req.curve = true;
 	cq.req.runs = 1;
 	if (prepare(c, &cq, &u, err) == 0 && (d = report_curve_doc_new(&u.in,

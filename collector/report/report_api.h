@@ -33,6 +33,11 @@ struct report_query {
 /* A query of [from, to) with every other choice at its default. */
 void	 report_query_init(struct report_query *q, wp_time from, wp_time to);
 
+/* 0 if the curve's node or class (when q names one) is in c, else -1
+ * with err: what to answer "not found". */
+int	 report_query_scope(const struct wp_conf *c,
+		    const struct report_query *q, struct wp_err *err);
+
 /* Returns the report (caller frees with report_free), or NULL with err (a
  * window refused, the journal or the request log unreadable). */
 struct report	*report_run(const struct wp_conf *c,

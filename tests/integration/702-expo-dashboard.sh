@@ -41,6 +41,14 @@ get /api/v1/nodes >"$T/n.json" || fail "api nodes"
 get /api/v1/nodes/gpu-001 >"$T/n1.json" || fail "api node"
 [ "$(json_get "$T/n1.json" 'd["target_health"][0]["name"]')" = gpu-001/bmc ] || fail "api node targets"
 curl -s -o /dev/null -w '%{http_code}' "$BASE/api/v1/nodes/nope" | grep -q 404 || fail "unknown node not 404"
+get /api/v1/nodes/gpu%2D001 >/dev/null || fail "a percent-encoded node name"
+for u in "/api/v1/nodes/gpu-001%00.json" "/api/v1/nodes/gpu-001%00" \
+    "/api/v1/curves?node=nope" "/api/v1/curves?class=nope" \
+    "/api/v1/curves?node=gpu-001%00x"; do
+	c=$(curl -s -o "$T/nf.txt" -w '%{http_code}' "$BASE$u")
+	[ "$c" = 404 ] || fail "$u answered $c, not 404: $(cat "$T/nf.txt")"
+done
+grep -q "no node named" "$T/nf.txt" || fail "the 404 does not say why: $(cat "$T/nf.txt")"
 get /api/v1/targets >"$T/t.json" || fail "api targets"
 [ "$(json_get "$T/t.json" 'd["up"]')" = 4 ] || fail "targets up"
 get "/api/v1/series?target=pdu-1" >"$T/s.json" || fail "api series"

@@ -1,5 +1,6 @@
 /* Unit tests: expo_metrics.c (names, escaping, plain decimals) and
- * dashboard.c (escaping, charts, paging) on a hand-built fleet. */
+ * dashboard.c (escaping, charts, paging) on a hand-built fleet; html.c's
+ * URL decoding. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "../../collector/expo/dashboard.h"
 #include "../../collector/expo/expo_history.h"
 #include "../../collector/expo/expo_metrics.h"
+#include "../../collector/expo/html.h"
 
 static char *
 render(const struct fleet *fl, double pue, const struct history *h,
@@ -148,6 +150,26 @@ test_dashboard(void **st)
 	history_free(h);
 }
 
+static void
+test_url_unescape(void **state)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "gpu-001%2Fx", "gpu-001/x" },
+		{ "gpu-001%00.json", "gpu-001%00.json" },	/* no NUL */
+		{ "a%2", "a%2" }, { "a%zz%41", "a%zzA" }, { "%", "%" },
+		{ "%e2%9c%93", "\xe2\x9c\x93" }, { "", "" },
+	};
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strcpy(buf, cases[i].in);
+		assert_int_equal(html_url_unescape(buf), strlen(cases[i].out));
+		assert_string_equal(buf, cases[i].out);
+	}
+}
+
 int
 main(void)
 {
@@ -155,6 +177,7 @@ main(void)
 		cmocka_unit_test(test_fmt_plain_decimal),
 		cmocka_unit_test(test_metrics_text),
 		cmocka_unit_test(test_dashboard),
+		cmocka_unit_test(test_url_unescape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
