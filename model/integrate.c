@@ -12,13 +12,13 @@
 
 static const char *const reason_names[] = {
 	"ok", "window-too-short", "no-data-at-edge", "counter-reset",
-	"data-gap", "counter-resolution"
+	"data-gap", "counter-resolution", "implausible-step"
 };
 
 const char *
 integ_reason_name(int reason)
 {
-	if (reason < 0 || reason > INTEG_RESOLUTION)
+	if (reason < 0 || reason > INTEG_IMPLAUSIBLE)
 		return "unknown";
 	return reason_names[reason];
 }
@@ -153,7 +153,11 @@ segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
 		    "than 3 intervals of %.0f s)", SEC(t1 - t0),
 		    SEC(g->o.interval));
-	if (pf & INTEG_P_RESET)
+	if (pf & INTEG_P_IMPLAUSIBLE)
+		refuse(g, INTEG_IMPLAUSIBLE, "a counter step refused as "
+		    "implausible inside the window (%.0f s after start): its "
+		    "energy is unknown", SEC(t1 - g->o.from));
+	else if (pf & INTEG_P_RESET)
 		refuse(g, INTEG_RESET, "counter reset inside the window "
 		    "(%.0f s after start)", SEC(t1 - g->o.from));
 	if (g->o.kind == WP_COUNTER && v1 < v0)

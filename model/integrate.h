@@ -13,7 +13,8 @@
  *
  * A window is refused (integ_finish returns -1 with a reason) when it is
  * shorter than min_window (60 s), when no reading lies at or before from
- * or at or after to, when it spans a counter reset or discontinuity, a gap
+ * or at or after to, when it spans a counter reset or discontinuity or a
+ * step the collector refused as implausible (its energy unknown), a gap
  * between readings longer than 3 sampling intervals, or when the counter's
  * resolution is too coarse for the energy measured (one step, more than
  * max_res_error of it: an EnergykWh counter over a short run).
@@ -47,13 +48,15 @@ enum integ_reason {
 	INTEG_NO_DATA,		/* no reading around an edge */
 	INTEG_RESET,		/* counter reset or discontinuity inside */
 	INTEG_GAP,		/* readings further apart than 3 intervals */
-	INTEG_RESOLUTION	/* counter too coarse for this window */
+	INTEG_RESOLUTION,	/* counter too coarse for this window */
+	INTEG_IMPLAUSIBLE	/* a step refused as implausible inside */
 };
 
 /* Point flags (integ_add): any of these on a point inside the window refuses
  * a counter window; HELD points are skipped (the dip is unknown). */
 #define INTEG_P_RESET	0x1	/* counter restarted or discontinuity here */
 #define INTEG_P_HELD	0x2	/* counter held in a dip: value unknown */
+#define INTEG_P_IMPLAUSIBLE 0x4	/* a step refused as implausible here */
 
 #define INTEG_BINSETS	2
 

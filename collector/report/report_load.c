@@ -384,6 +384,8 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 	if (v->s.kind == WP_COUNTER) {
 		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
 			pf |= INTEG_P_RESET;
+		if (v->ctr_flags & CTR_IMPLAUSIBLE)
+			pf |= INTEG_P_IMPLAUSIBLE;
 		if (v->ctr_flags & CTR_HELD)
 			pf |= INTEG_P_HELD;
 	}

@@ -100,6 +100,12 @@ test_refuse_reset_inside(void **st)
 	v[40] = v[39] - 1;
 	assert_int_equal(integ_array(&o, t, v, f, 100, &r, &err), -1);
 	assert_int_equal(r.reason, INTEG_RESET);
+	/* a step the collector refused says so, not "reset" */
+	v[40] = v[39] + 10000;
+	f[40] = INTEG_P_IMPLAUSIBLE | INTEG_P_RESET;
+	assert_int_equal(integ_array(&o, t, v, f, 100, &r, &err), -1);
+	assert_int_equal(r.reason, INTEG_IMPLAUSIBLE);
+	assert_non_null(strstr(err.msg, "implausible-step"));
 }
 
 static void

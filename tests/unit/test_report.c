@@ -83,9 +83,11 @@ append(struct journal *j, wp_time t, const char *target,
 		fail_msg("journal_append: %s", err.msg);
 }
 
-/* Polls every 10 s at offset off from T0 - 3700 s to T0 + 650 s. */
+/* Polls every 10 s at offset off from T0 - 3700 s to T0 + 650 s; the wall
+ * counter's first reading at or after jump (when not 0) jumps by 1e15 J,
+ * which the collector refused as implausible (flagged, no delta). */
 static void
-write_journal(const char *dir, wp_time off, int runs)
+write_journal_jump(const char *dir, wp_time off, int runs, wp_time jump)
 {
 	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE };
 	struct wp_err err = { 0 };
@@ -102,7 +104,10 @@ write_journal(const char *dir, wp_time off, int runs)
 		char nm[32];
 
 		val(&v[0], "wall/energy", WP_B_WALL, WP_Q_ENERGY, WP_COUNTER,
-		    5e9 + c.wall, c.wall, first);
+		    5e9 + c.wall + (jump != 0 && t >= jump ? 1e15 : 0), c.wall,
+		    first);
+		if (jump != 0 && t >= jump && t - 10 * S < jump)
+			v[0].ctr_flags = CTR_IMPLAUSIBLE | CTR_DISCONT;
 		sample_add_label(&v[0].s, "source",
 		    "EnvironmentMetrics.EnergyJoules");
 		val(&v[1], "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE,
@@ -141,6 +146,12 @@ write_journal(const char *dir, wp_time off, int runs)
 		first = 0;
 	}
 	journal_close(j);
+}
+
+static void
+write_journal(const char *dir, wp_time off, int runs)
+{
+	write_journal_jump(dir, off, runs, 0);
 }
 
 static void
@@ -1039,6 +1050,41 @@ test_modeled_wall_outside_class_loads(void **st)
 	json_object_put(o);
 }
 
+/* A window over a step the collector refused: the wall is left out and
+ * the warning says why (issue 26.1); a window after it is reported. */
+static void
+test_implausible_step(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300];
+	char *over[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T10:10:00Z" };
+	char *after[] = { "-c", f->cfg, "--from", "2026-11-29T10:06:00Z",
+	    "--to", "2026-11-29T10:10:00Z" };
+	json_object *o, *wall;
+	int rc;
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	write_journal_jump(jdir, 3 * S, 0, T0 + 300 * S);
+	write_config(f->dir, "");
+	o = report(f->dir, over, 6, &rc);
+	assert_int_equal(rc, 0);
+	wall = json_object_object_get(json_object_object_get(o,
+	    "boundaries"), "wall");
+	assert_null(json_object_object_get(wall, "energy_j"));
+	assert_non_null(strstr(json_object_to_json_string(
+	    json_object_object_get(o, "warnings")), "implausible-step"));
+	json_object_put(o);
+	o = report(f->dir, after, 6, &rc);
+	assert_int_equal(rc, 0);
+	wall = json_object_object_get(json_object_object_get(o,
+	    "boundaries"), "wall");
+	assert_non_null(json_object_object_get(wall, "energy_j"));
+	assert_true(json_object_get_double(json_object_object_get(wall,
+	    "energy_j")) < 1e7);
+	json_object_put(o);
+}
+
 int
 main(void)
 {
@@ -1055,6 +1101,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_modeled_wall_outside_class_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_class_carbon, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_implausible_step, setup,
 		    teardown),
 	};
 
