@@ -173,11 +173,20 @@ test_legacy_power_control_average_window(void **st)
 	assert_non_null(o);
 	assert_true(rf_parse_resource("/redfish/v1/Chassis/1U/Power", o, &r,
 	    &e) >= 1);
+	/* PowerConsumedWatts is the instant's; the PowerMetrics average is
+	 * its own reading, over IntervalInMin. */
 	assert_string_equal(r.v[0].key, "/redfish/v1/Chassis/1U/Power#/"
 	    "PowerControl/0/PowerConsumedWatts");
 	assert_true(r.v[0].value == 344);
-	assert_true(r.v[0].avg_window == 30 * 60 * WP_SEC);
-	assert_true(r.v[0].flags & WP_F_AVERAGED);
+	assert_true(r.v[0].avg_window == 0);
+	assert_false(r.v[0].flags & WP_F_AVERAGED);
+	assert_int_equal(r.v[0].role, RF_ROLE_INPUT);
+	assert_string_equal(r.v[1].key, "/redfish/v1/Chassis/1U/Power#/"
+	    "PowerControl/0/PowerMetrics/AverageConsumedWatts");
+	assert_int_equal(r.v[1].src, RF_SRC_PC_AVERAGE);
+	assert_true(r.v[1].value == 319);
+	assert_true(r.v[1].avg_window == 30 * 60 * WP_SEC);
+	assert_true(r.v[1].flags & WP_F_AVERAGED);
 	json_object_put(o);
 	free(body);
 	rf_readings_fini(&r);
