@@ -224,14 +224,15 @@ level_in(const struct rf_level *lv, size_t n, const struct rf_level *x)
  * The levels of system s: its chain's chassis with an input reading that
  * feed only the node's systems, and the readings of a shared chassis that
  * name s; the outermost of them (at the same depth, the whole chassis
- * before the readings naming s).  Adds them to out; how many.
+ * before the readings naming s).  Adds those not there yet to out (*n of
+ * them); how many s has.
  */
 static size_t
 system_levels(struct rf_disc *d, const struct rf_topo *t, size_t s,
-    struct rf_level *out, size_t n, size_t max)
+    struct rf_level *out, size_t *n, size_t max)
 {
 	struct rf_level best[MAX_LEVELS], lv;
-	size_t c, nb = 0, i, added = 0;
+	size_t c, nb = 0, i;
 	int dep, bd = -1, k;
 
 	for (c = 0; c < d->n_ch; c++) {
@@ -251,10 +252,10 @@ system_levels(struct rf_disc *d, const struct rf_topo *t, size_t s,
 				best[nb++] = lv;
 		}
 	}
-	for (i = 0; i < nb && n + added < max; i++)
-		if (!level_in(out, n + added, &best[i]))
-			out[n + added++] = best[i];
-	return added;
+	for (i = 0; i < nb && *n < max; i++)
+		if (!level_in(out, *n, &best[i]))
+			out[(*n)++] = best[i];
+	return nb;
 }
 
 /* Says why system s has no level: no input anywhere, or only in a
@@ -301,7 +302,8 @@ top_levels(struct rf_disc *d, const struct rf_topo *t, struct rf_level *out,
 		p = &d->ch[c];
 		for (hops = 0; hops < CHAIN_MAX && !covered &&
 		    (p = rf_chassis_by_uri(d, p->parent[0] ? p->parent :
-		    p->n_fed_by ? p->fed_by[0] : NULL)) != NULL; hops++) {
+		    p->n_fed_by ? p->fed_by[0] : NULL)) != NULL &&
+		    p != &d->ch[c]; hops++) {	/* a loop ends at itself */
 			up.ch = rf_chassis_index(d, p);
 			covered = !p->component && rf_wall_has_data(d, t, &up);
 		}
@@ -315,7 +317,7 @@ top_levels(struct rf_disc *d, const struct rf_topo *t, struct rf_level *out,
 static size_t
 node_levels(struct rf_disc *d, const struct rf_topo *t, struct rf_level *out)
 {
-	size_t s, n = 0, in = 0, got;
+	size_t s, n = 0, in = 0;
 
 	for (s = 0; s < d->n_sys; s++)
 		in += d->sys[s].in_node;
@@ -328,9 +330,8 @@ node_levels(struct rf_disc *d, const struct rf_topo *t, struct rf_level *out)
 	for (s = 0; s < d->n_sys; s++) {
 		if (!d->sys[s].in_node)
 			continue;
-		if ((got = system_levels(d, t, s, out, n, MAX_LEVELS)) == 0)
+		if (system_levels(d, t, s, out, &n, MAX_LEVELS) == 0)
 			why_none(d, t, s);
-		n += got;
 	}
 	/* No system: a power shelf alone is its own wall; a PDU's chassis
 	 * is not (its outlets and inlets are read as a PDU). */
@@ -591,6 +592,8 @@ boundary_of(const struct rf_disc *d, const struct rf_topo *t, size_t ri,
 		return *why = "an output", WP_B_COMPONENT;
 	if (r->role == RF_ROLE_COMPONENT)
 		return *why = "a component", WP_B_COMPONENT;
+	if (d->ch[r->owner].pdu[0] != '\0')
+		return *why = "a PDU's chassis (read as a PDU)", WP_B_PDU;
 	if (d->ch[r->owner].component)
 		return *why = "in a part (component chassis)", WP_B_COMPONENT;
 	if (!for_node(d, t, ri))
@@ -716,6 +719,20 @@ identity(struct rf_disc *d, const struct rf_level *lv, size_t n)
 	}
 }
 
+/* The note that says why the node has no wall source, or "". */
+static const char *
+no_wall_reason(const struct rf_disc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_notes; i++)
+		if (strncmp(d->notes[i], "System ", 7) == 0 ||
+		    strncmp(d->notes[i], "no system", 9) == 0 ||
+		    strstr(d->notes[i], "not a node's wall") != NULL)
+			return d->notes[i];
+	return "";
+}
+
 int
 rf_choose(struct rf_disc *d, struct wp_err *err)
 {
@@ -738,9 +755,10 @@ rf_choose(struct rf_disc *d, struct wp_err *err)
 	rc = 0;
 	if (d->n_series == 0 && (d->mode != RF_MODE_PROBE || d->n_found == 0))
 		rc = err_set(err, WP_E_PROTOCOL, "no power or energy source "
-		    "found (%zu chassis, %d unreadable links%s%s)", d->n_ch,
+		    "found (%zu chassis, %d unreadable links%s%s)%s%s", d->n_ch,
 		    d->plan.dangling, d->problem[0] ? "; last: " : "",
-		    d->problem);
+		    d->problem, no_wall_reason(d)[0] ? ": " : "",
+		    no_wall_reason(d));
 out:
 	rf_topo_free(&t);
 	return rc;

@@ -226,12 +226,18 @@ last_segment(const char *uri)
 	return s ? s + 1 : uri;
 }
 
-/* A member to GET: Sensors whose Id names another quantity are not. */
+/* A member to GET: Sensors whose Id names another quantity are not, nor
+ * (for a node) those whose Id names a component, never its wall. */
 static int
 member_push(struct rf_disc *d, int role, const char *uri, int owner)
 {
 	if (role == R_SENSOR && rf_names_not_power(last_segment(uri))) {
 		d->skipped_names++;
+		return 0;
+	}
+	if (role == R_SENSOR && d->mode == RF_MODE_NODE &&
+	    rf_names_component(last_segment(uri))) {
+		d->skipped_parts++;
 		return 0;
 	}
 	return push(d, uri, role, owner);
@@ -375,6 +381,8 @@ chassis_links(struct chassis *c, struct json_object *doc)
 	}
 	rf_copy_uri(c->manager, sizeof(c->manager), rf_link_in(doc,
 	    "ManagedBy", 0));
+	rf_copy_uri(c->pdu, sizeof(c->pdu), rf_link_in(doc,
+	    "PowerDistribution", 0));
 }
 
 static void
@@ -408,12 +416,18 @@ on_chassis(struct rf_disc *d, const char *uri, struct json_object *doc)
 	rf_copy(c->power, sizeof(c->power), rf_link(doc, "Power"));
 	chassis_links(c, doc);
 	c->gpu = rf_is_gpu_name(c->id) || rf_is_gpu_name(c->name);
-	/* A part: a GPU, a component by its names (CPLD, BMC, baseboard,
-	 * cooling...) or a part's type inside another chassis. */
-	c->component = c->gpu || rf_names_part(c->id) ||
-	    rf_names_part(c->name) || (component_type(c->type) &&
+	/* A part: a GPU, a part's type inside another chassis, cooling
+	 * equipment; named as a part (CPLD, BMC, baseboard...) decides once
+	 * the systems are known (rf_topo_walk: a system's own top-level
+	 * chassis is never a part by its name). */
+	c->part_name = rf_names_part(c->id) || rf_names_part(c->name);
+	c->component = c->gpu || (component_type(c->type) &&
 	    c->parent[0] != '\0') || strcmp(c->type, "HeatExchanger") == 0 ||
 	    strcmp(c->type, "ImmersionTank") == 0;
+	if (c->pdu[0] != '\0' && d->mode == RF_MODE_NODE)
+		rf_note(d, "Chassis %s is power distribution equipment (%s): "
+		    "not a node's wall; read it as a PDU (pdus: with url:)",
+		    c->id, c->pdu);
 }
 
 static void
@@ -879,6 +893,10 @@ rf_disc_plan(struct rf_disc *d, const struct rf_plan **plan,
 			rf_note(d, "%d Sensors not fetched: their Id names a "
 			    "quantity that is not power or energy (temperature, "
 			    "voltage, current, fan...)", d->skipped_names);
+		if (d->skipped_parts > 0)
+			rf_note(d, "%d Sensors not fetched: their Id names a "
+			    "component (CPU, GPU, memory, rail...), never the "
+			    "wall (probe reads them)", d->skipped_parts);
 		d->plan_rc = rf_choose(d, &d->plan_err);
 		d->plan.series = d->series;
 		d->plan.n_series = d->n_series;

@@ -76,11 +76,13 @@ struct chassis {
 	char	 fed_by[RF_LINKS][RF_URI_MAX];	/* PoweredBy's chassis */
 	char	 systems[RF_LINKS][RF_URI_MAX];	/* Links.ComputerSystems */
 	char	 manager[RF_URI_MAX];		/* Links.ManagedBy[0] */
+	char	 pdu[RF_URI_MAX];	/* Links.PowerDistribution: a PDU's */
 	char	 env[RF_URI_MAX], sensors[RF_URI_MAX], psub[RF_URI_MAX];
 	char	 power[RF_URI_MAX];
 	int	 n_fed_by, n_systems;
 	bool	 gpu;		/* stands for one GPU (HGX_GPU_SXM_1) */
 	bool	 component;	/* a part (GPU, CPLD, module, cooling...) */
+	bool	 part_name;	/* named as a part (rf_names_part) */
 	bool	 walked;	/* its power resources were asked for */
 	int	 psu_listed;	/* supplies in PowerSubsystem */
 	int	 psu_absent;	/* ...whose Status.State is Absent/Disabled */
@@ -123,6 +125,7 @@ struct rf_disc {
 	char		 expand[32];	/* "$expand=..." the service takes, or "" */
 	int		 requests;	/* GETs asked for (rf_disc_next) */
 	int		 skipped_names;	/* Sensors not fetched: not power by Id */
+	int		 skipped_parts;	/* ...a component by Id (node mode) */
 	int		 dropped;	/* links over a bound, never fetched */
 	struct rf_readings rd;
 	struct rf_plan	 plan;

@@ -28,19 +28,21 @@ kind_of(int c)
 	return 0;
 }
 
-/* Cuts s into lower-case words (see the header). */
+/* Cuts s into lower-case words (see the header; also "CPUUsage" ->
+ * cpu usage: an upper case letter before a lower one starts a word). */
 static void
 split(const char *s, struct words *out)
 {
 	size_t len = 0;
-	int prev = 0, k;
+	int prev = 0, k, next;
 
 	out->n = 0;
 	for (; s != NULL && out->n < MAX_WORDS; s++) {
 		k = *s ? kind_of((unsigned char)*s) : 0;
-		/* a new word: separator, letter<->digit, lower->Upper */
+		next = *s ? kind_of((unsigned char)s[1]) : 0;
 		if (len > 0 && (k == 0 || (k == 1) != (prev == 1) ||
-		    (k == 2 && prev == 3) || len + 1 >= WORD_MAX)) {
+		    (k == 2 && prev == 3) || (k == 2 && prev == 2 &&
+		    next == 3) || len + 1 >= WORD_MAX)) {
 			out->w[out->n][len] = '\0';
 			out->n++;
 			len = 0;
@@ -176,11 +178,15 @@ rf_names_part(const char *s)
 	static const char *const whole[] = { "node", "nodes", "server",
 	    "system", "chassis", "enclosure", "tray", "sled", "blade",
 	    "shelf", "rack", "host", "computer", NULL };
+	static const char *const part[] = { "board", "module", "card",
+	    "mezzanine", "daughter", NULL };
 	struct words ws;
 
-	if (s == NULL || !rf_names_component(s))
+	if (s == NULL)
 		return false;
 	split(s, &ws);
+	if (!rf_names_component(s) && !has_any(&ws, part))
+		return false;
 	return !has_any(&ws, whole);
 }
 

@@ -35,10 +35,11 @@ int	 rf_role_of(const char *ctx, const char *subctx, const char *id,
 	    const char *name, bool aggregate);
 /* Does s name a component (cpu, gpu, cpld...) or a rail below 12 V? */
 bool	 rf_names_component(const char *s);
-/* Does a chassis Id or Name s stand for a part (a component word, and no
- * word of a whole: node, server, system, chassis, enclosure, tray, sled,
- * blade, shelf, rack, host, computer)?  "CPLD_0", "HGX_Baseboard_0" are
- * parts; "GPU Node Chassis" is not. */
+/* Does a chassis Id or Name s stand for a part (a component word, or
+ * board, module, card, mezzanine, daughter; and no word of a whole: node,
+ * server, system, chassis, enclosure, tray, sled, blade, shelf, rack,
+ * host, computer)?  "CPLD_0", "BaseBoard_0", "HGX_Baseboard_0" are parts;
+ * "GPU Node Chassis", "System Board" chassis of a whole are not. */
 bool	 rf_names_part(const char *s);
 /* Does s name a power supply or a rectifier (psu, ps1, rectifier)? */
 bool	 rf_names_supply(const char *s);

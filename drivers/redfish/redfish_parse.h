@@ -74,7 +74,7 @@ struct rf_reading {
 	char	 key[RF_URI_MAX + 48];
 	char	 uri[RF_URI_MAX];	/* resource the reading came from */
 	char	 ds_uri[RF_URI_MAX];	/* DataSourceUri, or "" */
-	char	 source[48];		/* "EnvironmentMetrics.EnergyJoules" */
+	char	 source[64];		/* "EnvironmentMetrics.EnergyJoules" */
 	char	 id[64];		/* Sensor / outlet / member Id */
 	char	 name[64];		/* its Name, or "" */
 	char	 related[RF_URI_MAX];	/* first RelatedItem, or "" */

@@ -221,6 +221,25 @@ say_notes(const struct rf_disc *d, struct wp_probe_result *out)
 	}
 }
 
+/* The value of -o key=value, or NULL; an unknown key is an error. */
+static int
+probe_opts(const struct wp_probe_req *req, const char **system,
+    struct wp_err *err)
+{
+	size_t i;
+
+	*system = NULL;
+	for (i = 0; req->extra != NULL && req->extra[i] != NULL; i++) {
+		if (strncmp(req->extra[i], "system=", 7) == 0)
+			*system = req->extra[i] + 7;
+		else if (strncmp(req->extra[i], "user=", 5) != 0)
+			return err_set(err, WP_E_CONFIG, "redfish probe: "
+			    "unknown option '%s' (known: -o system=<Id>)",
+			    req->extra[i]);
+	}
+	return 0;
+}
+
 int
 redfish_probe(const struct wp_probe_req *req, const struct wp_services *svc,
     struct wp_probe_result *out, struct wp_err *err)
@@ -228,10 +247,12 @@ redfish_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	struct pctx c = { .req = req, .svc = svc };
 	const struct rf_plan *plan;
 	struct rf_disc *d = NULL;
-	const char *p;
+	const char *p, *system;
 	int rc = -1;
 
 	snprintf(out->protocol, sizeof(out->protocol), "redfish");
+	if (probe_opts(req, &system, err) < 0)
+		return -1;
 	if ((p = strstr(req->url, "://")) == NULL)
 		return err_set(err, WP_E_CONFIG, "%s: not a URL", req->url);
 	snprintf(c.base, sizeof(c.base), "%.*s", (int)(p + 3 - req->url +
@@ -240,7 +261,7 @@ redfish_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 		return -1;
 	if (login(&c, err) < 0)
 		goto out;
-	if ((d = rf_disc_new(RF_MODE_PROBE, NULL)) == NULL) {
+	if ((d = rf_disc_new(RF_MODE_PROBE, system)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto out;
 	}

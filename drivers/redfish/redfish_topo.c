@@ -212,13 +212,36 @@ rf_topo_attribute(struct rf_disc *d, struct rf_topo *t)
 	return 0;
 }
 
+/* Chassis named as parts are parts unless a system has them as its own
+ * top-level chassis ("WFP_Baseboard" can be a node's only chassis). */
+static void
+settle_parts(struct rf_disc *d)
+{
+	struct chassis *c;
+	size_t i, s;
+	bool linked;
+
+	for (i = 0; i < d->n_ch; i++) {
+		c = &d->ch[i];
+		if (c->pdu[0] != '\0' && d->mode != RF_MODE_PROBE)
+			c->component = true;	/* a PDU's: read as a PDU */
+		if (!c->part_name || c->component)
+			continue;
+		for (s = 0, linked = c->n_systems > 0; s < d->n_sys && !linked;
+		    s++)
+			linked = rf_system_has(&d->sys[s], c);
+		c->component = c->parent[0] != '\0' || !linked;
+	}
+}
+
 void
 rf_topo_walk(struct rf_disc *d)
 {
 	struct rf_topo t;
 	size_t s, c;
-	bool linked = false;
+	bool linked = false, linked_top = false;
 
+	settle_parts(d);
 	select_systems(d);
 	if (d->mode == RF_MODE_PDU)
 		return;
@@ -234,9 +257,13 @@ rf_topo_walk(struct rf_disc *d)
 			if (d->sys[s].in_node && rf_topo_depth(&t, s, c) >= 0)
 				d->ch[c].walked = linked = true;
 	/* no system, or none linked: every top-level chassis that is not a
-	 * part (a power shelf, a chassis manager, a lone node chassis) */
+	 * part (a power shelf, a chassis manager, a lone node chassis); all
+	 * of them when ContainedBy links go round in a loop */
 	for (c = 0; !linked && c < d->n_ch; c++)
-		if (!d->ch[c].component && d->ch[c].parent[0] == '\0')
-			d->ch[c].walked = true;
+		if (!d->ch[c].component && rf_chassis_by_uri(d,
+		    d->ch[c].parent) == NULL)
+			d->ch[c].walked = linked_top = true;
+	for (c = 0; !linked && !linked_top && c < d->n_ch; c++)
+		d->ch[c].walked = !d->ch[c].component;
 	rf_topo_free(&t);
 }
