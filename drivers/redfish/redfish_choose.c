@@ -753,7 +753,10 @@ rf_choose(struct rf_disc *d, struct wp_err *err)
 	}
 	identity(d, lv, n);
 	rc = 0;
-	if (d->n_series == 0 && (d->mode != RF_MODE_PROBE || d->n_found == 0))
+	if (strncmp(no_wall_reason(d), "no system", 9) == 0)
+		rc = err_set(err, WP_E_PROTOCOL, "%s", no_wall_reason(d));
+	else if (d->n_series == 0 && (d->mode != RF_MODE_PROBE ||
+	    d->n_found == 0))
 		rc = err_set(err, WP_E_PROTOCOL, "no power or energy source "
 		    "found (%zu chassis, %d unreadable links%s%s)%s%s", d->n_ch,
 		    d->plan.dangling, d->problem[0] ? "; last: " : "",
