@@ -410,6 +410,60 @@ wall_series(struct rf_disc *d, const struct rf_topo *t,
 	return 0;
 }
 
+/* Do two figures read the same readings twice (a chassis repeating
+ * another's Sensors: same Ids, same values)? */
+static bool
+same_figure(const struct rf_disc *d, const struct rf_figure *a,
+    const struct rf_figure *b)
+{
+	const struct rf_reading *x, *y;
+	size_t i, j;
+
+	if (a->n == 0 || a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		x = &d->rd.v[a->idx[i]];
+		for (j = 0; j < b->n; j++) {
+			y = &d->rd.v[b->idx[j]];
+			if (x->id[0] && strcmp(x->id, y->id) == 0 &&
+			    x->value == y->value && x->src == y->src)
+				break;
+		}
+		if (j == b->n)
+			return false;
+	}
+	return true;
+}
+
+/* Drops level i of n when its figures repeat an earlier level's. */
+static size_t
+drop_repeats(struct rf_disc *d, struct rf_level *lv, struct rf_figure *e,
+    struct rf_figure *p, size_t n)
+{
+	char a[160], b[160];
+	size_t i, j, k;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++) {
+			if (!same_figure(d, &p[i], &p[j]) && !same_figure(d,
+			    &e[i], &e[j]))
+				continue;
+			rf_level_name(d, &lv[i], a, sizeof(a));
+			rf_level_name(d, &lv[j], b, sizeof(b));
+			rf_note(d, "%s repeats the readings of %s: counted "
+			    "once", a, b);
+			for (k = i; k + 1 < n; k++) {
+				lv[k] = lv[k + 1];
+				e[k] = e[k + 1];
+				p[k] = p[k + 1];
+			}
+			n--;
+			i--;
+			break;
+		}
+	return n;
+}
+
 /* The wall series of the node; its levels in lv (*n of them). */
 static int
 plan_wall(struct rf_disc *d, const struct rf_topo *t, struct rf_level *lv,
@@ -418,9 +472,10 @@ plan_wall(struct rf_disc *d, const struct rf_topo *t, struct rf_level *lv,
 	struct rf_figure e[MAX_LEVELS], p[MAX_LEVELS];
 	size_t n, i;
 
-	n = *n_out = node_levels(d, t, lv);
+	n = node_levels(d, t, lv);
 	for (i = 0; i < n; i++)
 		rf_wall_figures(d, t, &lv[i], &e[i], &p[i]);
+	n = *n_out = drop_repeats(d, lv, e, p, n);
 	if (n == 0)
 		rf_note(d, "no wall source: nothing on this BMC measures the "
 		    "node's input (the report models the node)");

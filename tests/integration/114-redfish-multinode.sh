@@ -7,7 +7,9 @@
 #      127.0.0.31 polled as three targets: n0 (system: Node0), n1 (system:
 #      Node1) and blade (no system: the BMC's total): ONE session for all
 #      three, each node's wall/energy its own counter (following the trace),
-#      the blade's the sum of both (systems=2), all sessions deleted at exit;
+#      the blade's the sum of both (systems=2); reloads that drop two of the
+#      targets, then add them back, keep that one session; it is deleted at
+#      exit;
 #   3. probe -o system=Node1 chooses Node1's input; an unknown system is a
 #      clear error naming it;
 #   4. an 805-Sensor node (the input the 791st) served 100 members a page,
@@ -71,10 +73,30 @@ cfg "$T/c.yaml" "nodes:
   - {name: n1, bmc: {url: \"$URL\", credentials: bmc, system: Node1}}
   - {name: blade, bmc: {url: \"$URL\", credentials: bmc}}"
 "$WATTPATH" check-config -c "$T/c.yaml" >/dev/null 2>&1 || fail "c.yaml refused"
+stats() {	# KEY
+	$PY -c "import json,urllib.request as u; print(json.load(u.urlopen('$URL/_test/stats'))['$1'])"
+}
 bg wp "$WATTPATH" run -c "$T/c.yaml"
 sleep 9
 alive "$PID_wp"
 st=$($PY -c "import urllib.request as u; print(u.urlopen('$URL/_test/stats').read().decode())")
+T1=$($PY -c "import time; print(time.time())")
+cp "$T/c.yaml" "$T/c3.yaml"
+cfg "$T/c.yaml" "nodes:
+  - {name: n0, bmc: {url: \"$URL\", credentials: bmc, system: Node0}}"
+kill -HUP "$PID_wp"
+wait_for 5 grep -q "reloaded: 1 targets" "$T/wp.log" || fail "no reload to one target"
+g=$(stats gets)
+wait_for 5 sh -c "[ \$($PY -c \"import json,urllib.request as u; print(json.load(u.urlopen('$URL/_test/stats'))['gets'])\") -gt $((g + 2)) ]" ||
+	fail "n0 stopped polling after the reload"
+[ "$(stats open)" = 1 ] && [ "$(stats created)" = 1 ] && [ "$(stats deleted)" = 0 ] ||
+	fail "dropping two targets of the BMC: open $(stats open), created $(stats created), deleted $(stats deleted)"
+cp "$T/c3.yaml" "$T/c.yaml"
+kill -HUP "$PID_wp"
+wait_for 5 grep -q "reloaded: 3 targets" "$T/wp.log" || fail "no reload to three targets"
+sleep 3
+[ "$(stats open)" = 1 ] && [ "$(stats created)" = 1 ] ||
+	fail "adding two targets back: open $(stats open), created $(stats created)"
 kill -TERM "$PID_wp"
 wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop"
 rc=0; wait "$PID_wp" || rc=$?
@@ -83,10 +105,12 @@ rc=0; wait "$PID_wp" || rc=$?
 	fail "export: $(cat "$T/j.err")"
 $PY -c "import urllib.request as u; print(u.urlopen('$URL/_test/stats').read().decode())" \
 	>"$T/stats.json"
-$PY - "$T" "$URL" "$st" <<'PYEOF' || fail "journal content (kept in $T/j.csv)"
+$PY - "$T" "$URL" "$st" "$T1" <<'PYEOF' || fail "journal content (kept in $T/j.csv)"
 import csv, json, sys, urllib.request
 T, URL, running = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-rows = list(csv.DictReader(open(T + "/j.csv")))
+t1 = float(sys.argv[4])
+rows = [r for r in csv.DictReader(open(T + "/j.csv"))
+        if int(r["t_real_ns"]) / 1e9 < t1]
 st = json.load(open(T + "/stats.json"))
 assert running["open"] == 1 and running["created"] == 1, \
     "three targets, one BMC: %s" % running

@@ -531,15 +531,33 @@ test_identity_from_system_and_manager(void **st)
 	rf_disc_free(d);
 }
 
-/* Loops in links end; a link to a missing chassis is not fatal. */
-static void
-test_link_loops_end(void **st)
+/* Walks a tree given as (uri, json) pairs, every other URI a 404. */
+static struct rf_disc *
+walk_docs(const char *const (*docs)[2], size_t n_docs, int *requests)
 {
 	struct rf_disc *d = rf_disc_new(RF_MODE_NODE, NULL);
 	struct json_object *o;
 	struct wp_err err, fe = { 0 };
 	const char *uri;
-	int n = 0;
+	size_t i;
+
+	*requests = 0;
+	while ((uri = rf_disc_next(d)) != NULL && (*requests)++ < 100) {
+		for (i = 0; i < n_docs; i++)
+			if (strcmp(docs[i][0], uri) == 0)
+				break;
+		o = i < n_docs ? json_tokener_parse(docs[i][1]) : NULL;
+		err_set(&fe, WP_E_PROTOCOL, "HTTP 404");
+		assert_int_equal(rf_disc_feed(d, o, &fe, &err), 0);
+		json_object_put(o);
+	}
+	return d;
+}
+
+/* Loops in links end; a link to a missing chassis is not fatal. */
+static void
+test_link_loops_end(void **st)
+{
 	static const char *const docs[][2] = {
 		{ "/redfish/v1/", "{\"Chassis\":{\"@odata.id\":\"/redfish/v1/"
 		    "Chassis\"},\"Systems\":{\"@odata.id\":\"/redfish/v1/"
@@ -562,22 +580,71 @@ test_link_loops_end(void **st)
 		    "v1_7_0.Power\",\"PowerControl\":[{\"PowerConsumedWatts\":"
 		    "321}]}" },
 	};
-	size_t i;
+	struct rf_disc *d;
+	int n;
 
 	(void)st;
-	while ((uri = rf_disc_next(d)) != NULL && n++ < 100) {
-		for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
-			if (strcmp(docs[i][0], uri) == 0)
-				break;
-		o = i < sizeof(docs) / sizeof(docs[0]) ?
-		    json_tokener_parse(docs[i][1]) : NULL;
-		err_set(&fe, WP_E_PROTOCOL, "HTTP 404");
-		assert_int_equal(rf_disc_feed(d, o, &fe, &err), 0);
-		json_object_put(o);
-	}
+	d = walk_docs(docs, sizeof(docs) / sizeof(docs[0]), &n);
 	assert_true(n < 20);
 	assert_non_null(plan_series(d, "wall/power"));
 	rf_disc_free(d);
+}
+
+/* Two top-level chassis of one system list the same supplies' Sensors:
+ * counted once, said so. */
+static void
+test_repeated_chassis_counted_once(void **st)
+{
+#define SENS(c, s, w) "{\"@odata.type\":\"#Sensor.v1_7_0.Sensor\"," \
+    "\"@odata.id\":\"/redfish/v1/Chassis/" c "/Sensors/" s "\",\"Id\":\"" \
+    s "\",\"ReadingType\":\"Power\",\"Reading\":" w ",\"PhysicalContext\":" \
+    "\"PowerSupply\"}"
+#define CHAS(c) "{\"Id\":\"" c "\",\"ChassisType\":\"RackMount\"," \
+    "\"Links\":{\"ComputerSystems\":[{\"@odata.id\":\"/redfish/v1/" \
+    "Systems/S\"}]},\"Sensors\":{\"@odata.id\":\"/redfish/v1/Chassis/" c \
+    "/Sensors\"}}"
+#define COLL(c) "{\"@odata.type\":\"#SensorCollection.SensorCollection\"," \
+    "\"Members\":[{\"@odata.id\":\"/redfish/v1/Chassis/" c "/Sensors/" \
+    "PSU0_Input_Power\"},{\"@odata.id\":\"/redfish/v1/Chassis/" c \
+    "/Sensors/PSU1_Input_Power\"}]}"
+	static const char *const docs[][2] = {
+		{ "/redfish/v1/", "{\"Chassis\":{\"@odata.id\":\"/redfish/v1/"
+		    "Chassis\"},\"Systems\":{\"@odata.id\":\"/redfish/v1/"
+		    "Systems\"}}" },
+		{ "/redfish/v1/Systems", "{\"Members\":[{\"@odata.id\":"
+		    "\"/redfish/v1/Systems/S\"}]}" },
+		{ "/redfish/v1/Systems/S", "{\"Id\":\"S\",\"PowerState\":"
+		    "\"On\"}" },
+		{ "/redfish/v1/Chassis", "{\"Members\":[{\"@odata.id\":"
+		    "\"/redfish/v1/Chassis/Node\"},{\"@odata.id\":\"/redfish/v1/"
+		    "Chassis/WFP_Baseboard\"}]}" },
+		{ "/redfish/v1/Chassis/Node", CHAS("Node") },
+		{ "/redfish/v1/Chassis/WFP_Baseboard", CHAS("WFP_Baseboard") },
+		{ "/redfish/v1/Chassis/Node/Sensors", COLL("Node") },
+		{ "/redfish/v1/Chassis/WFP_Baseboard/Sensors",
+		    COLL("WFP_Baseboard") },
+		{ "/redfish/v1/Chassis/Node/Sensors/PSU0_Input_Power",
+		    SENS("Node", "PSU0_Input_Power", "597") },
+		{ "/redfish/v1/Chassis/Node/Sensors/PSU1_Input_Power",
+		    SENS("Node", "PSU1_Input_Power", "588") },
+		{ "/redfish/v1/Chassis/WFP_Baseboard/Sensors/PSU0_Input_Power",
+		    SENS("WFP_Baseboard", "PSU0_Input_Power", "597") },
+		{ "/redfish/v1/Chassis/WFP_Baseboard/Sensors/PSU1_Input_Power",
+		    SENS("WFP_Baseboard", "PSU1_Input_Power", "588") },
+	};
+	const struct rf_series *p;
+	struct rf_disc *d;
+	int n;
+
+	(void)st;
+	d = walk_docs(docs, sizeof(docs) / sizeof(docs[0]), &n);
+	assert_non_null(p = plan_series(d, "wall/power"));
+	assert_int_equal(p->n_pick, 2);
+	assert_true(has_note(d, "repeats the readings of"));
+	rf_disc_free(d);
+#undef SENS
+#undef CHAS
+#undef COLL
 }
 
 int
@@ -601,6 +668,7 @@ main(void)
 		cmocka_unit_test(test_psu_check_noted),
 		cmocka_unit_test(test_identity_from_system_and_manager),
 		cmocka_unit_test(test_link_loops_end),
+		cmocka_unit_test(test_repeated_chassis_counted_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
