@@ -302,6 +302,12 @@ test_sensor_types_units_and_states(void **st)
 	    "v1_0_0.Sensor\",\"ReadingType\":\"Power\",\"Reading\":null}", &r,
 	    &e), 0);
 	assert_int_equal(r.n, 4);
+	/* a reading time beyond what a wp_time holds is no time (the fuzzer
+	 * found it overflowing) */
+	assert_int_equal(parse_text("/s/Y", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingType\":\"Power\",\"Reading\":1,\"ReadingTime\":"
+	    "\"7066-01-01T00:00:00Z\"}", &r, &e), 1);
+	assert_true(r.v[4].device_time == 0);
 	rf_readings_fini(&r);
 }
 
