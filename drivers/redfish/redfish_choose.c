@@ -1,4 +1,5 @@
 /* redfish_choose.c - what the node polls, from what the walk found. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,42 +221,99 @@ level_in(const struct rf_level *lv, size_t n, const struct rf_level *x)
 	return false;
 }
 
+/* Does every chassis ch Links.Contains belong to the node (a part, or a
+ * chassis of one of its systems)?  False when it lists none. */
+static bool
+contains_only_ours(struct rf_disc *d, const struct rf_topo *t, size_t ch)
+{
+	const struct chassis *c = &d->ch[ch], *x;
+	size_t s;
+	int i;
+	bool ours;
+
+	if (c->n_contains == 0 || c->contains_more)
+		return false;
+	for (i = 0; i < c->n_contains; i++) {
+		if ((x = rf_chassis_by_uri(d, c->contains[i])) == NULL)
+			return false;	/* one we cannot see: not ours */
+		for (s = 0, ours = x->component; s < d->n_sys && !ours; s++)
+			ours = d->sys[s].in_node && rf_topo_depth(t, s,
+			    (size_t)rf_chassis_index(d, x)) >= 0;
+		if (!ours)
+			return false;
+	}
+	return true;
+}
+
+/* The candidate levels of system s, outermost first (at one depth, the
+ * whole chassis before the readings of it naming s). */
+static size_t
+candidates(struct rf_disc *d, const struct rf_topo *t, size_t s,
+    struct rf_level *cand, size_t max)
+{
+	struct rf_level lv, tmp;
+	size_t c, n = 0, i, j;
+	int dep, k;
+
+	for (c = 0; c < d->n_ch && n < max; c++) {
+		if ((dep = rf_topo_depth(t, s, c)) < 0)
+			continue;
+		for (k = 0; k < 2 && n < max; k++) {
+			lv.ch = (int)c;
+			lv.sys = k == 0 ? -1 : (int)s;
+			lv.depth = dep * 2 + (k == 0);
+			if ((k == 0 && !rf_topo_fed_in_node(d, t, c)) ||
+			    !rf_wall_has_data(d, t, &lv))
+				continue;
+			cand[n++] = lv;
+		}
+	}
+	for (i = 1; i < n; i++)		/* by depth, outer first */
+		for (j = i; j > 0 && cand[j].depth > cand[j - 1].depth; j--) {
+			tmp = cand[j];
+			cand[j] = cand[j - 1];
+			cand[j - 1] = tmp;
+		}
+	return n;
+}
+
 /*
- * The levels of system s: its chain's chassis with an input reading that
- * feed only the node's systems, and the readings of a shared chassis that
- * name s; the outermost of them (at the same depth, the whole chassis
- * before the readings naming s).  Adds those not there yet to out (*n of
- * them); how many s has.
+ * The levels of system s (docs/redfish.md, rule 5): of the chassis on its
+ * chain with an input reading that feed only the node's systems (and the
+ * readings of a shared chassis that name s), the outermost whose figure
+ * is the node's: one that contains only the node's chassis, or reads a
+ * better figure than every level inside it (an S3260 enclosure's
+ * PowerConsumedWatts over its server's AverageConsumedWatts), else the
+ * innermost.  Adds those not there yet to out (*n of them); how many s
+ * has.
  */
 static size_t
 system_levels(struct rf_disc *d, const struct rf_topo *t, size_t s,
     struct rf_level *out, size_t *n, size_t max)
 {
-	struct rf_level best[MAX_LEVELS], lv;
-	size_t c, nb = 0, i;
-	int dep, bd = -1, k;
+	struct rf_level cand[MAX_LEVELS];
+	int rank[MAX_LEVELS], inner, at = -1;
+	size_t nc, i, j, got = 0;
 
-	for (c = 0; c < d->n_ch; c++) {
-		if ((dep = rf_topo_depth(t, s, c)) < 0)
-			continue;
-		for (k = 0; k < 2; k++) {
-			lv.ch = (int)c;
-			lv.sys = k == 0 ? -1 : (int)s;
-			lv.depth = dep * 2 + (k == 0);	/* whole chassis first */
-			if ((k == 0 && !rf_topo_fed_in_node(d, t, c)) ||
-			    !rf_wall_has_data(d, t, &lv) || lv.depth < bd)
-				continue;
-			if (lv.depth > bd)
-				nb = 0;
-			bd = lv.depth;
-			if (nb < MAX_LEVELS)
-				best[nb++] = lv;
-		}
+	nc = candidates(d, t, s, cand, MAX_LEVELS);
+	for (i = 0; i < nc; i++)
+		rank[i] = rf_wall_rank(d, t, &cand[i]);
+	for (i = 0; i < nc && at < 0; i++) {
+		for (j = i + 1, inner = INT_MAX; j < nc; j++)
+			if (cand[j].depth < cand[i].depth && rank[j] < inner)
+				inner = rank[j];
+		if (inner == INT_MAX || rank[i] < inner || (cand[i].sys < 0 &&
+		    contains_only_ours(d, t, (size_t)cand[i].ch)))
+			at = cand[i].depth;
 	}
-	for (i = 0; i < nb && *n < max; i++)
-		if (!level_in(out, *n, &best[i]))
-			out[(*n)++] = best[i];
-	return nb;
+	for (i = 0; i < nc && *n < max; i++) {
+		if (cand[i].depth != at)
+			continue;
+		got++;
+		if (!level_in(out, *n, &cand[i]))
+			out[(*n)++] = cand[i];
+	}
+	return got;
 }
 
 /* Says why system s has no level: no input anywhere, or only in a

@@ -354,7 +354,7 @@ component_type(const char *t)
 }
 
 /* Links of a chassis: systems, ContainedBy, PoweredBy (as chassis),
- * ManagedBy. */
+ * Contains, ManagedBy, PowerDistribution. */
 static void
 chassis_links(struct chassis *c, struct json_object *doc)
 {
@@ -378,6 +378,13 @@ chassis_links(struct chassis *c, struct json_object *doc)
 				break;
 		if (j == c->n_fed_by)
 			rf_copy_uri(c->fed_by[c->n_fed_by++], RF_URI_MAX, fed);
+	}
+	for (i = 0; (s = rf_link_in(doc, "Contains", i)) != NULL; i++) {
+		if (c->n_contains == 2 * RF_LINKS) {
+			c->contains_more = true;
+			break;
+		}
+		rf_copy_uri(c->contains[c->n_contains++], RF_URI_MAX, s);
 	}
 	rf_copy_uri(c->manager, sizeof(c->manager), rf_link_in(doc,
 	    "ManagedBy", 0));

@@ -44,6 +44,8 @@ rf_note(struct rf_disc *d, const char *fmt, ...)
 	va_list ap;
 	size_t i;
 
+	if (d->quiet > 0)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);

@@ -74,12 +74,14 @@ struct chassis {
 	char	 vendor[64], model[128];
 	char	 parent[RF_URI_MAX];		/* ContainedBy */
 	char	 fed_by[RF_LINKS][RF_URI_MAX];	/* PoweredBy's chassis */
+	char	 contains[2 * RF_LINKS][RF_URI_MAX];	/* Links.Contains */
 	char	 systems[RF_LINKS][RF_URI_MAX];	/* Links.ComputerSystems */
 	char	 manager[RF_URI_MAX];		/* Links.ManagedBy[0] */
 	char	 pdu[RF_URI_MAX];	/* Links.PowerDistribution: a PDU's */
 	char	 env[RF_URI_MAX], sensors[RF_URI_MAX], psub[RF_URI_MAX];
 	char	 power[RF_URI_MAX];
-	int	 n_fed_by, n_systems;
+	int	 n_fed_by, n_systems, n_contains;
+	bool	 contains_more;	/* Links.Contains listed more than kept */
 	bool	 gpu;		/* stands for one GPU (HGX_GPU_SXM_1) */
 	bool	 component;	/* a part (GPU, CPLD, module, cooling...) */
 	bool	 part_name;	/* named as a part (rf_names_part) */
@@ -136,6 +138,7 @@ struct rf_disc {
 	const char	*notes[MAX_NOTES];	/* pool strings */
 	size_t		 n_notes;
 	int		 notes_dropped;	/* beyond MAX_NOTES (or ENOMEM) */
+	int		 quiet;		/* > 0: rf_note says nothing (trials) */
 	char		 problem[WP_ERR_MSG];
 	char		 pdu_vendor[64], pdu_model[128], pdu_firmware[64];
 	bool		 planned;

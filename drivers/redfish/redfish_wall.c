@@ -1,4 +1,5 @@
 /* redfish_wall.c - the ranked wall figure of one chassis (no I/O). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -238,6 +239,7 @@ rank(struct rf_disc *d, const struct rf_topo *tp, const struct rf_level *lv,
 	int i, want;
 
 	f->n = 0;
+	f->tier = -1;
 	for (i = first; list[i].src >= 0 && i != stop; i++) {
 		if ((n = select_tier(d, tp, lv, &list[i], idx,
 		    RF_MAX_PICKS)) == 0)
@@ -245,6 +247,7 @@ rank(struct rf_disc *d, const struct rf_topo *tp, const struct rf_level *lv,
 		if (list[i].how == ONE) {
 			best_one(d, idx, n, q, f);
 			f->rule = list[i].rule;
+			f->tier = i;
 			return i;
 		}
 		want = supplies_present(&d->ch[lv->ch], list[i].src);
@@ -257,6 +260,7 @@ rank(struct rf_disc *d, const struct rf_topo *tp, const struct rf_level *lv,
 		memcpy(f->idx, idx, n * sizeof(*idx));
 		f->n = n;
 		f->rule = list[i].rule;
+		f->tier = i;
 		return i;
 	}
 	return -1;
@@ -335,4 +339,18 @@ rf_wall_figures(struct rf_disc *d, const struct rf_topo *tp,
 	*power = psu;
 	if (et >= 0 && et < es)		/* the same meter as the power */
 		rank(d, tp, lv, energy_tiers, es, -1, WP_Q_ENERGY, energy);
+}
+
+int
+rf_wall_rank(struct rf_disc *d, const struct rf_topo *t,
+    const struct rf_level *lv)
+{
+	struct rf_figure e, p;
+
+	d->quiet++;
+	rf_wall_figures(d, t, lv, &e, &p);
+	d->quiet--;
+	if (e.n == 0 && p.n == 0)
+		return INT_MAX;
+	return (e.n > 0 ? 0 : 1000) + (p.n > 0 ? p.tier : 999);
 }

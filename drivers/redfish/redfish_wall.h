@@ -47,6 +47,7 @@ struct rf_level {
 struct rf_figure {
 	size_t	 idx[RF_MAX_PICKS];	/* readings of d->rd, summed */
 	size_t	 n;			/* 0: none */
+	int	 tier;			/* its rank (0 best), -1 none */
 	const char *rule;		/* how it was chosen, for notes */
 };
 
@@ -61,6 +62,10 @@ bool	 rf_wall_has_data(const struct rf_disc *d, const struct rf_topo *t,
 void	 rf_wall_figures(struct rf_disc *d, const struct rf_topo *t,
 	    const struct rf_level *lv, struct rf_figure *energy,
 	    struct rf_figure *power);
+/* How good lv's figures are, lower better: an energy counter first, then
+ * the power figure's rank (without notes).  INT_MAX: none. */
+int	 rf_wall_rank(struct rf_disc *d, const struct rf_topo *t,
+	    const struct rf_level *lv);
 /* "Chassis 1U" or "System Node0 in Chassis Blade" into buf. */
 void	 rf_level_name(const struct rf_disc *d, const struct rf_level *lv,
 	    char *buf, size_t len);
