@@ -246,8 +246,8 @@ rf_role_of(const char *ctx, const char *subctx, const char *id,
     const char *name, bool aggregate)
 {
 	static const char *const out_words[] = { "out", "output", "outputs",
-	    "standby", "stby", "branch", "branches", "circuit", "circuits",
-	    "outlet", "outlets", NULL };
+	    "pout", "iout", "vout", "standby", "stby", "branch", "branches",
+	    "circuit", "circuits", "outlet", "outlets", NULL };
 	static const char *const inputs[] = { "Chassis", "Rack", "ComputeBay",
 	    "PowerSubsystem", "ACInput", "ACUtilityInput",
 	    "ACMaintenanceBypassInput", "ACStaticSwitch", NULL };

@@ -21,8 +21,9 @@
  * and Name.  aggregate: the reading is a chassis total by its property
  * (PowerControl), so that a PowerSupply context means "measured at the
  * supplies", not one supply.  In order: an Output sub-context or an output
- * word (out, output, standby, stby) is an output; a rail below 12 V in a
- * name (0.85V, 0V9, 3V3, P5V, 1.8V) is a component; a component context
+ * word (out, output, pout, standby, branch, circuit, outlet) is an output;
+ * a rail below 12 V in a name (0.85V, 0V9, 3V3, P5V, 1.8V) is a component;
+ * a component context
  * (CPU, GPU, Memory, Fan, VoltageRegulator, StorageDevice,
  * NetworkingDevice, Accelerator...) or a component word (cpu, gpu, dimm,
  * memory, fan, bmc, cpld, nic, vr, pump, cooling, drive...) is a

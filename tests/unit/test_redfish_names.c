@@ -57,6 +57,9 @@ test_roles(void **st)
 		{ NULL, NULL, "PSU2 Input Power", NULL, false, RF_ROLE_PSU },
 		{ NULL, NULL, "Total_GPU_Power", NULL, false,
 		    RF_ROLE_COMPONENT },
+		{ "PowerSupply", NULL, "PSU1_POUT", NULL, false,
+		    RF_ROLE_OUTPUT },
+		{ "PowerSupply", NULL, "PSU1_PIN", NULL, false, RF_ROLE_PSU },
 	};
 	size_t i;
 	int got;
