@@ -16,6 +16,7 @@
 #include "ingest.h"
 #include "lib/log.h"
 #include "lib/loop.h"
+#include "lib/shared.h"
 #include "registry.h"
 #include "run.h"
 #include "sched.h"
@@ -64,6 +65,7 @@ struct collector {
 	struct http		*http;
 	struct workers		*workers;
 	struct wp_services	 svc;
+	struct wp_shared	*shared;	/* what targets of a driver share */
 	char			*state_dir;
 	struct ingest		*ingest;
 	struct target		**t;
@@ -589,8 +591,12 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 	    (co->http = http_new(co->loop, conf->http_max_inflight, err)) == NULL ||
 	    (co->workers = workers_new(co->loop, conf->workers, err)) == NULL)
 		goto fail;
+	if ((co->shared = shared_new()) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		goto fail;
+	}
 	co->svc = (struct wp_services){ co->loop, co->http, co->workers,
-	    co->state_dir };
+	    co->state_dir, co->shared };
 	if (registry_init(&co->svc, err) == -1)
 		goto fail;
 	co->drivers_up = true;
@@ -638,6 +644,10 @@ collector_free(struct collector *co)
 	}
 	if (co->drivers_up)
 		registry_fini();
+	if (shared_count(co->shared) > 0)
+		log_warnx("%d shared driver objects left at exit",
+		    shared_count(co->shared));
+	shared_free(co->shared);
 	workers_free(co->workers);
 	http_free(co->http);
 	ingest_free(co->ingest);

@@ -129,6 +129,9 @@ clock_parse_time(const char *s, wp_time *out)
 	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
 	    tm.tm_sec > 60)
 		return -1;
+	/* what a wp_time (ns since 1970 in 64 bits) holds: 1678..2261 */
+	if (tm.tm_year < 1678 || tm.tm_year > 2261)
+		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	p = s + n;

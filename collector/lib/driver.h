@@ -50,6 +50,7 @@ struct http;
 struct workers;
 struct ynode;
 struct diag;
+struct wp_shared;
 
 /* Core services a driver may use; borrowed, valid for the target's life. */
 struct wp_services {
@@ -57,6 +58,8 @@ struct wp_services {
 	struct http	*http;		/* shared curl multi (Redfish, inband) */
 	struct workers	*workers;	/* pool for blocking libraries */
 	const char	*state_dir;	/* private persistent state, or NULL */
+	struct wp_shared *shared;	/* objects targets of a driver share
+					   (lib/shared.h), or NULL: nothing is */
 };
 
 /* One entry of the config's credentials: list (borrowed). */

@@ -1,35 +1,31 @@
 /*
- * redfish.c - the per-BMC state machine on the shared HTTP transport.
+ * redfish.c - the Redfish driver's targets: a node's BMC (or a Redfish
+ * PDU), polled over the BMC it names (redfish_bmc.c: one connection and
+ * one session per BMC, shared by every target on it).
  *
- * One struct rf_target per BMC (or Redfish PDU), one keep-alive connection,
- * at most one request in flight.  A poll runs these steps, each one request
- * at a time, resuming from the HTTP callback:
- *   stale  DELETE a session a previous run left behind (state file)
- *   login  POST SessionService/Sessions (405: the legacy /redfish/v1/Sessions)
- *   walk   discovery (redfish_discover.c); its plan is copied into a
- *          compact one (rf_plan_compact: only what polling needs) and the
- *          walker is freed; a fresh walk runs after a 404, after
- *          RF_REDISCOVER and on reload (a new target)
+ * A poll runs these steps, each one request at a time, in the target's
+ * turn on its BMC (the BMC opens the session first: a stale DELETE left
+ * by a crash, a login):
+ *   walk   discovery (redfish_discover.c) for the node's system (bmc:
+ *          system:) or all of them; its plan is copied into a compact one
+ *          (rf_plan_compact: only what polling needs) and the walker is
+ *          freed; a fresh walk runs after a 404, after RF_REDISCOVER and
+ *          on reload (a new target)
  *   fetch  GET each resource of the plan ($select when supported)
  * then samples are built (rf_series_sample) and poll_done() is called.
- * A 401 drops the session and logs in again once per poll.
  *
- * stale, login and walk are not bound to one poll: when the core cancels a
- * poll (its deadline passed) during one of them, the request is left to
- * finish in the background (its own, longer timeout) so that a session the
- * BMC created is known and deleted later, and a discovery longer than one
- * interval still completes; the next poll resumes from there.  Only fetch
- * requests are cancelled.  max_inflight: one request per BMC (only 1 is
- * accepted in the config).
+ * A walk is not bound to one poll: when the core cancels a poll (its
+ * deadline passed) during one, the walk goes on in the background (its
+ * requests have their own, longer timeout), keeping the BMC's turn, so
+ * that a discovery longer than one interval completes; the next poll
+ * resumes from there.  Only fetches are cancelled.  max_inflight: one
+ * request per BMC (only 1 is accepted in the config).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <strings.h>
 
 #include <json-c/json.h>
 
@@ -37,12 +33,11 @@
 #include "../../collector/lib/driver.h"
 #include "../../collector/lib/http.h"
 #include "../../collector/lib/log.h"
-#include "../../collector/lib/loop.h"
-#include "../../collector/lib/secret.h"
 #include "../../collector/lib/url.h"
 #include "../../collector/lib/ycheck.h"
 #include "../../collector/lib/ynode.h"
 #include "redfish.h"
+#include "redfish_bmc.h"
 #include "redfish_discover.h"
 #include "redfish_parse.h"
 #include "redfish_probe.h"
@@ -50,12 +45,9 @@
 #define RF_REDISCOVER	(4 * 3600 * WP_SEC)
 #define RF_STALE_POLLS	30	/* identical readings while others move */
 #define RF_SKEW_MAX	(60 * WP_SEC)
-#define RF_SLOW_TIMEOUT	(10 * WP_SEC)	/* login, discovery, stale DELETE */
-#define RF_LEGACY_SESSIONS "/redfish/v1/Sessions"
-#define RF_SESSIONS	"/redfish/v1/SessionService/Sessions"
+#define RF_SYSTEM_MAX	64
 
-enum rf_auth { AUTH_SESSION, AUTH_BASIC, AUTH_NONE };
-enum rf_step { ST_IDLE, ST_STALE, ST_LOGIN, ST_WALK, ST_FETCH, ST_LOGOUT };
+enum rf_step { T_IDLE, T_WALK, T_FETCH };
 
 struct rf_stale {
 	double	 last;
@@ -63,26 +55,17 @@ struct rf_stale {
 };
 
 struct rf_target {
+	struct rf_user	 u;		/* its side of the BMC's turns */
 	char		 name[128];
 	char		 base[256];	/* scheme://host[:port] */
+	char		 system[RF_SYSTEM_MAX];	/* bmc: system:, or "" */
 	int		 mode;		/* RF_MODE_NODE / RF_MODE_PDU */
 	int		 auth;
-	char		*user;
-	char		*password;	/* loaded secret, or NULL; secret_free */
-	char		*pw_file;	/* where it comes from (one of two) */
-	char		*pw_env;
+	char		*user, *pw_file, *pw_env;	/* where the password is */
 	char		*ca_file, *pin;
 	bool		 insecure, gpu_inband;
 	wp_time		 timeout;
-	const struct wp_services *svc;	/* -> svc_copy */
-	struct wp_services svc_copy;
-	struct http_conn *conn;
-	/* session */
-	char		*token;		/* X-Auth-Token, or NULL; token_clear */
-	char		 session_uri[RF_URI_MAX];
-	char		*state_file;	/* or NULL: sessions not kept */
-	bool		 stale_checked;
-	const char	*login_path;
+	struct rf_bmc	*bmc;		/* rf_bmc_unref */
 	/* discovery: the walker while it runs, then only the plan */
 	struct rf_disc	*disc;
 	struct rf_plan	*plan;		/* rf_plan_compact's; rf_plan_free */
@@ -91,20 +74,20 @@ struct rf_target {
 	/* poll */
 	struct wp_poll	*poll;
 	int		 step;
-	bool		 relogged;
 	size_t		 next_uri;	/* in plan->uris */
 	struct rf_readings polled;	/* kept across polls, emptied */
 	struct rf_stale	*stale;
-	bool		 skew_logged, insecure_warned;
+	bool		 skew_logged;
 	char		 dropped_why[160];	/* last logged */
 };
 
-static void step(struct rf_target *t);
+static void target_step(struct rf_target *t);
 
 /* ---- config ---- */
 
 static const char *const bmc_keys[] = { "url", "credentials", "auth",
-	"ca_file", "pin_sha256", "insecure", "max_inflight", "name", NULL };
+	"ca_file", "pin_sha256", "insecure", "max_inflight", "name", "system",
+	NULL };
 
 /* scheme://host[:port] of a checked URL into t->base. */
 static void
@@ -181,6 +164,30 @@ inflight_conf(const struct wp_target_conf *tc, struct diag *d)
 		    "global cap is collector.http_max_inflight)", tc->where, n);
 }
 
+/* system: the ComputerSystem of a BMC that manages several (a node of a
+ * two-node blade); nodes only. */
+static void
+system_conf(struct rf_target *t, const struct wp_target_conf *tc,
+    struct diag *d)
+{
+	const char *s = ycheck_scalar(d, tc->block, "system", tc->where,
+	    false);
+
+	if (s == NULL)
+		return;
+	if (t->mode == RF_MODE_PDU)
+		diag_at(d, ynode_get(tc->block, "system"), false, "%s: system: "
+		    "is for a node's bmc block (the ComputerSystem Id a "
+		    "multi-node BMC reports), not a PDU", tc->where);
+	else if (*s == '\0' || strlen(s) >= sizeof(t->system) ||
+	    strpbrk(s, "/?#") != NULL)
+		diag_at(d, ynode_get(tc->block, "system"), false, "%s: system "
+		    "'%s': a ComputerSystem Id (1..63 characters, no '/', '?' "
+		    "or '#')", tc->where, s);
+	else
+		snprintf(t->system, sizeof(t->system), "%s", s);
+}
+
 /* Reads tc's block into t; every problem to d (validate and target_new
  * read it alike). */
 static void
@@ -218,43 +225,9 @@ rf_conf(struct rf_target *t, const struct wp_target_conf *tc,
 	    tc, d);
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
 	inflight_conf(tc, d);
+	system_conf(t, tc, d);
 	t->gpu_inband = tc->node_gpu_inband;
 	creds_conf(t, tc, auth != NULL || ynode_get(b, "auth") == NULL, d);
-}
-
-static void
-state_path(struct rf_target *t, const char *dir)
-{
-	char safe[128];
-	size_t i;
-
-	snprintf(safe, sizeof(safe), "%s", t->name);
-	for (i = 0; safe[i]; i++)
-		if (!((safe[i] >= 'a' && safe[i] <= 'z') || (safe[i] >= 'A' &&
-		    safe[i] <= 'Z') || (safe[i] >= '0' && safe[i] <= '9') ||
-		    safe[i] == '-' || safe[i] == '.'))
-			safe[i] = '_';
-	free(t->state_file);
-	if (asprintf(&t->state_file, "%s/redfish-session-%s", dir, safe) < 0)
-		t->state_file = NULL;
-}
-
-/* The session token is a secret: wiped when dropped. */
-static void
-token_clear(struct rf_target *t)
-{
-	if (t->token == NULL)
-		return;
-	explicit_bzero(t->token, strlen(t->token));
-	free(t->token);
-	t->token = NULL;
-}
-
-static int
-token_set(struct rf_target *t, const char *tok)
-{
-	token_clear(t);
-	return tok[0] != '\0' && (t->token = strdup(tok)) != NULL ? 0 : -1;
 }
 
 static void target_free(void *state);
@@ -269,7 +242,6 @@ rf_alloc(const struct wp_target_conf *tc)
 	snprintf(t->name, sizeof(t->name), "%s", tc->name);
 	t->mode = tc->kind && strcmp(tc->kind, "pdu") == 0 ? RF_MODE_PDU :
 	    RF_MODE_NODE;
-	t->svc = &t->svc_copy;
 	rf_readings_init(&t->polled);
 	return t;
 }
@@ -289,18 +261,22 @@ validate(const struct wp_target_conf *tc, struct diag *d)
 	return (int)(d->n_err - n0);
 }
 
+static void on_ready(struct rf_user *u);
+static void on_answer(struct rf_user *u, const struct http_resp *r,
+    const struct wp_err *e);
+static void on_failed(struct rf_user *u, const struct wp_err *e);
+
 static int
 target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
     void **state, struct wp_err *err)
 {
 	struct diag d = { .main_file = "" };
+	struct rf_bmc_conf bc;
 	struct rf_target *t;
 
 	*state = NULL;
 	if ((t = rf_alloc(tc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	if (svc != NULL)
-		t->svc_copy = *svc;	/* keep our own copy of the pointers */
 	rf_conf(t, tc, &d);
 	if (diag_to_err(&d, err) == -1) {
 		diag_fini(&d);
@@ -309,8 +285,21 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 		return -1;
 	}
 	diag_fini(&d);
-	if (svc && svc->state_dir)
-		state_path(t, svc->state_dir);
+	bc = (struct rf_bmc_conf){ t->base, t->auth, t->user, t->pw_file,
+	    t->pw_env, t->ca_file, t->pin, t->insecure };
+	if ((t->bmc = rf_bmc_get(&bc, svc, err)) == NULL) {
+		target_free(t);
+		return -1;
+	}
+	t->u.ready = on_ready;
+	t->u.answer = on_answer;
+	t->u.failed = on_failed;
+	t->u.name = t->name;
+	t->u.timeout = t->timeout;
+	if (rf_bmc_users(t->bmc) > 1)
+		log_debug("redfish %s: shares %s with %d other target%s",
+		    t->name, t->base, rf_bmc_users(t->bmc) - 1,
+		    rf_bmc_users(t->bmc) > 2 ? "s" : "");
 	*state = t;
 	return 0;
 }
@@ -320,57 +309,13 @@ describe(void *state, char *buf, size_t len)
 {
 	struct rf_target *t = state;
 
-	snprintf(buf, len, "redfish %s (%s, %s)", t->name, t->base,
-	    t->auth == AUTH_SESSION ? "session" : t->auth == AUTH_BASIC ?
-	    "basic" : "no auth");
+	snprintf(buf, len, "redfish %s (%s%s%s, %s)", t->name, t->base,
+	    t->system[0] ? " system " : "", t->system, t->auth ==
+	    AUTH_SESSION ? "session" : t->auth == AUTH_BASIC ? "basic" :
+	    "no auth");
 }
 
-/* ---- requests ---- */
-
-static void on_resp(void *arg, const struct http_resp *r,
-    const struct wp_err *e);
-
-static int
-request(struct rf_target *t, const char *method, const char *path,
-    const char *body, struct wp_err *err)
-{
-	struct http_req_opts o = { 0 };
-	char url[RF_URI_MAX + 320], hdr[600];
-	const char *hdrs[3] = { "Accept: application/json", NULL, NULL };
-	int rc;
-
-	if (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0)
-		snprintf(url, sizeof(url), "%s", path);
-	else
-		snprintf(url, sizeof(url), "%s%s", t->base, path);
-	o.method = method;
-	o.url = url;
-	o.body = body;
-	if (t->auth == AUTH_SESSION && t->token != NULL && t->step != ST_LOGIN) {
-		snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", t->token);
-		hdrs[1] = hdr;
-	}
-	if (t->auth == AUTH_BASIC) {
-		o.basic_user = t->user;
-		o.basic_password = t->password;
-	}
-	o.headers = hdrs;
-	o.ca_file = t->ca_file;
-	o.pin_sha256 = t->pin;
-	o.insecure = t->insecure;
-	o.timeout = t->timeout;
-	if (t->step == ST_LOGIN || t->step == ST_WALK || t->step == ST_STALE)
-		o.timeout = t->timeout > RF_SLOW_TIMEOUT ? t->timeout :
-		    RF_SLOW_TIMEOUT;
-	if (t->insecure && !t->insecure_warned) {
-		log_warnx("redfish %s: TLS verification is off (insecure: true)",
-		    t->name);
-		t->insecure_warned = true;
-	}
-	rc = http_start(t->conn, &o, on_resp, t, err);
-	explicit_bzero(hdr, sizeof(hdr));	/* copied by http_start */
-	return rc;
-}
+/* ---- the end of a poll ---- */
 
 static void
 finish_poll(struct rf_target *t, int rc, const struct wp_err *err)
@@ -378,9 +323,10 @@ finish_poll(struct rf_target *t, int rc, const struct wp_err *err)
 	struct wp_poll *p = t->poll;
 
 	t->poll = NULL;
-	t->step = ST_IDLE;
+	t->step = T_IDLE;
 	/* the readings are rebuilt every poll: hold no memory in between */
 	rf_readings_fini(&t->polled);
+	rf_bmc_done(t->bmc, &t->u);
 	if (p != NULL)
 		poll_done(p, rc, err);
 }
@@ -393,160 +339,6 @@ fail(struct rf_target *t, const struct wp_err *err)
 	if (strncmp(e.msg, "redfish ", 8) != 0)
 		err_prefix(&e, "redfish %s", t->name);
 	finish_poll(t, -1, &e);
-}
-
-/* ---- sessions ---- */
-
-static void
-save_session(struct rf_target *t)
-{
-	char tmp[600];
-	FILE *f;
-	int fd;
-
-	if (t->state_file == NULL)
-		return;
-	if (t->session_uri[0] == '\0') {
-		unlink(t->state_file);
-		return;
-	}
-	snprintf(tmp, sizeof(tmp), "%s", t->state_file);
-	if (strrchr(tmp, '/') != NULL) {	/* the state dir may be new */
-		*strrchr(tmp, '/') = '\0';
-		(void)mkdir(tmp, 0700);
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", t->state_file);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 ||
-	    (f = fdopen(fd, "w")) == NULL) {
-		if (fd >= 0)
-			close(fd);
-		log_warn("redfish %s: cannot save session state", t->name);
-		return;
-	}
-	fprintf(f, "%s\n%s\n%s\n", t->base, t->session_uri,
-	    t->token ? t->token : "");
-	if (fclose(f) != 0 || rename(tmp, t->state_file) != 0)
-		log_warn("redfish %s: cannot save session state", t->name);
-}
-
-/* Reads a stale session left by a previous run into session_uri/token. */
-static bool
-load_stale(struct rf_target *t)
-{
-	char base[256] = "", uri[RF_URI_MAX] = "", tok[512] = "";
-	FILE *f;
-
-	if (t->state_file == NULL || (f = fopen(t->state_file, "r")) == NULL)
-		return false;
-	if (fgets(base, sizeof(base), f) && fgets(uri, sizeof(uri), f) &&
-	    fgets(tok, sizeof(tok), f)) {
-		base[strcspn(base, "\n")] = uri[strcspn(uri, "\n")] = '\0';
-		tok[strcspn(tok, "\n")] = '\0';
-	}
-	fclose(f);
-	if (strcmp(base, t->base) != 0 || uri[0] == '\0') {
-		unlink(t->state_file);
-		return false;
-	}
-	snprintf(t->session_uri, sizeof(t->session_uri), "%s", uri);
-	token_set(t, tok);
-	explicit_bzero(tok, sizeof(tok));
-	return true;
-}
-
-/* Loads the password from its file or variable once; 0 or -1. */
-static int
-load_password(struct rf_target *t, struct wp_err *err)
-{
-	if (t->password != NULL || t->user == NULL || t->auth == AUTH_NONE)
-		return 0;
-	if (t->pw_file == NULL && t->pw_env == NULL)
-		return 0;
-	t->password = secret_load(t->pw_file, t->pw_env, err);
-	return t->password == NULL ? -1 : 0;
-}
-
-static char *
-login_body(struct rf_target *t)
-{
-	struct json_object *o = json_object_new_object();
-	char *s;
-
-	json_object_object_add(o, "UserName", json_object_new_string(t->user));
-	json_object_object_add(o, "Password",
-	    json_object_new_string(t->password ? t->password : ""));
-	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return s;
-}
-
-static int
-start_login(struct rf_target *t, const char *path, struct wp_err *err)
-{
-	char *body;
-	int rc;
-
-	t->step = ST_LOGIN;
-	t->login_path = path;
-	if ((body = login_body(t)) == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	rc = request(t, "POST", path, body, err);
-	explicit_bzero(body, strlen(body));
-	free(body);
-	return rc;
-}
-
-/* Path part of a Location header (absolute or relative). */
-static void
-uri_path(const char *loc, char *out, size_t len)
-{
-	const char *p = loc;
-
-	if (strncmp(p, "http://", 7) == 0 || strncmp(p, "https://", 8) == 0) {
-		p = strstr(p, "://") + 3;
-		p += strcspn(p, "/");
-	}
-	snprintf(out, len, "%s", p);
-}
-
-static int
-on_login(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
-{
-	char loc[RF_URI_MAX], tok[512];
-	struct json_object *o;
-	struct wp_err pe;
-	const char *id;
-	int rc;
-
-	if (r->status == 405 && strcmp(t->login_path, RF_SESSIONS) == 0)
-		return start_login(t, RF_LEGACY_SESSIONS, err) < 0 ? -1 : 1;
-	if (r->status == 401 || r->status == 403)
-		return err_set(err, WP_E_AUTH, "login refused (HTTP %ld)",
-		    r->status);
-	if (r->status != 200 && r->status != 201 && r->status != 204)
-		return err_set(err, http_status_class(r->status),
-		    "login: HTTP %ld", r->status);
-	if (http_resp_header(r, "X-Auth-Token", tok, sizeof(tok)) < 0)
-		tok[0] = '\0';
-	rc = token_set(t, tok);
-	explicit_bzero(tok, sizeof(tok));
-	if (rc < 0)
-		return err_set(err, WP_E_PROTOCOL, "login: no X-Auth-Token");
-	t->session_uri[0] = '\0';
-	if (http_resp_header(r, "Location", loc, sizeof(loc)) == 0 && loc[0])
-		uri_path(loc, t->session_uri, sizeof(t->session_uri));
-	else if (r->len > 0 && (o = rf_json_parse(r->body, r->len, &pe))) {
-		if ((id = rf_link(o, NULL)) != NULL)
-			snprintf(t->session_uri, sizeof(t->session_uri), "%s", id);
-		json_object_put(o);
-	}
-	if (t->session_uri[0] == '\0')
-		log_warnx("redfish %s: session has no URI (Location or "
-		    "@odata.id); it cannot be deleted", t->name);
-	save_session(t);
-	log_debug("redfish %s: logged in, session %s", t->name,
-	    t->session_uri);
-	return 0;
 }
 
 /* ---- discovery and polling ---- */
@@ -574,14 +366,14 @@ static int
 fetch_next(struct rf_target *t, struct wp_err *err)
 {
 	char path[RF_URI_MAX + 200];
+	const char *uri = t->plan->uris[t->next_uri];
 	const char *sel = t->plan->select[t->next_uri];
 
-	t->step = ST_FETCH;
-	snprintf(path, sizeof(path), "%s%s%s", t->plan->uris[t->next_uri],
-	    sel[0] ? "?$select=" : "", sel);
-	return request(t, "GET", path, NULL, err);
+	t->step = T_FETCH;
+	snprintf(path, sizeof(path), "%s%s%s", uri, sel[0] == '\0' ? "" :
+	    strchr(uri, '?') ? "&$select=" : "?$select=", sel);
+	return rf_bmc_request(t->bmc, &t->u, "GET", path, false, err);
 }
-
 /* Flags a series stale when it stays put while the others move. */
 static void
 check_stale(struct rf_target *t, size_t i, struct wp_sample *s, bool others)
@@ -698,14 +490,18 @@ on_fetch(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 	return 0;
 }
 
+/* An answer to a walk request (r NULL: transport error e). */
 static int
-on_walk(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
+on_walk(struct rf_target *t, const struct http_resp *r,
+    const struct wp_err *e, struct wp_err *err)
 {
 	struct json_object *o = NULL;
 	struct wp_err fe = { 0 };
 	int rc;
 
-	if (r->status != 200)
+	if (r == NULL)
+		fe = *e;
+	else if (r->status != 200)
 		err_set(&fe, http_status_class(r->status), "HTTP %ld",
 		    r->status);
 	else
@@ -715,94 +511,68 @@ on_walk(struct rf_target *t, const struct http_resp *r, struct wp_err *err)
 	return rc;
 }
 
-/* ---- the step machine ---- */
+/* ---- the step machine, in the target's turn on its BMC ---- */
 
 static void
-on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
+on_answer(struct rf_user *u, const struct http_resp *r, const struct wp_err *e)
 {
-	struct rf_target *t = arg;
+	struct rf_target *t = (struct rf_target *)u;
 	struct wp_err err = { 0 };
-	int rc = 0, was = t->step;
+	int rc = 0;
 
-	if (r == NULL) {
-		if (was == ST_STALE) {	/* best effort */
-			t->step = ST_IDLE;
-			step(t);
-			return;
-		}
-		if (was == ST_WALK) {
-			rc = rf_disc_feed(t->disc, NULL, e, &err);
-			if (rc == 0) {
-				t->step = ST_IDLE;
-				step(t);
-				return;
-			}
+	if (t->step == T_WALK) {
+		if (on_walk(t, r, e, &err) < 0) {
 			drop_discovery(t);	/* the root: start over */
 			fail(t, &err);
 			return;
 		}
+	} else if (t->step == T_FETCH) {
+		if (r == NULL) {
+			fail(t, e);
+			return;
+		}
+		if (r->status == 401) {
+			err_set(&err, WP_E_AUTH, "HTTP 401 after login");
+			fail(t, &err);
+			return;
+		}
+		if ((rc = on_fetch(t, r, &err)) < 0) {
+			fail(t, &err);
+			return;
+		}
+	}
+	target_step(t);
+}
+
+static void
+on_failed(struct rf_user *u, const struct wp_err *e)
+{
+	struct rf_target *t = (struct rf_target *)u;
+
+	if (t->poll != NULL)
 		fail(t, e);
-		return;
-	}
-	if (r->status == 401 && was != ST_LOGIN && was != ST_STALE &&
-	    t->auth == AUTH_SESSION && !t->relogged) {
-		log_info("redfish %s: session expired (401), logging in again",
-		    t->name);
-		token_clear(t);		/* the BMC dropped it already */
-		t->session_uri[0] = '\0';
-		save_session(t);
-		t->relogged = true;
-		if (was == ST_WALK)
-			drop_discovery(t);
-		t->step = ST_IDLE;
-		step(t);
-		return;
-	}
-	if (r->status == 401 && was != ST_LOGIN && was != ST_STALE) {
-		err_set(&err, WP_E_AUTH, "HTTP 401 after login");
-		fail(t, &err);
-		return;
-	}
-	switch (was) {
-	case ST_STALE:
-		log_info("redfish %s: deleted the session a previous run left "
-		    "(HTTP %ld)", t->name, r->status);
-		token_clear(t);
-		t->session_uri[0] = '\0';
-		save_session(t);
-		break;
-	case ST_LOGIN:
-		rc = on_login(t, r, &err);
-		if (rc == 1)
-			return;		/* retried at the legacy URI */
-		break;
-	case ST_WALK:
-		rc = on_walk(t, r, &err);
-		break;
-	case ST_FETCH:
-		rc = on_fetch(t, r, &err);
-		break;
-	default:
-		return;
-	}
-	if (rc < 0) {
-		if (was == ST_WALK)
-			drop_discovery(t);	/* the root: start over */
-		fail(t, &err);
-		return;
-	}
-	t->step = ST_IDLE;
-	step(t);
+	else
+		t->step = T_IDLE;
+}
+
+static void
+on_ready(struct rf_user *u)
+{
+	target_step((struct rf_target *)u);
 }
 
 static void
 step_walk_done(struct rf_target *t)
 {
 	const struct rf_plan *found;
+	const char *const *notes;
 	const char *why;
 	struct wp_err err;
-	size_t nd;
+	size_t i, n, nd;
 
+	n = rf_disc_notes(t->disc, &notes);
+	for (i = 0; i < n; i++)
+		log_debug("redfish %s: %s", t->name, notes[i]);
 	if (rf_disc_plan(t->disc, &found, &err) < 0) {
 		drop_discovery(t);
 		t->disc_at = clock_mono();	/* retry at the next poll */
@@ -816,8 +586,16 @@ step_walk_done(struct rf_target *t)
 	if ((nd = rf_disc_dropped(t->disc, &why)) > 0)
 		log_warnx("redfish %s: %zu absurd value(s) left out during "
 		    "discovery, the rest kept; first: %s", t->name, nd, why);
+	for (i = 0; i < n; i++)
+		if (strncmp(notes[i], "no wall source", 14) == 0 ||
+		    strncmp(notes[i], "no system", 9) == 0)
+			log_warnx("redfish %s: %s", t->name, notes[i]);
 	/* Keep only what polling needs; the walk is done with. */
 	t->plan = rf_plan_compact(found);
+	log_info("redfish %s: %s %s firmware %s: %zu series from %zu "
+	    "resources (discovery: %d requests)", t->name, found->vendor,
+	    found->model, found->firmware, found->n_series, t->plan ?
+	    t->plan->n_uris : 0, rf_disc_requests(t->disc));
 	rf_disc_free(t->disc);
 	t->disc = NULL;
 	if (t->plan == NULL || plan_stale(t) < 0) {
@@ -828,63 +606,49 @@ step_walk_done(struct rf_target *t)
 	}
 	t->disc_done = true;
 	t->disc_at = clock_mono();
-	log_info("redfish %s: %s %s firmware %s: %zu series from %zu "
-	    "resources", t->name, t->plan->vendor, t->plan->model,
-	    t->plan->firmware, t->plan->n_series, t->plan->n_uris);
 	t->next_uri = 0;
 	rf_readings_clear(&t->polled);
-	step(t);
+	target_step(t);
 }
 
+/* The walk's next request, or its end. */
 static void
-step(struct rf_target *t)
+step_walk(struct rf_target *t)
 {
 	struct wp_err err = { 0 };
 	const char *next;
 
-	if (t->auth == AUTH_BASIC && load_password(t, &err) < 0) {
+	if (t->disc == NULL && (t->disc = rf_disc_new(t->mode,
+	    t->system)) == NULL) {
+		err_set(&err, WP_E_INTERNAL, "out of memory");
 		fail(t, &err);
 		return;
 	}
-	/* Without a poll (cancelled), stale, login and walk go on. */
-	if (t->auth == AUTH_SESSION && !t->stale_checked) {
-		t->stale_checked = true;
-		if (load_stale(t)) {
-			t->step = ST_STALE;
-			if (request(t, "DELETE", t->session_uri, NULL, &err) < 0)
-				t->step = ST_IDLE;
-			else
-				return;
-			token_clear(t);
-			t->session_uri[0] = '\0';
-		}
-	}
-	if (t->auth == AUTH_SESSION && t->token == NULL) {
-		if (load_password(t, &err) < 0 ||
-		    start_login(t, RF_SESSIONS, &err) < 0)
-			fail(t, &err);
+	if ((next = rf_disc_next(t->disc)) == NULL) {
+		step_walk_done(t);
 		return;
 	}
+	t->step = T_WALK;
+	if (rf_bmc_request(t->bmc, &t->u, "GET", next, true, &err) < 0)
+		fail(t, &err);
+}
+
+static void
+target_step(struct rf_target *t)
+{
+	struct wp_err err = { 0 };
+
+	/* Without a poll (cancelled), a walk goes on. */
 	if (t->disc_done && t->poll != NULL &&
 	    clock_mono() - t->disc_at > RF_REDISCOVER)
 		drop_discovery(t);
 	if (!t->disc_done) {
-		if (t->disc == NULL && (t->disc = rf_disc_new(t->mode)) == NULL) {
-			err_set(&err, WP_E_INTERNAL, "out of memory");
-			fail(t, &err);
-			return;
-		}
-		if ((next = rf_disc_next(t->disc)) == NULL) {
-			step_walk_done(t);
-			return;
-		}
-		t->step = ST_WALK;
-		if (request(t, "GET", next, NULL, &err) < 0)
-			fail(t, &err);
+		step_walk(t);
 		return;
 	}
 	if (t->poll == NULL) {
-		t->step = ST_IDLE;	/* ready for the next poll */
+		t->step = T_IDLE;	/* ready for the next poll */
+		rf_bmc_done(t->bmc, &t->u);
 		return;
 	}
 	if (t->next_uri < t->plan->n_uris) {
@@ -899,21 +663,15 @@ static int
 poll_start(void *state, struct wp_poll *poll)
 {
 	struct rf_target *t = state;
-	struct wp_err err;
 
-	if (t->conn == NULL && (t->conn = http_conn_new(t->svc->http,
-	    &err)) == NULL) {
-		poll_done(poll, -1, &err);
-		return 0;
-	}
 	t->poll = poll;
-	t->relogged = false;
+	t->u.relogged = false;
 	t->next_uri = 0;
 	rf_readings_clear(&t->polled);
-	if (http_busy(t->conn))
-		return 0;	/* a login still running resumes this poll */
-	t->step = ST_IDLE;
-	step(t);
+	if (rf_bmc_serving(t->bmc, &t->u))
+		return 0;	/* a walk still running resumes this poll */
+	t->step = T_IDLE;
+	rf_bmc_want(t->bmc, &t->u);
 	return 0;
 }
 
@@ -924,108 +682,12 @@ poll_cancel(void *state, struct wp_poll *poll)
 
 	(void)poll;
 	t->poll = NULL;
-	/* A stale DELETE, a login or a discovery in flight is left to
-	 * finish (see the top): only a fetch is cancelled. */
-	if (t->step == ST_FETCH && t->conn != NULL) {
-		http_cancel(t->conn);
-		t->step = ST_IDLE;
+	/* A walk in flight goes on (see the top); a fetch, or a wait for
+	 * the BMC's turn, ends. */
+	if (t->step != T_WALK) {
+		rf_bmc_leave(t->bmc, &t->u);
+		t->step = T_IDLE;
 	}
-}
-
-/* The DELETE outlives the target: its connection is freed when it ends. */
-struct rf_logout {
-	struct http_conn *conn;
-	char		*state_file;	/* or NULL */
-	char		 session_uri[RF_URI_MAX];
-};
-
-/*
- * Removes the state file only if it still names this session: after a
- * reload the new target of the same name may have saved its own session
- * there while the old one's DELETE was in flight.
- */
-static void
-forget_session(const char *file, const char *uri)
-{
-	char base[256], cur[RF_URI_MAX];
-	FILE *f;
-	bool ours = false;
-
-	if (file == NULL || (f = fopen(file, "r")) == NULL)
-		return;
-	if (fgets(base, sizeof(base), f) && fgets(cur, sizeof(cur), f)) {
-		cur[strcspn(cur, "\n")] = '\0';
-		ours = strcmp(cur, uri) == 0;
-	}
-	fclose(f);
-	if (ours)
-		unlink(file);
-}
-
-static void
-on_logout(void *arg, const struct http_resp *r, const struct wp_err *e)
-{
-	struct rf_logout *lo = arg;
-
-	if (r != NULL && (r->status < 300 || r->status == 404)) {
-		log_debug("redfish: session deleted (HTTP %ld)", r->status);
-		forget_session(lo->state_file, lo->session_uri);
-	} else
-		log_info("redfish: session delete failed: %s", r ?
-		    "refused" : e->msg);
-	http_conn_free(lo->conn);	/* not touched after the callback */
-	free(lo->state_file);
-	free(lo);
-}
-
-/*
- * Starts the session DELETE without waiting (the core runs the loop a
- * moment after target_free).  The state file is removed only when the
- * DELETE succeeded; otherwise the next start deletes the session first.
- */
-static void
-logout(struct rf_target *t)
-{
-	struct http_req_opts o = { 0 };
-	char url[RF_URI_MAX + 320], hdr[600];
-	const char *hdrs[2] = { hdr, NULL };
-	struct rf_logout *lo;
-	struct wp_err err;
-
-	if (t->session_uri[0] == '\0' || t->svc->http == NULL)
-		return;
-	if ((lo = calloc(1, sizeof(*lo))) == NULL)
-		return;
-	/* The target's kept-alive connection carries the DELETE (no new
-	 * handshake per BMC at exit or reload); the DELETE owns it now. */
-	if (t->conn != NULL) {
-		http_cancel(t->conn);
-		lo->conn = t->conn;
-		t->conn = NULL;
-	} else if ((lo->conn = http_conn_new(t->svc->http, &err)) == NULL) {
-		free(lo);
-		return;
-	}
-	lo->state_file = t->state_file ? strdup(t->state_file) : NULL;
-	snprintf(lo->session_uri, sizeof(lo->session_uri), "%s",
-	    t->session_uri);
-	snprintf(url, sizeof(url), "%s%s", t->base, t->session_uri);
-	snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s",
-	    t->token ? t->token : "");
-	o.method = "DELETE";
-	o.url = url;
-	o.headers = hdrs;
-	o.ca_file = t->ca_file;
-	o.pin_sha256 = t->pin;
-	o.insecure = t->insecure;
-	o.timeout = 2 * WP_SEC;
-	if (http_start(lo->conn, &o, on_logout, lo, &err) < 0) {
-		http_conn_free(lo->conn);
-		free(lo->state_file);
-		free(lo);
-		log_info("redfish %s: logout not started: %s", t->name, err.msg);
-	}
-	explicit_bzero(hdr, sizeof(hdr));	/* http_start copied it */
 }
 
 static void
@@ -1035,21 +697,19 @@ target_free(void *state)
 
 	if (t == NULL)
 		return;
-	log_debug("redfish %s: closing%s%s", t->name, t->session_uri[0] ?
-	    ", deleting session " : "", t->session_uri);
-	logout(t);
-	http_conn_free(t->conn);
+	log_debug("redfish %s: closing", t->name);
+	if (t->bmc != NULL) {
+		rf_bmc_leave(t->bmc, &t->u);
+		rf_bmc_unref(t->bmc);
+	}
 	drop_discovery(t);
 	rf_readings_fini(&t->polled);
 	free(t->stale);
 	free(t->user);
-	secret_free(t->password);
 	free(t->pw_file);
 	free(t->pw_env);
 	free(t->ca_file);
 	free(t->pin);
-	token_clear(t);
-	free(t->state_file);
 	free(t);
 }
 

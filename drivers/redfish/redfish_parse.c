@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "../../collector/lib/sample.h"
+#include "redfish_names.h"
 #include "redfish_parse.h"
 
 #define RF_ABSURD_W	1e8	/* 100 MW */
@@ -20,6 +21,7 @@ static const char *const src_names[] = {
 	"PowerSupplyMetrics.EnergykWh", "PowerSupplyMetrics.InputPowerWatts",
 	"EnvironmentMetrics.PowerWatts", "Sensor.Power",
 	"Power.PowerControl.PowerConsumedWatts",
+	"Power.PowerControl.PowerMetrics.AverageConsumedWatts",
 	"Power.PowerSupplies.PowerInputWatts", "Oem", "PowerDistribution",
 	"Other",
 };
@@ -51,6 +53,8 @@ rf_readings_clear(struct rf_readings *r)
 	r->n = 0;
 	r->dropped = 0;
 	r->dropped_why[0] = '\0';
+	r->n_problem = 0;
+	r->problem[0] = '\0';
 }
 
 /* An absurd value is left out, and counted: the rest of the resource (an
@@ -223,26 +227,37 @@ set_time(struct json_object *o, const char *key, wp_time *out)
 		*out = 0;
 }
 
-static int
-scope_of(const char *ctx, const char *id, const char *name)
+/* Status.State Absent or Disabled: the resource gives no reading. */
+static bool
+state_absent(struct json_object *o)
 {
-	const char *probes[] = { id, name };
-	size_t i;
+	struct json_object *st;
+	const char *v;
 
-	for (i = 0; i < 2; i++) {
-		if (probes[i] == NULL)
-			continue;
-		if (strcasestr(probes[i], "out") != NULL ||
-		    strcasestr(probes[i], "standby") != NULL)
-			return RF_SCOPE_OUTPUT;
-	}
-	if (ctx == NULL || strcmp(ctx, "Chassis") == 0 ||
-	    strcmp(ctx, "SystemBoard") == 0 || strcmp(ctx, "Rack") == 0 ||
-	    strcmp(ctx, "PowerSupplyBay") == 0)
-		return RF_SCOPE_CHASSIS;
-	if (strcmp(ctx, "PowerSupply") == 0)
-		return RF_SCOPE_PSU;
-	return RF_SCOPE_COMPONENT;
+	if (!json_object_object_get_ex(o, "Status", &st) ||
+	    !json_object_is_type(st, json_type_object) ||
+	    (v = str_member(st, "State")) == NULL)
+		return false;
+	return strcmp(v, "Absent") == 0 || strcmp(v, "Disabled") == 0;
+}
+
+/* Id, Name and the first RelatedItem of o into r. */
+static void
+set_names(struct rf_reading *r, struct json_object *o, const char *id_key)
+{
+	struct json_object *ri, *e;
+	const char *s;
+
+	if ((s = str_member(o, id_key)) != NULL)
+		snprintf(r->id, sizeof(r->id), "%s", s);
+	if ((s = str_member(o, "Name")) != NULL)
+		snprintf(r->name, sizeof(r->name), "%s", s);
+	if (json_object_object_get_ex(o, "RelatedItem", &ri) &&
+	    json_object_is_type(ri, json_type_array) &&
+	    json_object_array_length(ri) > 0 &&
+	    (e = json_object_array_get_idx(ri, 0)) != NULL &&
+	    (s = rf_link(e, NULL)) != NULL)
+		snprintf(r->related, sizeof(r->related), "%s", s);
 }
 
 /* Fills value/raw/resolution; unit_scale converts raw to SI. */
@@ -304,7 +319,7 @@ add_reading(struct json_object *o, struct rf_reading *r, double v, int dec,
 static int
 excerpt(const char *uri, struct json_object *obj, const char *prop,
     const char *source, int src, int quantity, int kind, double scale,
-    const char *unit, int scope, struct rf_readings *out, struct wp_err *err)
+    const char *unit, int role, struct rf_readings *out, struct wp_err *err)
 {
 	struct json_object *ex;
 	struct rf_reading r;
@@ -319,7 +334,7 @@ excerpt(const char *uri, struct json_object *obj, const char *prop,
 		    uri, prop);
 	base(&r, uri, prop, src, quantity, kind);
 	snprintf(r.source, sizeof(r.source), "%s", source);
-	r.scope = scope;
+	r.role = role;
 	if ((rc = num_member(ex, "Reading", &v, &dec, err)) <= 0) {
 		if (rc < 0)
 			err_prefix(err, "%s: %s", uri, prop);
@@ -338,17 +353,17 @@ parse_envmetrics(const char *uri, struct json_object *doc,
 
 	if ((rc = excerpt(uri, doc, "EnergyJoules", rf_src_name(
 	    RF_SRC_ENV_ENERGYJ), RF_SRC_ENV_ENERGYJ, WP_Q_ENERGY, WP_COUNTER,
-	    1, "J", RF_SCOPE_CHASSIS, out, err)) < 0)
+	    1, "J", RF_ROLE_INPUT, out, err)) < 0)
 		return -1;
 	n += rc;
 	if ((rc = excerpt(uri, doc, "EnergykWh", rf_src_name(
 	    RF_SRC_ENV_ENERGYKWH), RF_SRC_ENV_ENERGYKWH, WP_Q_ENERGY,
-	    WP_COUNTER, J_PER_KWH, "kWh", RF_SCOPE_CHASSIS, out, err)) < 0)
+	    WP_COUNTER, J_PER_KWH, "kWh", RF_ROLE_INPUT, out, err)) < 0)
 		return -1;
 	n += rc;
 	if ((rc = excerpt(uri, doc, "PowerWatts", rf_src_name(
 	    RF_SRC_ENV_POWER), RF_SRC_ENV_POWER, WP_Q_POWER, WP_GAUGE, 1,
-	    "W", RF_SCOPE_CHASSIS, out, err)) < 0)
+	    "W", RF_ROLE_INPUT, out, err)) < 0)
 		return -1;
 	return n + rc;
 }
@@ -380,12 +395,16 @@ sensor_unit(const char *type, const char *units, double *scale,
 			return -1;
 		return 0;
 	}
-	/* EnergykWh: Sensor v1_0_0 said "kW"; it is still kWh. */
+	/* EnergykWh: Sensor v1_0_0 said "kW"; it is still kWh.  EnergyWh
+	 * (Sensor v1_6) is in W.h. */
 	*unit = "kWh";
-	if (units == NULL || strcmp(units, "kW.h") == 0 ||
-	    strcmp(units, "kWh") == 0 || strcmp(units, "kW") == 0)
+	if (strcmp(type, "EnergykWh") == 0 && (units == NULL ||
+	    strcmp(units, "kW.h") == 0 || strcmp(units, "kWh") == 0 ||
+	    strcmp(units, "kW") == 0))
 		*scale = J_PER_KWH;
-	else if (strcmp(units, "W.h") == 0 || strcmp(units, "Wh") == 0) {
+	else if ((strcmp(type, "EnergyWh") == 0 && units == NULL) ||
+	    (units != NULL && (strcmp(units, "W.h") == 0 ||
+	    strcmp(units, "Wh") == 0))) {
 		*scale = 3600;
 		*unit = "Wh";
 	} else
@@ -393,34 +412,64 @@ sensor_unit(const char *type, const char *units, double *scale,
 	return 0;
 }
 
+/* The ReadingType a Sensor is read as: its own, or, without one, what
+ * its ReadingUnits say (W, kW, J, kJ, kW.h, W.h); NULL: not power or
+ * energy. */
+static const char *
+sensor_type(struct json_object *doc)
+{
+	static const char *const by_unit[][2] = { { "W", "Power" },
+	    { "kW", "Power" }, { "mW", "Power" }, { "J", "EnergyJoules" },
+	    { "kJ", "EnergyJoules" }, { "kW.h", "EnergykWh" },
+	    { "kWh", "EnergykWh" }, { "W.h", "EnergyWh" },
+	    { "Wh", "EnergyWh" } };
+	const char *type = str_member(doc, "ReadingType"), *u;
+	size_t i;
+
+	if (type != NULL)
+		return strcmp(type, "Power") == 0 || strcmp(type,
+		    "EnergyJoules") == 0 || strcmp(type, "EnergykWh") == 0 ||
+		    strcmp(type, "EnergyWh") == 0 ? type : NULL;
+	if ((u = str_member(doc, "ReadingUnits")) == NULL)
+		return NULL;
+	for (i = 0; i < sizeof(by_unit) / sizeof(by_unit[0]); i++)
+		if (strcmp(u, by_unit[i][0]) == 0)
+			return by_unit[i][1];
+	return NULL;
+}
+
 static int
 parse_sensor(const char *uri, struct json_object *doc,
     struct rf_readings *out, struct wp_err *err)
 {
-	const char *type, *units, *unit, *id, *name;
+	const char *type, *units, *unit;
 	struct rf_reading r;
 	double v, scale;
 	int dec = 0, rc, src, q, k;
 
-	if ((type = str_member(doc, "ReadingType")) == NULL)
+	if ((type = sensor_type(doc)) == NULL)
 		return 0;
-	if (strcmp(type, "Power") == 0) {
+	src = RF_SRC_SENSOR_ENERGYKWH, q = WP_Q_ENERGY, k = WP_COUNTER;
+	if (strcmp(type, "Power") == 0)
 		src = RF_SRC_SENSOR_POWER, q = WP_Q_POWER, k = WP_GAUGE;
-	} else if (strcmp(type, "EnergyJoules") == 0) {
-		src = RF_SRC_SENSOR_ENERGYJ, q = WP_Q_ENERGY, k = WP_COUNTER;
-	} else if (strcmp(type, "EnergykWh") == 0) {
-		src = RF_SRC_SENSOR_ENERGYKWH, q = WP_Q_ENERGY, k = WP_COUNTER;
-	} else
-		return 0;
+	else if (strcmp(type, "EnergyJoules") == 0)
+		src = RF_SRC_SENSOR_ENERGYJ;
 	units = str_member(doc, "ReadingUnits");
 	if (sensor_unit(type, units, &scale, &unit) < 0)
 		return err_set(err, WP_E_PROTOCOL,
 		    "%s: unknown ReadingUnits \"%s\" for %s", uri, units, type);
 	base(&r, uri, NULL, src, q, k);
-	id = str_member(doc, "Id");
-	name = str_member(doc, "Name");
-	snprintf(r.id, sizeof(r.id), "%s", id ? id : "");
-	r.scope = scope_of(str_member(doc, "PhysicalContext"), id, name);
+	if (strcmp(type, "EnergyWh") == 0)
+		snprintf(r.source, sizeof(r.source), "Sensor.EnergyWh");
+	set_names(&r, doc, "Id");
+	r.role = rf_role_of(str_member(doc, "PhysicalContext"),
+	    str_member(doc, "PhysicalSubContext"), r.id, r.name, false);
+	if (state_absent(doc)) {
+		r.absent = true;
+		snprintf(r.raw_unit, sizeof(r.raw_unit), "%s", unit);
+		return rf_readings_add(out, &r) < 0 ? err_set(err,
+		    WP_E_INTERNAL, "out of memory") : 1;
+	}
 	if ((rc = num_member(doc, "Reading", &v, &dec, err)) <= 0) {
 		if (rc < 0)
 			err_prefix(err, "%s", uri);
@@ -434,24 +483,37 @@ static int
 parse_sensor_coll(const char *uri, struct json_object *doc,
     struct rf_readings *out, struct wp_err *err)
 {
-	struct json_object *m, *e;
+	struct json_object *m, *e, *cnt;
 	const char *mu;
 	size_t i;
-	int n = 0, rc;
+	int n = 0, rc, total;
 
 	if (!json_object_object_get_ex(doc, "Members", &m) ||
 	    !json_object_is_type(m, json_type_array))
 		return 0;
+	total = (int)json_object_array_length(m);
+	if (json_object_object_get_ex(doc, "Members@odata.count", &cnt) &&
+	    json_object_is_type(cnt, json_type_int) &&
+	    json_object_get_int(cnt) > total)
+		total = json_object_get_int(cnt);
 	for (i = 0; i < json_object_array_length(m); i++) {
 		e = json_object_array_get_idx(m, i);
 		if ((mu = rf_link(e, NULL)) == NULL)
 			continue;
-		if (str_member(e, "ReadingType") == NULL)
+		if (sensor_type(e) == NULL)
 			continue;
-		if ((rc = parse_sensor(mu, e, out, err)) < 0)
-			return -1;
-		if (rc > 0)	/* polled through the collection */
+		if ((rc = parse_sensor(mu, e, out, err)) < 0) {
+			if (err->class == WP_E_INTERNAL)
+				return -1;
+			out->n_problem++;	/* this member only */
+			snprintf(out->problem, sizeof(out->problem), "%s",
+			    err->msg);
+			continue;
+		}
+		if (rc > 0) {	/* polled through the collection */
 			snprintf(out->v[out->n - 1].uri, RF_URI_MAX, "%s", uri);
+			out->v[out->n - 1].coll_n = total;
+		}
 		n += rc;
 	}
 	return n;
@@ -465,49 +527,53 @@ parse_psu_metrics(const char *uri, struct json_object *doc,
 
 	if ((rc = excerpt(uri, doc, "EnergykWh", rf_src_name(
 	    RF_SRC_PSU_ENERGYKWH), RF_SRC_PSU_ENERGYKWH, WP_Q_ENERGY,
-	    WP_COUNTER, J_PER_KWH, "kWh", RF_SCOPE_PSU, out, err)) < 0)
+	    WP_COUNTER, J_PER_KWH, "kWh", RF_ROLE_PSU, out, err)) < 0)
 		return -1;
 	n += rc;
 	if ((rc = excerpt(uri, doc, "InputPowerWatts", rf_src_name(
 	    RF_SRC_PSU_POWER), RF_SRC_PSU_POWER, WP_Q_POWER, WP_GAUGE, 1, "W",
-	    RF_SCOPE_PSU, out, err)) < 0)
+	    RF_ROLE_PSU, out, err)) < 0)
 		return -1;
 	n += rc;
 	if ((rc = excerpt(uri, doc, "OutputPowerWatts",
 	    "PowerSupplyMetrics.OutputPowerWatts", RF_SRC_OTHER, WP_Q_POWER,
-	    WP_GAUGE, 1, "W", RF_SCOPE_OUTPUT, out, err)) < 0)
+	    WP_GAUGE, 1, "W", RF_ROLE_OUTPUT, out, err)) < 0)
 		return -1;
 	return n + rc;
 }
 
-/* One member of a legacy Power array: a plain number property. */
+/* A plain number property of a legacy Power array member e (or of its
+ * object sub, e.g. PowerMetrics), keyed "uri#/arr/i/[sub/]prop". */
 static int
-legacy_member(const char *uri, struct json_object *e, const char *arr,
-    size_t i, const char *prop, int src, int scope, struct rf_readings *out,
-    struct wp_err *err)
+legacy_value(const char *uri, struct json_object *e, const char *arr,
+    size_t i, const char *sub, const char *prop, int src, int role,
+    struct rf_readings *out, struct wp_err *err)
 {
-	struct json_object *pm;
+	struct json_object *o = e;
 	struct rf_reading r;
-	char frag[64];
-	const char *mid;
+	char frag[96];
 	double v, iv;
 	int dec = 0, rc;
 
-	snprintf(frag, sizeof(frag), "%s/%zu/%s", arr, i, prop);
+	if (sub != NULL && (!json_object_object_get_ex(e, sub, &o) ||
+	    !json_object_is_type(o, json_type_object)))
+		return 0;
+	snprintf(frag, sizeof(frag), "%s/%zu/%s%s%s", arr, i, sub ? sub : "",
+	    sub ? "/" : "", prop);
 	base(&r, uri, frag, src, WP_Q_POWER, WP_GAUGE);
-	snprintf(r.source, sizeof(r.source), "Power.%s.%s", arr, prop);
-	if ((mid = str_member(e, "MemberId")) != NULL)
-		snprintf(r.id, sizeof(r.id), "%s", mid);
-	r.scope = scope;
-	if ((rc = num_member(e, prop, &v, &dec, err)) <= 0) {
+	snprintf(r.source, sizeof(r.source), "%s", rf_src_name(src));
+	if (src == RF_SRC_OTHER)
+		snprintf(r.source, sizeof(r.source), "Power.%s.%s", arr, prop);
+	set_names(&r, e, "MemberId");
+	r.role = role;
+	if ((rc = num_member(o, prop, &v, &dec, err)) <= 0) {
 		if (rc < 0)
 			err_prefix(err, "%s#/%s", uri, frag);
 		return rc;
 	}
-	if (src == RF_SRC_POWERCONTROL &&
-	    json_object_object_get_ex(e, "PowerMetrics", &pm) &&
-	    json_object_is_type(pm, json_type_object) &&
-	    num_member(pm, "IntervalInMin", &iv, NULL, NULL) == 1 && iv > 0) {
+	/* The average's window; PowerConsumedWatts is not averaged. */
+	if (src == RF_SRC_PC_AVERAGE && num_member(o, "IntervalInMin", &iv,
+	    NULL, NULL) == 1 && iv > 0) {
 		r.avg_window = (wp_time)(iv * 60) * WP_SEC;
 		r.flags |= WP_F_AVERAGED;
 	}
@@ -517,10 +583,50 @@ legacy_member(const char *uri, struct json_object *e, const char *arr,
 	    "out of memory") : 1;
 }
 
+/* One PowerControl member: PowerConsumedWatts and the PowerMetrics
+ * average, with the role its PhysicalContext and names give. */
+static int
+power_control(const char *uri, struct json_object *e, size_t i,
+    struct rf_readings *out, struct wp_err *err)
+{
+	int role, n, rc;
+
+	if (state_absent(e))
+		return 0;
+	role = rf_role_of(str_member(e, "PhysicalContext"), NULL,
+	    str_member(e, "MemberId"), str_member(e, "Name"), true);
+	if ((n = legacy_value(uri, e, "PowerControl", i, NULL,
+	    "PowerConsumedWatts", RF_SRC_POWERCONTROL, role, out, err)) < 0)
+		return -1;
+	if ((rc = legacy_value(uri, e, "PowerControl", i, "PowerMetrics",
+	    "AverageConsumedWatts", RF_SRC_PC_AVERAGE, role, out, err)) < 0)
+		return -1;
+	return n + rc;
+}
+
+/* One legacy PowerSupplies member: input (a supply) and output. */
+static int
+power_supply(const char *uri, struct json_object *e, size_t i,
+    struct rf_readings *out, struct wp_err *err)
+{
+	int n, rc;
+
+	if (state_absent(e))
+		return 0;
+	if ((n = legacy_value(uri, e, "PowerSupplies", i, NULL,
+	    "PowerInputWatts", RF_SRC_LEGACY_PSU_IN, RF_ROLE_PSU, out,
+	    err)) < 0)
+		return -1;
+	if ((rc = legacy_value(uri, e, "PowerSupplies", i, NULL,
+	    "LastPowerOutputWatts", RF_SRC_OTHER, RF_ROLE_OUTPUT, out,
+	    err)) < 0)
+		return -1;
+	return n + rc;
+}
+
 static int
 legacy_array(const char *uri, struct json_object *doc, const char *arr,
-    const char *prop, int src, int scope, struct rf_readings *out,
-    struct wp_err *err)
+    struct rf_readings *out, struct wp_err *err)
 {
 	struct json_object *a, *e;
 	size_t i;
@@ -535,8 +641,9 @@ legacy_array(const char *uri, struct json_object *doc, const char *arr,
 		e = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(e, json_type_object))
 			continue;
-		if ((rc = legacy_member(uri, e, arr, i, prop, src, scope, out,
-		    err)) < 0)
+		rc = strcmp(arr, "PowerControl") == 0 ? power_control(uri, e, i,
+		    out, err) : power_supply(uri, e, i, out, err);
+		if (rc < 0)
 			return -1;
 		n += rc;
 	}
@@ -547,45 +654,110 @@ static int
 parse_power(const char *uri, struct json_object *doc,
     struct rf_readings *out, struct wp_err *err)
 {
-	int n = 0, rc;
+	int n, rc;
 
-	if ((rc = legacy_array(uri, doc, "PowerControl", "PowerConsumedWatts",
-	    RF_SRC_POWERCONTROL, RF_SCOPE_CHASSIS, out, err)) < 0)
-		return -1;
-	n += rc;
-	if ((rc = legacy_array(uri, doc, "PowerSupplies", "PowerInputWatts",
-	    RF_SRC_LEGACY_PSU_IN, RF_SCOPE_PSU, out, err)) < 0)
-		return -1;
-	n += rc;
-	if ((rc = legacy_array(uri, doc, "PowerSupplies",
-	    "LastPowerOutputWatts", RF_SRC_OTHER, RF_SCOPE_OUTPUT, out,
-	    err)) < 0)
+	if ((n = legacy_array(uri, doc, "PowerControl", out, err)) < 0 ||
+	    (rc = legacy_array(uri, doc, "PowerSupplies", out, err)) < 0)
 		return -1;
 	return n + rc;
 }
 
-/* HPE iLO PowerMeter (Oem): "Average" W over the last sample window. */
+/* The newest sample of an HPE PowerDetail array (latest Time, else the
+ * last), and the one before it; NULL when there is none. */
+static struct json_object *
+newest_detail(struct json_object *doc, struct json_object **prev)
+{
+	struct json_object *a, *e, *best = NULL;
+	const char *t, *bt = NULL;
+	size_t i;
+
+	*prev = NULL;
+	if (!json_object_object_get_ex(doc, "PowerDetail", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_object))
+			continue;
+		t = str_member(e, "Time");
+		if (best == NULL || (t && bt && strcmp(t, bt) >= 0) ||
+		    (t == NULL && bt == NULL)) {
+			*prev = best;
+			best = e;
+			bt = t;
+		}
+	}
+	return best;
+}
+
+/* One HPE meter reading: value v of key frag, window win. */
 static int
-parse_oem_meter(const char *uri, struct json_object *doc,
+oem_add(const char *uri, const char *frag, const char *source, int src,
+    struct json_object *o, const char *prop, wp_time win,
     struct rf_readings *out, struct wp_err *err)
 {
 	struct rf_reading r;
-	double v, st;
+	double v;
 	int dec = 0, rc;
 
-	base(&r, uri, "Average", RF_SRC_OEM, WP_Q_POWER, WP_GAUGE);
-	snprintf(r.source, sizeof(r.source), "Oem.Hpe.PowerMeter.Average");
+	base(&r, uri, frag, src, WP_Q_POWER, WP_GAUGE);
+	snprintf(r.source, sizeof(r.source), "%s", source);
 	r.flags = WP_F_OEM;
-	if ((rc = num_member(doc, "Average", &v, &dec, err)) <= 0)
+	r.role = RF_ROLE_INPUT;
+	if ((rc = num_member(o, prop, &v, &dec, err)) <= 0) {
+		if (rc < 0)
+			err_prefix(err, "%s#/%s", uri, frag);
 		return rc;
-	if (num_member(doc, "SampleTime", &st, NULL, NULL) == 1 && st > 0) {
-		r.avg_window = (wp_time)(st * WP_SEC);
+	}
+	set_time(o, "Time", &r.device_time);
+	if (win > 0) {
+		r.avg_window = win;
 		r.flags |= WP_F_AVERAGED;
 	}
 	if (finish(&r, v, dec, 1, "W", err) < 0)
 		return drop(out, err);
 	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
 	    "out of memory") : 1;
+}
+
+/*
+ * HPE iLO power meters (HpePowerMeter, HpPowerMeter: .../PowerMeter and
+ * .../FastPowerMeter): the newest PowerDetail sample's Average is the
+ * reading (its window the gap to the sample before, or SampleTime; its
+ * Time the reading time); the top-level Average is the 24-hour mean,
+ * listed only.
+ */
+static int
+parse_oem_meter(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	struct json_object *d, *prev;
+	wp_time win = 0, t1, t0;
+	double st;
+	bool fast = strcasestr(uri, "FastPowerMeter") != NULL;
+	int n = 0, rc;
+
+	if (num_member(doc, "SampleTime", &st, NULL, NULL) == 1 && st > 0)
+		win = (wp_time)(st * WP_SEC);
+	if ((d = newest_detail(doc, &prev)) != NULL) {
+		set_time(d, "Time", &t1);
+		if (prev != NULL) {
+			set_time(prev, "Time", &t0);
+			if (t0 > 0 && t1 > t0)
+				win = t1 - t0;
+		}
+		if ((n = oem_add(uri, "PowerDetail/newest/Average", fast ?
+		    "Oem.Hpe.FastPowerMeter" : "Oem.Hpe.PowerMeter",
+		    RF_SRC_OEM, d, "Average", win, out, err)) < 0)
+			return -1;
+	} else if (win > 0) {	/* older iLO: Average over SampleTime */
+		return oem_add(uri, "Average", "Oem.Hpe.PowerMeter.Average",
+		    RF_SRC_OEM, doc, "Average", win, out, err);
+	}
+	if ((rc = oem_add(uri, "Average", "Oem.Hpe.PowerMeter.Average24h",
+	    RF_SRC_OTHER, doc, "Average", 24 * 3600 * WP_SEC, out, err)) < 0)
+		return -1;
+	return n + rc;
 }
 
 /* Outlet, Circuit (mains, branches), PowerDistributionMetrics. */
@@ -601,11 +773,11 @@ parse_pdu_part(const char *uri, struct json_object *doc, const char *type,
 	snprintf(s1, sizeof(s1), "%s.EnergykWh", type);
 	snprintf(s2, sizeof(s2), "%s.PowerWatts", type);
 	if ((rc = excerpt(uri, doc, "EnergykWh", s1, RF_SRC_PDU, WP_Q_ENERGY,
-	    WP_COUNTER, J_PER_KWH, "kWh", RF_SCOPE_CHASSIS, out, err)) < 0)
+	    WP_COUNTER, J_PER_KWH, "kWh", RF_ROLE_INPUT, out, err)) < 0)
 		return -1;
 	n += rc;
 	if ((rc = excerpt(uri, doc, "PowerWatts", s2, RF_SRC_PDU, WP_Q_POWER,
-	    WP_GAUGE, 1, "W", RF_SCOPE_CHASSIS, out, err)) < 0)
+	    WP_GAUGE, 1, "W", RF_ROLE_INPUT, out, err)) < 0)
 		return -1;
 	n += rc;
 	for (i = first; i < out->n && id; i++)
@@ -613,38 +785,45 @@ parse_pdu_part(const char *uri, struct json_object *doc, const char *type,
 	return n;
 }
 
+/* The excerpt properties a MetricReport value is read from (known unit). */
+static const struct report_prop {
+	const char	*prop;
+	int		 q, src;
+	double		 scale;
+	const char	*unit;
+} report_props[] = {
+	{ "EnergyJoules", WP_Q_ENERGY, RF_SRC_ENV_ENERGYJ, 1, "J" },
+	{ "EnergykWh", WP_Q_ENERGY, RF_SRC_ENV_ENERGYKWH, J_PER_KWH, "kWh" },
+	{ "PowerWatts", WP_Q_POWER, RF_SRC_ENV_POWER, 1, "W" },
+	{ "InputPowerWatts", WP_Q_POWER, RF_SRC_PSU_POWER, 1, "W" },
+};
+
 /*
- * MetricProperty "P#/EnergyJoules[/Reading]" or "P#/PowerWatts[/Reading]"
- * -> the key of that excerpt ("P#/EnergyJoules"), its quantity and source.
- * Returns 1 if it is one we read, 0 otherwise.
+ * MetricProperty "P#/EnergyJoules[/Reading]" (or EnergykWh, PowerWatts,
+ * InputPowerWatts) -> the key of that excerpt ("P#/EnergyJoules") and
+ * what it is.  NULL if it is not one we read.
  */
-static int
-report_property(const char *mp, char *key, size_t len, int *quantity,
-    int *src)
+static const struct report_prop *
+report_property(const char *mp, char *key, size_t len)
 {
-	static const struct { const char *prop; int q, src; } known[] = {
-		{ "EnergyJoules", WP_Q_ENERGY, RF_SRC_ENV_ENERGYJ },
-		{ "PowerWatts", WP_Q_POWER, RF_SRC_ENV_POWER },
-	};
 	const char *h = strstr(mp, "#/"), *p;
 	size_t i, n;
 
 	if (h == NULL || h == mp || strncmp(mp, "/redfish/", 9) != 0)
-		return 0;
+		return NULL;
 	p = h + 2;
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		n = strlen(known[i].prop);
-		if (strncmp(p, known[i].prop, n) != 0 || (p[n] != '\0' &&
+	for (i = 0; i < sizeof(report_props) / sizeof(report_props[0]); i++) {
+		n = strlen(report_props[i].prop);
+		if (strncmp(p, report_props[i].prop, n) != 0 || (p[n] != '\0' &&
 		    strcmp(p + n, "/Reading") != 0))
 			continue;
 		if ((size_t)(h - mp) + 2 + n >= len)
-			return 0;
-		snprintf(key, len, "%.*s#/%s", (int)(h - mp), mp, known[i].prop);
-		*quantity = known[i].q;
-		*src = known[i].src;
-		return 1;
+			return NULL;
+		snprintf(key, len, "%.*s#/%s", (int)(h - mp), mp,
+		    report_props[i].prop);
+		return &report_props[i];
 	}
-	return 0;
+	return NULL;
 }
 
 /* MetricValue: a string per the schema ("123.4"), a number from some. */
@@ -686,11 +865,12 @@ static int
 parse_metric_report(const char *uri, struct json_object *doc,
     struct rf_readings *out, struct wp_err *err)
 {
+	const struct report_prop *rp;
 	struct json_object *mvs, *e;
 	struct rf_reading r;
 	const char *mp;
 	char key[sizeof(r.key)];
-	int q, src, dec, n = 0, rc;
+	int dec, n = 0, rc;
 	size_t i;
 	double v;
 
@@ -704,24 +884,24 @@ parse_metric_report(const char *uri, struct json_object *doc,
 		e = json_object_array_get_idx(mvs, i);
 		if (!json_object_is_type(e, json_type_object) ||
 		    (mp = str_member(e, "MetricProperty")) == NULL ||
-		    !report_property(mp, key, sizeof(key), &q, &src))
+		    (rp = report_property(mp, key, sizeof(key))) == NULL)
 			continue;
 		if ((rc = report_value(e, &v, &dec)) == 0)
 			continue;
 		if (rc < 0)
 			return err_set(err, WP_E_PROTOCOL, "%s: MetricValue of "
 			    "%s is not a number", uri, mp);
-		base(&r, uri, NULL, src, q, q == WP_Q_ENERGY ? WP_COUNTER :
-		    WP_GAUGE);
+		base(&r, uri, NULL, rp->src, rp->q, rp->q == WP_Q_ENERGY ?
+		    WP_COUNTER : WP_GAUGE);
 		snprintf(r.key, sizeof(r.key), "%s", key);
 		snprintf(r.source, sizeof(r.source), "MetricReport.%s",
-		    q == WP_Q_ENERGY ? "EnergyJoules" : "PowerWatts");
+		    rp->prop);
 		snprintf(r.id, sizeof(r.id), "%s", str_member(e, "MetricId") ?
 		    str_member(e, "MetricId") : "");
-		r.scope = RF_SCOPE_CHASSIS;
+		r.role = rp->src == RF_SRC_PSU_POWER ? RF_ROLE_PSU :
+		    RF_ROLE_INPUT;
 		set_time(e, "Timestamp", &r.device_time);
-		if (finish(&r, v, dec, 1, q == WP_Q_ENERGY ? "J" : "W",
-		    err) < 0) {
+		if (finish(&r, v, dec, rp->scale, rp->unit, err) < 0) {
 			drop(out, err);
 			continue;
 		}
@@ -771,31 +951,72 @@ remove_at(struct rf_readings *r, size_t i)
 	r->n--;
 }
 
+/* Do an excerpt's value and its Sensor's differ by more than 10 % (and
+ * more than one unit)? */
+static bool
+disagree(const struct rf_reading *x, const struct rf_reading *y)
+{
+	double d = fabs(x->value - y->value);
+
+	return d > 1 && d > 0.1 * fmax(fabs(x->value), fabs(y->value));
+}
+
+/* Merges excerpt x with its Sensor y (removed by the caller). */
+static void
+fold(struct rf_reading *x, const struct rf_reading *y)
+{
+	if (x->reset_time == 0)
+		x->reset_time = y->reset_time;
+	if (isnan(x->lifetime))
+		x->lifetime = y->lifetime;
+	if (x->device_time == 0)
+		x->device_time = y->device_time;
+	if (y->absent)
+		x->absent = true;
+	x->ds_found = true;
+}
+
+/* The Sensor excerpt i cites, or r->n. */
+static size_t
+cited(const struct rf_readings *r, size_t i)
+{
+	const struct rf_reading *x = &r->v[i], *y;
+	size_t j;
+
+	for (j = 0; j < r->n; j++) {
+		y = &r->v[j];
+		if (j != i && y->ds_uri[0] == '\0' && !y->ds_disagree &&
+		    y->quantity == x->quantity && strcmp(y->key, x->ds_uri) == 0)
+			return j;
+	}
+	return r->n;
+}
+
 void
 rf_readings_merge(struct rf_readings *r)
 {
-	struct rf_reading *x;
-	size_t i, j;
+	struct rf_reading *x, *y;
+	size_t i = 0, j;
 
-	for (i = 0; i < r->n; i++) {
+	while (i < r->n) {
 		x = &r->v[i];
-		if (x->ds_uri[0] == '\0')
+		if (x->ds_uri[0] == '\0' || x->ds_found ||
+		    (j = cited(r, i)) == r->n) {
+			i++;
 			continue;
-		for (j = 0; j < r->n; j++) {
-			if (j == i || r->v[j].ds_uri[0] != '\0' ||
-			    strcmp(r->v[j].key, x->ds_uri) != 0)
-				continue;
-			if (x->reset_time == 0)
-				x->reset_time = r->v[j].reset_time;
-			if (isnan(x->lifetime))
-				x->lifetime = r->v[j].lifetime;
-			if (x->device_time == 0)
-				x->device_time = r->v[j].device_time;
-			x->ds_found = true;
-			remove_at(r, j);
-			if (j < i)
-				i--;
-			break;
 		}
+		y = &r->v[j];
+		if (!x->absent && !y->absent && disagree(x, y)) {
+			/* the Sensor is the data's source: it stays */
+			y->ds_disagree = true;
+			y->ds_value = x->value;
+			remove_at(r, i);
+			continue;
+		}
+		fold(x, y);
+		remove_at(r, j);
+		if (j < i)
+			i--;
+		i++;
 	}
 }

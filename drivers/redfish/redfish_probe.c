@@ -194,8 +194,48 @@ fill(struct rf_disc *d, struct wp_probe_result *out, struct wp_err *err)
 		s.avg_window = r->avg_window;
 		s.flags = r->flags;
 		sample_add_label(&s, "source", r->source);
+		if (f[i].where[0])
+			sample_add_label(&s, "at", f[i].where);
+		if (f[i].why[0])
+			sample_add_label(&s, "why", f[i].why);
 		if (probe_result_add(out, &s, r->key, f[i].chosen) < 0)
 			return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	return 0;
+}
+
+/* The walk's notes on standard error; the rule and the cost in extra. */
+static void
+say_notes(const struct rf_disc *d, struct wp_probe_result *out)
+{
+	const char *const *notes;
+	size_t i, n = rf_disc_notes(d, &notes), len;
+
+	len = (size_t)snprintf(out->extra, sizeof(out->extra),
+	    "discovery=%d requests", rf_disc_requests(d));
+	for (i = 0; i < n; i++) {
+		log_info("probe: %s", notes[i]);
+		if (strncmp(notes[i], "wall/", 5) == 0 && len < sizeof(out->extra))
+			len += (size_t)snprintf(out->extra + len,
+			    sizeof(out->extra) - len, "; %s", notes[i]);
+	}
+}
+
+/* The value of -o key=value, or NULL; an unknown key is an error. */
+static int
+probe_opts(const struct wp_probe_req *req, const char **system,
+    struct wp_err *err)
+{
+	size_t i;
+
+	*system = NULL;
+	for (i = 0; req->extra != NULL && req->extra[i] != NULL; i++) {
+		if (strncmp(req->extra[i], "system=", 7) == 0)
+			*system = req->extra[i] + 7;
+		else if (strncmp(req->extra[i], "user=", 5) != 0)
+			return err_set(err, WP_E_CONFIG, "redfish probe: "
+			    "unknown option '%s' (known: -o system=<Id>)",
+			    req->extra[i]);
 	}
 	return 0;
 }
@@ -207,10 +247,12 @@ redfish_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	struct pctx c = { .req = req, .svc = svc };
 	const struct rf_plan *plan;
 	struct rf_disc *d = NULL;
-	const char *p;
+	const char *p, *system;
 	int rc = -1;
 
 	snprintf(out->protocol, sizeof(out->protocol), "redfish");
+	if (probe_opts(req, &system, err) < 0)
+		return -1;
 	if ((p = strstr(req->url, "://")) == NULL)
 		return err_set(err, WP_E_CONFIG, "%s: not a URL", req->url);
 	snprintf(c.base, sizeof(c.base), "%.*s", (int)(p + 3 - req->url +
@@ -219,7 +261,7 @@ redfish_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 		return -1;
 	if (login(&c, err) < 0)
 		goto out;
-	if ((d = rf_disc_new(RF_MODE_PROBE)) == NULL) {
+	if ((d = rf_disc_new(RF_MODE_PROBE, system)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto out;
 	}
@@ -232,6 +274,7 @@ redfish_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 	if (plan->dangling > 0)
 		log_warnx("probe: %d links could not be read (last: %s)",
 		    plan->dangling, rf_disc_last_problem(d));
+	say_notes(d, out);
 	if (rc == 0 && fill(d, out, err) < 0)
 		rc = -1;
 	if (rc == 0 && out->n == 0)

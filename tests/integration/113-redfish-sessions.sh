@@ -3,7 +3,8 @@
 # test BMC (which has only 2 slots) across
 #   1. a run and SIGTERM (deleted at exit),
 #   2. SIGHUP with the config unchanged (the session is kept, none created),
-#   3. SIGHUP with the BMC block changed (old deleted, one new),
+#   3. SIGHUP with the BMC block changed: a poll setting (timeout) keeps
+#      the BMC's session; other credentials delete it and make one new,
 #   4. session expiry on the BMC (401 -> one new login, polls go on),
 #   5. SIGKILL then restart (the stale session is deleted before the new
 #      login: the DELETE reaches the BMC before the POST),
@@ -28,13 +29,15 @@ st() {	# KEY: a figure of the BMC's /_test/stats
 post() {	# PATH
 	$PY -c "import urllib.request as u; u.urlopen(u.Request('$URL$1', method='POST'))"
 }
-conf() {	# EXTRA: BMC block extras
+secret_file "$T/pw2" secret
+conf() {	# EXTRA [CREDENTIAL]: BMC block extras, credential name
 	cat >"$T/c.yaml" <<YAML
 collector: {interval: 1s, data_dir: $T/data, log_level: debug, listen: "127.0.0.1:$L"}
 credentials:
   - {name: bmc, username: monitor, password_file: $T/pw}
+  - {name: bmc2, username: monitor, password_file: $T/pw2}
 nodes:
-  - {name: n1, bmc: {url: "$URL", credentials: bmc$1}}
+  - {name: n1, bmc: {url: "$URL", credentials: ${2:-bmc}$1}}
 YAML
 }
 start() {
@@ -78,13 +81,22 @@ wait_for 5 grep -q "reloaded" "$T/wp2.log" || fail "no reload: $(tail -3 "$T/wp2
 gets_grow "after reload"
 expect "unchanged reload" 1 2
 
-note "3. SIGHUP, BMC block changed: old deleted, one new"
+note "3a. SIGHUP, timeout changed: the BMC's session is kept"
 conf ", timeout: 700ms"
 kill -HUP "$WP"
 wait_for 5 sh -c "[ \$(grep -c reloaded '$T/wp2.log') = 2 ]" || fail "no second reload"
-gets_grow "after changed reload"
-[ "$(st deleted)" = 2 ] || fail "old session not deleted on reload ($(st deleted) deleted)"
-expect "changed reload" 1 3
+gets_grow "after a changed timeout"
+[ "$(st deleted)" = 1 ] || fail "session deleted for a changed timeout ($(st deleted) deleted)"
+expect "timeout changed" 1 2
+
+note "3b. SIGHUP, credentials changed: old deleted, one new"
+conf ", timeout: 700ms" bmc2
+kill -HUP "$WP"
+wait_for 5 sh -c "[ \$(grep -c reloaded '$T/wp2.log') = 3 ]" || fail "no third reload"
+gets_grow "after changed credentials"
+wait_for 5 sh -c "[ \$($PY -c \"import json,urllib.request as u; print(json.load(u.urlopen('$URL/_test/stats'))['deleted'])\") = 2 ]" ||
+	fail "old session not deleted on reload ($(st deleted) deleted)"
+expect "credentials changed" 1 3
 
 note "4. the BMC drops the session: 401, one new login"
 post /_test/expire

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A short libFuzzer run (~12 s per harness) over the inband Prometheus/OpenMetrics,
-# dcgm-exporter and engine decoders (tests/fuzz/run.sh; `make fuzz` runs it
+# dcgm-exporter and engine decoders, the HTTP response parser and the Redfish
+# decoders and discovery walker (tests/fuzz/run.sh; `make fuzz` runs it
 # longer).  Skips (77) where clang has no libFuzzer.
 . "$(dirname "$0")/lib.sh"
 FUZZ_OUT="$T/fuzz" sh "$ROOT/tests/fuzz/run.sh" "${FUZZ_SECONDS:-12}"

@@ -22,6 +22,13 @@ GET /_test/energy?from=T1&to=T2 -> {"joules"}: the trace's integral between
 two wall times (what one energy counter advances by); POST /_test/fault?mode=M[&path=P] sets a fault;
 POST /_test/expire drops every session (the next request gets 401).
 
+Queries: $select=A,B (top-level properties), $expand=.($levels=1) or
+$expand=* (each collection member that is a bare link gets its resource
+inlined), $skip=N; --page N serves collections N members at a time with
+Members@odata.nextLink.  A member inlined in a collection file is also
+served at its own @odata.id (as a service must).  --no-expand answers 400
+to $expand.
+
 Fault modes: malformed, truncated, html, redirect (loop), oversized (5 MiB),
 hang (accept, never answer), trickle (a byte a second), 5xx, 401 (GETs);
 slowlogin (a session POST answers after --slow seconds, then the session
@@ -287,7 +294,7 @@ class Handler(BaseHTTPRequestHandler):
             return False
         return True
 
-    def load(self, path):
+    def load_file(self, path):
         rel = path[len("/redfish/v1"):].strip("/")
         f = os.path.join(self.server.st.args.root, "redfish", "v1", rel,
                          "index.json")
@@ -295,6 +302,51 @@ class Handler(BaseHTTPRequestHandler):
             return None
         with open(f, "rb") as fh:
             return json.loads(fh.read())
+
+    def load(self, path):
+        doc = self.load_file(path)
+        if doc is not None:
+            return doc
+        # a member inlined in its parent collection, at its own URI
+        parent = path.rstrip("/").rsplit("/", 1)[0]
+        coll = self.load_file(parent) if parent.startswith("/redfish/v1") \
+            else None
+        for m in (coll or {}).get("Members", []) or []:
+            if isinstance(m, dict) and len(m) > 1 and \
+                    m.get("@odata.id", "").rstrip("/") == path.rstrip("/"):
+                return m
+        return None
+
+    def expand(self, doc, p, e):
+        """$expand: bare member links get their resources."""
+        out = []
+        for m in doc.get("Members", []) or []:
+            if isinstance(m, dict) and list(m.keys()) == ["@odata.id"]:
+                sub = self.load(m["@odata.id"])
+                if sub is not None:
+                    sub.setdefault("@odata.id", m["@odata.id"])
+                    advance(sub, p, e)
+                    m = sub
+            out.append(m)
+        doc["Members"] = out
+
+    def page(self, doc, path, q):
+        """--page N and $skip: one page of Members, with a nextLink."""
+        n = self.server.st.args.page
+        members = doc.get("Members")
+        if not isinstance(members, list):
+            return
+        skip = int(q.get("$skip", ["0"])[0] or 0)
+        if n <= 0 and skip == 0:
+            return
+        end = skip + n if n > 0 else len(members)
+        doc["Members"] = members[skip:end]
+        doc["Members@odata.count"] = len(members)
+        if end < len(members):
+            keep = ["$skip=%d" % end] + ["%s=%s" % (k, v[0])
+                                         for k, v in q.items()
+                                         if k in ("$expand",)]
+            doc["Members@odata.nextLink"] = path + "?" + "&".join(keep)
 
     # -- methods --
     def do_GET(self):
@@ -339,13 +391,21 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, {"error": {"code": "Base.1.0.ResourceMissing"}})
             return
         p, e = st.trace.now()
-        advance(doc, int(p) if float(p).is_integer() else p, e)
+        p = int(p) if float(p).is_integer() else p
+        advance(doc, p, e)
         if st.vfault:
             with st.lock:
                 st.vgets[path] = st.vgets.get(path, 0) + 1
                 odd = st.vgets[path] % 2 == 1
             value_fault(doc, st.vfault, odd)
         q = parse_qs(u.query)
+        if "$expand" in q:
+            if st.args.no_expand:
+                self.send(400, {"error": {"code":
+                                          "Base.1.0.QueryNotSupported"}})
+                return
+            self.expand(doc, p, e)
+        self.page(doc, path, q)
         if "$select" in q:
             keep = set(q["$select"][0].split(","))
             doc = {k: v for k, v in doc.items()
@@ -466,6 +526,9 @@ def main():
     ap.add_argument("--session-status", type=int, default=201)
     ap.add_argument("--max-sessions", type=int, default=8)
     ap.add_argument("--slow", type=float, default=2.0)
+    ap.add_argument("--page", type=int, default=0,
+                    help="collection members per page (0: all)")
+    ap.add_argument("--no-expand", action="store_true")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     if args.fault == "none":

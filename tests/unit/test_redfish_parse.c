@@ -183,11 +183,20 @@ test_legacy_power_control_average_window(void **st)
 	assert_non_null(o);
 	assert_true(rf_parse_resource("/redfish/v1/Chassis/1U/Power", o, &r,
 	    &e) >= 1);
+	/* PowerConsumedWatts is the instant's; the PowerMetrics average is
+	 * its own reading, over IntervalInMin. */
 	assert_string_equal(r.v[0].key, "/redfish/v1/Chassis/1U/Power#/"
 	    "PowerControl/0/PowerConsumedWatts");
 	assert_true(r.v[0].value == 344);
-	assert_true(r.v[0].avg_window == 30 * 60 * WP_SEC);
-	assert_true(r.v[0].flags & WP_F_AVERAGED);
+	assert_true(r.v[0].avg_window == 0);
+	assert_false(r.v[0].flags & WP_F_AVERAGED);
+	assert_int_equal(r.v[0].role, RF_ROLE_INPUT);
+	assert_string_equal(r.v[1].key, "/redfish/v1/Chassis/1U/Power#/"
+	    "PowerControl/0/PowerMetrics/AverageConsumedWatts");
+	assert_int_equal(r.v[1].src, RF_SRC_PC_AVERAGE);
+	assert_true(r.v[1].value == 319);
+	assert_true(r.v[1].avg_window == 30 * 60 * WP_SEC);
+	assert_true(r.v[1].flags & WP_F_AVERAGED);
 	json_object_put(o);
 	free(body);
 	rf_readings_fini(&r);
@@ -268,6 +277,156 @@ test_metric_report(void **st)
 	rf_readings_fini(&r);
 }
 
+
+/* Sensors typed by their units, EnergyWh, Absent ones as markers. */
+static void
+test_sensor_types_units_and_states(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text("/s/A", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingUnits\":\"W\",\"Reading\":12.5}", &r, &e), 1);
+	assert_int_equal(r.v[0].quantity, WP_Q_POWER);
+	assert_int_equal(parse_text("/s/B", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingUnits\":\"kW.h\",\"Reading\":2}", &r, &e), 1);
+	assert_int_equal(r.v[1].kind, WP_COUNTER);
+	assert_true(r.v[1].value == 7.2e6);
+	assert_int_equal(parse_text("/s/C", "{\"@odata.type\":\"#Sensor.v1_6_0."
+	    "Sensor\",\"ReadingType\":\"EnergyWh\",\"Reading\":10}", &r, &e), 1);
+	assert_true(r.v[2].value == 36000);
+	assert_string_equal(r.v[2].source, "Sensor.EnergyWh");
+	/* a temperature in Cel or a voltage: not power or energy */
+	assert_int_equal(parse_text("/s/T", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingUnits\":\"Cel\",\"Reading\":40}", &r, &e), 0);
+	assert_int_equal(parse_text("/s/V", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingType\":\"Voltage\",\"ReadingUnits\":\"W\","
+	    "\"Reading\":12}", &r, &e), 0);
+	/* Absent: a marker with no value; a null reading: nothing */
+	assert_int_equal(parse_text("/s/P2", "{\"@odata.type\":\"#Sensor."
+	    "v1_0_0.Sensor\",\"ReadingType\":\"Power\",\"Reading\":null,"
+	    "\"Status\":{\"State\":\"Absent\"}}", &r, &e), 1);
+	assert_true(r.v[3].absent);
+	assert_int_equal(parse_text("/s/P3", "{\"@odata.type\":\"#Sensor."
+	    "v1_0_0.Sensor\",\"ReadingType\":\"Power\",\"Reading\":null}", &r,
+	    &e), 0);
+	assert_int_equal(r.n, 4);
+	/* a reading time beyond what a wp_time holds is no time (the fuzzer
+	 * found it overflowing) */
+	assert_int_equal(parse_text("/s/Y", "{\"@odata.type\":\"#Sensor.v1_0_0."
+	    "Sensor\",\"ReadingType\":\"Power\",\"Reading\":1,\"ReadingTime\":"
+	    "\"7066-01-01T00:00:00Z\"}", &r, &e), 1);
+	assert_true(r.v[4].device_time == 0);
+	rf_readings_fini(&r);
+}
+
+/* An excerpt that disagrees with the Sensor it cites yields to it; one
+ * that cites an Absent Sensor is absent. */
+static void
+test_excerpt_disagreeing_or_citing_absent(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	parse_text("/c/PS1/Metrics", "{\"@odata.type\":\"#PowerSupplyMetrics."
+	    "v1_1_0.PowerSupplyMetrics\",\"InputPowerWatts\":{\"Reading\":"
+	    "937.4,\"DataSourceUri\":\"/c/S/PS1In\"}}", &r, &e);
+	parse_text("/c/PS2/Metrics", "{\"@odata.type\":\"#PowerSupplyMetrics."
+	    "v1_1_0.PowerSupplyMetrics\",\"InputPowerWatts\":{\"Reading\":"
+	    "487.4,\"DataSourceUri\":\"/c/S/PS2In\"}}", &r, &e);
+	parse_text("/c/S/PS1In", "{\"@odata.type\":\"#Sensor.v1_2_0.Sensor\","
+	    "\"ReadingType\":\"Power\",\"Reading\":374,\"PhysicalContext\":"
+	    "\"PowerSupply\"}", &r, &e);
+	parse_text("/c/S/PS2In", "{\"@odata.type\":\"#Sensor.v1_2_0.Sensor\","
+	    "\"ReadingType\":\"Power\",\"Reading\":null,\"Status\":{\"State\":"
+	    "\"Absent\"}}", &r, &e);
+	assert_int_equal(r.n, 4);
+	rf_readings_merge(&r);
+	assert_int_equal(r.n, 2);
+	assert_non_null(rf_readings_find(&r, "/c/S/PS1In"));
+	assert_true(rf_readings_find(&r, "/c/S/PS1In")->ds_disagree);
+	assert_true(rf_readings_find(&r, "/c/S/PS1In")->ds_value == 937.4);
+	assert_int_equal(rf_readings_find(&r, "/c/S/PS1In")->role,
+	    RF_ROLE_PSU);
+	assert_true(rf_readings_find(&r, "/c/PS2/Metrics#/InputPowerWatts")->
+	    absent);
+	rf_readings_fini(&r);
+}
+
+/* PowerControl members take their role from context and names; absent
+ * supplies give nothing. */
+static void
+test_power_control_roles(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text("/c/Power", "{\"@odata.type\":\"#Power."
+	    "v1_5_0.Power\",\"PowerControl\":[{\"MemberId\":\"0\",\"Name\":"
+	    "\"Server Power Control\",\"PowerConsumedWatts\":410},{\"MemberId"
+	    "\":\"1\",\"Name\":\"CPU Sub-system Power\",\"PhysicalContext\":"
+	    "\"CPUSubsystem\",\"PowerConsumedWatts\":180}],\"PowerSupplies\":"
+	    "[{\"MemberId\":\"0\",\"PowerInputWatts\":210},{\"MemberId\":\"1\","
+	    "\"PowerInputWatts\":null,\"Status\":{\"State\":\"Absent\"}}]}",
+	    &r, &e), 3);
+	assert_int_equal(r.v[0].role, RF_ROLE_INPUT);
+	assert_int_equal(r.v[1].role, RF_ROLE_COMPONENT);
+	assert_int_equal(r.v[2].src, RF_SRC_LEGACY_PSU_IN);
+	assert_int_equal(r.v[2].role, RF_ROLE_PSU);
+	rf_readings_fini(&r);
+}
+
+/* HPE meters: the newest PowerDetail sample (window: the gap to the one
+ * before), the 24-hour Average listed only. */
+static void
+test_hpe_fast_power_meter(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text("/c/1/Power/FastPowerMeter", "{\"@odata."
+	    "type\":\"#HpePowerMeter.v2_0_1.HpePowerMeter\",\"Average\":205,"
+	    "\"PowerDetail\":[{\"Average\":219,\"Time\":\"2026-01-05T10:00:00Z"
+	    "\"},{\"Average\":223,\"Time\":\"2026-01-05T10:00:20Z\"}]}", &r,
+	    &e), 2);
+	assert_string_equal(r.v[0].source, "Oem.Hpe.FastPowerMeter");
+	assert_true(r.v[0].value == 223);
+	assert_true(r.v[0].avg_window == 20 * WP_SEC);
+	assert_true(r.v[0].device_time > 0);
+	assert_int_equal(r.v[1].src, RF_SRC_OTHER);
+	assert_true(r.v[1].avg_window == 24 * 3600 * WP_SEC);
+	rf_readings_fini(&r);
+}
+
+/* One bad member of an inlined collection does not lose the others. */
+static void
+test_inlined_member_problem_kept_apart(void **st)
+{
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text("/c/S", "{\"@odata.type\":\"#Sensor"
+	    "Collection.SensorCollection\",\"Members\":[{\"@odata.id\":\"/c/S/"
+	    "a\",\"ReadingType\":\"Power\",\"Reading\":100},{\"@odata.id\":"
+	    "\"/c/S/b\",\"ReadingType\":\"Power\",\"ReadingUnits\":\"BTU\","
+	    "\"Reading\":3},{\"@odata.id\":\"/c/S/c\",\"ReadingType\":"
+	    "\"EnergyJoules\",\"Reading\":5}]}", &r, &e), 2);
+	assert_int_equal(r.n_problem, 1);
+	assert_non_null(strstr(r.problem, "BTU"));
+	assert_int_equal(r.v[0].coll_n, 3);
+	rf_readings_fini(&r);
+}
+
 int
 main(void)
 {
@@ -279,6 +438,11 @@ main(void)
 		cmocka_unit_test(test_excerpt_and_cited_sensor_count_once),
 		cmocka_unit_test(test_legacy_power_control_average_window),
 		cmocka_unit_test(test_hpe_oem_meter_is_labelled_oem),
+		cmocka_unit_test(test_sensor_types_units_and_states),
+		cmocka_unit_test(test_excerpt_disagreeing_or_citing_absent),
+		cmocka_unit_test(test_power_control_roles),
+		cmocka_unit_test(test_hpe_fast_power_meter),
+		cmocka_unit_test(test_inlined_member_problem_kept_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
