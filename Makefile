@@ -107,6 +107,7 @@ check:
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' \
 		build-asan/wattpath unit-bins-asan
+	@scripts/lint
 	@tests/run.sh
 
 unit-bins-asan: $(UNIT_BINS)
