@@ -37,6 +37,7 @@ struct rf_bmc {
 	char		 session_uri[RF_URI_MAX];
 	char		*state_file;	/* or NULL: sessions not kept */
 	bool		 stale_checked;
+	bool		 replacing;	/* the DELETE before a re-login */
 	const char	*login_path;
 	/* turns */
 	int		 step;
@@ -488,15 +489,14 @@ fail_all(struct rf_bmc *b, const struct wp_err *err)
 	}
 }
 
-/* Starts the stale DELETE if a previous run left a session; true if one
- * is in flight. */
+/* Starts the DELETE of session_uri with the token in hand; true if one is
+ * in flight (its answer clears the session and serves again). */
 static bool
-stale_check(struct rf_bmc *b)
+delete_session(struct rf_bmc *b)
 {
 	struct wp_err err;
 
-	b->stale_checked = true;
-	if (!load_stale(b))
+	if (b->session_uri[0] == '\0' || b->token == NULL)
 		return false;
 	b->step = B_STALE;
 	if (send_req(b, "DELETE", b->session_uri, NULL, slow_timeout(b),
@@ -506,6 +506,15 @@ stale_check(struct rf_bmc *b)
 	token_clear(b);
 	b->session_uri[0] = '\0';
 	return false;
+}
+
+/* Starts the stale DELETE if a previous run left a session; true if one
+ * is in flight. */
+static bool
+stale_check(struct rf_bmc *b)
+{
+	b->stale_checked = true;
+	return load_stale(b) && delete_session(b);
 }
 
 /* Gives the turn to the next user once the session is open. */
@@ -593,7 +602,12 @@ rf_bmc_leave(struct rf_bmc *b, struct rf_user *u)
 	/* a login or stale DELETE goes on; its answer serves the next */
 }
 
-/* A 401 on a user's request: log in again once per poll, then repeat. */
+/*
+ * A 401 on a user's request: log in again once per poll, then repeat.  The
+ * old session is deleted first: a BMC that answers 401 to a session it
+ * still holds (a privilege it lacks, a bug) must not collect one session
+ * per re-login; a BMC that dropped it answers the DELETE 401 or 404.
+ */
 static bool
 relogin(struct rf_bmc *b, struct rf_user *u, const struct http_resp *r)
 {
@@ -602,11 +616,13 @@ relogin(struct rf_bmc *b, struct rf_user *u, const struct http_resp *r)
 		return false;
 	log_info("redfish %s: session expired (401), logging in again",
 	    u->name);
-	token_clear(b);		/* the BMC dropped it already */
-	b->session_uri[0] = '\0';
-	save_session(b);
 	u->relogged = true;
 	b->step = B_IDLE;
+	if ((b->replacing = delete_session(b)))
+		return true;	/* its answer logs in */
+	token_clear(b);
+	b->session_uri[0] = '\0';
+	save_session(b);
 	serve(b);
 	return true;
 }
@@ -621,9 +637,13 @@ on_resp(void *arg, const struct http_resp *r, const struct wp_err *e)
 
 	b->step = B_IDLE;
 	if (was == B_STALE) {		/* best effort */
-		if (r != NULL)
+		if (r != NULL && !b->replacing)
 			log_info("redfish %s: deleted the session a previous "
 			    "run left (HTTP %ld)", who(b), r->status);
+		else if (r != NULL)
+			log_debug("redfish %s: old session deleted before the "
+			    "new login (HTTP %ld)", who(b), r->status);
+		b->replacing = false;
 		token_clear(b);
 		b->session_uri[0] = '\0';
 		save_session(b);

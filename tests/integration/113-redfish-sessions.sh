@@ -11,7 +11,12 @@
 #   6. a login slower than the poll timeout (left to finish: one session,
 #      used by the next polls, none leaked),
 #   7. reload/kill loops: the BMC never refuses a login for want of a slot
-#      and never holds more than one of ours.
+#      and never holds more than one of ours,
+#   8. a BMC that answers 401 to every request with a session it holds (the
+#      old session is deleted before each re-login: one open at a time,
+#      none after SIGTERM; issue 26.5),
+#   9. SIGKILL, then a restart with the node renamed: the session is kept
+#      per BMC and user, so the one the crash left is still deleted.
 . "$(dirname "$0")/lib.sh"
 
 PEER=$ROOT/tests/peers/redfish_server.py
@@ -153,4 +158,36 @@ stop TERM
 [ "$(st refused)" = 0 ] || fail "loops: $(st refused) logins refused (slots exhausted)"
 [ "$(st peak_open)" -le 1 ] || fail "loops: $(st peak_open) sessions open at once"
 note "created $(( $(st created) - c0 )) sessions in the loops, peak $(st peak_open) open"
+
+note "8. a BMC that answers 401 to a session it still holds: one open at a time"
+start 11
+wait_for 10 sh -c "grep -q 'logged in' '$T/wp11.log'" || fail "8: no login"
+c0=$(st created)
+post "/_test/fault?mode=401"
+i=0
+while [ $i -lt 8 ]; do
+	sleep 1
+	i=$((i + 1))
+	[ "$(st open)" -le 1 ] || fail "8: $(st open) sessions open after $i s of 401s"
+done
+[ $(( $(st created) - c0 )) -ge 2 ] || fail "8: no re-login tried ($(( $(st created) - c0 )) created)"
+post "/_test/fault?mode=none"
+gets_grow "after the 401s"
+stop TERM
+[ "$(st open)" = 0 ] || fail "8: $(st open) left open after SIGTERM"
+note "8: $(( $(st created) - c0 )) logins during the 401s, never more than one open"
+
+note "9. SIGKILL, the node renamed, restart: the session it left is deleted"
+start 12
+wait_for 10 sh -c "grep -q 'logged in' '$T/wp12.log'" || fail "9: no login"
+stop KILL
+[ "$(st open)" = 1 ] || fail "9: $(st open) open after SIGKILL, want 1"
+sed 's/name: n1,/name: renamed-n1,/' "$T/c.yaml" >"$T/c2.yaml" && mv "$T/c2.yaml" "$T/c.yaml"
+start 13
+wait_for 10 grep -q "deleted the session a previous run left" "$T/wp13.log" ||
+	fail "9: the renamed node did not delete the old session: $(tail -3 "$T/wp13.log")"
+gets_grow "after the rename"
+[ "$(st open)" = 1 ] || fail "9: $(st open) open after the rename, want 1"
+stop TERM
+[ "$(st open)" = 0 ] || fail "9: $(st open) left open"
 exit 0
