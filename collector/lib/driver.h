@@ -125,6 +125,8 @@ struct wp_probe_result {
 	char		 model[128];
 	char		 firmware[64];
 	char		 extra[256];	/* e.g. "profile=raritan-px2 sysObjectID=..." */
+	char		 profile[64];	/* profile or map used, or "" */
+	char		 profile_reason[400];	/* why that one, or "" */
 	struct wp_probe_source *src;	/* owned; freed by probe_result_fini */
 	size_t		 n, cap;
 };

@@ -79,7 +79,7 @@ probe eatonpdu_2 --profile eaton-epdu || fail "explicit profile"
 probe eatonpdu_2 --profile no-such-vendor && fail "unknown profile accepted"
 grep -q 'no PDU profile "no-such-vendor"' "$T/eatonpdu_2.err" || fail "unknown profile message: $(cat "$T/eatonpdu_2.err")"
 probe apc_ap7900b && fail "AP7900B (-1 everywhere) gave sources"
-grep -q 'no metered outlet or inlet rows' "$T/apc_ap7900b.err" || fail "ap7900b message: $(cat "$T/apc_ap7900b.err")"
+grep -q 'found no rows: apc-rpdu2' "$T/apc_ap7900b.err" || fail "ap7900b message: $(cat "$T/apc_ap7900b.err")"
 probe sentry3 && fail "sentry3 (current only) gave sources"
 
 note "wrong community, no agent: a clear error within the timeout"

@@ -130,11 +130,12 @@ discover(const struct pdu_profile *p, const struct rec *r,
 {
 	struct wp_err err;
 	size_t i;
+	struct pdu_finish fo = { .only_unit = -1 };
 
 	memset(rows, 0, sizeof(*rows));
 	for (i = 0; i < r->n; i++)
 		assert_int_equal(pdu_rows_add(p, rows, &r->vb[i], &err), 0);
-	pdu_rows_finish(p, rows);
+	pdu_rows_finish(p, rows, &fo);
 }
 
 static const struct pdu_row *
@@ -219,7 +220,7 @@ test_raritan_px3(void **st)
 	assert_int_equal(sample_get_label(&s, "name", name, sizeof(name)), 0);
 	assert_string_equal(name, "DEVICE 8:PS1:Planned");
 	/* inlet: 1665 W, 74057676 Wh */
-	assert_int_equal(pdu_rows_total_table(p, &rows), 1);
+	assert_int_equal(rows.total_role, PDU_ROLE_INLET);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_INLET, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_string_equal(s.series, "inlet/1/power");
@@ -256,7 +257,7 @@ test_raritan_decimal_digits(void **st)
 	dig.type = PDU_V_UINT;
 	dig.u = 2;
 	assert_int_equal(pdu_rows_add(p, &rows, &dig, &err), 0);
-	pdu_rows_finish(p, &rows);
+	pdu_rows_finish(p, &rows, &(struct pdu_finish){ .only_unit = -1 });
 	assert_int_equal(value(p, &r, row_of(p, &rows, 0, 1), PDU_COL_POWER,
 	    &s), 1);
 	assert_close(s.value, 1.43);
@@ -280,7 +281,7 @@ test_raritan_px2_power_only(void **st)
 	discover(p, &r, &rows);
 	assert_true(count_role(p, &rows, PDU_ROLE_OUTLET) >= 5);
 	for (i = 0; i < rows.n; i++)
-		assert_false(rows.v[i].has[PDU_COL_ENERGY]);
+		assert_false(PDU_HAS(&rows.v[i], PDU_COL_ENERGY));
 	assert_int_equal(value(p, &r, row_of(p, &rows, 0, 3), PDU_COL_POWER,
 	    &s), 1);
 	assert_close(s.value, 68);
@@ -300,8 +301,7 @@ test_apc_device_hundredths_kw(void **st)
 	(void)st;
 	discover(p, &r, &rows);
 	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 0);
-	assert_int_equal(p->tab[pdu_rows_total_table(p, &rows)].role,
-	    PDU_ROLE_DEVICE);
+	assert_int_equal(rows.total_role, PDU_ROLE_DEVICE);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_DEVICE, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 1140);	/* 114 x 0.01 kW */
@@ -354,7 +354,7 @@ test_apc_epdu_phase_wh(void **st)
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_PHASE, 1),
 	    PDU_COL_ENERGY, &s), 1);
 	assert_close(s.value, 332241.0 * 3600);
-	assert_string_equal(s.series, "inlet/1/energy");
+	assert_string_equal(s.series, "phase/1/energy");
 	pdu_rows_fini(&rows);
 	free(r.vb);
 	pdu_profile_free(p);
@@ -367,6 +367,7 @@ test_eaton_strapping_zero_and_reset_time(void **st)
 	struct rec r = load_rec("eatonpdu_2");
 	struct pdu_rows rows;
 	struct wp_sample s;
+	struct pdu_val val;
 	struct pdu_oid o;
 	char name[64];
 
@@ -384,8 +385,8 @@ test_eaton_strapping_zero_and_reset_time(void **st)
 	assert_close(s.wrap, 4294967296.0 * 3600);
 	assert_int_equal(pdu_get_oid(p, row_of(p, &rows, 0, 1), PDU_COL_RESET,
 	    &o), 0);
-	assert_true(pdu_decode_reset_time(rec_find(&r, &o)) ==
-	    1700853056LL * WP_SEC);
+	pdu_val_from_vb(rec_find(&r, &o), false, &val);
+	assert_true(pdu_decode_reset_time(&val) == 1700853056LL * WP_SEC);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_INLET, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 1584);
@@ -433,8 +434,7 @@ test_sentry3(void **st)
 
 	(void)st;
 	discover(p, &r, &rows);
-	assert_int_equal(p->tab[pdu_rows_total_table(p, &rows)].role,
-	    PDU_ROLE_DEVICE);
+	assert_int_equal(rows.total_role, PDU_ROLE_DEVICE);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_DEVICE, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 279);
@@ -499,7 +499,7 @@ test_dell_outlets_power_only(void **st)
 	assert_close(s.value, 352);
 	assert_int_equal(sample_get_label(&s, "name", name, sizeof(name)), 0);
 	assert_string_equal(name, "Outlet 3");
-	assert_false(row_of(p, &rows, 0, 3)->has[PDU_COL_ENERGY]);
+	assert_false(PDU_HAS(row_of(p, &rows, 0, 3), PDU_COL_ENERGY));
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_DEVICE, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 3790);
@@ -576,7 +576,7 @@ test_cyberpower_wrong_type(void **st)
 	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 10);
 	row = row_of(p, &rows, PDU_ROLE_PHASE, 2);
 	assert_non_null(row);
-	assert_false(row->has[PDU_COL_ENERGY]);
+	assert_false(PDU_HAS(row, PDU_COL_ENERGY));
 	assert_int_equal(pdu_get_oid(p, row, PDU_COL_ENERGY, &o), 0);
 	assert_int_equal(pdu_decode_value(p, row, PDU_COL_ENERGY,
 	    rec_find(&r, &o), &s, &err), -1);
@@ -663,7 +663,7 @@ test_entity_sensor_scale(void **st)
 	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.4.9", PDU_V_INT, 37, NULL);
 	add_vb(p, &rows, "1.3.6.1.2.1.47.1.1.1.1.7.7", PDU_V_STRING, 0,
 	    "PS1 input");
-	pdu_rows_finish(p, &rows);
+	pdu_rows_finish(p, &rows, &(struct pdu_finish){ .only_unit = -1 });
 	assert_int_equal(rows.n, 1);
 	memset(&vb, 0, sizeof(vb));
 	vb.type = PDU_V_INT;
@@ -764,7 +764,7 @@ test_identity_labels(void **st)
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
 	pdu_label_text(d, sizeof(d), "Raritan PDU;\r\nPX3");
-	assert_int_equal(pdu_identity_labels(&s, p, d), 0);
+	assert_int_equal(pdu_identity_labels(&s, p, NULL, d), 0);
 	assert_int_equal(sample_get_label(&s, "profile", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "raritan-pdu2");
 	assert_int_equal(sample_get_label(&s, "vendor", buf, sizeof(buf)), 0);
@@ -782,7 +782,7 @@ test_identity_labels(void **st)
 	big[sizeof(big) - 1] = '\0';
 	snprintf(p->name, sizeof(p->name), "%s", "a-very-long-profile-name-for-test");
 	pdu_label_text(d, sizeof(d), big);
-	assert_int_equal(pdu_identity_labels(&s, p, d), 0);
+	assert_int_equal(pdu_identity_labels(&s, p, NULL, d), 0);
 	assert_true(strlen(s.labels) < WP_LABEL_MAX);
 	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
 	assert_int_equal(strlen(buf), sizeof(row.name) - 1);
@@ -791,7 +791,7 @@ test_identity_labels(void **st)
 	/* no sysDescr: no empty label */
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
-	assert_int_equal(pdu_identity_labels(&s, p, ""), 0);
+	assert_int_equal(pdu_identity_labels(&s, p, NULL, ""), 0);
 	assert_int_equal(sample_get_label(&s, "sysdescr", buf, sizeof(buf)), -1);
 	pdu_profile_free(p);
 }
