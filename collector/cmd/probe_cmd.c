@@ -70,6 +70,9 @@ source_json(const struct wp_probe_source *p)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "path", json_object_new_string(p->path));
+	if (p->source[0])
+		json_object_object_add(o, "source",
+		    json_object_new_string(p->source));
 	json_object_object_add(o, "boundary",
 	    s->quantity == WP_Q_TOKENS || s->boundary == WP_B_NONE ? NULL :
 	    json_object_new_string(boundary_name(s->boundary)));

@@ -114,6 +114,7 @@ struct wp_probe_req {
 struct wp_probe_source {
 	struct wp_sample s;
 	char		 path[256];	/* Redfish path, OID, register, metric */
+	char		 source[128];	/* where it was read (an OID), or "" */
 	char		 direction[8];	/* tokens: "output" / "input", else "" */
 	bool		 chosen;	/* the collector would use this one */
 };

@@ -283,16 +283,18 @@ static void
 filter_vb(const struct pdu_table *tab, const struct pdu_vb *vb,
     struct pdu_row *row)
 {
-	bool ok;
+	bool ok = false;
+	size_t i;
 
 	if (tab->filter_is_text)
 		ok = vb->type == PDU_V_STRING &&
 		    glob_match(tab->filter_text, vb->s);
-	else
-		ok = (vb->type == PDU_V_INT && vb->i == tab->filter_value) ||
+	for (i = 0; !tab->filter_is_text && i < tab->nfilter; i++)
+		ok |= (vb->type == PDU_V_INT &&
+		    vb->i == tab->filter_value[i]) ||
 		    ((vb->type == PDU_V_UINT || vb->type == PDU_V_COUNTER32) &&
-		    tab->filter_value >= 0 &&
-		    vb->u == (uint64_t)tab->filter_value);
+		    tab->filter_value[i] >= 0 &&
+		    vb->u == (uint64_t)tab->filter_value[i]);
 	row->filter = ok ? 1 : 2;
 }
 
@@ -427,7 +429,7 @@ number_rows(const struct pdu_profile *p, struct pdu_rows *r)
 		}
 		ord++;
 		if (tab->number_pos == 0)
-			row->number = ord;
+			row->number = ord + tab->first - 1;
 		else
 			row->number = (int32_t)(row->key[tab->number_pos - 1] -
 			    (uint32_t)tab->index_base + 1);

@@ -444,26 +444,49 @@ parse_role(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 	    "inlet, device, phase or circuit", role);
 }
 
+/* equals: N or [N, M...] */
+static int
+filter_values(struct pctx *c, const struct ynode *n, struct pdu_table *t)
+{
+	const struct ynode *it;
+
+	if (n->type == YN_SCALAR) {
+		if (ynode_parse_long(n->value, LONG_MIN, LONG_MAX,
+		    &t->filter_value[0]) < 0)
+			return perr(c, n, "%s: expected a number", "equals");
+		t->nfilter = 1;
+		return 0;
+	}
+	if (n->type != YN_SEQ || n->child == NULL)
+		return perr(c, n, "%s: a number or a list of numbers",
+		    "equals");
+	for (it = n->child; it != NULL; it = it->next)
+		if (t->nfilter == PDU_MATCH_MAX || scalar(it) == NULL ||
+		    ynode_parse_long(it->value, LONG_MIN, LONG_MAX,
+		    &t->filter_value[t->nfilter++]) < 0)
+			return perr(c, n, "%s: at most 4 numbers", "equals");
+	return 0;
+}
+
 static int
 parse_filter(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
-	const struct ynode *f = ynode_get(tn, "filter");
+	const struct ynode *f = ynode_get(tn, "filter"), *eq;
 	static const char *const keys[] = { "oid", "equals", "text", NULL };
 
 	if (f == NULL)
 		return 0;
 	if (check_keys(c, f, keys) < 0 ||
 	    get_oid(c, f, "oid", &t->filter) < 0 ||
-	    get_int(c, f, "equals", LONG_MIN, LONG_MAX, &t->filter_value) < 0 ||
 	    get_str(c, f, "text", t->filter_text, sizeof(t->filter_text),
 	    false) < 0)
 		return -1;
+	eq = ynode_get(f, "equals");
 	t->filter_is_text = ynode_get(f, "text") != NULL;
-	if (t->filter.n == 0 || (ynode_get(f, "equals") == NULL) ==
-	    !t->filter_is_text)
+	if (t->filter.n == 0 || (eq == NULL) == !t->filter_is_text)
 		return perr(c, f, "%s: needs oid and one of equals, text",
 		    "filter");
-	return 0;
+	return eq != NULL ? filter_values(c, eq, t) : 0;
 }
 
 /* number: a key position or "ordinal"; unit: a key position. */
@@ -471,10 +494,12 @@ static int
 parse_positions(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
 	const char *num = scalar(ynode_get(tn, "number"));
-	long v, unit = 0;
+	long v, unit = 0, first = 1;
 
-	if (get_int(c, tn, "unit", 1, t->key_len, &unit) < 0)
+	if (get_int(c, tn, "unit", 1, t->key_len, &unit) < 0 ||
+	    get_int(c, tn, "first", 1, 9999, &first) < 0)
 		return -1;
+	t->first = (uint16_t)first;
 	t->unit_pos = (int8_t)unit;
 	if (num == NULL)
 		t->number_pos = (int8_t)t->key_len;
@@ -485,6 +510,9 @@ parse_positions(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 	else
 		return perr(c, ynode_get(tn, "number"),
 		    "number: a key position 1..key_len or \"%s\"", "ordinal");
+	if (ynode_get(tn, "first") != NULL && t->number_pos != 0)
+		return perr(c, tn, "%s: first is for number: ordinal",
+		    role_names[t->role]);
 	if (t->unit_pos != 0 && t->unit_pos == t->number_pos)
 		return perr(c, tn, "%s: unit and number are the same key "
 		    "component", role_names[t->role]);
@@ -495,7 +523,8 @@ static int
 parse_table(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
 	static const char *const keys[] = { "role", "key_len", "number",
-		"unit", "index_base", "match", "filter", "max_power", "name",
+		"unit", "first", "index_base", "match", "filter", "max_power",
+		"name",
 		"power", "energy", "apparent_power", "reactive_power",
 		"apparent_energy", "reset_time", NULL };
 	long kl = 1, base = 1;

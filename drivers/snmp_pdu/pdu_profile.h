@@ -92,11 +92,13 @@ struct pdu_table {
 	int8_t		 number_pos;	/* 1-based key component; 0: ordinal */
 	int8_t		 unit_pos;	/* 1-based: the databus unit; 0: none */
 	int8_t		 index_base;	/* 0 or 1 */
+	uint16_t	 first;		/* ordinal numbers start here (1) */
 	uint8_t		 nmatch;
 	int8_t		 match_pos[PDU_MATCH_MAX];	/* 1-based */
 	uint32_t	 match_val[PDU_MATCH_MAX];
 	struct pdu_ref	 filter;	/* keep rows whose filter column is */
-	long		 filter_value;	/* this number, */
+	long		 filter_value[PDU_MATCH_MAX];	/* one of these numbers, */
+	uint8_t		 nfilter;
 	char		 filter_text[48];	/* or matches this ('*': any) */
 	bool		 filter_is_text;
 	double		 max_power;	/* W (VA, var); above is absurd */

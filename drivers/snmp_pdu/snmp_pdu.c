@@ -992,8 +992,10 @@ got(const struct sp *sp, size_t row, int col)
 }
 
 static int
-deliver(struct sp *sp, const struct pdu_row *row, struct wp_sample *s)
+deliver(struct sp *sp, const struct pdu_row *row, int col,
+    struct wp_sample *s)
 {
+	struct pdu_oid o;
 	char path[64];
 
 	if (sp->probe == NULL) {
@@ -1004,8 +1006,13 @@ deliver(struct sp *sp, const struct pdu_row *row, struct wp_sample *s)
 		return poll_add(sp->poll, s);
 	}
 	pdu_row_path(sp->prof, row, path, sizeof(path));
-	return probe_result_add(sp->probe, s, path,
-	    pdu_row_reported(sp->prof, &sp->rows, row));
+	if (probe_result_add(sp->probe, s, path,
+	    pdu_row_reported(sp->prof, &sp->rows, row)) < 0)
+		return -1;
+	if (pdu_get_oid(sp->prof, row, col, &o) == 0)
+		pdu_oid_format(&o, sp->probe->src[sp->probe->n - 1].source,
+		    sizeof(sp->probe->src[0].source));
+	return 0;
 }
 
 /* A value that did not come back as asked: the error, and the reading is
@@ -1060,7 +1067,7 @@ one(struct sp *sp, const struct getent *g, int *n, int *nerr,
 	if (g->col == PDU_COL_ENERGY &&
 	    (rt = got(sp, g->row, PDU_COL_RESET)) != NULL && rt->got == G_OK)
 		s.reset_time = pdu_decode_reset_time(&rt->v);
-	if (deliver(sp, row, &s) == 0)
+	if (deliver(sp, row, g->col, &s) == 0)
 		(*n)++;
 }
 
