@@ -7,7 +7,9 @@
  * (its GPUs summed; cross-check readings left out) and outlet (its mapped
  * PDU outlets summed) boundaries, and its token counters; per target its
  * health; per meter its role and readings, with facility_total and
- * it_total summed.  Power is the latest power reading where the device
+ * it_total summed; per PDU its outlet, inlet, phase and circuit readings
+ * (the unit of a PDU behind a shared agent, series "u<k>/...", as
+ * "<pdu>-u<k>").  Power is the latest power reading where the device
  * gives one, else the mean over the last interval from the counter
  * (delta / span).  Strings are borrowed from the conf and the views: a
  * snapshot lives no longer than the request that built it.
@@ -17,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../lib/clock.h"
 #include "../run.h"
@@ -56,6 +59,15 @@ struct fleet_meter {
 	bool		 has_energy, has_power;
 };
 
+/* One PDU reading (outlet, inlet, phase, circuit) for /metrics. */
+struct fleet_pdu_reading {
+	char		 pdu[80];	/* the PDU, or "<pdu>-u<unit>" */
+	const char	*role;		/* "outlet", "inlet", "phase", "circuit" */
+	char		 index[12];	/* the number in the series */
+	uint8_t		 quantity;	/* WP_Q_* */
+	double		 value;		/* gauge, or reset-corrected cumulative */
+};
+
 struct fleet {
 	wp_time		 now;			/* realtime of the snapshot */
 	const char	*site;			/* "" if unset */
@@ -72,6 +84,8 @@ struct fleet {
 	double		 fac_energy, it_energy, fac_power, it_power;
 	bool		 has_fac_e, has_it_e, has_fac_p, has_it_p;
 	size_t		 targets_up, targets_down;
+	struct fleet_pdu_reading *pdu;	/* every PDU target's readings */
+	size_t		 n_pdu, cap_pdu;
 };
 
 /* Visits target views, like collector_each_target. */
