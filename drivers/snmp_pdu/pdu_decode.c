@@ -553,7 +553,7 @@ pdu_rows_finish(const struct pdu_profile *p, struct pdu_rows *r,
 	r->multi = o->multi;
 	decide(p, r, o->only_unit);
 	drop_repeats(p, r, o);
-	if (r->n < r->cap / 2 && r->n > 0) {	/* give back the slack */
+	if (r->n < r->cap && r->n > 0) {	/* give back the slack */
 		struct pdu_row *v = realloc(r->v, r->n * sizeof(*v));
 
 		if (v != NULL) {
