@@ -18,6 +18,7 @@
 #include "lib/loop.h"
 #include "lib/shared.h"
 #include "registry.h"
+#include "lastset.h"
 #include "run.h"
 #include "sched.h"
 #include "lib/workers.h"
@@ -39,9 +40,8 @@ struct target {
 	char			 last_err[WP_ERR_MSG];
 	wp_time			 last_poll_real, last_duration;
 	unsigned long		 polls, nfail;
-	struct wp_sample	*last;
-	size_t			 n_last;
-	struct ingest_ctr	*last_ctr;	/* n_last entries, or NULL */
+	struct lastset		 last;		/* compact: expanded for views */
+	struct ingest_ctr	*last_ctr;	/* last.n entries, or NULL */
 };
 
 /* A poll in flight: the driver's sink (p) and the core's timer. */
@@ -193,7 +193,7 @@ target_free(struct target *t)
 	loop_timer_free(t->timer);
 	conf_ref(t->co, t->conf, -1);
 	free(t->fingerprint);
-	free(t->last);
+	lastset_fini(&t->last);
 	free(t->last_ctr);
 	free(t);
 }
@@ -264,18 +264,12 @@ log_health(struct target *t, int ok, const struct wp_err *err)
 static void
 keep_last(struct target *t, const struct wp_poll *p, struct ingest_ctr *ctr)
 {
-	struct wp_sample *v;
-
-	if (p->n == 0 || (v = malloc(p->n * sizeof(*v))) == NULL) {
+	if (p->n == 0 || lastset_set(&t->last, p->v, p->n) < 0) {
 		free(ctr);
 		return;
 	}
-	memcpy(v, p->v, p->n * sizeof(*v));
-	free(t->last);
 	free(t->last_ctr);
-	t->last = v;
 	t->last_ctr = ctr;
-	t->n_last = p->n;
 }
 
 static void
@@ -686,20 +680,29 @@ collector_each_target(const struct collector *co,
 {
 	struct target_view v;
 	const struct target *t;
-	size_t i;
+	struct wp_sample *buf = NULL, *nb;
+	size_t i, cap = 0;
+	int rc = 0;
 
-	for (i = 0; i < co->n; i++) {
+	for (i = 0; i < co->n && rc == 0; i++) {
 		if ((t = co->t[i]) == NULL)
 			continue;
+		if (t->last.n > cap) {	/* one buffer, as large as needed */
+			if ((nb = realloc(buf, t->last.n * sizeof(*nb))) ==
+			    NULL)
+				continue;	/* no memory: this one skipped */
+			buf = nb;
+			cap = t->last.n;
+		}
 		v = (struct target_view){ t->tc->name, t->driver_name,
 		    t->tc->node, t->up && t->polls > 0,
 		    t->up ? "" : err_class_name(t->last_class), t->last_err,
 		    t->last_poll_real, t->last_duration, t->polls, t->nfail,
-		    t->last, t->n_last, t->last_ctr };
-		if (fn(&v, arg) != 0)
-			return 1;
+		    buf, lastset_expand(&t->last, buf), t->last_ctr };
+		rc = fn(&v, arg) != 0;
 	}
-	return 0;
+	free(buf);
+	return rc;
 }
 
 const struct wp_conf *

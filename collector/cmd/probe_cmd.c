@@ -70,6 +70,9 @@ source_json(const struct wp_probe_source *p)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "path", json_object_new_string(p->path));
+	if (p->source[0])
+		json_object_object_add(o, "source",
+		    json_object_new_string(p->source));
 	json_object_object_add(o, "boundary",
 	    s->quantity == WP_Q_TOKENS || s->boundary == WP_B_NONE ? NULL :
 	    json_object_new_string(boundary_name(s->boundary)));
@@ -94,6 +97,9 @@ source_json(const struct wp_probe_source *p)
 		    json_object_new_string(s->labels));
 	if (s->flags & WP_F_OEM)
 		json_object_object_add(o, "oem", json_object_new_boolean(1));
+	if (s->flags & WP_F_RESETTABLE)
+		json_object_object_add(o, "resettable",
+		    json_object_new_boolean(1));
 	return o;
 }
 
@@ -111,6 +117,12 @@ probe_print_json(FILE *f, const char *target, const struct wp_probe_result *r)
 	if (r->extra[0])
 		json_object_object_add(dev, "extra",
 		    json_object_new_string(r->extra));
+	if (r->profile[0])
+		json_object_object_add(dev, "profile",
+		    json_object_new_string(r->profile));
+	if (r->profile_reason[0])
+		json_object_object_add(dev, "profile_reason",
+		    json_object_new_string(r->profile_reason));
 	arr = json_object_new_array();
 	for (i = 0; i < r->n; i++)
 		json_object_array_add(arr, source_json(&r->src[i]));

@@ -220,22 +220,93 @@ outlet_node(const struct build *bd, const char *pdu,
 	return ix;
 }
 
-/* Outlet readings accumulate per node over all PDUs, folded at the end. */
+/* "[u<k>/]<role>/<n>/<quantity>" of a PDU series into r (pdu, role,
+ * index); 0, or -1 when it is none. */
+static int
+pdu_series(const char *target, const char *series,
+    struct fleet_pdu_reading *r)
+{
+	static const char *const roles[] = { "outlet", "inlet", "phase",
+	    "circuit", NULL };
+	const char *p = series, *q;
+	size_t i, n, tl = strnlen(target, sizeof(r->pdu) - 14);
+
+	memcpy(r->pdu, target, tl);
+	r->pdu[tl] = '\0';
+	if (p[0] == 'u' && p[1] >= '0' && p[1] <= '9' &&
+	    (q = strchr(p, '/')) != NULL && q - p < 11) {
+		memcpy(r->pdu + tl, "-u", 2);
+		memcpy(r->pdu + tl + 2, p + 1, (size_t)(q - p - 1));
+		r->pdu[tl + 2 + (q - p - 1)] = '\0';
+		p = q + 1;
+	}
+	for (i = 0; roles[i] != NULL; i++) {
+		n = strlen(roles[i]);
+		if (strncmp(p, roles[i], n) == 0 && p[n] == '/')
+			break;
+	}
+	if (roles[i] == NULL || (q = strchr(p + n + 1, '/')) == NULL ||
+	    q == p + n + 1 || (size_t)(q - p - n - 1) >= sizeof(r->index))
+		return -1;
+	r->role = roles[i];
+	memcpy(r->index, p + n + 1, (size_t)(q - p - n - 1));
+	r->index[q - p - n - 1] = '\0';
+	return 0;
+}
+
+/* Keeps s (a power, energy or AC reading of a PDU) for /metrics. */
+static void
+pdu_reading(struct build *bd, const char *target, const struct wp_sample *s,
+    const struct ingest_ctr *k)
+{
+	struct fleet *f = bd->f;
+	struct fleet_pdu_reading *r;
+	bool counter = s->kind == WP_COUNTER;
+
+	if (s->quantity != WP_Q_POWER && s->quantity != WP_Q_ENERGY &&
+	    s->quantity != WP_Q_APPARENT_POWER &&
+	    s->quantity != WP_Q_REACTIVE_POWER &&
+	    s->quantity != WP_Q_APPARENT_ENERGY)
+		return;
+	if (counter && (k == NULL || !k->valid || (k->flags & CTR_HELD)))
+		return;
+	if (f->n_pdu == f->cap_pdu) {
+		size_t cap = f->cap_pdu ? f->cap_pdu * 2 : 256;
+
+		if ((r = realloc(f->pdu, cap * sizeof(*r))) == NULL) {
+			bd->oom = true;
+			return;
+		}
+		f->pdu = r;
+		f->cap_pdu = cap;
+	}
+	r = &f->pdu[f->n_pdu];
+	if (pdu_series(target, s->series, r) < 0)
+		return;
+	r->quantity = s->quantity;
+	r->value = counter ? k->cum : s->value;
+	f->n_pdu++;
+}
+
+/* A PDU's readings for /metrics; its outlets accumulate per node over all
+ * PDUs, folded at the end. */
 static void
 pdu_target(struct build *bd, const struct target_view *tv)
 {
 	const size_t *ix;
 	size_t i;
 
-	if (bd->n_outlets == 0)
-		return;		/* no node is fed from an outlet */
 	for (i = 0; i < tv->n_last; i++) {
 		const struct wp_sample *s = &tv->last[i];
+		const struct ingest_ctr *k = tv->ctr ? &tv->ctr[i] : NULL;
 
-		if (s->boundary != WP_B_OUTLET ||
+		if (s->boundary != WP_B_OUTLET && s->boundary != WP_B_PDU)
+			continue;
+		pdu_reading(bd, tv->name, s, k);
+		if (bd->n_outlets == 0 || s->boundary != WP_B_OUTLET ||
 		    (ix = outlet_node(bd, tv->name, s)) == NULL)
 			continue;
-		acc_sample(&bd->oacc[*ix], s, tv->ctr ? &tv->ctr[i] : NULL);
+		acc_sample(&bd->oacc[*ix], s, k);
 	}
 }
 
@@ -445,6 +516,7 @@ fleet_free(struct fleet *f)
 	free(f->nodes);
 	free(f->targets);
 	free(f->meters);
+	free(f->pdu);
 	free(f);
 }
 

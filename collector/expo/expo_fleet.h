@@ -7,7 +7,9 @@
  * (its GPUs summed; cross-check readings left out) and outlet (its mapped
  * PDU outlets summed) boundaries, and its token counters; per target its
  * health; per meter its role and readings, with facility_total and
- * it_total summed.  Power is the latest power reading where the device
+ * it_total summed; per PDU its outlet, inlet, phase and circuit readings
+ * (the unit of a PDU behind a shared agent, series "u<k>/...", as
+ * "<pdu>-u<k>").  Power is the latest power reading where the device
  * gives one, else the mean over the last interval from the counter
  * (delta / span).  Strings are borrowed from the conf and the views: a
  * snapshot lives no longer than the request that built it.
@@ -17,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../ingest.h"
 #include "../lib/clock.h"
@@ -67,6 +70,15 @@ struct http_stats {
 	unsigned long	auth_limited;	/* answered 429 */
 };
 
+/* One PDU reading (outlet, inlet, phase, circuit) for /metrics. */
+struct fleet_pdu_reading {
+	char		 pdu[80];	/* the PDU, or "<pdu>-u<unit>" */
+	const char	*role;		/* "outlet", "inlet", "phase", "circuit" */
+	char		 index[12];	/* the number in the series */
+	uint8_t		 quantity;	/* WP_Q_* */
+	double		 value;		/* gauge, or reset-corrected cumulative */
+};
+
 struct fleet {
 	wp_time		 now;			/* realtime of the snapshot */
 	const char	*site;			/* "" if unset */
@@ -83,6 +95,8 @@ struct fleet {
 	double		 fac_energy, it_energy, fac_power, it_power;
 	bool		 has_fac_e, has_it_e, has_fac_p, has_it_p;
 	size_t		 targets_up, targets_down;
+	struct fleet_pdu_reading *pdu;	/* every PDU target's readings */
+	size_t		 n_pdu, cap_pdu;
 	/* the collector's storage, when the snapshot's source has one */
 	struct ingest_health storage;
 	bool		 has_storage;

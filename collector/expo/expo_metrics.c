@@ -171,6 +171,48 @@ facility_families(FILE *f, const struct fleet *fl, double pue)
 	}
 }
 
+/* The PDU families: one per quantity, labels pdu, role, index. */
+static void
+pdu_families(FILE *f, const struct fleet *fl)
+{
+	static const struct {
+		int q;
+		const char *name, *type, *help;
+	} fam[] = {
+		{ WP_Q_POWER, "wattpath_pdu_power_watts", "gauge", "Active "
+		    "power of a PDU outlet, inlet, phase or circuit (breaker), "
+		    "the latest reading." },
+		{ WP_Q_ENERGY, "wattpath_pdu_energy_joules_total", "counter",
+		    "Active energy of a PDU outlet, inlet, phase or circuit, "
+		    "reset-corrected, since the collector first saw it." },
+		{ WP_Q_APPARENT_POWER, "wattpath_pdu_apparent_power_voltamperes",
+		    "gauge", "Apparent power (VA, not W) of a PDU outlet, "
+		    "inlet, phase or circuit." },
+		{ WP_Q_REACTIVE_POWER, "wattpath_pdu_reactive_power_vars",
+		    "gauge", "Reactive power (var) of a PDU outlet, inlet, "
+		    "phase or circuit." },
+		{ WP_Q_APPARENT_ENERGY,
+		    "wattpath_pdu_apparent_energy_voltampere_hours_total",
+		    "counter", "Apparent energy (VAh, not J) of a PDU outlet, "
+		    "inlet, phase or circuit, reset-corrected." },
+	};
+	size_t i, j;
+
+	for (j = 0; j < sizeof(fam) / sizeof(fam[0]); j++) {
+		family(f, fam[j].name, fam[j].type, fam[j].help);
+		for (i = 0; i < fl->n_pdu; i++) {
+			const struct fleet_pdu_reading *r = &fl->pdu[i];
+			const char *kv[] = { "pdu", r->pdu, "role", r->role,
+			    "index", r->index };
+
+			if (r->quantity != fam[j].q)
+				continue;
+			series(f, fam[j].name, kv, 3);
+			value(f, r->value);
+		}
+	}
+}
+
 enum tfield { TF_UP, TF_DUR, TF_POLLS, TF_FAIL, TF_LAST, TF_RESETS, TF_STALE };
 
 static const struct {
@@ -308,6 +350,7 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 	node_family(f, fl, false);
 	tokens_family(f, fl);
 	facility_families(f, fl, pue);
+	pdu_families(f, fl);
 	for (w = TF_UP; w <= TF_STALE; w++)
 		target_family(f, fl, w);
 	reason_family(f, fl);

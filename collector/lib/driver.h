@@ -117,6 +117,7 @@ struct wp_probe_req {
 struct wp_probe_source {
 	struct wp_sample s;
 	char		 path[256];	/* Redfish path, OID, register, metric */
+	char		 source[128];	/* where it was read (an OID), or "" */
 	char		 direction[8];	/* tokens: "output" / "input", else "" */
 	bool		 chosen;	/* the collector would use this one */
 };
@@ -128,6 +129,8 @@ struct wp_probe_result {
 	char		 model[128];
 	char		 firmware[64];
 	char		 extra[256];	/* e.g. "profile=raritan-px2 sysObjectID=..." */
+	char		 profile[64];	/* profile or map used, or "" */
+	char		 profile_reason[400];	/* why that one, or "" */
 	struct wp_probe_source *src;	/* owned; freed by probe_result_fini */
 	size_t		 n, cap;
 };

@@ -93,7 +93,7 @@ sample_validate(const struct wp_sample *s, struct wp_err *err)
 {
 	if (!series_ok(s->series))
 		return err_set(err, WP_E_PROTOCOL, "bad series name");
-	if (s->boundary > WP_B_COMPONENT || s->quantity > WP_Q_OTHER ||
+	if (s->boundary > WP_B_COMPONENT || s->quantity > WP_Q_LAST ||
 	    s->kind > WP_COUNTER)
 		return err_set(err, WP_E_INTERNAL, "%s: bad enum", s->series);
 	if (!isfinite(s->value))
@@ -103,10 +103,19 @@ sample_validate(const struct wp_sample *s, struct wp_err *err)
 	    (s->value < 0 || s->value > ABSURD_ENERGY_J))
 		return err_set(err, WP_E_PROTOCOL, "%s: absurd %s %g",
 		    s->series, quantity_name(s->quantity), s->value);
-	if (s->quantity == WP_Q_POWER &&
+	if ((s->quantity == WP_Q_POWER || s->quantity == WP_Q_APPARENT_POWER) &&
 	    (s->value < 0 || s->value > ABSURD_POWER_W))
-		return err_set(err, WP_E_PROTOCOL, "%s: absurd power %g W",
-		    s->series, s->value);
+		return err_set(err, WP_E_PROTOCOL, "%s: absurd %s %g %s",
+		    s->series, quantity_name(s->quantity), s->value,
+		    quantity_unit(s->quantity));
+	if (s->quantity == WP_Q_REACTIVE_POWER &&
+	    !(s->value >= -ABSURD_POWER_W && s->value <= ABSURD_POWER_W))
+		return err_set(err, WP_E_PROTOCOL, "%s: absurd reactive "
+		    "power %g var", s->series, s->value);
+	if (s->quantity == WP_Q_APPARENT_ENERGY &&
+	    (s->value < 0 || s->value > ABSURD_ENERGY_J / 3600))
+		return err_set(err, WP_E_PROTOCOL, "%s: absurd apparent "
+		    "energy %g VAh", s->series, s->value);
 	if (!(s->resolution >= 0) || !(s->wrap >= 0))
 		return err_set(err, WP_E_PROTOCOL, "%s: bad resolution or wrap",
 		    s->series);
@@ -136,9 +145,20 @@ const char *
 quantity_name(int q)
 {
 	static const char *const names[] = { "power", "energy", "tokens",
-	    "other" };
+	    "other", "apparent_power", "reactive_power", "apparent_energy" };
 
-	return (q >= 0 && q <= WP_Q_OTHER) ? names[q] : "other";
+	return (q >= 0 && q <= WP_Q_LAST) ? names[q] : "other";
+}
+
+int
+quantity_parse(const char *s)
+{
+	int q;
+
+	for (q = 0; q <= WP_Q_LAST; q++)
+		if (strcmp(s, quantity_name(q)) == 0)
+			return q;
+	return -1;
 }
 
 const char *
@@ -150,7 +170,8 @@ kind_name(int k)
 const char *
 quantity_unit(int q)
 {
-	static const char *const units[] = { "W", "J", "tokens", "" };
+	static const char *const units[] = { "W", "J", "tokens", "", "VA",
+	    "var", "VAh" };
 
-	return (q >= 0 && q <= WP_Q_OTHER) ? units[q] : "";
+	return (q >= 0 && q <= WP_Q_LAST) ? units[q] : "";
 }

@@ -23,8 +23,16 @@ enum wp_quantity {
 	WP_Q_POWER = 0,		/* W */
 	WP_Q_ENERGY,		/* J */
 	WP_Q_TOKENS,		/* tokens */
-	WP_Q_OTHER		/* a value kept for context (limits, load) */
+	WP_Q_OTHER,		/* a value kept for context (limits, load) */
+	/*
+	 * AC quantities of their own (PDUs): never W or J, never integrated
+	 * into energy, never summed into a boundary's power.
+	 */
+	WP_Q_APPARENT_POWER,	/* VA */
+	WP_Q_REACTIVE_POWER,	/* var */
+	WP_Q_APPARENT_ENERGY	/* VAh */
 };
+#define WP_Q_LAST	WP_Q_APPARENT_ENERGY
 
 enum wp_kind {
 	WP_GAUGE = 0,		/* a level read at one instant (or averaged) */
@@ -52,6 +60,9 @@ enum wp_boundary {
 #define WP_F_CROSSCHECK	0x0040	/* a second source kept for comparison only */
 #define WP_F_HELD	0x0080	/* core: counter dip held as unknown */
 #define WP_F_DISCONT	0x0100	/* core: delta not usable (first reading, reset) */
+#define WP_F_RESETTABLE	0x0200	/* a user can reset this counter: a drop is a
+				   reset (the driver gives no wrap unless the
+				   device documents one) */
 
 #define WP_SERIES_MAX	96
 #define WP_UNIT_MAX	16
@@ -98,8 +109,9 @@ int	 sample_validate(const struct wp_sample *s, struct wp_err *err);
 const char *boundary_name(int boundary);	/* "gpu", "wall"... */
 int	 boundary_parse(const char *s);		/* -1 if unknown */
 const char *quantity_name(int quantity);	/* "power", "energy"... */
+int	 quantity_parse(const char *s);		/* -1 if unknown */
 const char *kind_name(int kind);		/* "gauge", "counter" */
-/* Base SI unit of a quantity: "W", "J", "tokens", "". */
+/* Base unit of a quantity: "W", "J", "tokens", "", "VA", "var", "VAh". */
 const char *quantity_unit(int quantity);
 
 #endif

@@ -16,7 +16,7 @@
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
 /* an hour's segment has 7 slots of 10 min: spans of a series start at 8 */
-#define SPANS_FIRST	8
+#define SPANS_FIRST	1	/* then doubling: most series have few */
 
 double
 jsum_x(int kind, double val, double cum)
@@ -60,8 +60,12 @@ jsum_free(struct jsum *s)
 		return;
 	for (i = 0; i < s->nt; i++)
 		free(s->t[i].name);
-	for (i = 0; i < s->ns; i++)
+	for (i = 0; i < s->ns; i++) {
 		free(s->s[i].span);
+		free(s->s[i].series);
+		if (!s->s[i].lab_shared)
+			free(s->s[i].labels);
+	}
 	free(s->t);
 	free(s->s);
 	hmap_fini(&s->thash);
@@ -166,14 +170,29 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	se = &s->s[s->ns];
 	memset(se, 0, sizeof(*se));
 	se->target = t;
-	snprintf(se->series, sizeof(se->series), "%s", smp->series);
+	/* a row's power and energy come together with the same labels */
+	if (s->ns > 0 && strcmp(s->s[s->ns - 1].labels, smp->labels) == 0) {
+		se->labels = s->s[s->ns - 1].labels;
+		se->lab_shared = true;
+	} else if ((se->labels = strdup(smp->labels)) == NULL)
+		return NULL;
+	if ((se->series = strdup(smp->series)) == NULL) {
+		if (!se->lab_shared)
+			free(se->labels);
+		se->labels = NULL;
+		return NULL;
+	}
 	se->boundary = (uint8_t)smp->boundary;
 	se->quantity = (uint8_t)smp->quantity;
 	se->kind = (uint8_t)smp->kind;
 	se->resolution = smp->resolution;
-	snprintf(se->labels, sizeof(se->labels), "%s", smp->labels);
-	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1)
+	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1) {
+		free(se->series);
+		if (!se->lab_shared)
+			free(se->labels);
+		se->series = se->labels = NULL;
 		return NULL;
+	}
 	s->ns++;
 	return se;
 }
@@ -434,15 +453,19 @@ dec_target(struct wire_rd *d, struct jsum_target *t)
 static int
 dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
+	char series[WP_SERIES_MAX], labels[WP_LABEL_MAX];
 	size_t k, n;
 
 	se->target = (uint32_t)wire_rd_le(d, 4);
-	wire_rd_str(d, 1, se->series, sizeof(se->series));
+	wire_rd_str(d, 1, series, sizeof(series));
 	se->boundary = (uint8_t)wire_rd_le(d, 1);
 	se->quantity = (uint8_t)wire_rd_le(d, 1);
 	se->kind = (uint8_t)wire_rd_le(d, 1);
 	se->resolution = wire_rd_f64(d);
-	wire_rd_str(d, 1, se->labels, sizeof(se->labels));
+	wire_rd_str(d, 1, labels, sizeof(labels));
+	if ((se->series = strdup(series)) == NULL ||
+	    (se->labels = strdup(labels)) == NULL)
+		return -1;
 	se->flags = (uint32_t)wire_rd_le(d, 4);
 	n = (size_t)wire_rd_le(d, 4);
 	if (d->bad || se->target >= s->nt || (se->flags & ~JSUM_F_ALL) ||
@@ -495,8 +518,8 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 	for (i = 0; i < nt; i++, s->nt++)
 		if (dec_target(&d, &s->t[i]) != 0)
 			goto bad;
-	for (i = 0; i < ns; i++, s->ns++)
-		if (dec_series(&d, s, &s->s[i]) != 0)
+	for (i = 0; i < ns; i++)	/* counted first: freed if it fails */
+		if (++s->ns, dec_series(&d, s, &s->s[i]) != 0)
 			goto bad;
 	if (d.off != len)
 		goto bad;

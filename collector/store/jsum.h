@@ -58,10 +58,12 @@ struct jsum_span {
 
 struct jsum_series {
 	uint32_t target;	/* index into targets */
-	char	 series[WP_SERIES_MAX];
+	char	*series;	/* owned (kept small: one per series) */
 	uint8_t	 boundary, quantity, kind;	/* of the first reading */
 	double	 resolution;	/* of the first reading */
-	char	 labels[WP_LABEL_MAX];	/* of the first reading */
+	char	*labels;	/* of the first reading; owned unless
+				   lab_shared (the previous series' text) */
+	bool	 lab_shared;
 	uint32_t flags;		/* OR of the spans' */
 	size_t	 n, cap;
 	struct jsum_span *span;

@@ -9,61 +9,35 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/library/large_fd_set.h>
 
-#include "../../collector/lib/addr.h"
-#include "../../collector/lib/datafile.h"
 #include "../../collector/lib/diag.h"
 #include "../../collector/lib/driver.h"
 #include "../../collector/lib/log.h"
 #include "../../collector/lib/loop.h"
-#include "../../collector/lib/secret.h"
-#include "../../collector/lib/ycheck.h"
-#include "../../collector/lib/ynode.h"
 #include "pdu_decode.h"
+#include "snmp_conf.h"
+#include "snmp_detect.h"
 #include "snmp_lib.h"
 #include "snmp_pdu.h"
 
 #define REDISCOVER_POLLS	360	/* walk the tables again (1 h at 10 s) */
+#define REWALK_MIN_POLLS	10	/* vanished rows again: not sooner */
 #define WALK_MAX_VBS		20000	/* per column: not a rack PDU beyond */
-#define BASES_MAX		(PDU_TABLES_MAX * 8)
+#define PROBE_CHUNK		16	/* varbinds per GETNEXT of a probe */
 
-enum sp_phase { PH_IDLE, PH_SYSINFO, PH_WALK, PH_GET };
+enum sp_phase { PH_IDLE, PH_SYSINFO, PH_DETECT, PH_WALK, PH_GET };
 
-/* Where a secret comes from (a file or an environment variable): no secret. */
-struct secref {
-	char		 file[PATH_MAX];
-	char		 env[128];
-};
-
-struct sp_cfg {
-	char		 host[256];
-	int		 port;
-	long		 version;	/* SNMP_VERSION_2c or SNMP_VERSION_3 */
-	char		*community;	/* secret, loaded at the first poll */
-	struct secref	 community_ref;
-	struct secref	 auth_ref, priv_ref;
-	bool		 loaded;	/* secrets loaded (load_secrets) */
-	char		 user[64];
-	char		 context[64];	/* SNMPv3 contextName, usually "" */
-	const oid	*auth_proto;
-	size_t		 auth_proto_len;
-	char		*auth_pass;	/* secret */
-	char		*priv_pass;	/* secret */
-	int		 level;		/* SNMP_SEC_LEVEL_* */
-	wp_time		 timeout;	/* per try */
-	long		 retries;
-	char		 profile[64];	/* name or "auto" */
-	char		 maps_dir[PATH_MAX];
-};
-
+/* One value a poll GETs: (row, column) and what came back. */
 struct getent {
-	size_t		 row;
-	int		 col;
-	struct pdu_vb	 vb;
-	bool		 got;
+	uint16_t	 row;
+	uint8_t		 col;
+	uint8_t		 got;		/* G_* */
+	struct pdu_val	 v;
 };
+
+enum { G_NONE, G_OK, G_WRONG_OID, G_MISSING };
 
 struct sp {
-	char		 name[128];
+	char		*name;		/* target name (or the probe's URL) */
 	struct sp_cfg	 cfg;
 	struct loop	*loop;
 	void		*sess;
@@ -71,19 +45,26 @@ struct sp {
 	struct loop_timer *tmo;		/* net-snmp retransmissions */
 	struct loop_timer *fin;		/* completion, outside net-snmp */
 	struct pdu_profile *prof;
+	bool		 prof_auto;	/* chosen by detection */
+	char		 reason_label[16];	/* "config", "sysObjectID", "probe" */
+	char		*reason;	/* why, in words (probe JSON) */
 	struct pdu_rows	 rows;
-	int		 total_tab;
 	bool		 discovered;
 	bool		 rediscover;
-	unsigned	 polls;
+	bool		 multi;		/* several units seen: prefixed series */
+	bool		 gets_stale;	/* rows changed: rebuild the GET list */
+	bool		 quick_walk;	/* the last walk was for a vanished row */
+	unsigned	 polls;		/* since the last walk */
 	/* the operation in flight */
 	int		 phase;
 	int		 reqid;
 	bool		 done;
 	struct wp_poll	*poll;
 	struct wp_probe_result *probe;
-	struct pdu_oid	 bases[BASES_MAX];
-	size_t		 nbases, wi, walked;
+	struct sp_detect *det;		/* profile: auto, until chosen */
+	struct pdu_ref	*cols;		/* walked columns of prof */
+	size_t		 ncols, wi, walked;
+	int		 reps;		/* GETBULK max-repetitions */
 	struct pdu_oid	 cursor;
 	struct pdu_rows	 walk;
 	struct getent	*gets;
@@ -102,6 +83,7 @@ static int	 fail(struct sp *sp, int class, const char *fmt,
 		    const char *arg);
 static int	 sess_cb(int op, netsnmp_session *ss, int reqid,
 		    netsnmp_pdu *pdu, void *magic);
+static void	 start_walk(struct sp *sp);
 
 /* --- the module: net-snmp, once per process ---------------------------- */
 
@@ -128,242 +110,7 @@ sp_fini(void)
 	snmp_shutdown("wattpath");
 }
 
-/* --- configuration ------------------------------------------------------ */
-
-static int
-auth_proto(const char *s, struct sp_cfg *c, struct wp_err *err)
-{
-	static const struct { const char *name; const oid *o; } t[] = {
-		{ "SHA", usmHMACSHA1AuthProtocol },
-		{ "SHA-224", usmHMAC128SHA224AuthProtocol },
-		{ "SHA-256", usmHMAC192SHA256AuthProtocol },
-		{ "SHA-384", usmHMAC256SHA384AuthProtocol },
-		{ "SHA-512", usmHMAC384SHA512AuthProtocol },
-		{ "MD5", usmHMACMD5AuthProtocol },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcasecmp(s, t[i].name) == 0) {
-			c->auth_proto = t[i].o;
-			c->auth_proto_len = USM_AUTH_PROTO_SHA_LEN;
-			return 0;
-		}
-	return err_set(err, WP_E_CONFIG, "auth_protocol '%s': expected SHA, "
-	    "SHA-224, SHA-256, SHA-384, SHA-512 or MD5", s);
-}
-
-static int
-sec_level(const char *s, int *level, struct wp_err *err)
-{
-	if (s == NULL || strcmp(s, "authPriv") == 0)
-		*level = SNMP_SEC_LEVEL_AUTHPRIV;
-	else if (strcmp(s, "authNoPriv") == 0)
-		*level = SNMP_SEC_LEVEL_AUTHNOPRIV;
-	else if (strcmp(s, "noAuthNoPriv") == 0)
-		*level = SNMP_SEC_LEVEL_NOAUTH;
-	else
-		return err_set(err, WP_E_CONFIG, "security_level '%s': "
-		    "expected authPriv, authNoPriv or noAuthNoPriv", s);
-	return 0;
-}
-
-/* Records where a secret lives; reads nothing (check-config runs this). */
-static int
-secref_set(struct secref *r, const char *file, const char *env,
-    const char *what, struct wp_err *err)
-{
-	if (file == NULL && env == NULL)
-		return err_set(err, WP_E_CONFIG, "%s: give a *_file or *_env "
-		    "source", what);
-	if ((file != NULL && strlen(file) >= sizeof(r->file)) ||
-	    (env != NULL && strlen(env) >= sizeof(r->env)))
-		return err_set(err, WP_E_CONFIG, "%s: file or variable name "
-		    "too long", what);
-	snprintf(r->file, sizeof(r->file), "%s", file ? file : "");
-	snprintf(r->env, sizeof(r->env), "%s", env ? env : "");
-	return 0;
-}
-
-/* Loads one secret; a new string (caller frees with secret_free) or NULL. */
-static char *
-secref_load(const struct secref *r, const char *what, size_t minlen,
-    struct wp_err *err)
-{
-	struct wp_err e;
-	char msg[WP_ERR_MSG], *s;
-
-	err_clear(&e);
-	s = secret_load(r->file[0] ? r->file : NULL, r->env[0] ? r->env :
-	    NULL, &e);
-	if (s == NULL) {
-		snprintf(msg, sizeof(msg), "%s", e.msg[0] ? e.msg : "missing");
-		err_set(err, WP_E_CONFIG, "%s: %s", what, msg);
-		return NULL;
-	}
-	if (strlen(s) < minlen) {
-		secret_free(s);
-		err_set(err, WP_E_CONFIG, "%s is shorter than %zu characters",
-		    what, minlen);
-		return NULL;
-	}
-	return s;
-}
-
-/* Reads the secrets the session needs; at the first poll, never offline. */
-static int
-load_secrets(struct sp_cfg *c, struct wp_err *err)
-{
-	if (c->loaded)
-		return 0;
-	if (c->version == SNMP_VERSION_2c) {
-		if ((c->community = secref_load(&c->community_ref,
-		    "SNMP v2c community", 1, err)) == NULL)
-			return -1;
-	} else if (c->level != SNMP_SEC_LEVEL_NOAUTH) {
-		if ((c->auth_pass = secref_load(&c->auth_ref,
-		    "SNMPv3 auth password", 8, err)) == NULL)
-			return -1;
-		if (c->level == SNMP_SEC_LEVEL_AUTHPRIV &&
-		    (c->priv_pass = secref_load(&c->priv_ref,
-		    "SNMPv3 priv password", 8, err)) == NULL) {
-			secret_free(c->auth_pass);
-			c->auth_pass = NULL;
-			return -1;
-		}
-	}
-	c->loaded = true;
-	return 0;
-}
-
-/* Reads v3 settings from getter g (config block or probe options). */
-typedef const char *(*opt_fn)(const void *src, const char *key);
-
-static int
-load_v3(struct sp_cfg *c, opt_fn g, const void *src, const char *level,
-    struct wp_err *err)
-{
-	const char *user = g(src, "username"), *ap = g(src, "auth_protocol");
-	const char *pp = g(src, "priv_protocol"), *ctx = g(src, "context");
-
-	if (sec_level(level, &c->level, err) < 0)
-		return -1;
-	if (user == NULL || strlen(user) >= sizeof(c->user))
-		return err_set(err, WP_E_CONFIG, "SNMPv3 needs a username");
-	snprintf(c->user, sizeof(c->user), "%s", user);
-	if (ctx != NULL && strlen(ctx) >= sizeof(c->context))
-		return err_set(err, WP_E_CONFIG, "SNMPv3 context too long");
-	snprintf(c->context, sizeof(c->context), "%s", ctx ? ctx : "");
-	if (c->level == SNMP_SEC_LEVEL_NOAUTH)
-		return 0;
-	if (auth_proto(ap ? ap : "SHA-256", c, err) < 0 ||
-	    secref_set(&c->auth_ref, g(src, "auth_password_file"),
-	    g(src, "auth_password_env"), "SNMPv3 auth password", err) < 0)
-		return -1;
-	if (c->level == SNMP_SEC_LEVEL_AUTHNOPRIV)
-		return 0;
-	if (pp != NULL && strcasecmp(pp, "AES") != 0 &&
-	    strcasecmp(pp, "AES-128") != 0)
-		return err_set(err, WP_E_CONFIG, "priv_protocol '%s': only AES "
-		    "(AES-128) is supported", pp);
-	return secref_set(&c->priv_ref, g(src, "priv_password_file"),
-	    g(src, "priv_password_env"), "SNMPv3 authPriv priv password", err);
-}
-
-struct cred_src {
-	const struct wp_cred	*cr;
-	const struct ynode	*snmp;
-};
-
-static const char *
-cred_opt(const void *src, const char *key)
-{
-	const struct cred_src *cs = src;
-
-	if (strcmp(key, "username") == 0)
-		return cs->cr->username;
-	if (strcmp(key, "context") == 0)
-		return cs->snmp ? ynode_str(cs->snmp, "context") : NULL;
-	return ynode_str(cs->cr->block, key);
-}
-
-/* The credentials (in snmp: or the PDU's block) into c: a v2c community
- * or an SNMPv3 user; where the secrets live, none read. */
-static void
-cred_conf(const struct wp_target_conf *tc, const struct ynode *snmp,
-    struct sp_cfg *c, struct diag *d)
-{
-	const struct ynode *n = NULL;
-	const char *level = NULL;
-	const struct wp_cred *cr;
-	struct wp_err err = { 0 };
-	int rc;
-
-	if (snmp != NULL) {
-		n = ycheck_typed(d, snmp, "credentials", YN_SCALAR, tc->where,
-		    false);
-		level = ycheck_scalar(d, snmp, "security_level", tc->where,
-		    false);
-	}
-	if (n == NULL)
-		n = ycheck_typed(d, tc->block, "credentials", YN_SCALAR,
-		    tc->where, false);
-	if (n == NULL) {
-		if (ynode_get(tc->block, "credentials") == NULL &&
-		    (snmp == NULL || ynode_get(snmp, "credentials") == NULL))
-			diag_at(d, snmp ? snmp : tc->block, false, "%s: snmp: "
-			    "needs credentials (a community or an SNMPv3 user)",
-			    tc->where);
-		return;
-	}
-	if ((cr = driver_cred(tc, n->value)) == NULL) {
-		diag_at(d, n, false, "%s: unknown credential '%s'", tc->where,
-		    n->value);
-		return;
-	}
-	if (c->version == SNMP_VERSION_3) {
-		struct cred_src cs = { cr, snmp };
-
-		rc = load_v3(c, cred_opt, &cs, level, &err);
-	} else if ((rc = secref_set(&c->community_ref, ynode_str(cr->block,
-	    "community_file"), ynode_str(cr->block, "community_env"),
-	    "SNMP v2c community", &err)) < 0)
-		err_prefix(&err, "credentials '%s'", n->value);
-	if (rc < 0)
-		diag_err(d, n, tc->where, &err, false);
-}
-
-/* The snmp: block (version, timing) and the credentials into c. */
-static void
-snmp_conf(const struct wp_target_conf *tc, struct sp_cfg *c,
-    struct diag *d)
-{
-	static const char *const keys[] = { "version", "credentials",
-		"timeout", "retries", "security_level", "context", NULL };
-	static const char *const versions[] = { "2c", "3", NULL };
-	const struct ynode *snmp;
-	const char *v = NULL;
-	wp_time t = 0;
-
-	c->version = SNMP_VERSION_2c;
-	c->retries = 1;
-	c->timeout = tc->timeout > 0 ? tc->timeout / 3 : 2 * WP_SEC;
-	if (c->timeout > 3 * WP_SEC)
-		c->timeout = 3 * WP_SEC;
-	snmp = ycheck_typed(d, tc->block, "snmp", YN_MAP, tc->where, false);
-	if (snmp != NULL) {
-		driver_check_keys(tc, snmp, tc->where, keys, d);
-		ycheck_long(d, snmp, "retries", tc->where, 0, 5, &c->retries);
-		if (ycheck_duration(d, snmp, "timeout", tc->where, 100 * WP_MS,
-		    60 * WP_SEC, "100ms..60s", &t) == 0)
-			c->timeout = t;
-		v = ycheck_enum(d, snmp, "version", tc->where, versions,
-		    "2c, 3");
-	}
-	if (v != NULL && strcmp(v, "3") == 0)
-		c->version = SNMP_VERSION_3;
-	cred_conf(tc, snmp, c, d);
-}
+/* --- targets ------------------------------------------------------------- */
 
 static void
 sp_free(struct sp *sp)
@@ -379,99 +126,34 @@ sp_free(struct sp *sp)
 	}
 	loop_timer_free(sp->tmo);
 	loop_timer_free(sp->fin);
-	secret_free(sp->cfg.community);
-	secret_free(sp->cfg.auth_pass);
-	secret_free(sp->cfg.priv_pass);
+	snmp_cfg_fini(&sp->cfg);
 	pdu_profile_free(sp->prof);
+	sp_detect_free(sp->det);
 	pdu_rows_fini(&sp->rows);
 	pdu_rows_fini(&sp->walk);
+	free(sp->cols);
 	free(sp->gets);
+	free(sp->reason);
+	free(sp->name);
 	free(sp);
-}
-
-/* profile: a name found in maps_dir, ./etc or the share directory, or
- * "auto" (chosen at the first poll); loaded now when named. */
-static void
-profile_conf(struct sp *sp, const struct wp_target_conf *tc,
-    struct diag *d)
-{
-	const struct ynode *n;
-	struct wp_err err = { 0 };
-	char path[PATH_MAX];
-
-	n = ycheck_typed(d, tc->block, "profile", YN_SCALAR, tc->where, false);
-	snprintf(sp->cfg.profile, sizeof(sp->cfg.profile), "%s",
-	    n ? n->value : "auto");
-	if (n == NULL || strcmp(n->value, "auto") == 0)
-		return;
-	if (datafile_find(tc->maps_dir, "pdu-profiles", n->value, ".yaml",
-	    path, sizeof(path)) < 0) {
-		diag_at(d, n, false, "%s: unknown PDU profile '%s' (no "
-		    "pdu-profiles/%s.yaml in maps_dir, ./etc or %s/share/"
-		    "wattpath)", tc->where, n->value, n->value, WP_PREFIX);
-		return;
-	}
-	if ((sp->prof = pdu_profile_load(path, &err)) == NULL)
-		diag_err(d, n, tc->where, &err, false);
-}
-
-/* address: HOST[:PORT] (161 by default). */
-static void
-addr_conf(struct sp *sp, const struct wp_target_conf *tc, struct diag *d)
-{
-	const struct ynode *n;
-
-	if ((n = ycheck_typed(d, tc->block, "address", YN_SCALAR, tc->where,
-	    true)) == NULL)
-		return;
-	if (addr_parse_hostport(n->value, sp->cfg.host, sizeof(sp->cfg.host),
-	    &sp->cfg.port) == 0)
-		return;
-	if (strchr(n->value, ':') == NULL && strlen(n->value) <
-	    sizeof(sp->cfg.host) - 5) {
-		char hp[sizeof(sp->cfg.host)];
-
-		snprintf(hp, sizeof(hp), "%s:161", n->value);
-		if (addr_parse_hostport(hp, sp->cfg.host, sizeof(sp->cfg.host),
-		    &sp->cfg.port) == 0)
-			return;
-	}
-	diag_at(d, n, false, "%s: address '%s' is not host:port (port "
-	    "1..65535; IPv6 as [addr]:port)", tc->where, n->value);
-}
-
-/* Reads tc's block into sp; every problem to d (validate and target_new
- * read it alike). */
-static void
-sp_conf(struct sp *sp, const struct wp_target_conf *tc, struct diag *d)
-{
-	static const char *const keys[] = { "profile", "snmp", "credentials",
-		"rack", "description", "labels", NULL };
-
-	driver_check_keys(tc, tc->block, tc->where, keys, d);
-	addr_conf(sp, tc, d);
-	profile_conf(sp, tc, d);
-	if (tc->maps_dir != NULL)
-		snprintf(sp->cfg.maps_dir, sizeof(sp->cfg.maps_dir), "%s",
-		    tc->maps_dir);
-	snmp_conf(tc, &sp->cfg, d);
 }
 
 static void fin_cb(void *arg);
 static void tmo_cb(void *arg);
 
+/* A new target state (caller frees with sp_free). */
 static struct sp *
 sp_new(struct loop *loop, const char *name, struct wp_err *err)
 {
 	struct sp *sp = calloc(1, sizeof(*sp));
 
-	if (sp == NULL) {
+	if (sp == NULL || (sp->name = strdup(name)) == NULL) {
+		free(sp);
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	snprintf(sp->name, sizeof(sp->name), "%s", name);
 	sp->fd = -1;
-	sp->total_tab = -1;
+	sp->cfg.unit = -1;
 	sp->loop = loop;
 	if (loop != NULL && ((sp->tmo = loop_timer_new(loop, tmo_cb, sp)) ==
 	    NULL || (sp->fin = loop_timer_new(loop, fin_cb, sp)) == NULL)) {
@@ -480,6 +162,16 @@ sp_new(struct loop *loop, const char *name, struct wp_err *err)
 		return NULL;
 	}
 	return sp;
+}
+
+/* Reads tc's block into sp; every problem to d (validate and target_new
+ * read it alike). */
+static void
+sp_conf(struct sp *sp, const struct wp_target_conf *tc, struct diag *d)
+{
+	snmp_cfg_read(&sp->cfg, tc, &sp->prof, d);
+	if (sp->prof != NULL)
+		snprintf(sp->reason_label, sizeof(sp->reason_label), "config");
 }
 
 static int
@@ -700,16 +392,10 @@ to_oid(const struct pdu_oid *o, oid *out, size_t *n)
 }
 
 static void
-vb_conv(const netsnmp_variable_list *v, struct pdu_vb *o)
+vb_value(const netsnmp_variable_list *v, struct pdu_vb *o)
 {
 	size_t i, n;
 
-	memset(o, 0, sizeof(*o));
-	if (v->name_length <= PDU_OID_MAX) {
-		for (i = 0; i < v->name_length; i++)
-			o->oid.v[i] = (uint32_t)v->name[i];
-		o->oid.n = v->name_length;
-	}
 	switch (v->type) {
 	case ASN_INTEGER:
 		o->type = PDU_V_INT;
@@ -755,6 +441,21 @@ vb_conv(const netsnmp_variable_list *v, struct pdu_vb *o)
 	}
 }
 
+/* A net-snmp varbind to ours; an OID longer than ours keeps n 0. */
+static void
+vb_conv(const netsnmp_variable_list *v, struct pdu_vb *o)
+{
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	if (v->name_length <= PDU_OID_MAX) {
+		for (i = 0; i < v->name_length; i++)
+			o->oid.v[i] = (uint32_t)v->name[i];
+		o->oid.n = v->name_length;
+	}
+	vb_value(v, o);
+}
+
 static int
 send_pdu(struct sp *sp, netsnmp_pdu *pdu)
 {
@@ -794,9 +495,28 @@ send_walk(struct sp *sp)
 	size_t n;
 
 	pdu->non_repeaters = 0;
-	pdu->max_repetitions = sp->prof->max_repetitions;
+	pdu->max_repetitions = sp->reps;
 	to_oid(&sp->cursor, o, &n);
 	snmp_add_null_var(pdu, o, n);
+	send_pdu(sp, pdu);
+}
+
+/* The next GETNEXT of the detection's probe (sp->chunk varbinds). */
+static void
+send_probe(struct sp *sp)
+{
+	netsnmp_pdu *pdu = snmp_pdu_create(SNMP_MSG_GETNEXT);
+	const struct pdu_oid *po;
+	oid o[PDU_OID_MAX];
+	size_t n;
+
+	sp->sent = 0;
+	while (sp->sent < sp->chunk && (po = sp_detect_asked(sp->det,
+	    sp->gi + sp->sent)) != NULL) {
+		to_oid(po, o, &n);
+		snmp_add_null_var(pdu, o, n);
+		sp->sent++;
+	}
 	send_pdu(sp, pdu);
 }
 
@@ -819,6 +539,23 @@ send_get(struct sp *sp)
 	send_pdu(sp, pdu);
 }
 
+/* Whether a poll GETs column c of row r. */
+static bool
+wanted(const struct sp *sp, const struct pdu_row *row, int c)
+{
+	const struct pdu_table *t = &sp->prof->tab[row->table];
+
+	if (!t->col[c].present)
+		return false;
+	if (sp->poll != NULL && !pdu_row_reported(sp->prof, &sp->rows, row))
+		return false;
+	if (c == PDU_COL_RESET)
+		return PDU_HAS(row, PDU_COL_ENERGY);
+	return c >= PDU_COL_READ_FIRST && c <= PDU_COL_READ_LAST &&
+	    PDU_HAS(row, c);
+}
+
+/* The GET list, in (row, column) order. */
 static int
 build_gets(struct sp *sp)
 {
@@ -826,87 +563,155 @@ build_gets(struct sp *sp)
 	int c;
 
 	free(sp->gets);
-	sp->gets = calloc(sp->rows.n * 3 + 1, sizeof(*sp->gets));
-	if (sp->gets == NULL)
+	sp->gets = NULL;
+	sp->ngets = 0;
+	for (r = 0; r < sp->rows.n; r++)
+		for (c = PDU_COL_READ_FIRST; c < PDU_NCOL; c++)
+			k += wanted(sp, &sp->rows.v[r], c);
+	if (sp->rows.n > UINT16_MAX)
+		return fail(sp, WP_E_PROTOCOL, "%s", "too many table rows");
+	if ((sp->gets = calloc(k + 1, sizeof(*sp->gets))) == NULL)
 		return fail(sp, WP_E_INTERNAL, "%s", "out of memory");
-	for (r = 0; r < sp->rows.n; r++) {
-		const struct pdu_table *t = &sp->prof->tab[sp->rows.v[r].table];
-
-		for (c = PDU_COL_POWER; c <= PDU_COL_RESET; c++) {
-			if (!t->col[c].present || (c != PDU_COL_RESET &&
-			    !sp->rows.v[r].has[c]) || (c == PDU_COL_RESET &&
-			    !sp->rows.v[r].has[PDU_COL_ENERGY]))
-				continue;
-			if (sp->poll != NULL && t->role != PDU_ROLE_OUTLET &&
-			    (int)sp->rows.v[r].table != sp->total_tab)
-				continue;
-			sp->gets[k].row = r;
-			sp->gets[k++].col = c;
-		}
-	}
+	for (r = 0, k = 0; r < sp->rows.n; r++)
+		for (c = PDU_COL_READ_FIRST; c < PDU_NCOL; c++)
+			if (wanted(sp, &sp->rows.v[r], c)) {
+				sp->gets[k].row = (uint16_t)r;
+				sp->gets[k++].col = (uint8_t)c;
+			}
 	sp->ngets = k;
 	sp->gi = 0;
 	sp->chunk = (size_t)sp->prof->max_get;
+	sp->gets_stale = false;
 	return 0;
 }
 
-static int
-choose_profile(struct sp *sp)
+/* The profile detection picked (or failed to): walk it, or probe. */
+static void
+detect_next(struct sp *sp)
 {
-	char s[256];
+	struct pdu_profile *p;
+	int rc;
 
-	if (sp->prof != NULL)
-		return 0;
-	if (!sp->have_sysoid)
-		return fail(sp, WP_E_PROTOCOL, "%s", "profile auto: the agent "
-		    "gives no sysObjectID");
-	sp->prof = pdu_profile_auto(sp->cfg.maps_dir[0] ? sp->cfg.maps_dir :
-	    NULL, &sp->sysoid, &sp->err);
-	if (sp->prof == NULL) {
+	pdu_profile_free(sp->prof);
+	sp->prof = NULL;
+	rc = sp_detect_next(sp->det, &p, &sp->err);
+	if (rc < 0) {
 		finish(sp, -1);
-		return -1;
+		return;
 	}
-	pdu_oid_format(&sp->sysoid, s, sizeof(s));
-	log_info("snmp_pdu %s: profile auto: %s (sysObjectID %s)", sp->name,
-	    sp->prof->name, s);
-	return 0;
+	if (rc == 0) {		/* probe the candidates' tables */
+		sp->phase = PH_DETECT;
+		sp->gi = 0;
+		sp->chunk = PROBE_CHUNK;
+		send_probe(sp);
+		return;
+	}
+	sp->prof = p;
+	sp->prof_auto = true;
+	start_walk(sp);
+}
+
+static void
+start_detect(struct sp *sp)
+{
+	sp->det = sp_detect_new(sp->cfg.maps_dir, sp->have_sysoid ?
+	    &sp->sysoid : NULL, &sp->err);
+	if (sp->det == NULL) {
+		finish(sp, -1);
+		return;
+	}
+	detect_next(sp);
 }
 
 static void
 start_walk(struct sp *sp)
 {
 	pdu_rows_fini(&sp->walk);
-	sp->nbases = pdu_walk_bases(sp->prof, sp->bases, BASES_MAX);
+	free(sp->cols);
+	sp->ncols = 0;
+	if ((sp->cols = calloc(PDU_TABLES_MAX * PDU_NCOL * 6,
+	    sizeof(*sp->cols))) == NULL) {
+		fail(sp, WP_E_INTERNAL, "%s", "out of memory");
+		return;
+	}
+	sp->ncols = pdu_walk_cols(sp->prof, sp->cols, PDU_TABLES_MAX *
+	    PDU_NCOL * 6);
 	sp->wi = 0;
 	sp->walked = 0;
-	sp->cursor = sp->bases[0];
+	sp->reps = sp->prof->max_repetitions;
+	pdu_ref_oid(sp->prof, sp->cols[0], &sp->cursor);
 	sp->phase = PH_WALK;
 	send_walk(sp);
 }
 
+/* The words and the label of why the profile is the one. */
 static void
-end_walk(struct sp *sp)
+set_reason(struct sp *sp, const char *label, const char *why)
+{
+	free(sp->reason);
+	sp->reason = strdup(why);
+	snprintf(sp->reason_label, sizeof(sp->reason_label), "%s", label);
+}
+
+/* Rows found: keep them (a detection's choice is now final). */
+static void
+adopt_rows(struct sp *sp, const struct pdu_finish *fo)
 {
 	size_t old = sp->rows.n;
 	bool had = sp->discovered;
 
-	pdu_rows_finish(sp->prof, &sp->walk);
 	pdu_rows_fini(&sp->rows);
 	sp->rows = sp->walk;
 	memset(&sp->walk, 0, sizeof(sp->walk));
-	sp->total_tab = pdu_rows_total_table(sp->prof, &sp->rows);
+	sp->multi = sp->rows.multi;
 	sp->discovered = true;
+	sp->quick_walk = sp->rediscover;
 	sp->rediscover = false;
 	sp->polls = 0;
 	if (had && old != sp->rows.n)
 		log_warnx("snmp_pdu %s: table changed size: %zu -> %zu rows",
 		    sp->name, old, sp->rows.n);
-	if (sp->rows.n == 0) {
-		sp->discovered = false;
-		fail(sp, WP_E_PROTOCOL, "no metered outlet or inlet rows "
-		    "(profile %s): nothing to read", sp->prof->name);
+	if (fo->warn[0] != '\0')
+		log_warnx("snmp_pdu %s: %zu reading(s) left out: %s", sp->name,
+		    fo->dropped, fo->warn);
+	if (sp->det != NULL) {
+		set_reason(sp, sp_detect_label(sp->det),
+		    sp_detect_reason(sp->det, sp->prof->name));
+		log_info("snmp_pdu %s: profile auto: %s (%s)", sp->name,
+		    sp->prof->name, sp->reason);
+		sp_detect_free(sp->det);
+		sp->det = NULL;
+	}
+	free(sp->cols);
+	sp->cols = NULL;
+	sp->ncols = 0;
+}
+
+static void
+end_walk(struct sp *sp)
+{
+	struct pdu_finish fo = { .only_unit = sp->cfg.unit,
+	    .multi = sp->multi };
+
+	pdu_rows_finish(sp->prof, &sp->walk, &fo);
+	if (sp->walk.n == 0 && sp->det != NULL) {	/* try the next one */
+		sp_detect_empty(sp->det, sp->prof->name);
+		detect_next(sp);
 		return;
 	}
+	if (sp->walk.n == 0) {
+		pdu_rows_fini(&sp->walk);
+		sp->discovered = false;
+		if (sp->prof_auto) {	/* detect again at the next poll */
+			pdu_profile_free(sp->prof);
+			sp->prof = NULL;
+		}
+		fail(sp, WP_E_PROTOCOL, "no metered outlet, inlet, phase or "
+		    "circuit rows (profile %s): nothing to read", sp->prof ?
+		    sp->prof->name : "auto");
+		return;
+	}
+	adopt_rows(sp, &fo);
 	if (build_gets(sp) < 0)
 		return;
 	sp->phase = PH_GET;
@@ -929,7 +734,7 @@ step(struct sp *sp)
 		} else
 			start_walk(sp);
 	} else {
-		if (sp->gets == NULL && build_gets(sp) < 0)
+		if ((sp->gets == NULL || sp->gets_stale) && build_gets(sp) < 0)
 			return;
 		sp->gi = 0;
 		sp->phase = PH_GET;
@@ -946,6 +751,7 @@ on_sysinfo(struct sp *sp, netsnmp_pdu *pdu)
 	int i = 0;
 
 	sp->sysdescr[0] = sp->descr_label[0] = '\0';
+	sp->have_sysoid = false;
 	for (v = pdu->variables; v != NULL; v = v->next_variable, i++) {
 		vb_conv(v, &vb);
 		if (i == 0 && vb.type == PDU_V_STRING) {
@@ -960,36 +766,71 @@ on_sysinfo(struct sp *sp, netsnmp_pdu *pdu)
 		if (i == 1 && s != NULL && pdu_oid_parse(s, &sp->sysoid) == 0)
 			sp->have_sysoid = true;
 	}
-	if (choose_profile(sp) < 0)
+	if (!sp->have_sysoid)
+		sp->sysoid.n = 0;
+	if (sp->prof == NULL) {
+		start_detect(sp);
 		return;
+	}
 	sp->have_sysoid = true;		/* asked once per operation */
 	start_walk(sp);
+}
+
+/* A column walk ends: the next column, or the end of the walk. */
+static void
+next_col(struct sp *sp)
+{
+	if (++sp->wi == sp->ncols) {
+		end_walk(sp);
+		return;
+	}
+	pdu_ref_oid(sp->prof, sp->cols[sp->wi], &sp->cursor);
+	sp->walked = 0;
+	send_walk(sp);
+}
+
+/* A column's walk cut short by what the agent answered (named). */
+static void
+cut_col(struct sp *sp, const struct pdu_vb *vb, const char *why)
+{
+	char a[200], b[200];
+
+	pdu_oid_format(&vb->oid, a, sizeof(a));
+	pdu_oid_format(&sp->cursor, b, sizeof(b));
+	log_warnx("snmp_pdu %s: the agent answered %s after %s: %s; that "
+	    "column's walk stops there (rows so far kept)", sp->name, a, b,
+	    why);
 }
 
 static void
 on_walk(struct sp *sp, netsnmp_pdu *pdu)
 {
-	const struct pdu_oid *base = &sp->bases[sp->wi];
+	struct pdu_oid base;
 	netsnmp_variable_list *v;
 	struct pdu_vb vb;
-	bool more = pdu->variables != NULL;
 
+	pdu_ref_oid(sp->prof, sp->cols[sp->wi], &base);
+	if (pdu->variables == NULL) {
+		next_col(sp);
+		return;
+	}
 	for (v = pdu->variables; v != NULL; v = v->next_variable) {
 		vb_conv(v, &vb);
-		if (vb.type == PDU_V_ENDOFMIB || vb.oid.n <= base->n ||
-		    !pdu_oid_has_prefix(&vb.oid, base)) {
-			more = false;
-			break;
+		if (vb.type == PDU_V_ENDOFMIB || vb.type ==
+		    PDU_V_NOSUCHOBJECT || vb.type == PDU_V_NOSUCHINSTANCE ||
+		    vb.oid.n <= base.n || !pdu_oid_has_prefix(&vb.oid, &base)) {
+			next_col(sp);
+			return;
 		}
 		if (pdu_oid_cmp(&vb.oid, &sp->cursor) <= 0) {
-			fail(sp, WP_E_PROTOCOL, "%s", "agent returned OIDs out "
-			    "of order in a GETBULK walk");
+			cut_col(sp, &vb, "not greater (a GETNEXT loop)");
+			next_col(sp);
 			return;
 		}
 		sp->cursor = vb.oid;
 		if (++sp->walked > WALK_MAX_VBS) {
-			fail(sp, WP_E_PROTOCOL, "%s", "a walked column has more "
-			    "than 20000 rows");
+			cut_col(sp, &vb, "more than 20000 rows in one column");
+			next_col(sp);
 			return;
 		}
 		if (pdu_rows_add(sp->prof, &sp->walk, &vb, &sp->err) < 0) {
@@ -997,36 +838,85 @@ on_walk(struct sp *sp, netsnmp_pdu *pdu)
 			return;
 		}
 	}
-	if (!more) {
-		if (++sp->wi == sp->nbases) {
-			end_walk(sp);
-			return;
-		}
-		sp->cursor = sp->bases[sp->wi];
-		sp->walked = 0;
-	}
 	send_walk(sp);
+}
+
+static void
+on_probe(struct sp *sp, netsnmp_pdu *pdu)
+{
+	netsnmp_variable_list *v;
+	struct pdu_vb vb;
+	size_t i = sp->gi;
+
+	for (v = pdu->variables; v != NULL && i < sp->gi + sp->sent;
+	    v = v->next_variable, i++) {
+		vb_conv(v, &vb);
+		sp_detect_answer(sp->det, i, &vb);
+	}
+	sp->gi += sp->sent;
+	if (sp_detect_asked(sp->det, sp->gi) != NULL) {
+		send_probe(sp);
+		return;
+	}
+	sp_detect_scored(sp->det);
+	detect_next(sp);
 }
 
 static void emit(struct sp *sp);
 
+/* Keeps a GET's values; checks each answers the OID asked. */
 static void
 on_get(struct sp *sp, netsnmp_pdu *pdu)
 {
 	netsnmp_variable_list *v;
-	size_t i = sp->gi;
+	struct pdu_oid want;
+	struct pdu_vb vb;
+	size_t i = sp->gi, end = sp->gi + sp->sent;
 
-	for (v = pdu->variables; v != NULL && i < sp->ngets;
-	    v = v->next_variable, i++) {
-		vb_conv(v, &sp->gets[i].vb);
-		sp->gets[i].got = true;
+	for (v = pdu->variables; v != NULL && i < end; v = v->next_variable,
+	    i++) {
+		struct getent *g = &sp->gets[i];
+
+		vb_conv(v, &vb);
+		pdu_get_oid(sp->prof, &sp->rows.v[g->row], g->col, &want);
+		if (pdu_oid_cmp(&vb.oid, &want) != 0) {
+			g->got = G_WRONG_OID;
+			continue;
+		}
+		pdu_val_from_vb(&vb, sp->prof->tab[sp->rows.v[g->row].table].
+		    col[g->col].string, &g->v);
+		g->got = G_OK;
 	}
-	sp->gi += sp->sent;
+	for (; i < end; i++)
+		sp->gets[i].got = G_MISSING;
+	sp->gi = end;
 	if (sp->gi < sp->ngets) {
 		send_get(sp);
 		return;
 	}
 	emit(sp);
+}
+
+/* An error answer: tooBig shrinks the request, the rest fail. */
+static bool
+too_big(struct sp *sp, netsnmp_pdu *pdu)
+{
+	if (pdu->errstat != SNMP_ERR_TOOBIG)
+		return false;
+	if ((sp->phase == PH_GET || sp->phase == PH_DETECT) && sp->chunk > 1) {
+		sp->chunk /= 2;
+		if (sp->phase == PH_GET)
+			send_get(sp);
+		else
+			send_probe(sp);
+		return true;
+	}
+	if (sp->phase == PH_WALK && sp->reps > 1) {
+		sp->reps /= 2;
+		send_walk(sp);
+		return true;
+	}
+	return false;
 }
 
 static int
@@ -1044,41 +934,32 @@ sess_cb(int op, netsnmp_session *ss, int reqid, netsnmp_pdu *pdu,
 	if (op != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL)
 		snprintf(what, sizeof(what), "%s:%d", sp->cfg.host,
 		    sp->cfg.port);	/* for the message, only on failure */
-	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT && sp->wrong_digest) {
-		fail(sp, WP_E_AUTH, "SNMPv3 authentication failed with %s: "
-		    "its replies do not verify with our key (wrong auth "
-		    "password or auth_protocol)", what);
-		return 1;
-	}
-	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT) {
-		fail(sp, WP_E_TRANSIENT, "no answer from %s (timeout; agent "
-		    "down, or wrong community/user)", what);
-		return 1;
-	}
+	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT && sp->wrong_digest)
+		return fail(sp, WP_E_AUTH, "SNMPv3 authentication failed with "
+		    "%s: its replies do not verify with our key (wrong auth "
+		    "password or auth_protocol)", what), 1;
+	if (op == NETSNMP_CALLBACK_OP_TIMED_OUT)
+		return fail(sp, WP_E_TRANSIENT, "no answer from %s (timeout; "
+		    "agent down, or wrong community/user)", what), 1;
 	if (op != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL) {
-		snprintf(what + strlen(what), sizeof(what) - strlen(what), " (op %d)", op);
-		fail(sp, op == NETSNMP_CALLBACK_OP_SEC_ERROR ? WP_E_AUTH :
-		    WP_E_TRANSIENT, "SNMP exchange with %s failed", what);
-		return 1;
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+		    " (op %d)", op);
+		return fail(sp, op == NETSNMP_CALLBACK_OP_SEC_ERROR ?
+		    WP_E_AUTH : WP_E_TRANSIENT, "SNMP exchange with %s "
+		    "failed", what), 1;
 	}
-	if (pdu->command == SNMP_MSG_REPORT) {
-		fail(sp, WP_E_AUTH, "agent refused the request: %s",
-		    snmp_api_errstring(snmpv3_get_report_type(pdu)));
+	if (pdu->command == SNMP_MSG_REPORT)
+		return fail(sp, WP_E_AUTH, "agent refused the request: %s",
+		    snmp_api_errstring(snmpv3_get_report_type(pdu))), 1;
+	if (too_big(sp, pdu))
 		return 1;
-	}
-	if (pdu->errstat == SNMP_ERR_TOOBIG && sp->phase == PH_GET &&
-	    sp->chunk > 1) {
-		sp->chunk /= 2;
-		send_get(sp);
-		return 1;
-	}
-	if (pdu->errstat != SNMP_ERR_NOERROR) {
-		fail(sp, WP_E_PROTOCOL, "agent error: %s",
-		    snmp_errstring((int)pdu->errstat));
-		return 1;
-	}
+	if (pdu->errstat != SNMP_ERR_NOERROR)
+		return fail(sp, WP_E_PROTOCOL, "agent error: %s",
+		    snmp_errstring((int)pdu->errstat)), 1;
 	if (sp->phase == PH_SYSINFO)
 		on_sysinfo(sp, pdu);
+	else if (sp->phase == PH_DETECT)
+		on_probe(sp, pdu);
 	else if (sp->phase == PH_WALK)
 		on_walk(sp, pdu);
 	else
@@ -1088,9 +969,9 @@ sess_cb(int op, netsnmp_session *ss, int reqid, netsnmp_pdu *pdu,
 
 /* --- samples -------------------------------------------------------------- */
 
-/* The value GET brought for (row, col), or NULL: sp->gets is in (row,
+/* The entry of (row, col) in the GET list, or NULL: sp->gets is in (row,
  * col) order (build_gets), so a binary search, not a scan per value. */
-static const struct pdu_vb *
+static const struct getent *
 got(const struct sp *sp, size_t row, int col)
 {
 	size_t lo = 0, hi = sp->ngets;
@@ -1107,57 +988,86 @@ got(const struct sp *sp, size_t row, int col)
 	if (lo == sp->ngets || sp->gets[lo].row != row ||
 	    sp->gets[lo].col != col)
 		return NULL;
-	return sp->gets[lo].got ? &sp->gets[lo].vb : NULL;
+	return &sp->gets[lo];
 }
 
 static int
-deliver(struct sp *sp, const struct pdu_row *row, struct wp_sample *s)
+deliver(struct sp *sp, const struct pdu_row *row, int col,
+    struct wp_sample *s)
 {
+	struct pdu_oid o;
 	char path[64];
-	bool chosen;
 
 	if (sp->probe == NULL) {
-		if (pdu_identity_labels(s, sp->prof, sp->descr_label) < 0)
+		if (pdu_identity_labels(s, sp->prof, sp->reason_label,
+		    sp->descr_label) < 0)
 			log_debug("snmp_pdu %s: %s: no room for the identity "
 			    "labels", sp->name, s->series);
 		return poll_add(sp->poll, s);
 	}
 	pdu_row_path(sp->prof, row, path, sizeof(path));
-	chosen = sp->prof->tab[row->table].role == PDU_ROLE_OUTLET ||
-	    (int)row->table == sp->total_tab;
-	return probe_result_add(sp->probe, s, path, chosen);
+	if (probe_result_add(sp->probe, s, path,
+	    pdu_row_reported(sp->prof, &sp->rows, row)) < 0)
+		return -1;
+	if (pdu_get_oid(sp->prof, row, col, &o) == 0)
+		pdu_oid_format(&o, sp->probe->src[sp->probe->n - 1].source,
+		    sizeof(sp->probe->src[0].source));
+	return 0;
 }
 
-/* One value; counts it in *n or the first error in *e. */
+/* A value that did not come back as asked: the error, and the reading is
+ * left out until the next table walk. */
 static void
-one(struct sp *sp, size_t r, int col, int *n, int *nerr, struct wp_err *e)
+bad_value(struct sp *sp, const struct getent *g, const struct wp_err *e,
+    int *nerr, struct wp_err *first)
 {
-	const struct pdu_row *row = &sp->rows.v[r];
-	const struct pdu_vb *vb = got(sp, r, col), *rt;
+	struct pdu_row *row = &sp->rows.v[g->row];
+
+	if (g->got == G_OK && g->v.type != PDU_V_NOSUCHINSTANCE &&
+	    g->v.type != PDU_V_NOSUCHOBJECT)
+		goto count;
+	row->has &= (uint16_t)~(1u << g->col);
+	sp->gets_stale = true;
+	/* at once, but not again and again for an agent that keeps
+	 * answering noSuch* for a row its walk shows */
+	if (!sp->quick_walk || sp->polls >= REWALK_MIN_POLLS)
+		sp->rediscover = true;
+count:
+	if ((*nerr)++ == 0)
+		*first = *e;
+}
+
+/* One value; counts it in *n or the first error in *first. */
+static void
+one(struct sp *sp, const struct getent *g, int *n, int *nerr,
+    struct wp_err *first)
+{
+	const struct pdu_row *row = &sp->rows.v[g->row];
+	const struct getent *rt;
 	struct wp_sample s;
 	struct wp_err err;
+	char path[64];
 	int rc;
 
-	if (vb == NULL)
+	if (g->col == PDU_COL_RESET || g->got == G_NONE)
 		return;
-	rc = pdu_decode_value(sp->prof, row, col, vb, &s, &err);
-	if (rc < 0) {
-		if (vb->type == PDU_V_NOSUCHINSTANCE ||
-		    vb->type == PDU_V_NOSUCHOBJECT)
-			sp->rediscover = true;
-		if ((*nerr)++ == 0)
-			*e = err;
+	if (g->got != G_OK) {
+		pdu_row_path(sp->prof, row, path, sizeof(path));
+		err_set(&err, WP_E_PROTOCOL, "%s %s: %s", path,
+		    pdu_col_name(g->col), g->got == G_MISSING ? "missing from "
+		    "the agent's answer" : "the agent answered another OID");
+		bad_value(sp, g, &err, nerr, first);
 		return;
 	}
-	if (rc == 0)
+	rc = pdu_decode_val(sp->prof, row, g->col, &g->v, &s, &err);
+	if (rc < 0)
+		bad_value(sp, g, &err, nerr, first);
+	if (rc <= 0)
 		return;
-	if (col == PDU_COL_ENERGY) {
-		if (!sp->prof->tab[row->table].col[col].cumulative)
-			return;
-		if ((rt = got(sp, r, PDU_COL_RESET)) != NULL)
-			s.reset_time = pdu_decode_reset_time(rt);
-	}
-	if (deliver(sp, row, &s) == 0)
+	if (g->col == PDU_COL_ENERGY &&
+	    (rt = got(sp, g->row, PDU_COL_RESET)) != NULL && rt->got == G_OK)
+		s.reset_time = pdu_decode_reset_time(&rt->v);
+	if (deliver(sp, row, g->col, &s) == 0)
 		(*n)++;
 }
 
@@ -1165,13 +1075,13 @@ static void
 emit(struct sp *sp)
 {
 	struct wp_err e;
-	size_t r;
+	size_t i;
 	int n = 0, nerr = 0;
 
-	for (r = 0; r < sp->rows.n; r++) {
-		one(sp, r, PDU_COL_POWER, &n, &nerr, &e);
-		one(sp, r, PDU_COL_ENERGY, &n, &nerr, &e);
-	}
+	for (i = 0; i < sp->ngets; i++)
+		one(sp, &sp->gets[i], &n, &nerr, &e);
+	for (i = 0; i < sp->ngets; i++)
+		sp->gets[i].got = G_NONE;
 	sp->polls++;
 	if (nerr > 0 && n == 0) {
 		sp->err = e;
@@ -1182,7 +1092,8 @@ emit(struct sp *sp)
 	if (nerr > 0)
 		log_warnx("snmp_pdu %s: %d value(s) left out; first: %s%s",
 		    sp->name, nerr, e.msg, sp->rediscover ?
-		    " (walking the tables again next poll)" : "");
+		    " (walking the tables again next poll)" : sp->gets_stale ?
+		    " (not asked again until the next table walk)" : "");
 	finish(sp, 0);
 }
 
@@ -1195,7 +1106,7 @@ begin(struct sp *sp)
 	sp->status = 0;
 	sp->wrong_digest = false;
 	err_clear(&sp->err);
-	if (sp->sess == NULL && (load_secrets(&sp->cfg, &sp->err) < 0 ||
+	if (sp->sess == NULL && (snmp_cfg_secrets(&sp->cfg, &sp->err) < 0 ||
 	    sess_open(sp, &sp->err) < 0)) {
 		sp->done = true;
 		return -1;
@@ -1234,6 +1145,12 @@ poll_cancel(void *state, struct wp_poll *poll)
 	sp->reqid = 0;		/* its answer, if any, is ignored */
 	sp->poll = NULL;
 	loop_timer_disarm(sp->fin);
+	if (sp->det != NULL && sp->prof != NULL) {	/* detect again */
+		pdu_profile_free(sp->prof);
+		sp->prof = NULL;
+	}
+	sp_detect_free(sp->det);
+	sp->det = NULL;
 }
 
 static void
@@ -1254,75 +1171,6 @@ describe(void *state, char *buf, size_t len)
 
 /* --- probe ---------------------------------------------------------------- */
 
-static const char *
-extra_opt(const void *src, const char *key)
-{
-	const char *const *x = src;
-	size_t kl = strlen(key);
-
-	if (strcmp(key, "username") == 0)
-		key = "user", kl = 4;
-	for (; x != NULL && *x != NULL; x++)
-		if (strncmp(*x, key, kl) == 0 && (*x)[kl] == '=')
-			return *x + kl + 1;
-	return NULL;
-}
-
-static int
-probe_url(const char *url, struct sp_cfg *c, struct wp_err *err)
-{
-	const char *hp;
-	char buf[300];
-
-	if (strncasecmp(url, "snmp://", 7) != 0)
-		return err_set(err, WP_E_CONFIG, "expected snmp://HOST[:PORT]");
-	hp = url + 7;
-	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(hp, "/"), hp);
-	c->port = 161;
-	if ((strchr(buf, ':') != NULL && buf[0] != '[' &&
-	    strchr(strchr(buf, ':') + 1, ':') == NULL) || buf[0] == '[') {
-		if (addr_parse_hostport(buf, c->host, sizeof(c->host),
-		    &c->port) < 0)
-			return err_set(err, WP_E_CONFIG, "bad address in %s",
-			    url);
-	} else if (buf[0] != '\0' && strlen(buf) < sizeof(c->host))
-		snprintf(c->host, sizeof(c->host), "%s", buf);
-	else
-		return err_set(err, WP_E_CONFIG, "bad address in %s", url);
-	return 0;
-}
-
-static int
-probe_cfg(const struct wp_probe_req *req, struct sp_cfg *c,
-    struct wp_err *err)
-{
-	const char *v = extra_opt(req->extra, "version");
-
-	if (probe_url(req->url, c, err) < 0)
-		return -1;
-	c->version = v != NULL && strcmp(v, "3") == 0 ? SNMP_VERSION_3 :
-	    SNMP_VERSION_2c;
-	if (v != NULL && strcmp(v, "3") != 0 && strcmp(v, "2c") != 0)
-		return err_set(err, WP_E_CONFIG, "SNMP version '%s': 2c or 3",
-		    v);
-	c->timeout = req->timeout > 0 ? req->timeout / 2 : 2 * WP_SEC;
-	if (c->timeout < 100 * WP_MS)
-		c->timeout = 100 * WP_MS;
-	c->retries = 1;
-	snprintf(c->profile, sizeof(c->profile), "%s",
-	    req->profile ? req->profile : "auto");
-	if (req->maps_dir)
-		snprintf(c->maps_dir, sizeof(c->maps_dir), "%s", req->maps_dir);
-	if (c->version == SNMP_VERSION_3)
-		return load_v3(c, extra_opt, req->extra,
-		    extra_opt(req->extra, "security_level"), err);
-	if (req->community_file == NULL)
-		return err_set(err, WP_E_CONFIG, "SNMP v2c: give "
-		    "--community-file (or v3 options)");
-	return secref_set(&c->community_ref, req->community_file, NULL,
-	    "SNMP v2c community", err);
-}
-
 static void
 probe_device(struct sp *sp, struct wp_probe_result *out)
 {
@@ -1334,8 +1182,12 @@ probe_device(struct sp *sp, struct wp_probe_result *out)
 	snprintf(out->model, sizeof(out->model), "%s", sp->sysdescr);
 	pdu_oid_format(&sp->sysoid, oid, sizeof(oid));
 	snprintf(out->extra, sizeof(out->extra), "profile=%s sysObjectID=%s "
-	    "mib=%s", sp->prof ? sp->prof->name : "?", oid,
-	    sp->prof ? sp->prof->mib : "?");
+	    "mib=%s", sp->prof ? sp->prof->name : "?", oid[0] ? oid :
+	    "none", sp->prof ? sp->prof->mib : "?");
+	snprintf(out->profile, sizeof(out->profile), "%s", sp->prof ?
+	    sp->prof->name : "");
+	snprintf(out->profile_reason, sizeof(out->profile_reason), "%s",
+	    sp->reason ? sp->reason : sp->err.msg);
 }
 
 /* probe --profile NAME (or auto): loaded now when named. */
@@ -1344,9 +1196,11 @@ probe_profile(struct sp *sp, struct wp_err *err)
 {
 	if (strcmp(sp->cfg.profile, "auto") == 0)
 		return 0;
-	sp->prof = pdu_profile_find(sp->cfg.maps_dir[0] ? sp->cfg.maps_dir :
-	    NULL, sp->cfg.profile, err);
-	return sp->prof == NULL ? -1 : 0;
+	sp->prof = pdu_profile_find(sp->cfg.maps_dir, sp->cfg.profile, err);
+	if (sp->prof == NULL)
+		return -1;
+	set_reason(sp, "config", "named on the command line (--profile)");
+	return 0;
 }
 
 static int
@@ -1360,8 +1214,8 @@ probe(const struct wp_probe_req *req, const struct wp_services *svc,
 		return err_set(err, WP_E_INTERNAL, "probe needs a loop");
 	if ((sp = sp_new(svc->loop, req->url, err)) == NULL)
 		return -1;
-	if (probe_cfg(req, &sp->cfg, err) < 0 ||
-	    load_secrets(&sp->cfg, err) < 0 || probe_profile(sp, err) < 0)
+	if (snmp_cfg_probe(&sp->cfg, req, err) < 0 ||
+	    snmp_cfg_secrets(&sp->cfg, err) < 0 || probe_profile(sp, err) < 0)
 		goto out;
 	sp->probe = out;
 	if (begin(sp) == 0)

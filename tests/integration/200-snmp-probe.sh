@@ -51,6 +51,7 @@ for pair in eatonpdu_2:eaton-epdu raritan-pdu_px3:raritan-pdu2 \
 	[ "$(json_get "$T/$rec.json" "d['protocol']")" = snmp ] || fail "$rec: protocol"
 	json_get "$T/$rec.json" "d['device']['extra']" | grep -q "profile=$prof " ||
 		fail "$rec: expected profile $prof, got $(json_get "$T/$rec.json" "d['device']['extra']")"
+	[ "$(json_get "$T/$rec.json" "d['device']['profile']")" = "$prof" ] || fail "$rec: device.profile"
 done
 
 note "Eaton: values are the recording x scale, names, one row per quantity"
@@ -68,7 +69,8 @@ note "Raritan PX3, APC (0.01 kW), Sentry4 (0.1 kWh), Dell (kWh)"
 [ "$(json_get "$T/raritan-pdu_px3.json" "[s['value'] for s in d['sources'] if s['path']=='inlet/1' and s['quantity']=='energy'][0]")" = $((74057676 * 3600)) ] || fail "raritan inlet energy"
 [ "$(json_get "$T/raritan-pdu_px3.json" "len([s for s in d['sources'] if s['boundary']=='outlet'])")" = 48 ] || fail "raritan: 24 outlets x 2"
 [ "$(json_get "$T/apc_ap8853.json" "[s['value'] for s in d['sources'] if s['path']=='device/1' and s['quantity']=='power'][0]")" = 1140 ] || fail "apc device power"
-approx "$(json_get "$T/sentry4.json" "[s['value'] for s in d['sources'] if s['path']=='inlet/2' and s['quantity']=='energy'][0]")" "$((25659 * 360000))" 1e-9 || fail "sentry4 cord energy"
+# Sentry4: master and linked unit are two PDUs behind one agent (u1/, u2/)
+approx "$(json_get "$T/sentry4.json" "[s['value'] for s in d['sources'] if s['path']=='u2/inlet/1' and s['quantity']=='energy'][0]")" "$((25659 * 360000))" 1e-9 || fail "sentry4 cord energy"
 [ "$(json_get "$T/dell-rpdu.json" "[s['value'] for s in d['sources'] if s['path']=='device/1' and s['quantity']=='power'][0]")" = 3790 ] || fail "dell device power"
 [ "$(json_get "$T/dell-rpdu.json" "len([s for s in d['sources'] if s['boundary']=='outlet' and s['quantity']=='energy'])")" = 0 ] || fail "dell: no outlet energy rows"
 # CyberPower's "NULL" text in an INTEGER column is left out, not shown as 0
@@ -78,9 +80,12 @@ note "explicit profile, unknown profile, nothing metered"
 probe eatonpdu_2 --profile eaton-epdu || fail "explicit profile"
 probe eatonpdu_2 --profile no-such-vendor && fail "unknown profile accepted"
 grep -q 'no PDU profile "no-such-vendor"' "$T/eatonpdu_2.err" || fail "unknown profile message: $(cat "$T/eatonpdu_2.err")"
-probe apc_ap7900b && fail "AP7900B (-1 everywhere) gave sources"
-grep -q 'no metered outlet or inlet rows' "$T/apc_ap7900b.err" || fail "ap7900b message: $(cat "$T/apc_ap7900b.err")"
+# AP7900B: rPDU2 says -1 everywhere, the legacy rPDU total is metered
+probe apc_ap7900b || fail "AP7900B: $(cat "$T/apc_ap7900b.err")"
+[ "$(json_get "$T/apc_ap7900b.json" "d['device']['profile']")" = apc-rpdu ] || fail "ap7900b profile"
+json_get "$T/apc_ap7900b.json" "d['device']['profile_reason']" | grep -q 'apc-rpdu answered best' || fail "ap7900b reason"
 probe sentry3 && fail "sentry3 (current only) gave sources"
+grep -q 'found no rows: servertech-sentry3' "$T/sentry3.err" || fail "sentry3 message: $(cat "$T/sentry3.err")"
 
 note "wrong community, no agent: a clear error within the timeout"
 secret_file "$T/bad" nosuchcommunity

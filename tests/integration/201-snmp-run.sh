@@ -6,7 +6,7 @@
 # file is swapped; snmpsim re-indexes it): the Liebert receptacle's
 # Counter32 energy wraps, two Eaton outlet counters restart (one by value
 # only, one with a new outletWhTimer), and Eaton outlet 24 disappears
-# (rediscovery: the table walked again, 23 rows).  The journal export must
+# (rediscovery: the tables walked again, one row fewer).  The journal export must
 # show the values as recorded x the MIB's scale, the wrap as a positive
 # delta equal to the modular difference, resets with no negative delta,
 # the dead agent failing alone (timeout) and the wrong password as an auth
@@ -109,7 +109,23 @@ sed -e 's/^\(1\.3\.6\.1\.4\.1\.534\.6\.6\.7\.6\.5\.1\.4\.0\.3\)|66|.*/\1|66|1000
 	"$FIX/snmp/eatonpdu_2.snmprec" >"$D/eaton-run.snmprec.new"
 swap "$D/eaton-run.snmprec"
 T_SWAP=$(date +%s)
-sleep 6
+# /metrics: PDU outlets, inlets and phases as wattpath_pdu_* {pdu,role,index}
+$PY - "$LISTEN" >"$T/metrics" <<'PYEOF' || fail "GET /metrics"
+import sys, urllib.request
+print(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+PYEOF
+grep -q '^wattpath_pdu_power_watts{pdu="pdu-eaton",role="outlet",index="1"} 80$' "$T/metrics" ||
+	fail "no eaton outlet 1 power in /metrics: $(grep wattpath_pdu_power "$T/metrics" | head -3)"
+grep -q '^wattpath_pdu_power_watts{pdu="pdu-eaton",role="inlet",index="1"} 1584$' "$T/metrics" ||
+	fail "no eaton inlet power in /metrics"
+grep -q '^wattpath_pdu_power_watts{pdu="pdu-eaton",role="phase",index="1"} ' "$T/metrics" ||
+	fail "no eaton phase power in /metrics"
+grep -q '^wattpath_pdu_energy_joules_total{pdu="pdu-eaton",role="inlet",index="1"} ' "$T/metrics" ||
+	fail "no eaton inlet energy in /metrics"
+grep -q '^wattpath_pdu_apparent_power_voltamperes{pdu="pdu-eaton",role="inlet",index="1"} ' "$T/metrics" ||
+	fail "no eaton inlet VA in /metrics"
+grep -q '^# TYPE wattpath_pdu_energy_joules_total counter$' "$T/metrics" || fail "metric type"
+sleep 5
 alive "$PID_run"
 kill -TERM "$PID_run"
 wait_for 10 sh -c "! kill -0 $PID_run" || fail "run did not stop on SIGTERM"
@@ -217,7 +233,7 @@ print("\n".join(err))
 sys.exit(1 if err else 0)
 PYEOF
 $PY "$T/check.py" "$T/j.csv" "$T_SWAP" || { tail -30 "$T/run.log" >&2; fail "journal checks"; }
-grep -q "pdu-eaton: table changed size: 25 -> 24 rows" "$T/run.log" ||
+grep -q "pdu-eaton: table changed size: 26 -> 25 rows" "$T/run.log" ||
 	{ tail -30 "$T/run.log" >&2; fail "no rediscovery logged"; }
 grep -q "profile auto: eaton-epdu" "$T/run.log" || fail "profile auto not logged"
 exit 0

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../../drivers/snmp_pdu/pdu_decode.h"
+#include "../../drivers/snmp_pdu/snmp_detect.h"
 
 struct rec {
 	struct pdu_vb	*vb;
@@ -130,11 +131,12 @@ discover(const struct pdu_profile *p, const struct rec *r,
 {
 	struct wp_err err;
 	size_t i;
+	struct pdu_finish fo = { .only_unit = -1 };
 
 	memset(rows, 0, sizeof(*rows));
 	for (i = 0; i < r->n; i++)
 		assert_int_equal(pdu_rows_add(p, rows, &r->vb[i], &err), 0);
-	pdu_rows_finish(p, rows);
+	pdu_rows_finish(p, rows, &fo);
 }
 
 static const struct pdu_row *
@@ -146,6 +148,20 @@ row_of(const struct pdu_profile *p, const struct pdu_rows *rows, int role,
 	for (i = 0; i < rows->n; i++)
 		if (p->tab[rows->v[i].table].role == role &&
 		    rows->v[i].number == number)
+			return &rows->v[i];
+	return NULL;
+}
+
+/* The row of role and number in databus unit u. */
+static const struct pdu_row *
+row_in(const struct pdu_profile *p, const struct pdu_rows *rows, int role,
+    uint32_t u, int number)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++)
+		if (p->tab[rows->v[i].table].role == role &&
+		    rows->v[i].unit == u && rows->v[i].number == number)
 			return &rows->v[i];
 	return NULL;
 }
@@ -219,7 +235,7 @@ test_raritan_px3(void **st)
 	assert_int_equal(sample_get_label(&s, "name", name, sizeof(name)), 0);
 	assert_string_equal(name, "DEVICE 8:PS1:Planned");
 	/* inlet: 1665 W, 74057676 Wh */
-	assert_int_equal(pdu_rows_total_table(p, &rows), 1);
+	assert_int_equal(rows.total_role, PDU_ROLE_INLET);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_INLET, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_string_equal(s.series, "inlet/1/power");
@@ -256,7 +272,7 @@ test_raritan_decimal_digits(void **st)
 	dig.type = PDU_V_UINT;
 	dig.u = 2;
 	assert_int_equal(pdu_rows_add(p, &rows, &dig, &err), 0);
-	pdu_rows_finish(p, &rows);
+	pdu_rows_finish(p, &rows, &(struct pdu_finish){ .only_unit = -1 });
 	assert_int_equal(value(p, &r, row_of(p, &rows, 0, 1), PDU_COL_POWER,
 	    &s), 1);
 	assert_close(s.value, 1.43);
@@ -280,7 +296,7 @@ test_raritan_px2_power_only(void **st)
 	discover(p, &r, &rows);
 	assert_true(count_role(p, &rows, PDU_ROLE_OUTLET) >= 5);
 	for (i = 0; i < rows.n; i++)
-		assert_false(rows.v[i].has[PDU_COL_ENERGY]);
+		assert_false(PDU_HAS(&rows.v[i], PDU_COL_ENERGY));
 	assert_int_equal(value(p, &r, row_of(p, &rows, 0, 3), PDU_COL_POWER,
 	    &s), 1);
 	assert_close(s.value, 68);
@@ -300,8 +316,7 @@ test_apc_device_hundredths_kw(void **st)
 	(void)st;
 	discover(p, &r, &rows);
 	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 0);
-	assert_int_equal(p->tab[pdu_rows_total_table(p, &rows)].role,
-	    PDU_ROLE_DEVICE);
+	assert_int_equal(rows.total_role, PDU_ROLE_DEVICE);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_DEVICE, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 1140);	/* 114 x 0.01 kW */
@@ -354,7 +369,7 @@ test_apc_epdu_phase_wh(void **st)
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_PHASE, 1),
 	    PDU_COL_ENERGY, &s), 1);
 	assert_close(s.value, 332241.0 * 3600);
-	assert_string_equal(s.series, "inlet/1/energy");
+	assert_string_equal(s.series, "phase/1/energy");
 	pdu_rows_fini(&rows);
 	free(r.vb);
 	pdu_profile_free(p);
@@ -367,6 +382,7 @@ test_eaton_strapping_zero_and_reset_time(void **st)
 	struct rec r = load_rec("eatonpdu_2");
 	struct pdu_rows rows;
 	struct wp_sample s;
+	struct pdu_val val;
 	struct pdu_oid o;
 	char name[64];
 
@@ -384,8 +400,8 @@ test_eaton_strapping_zero_and_reset_time(void **st)
 	assert_close(s.wrap, 4294967296.0 * 3600);
 	assert_int_equal(pdu_get_oid(p, row_of(p, &rows, 0, 1), PDU_COL_RESET,
 	    &o), 0);
-	assert_true(pdu_decode_reset_time(rec_find(&r, &o)) ==
-	    1700853056LL * WP_SEC);
+	pdu_val_from_vb(rec_find(&r, &o), false, &val);
+	assert_true(pdu_decode_reset_time(&val) == 1700853056LL * WP_SEC);
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_INLET, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 1584);
@@ -412,12 +428,20 @@ test_sentry4_cords_tenths_kwh(void **st)
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_INLET, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 1701);
-	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_INLET, 2),
+	assert_string_equal(s.series, "u1/inlet/1/power");
+	/* the linked unit (st4UnitIndex 2) is a PDU of its own */
+	assert_true(rows.multi);
+	assert_int_equal(value(p, &r, row_in(p, &rows, PDU_ROLE_INLET, 2, 1),
 	    PDU_COL_ENERGY, &s), 1);
 	assert_close(s.value, 25659 * 0.1 * 3.6e6);
-	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_PHASE, 3),
+	assert_string_equal(s.series, "u2/inlet/1/energy");
+	assert_int_equal(value(p, &r, row_in(p, &rows, PDU_ROLE_PHASE, 1, 3),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 848);
+	assert_int_equal(value(p, &r, row_in(p, &rows, PDU_ROLE_INLET, 1, 1),
+	    PDU_COL_APOWER, &s), 1);
+	assert_int_equal(s.quantity, WP_Q_APPARENT_POWER);
+	assert_close(s.value, 1790);
 	pdu_rows_fini(&rows);
 	free(r.vb);
 	pdu_profile_free(p);
@@ -433,8 +457,11 @@ test_sentry3(void **st)
 
 	(void)st;
 	discover(p, &r, &rows);
-	assert_int_equal(p->tab[pdu_rows_total_table(p, &rows)].role,
-	    PDU_ROLE_DEVICE);
+	/* infeeds come first: they are the inlets; the system total is
+	 * shown by probe only */
+	assert_int_equal(rows.total_role, PDU_ROLE_INLET);
+	assert_false(pdu_row_reported(p, &rows, row_of(p, &rows,
+	    PDU_ROLE_DEVICE, 1)));
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_DEVICE, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 279);
@@ -499,7 +526,7 @@ test_dell_outlets_power_only(void **st)
 	assert_close(s.value, 352);
 	assert_int_equal(sample_get_label(&s, "name", name, sizeof(name)), 0);
 	assert_string_equal(name, "Outlet 3");
-	assert_false(row_of(p, &rows, 0, 3)->has[PDU_COL_ENERGY]);
+	assert_false(PDU_HAS(row_of(p, &rows, 0, 3), PDU_COL_ENERGY));
 	assert_int_equal(value(p, &r, row_of(p, &rows, PDU_ROLE_DEVICE, 1),
 	    PDU_COL_POWER, &s), 1);
 	assert_close(s.value, 3790);
@@ -576,7 +603,7 @@ test_cyberpower_wrong_type(void **st)
 	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 10);
 	row = row_of(p, &rows, PDU_ROLE_PHASE, 2);
 	assert_non_null(row);
-	assert_false(row->has[PDU_COL_ENERGY]);
+	assert_false(PDU_HAS(row, PDU_COL_ENERGY));
 	assert_int_equal(pdu_get_oid(p, row, PDU_COL_ENERGY, &o), 0);
 	assert_int_equal(pdu_decode_value(p, row, PDU_COL_ENERGY,
 	    rec_find(&r, &o), &s, &err), -1);
@@ -639,6 +666,313 @@ add_vb(const struct pdu_profile *p, struct pdu_rows *rows, const char *oid,
 	assert_int_equal(pdu_rows_add(p, rows, &vb, &err), 0);
 }
 
+
+/* Decodes an INTEGER v as column col of row. */
+static int
+value_of(const struct pdu_profile *p, const struct pdu_row *row, int col,
+    int64_t v, struct wp_sample *s)
+{
+	struct pdu_vb vb;
+	struct wp_err err;
+
+	memset(&vb, 0, sizeof(vb));
+	vb.type = PDU_V_INT;
+	vb.i = v;
+	return pdu_decode_value(p, row, col, &vb, s, &err);
+}
+
+/* A profile written here, for the engine's own cases. */
+static struct pdu_profile *
+yprofile(const char *yaml)
+{
+	struct wp_err err;
+	struct pdu_profile *p = pdu_profile_parse(yaml, strlen(yaml), "t",
+	    &err);
+
+	if (p == NULL)
+		fail_msg("%s", err.msg);
+	return p;
+}
+
+static const char test_yaml[] =
+    "name: t\nvendor: T\nmib: T-MIB\nrevision: \"1\"\n"
+    "tables:\n"
+    "  - role: outlet\n    key_len: 2\n    unit: 1\n    number: 2\n"
+    "    name: 1.3.6.1.4.1.99.1.2\n"
+    "    power: {oid: 1.3.6.1.4.1.99.1.3, unit: W}\n"
+    "    energy: {oid: 1.3.6.1.4.1.99.1.4, unit: Wh, resettable: true}\n"
+    "    apparent_power: {oid: 1.3.6.1.4.1.99.1.5, unit: kVA, scale: 0.1}\n"
+    "    reactive_power: {oid: 1.3.6.1.4.1.99.1.6, unit: var, signed: true}\n"
+    "  - role: circuit\n    key_len: 1\n"
+    "    power: {oid: 1.3.6.1.4.1.99.2.3, unit: W, string: true}\n"
+    "    apparent_energy: {oid: 1.3.6.1.4.1.99.2.4, unit: kVAh,\n"
+    "      unit_oid: 1.3.6.1.4.1.99.2.5, scale_oid: 1.3.6.1.4.1.99.2.6}\n";
+
+static void
+finish(const struct pdu_profile *p, struct pdu_rows *rows, long unit,
+    struct pdu_finish *fo)
+{
+	memset(fo, 0, sizeof(*fo));
+	fo->only_unit = unit;
+	pdu_rows_finish(p, rows, fo);
+}
+
+/* A table that ends early, a row with a missing column, -1 and text
+ * "not available": rows keep what they have, nothing is invented. */
+static void
+test_bad_tables(void **st)
+{
+	struct pdu_profile *p = yprofile(test_yaml);
+	struct pdu_rows rows;
+	struct pdu_finish fo;
+	const struct pdu_row *r3;
+
+	(void)st;
+	memset(&rows, 0, sizeof(rows));
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.1", PDU_V_INT, 10, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.2", PDU_V_INT, 20, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.3", PDU_V_INT, 30, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.4", PDU_V_INT, -1, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.4.1.1", PDU_V_UINT, 5, NULL);
+	/* the energy column ends after row 1; row 4 meters nothing */
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.3.1", PDU_V_STRING, 0,
+	    "not available");
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.3.2", PDU_V_STRING, 0, " 12.5 ");
+	finish(p, &rows, -1, &fo);
+	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 3);
+	assert_true(PDU_HAS(row_of(p, &rows, 0, 1), PDU_COL_ENERGY));
+	r3 = row_of(p, &rows, 0, 3);
+	assert_non_null(r3);
+	assert_true(PDU_HAS(r3, PDU_COL_POWER));
+	assert_false(PDU_HAS(r3, PDU_COL_ENERGY));
+	assert_null(row_of(p, &rows, 0, 4));
+	assert_int_equal(count_role(p, &rows, PDU_ROLE_CIRCUIT), 1);
+	assert_int_equal(row_of(p, &rows, PDU_ROLE_CIRCUIT, 1), NULL);
+	assert_non_null(row_of(p, &rows, PDU_ROLE_CIRCUIT, 2));
+	assert_string_equal(fo.warn, "");
+	pdu_rows_fini(&rows);
+	pdu_profile_free(p);
+}
+
+/* An index that repeats: two rows naming one outlet keep the first, with
+ * a message; only_unit keeps one databus unit. */
+static void
+test_repeated_index_and_units(void **st)
+{
+	struct pdu_profile *p = yprofile(test_yaml);
+	struct pdu_rows rows;
+	struct pdu_finish fo;
+	struct wp_sample s;
+
+	(void)st;
+	p->tab[0].unit_pos = 0;		/* as if the unit were not known */
+	memset(&rows, 0, sizeof(rows));
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.3", PDU_V_INT, 30, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.2.3", PDU_V_INT, 40, NULL);
+	finish(p, &rows, -1, &fo);
+	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 1);
+	assert_int_equal(fo.dropped, 1);
+	assert_non_null(strstr(fo.warn, "outlet/3: two rows"));
+	assert_int_equal(value_of(p, &rows.v[0], PDU_COL_POWER, 30, &s), 1);
+	assert_close(s.value, 30);	/* the first, never a mix */
+	pdu_rows_fini(&rows);
+	p->tab[0].unit_pos = 1;		/* now units: u2 is its own PDU */
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.3", PDU_V_INT, 30, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.2.3", PDU_V_INT, 40, NULL);
+	finish(p, &rows, -1, &fo);
+	assert_int_equal(rows.n, 2);
+	assert_true(rows.multi);
+	assert_int_equal(value_of(p, &rows.v[1], PDU_COL_POWER, 40, &s), 1);
+	assert_string_equal(s.series, "u2/outlet/3/power");
+	pdu_rows_fini(&rows);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.3", PDU_V_INT, 30, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.2.3", PDU_V_INT, 40, NULL);
+	finish(p, &rows, 2, &fo);	/* unit: 2 in the config */
+	assert_int_equal(rows.n, 1);
+	assert_false(rows.multi);
+	assert_int_equal(value_of(p, &rows.v[0], PDU_COL_POWER, 40, &s), 1);
+	assert_string_equal(s.series, "outlet/3/power");
+	pdu_rows_fini(&rows);
+	pdu_profile_free(p);
+}
+
+/* VA, var (signed), VAh from a unit and scale the device names; a
+ * resettable counter has no wrap; noSuchObject at a GET is an error that
+ * names the reading. */
+static void
+test_quantities_units_nosuch(void **st)
+{
+	struct pdu_profile *p = yprofile(test_yaml);
+	struct pdu_rows rows;
+	struct pdu_finish fo;
+	struct wp_sample s;
+	struct pdu_vb vb;
+	struct wp_err err;
+	const struct pdu_row *o, *c;
+
+	(void)st;
+	memset(&rows, 0, sizeof(rows));
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1.1", PDU_V_INT, 100, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.4.7", PDU_V_UINT, 1234, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.5.7", PDU_V_STRING, 0, "VAh");
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.6.7", PDU_V_INT, -10, NULL);
+	finish(p, &rows, -1, &fo);
+	o = row_of(p, &rows, 0, 1);
+	c = row_of(p, &rows, PDU_ROLE_CIRCUIT, 7);
+	assert_non_null(c);
+	assert_int_equal(value_of(p, o, PDU_COL_APOWER, 15, &s), 1);
+	assert_int_equal(s.quantity, WP_Q_APPARENT_POWER);
+	assert_close(s.value, 1500);		/* 15 x 0.1 kVA */
+	assert_string_equal(s.series, "outlet/1/apparent_power");
+	assert_int_equal(value_of(p, o, PDU_COL_RPOWER, -436, &s), 1);
+	assert_int_equal(s.quantity, WP_Q_REACTIVE_POWER);
+	assert_close(s.value, -436);		/* signed: not "n/a" */
+	assert_int_equal(value_of(p, o, PDU_COL_POWER, -1, &s), 0);
+	/* VAh named by the device on a kVAh column, divided by 10: 0.1 VAh */
+	assert_int_equal(value_of(p, c, PDU_COL_AENERGY, 1234, &s), 1);
+	assert_int_equal(s.quantity, WP_Q_APPARENT_ENERGY);
+	assert_int_equal(s.kind, WP_COUNTER);
+	assert_close(s.value, 123.4);
+	assert_string_equal(s.series, "circuit/7/apparent_energy");
+	memset(&vb, 0, sizeof(vb));
+	vb.type = PDU_V_COUNTER32;
+	vb.u = 7;
+	assert_int_equal(pdu_decode_value(p, o, PDU_COL_ENERGY, &vb, &s,
+	    &err), 1);
+	assert_true(s.flags & WP_F_RESETTABLE);
+	assert_close(s.wrap, 0);	/* resettable: a drop is a reset */
+	vb.type = PDU_V_NOSUCHOBJECT;
+	assert_int_equal(pdu_decode_value(p, o, PDU_COL_ENERGY, &vb, &s,
+	    &err), -1);
+	assert_int_equal(err.class, WP_E_PROTOCOL);
+	assert_non_null(strstr(err.msg, "outlet/1 energy: noSuchObject"));
+	pdu_rows_fini(&rows);
+	pdu_profile_free(p);
+}
+
+/* A device unit of the wrong quantity, an odd scale: that reading is
+ * unusable, never a wrong value. */
+static void
+test_bad_device_units(void **st)
+{
+	struct pdu_profile *p = yprofile(test_yaml);
+	struct pdu_rows rows;
+	struct pdu_finish fo;
+
+	(void)st;
+	memset(&rows, 0, sizeof(rows));
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.4.1", PDU_V_UINT, 5, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.5.1", PDU_V_STRING, 0, "kWh");
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.4.2", PDU_V_UINT, 5, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.2.6.2", PDU_V_INT, -7, NULL);
+	finish(p, &rows, -1, &fo);
+	assert_int_equal(rows.n, 0);
+	pdu_rows_fini(&rows);
+	pdu_profile_free(p);
+}
+
+/* GETNEXT answers: a row, past the column, a loop (not greater). */
+static void
+test_probe_answers(void **st)
+{
+	struct pdu_profile *p = profile("aten-pe");
+	struct pdu_oid asked;
+	struct pdu_probe_ans a;
+	struct pdu_vb vb;
+
+	(void)st;
+	assert_int_equal(pdu_oid_parse("1.3.6.1.4.1.21317.1.3.2.2.2.2.99.1.4",
+	    &asked), 0);
+	memset(&vb, 0, sizeof(vb));
+	vb.oid = asked;
+	vb.oid.v[vb.oid.n++] = 1;
+	vb.type = PDU_V_INT;
+	vb.i = 118332;
+	pdu_probe_answer(&asked, &vb, &a);
+	assert_int_equal(a.state, PDU_ANS_UNDER);
+	assert_int_equal(pdu_probe_hit(p, &asked, &a), 1);
+	vb.i = -2000000;	/* not supported: no reading */
+	pdu_probe_answer(&asked, &vb, &a);
+	assert_int_equal(pdu_probe_hit(p, &asked, &a), 0);
+	vb.oid = asked;		/* the OID asked again: a GETNEXT loop */
+	pdu_probe_answer(&asked, &vb, &a);
+	assert_int_equal(a.state, PDU_ANS_LOOP);
+	assert_int_equal(pdu_probe_hit(p, &asked, &a), 0);
+	vb.oid.v[vb.oid.n - 1] -= 1;	/* smaller than asked */
+	pdu_probe_answer(&asked, &vb, &a);
+	assert_int_equal(a.state, PDU_ANS_LOOP);
+	vb.oid.v[vb.oid.n - 1] += 2;	/* the next column: outside */
+	pdu_probe_answer(&asked, &vb, &a);
+	assert_int_equal(a.state, PDU_ANS_OUTSIDE);
+	pdu_profile_free(p);
+}
+
+/* Detection on a generic sysObjectID: a probe, then the profile whose
+ * columns answered. */
+static void
+test_detect_by_probe(void **st)
+{
+	struct rec r = load_rec("atenpdu");
+	struct pdu_oid sysoid;
+	struct pdu_profile *p = NULL;
+	struct sp_detect *d;
+	const struct pdu_oid *o;
+	struct wp_err err;
+	size_t i, j;
+
+	(void)st;
+	assert_int_equal(pdu_oid_parse("1.3.6.1.4.1.21317", &sysoid), 0);
+	d = sp_detect_new(NULL, &sysoid, &err);
+	assert_non_null(d);
+	assert_int_equal(sp_detect_next(d, &p, &err), 0);
+	for (i = 0; (o = sp_detect_asked(d, i)) != NULL; i++) {
+		struct pdu_vb end = { .type = PDU_V_ENDOFMIB, .oid = *o };
+
+		for (j = 0; j < r.n && pdu_oid_cmp(&r.vb[j].oid, o) <= 0; j++)
+			;
+		sp_detect_answer(d, i, j < r.n ? &r.vb[j] : &end);
+	}
+	assert_true(i > 10 && i <= DETECT_ASK_MAX);
+	sp_detect_scored(d);
+	assert_int_equal(sp_detect_next(d, &p, &err), 1);
+	assert_string_equal(p->name, "aten-pe");
+	assert_string_equal(sp_detect_label(d), "probe");
+	assert_non_null(strstr(sp_detect_reason(d, p->name),
+	    "generic: names no product"));
+	pdu_profile_free(p);
+	sp_detect_empty(d, "aten-pe");	/* say it walked empty: next */
+	while (sp_detect_next(d, &p, &err) == 1)	/* a lower score */
+		pdu_profile_free(p);
+	/* the fallback profiles (entity-sensor) are probed last */
+	assert_non_null(sp_detect_asked(d, 0));
+	for (i = 0; (o = sp_detect_asked(d, i)) != NULL; i++) {
+		struct pdu_vb end = { .type = PDU_V_ENDOFMIB, .oid = *o };
+
+		sp_detect_answer(d, i, &end);
+	}
+	sp_detect_scored(d);
+	assert_int_equal(sp_detect_next(d, &p, &err), -1);
+	assert_non_null(strstr(err.msg, "found no rows: aten-pe"));
+	sp_detect_free(d);
+	free(r.vb);
+}
+
+/* Every shipped profile loads; no two share a name. */
+static void
+test_all_profiles_load(void **st)
+{
+	struct pdu_profiles all;
+	struct wp_err err;
+	size_t i;
+
+	(void)st;
+	assert_int_equal(pdu_profile_all(NULL, &all, &err), 0);
+	assert_true(all.n >= 30);
+	for (i = 1; i < all.n; i++)
+		assert_true(strcmp(all.v[i - 1]->name, all.v[i]->name) < 0);
+	pdu_profiles_free(&all);
+}
+
 /*
  * ENTITY-SENSOR-MIB: no recording carries a power sensor, so these
  * varbinds are written from RFC 3433 (type watts(6), scale kilo(10),
@@ -663,7 +997,7 @@ test_entity_sensor_scale(void **st)
 	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.4.9", PDU_V_INT, 37, NULL);
 	add_vb(p, &rows, "1.3.6.1.2.1.47.1.1.1.1.7.7", PDU_V_STRING, 0,
 	    "PS1 input");
-	pdu_rows_finish(p, &rows);
+	pdu_rows_finish(p, &rows, &(struct pdu_finish){ .only_unit = -1 });
 	assert_int_equal(rows.n, 1);
 	memset(&vb, 0, sizeof(vb));
 	vb.type = PDU_V_INT;
@@ -764,7 +1098,7 @@ test_identity_labels(void **st)
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
 	pdu_label_text(d, sizeof(d), "Raritan PDU;\r\nPX3");
-	assert_int_equal(pdu_identity_labels(&s, p, d), 0);
+	assert_int_equal(pdu_identity_labels(&s, p, NULL, d), 0);
 	assert_int_equal(sample_get_label(&s, "profile", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "raritan-pdu2");
 	assert_int_equal(sample_get_label(&s, "vendor", buf, sizeof(buf)), 0);
@@ -782,7 +1116,7 @@ test_identity_labels(void **st)
 	big[sizeof(big) - 1] = '\0';
 	snprintf(p->name, sizeof(p->name), "%s", "a-very-long-profile-name-for-test");
 	pdu_label_text(d, sizeof(d), big);
-	assert_int_equal(pdu_identity_labels(&s, p, d), 0);
+	assert_int_equal(pdu_identity_labels(&s, p, NULL, d), 0);
 	assert_true(strlen(s.labels) < WP_LABEL_MAX);
 	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
 	assert_int_equal(strlen(buf), sizeof(row.name) - 1);
@@ -791,7 +1125,7 @@ test_identity_labels(void **st)
 	/* no sysDescr: no empty label */
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
-	assert_int_equal(pdu_identity_labels(&s, p, ""), 0);
+	assert_int_equal(pdu_identity_labels(&s, p, NULL, ""), 0);
 	assert_int_equal(sample_get_label(&s, "sysdescr", buf, sizeof(buf)), -1);
 	pdu_profile_free(p);
 }
@@ -817,6 +1151,13 @@ main(void)
 		cmocka_unit_test(test_entity_sensor_scale),
 		cmocka_unit_test(test_types_and_bad_values),
 		cmocka_unit_test(test_identity_labels),
+		cmocka_unit_test(test_bad_tables),
+		cmocka_unit_test(test_repeated_index_and_units),
+		cmocka_unit_test(test_quantities_units_nosuch),
+		cmocka_unit_test(test_bad_device_units),
+		cmocka_unit_test(test_probe_answers),
+		cmocka_unit_test(test_detect_by_probe),
+		cmocka_unit_test(test_all_profiles_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

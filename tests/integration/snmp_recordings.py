@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+# snmp_recordings.py OUTDIR FIXDIR - checks `wattpath probe --json` of every
+# real PDU recording (OUTDIR/<rec>.json, errors in <rec>.err) against
+#  1. what LibreNMS finds on it (FIXDIR/librenms-sensors/<rec>.json): every
+#     W and kWh reading LibreNMS lists is found at the same OID with the
+#     same value; the ones LibreNMS files under "power" that the MIB says
+#     are volt-amperes (VA below) are checked as apparent_power in VA;
+#  2. what the MIB has beyond that, and for recordings LibreNMS has no file
+#     for, the readings expected from the MIB x the recording (EXPECT).
+# Prints one line per recording; exits 1 if any check failed.
+import json
+import os
+import sys
+
+OUT, FIX = sys.argv[1], sys.argv[2]
+WH = 3600.0
+
+# recording -> the profile `profile: auto` must pick (None: must fail)
+PROFILE = {
+    "apc-epdu_epdu1116s": "apc-epdu", "apc_ap7900b": "apc-rpdu",
+    "apc_ap8853": "apc-rpdu2", "apc_isx-pdu": "apc-xpdu",
+    "atenpdu": "aten-pe", "chatsworth-pdu": "chatsworth-cpi",
+    "cyberpower": "cyberpower", "dell-rpdu": "dell-rpdu",
+    "eatonpdu_2": "eaton-epdu", "enlogic-pdu2": "enlogic-pdu2",
+    "hpe-mapdu_pdu2": "hpe-pdu2", "hpe-mapdu_pdu3": "hpe-pdu3",
+    "liebert_mph2rg": "liebert-gp-pdu", "panduit": "panduit-g5",
+    "panduit_g5-p32g13m": "panduit-g5", "planet-pdu": "planet-ipm",
+    "raritan-pdu": "raritan-px1", "raritan-pdu_px2": "raritan-pdu2",
+    "raritan-pdu_px3": "raritan-pdu2", "rnx-updu_rn3214": "rnx-updu",
+    "schleifenbauer_dpm27e": "schleifenbauer", "sentry3": None,
+    "sentry3_3phase": "servertech-sentry3",
+    "sentry4": "servertech-sentry4", "vertiv-pdu_mg02e4w1": "vertiv-geist",
+}
+
+# LibreNMS files these under "power"; their MIB objects are VA.
+VA = {
+    # PDU-MIB outletApparentPower (VoltAmps): the PX1 serves no W here
+    "raritan-pdu": ["1.3.6.1.4.1.13742.4.1.2.2.1.8."],
+    # PowerNet-MIB xPDUSystemOutput(Total)ApparentPower, tenths of kVA
+    "apc_isx-pdu": ["1.3.6.1.4.1.318.1.1.15.3.4.4.",
+                    "1.3.6.1.4.1.318.1.1.15.3.4.14.1.6."],
+}
+
+# (probe path, quantity, value in W, J, VA, var or VAh): from the MIB and
+# the recording.  Beyond LibreNMS where it has a file.
+EXPECT = {
+    "rnx-updu_rn3214": [
+        ("inlet/1", "energy", 12718314 * WH), ("inlet/1", "apparent_power",
+         1195), ("inlet/1", "reactive_power", -436),
+        ("phase/1", "energy", 4053607 * WH), ("circuit/1", "power", 69),
+        ("outlet/1", "power", 66)],
+    "raritan-pdu": [("inlet/1", "power", 580),
+                    ("inlet/1", "apparent_power", 692),
+                    ("inlet/1", "energy", 0)],
+    "atenpdu": [("outlet/2", "energy", 719706 * WH),
+                ("outlet/2", "power", 118.332)],
+    "panduit": [("inlet/1", "energy", 7405 * 3.6e6),
+                ("circuit/1", "apparent_power", 454),
+                ("circuit/1", "energy", 77384 * WH)],
+    "apc_isx-pdu": [],
+    "hpe-mapdu_pdu2": [],
+    "planet-pdu": [],
+    "apc-epdu_epdu1116s": [("phase/1", "energy", 332241 * WH)],
+    "apc_ap7900b": [("device/1", "power", 312)],
+    "apc_ap8853": [("device/1", "power", 1140),
+                   ("device/1", "energy", 35128 * 0.1 * 3.6e6)],
+    "chatsworth-pdu": [("outlet/1", "energy", 64449 * 10),
+                       ("circuit/1", "apparent_power", 1467),
+                       ("circuit/1", "apparent_energy", 44750279 * 10 / WH)],
+    "cyberpower": [("phase/1", "energy", 0.1 * 3.6e6)],
+    "dell-rpdu": [("outlet/3", "power", 352), ("device/1", "power", 3790),
+                  ("device/1", "energy", 630139 * 0.1 * 3.6e6)],
+    "eatonpdu_2": [("outlet/1", "power", 80),
+                   ("outlet/1", "energy", 785621 * WH),
+                   ("inlet/1", "power", 1584),
+                   ("inlet/1", "energy", 8185493 * WH)],
+    "enlogic-pdu2": [("device/1", "power", 1120),
+                     ("device/1", "energy", 527776 * 0.1 * 3.6e6)],
+    "hpe-mapdu_pdu3": [("inlet/1", "power", 154)],
+    "liebert_mph2rg": [("outlet/2", "energy", 113 * 0.1 * 3.6e6),
+                       ("inlet/1", "power", 514),
+                       ("inlet/1", "energy", 20450 * 0.1 * 3.6e6)],
+    "panduit_g5-p32g13m": [("outlet/1", "energy", 0)],
+    "raritan-pdu_px2": [("outlet/3", "power", 68)],
+    "raritan-pdu_px3": [("outlet/1", "power", 143),
+                        ("outlet/1", "energy", 5812658 * WH),
+                        ("inlet/1", "power", 1665),
+                        ("inlet/1", "energy", 74057676 * WH)],
+    "schleifenbauer_dpm27e": [("outlet/12", "energy", 0)],
+    "sentry3_3phase": [("device/1", "power", 279), ("inlet/1", "power", 147)],
+    "sentry4": [("u1/inlet/1", "power", 1701),
+                ("u2/inlet/1", "energy", 25659 * 0.1 * 3.6e6),
+                ("u1/phase/3", "power", 848)],
+    "vertiv-pdu_mg02e4w1": [("device/1", "power", 1017),
+                            ("device/1", "energy", 8483906 * WH)],
+}
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * abs(b) + 1e-6
+
+
+def check_librenms(rec, src, errs):
+    path = os.path.join(FIX, "librenms-sensors", rec + ".json")
+    if not os.path.exists(path):
+        return 0
+    lib = json.load(open(path))
+    by_oid = {}
+    for s in src:
+        by_oid.setdefault(s.get("source", ""), []).append(s)
+    n = 0
+    for kind in ("power", "energy_kwh"):
+        for e in lib.get(kind, []):
+            oid = e["oid"].lstrip(".")
+            va = any(oid.startswith(p) for p in VA.get(rec, []))
+            q = "apparent_power" if va else ("power" if kind == "power"
+                                            else "energy")
+            want = e["value"] * (3.6e6 if kind == "energy_kwh" else 1)
+            got = [s for s in by_oid.get(oid, []) if s["quantity"] == q]
+            n += 1
+            if not got:
+                errs.append("%s: LibreNMS %s %s (%s) not found as %s" %
+                            (rec, e["descr"], oid, e["value"], q))
+            elif not close(got[0]["value"], want):
+                errs.append("%s: %s %s = %s, LibreNMS %s" %
+                            (rec, oid, q, got[0]["value"], want))
+    return n
+
+
+def main():
+    bad = 0
+    for rec in sorted(PROFILE):
+        errs = []
+        jpath = os.path.join(OUT, rec + ".json")
+        try:
+            d = json.load(open(jpath))
+        except (OSError, ValueError):
+            d = None
+        if PROFILE[rec] is None:
+            ok = d is None and "found no rows" in open(
+                os.path.join(OUT, rec + ".err")).read()
+            print("%s %s: no readings, as expected" % ("ok " if ok else
+                                                       "BAD", rec))
+            bad += not ok
+            continue
+        if d is None:
+            print("BAD %s: %s" % (rec, open(os.path.join(
+                OUT, rec + ".err")).read().strip()))
+            bad += 1
+            continue
+        dev = d["device"]
+        if dev.get("profile") != PROFILE[rec]:
+            errs.append("%s: profile %s, expected %s" %
+                        (rec, dev.get("profile"), PROFILE[rec]))
+        if not dev.get("profile_reason"):
+            errs.append("%s: no device.profile_reason" % rec)
+        src = d["sources"]
+        keys = [(s["path"], s["quantity"]) for s in src]
+        if len(set(keys)) != len(keys):
+            errs.append("%s: a reading appears twice" % rec)
+        for s in src:
+            if s["quantity"] in ("apparent_power", "reactive_power",
+                                 "apparent_energy") and s["unit"] not in (
+                                     "VA", "var", "VAh"):
+                errs.append("%s: %s %s in %s" % (rec, s["path"],
+                                                 s["quantity"], s["unit"]))
+        n = check_librenms(rec, src, errs)
+        for path, q, want in EXPECT.get(rec, []):
+            got = [s["value"] for s in src if s["path"] == path and
+                   s["quantity"] == q]
+            n += 1
+            if not got:
+                errs.append("%s: no %s %s" % (rec, path, q))
+            elif not close(got[0], want):
+                errs.append("%s: %s %s = %s, expected %s" %
+                            (rec, path, q, got[0], want))
+        print("%s %s: profile %s, %d readings, %d checked" %
+              ("ok " if not errs else "BAD", rec, dev.get("profile"),
+               len(src), n))
+        for e in errs:
+            print("    " + e)
+        bad += bool(errs)
+    return 1 if bad else 0
+
+
+sys.exit(main())
