@@ -160,3 +160,20 @@ diag_fini(struct diag *d)
 	d->v = NULL;
 	d->n = d->cap = d->n_err = 0;
 }
+
+int
+diag_take_err(struct diag *d, struct wp_err *err)
+{
+	int rc = diag_to_err(d, err);
+
+	diag_fini(d);
+	return rc;
+}
+
+void
+diag_strdup(struct diag *d, const struct ynode *at, const char *where,
+    char **dst, const char *s)
+{
+	if (s != NULL && (*dst = strdup(s)) == NULL)
+		diag_at(d, at, false, "%s: out of memory", where);
+}

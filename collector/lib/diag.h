@@ -48,6 +48,12 @@ void	 diag_err(struct diag *d, const struct ynode *at, const char *where,
  * (WP_E_CONFIG): -1, or 0 when d holds no error.  For a driver's
  * target_new, which parses with the same code its validate hook uses. */
 int	 diag_to_err(const struct diag *d, struct wp_err *err);
+/* diag_to_err, then diag_fini: the target_new side of a driver's reader. */
+int	 diag_take_err(struct diag *d, struct wp_err *err);
+/* *dst = a copy of s (s NULL: *dst untouched); out of memory is an error
+ * at node at, "where: out of memory". */
+void	 diag_strdup(struct diag *d, const struct ynode *at, const char *where,
+	    char **dst, const char *s);
 /* Orders the items: the main file first, then by file, line and report. */
 void	 diag_sort(struct diag *d);
 /* Frees every item; d is empty after (main_file kept). */

@@ -68,14 +68,6 @@ target_free(void *state)
 	free(t);
 }
 
-static void
-dup_str(char **dst, const char *s, const struct wp_target_conf *tc,
-    struct diag *d)
-{
-	if (s != NULL && (*dst = strdup(s)) == NULL)
-		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
-}
-
 /* The endpoint URL (key of the block) and the keys every HTTP block may
  * carry. */
 static void
@@ -91,14 +83,14 @@ http_conf(struct inband *t, const struct wp_target_conf *tc,
 	if (url != NULL && url_check(url->value, &tls, &err) < 0)
 		diag_err(d, url, tc->where, &err, false);
 	else if (url != NULL)
-		dup_str(&t->url, url->value, tc, d);
+		diag_strdup(d, tc->block, tc->where, &t->url, url->value);
 	t->max_body = INBAND_BODY_MAX_DEFAULT;
 	if ((rc = ycheck_long(d, b, "max_body", tc->where, 1024, 1L << 30,
 	    &max)) == 0)
 		t->max_body = (size_t)max;
 	ycheck_bool(d, b, "insecure", tc->where, &t->insecure);
-	dup_str(&t->ca_file, ycheck_scalar(d, b, "ca_file", tc->where, false),
-	    tc, d);
+	diag_strdup(d, tc->block, tc->where, &t->ca_file,
+	    ycheck_scalar(d, b, "ca_file", tc->where, false));
 }
 
 static void
@@ -126,8 +118,8 @@ gpu_conf(struct inband *t, const struct wp_target_conf *tc, struct diag *d)
 		return;
 	}
 	t->mode = M_DCGM;
-	dup_str(&t->hostname, ycheck_scalar(d, b, "hostname", tc->where,
-	    false), tc, d);
+	diag_strdup(d, tc->block, tc->where, &t->hostname,
+	    ycheck_scalar(d, b, "hostname", tc->where, false));
 	http_conf(t, tc, url, d);
 }
 
@@ -194,12 +186,10 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	t->svc = svc;
 	inband_conf(t, tc, &d);
-	if (diag_to_err(&d, err) == -1) {
-		diag_fini(&d);
+	if (diag_take_err(&d, err) == -1) {
 		target_free(t);
 		return -1;
 	}
-	diag_fini(&d);
 	*state = t;
 	return 0;
 }

@@ -382,13 +382,11 @@ mb_target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	m->workers = svc != NULL ? svc->workers : NULL;
 	meter_conf(tc, m, &d);
-	if (diag_to_err(&d, err) == -1 ||
+	if (diag_take_err(&d, err) == -1 ||
 	    (m->core->link = mb_link_new(&m->lc, err)) == NULL) {
-		diag_fini(&d);
 		mb_target_free(m);
 		return -1;
 	}
-	diag_fini(&d);
 	m->nregs = plan_regs(&m->core->plan);
 	mb_link_key(&m->lc, m->key, sizeof(m->key));
 	*state = m;

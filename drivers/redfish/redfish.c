@@ -105,14 +105,6 @@ url_base(struct rf_target *t, const struct wp_target_conf *tc,
 	t->base[n] = '\0';
 }
 
-static void
-dup_str(char **dst, const char *s, const struct wp_target_conf *tc,
-    struct diag *d)
-{
-	if (s != NULL && (*dst = strdup(s)) == NULL)
-		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
-}
-
 /* credentials: by name; their secrets are loaded at the first poll, so
  * that check-config reads none. */
 static void
@@ -143,11 +135,13 @@ creds_conf(struct rf_target *t, const struct wp_target_conf *tc,
 		    "password_file or password_env", tc->where, n->value);
 		return;
 	}
-	dup_str(&t->user, c->username, tc, d);
+	diag_strdup(d, tc->block, tc->where, &t->user, c->username);
 	if (c->password_file != NULL)
-		dup_str(&t->pw_file, c->password_file, tc, d);
+		diag_strdup(d, tc->block, tc->where, &t->pw_file,
+		    c->password_file);
 	else
-		dup_str(&t->pw_env, c->password_env, tc, d);
+		diag_strdup(d, tc->block, tc->where, &t->pw_env,
+		    c->password_env);
 }
 
 /* BMCs are weak: one request in flight per BMC, and nothing else. */
@@ -219,10 +213,10 @@ rf_conf(struct rf_target *t, const struct wp_target_conf *tc,
 		    "travel in clear text; use https://", tc->where);
 	ycheck_bool(d, b, "insecure", tc->where, &ins);
 	t->insecure = ins;
-	dup_str(&t->ca_file, ycheck_scalar(d, b, "ca_file", tc->where, false),
-	    tc, d);
-	dup_str(&t->pin, ycheck_scalar(d, b, "pin_sha256", tc->where, false),
-	    tc, d);
+	diag_strdup(d, tc->block, tc->where, &t->ca_file,
+	    ycheck_scalar(d, b, "ca_file", tc->where, false));
+	diag_strdup(d, tc->block, tc->where, &t->pin,
+	    ycheck_scalar(d, b, "pin_sha256", tc->where, false));
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
 	inflight_conf(tc, d);
 	system_conf(t, tc, d);
@@ -278,13 +272,11 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 	if ((t = rf_alloc(tc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	rf_conf(t, tc, &d);
-	if (diag_to_err(&d, err) == -1) {
-		diag_fini(&d);
+	if (diag_take_err(&d, err) == -1) {
 		err_prefix(err, "redfish %s", tc->name);
 		target_free(t);
 		return -1;
 	}
-	diag_fini(&d);
 	bc = (struct rf_bmc_conf){ t->base, t->auth, t->user, t->pw_file,
 	    t->pw_env, t->ca_file, t->pin, t->insecure };
 	if ((t->bmc = rf_bmc_get(&bc, svc, err)) == NULL) {

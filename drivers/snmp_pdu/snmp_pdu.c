@@ -202,12 +202,10 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 	if ((sp = sp_new(svc ? svc->loop : NULL, tc->name, err)) == NULL)
 		goto bad;
 	sp_conf(sp, tc, &d);
-	if (diag_to_err(&d, err) == -1) {
-		diag_fini(&d);
+	if (diag_take_err(&d, err) == -1) {
 		sp_free(sp);
 		goto bad;
 	}
-	diag_fini(&d);
 	*state = sp;
 	return 0;
 bad:

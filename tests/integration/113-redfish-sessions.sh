@@ -35,9 +35,12 @@ post() {	# PATH
 	$PY -c "import urllib.request as u; u.urlopen(u.Request('$URL$1', method='POST'))"
 }
 secret_file "$T/pw2" secret
+# backoff_max 2s: after step 8's seconds of failures the next poll is at most
+# 2 s away, so "polls go on" is judged on recovery, not on how far the
+# doubling backoff had grown on a loaded machine.
 conf() {	# EXTRA [CREDENTIAL]: BMC block extras, credential name
 	cat >"$T/c.yaml" <<YAML
-collector: {interval: 1s, data_dir: $T/data, log_level: debug, listen: "127.0.0.1:$L"}
+collector: {interval: 1s, backoff_max: 2s, data_dir: $T/data, log_level: debug, listen: "127.0.0.1:$L"}
 credentials:
   - {name: bmc, username: monitor, password_file: $T/pw}
   - {name: bmc2, username: monitor, password_file: $T/pw2}
