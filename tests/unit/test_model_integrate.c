@@ -122,10 +122,19 @@ test_refuse_gap(void **st)
 	/* drop 3 readings: a 40 s gap, more than 3 x 10 s */
 	memmove(&t[20], &t[23], 77 * sizeof(t[0]));
 	memmove(&v[20], &v[23], 77 * sizeof(v[0]));
+	/* a counter counted through it (a collector restart): exact */
+	assert_int_equal(integ_array(&o, t, v, NULL, 97, &r, &err), 0);
+	assert_near(r.energy, 600000, 1e-4);
+	assert_int_equal(r.max_gap, 40 * S);
+	/* a gauge's energy over it is unknown: refused */
+	o.kind = WP_GAUGE;
+	for (int i = 0; i < 97; i++)
+		v[i] = 1000;
 	assert_int_equal(integ_array(&o, t, v, NULL, 97, &r, &err), -1);
 	assert_int_equal(r.reason, INTEG_GAP);
 	assert_non_null(strstr(err.msg, "gap of 40 s"));
 	/* 30 s (2 missing) is still acceptable and the energy exact */
+	o.kind = WP_COUNTER;
 	ramp(t, v, 100, -20 * S, 10 * S, 1000);
 	memmove(&t[20], &t[22], 78 * sizeof(t[0]));
 	memmove(&v[20], &v[22], 78 * sizeof(v[0]));
