@@ -208,6 +208,11 @@ sed 's/interval: 1m30s/interval: 0x10d/' "$T/dur.yaml" >"$T/hex.yaml"
 "$WATTPATH" check-config -c "$T/hex.yaml" >/dev/null 2>"$T/hex.err" && fail "0x10d accepted"
 grep -qF "$T/hex.yaml:1: collector: interval: '0x10d' is not a duration" "$T/hex.err" ||
 	{ cat "$T/hex.err" >&2; fail "0x10d message"; }
+"$SIM" naive --nodes 2 --from $((TO - 3600)) --to $TO --every 1m30s >"$T/naive.json" ||
+	fail "sim naive --every 1m30s refused"
+grep -q '"every_s":90.0' "$T/naive.json" || fail "--every 1m30s is not 90 s"
+"$SIM" naive --nodes 2 --from $((TO - 3600)) --to $TO --every 0x10 >/dev/null 2>&1 &&
+	fail "sim naive --every 0x10 accepted"
 note "compound durations"
 
 # 2h. Profiles and meter maps never depend on the working directory:
