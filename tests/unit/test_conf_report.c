@@ -315,6 +315,16 @@ test_unknown_keys_refused(void **st)
 	ERR_AT(f, 8, "site: market: residual_mix: unknown key 'factr' (did "
 	    "you mean 'factor'?)");
 	assert_int_equal(f->errs.n_warn, 0);
+	/* the PUE's period, an idle window's and a replica's keys too */
+	assert_null(load(f, "report:\n"
+	    "  pue: {value: 1.3, period: 2025}\n"
+	    "  idle: {from: 1, to: 2, form: 3}\n"
+	    "  replicas: [{name: a, node: [n1]}]\n"));
+	ERR_AT(f, 2, "report: pue: unknown key 'period'");
+	ERR_AT(f, 3, "report: idle: unknown key 'form' (did you mean "
+	    "'from'?)");
+	ERR_AT(f, 4, "report: replica a: unknown key 'node' (did you mean "
+	    "'nodes'?)");
 	LOAD_OK(f, "report:\n  slo: {ttft_ms: 1}\n");
 	assert_true(f->c->report.slo_set && f->c->report.slo_ttft_ms == 1);
 	/* a block given, even empty, is there: the report says what it
