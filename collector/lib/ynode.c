@@ -556,16 +556,36 @@ ynode_key_nearest(const char *key, const char *const *a,
 	    best : NULL;
 }
 
+#define KNOWN_LISTED	8	/* a block with at most this many keys lists them */
+
 int
 ynode_key_hint(char *buf, size_t len, const char *key,
     const char *const *a, const char *const *b)
 {
 	const char *near = ynode_key_nearest(key, a, b);
+	const char *const *lists[2] = { a, b };
+	size_t n = 0, i, at;
+	int r;
 
-	if (near == NULL)
-		return snprintf(buf, len, "unknown key '%s'", key);
-	return snprintf(buf, len, "unknown key '%s' (did you mean '%s'?)",
-	    key, near);
+	if (near != NULL)
+		return snprintf(buf, len, "unknown key '%s' (did you mean "
+		    "'%s'?)", key, near);
+	for (i = 0; i < 2; i++)
+		for (at = 0; lists[i] != NULL && lists[i][at] != NULL; at++)
+			n++;
+	r = snprintf(buf, len, "unknown key '%s'", key);
+	if (n == 0 || n > KNOWN_LISTED || r < 0 || (size_t)r >= len)
+		return r;
+	/* a short block: its keys, so the right one is in the message */
+	r += snprintf(buf + r, len - (size_t)r, " (known:");
+	for (i = 0; i < 2; i++)
+		for (at = 0; lists[i] != NULL && lists[i][at] != NULL &&
+		    (size_t)r < len; at++)
+			r += snprintf(buf + r, len - (size_t)r, "%s %s",
+			    i + at == 0 ? "" : ",", lists[i][at]);
+	if ((size_t)r < len)
+		r += snprintf(buf + r, len - (size_t)r, ")");
+	return r;
 }
 
 int

@@ -72,8 +72,10 @@ bool	 ynode_key_in(const char *key, const char *const *list);
  * "ttft" of "ttft_ms", counts as one edit), if close enough. */
 const char *ynode_key_nearest(const char *key, const char *const *a,
 	    const char *const *b);
-/* "unknown key 'k'" or "unknown key 'k' (did you mean 'known'?)" into buf;
- * the one wording of every unknown key.  snprintf's result. */
+/* "unknown key 'k' (did you mean 'known'?)", else, for a block of at most
+ * 8 keys, "unknown key 'k' (known: a, b, c)", else "unknown key 'k'" into
+ * buf: the one wording of every unknown key.  snprintf's result (the text
+ * is cut at len). */
 int	 ynode_key_hint(char *buf, size_t len, const char *key,
 	    const char *const *a, const char *const *b);
 /* Fails naming the first key of map not in the NULL-ended allowed list. */

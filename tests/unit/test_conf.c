@@ -746,8 +746,9 @@ test_getters(void **st)
 	assert_int_equal(ynode_get(r, "m")->line, 7);
 	assert_int_equal(ynode_check_keys(r, allowed, &err), 0);
 	assert_int_equal(ynode_check_keys(ynode_get(r, "m"), allowed, &err), -1);
-	assert_string_equal(err.msg, "line 7: unknown key 'x'");	/* no
-								   'i' */
+	/* no "did you mean 'i'" for a one-letter key; a short block's keys */
+	assert_string_equal(err.msg, "line 7: unknown key 'x' (known: i, b, "
+	    "d, t, s, m)");
 	assert_int_equal(ynode_check_keys(ynode_get(r, "s"), allowed, &err), -1);
 	ynode_free(root);
 	diag_fini(&dg);
@@ -760,7 +761,7 @@ test_key_suggest(void **st)
 {
 	static const char *const slo[] = { "ttft_ms", "tpot_ms", NULL };
 	static const char *const coll[] = { "interval", "timeout",
-	    "backoff_max", "data_dir", "maps_dir", NULL };
+	    "backoff_max", "data_dir", "maps_dir", "log_level", NULL };
 	static const char *const core[] = { "name", "role", "zone", NULL };
 	char buf[160];
 	struct fx *f = *st;
@@ -782,7 +783,12 @@ test_key_suggest(void **st)
 	ynode_key_hint(buf, sizeof(buf), "ttft", slo, NULL);
 	assert_string_equal(buf, "unknown key 'ttft' (did you mean 'ttft_ms'?)");
 	ynode_key_hint(buf, sizeof(buf), "colour", slo, NULL);
-	assert_string_equal(buf, "unknown key 'colour'");
+	assert_string_equal(buf, "unknown key 'colour' (known: ttft_ms, "
+	    "tpot_ms)");
+	ynode_key_hint(buf, sizeof(buf), "colour", coll, core);
+	assert_string_equal(buf, "unknown key 'colour'");	/* 9 keys */
+	ynode_key_hint(buf, 30, "colour", slo, NULL);		/* cut */
+	assert_string_equal(buf, "unknown key 'colour' (known: ");
 	/* in every block: the core's, report:, site:, a driver's */
 	f->drivers = true;
 	assert_null(load(f, "collector: {intervall: 10s}\n"		/* 1 */
