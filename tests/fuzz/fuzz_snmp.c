@@ -8,6 +8,7 @@
  * the first byte: every varbind goes through discovery (pdu_rows_add,
  * pdu_rows_finish), then every reading of every reported row is decoded
  * from the varbind at the OID a poll would GET, and the probe is scored.
+ * The varbinds are sorted by OID, as an agent serves them.
  * Invariants: a decoded sample passes sample_validate and has the
  * column's quantity; rows stay within the varbinds given; names and
  * labels are NUL-terminated and clean.  Built and run by tests/fuzz/run.sh.
@@ -104,6 +105,31 @@ parse_all(const uint8_t *data, size_t size, struct pdu_vb *vb)
 	return n;
 }
 
+static int
+vb_cmp(const void *a, const void *b)
+{
+	return pdu_oid_cmp(&((const struct pdu_vb *)a)->oid,
+	    &((const struct pdu_vb *)b)->oid);
+}
+
+/* The first varbind of vb (sorted, n) whose OID is >= o (> o: after). */
+static size_t
+lower(const struct pdu_vb *vb, size_t n, const struct pdu_oid *o, int after)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = pdu_oid_cmp(&vb[mid].oid, o);
+		if (c < 0 || (after && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void
 check_text(const char *s, size_t len, int labels)
 {
@@ -135,9 +161,8 @@ decode_row(const struct pdu_profile *p, const struct pdu_row *row,
 	for (col = PDU_COL_READ_FIRST; col <= PDU_COL_READ_LAST; col++) {
 		if (!PDU_HAS(row, col) || pdu_get_oid(p, row, col, &o) < 0)
 			continue;
-		for (i = 0; i < n && pdu_oid_cmp(&vb[i].oid, &o) != 0; i++)
-			;
-		if (i == n)
+		i = lower(vb, n, &o, 0);
+		if (i == n || pdu_oid_cmp(&vb[i].oid, &o) != 0)
 			continue;
 		rc = pdu_decode_value(p, row, col, &vb[i], &s, &err);
 		if (rc < -1 || rc > 1)
@@ -153,18 +178,14 @@ probe(const struct pdu_profile *p, const struct pdu_vb *vb, size_t n)
 {
 	struct pdu_oid asked[32];
 	struct pdu_probe_ans a;
-	size_t na, i, j, best;
+	size_t na, i, best;
 
 	na = pdu_probe_oids(p, asked, 32);
 	if (na > 32)
 		abort();
 	for (i = 0; i < na; i++) {
 		/* GETNEXT: the smallest OID after asked. */
-		for (j = 0, best = n; j < n; j++)
-			if (pdu_oid_cmp(&vb[j].oid, &asked[i]) > 0 &&
-			    (best == n || pdu_oid_cmp(&vb[j].oid,
-			    &vb[best].oid) < 0))
-				best = j;
+		best = lower(vb, n, &asked[i], 1);
 		if (best == n)
 			continue;
 		pdu_probe_answer(&asked[i], &vb[best], &a);
@@ -219,6 +240,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	n = parse_all(data, size, vb);
+	qsort(vb, n, sizeof(vb[0]), vb_cmp);	/* as an agent walks them */
 	for (i = 0; i < n; i++) {
 		if (vb[i].type == PDU_V_STRING) {
 			pdu_label_text(label, sizeof(label), vb[i].s);
