@@ -19,15 +19,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct conf_errs errs = { 0 };
 	struct wp_conf *c;
-	char yaml[512], path[64], csv[64];
+	char yaml[768], path[64], csv[64];
 	size_t lines = fuzz_lines(data, size);
 	int fd, yfd;
 
 	fd = fuzz_memfd("nodes.csv", data, size);
 	snprintf(csv, sizeof(csv), "/proc/self/fd/%d", fd);
 	snprintf(yaml, sizeof(yaml),
-	    "credentials: [{name: c, username: u, password_env: HOME}]\n"
-	    "pdus: [{name: pa, address: \"127.0.0.1:161\"}]\n"
+	    "credentials: [{name: c, username: u, password_env: PATH},\n"
+	    "  {name: pub, community_env: PATH}]\n"
+	    "pdus: [{name: pa, address: \"127.0.0.1:161\", credentials: pub}]\n"
 	    "nodes: [{name: gpu-001, gpu: {nvml: true}}]\n"
 	    "nodes_csv: %s\n", csv);
 	yfd = fuzz_memfd("wattpath.yaml", yaml, strlen(yaml));
