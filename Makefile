@@ -47,7 +47,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all sim deps lint check unit integration asan check-asan demo \
-	demo-serve bench fuzz fuzz-bins install clean
+	demo-serve bench fuzz fuzz-bins fuzz-bins-in install clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
@@ -139,9 +139,10 @@ bench:
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c), linked with the library built
 # by clang with ASan+UBSan and fuzzer instrumentation in build-fuzz/.
 FUZZ_SECONDS ?= 300
+CLANG	?= clang
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=build-fuzz CC=clang WERROR= \
+FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=build-fuzz CC=$(CLANG) WERROR= \
 	CFLAGS='-O1 -g -fno-omit-frame-pointer -Wno-unknown-warning-option' \
 	SANITIZE='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined'
 

@@ -31,7 +31,7 @@ echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)
 { (void)d; (void)n; return 0; }' >"$probe"
 "$CLANG" -fsanitize=fuzzer,address,undefined "$probe" -o "$OUT/probe" 2>/dev/null ||
 	{ echo "fuzz: $CLANG has no libFuzzer (Debian: libclang-rt-dev)" >&2; exit 77; }
-make -s -j"${FUZZ_JOBS:-2}" fuzz-bins >"$OUT/build.log" 2>&1 ||
+make -s -j"${FUZZ_JOBS:-2}" CLANG="$CLANG" fuzz-bins >"$OUT/build.log" 2>&1 ||
 	{ tail -n 30 "$OUT/build.log" >&2; echo "fuzz: build failed" >&2; exit 1; }
 harnesses=${*:-$(ls tests/fuzz/corpus)}
 rc=0
