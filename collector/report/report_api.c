@@ -85,6 +85,34 @@ select_nodes(const struct wp_conf *c, const struct report_query *q,
 	return 0;
 }
 
+/* -1 with err when no series has a reading at or before the window's
+ * start but some has one after it: the window starts before the data. */
+static int
+before_data(const struct run *u, struct wp_err *err)
+{
+	char a[40], b[40];
+	wp_time first = 0;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < u->ld.n; i++) {
+		const struct integ *g = &u->ld.v[i]->main;
+
+		if (g->started)
+			return 0;
+		if (g->have_prev && (!any || g->first_t < first))
+			first = g->first_t;
+		any = any || g->have_prev;
+	}
+	if (!any)
+		return 0;
+	clock_iso8601(u->plan.from, a, sizeof(a));
+	clock_iso8601(first, b, sizeof(b));
+	return err_set(err, WP_E_CONFIG, "the window starts at %s, before the "
+	    "first reading of every series (the first is at %s): no figure "
+	    "can be computed; start the window at or after %s", a, b, b);
+}
+
 /* Everything up to the model: the request log, the windows, the journal,
  * the site's files.  0, or -1 with err. */
 static int
@@ -106,6 +134,8 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	u->ld = (struct report_load){ .c = c, .p = &u->plan,
 	    .selected = u->selected, .cancel = q->cancel };
 	if (report_load_scan(&u->ld, err) == -1)
+		return -1;
+	if (q->refuse_before_data && before_data(u, err) == -1)
 		return -1;
 	if (!req.curve)
 		report_site_data_load(c, &u->data);
