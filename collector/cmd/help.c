@@ -62,7 +62,7 @@ static const struct help helps[] = {
 	    "                       and --to its first start to its last end\n"
 	    "  --runs N             statistics over N runs (1..64)\n"
 	    "  --idle-from T, --idle-to T  the idle window (default report.idle)\n"
-	    "  --period P           hour, day, month or year: PUE periods\n"
+	    "  --period P           hour, day, month or year: only that PUE period\n"
 	    "  --format F           json (default), md or csv\n"
 	    "  --carbon-csv FILE    also the sustainability CSV to FILE (-: only\n"
 	    "                       that, to stdout)\n"

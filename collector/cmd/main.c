@@ -80,19 +80,17 @@ main(int argc, char **argv)
 		cmd_synopsis(stderr);
 		return 2;
 	}
+	if (strcmp(argv[1], "help") == 0 || is_help(argv[1]))
+		return help(argc, argv);
+	if (wants_help(argc, argv) && cmd_usage(argv[1], stdout, true) == 0)
+		return 0;
 	if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("wattpath %s\n", WP_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "help") == 0 || is_help(argv[1]))
-		return help(argc, argv);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name) != 0)
-			continue;
-		if (wants_help(argc, argv))
-			return cmd_usage(argv[1], stdout, true) == 0 ? 0 : 2;
-		return commands[i].fn(argc - 1, argv + 1);
-	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "wattpath: unknown command '%s'\n", argv[1]);
 	cmd_synopsis(stderr);
 	return 2;
