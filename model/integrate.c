@@ -198,8 +198,6 @@ integ_add(struct integ *g, wp_time t, double v, uint32_t pflags)
 		g->ended = true;
 	if (t >= g->o.from && t <= g->o.to)
 		g->points++;
-	if (!g->have_prev)
-		g->first_t = t;
 	g->have_prev = true;
 	g->prev_t = t;
 	g->prev_v = v;

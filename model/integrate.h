@@ -93,7 +93,6 @@ struct integ_result {
 struct integ {
 	struct integ_opts o;
 	bool	 have_prev;
-	wp_time	 first_t;	/* the first reading fed, with have_prev */
 	wp_time	 prev_t;
 	double	 prev_v;
 	bool	 started;	/* a reading at or before from */

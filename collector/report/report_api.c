@@ -85,32 +85,20 @@ select_nodes(const struct wp_conf *c, const struct report_query *q,
 	return 0;
 }
 
-/* -1 with err when no series has a reading at or before the window's
- * start but some has one after it: the window starts before the data. */
+/* -1 with err when the journal's first reading (any target) comes after
+ * the window's start: the window starts before the data. */
 static int
 before_data(const struct run *u, struct wp_err *err)
 {
 	char a[40], b[40];
-	wp_time first = 0;
-	bool any = false;
-	size_t i;
 
-	for (i = 0; i < u->ld.n; i++) {
-		const struct integ *g = &u->ld.v[i]->main;
-
-		if (g->started)
-			return 0;
-		if (g->have_prev && (!any || g->first_t < first))
-			first = g->first_t;
-		any = any || g->have_prev;
-	}
-	if (!any)
+	if (!u->ld.seen || u->ld.first_t <= u->plan.from)
 		return 0;
 	clock_iso8601(u->plan.from, a, sizeof(a));
-	clock_iso8601(first, b, sizeof(b));
+	clock_iso8601(u->ld.first_t, b, sizeof(b));
 	return err_set(err, WP_E_CONFIG, "the window starts at %s, before the "
-	    "first reading of every series (the first is at %s): no figure "
-	    "can be computed; start the window at or after %s", a, b, b);
+	    "first reading in the journal (at %s): no figure can be computed "
+	    "over it; start the window at or after %s", a, b, b);
 }
 
 /* Everything up to the model: the request log, the windows, the journal,
