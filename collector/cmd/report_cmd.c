@@ -39,7 +39,7 @@ opt_time(const char *cmd, const char *opt, const char *arg, bool to,
 
 /* --period, --step, --runs; -1 (said) when bad. */
 static int
-opt_value(int ch, const char *arg, struct report_request *r)
+opt_value(const char *cmd, int ch, const char *arg, struct report_request *r)
 {
 	char *end;
 
@@ -49,15 +49,16 @@ opt_value(int ch, const char *arg, struct report_request *r)
 		    strcmp(pue_period_name(r->period), arg) != 0; r->period++)
 			;
 		if (r->period > PUE_YEAR) {
-			fprintf(stderr, "--period: '%s' is not hour, day, month "
-			    "or year\n", arg);
+			fprintf(stderr, "wattpath %s: --period: '%s' is not "
+			    "hour, day, month or year\n", cmd, arg);
 			return -1;
 		}
 		return 0;
 	case 'S':
 		if (clock_parse_duration(arg, &r->step) == -1 || r->step <= 0) {
-			fprintf(stderr, "--step: cannot parse '%s' (expected a "
-			    "duration above 0 such as 30s, 5m or 1m30s)\n", arg);
+			fprintf(stderr, "wattpath %s: --step: cannot parse '%s' "
+			    "(expected a duration above 0 such as 30s, 5m or "
+			    "1m30s)\n", cmd, arg);
 			return -1;
 		}
 		return 0;
@@ -65,8 +66,9 @@ opt_value(int ch, const char *arg, struct report_request *r)
 		r->runs = (int)strtol(arg, &end, 10);
 		if (end == arg || *end != '\0' || r->runs < 1 ||
 		    r->runs > REPORT_MAX_RUNS) {
-			fprintf(stderr, "--runs: cannot parse '%s' (expected a "
-			    "whole number 1..%d)\n", arg, REPORT_MAX_RUNS);
+			fprintf(stderr, "wattpath %s: --runs: cannot parse '%s' "
+			    "(expected a whole number 1..%d)\n", cmd, arg,
+			    REPORT_MAX_RUNS);
 			return -1;
 		}
 		return 0;
@@ -94,7 +96,7 @@ opt_one(int ch, struct opts *o, bool have[4])
 	    &r->idle_from, &have[2]);
 	case 'J': return opt_time(o->cmd, "--idle-to", optarg, true,
 	    &r->idle_to, &have[3]);
-	case 'P': case 'S': case 'n': return opt_value(ch, optarg, r);
+	case 'P': case 'S': case 'n': return opt_value(o->cmd, ch, optarg, r);
 	default: return -1;
 	}
 }

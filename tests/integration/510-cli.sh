@@ -128,10 +128,10 @@ W="--from $FROM --to $TO"
 bad "report: --from: cannot parse 'xyz'" report -c "$C" --from xyz --to now
 bad "--to: cannot parse '2026-11-31'" report -c "$C" --from 2026-11 --to 2026-11-31
 bad "--idle-from: cannot parse 'soon'" report -c "$C" $W --idle-from soon --idle-to now
-bad "--runs: cannot parse '3x'" report -c "$C" $W --runs 3x
+bad "report: --runs: cannot parse '3x'" report -c "$C" $W --runs 3x
 bad "--format: 'xml' is not" report -c "$C" $W --format xml
 bad "--period: 'week' is not" report -c "$C" $W --period week
-bad "--step: cannot parse '5x'" curve -c "$C" --node "$NODE" $W --step 5x
+bad "curve: --step: cannot parse '5x'" curve -c "$C" --node "$NODE" $W --step 5x
 bad "--from and --to go together" report -c "$C" --from $FROM
 bad "graph: --to: cannot parse 'later'" graph -c "$C" --node "$NODE" --to later -o "$T/x.png"
 bad "journal: --to: cannot parse 'now-'" journal export -c "$C" --to now-
