@@ -32,6 +32,8 @@ struct report_load {
 	struct report_series **v;	/* the series in table order */
 	size_t		 n;
 	size_t		 segments_read, summaries_used;
+	bool		 seen;		/* a good record scanned, any target */
+	wp_time		 first_t;	/* the earliest one's time, with seen */
 	/* private: */
 	struct hmap	 ser;		/* by "target|series" */
 	struct report_series **sum_ser;	/* per summary series */
