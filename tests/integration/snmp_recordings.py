@@ -32,7 +32,7 @@ PROFILE = {
     "sentry3_3phase": "servertech-sentry3",
     "sentry4": "servertech-sentry4", "vertiv-pdu_mg02e4w1": "vertiv-geist",
     # written from the MIBs (no real recording): tests/fixtures/snmp/SOURCES.md
-    "written-avocent-pm": "avocent-pm",
+    "written-algcom-pdu": "algcom-pdu", "written-avocent-pm": "avocent-pm",
     "written-cyberpower-epdu2": "cyberpower-epdu2",
     "written-hpe-ipdu": "hpe-ipdu", "written-raritan-emx": "raritan-emx",
 }
@@ -127,6 +127,9 @@ EXPECT = {
         ("u2/device/1", "power", 2469), ("u2/device/1", "energy", 1975308 * WH),
         ("u1/phase/1", "power", 1234.5),
         ("u2/circuit/2", "power", 1200.2), ("u2/circuit/2", "energy", 800002 * WH)],
+    "written-algcom-pdu": [("outlet/1", "power", 81.054),
+                           ("outlet/8", "power", 81.432),
+                           ("device/1", "power", 666.63)],
     "written-raritan-emx": [("circuit/2", "power", 1234.5),
                             ("circuit/3", "energy", 5000000 * WH)],
 }
