@@ -1,7 +1,7 @@
 #!/bin/sh
 # snmp_pdu on every real PDU recording (tests/fixtures/snmp, 25 devices) and
 # the ones written from a MIB where no capture exists (written-*: Avocent
-# PM, CyberPower ePDU2, HPE iPDU, Raritan EMX, Algcom):
+# PM, CyberPower ePDU2, HPE iPDU, Raritan EMX, Algcom, TS PWTv1):
 # `wattpath probe --json` with profile auto against snmpsim, then
 # snmp_recordings.py checks per recording the profile chosen (by
 # sysObjectID or by probing tables: ATEN, PLANET and Chatsworth agents give

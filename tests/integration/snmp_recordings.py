@@ -35,6 +35,7 @@ PROFILE = {
     "written-algcom-pdu": "algcom-pdu", "written-avocent-pm": "avocent-pm",
     "written-cyberpower-epdu2": "cyberpower-epdu2",
     "written-hpe-ipdu": "hpe-ipdu", "written-raritan-emx": "raritan-emx",
+    "written-ts-pwtv1": "ts-pwtv1",
 }
 
 # LibreNMS files these under "power"; their MIB objects are VA.
@@ -130,6 +131,13 @@ EXPECT = {
     "written-algcom-pdu": [("outlet/1", "power", 81.054),
                            ("outlet/8", "power", 81.432),
                            ("device/1", "power", 666.63)],
+    "written-ts-pwtv1": [("outlet/1", "power", 120.5),
+                         ("outlet/8", "energy", 107 * 3.6e6),
+                         ("inlet/1", "power", 3691.2),
+                         ("inlet/1", "energy", 4321 * 3.6e6),
+                         ("phase/3", "power", 1230.6),
+                         ("phase/3", "apparent_power", 1300.2),
+                         ("phase/2", "energy", 1441 * 3.6e6)],
     "written-raritan-emx": [("circuit/2", "power", 1234.5),
                             ("circuit/3", "energy", 5000000 * WH)],
 }
