@@ -83,13 +83,15 @@ node_family(FILE *f, const struct fleet *fl, bool energy)
 	const char *name = energy ? "wattpath_node_energy_joules_total" :
 	    "wattpath_node_power_watts";
 	size_t i;
-	int b;
+	int b, m;
 
 	if (energy)
 		family(f, name, "counter", "Energy of a node at a boundary "
 		    "(wall, gpu: its GPUs summed, outlet: its PDU outlets "
-		    "summed), reset-corrected, since the collector first saw "
-		    "it.");
+		    "summed): the device's counter, reset-corrected, since the "
+		    "collector first saw it (method counter), else the "
+		    "collector's trapezoid of the power gauge since it started "
+		    "(method gauge-estimated).");
 	else
 		family(f, name, "gauge", "Power of a node at a boundary: the "
 		    "latest reading, else the mean over the last interval "
@@ -100,14 +102,56 @@ node_family(FILE *f, const struct fleet *fl, bool energy)
 		for (b = 0; b < FB_N; b++) {
 			const struct fleet_fig *g = &n->b[b];
 			const char *kv[] = { "node", n->name, "class", n->class,
-			    "rack", n->rack, "boundary", fleet_boundary_name(b) };
+			    "rack", n->rack, "boundary", fleet_boundary_name(b),
+			    "method", "" };
 
-			if (energy ? !g->has_energy : !g->has_power)
+			if (!energy) {
+				if (!g->has_power)
+					continue;
+				series(f, name, kv, 4);
+				value(f, g->power);
 				continue;
-			series(f, name, kv, 4);
-			value(f, energy ? g->energy : g->power);
+			}
+			for (m = 0; m < FM_N; m++) {
+				if (!g->has_m[m])
+					continue;
+				kv[9] = fleet_method_name(m);
+				series(f, name, kv, 5);
+				value(f, g->energy_m[m]);
+			}
 		}
 	}
+}
+
+/* Coverage of each boundary: the fleet, then each class. */
+static void
+coverage_family(FILE *f, const struct fleet *fl)
+{
+	const char *name = "wattpath_boundary_coverage_ratio";
+	size_t i;
+	int b;
+
+	family(f, name, "gauge", "Share of nodes with an energy figure at "
+	    "the boundary (scope fleet, or class): fleet figures divide the "
+	    "tokens of these nodes by their energy.");
+	for (b = 0; b < FB_N; b++) {
+		const char *kv[] = { "scope", "fleet", "boundary",
+		    fleet_boundary_name(b) };
+
+		if (fl->cov[b].nodes == 0)
+			continue;
+		series(f, name, kv, 2);
+		value(f, fleet_coverage(&fl->cov[b]));
+	}
+	for (i = 0; i < fl->n_classes; i++)
+		for (b = 0; b < FB_N; b++) {
+			const char *kv[] = { "scope", "class", "class",
+			    fl->classes[i].name, "boundary",
+			    fleet_boundary_name(b) };
+
+			series(f, name, kv, 3);
+			value(f, fleet_coverage(&fl->classes[i].cov[b]));
+		}
 }
 
 static void
@@ -348,6 +392,7 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 
 	node_family(f, fl, true);
 	node_family(f, fl, false);
+	coverage_family(f, fl);
 	tokens_family(f, fl);
 	facility_families(f, fl, pue);
 	pdu_families(f, fl);

@@ -41,8 +41,9 @@ fleet_one(struct fleet *fl, struct fleet_node *n, struct fleet_target *t)
 	n->name = "gpu \"7\"\\x\ny";
 	n->class = "hgx";
 	n->rack = "r1";
-	n->b[FB_WALL] = (struct fleet_fig){ 12345678901.5, 1234.5, true, true };
-	n->b[FB_GPU] = (struct fleet_fig){ 0, 0.000123, false, true };
+	n->b[FB_WALL] = (struct fleet_fig){ 12345678901.5, 1234.5, true, true,
+	    { 12345678901.5, 0 }, { true, false } };
+	n->b[FB_GPU] = (struct fleet_fig){ .power = 0.000123, .has_power = true };
 	*t = (struct fleet_target){ .name = "gpu-7/bmc", .protocol = "redfish",
 	    .node = "", .reason = "auth", .error = "401", .up = false,
 	    .polls = 3, .failures = 3 };
@@ -90,7 +91,7 @@ test_metrics_text(void **st)
 	    "counter\n"));
 	assert_non_null(strstr(s, "wattpath_node_energy_joules_total{node="
 	    "\"gpu \\\"7\\\"\\\\x\\ny\",class=\"hgx\",rack=\"r1\",boundary="
-	    "\"wall\"} 12345678901.5\n"));
+	    "\"wall\",method=\"counter\"} 12345678901.5\n"));
 	assert_non_null(strstr(s, "boundary=\"gpu\"} 0.000123\n"));
 	/* the GPU has no energy counter: no energy series for it */
 	assert_null(strstr(s, "wattpath_node_energy_joules_total{node=\"gpu "
@@ -127,8 +128,8 @@ test_dashboard(void **st)
 	fleet_one(&fl, &n, &t);
 	for (i = 0; i < 5; i++) {
 		fl.now = (1000 + i) * WP_SEC;
-		fl.total[FB_WALL] = (struct fleet_fig){ 10.0 * i, 100 + i, true,
-		    true };
+		fl.total[FB_WALL] = (struct fleet_fig){ .energy = 10.0 * i,
+		    .power = 100 + i, .has_energy = true, .has_power = true };
 		assert_int_equal(history_add(h, &fl), 0);
 	}
 	s = render(&fl, NAN, h, &q);
