@@ -89,27 +89,36 @@ test_metrics_text(void **st)
 	s = render(&fl, NAN, NULL, NULL);
 	assert_non_null(strstr(s, "# TYPE wattpath_node_energy_joules_total "
 	    "counter\n"));
-	assert_non_null(strstr(s, "wattpath_node_energy_joules_total{node="
+	assert_non_null(strstr(s, "wattpath_node_energy_joules_total{site=\"s<1>\",node="
 	    "\"gpu \\\"7\\\"\\\\x\\ny\",class=\"hgx\",rack=\"r1\",boundary="
 	    "\"wall\",method=\"counter\"} 12345678901.5\n"));
 	assert_non_null(strstr(s, "boundary=\"gpu\"} 0.000123\n"));
 	/* the GPU has no energy counter: no energy series for it */
-	assert_null(strstr(s, "wattpath_node_energy_joules_total{node=\"gpu "
+	assert_null(strstr(s, "wattpath_node_energy_joules_total{site=\"s<1>\",node=\"gpu "
 	    "\\\"7\\\"\\\\x\\ny\",class=\"hgx\",rack=\"r1\",boundary=\"gpu\""));
-	assert_non_null(strstr(s, "wattpath_target_up{target=\"gpu-7/bmc\","
+	assert_non_null(strstr(s, "wattpath_target_up{site=\"s<1>\",target=\"gpu-7/bmc\","
 	    "protocol=\"redfish\"} 0\n"));
-	assert_non_null(strstr(s, "wattpath_target_down_reason{target="
+	assert_non_null(strstr(s, "wattpath_target_down_reason{site=\"s<1>\",target="
 	    "\"gpu-7/bmc\",protocol=\"redfish\",reason=\"auth\"} 1\n"));
 	/* unknown PUE: family described, no sample */
 	assert_non_null(strstr(s, "# HELP wattpath_facility_pue "));
-	assert_null(strstr(s, "\nwattpath_facility_pue "));
+	assert_null(strstr(s, "\nwattpath_facility_pue{"));
 	assert_null(strstr(s, "e+"));
+	/* every series carries the site; no site: no label */
+	assert_null(strstr(s, "\nwattpath_build_info{version"));
+	assert_non_null(strstr(s, "\nwattpath_build_info{site=\"s<1>\","
+	    "version=\""));
 	free(s);
+	fl.site = "";
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "\nwattpath_build_info{version=\""));
+	assert_null(strstr(s, "site="));
+	fl.site = "s<1>";
 	s = render(&fl, 1.25, NULL, NULL);
-	assert_non_null(strstr(s, "\nwattpath_facility_pue 1.25\n"));
+	assert_non_null(strstr(s, "\nwattpath_facility_pue{site=\"s<1>\"} 1.25\n"));
 	free(s);
 	s = render(&fl, 0.9, NULL, NULL);	/* below 1: left out */
-	assert_null(strstr(s, "\nwattpath_facility_pue "));
+	assert_null(strstr(s, "\nwattpath_facility_pue{"));
 	free(s);
 }
 
