@@ -208,20 +208,19 @@ class_table(FILE *f, const struct fleet *fl)
 	    "(wall, GPU, outlet)</th></tr>", f);
 	for (i = 0; i < nc; i++) {
 		const struct fleet_class *k = &fl->classes[i];
-		double wall = k->b[FB_WALL].power, gpu = k->b[FB_GPU].power;
-		bool both = k->b[FB_WALL].has_power && k->b[FB_GPU].has_power &&
-		    gpu > 0;
+		bool both = k->n_pair > 0 && k->pair_gpu > 0;
 
 		fputs("<tr><td><a href=\"/?q=", f);
 		html_url_escape(f, k->name);
 		fputs("\">", f);
 		html_escape(f, *k->name ? k->name : "(none)");
 		fprintf(f, "</a></td><td>%zu</td><td>", k->nodes);
-		watts(f, k->b[FB_WALL].has_power, wall);
+		watts(f, k->b[FB_WALL].has_power, k->b[FB_WALL].power);
 		fputs("</td><td>", f);
-		watts(f, k->b[FB_GPU].has_power, gpu);
-		if (both)
-			fprintf(f, "</td><td>%.3f</td><td>", wall / gpu);
+		watts(f, k->b[FB_GPU].has_power, k->b[FB_GPU].power);
+		if (both)	/* over the nodes with both, not two sets */
+			fprintf(f, "</td><td>%.3f</td><td>", k->pair_wall /
+			    k->pair_gpu);
 		else
 			fputs("</td><td>&ndash;</td><td>", f);
 		for (b = 0; b < FB_N; b++)

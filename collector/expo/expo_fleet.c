@@ -506,6 +506,11 @@ cover_totals(struct fleet *f)
 
 		k = class_of(f, n);
 		k->nodes++;
+		if (n->b[FB_WALL].has_power && n->b[FB_GPU].has_power) {
+			k->pair_wall += n->b[FB_WALL].power;
+			k->pair_gpu += n->b[FB_GPU].power;
+			k->n_pair++;
+		}
 		for (b = 0; b < FB_N; b++) {
 			cover_add(&f->cov[b], n, b);
 			cover_add(&k->cov[b], n, b);

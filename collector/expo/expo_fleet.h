@@ -58,6 +58,9 @@ struct fleet_class {
 	size_t		 nodes;
 	struct fleet_fig b[FB_N];	/* summed over its nodes */
 	struct fleet_cover cov[FB_N];
+	/* wall and GPU power of its nodes that have both (wall/GPU) */
+	double		 pair_wall, pair_gpu;
+	size_t		 n_pair;
 };
 
 struct fleet_node {
