@@ -116,6 +116,7 @@ test_metrics_text(void **st)
 	s = render(&fl, NAN, NULL, NULL);
 	assert_non_null(strstr(s, "\nwattpath_build_info{version=\""));
 	assert_null(strstr(s, "site="));
+	free(s);
 	fl.site = "s<1>";
 	s = render(&fl, 1.25, NULL, NULL);
 	assert_non_null(strstr(s, "\nwattpath_facility_pue{site=\"s<1>\"} 1.25\n"));
