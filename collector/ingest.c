@@ -217,7 +217,8 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	*slot = c;
 	if (out != NULL)
 		*out = (struct ingest_ctr){ true, co.cum, co.delta,
-		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags };
+		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags,
+		    false };
 	/* since the last value the journal holds: a record that could not
 	 * be written is in the next one's delta */
 	jv->delta = co.cum - c->logged_cum;

@@ -99,18 +99,26 @@ refuse(struct integ *g, int reason, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Energy of the segment (t0,v0)-(t1,v1) over [x, y] inside it. */
+/* Energy of the segment (t0,v0)-(t1,v1) over [x, y] inside it: a
+ * counter's difference, or a gauge's trapezoid. */
 static double
-seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
-    double v1, wp_time x, wp_time y)
+kind_energy(int kind, wp_time t0, double v0, wp_time t1, double v1,
+    wp_time x, wp_time y)
 {
 	double dt = SEC(t1 - t0), vx, vy;
 
-	if (g->o.kind == WP_COUNTER)
+	if (kind == WP_COUNTER)
 		return (v1 - v0) * (SEC(y - x) / dt);
 	vx = v0 + (v1 - v0) * (SEC(x - t0) / dt);
 	vy = v0 + (v1 - v0) * (SEC(y - t0) / dt);
 	return (vx + vy) / 2 * SEC(y - x);
+}
+
+static double
+seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
+    double v1, wp_time x, wp_time y)
+{
+	return kind_energy(g->o.kind, t0, v0, t1, v1, x, y);
 }
 
 static void
@@ -344,4 +352,20 @@ integ_array(const struct integ_opts *o, const wp_time *t, const double *v,
 	rc = integ_finish(&g, res, err);
 	integ_fini(&g);
 	return rc;
+}
+
+double
+integ_run_add(struct integ_run *r, wp_time t, double v, wp_time interval)
+{
+	double e = 0;
+
+	if (!isfinite(v) || (r->valid && t <= r->t))
+		return 0;
+	if (r->valid && (interval <= 0 || t - r->t <= 3 * interval))
+		e = kind_energy(WP_GAUGE, r->t, r->v, t, v, r->t, t);
+	r->energy += e;
+	r->valid = true;
+	r->t = t;
+	r->v = v;
+	return e;
 }

@@ -153,4 +153,24 @@ int	 integ_array(const struct integ_opts *o, const wp_time *t,
 	    struct integ_result *res, struct wp_err *err);
 const char *integ_reason_name(int reason);
 
+/*
+ * A running energy from a power gauge, for a live cumulative (the
+ * exposition's gauge-estimated counters): the same trapezoid as a gauge
+ * window above, segment by segment, added up since the first reading.  A
+ * segment longer than 3 intervals (a window the report would refuse) adds
+ * nothing: the energy stays flat over the gap and goes on from the next
+ * reading.  Plain data; zeroed is empty.
+ */
+struct integ_run {
+	bool	 valid;		/* has a last reading */
+	wp_time	 t;		/* its time */
+	double	 v;		/* its value (W) */
+	double	 energy;	/* J since the first reading */
+};
+
+/* Feeds reading (t, v); one not after the last, or not finite, is
+ * ignored.  interval 0: no gap rule.  Returns the energy added. */
+double	 integ_run_add(struct integ_run *r, wp_time t, double v,
+	    wp_time interval);
+
 #endif

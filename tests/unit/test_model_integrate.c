@@ -397,6 +397,45 @@ test_hourly_bins(void **st)
 	assert_int_equal(integ_init(&g, &o, NULL), -1);
 }
 
+/* The running gauge integral (the live gauge-estimated counter) is the
+ * window integrator's trapezoid: between any two readings its increase
+ * is what integ_array gives over that window; a gap of more than 3
+ * intervals adds nothing. */
+static void
+test_run_matches_window(void **st)
+{
+	wp_time t[40];
+	double v[40], at[40];
+	struct integ_run run = { 0 };
+	struct integ_opts o;
+	struct integ_result r;
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < 40; i++) {
+		t[i] = T0 + (wp_time)i * 10 * S + (wp_time)(i % 3) * WP_MS;
+		v[i] = 300 + 200 * ((i * 7) % 5);
+		integ_run_add(&run, t[i], v[i], 10 * S);
+		at[i] = run.energy;
+	}
+	assert_near(at[0], 0, 0);
+	o = opts(0, 0);
+	o.kind = WP_GAUGE;
+	o.interval = 10 * S;
+	o.from = t[3];
+	o.to = t[31];
+	assert_int_equal(integ_array(&o, t, v, NULL, 40, &r, NULL), 0);
+	assert_near(at[31] - at[3], r.energy, 1e-6);
+	/* not after the last, or not finite: ignored */
+	assert_near(integ_run_add(&run, t[39], 5000, 10 * S), 0, 0);
+	assert_near(integ_run_add(&run, t[39] + S, NAN, 10 * S), 0, 0);
+	assert_near(run.energy, at[39], 0);
+	/* a gap of 31 s over 3 intervals of 10 s: flat, then goes on */
+	assert_near(integ_run_add(&run, t[39] + 31 * S, 100, 10 * S), 0, 0);
+	assert_near(integ_run_add(&run, t[39] + 41 * S, 300, 10 * S), 2000,
+	    1e-9);
+}
+
 int
 main(void)
 {
@@ -413,6 +452,7 @@ main(void)
 		cmocka_unit_test(test_counter_beats_gauge_on_bursts),
 		cmocka_unit_test(test_gauge_trapezoid_edges),
 		cmocka_unit_test(test_hourly_bins),
+		cmocka_unit_test(test_run_matches_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
