@@ -24,6 +24,7 @@ static const struct {
 	    "curve -c FILE (--node N | --class C) --from T --to T [--format json|csv|svg]" },
 	{ "graph", cmd_graph, "graph -c FILE --node N [--from T --to T] -o FILE.png|svg" },
 	{ "journal", cmd_journal, "journal (verify | export) -c FILE [--from T --to T]" },
+	{ "ledger", cmd_ledger, "ledger rebuild (-c FILE | --dir DIR)" },
 };
 
 static int

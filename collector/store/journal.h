@@ -37,6 +37,10 @@ struct journal_opts {
 	wp_time		 sync_interval;	/* FSYNC_POLL group commit: fdatasync
 					   at most this often, journal_flush
 					   syncs the rest; 0: every append */
+	const char	*ledger_dir;	/* ledger.h: a block per closed
+					   segment there; NULL: none */
+	wp_time		 ledger_slot;	/* 0: 1 h */
+	wp_time		 ledger_retention;	/* 0: 10 years */
 };
 
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */
