@@ -578,11 +578,72 @@ on_summary(const struct jsum *sm, void *arg)
 	for (i = 0; i < sm->ns; i++) {
 		if ((l->sum_ser[i] = sum_ser_get(l, sm, &sm->s[i])) == NULL)
 			return l->oom = true, -1;
-		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
+		if (!sum_fits(l, l->sum_ser[i], &sm->s[i])) {
+			if (getenv("LDBG")) fprintf(stderr, "nofit %s %s %d n=%zu\n", sm->t[sm->s[i].target].name, sm->s[i].series, l->sum_ser[i]->role, sm->s[i].n);
 			return 0;
+		}
 	}
 	for (i = 0; i < sm->ns; i++)
 		sum_apply(l, l->sum_ser[i], &sm->s[i]);
+	return 1;
+}
+
+/* A span that cannot be applied exactly, the raw records being gone:
+ * fed as its first and last readings (a reset or a step back inside it
+ * flagged on the last, so a counter window refuses as the records would
+ * make it); the edge snaps to the ledger slot's readings. */
+static void
+forced_span(struct integ *g, const struct integ_span *is)
+{
+	if (integ_add_span(g, is) == 0)
+		return;
+	integ_add(g, is->t0, is->v0, is->pf0);
+	if (is->n > 1)
+		integ_add(g, is->t1, is->v1, is->refuse ? INTEG_P_RESET : 0);
+}
+
+static void
+forced_apply(struct report_load *l, struct report_series *s,
+    const struct jsum_series *e)
+{
+	const struct report_plan *p = l->p;
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == RR_NONE || e->kind != s->kind)
+		return;
+	if (s->role == RR_LIMIT) {
+		sum_apply(l, s, e);
+		return;
+	}
+	for (k = 0; k < e->n; k++) {
+		to_ispan(e, &e->span[k], &is);
+		if ((is.t0 < p->from && is.t1 > p->from) ||
+		    (is.t0 < p->to && is.t1 > p->to))
+			l->ledger_snapped++;
+		forced_span(&s->main, &is);
+		if (p->have_idle)
+			forced_span(&s->idle, &is);
+		for (i = 0; s->run != NULL && i < p->runs; i++)
+			forced_span(&s->run[i], &is);
+	}
+}
+
+/* A ledger block whose raw segment has expired and that on_summary did
+ * not take: applied span by span (1), exact where a span fits. */
+static int
+on_forced(const struct jsum *sm, void *arg)
+{
+	struct report_load *l = arg;
+	struct report_series *s;
+	size_t i;
+
+	for (i = 0; i < sm->ns; i++) {
+		if ((s = sum_ser_get(l, sm, &sm->s[i])) == NULL)
+			return l->oom = true, -1;
+		forced_apply(l, s, &sm->s[i]);
+	}
 	return 1;
 }
 
@@ -628,7 +689,7 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 	const struct report_plan *p = l->p;
 	wp_time margin = 4 * l->c->interval, from = p->from, to = p->to;
 	struct journal_scan_stats st = { 0 };
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], ldir[PATH_MAX];
 	int rc;
 
 	l->ser.min_cap = SER_MIN_CAP;
@@ -639,8 +700,15 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 			to = p->idle_to;
 	}
 	snprintf(dir, sizeof(dir), "%s/journal", l->c->data_dir);
-	rc = journal_scan_sum(dir, from - margin, to + margin + 1, on_record,
-	    getenv("WATTPATH_NO_SUMMARIES") ? NULL : on_summary, l, &st, err);
+	snprintf(ldir, sizeof(ldir), "%s/ledger", l->c->data_dir);
+	if (getenv("WATTPATH_NO_LEDGER") != NULL ||
+	    getenv("WATTPATH_NO_SUMMARIES") != NULL)
+		rc = journal_scan_sum(dir, from - margin, to + margin + 1,
+		    on_record, getenv("WATTPATH_NO_SUMMARIES") ? NULL :
+		    on_summary, l, &st, err);
+	else
+		rc = journal_scan_ledger(dir, ldir, from - margin, to + margin +
+		    1, on_record, on_summary, on_forced, l, &st, err);
 	/* a callback's -1 stops the scan: say why */
 	if (l->cancel != NULL && atomic_load(l->cancel))
 		return err_set(err, WP_E_TRANSIENT, "report cancelled");
@@ -650,6 +718,8 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 		return -1;
 	l->segments_read = st.segments_read;
 	l->summaries_used = st.summaries_used;
+	l->ledger_used = st.ledger_used;
+	l->ledger_forced = st.ledger_forced;
 	log_debug("report: %zu segments read, %zu summaries used",
 	    st.segments_read, st.summaries_used);
 	if (finish(l) == -1)
