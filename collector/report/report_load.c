@@ -578,10 +578,8 @@ on_summary(const struct jsum *sm, void *arg)
 	for (i = 0; i < sm->ns; i++) {
 		if ((l->sum_ser[i] = sum_ser_get(l, sm, &sm->s[i])) == NULL)
 			return l->oom = true, -1;
-		if (!sum_fits(l, l->sum_ser[i], &sm->s[i])) {
-			if (getenv("LDBG")) fprintf(stderr, "nofit %s %s %d n=%zu\n", sm->t[sm->s[i].target].name, sm->s[i].series, l->sum_ser[i]->role, sm->s[i].n);
+		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
 			return 0;
-		}
 	}
 	for (i = 0; i < sm->ns; i++)
 		sum_apply(l, l->sum_ser[i], &sm->s[i]);
