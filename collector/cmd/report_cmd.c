@@ -16,11 +16,13 @@
 #include "../report/report_csv.h"
 #include "../report/report_json.h"
 #include "../report/report_md.h"
+#include "../report/report_period.h"
 #include "../report/report_svg.h"
 #include "cmd.h"
 
 struct opts {
 	const char	*cfg, *format;
+	const char	*from, *to;	/* as given: parsed after the options */
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
 	struct report_query q;
 };
@@ -28,7 +30,8 @@ struct opts {
 static const char report_usage[] = "usage: wattpath report -c CFG (--from T "
     "--to T | --requests LOG) [--runs N] [--idle-from T --idle-to T] "
     "[--period hour|day|month|year] [--format json|md|csv] "
-    "[--carbon-csv FILE|-]\n";
+    "[--carbon-csv FILE|-]\n       wattpath report -c CFG --period month|year "
+    "--from T|2026|2026-01 [--to T|2026-12] [--format json|md|csv]\n";
 static const char curve_usage[] = "usage: wattpath curve -c CFG (--node N | "
     "--class C) --from T --to T [--step D] [--format json|csv|svg]\n";
 
@@ -87,13 +90,50 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'N': o->q.node = optarg; return 0;
 	case 'C': o->q.cls = optarg; return 0;
 	case 'K': o->carbon_csv = optarg; return 0;
-	case 'f': return opt_time(optarg, &r->from, &have[0]);
-	case 't': return opt_time(optarg, &r->to, &have[1]);
+	case 'f': o->from = optarg; have[0] = true; return 0;
+	case 't': o->to = optarg; have[1] = true; return 0;
 	case 'I': return opt_time(optarg, &r->idle_from, &have[2]);
 	case 'J': return opt_time(optarg, &r->idle_to, &have[3]);
 	case 'P': case 'S': case 'n': return opt_value(ch, optarg, r);
 	default: return -1;
 	}
+}
+
+/* Whether the options ask for the period table (--period month|year). */
+static bool
+period_table(const struct opts *o)
+{
+	return o->q.req.period == PUE_MONTH || o->q.req.period == PUE_YEAR;
+}
+
+/* --from and --to; with the period table also "2026" and "2026-11" (a
+ * calendar year or month: --from takes its start, --to its end, and a
+ * --from alone the period it names).  -1 (said) when bad. */
+static int
+window_times(struct opts *o, bool have[4])
+{
+	struct report_request *r = &o->q.req;
+	wp_time end = 0, dummy;
+	bool h;
+
+	if (o->from != NULL) {
+		if (period_table(o) && clock_parse_month(o->from, &r->from,
+		    &end) == 0)
+			;
+		else if (opt_time(o->from, &r->from, &h) == -1)
+			return -1;
+	}
+	if (o->to != NULL) {
+		if (period_table(o) && clock_parse_month(o->to, &dummy,
+		    &r->to) == 0)
+			;
+		else if (opt_time(o->to, &r->to, &h) == -1)
+			return -1;
+	} else if (end != 0) {
+		r->to = end;
+		have[1] = true;
+	}
+	return 0;
 }
 
 static int
@@ -127,6 +167,8 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 	while ((ch = getopt_long(argc, argv, "c:", lo, NULL)) != -1)
 		if (opt_one(ch, o, have) == -1)
 			return -1;
+	if (window_times(o, have) == -1)
+		return -1;
 	r->have_window = have[0] && have[1];
 	r->have_idle = have[2] && have[3];
 	if (o->cfg == NULL || have[0] != have[1] || have[2] != have[3] ||
@@ -203,6 +245,36 @@ print_report(const struct report *r, const char *format)
 	}
 }
 
+/* --period month|year: the annual table by month (docs/report.md). */
+static int
+cmd_period(struct wp_conf *c, const struct opts *o)
+{
+	struct wp_err err = { 0 };
+	json_object *doc;
+
+	if (o->carbon_csv != NULL) {
+		fprintf(stderr, "wattpath report: --carbon-csv does not go with "
+		    "--period month|year\n");
+		conf_free(c);
+		return 2;
+	}
+	if ((doc = report_period_doc(c, &o->q, pue_period_name(
+	    o->q.req.period), &err)) == NULL) {
+		fprintf(stderr, "wattpath report: %s\n", err.msg);
+		conf_free(c);
+		return 1;
+	}
+	if (strcmp(o->format, "csv") == 0)
+		report_period_csv_write(stdout, doc);
+	else if (strcmp(o->format, "md") == 0)
+		report_period_md_write(stdout, doc);
+	else
+		report_json_print(stdout, doc);
+	json_object_put(doc);
+	conf_free(c);
+	return 0;
+}
+
 int
 cmd_report(int argc, char **argv)
 {
@@ -214,6 +286,8 @@ cmd_report(int argc, char **argv)
 
 	if ((rc = open_cmd(argc, argv, false, &o, &c)) != 0)
 		return rc;
+	if (period_table(&o))
+		return cmd_period(c, &o);
 	if ((r = report_run(c, &o.q, &err)) == NULL) {
 		fprintf(stderr, "wattpath report: %s\n", err.msg);
 		conf_free(c);

@@ -204,3 +204,41 @@ clock_parse_duration(const char *s, wp_time *out)
 	*out = (wp_time)llround(total);
 	return 0;
 }
+
+/* The start of month mon (0..11, may be 12) of year y. */
+static wp_time
+month_start(int y, int mon)
+{
+	struct tm tm = { .tm_year = y - 1900 + mon / 12, .tm_mon = mon % 12,
+	    .tm_mday = 1 };
+
+	return (wp_time)timegm(&tm) * WP_SEC;
+}
+
+int
+clock_parse_month(const char *s, wp_time *start, wp_time *end)
+{
+	int y, m = 0, n = 0;
+
+	if (strlen(s) == 4 && sscanf(s, "%4d%n", &y, &n) == 1 && n == 4) {
+		*start = month_start(y, 0);
+		*end = month_start(y, 12);
+		return y >= 1970 ? 0 : -1;
+	}
+	if (strlen(s) != 7 || sscanf(s, "%4d-%2d%n", &y, &m, &n) != 2 ||
+	    n != 7 || y < 1970 || m < 1 || m > 12 || s[4] != '-')
+		return -1;
+	*start = month_start(y, m - 1);
+	*end = month_start(y, m);
+	return 0;
+}
+
+wp_time
+clock_next_month(wp_time t)
+{
+	time_t sec = (time_t)(t / WP_SEC);
+	struct tm tm;
+
+	gmtime_r(&sec, &tm);
+	return month_start(tm.tm_year + 1900, tm.tm_mon + 1);
+}

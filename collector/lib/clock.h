@@ -35,6 +35,13 @@ void	 clock_iso8601(wp_time t, char *buf, unsigned long len);
  */
 int	 clock_parse_time(const char *s, wp_time *out);
 /*
+ * A calendar year "2026" or month "2026-11" (UTC): its start and the start
+ * of the next (*end).  Returns 0 or -1.
+ */
+int	 clock_parse_month(const char *s, wp_time *start, wp_time *end);
+/* The start of the UTC calendar month after the one holding t. */
+wp_time	 clock_next_month(wp_time t);
+/*
  * Parses a duration: "10s", "5m", "1h", "250ms", "2d", compounds such as
  * "1h30m" or "1m30.5s"; a bare number alone is seconds.  Decimal digits
  * only (no sign, exponent or hex).  Returns 0 or -1.

@@ -586,20 +586,6 @@ on_summary(const struct jsum *sm, void *arg)
 	return 1;
 }
 
-/* A span that cannot be applied exactly, the raw records being gone:
- * fed as its first and last readings (a reset or a step back inside it
- * flagged on the last, so a counter window refuses as the records would
- * make it); the edge snaps to the ledger slot's readings. */
-static void
-forced_span(struct integ *g, const struct integ_span *is)
-{
-	if (integ_add_span(g, is) == 0)
-		return;
-	integ_add(g, is->t0, is->v0, is->pf0);
-	if (is->n > 1)
-		integ_add(g, is->t1, is->v1, is->refuse ? INTEG_P_RESET : 0);
-}
-
 static void
 forced_apply(struct report_load *l, struct report_series *s,
     const struct jsum_series *e)
@@ -620,16 +606,17 @@ forced_apply(struct report_load *l, struct report_series *s,
 		if ((is.t0 < p->from && is.t1 > p->from) ||
 		    (is.t0 < p->to && is.t1 > p->to))
 			l->ledger_snapped++;
-		forced_span(&s->main, &is);
+		integ_add_span_gone(&s->main, &is);
 		if (p->have_idle)
-			forced_span(&s->idle, &is);
+			integ_add_span_gone(&s->idle, &is);
 		for (i = 0; s->run != NULL && i < p->runs; i++)
-			forced_span(&s->run[i], &is);
+			integ_add_span_gone(&s->run[i], &is);
 	}
 }
 
 /* A ledger block whose raw segment has expired and that on_summary did
- * not take: applied span by span (1), exact where a span fits. */
+ * not take: applied span by span (1), exact where a span fits, else as
+ * integ_add_span_gone says (a span across a window edge snaps it). */
 static int
 on_forced(const struct jsum *sm, void *arg)
 {
