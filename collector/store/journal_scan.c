@@ -243,7 +243,7 @@ lscan_one(struct lscan *ls, ssize_t i, bool last,
 	struct jsum *js = NULL;
 	int rc = 0;
 
-	if (le != NULL && (js = ledger_block_load(ls->ldir, le, &lerr)) == NULL)
+	if (le != NULL && (js = ledger_block_scan(ls->ldir, le, &lerr)) == NULL)
 		log_warnx("ledger: %s (run wattpath journal verify)", lerr.msg);
 	if (js != NULL && (rc = ls->scb(js, ls->arg)) != 0) {
 		if (rc == 1)

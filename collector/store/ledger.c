@@ -273,6 +273,9 @@ block_encode(struct jsum *s, struct ledger_entry *e, EVP_MD_CTX *md,
 	return 0;
 }
 
+static struct jsum *block_read(const char *ldir, const struct ledger_entry *e,
+		    bool trailer, struct wp_err *err);
+
 /* Whether the block's trailer is not SHA-256(fin || bytes). */
 static bool
 trailer_bad(const struct ledger_entry *e, const uint8_t *file, size_t flen)
@@ -291,6 +294,20 @@ struct jsum *
 ledger_block_load(const char *ldir, const struct ledger_entry *e,
     struct wp_err *err)
 {
+	return block_read(ldir, e, true, err);
+}
+
+struct jsum *
+ledger_block_scan(const char *ldir, const struct ledger_entry *e,
+    struct wp_err *err)
+{
+	return block_read(ldir, e, false, err);
+}
+
+static struct jsum *
+block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
+    struct wp_err *err)
+{
 	char path[PATH_MAX];
 	uint8_t *file, h[HASH_LEN];
 	size_t flen;
@@ -300,7 +317,8 @@ ledger_block_load(const char *ldir, const struct ledger_entry *e,
 	if (jsum_slurp(path, &file, &flen, err) != 0)
 		return NULL;
 	if (flen < HASH_LEN || sha256(file, flen, h) != 0 ||
-	    memcmp(h, e->file, HASH_LEN) != 0 || trailer_bad(e, file, flen)) {
+	    memcmp(h, e->file, HASH_LEN) != 0 ||
+	    (trailer && trailer_bad(e, file, flen))) {
 		free(file);
 		err_set(err, WP_E_PROTOCOL, "ledger block %s: does not match "
 		    "its LEDGER line (edited or replaced)", e->name);

@@ -59,6 +59,10 @@ const struct ledger_entry *ledger_index_find(const struct ledger_index *ix,
  * frees with jsum_free.  NULL with err. */
 struct jsum *ledger_block_load(const char *ldir, const struct ledger_entry *e,
 	    struct wp_err *err);
+/* As ledger_block_load for reading (reports): the file hash named by the
+ * index (which the chain covers) is checked, the trailer left to verify. */
+struct jsum *ledger_block_scan(const char *ldir, const struct ledger_entry *e,
+	    struct wp_err *err);
 
 /* The writer the journal keeps (journal_opts.ledger_dir). */
 struct ledger;
