@@ -7,6 +7,7 @@
 
 #include "../../model/report.h"
 #include "../conf/conf.h"
+#include "../store/ledger.h"
 #include "report_api.h"
 #include "report_json.h"
 #include "report_period.h"
@@ -181,8 +182,18 @@ month_row(json_object *doc, wp_time from, wp_time to, bool partial)
 
 /* ---- the period: months and the total ---- */
 
-/* The sum of key over the months (path k1/k2/k3), NAN when a month lacks
- * it (the total would be incomplete). */
+/* A month before or after the data: left out of the total. */
+static bool
+no_data(json_object *m)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(m, "no_data", &v) &&
+	    json_object_get_boolean(v);
+}
+
+/* The sum of key over the months with data (path k1/k2/k3), NAN when one
+ * lacks it (the total would be incomplete). */
 static double
 msum(json_object *months, const char *k1, const char *k2, const char *k3)
 {
@@ -190,7 +201,9 @@ msum(json_object *months, const char *k1, const char *k2, const char *k3)
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(months); i++)
-		s += jnum(json_object_array_get_idx(months, i), k1, k2, k3);
+		if (!no_data(json_object_array_get_idx(months, i)))
+			s += jnum(json_object_array_get_idx(months, i), k1, k2,
+			    k3);
 	return s;
 }
 
@@ -202,6 +215,8 @@ mcategory(json_object *months)
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(months); i++) {
+		if (no_data(json_object_array_get_idx(months, i)))
+			continue;
 		x = jstr(json_object_array_get_idx(months, i), "pue",
 		    "category");
 		if (x == NULL)
@@ -310,11 +325,39 @@ month_run(const struct wp_conf *c, const struct report_query *q, wp_time a,
 	return row;
 }
 
+/*
+ * The window clipped to the data the ledger covers: from the end of its
+ * first block's hour (the first slot whose start has a reading before
+ * it) to the end of its last block's (the open segment's first reading
+ * follows).  Without a ledger the window as asked.
+ */
+static void
+data_window(const struct wp_conf *c, wp_time *from, wp_time *to)
+{
+	struct ledger_index ix;
+	struct wp_err err = { 0 };
+	char ldir[4200];
+	wp_time a, z;
+
+	snprintf(ldir, sizeof(ldir), "%s/ledger", c->data_dir);
+	if (ledger_index_read(ldir, &ix, &err) != 0 || ix.n == 0) {
+		ledger_index_fini(&ix);
+		return;
+	}
+	a = ix.e[0].start + 3600 * WP_SEC;
+	z = ix.e[ix.n - 1].start + 3600 * WP_SEC;
+	ledger_index_fini(&ix);
+	if (*from < a)
+		*from = a;
+	if (*to > z)
+		*to = z;
+}
+
 json_object *
 report_period_doc(const struct wp_conf *c, const struct report_query *q,
     const char *period, struct wp_err *err)
 {
-	wp_time from = q->req.from, to = q->req.to, a, b;
+	wp_time from = q->req.from, to = q->req.to, a, b, df, dt;
 	json_object *doc, *months, *w;
 
 	if (!q->req.have_window || to <= from) {
@@ -322,19 +365,34 @@ report_period_doc(const struct wp_conf *c, const struct report_query *q,
 		    "--to");
 		return NULL;
 	}
+	df = from;
+	dt = to;
+	data_window(c, &df, &dt);
 	doc = json_object_new_object();
 	months = json_object_new_array();
 	w = json_object_new_object();
 	json_object_object_add(w, "start", jtime(from));
 	json_object_object_add(w, "end", jtime(to));
 	json_object_object_add(doc, "period", js(period));
+	json_object_object_add(w, "data_start", df < dt ? jtime(df) : NULL);
+	json_object_object_add(w, "data_end", df < dt ? jtime(dt) : NULL);
 	json_object_object_add(doc, "window", w);
 	for (a = from; a < to; a = b) {
 		json_object *row;
+		wp_time ma, mz;
 
 		b = clock_next_month(a);
-		row = month_run(c, q, a, b < to ? b : to, a != clock_next_month(
-		    a - 1) || b > to, err);
+		ma = a > df ? a : df;
+		mz = (b < to ? b : to) < dt ? (b < to ? b : to) : dt;
+		if (mz - ma < 60 * WP_SEC) {	/* no data in the month */
+			row = month_row(NULL, a, b < to ? b : to, true);
+			json_object_object_add(row, "error", js("no data in "
+			    "the ledger for this month"));
+			json_object_object_add(row, "no_data",
+			    json_object_new_boolean(true));
+		} else
+			row = month_run(c, q, ma, mz, ma != clock_next_month(
+			    ma - 1) || b > mz, err);
 		if (row == NULL) {
 			json_object_put(months);
 			json_object_put(doc);

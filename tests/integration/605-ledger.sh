@@ -45,6 +45,23 @@ grep -q "^month,start,end,partial,scope,boundary,kwh," "$T/raw.csv" ||
 	fail "expected 2 partial months x 4 boundaries of site rows"
 grep -q "| 2026-10 | partial |" "$T/raw.md" || fail "Markdown table"
 
+"$WATTPATH" report -c "$C" --period year --from 2026 --format json \
+    >"$T/year.json" 2>"$T/year.err" || { cat "$T/year.err"; fail "year"; }
+$PY - "$T/year.json" <<'PYEOF' || fail "year table"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["months"]
+assert len(m) == 12, len(m)
+have = [x["start"][:7] for x in m if x["boundaries"]["wall"]["kwh"]]
+assert have == ["2026-10", "2026-11"], have
+assert all(x["partial"] for x in m)
+assert sum(1 for x in m if x.get("no_data")) == 10
+tot = d["total"]["boundaries"]["wall"]["kwh"]
+assert abs(tot - sum(x["boundaries"]["wall"]["kwh"] or 0 for x in m)) < 1e-6
+assert d["window"]["data_start"].startswith("2026-10-31T21:00")
+print("year: %.3f wall kWh in 2 partial months" % tot)
+PYEOF
+
 note "raw segments before 03:00 expire"
 cp -a "$T/d" "$T/keep"
 $PY - "$T/d/journal" <<'PYEOF' || fail "expiry"
