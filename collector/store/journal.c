@@ -236,6 +236,24 @@ write_ledger(struct journal *j, const struct mentry *e)
 	j->lsum = NULL;
 }
 
+/* The blocks a crash at a segment's close left out (logged, not fatal). */
+static void
+ledger_resume(struct journal *j)
+{
+	struct wp_err err = { 0 };
+	int n;
+
+	if (j->ledger == NULL)
+		return;
+	if ((n = ledger_catch_up(j->ledger, j->dir, j->o.ledger_slot,
+	    &err)) < 0)
+		log_warnx("journal: ledger: %s (run wattpath ledger rebuild)",
+		    err.msg);
+	else if (n > 0)
+		log_info("journal: ledger: %d block(s) written after a crash",
+		    n);
+}
+
 static int
 close_segment(struct journal *j, struct wp_err *err)
 {
@@ -524,12 +542,17 @@ journal_open(const char *dir, const struct journal_opts *o,
 		    strerror(errno));
 		goto fail;
 	}
+	/* the ledger is derived: without it the journal still runs (and
+	 * `wattpath ledger rebuild` recomputes it while segments exist) */
 	if (j->o.ledger_dir != NULL && (j->ledger = ledger_open(
 	    j->o.ledger_dir, j->o.ledger_retention,
-	    j->o.fsync != JOURNAL_FSYNC_NONE, err)) == NULL)
-		goto fail;
+	    j->o.fsync != JOURNAL_FSYNC_NONE, err)) == NULL) {
+		log_warnx("journal: no ledger: %s", err->msg);
+		err_clear(err);
+	}
 	if (open_manifest(j, err) != 0 || adopt_orphan(j, err) != 0)
 		goto fail;
+	ledger_resume(j);
 	if (j->m.n)
 		memcpy(j->h, j->m.e[j->m.n - 1].fin, HASH_LEN);
 	if ((e = manifest_last_open(j)) != NULL &&

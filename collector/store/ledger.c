@@ -374,6 +374,12 @@ ledger_open(const char *ldir, wp_time retention, bool sync,
 	return l;
 }
 
+wp_time
+ledger_last_start(const struct ledger *l)
+{
+	return l->ix.n > 0 ? l->ix.e[l->ix.n - 1].start : -1;
+}
+
 void
 ledger_close(struct ledger *l)
 {

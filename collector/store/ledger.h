@@ -76,6 +76,15 @@ int		 ledger_append(struct ledger *l, const char *name,
 		    const uint8_t fin[32], struct jsum *s, wp_time now,
 		    struct wp_err *err);
 void		 ledger_close(struct ledger *l);	/* NULL-safe */
+/* After a crash between a segment's close and its block: the blocks of
+ * the closed segments of jdir after the ledger's last block, from their
+ * raw segments (slot: the ledger slot).  An empty ledger is left empty
+ * (`wattpath ledger rebuild` imports an existing journal).  Returns the
+ * blocks added, or -1 with err. */
+int		 ledger_catch_up(struct ledger *l, const char *jdir,
+		    wp_time slot, struct wp_err *err);
+/* The start of the last block, or -1 when the ledger is empty. */
+wp_time		 ledger_last_start(const struct ledger *l);
 
 struct ledger_stats {
 	size_t	 blocks;	/* in the ledger */

@@ -83,6 +83,46 @@ encode_block(struct jsum *js, struct ledger_entry *e, EVP_MD_CTX *md,
 	return 0;
 }
 
+/* ---- catching up after a crash ---- */
+
+int
+ledger_catch_up(struct ledger *l, const char *jdir, wp_time slot,
+    struct wp_err *err)
+{
+	wp_time last = ledger_last_start(l);
+	struct manifest m;
+	struct seg_rd sr;
+	struct jsum *js;
+	size_t i;
+	int added = 0;
+
+	if (last < 0)
+		return 0;
+	if (jseg_manifest_read(jdir, &m, err) != 0)
+		return -1;
+	if (jseg_rd_init(&sr, err) != 0) {
+		jseg_manifest_fini(&m);
+		return -1;
+	}
+	for (i = 0; i < m.n && added >= 0; i++) {
+		const struct mentry *e = &m.e[i];
+
+		if (e->state != M_CLOSED || e->start <= last)
+			continue;
+		if ((js = block_from_segment(jdir, e, slot > 0 ? slot :
+		    LEDGER_SLOT_DEFAULT, &sr, err)) == NULL ||
+		    ledger_append(l, e->name, e->start, e->count, e->in,
+		    e->fin, js, e->start + sr.len, err) != 0)
+			added = -1;
+		else
+			added++;
+		jsum_free(js);
+	}
+	jseg_rd_fini(&sr);
+	jseg_manifest_fini(&m);
+	return added;
+}
+
 /* ---- rebuild ---- */
 
 struct rebuild {

@@ -169,6 +169,19 @@ sed -i '$d' "$T/x/ledger/LEDGER"
 cat "$T/rb.log"
 "$WATTPATH" journal verify --dir "$T/x/journal" >"$T/v3.log" 2>&1 ||
 	{ cat "$T/v3.log"; fail "rebuilt ledger does not verify"; }
+note "a crash between a segment's close and its block: caught up at open"
+rm -rf "$T/y"; cp -a "$T/keep" "$T/y"
+LAST=$(tail -n 1 "$T/y/ledger/LEDGER" | awk '{print $2}')
+sed -i '$d' "$T/y/ledger/LEDGER"
+rm "$T/y/ledger/${LAST%.wpj}.wpl"
+"$SIM" history $FLEET --from $((B + 10)) --to $((B + 20)) --step 10s \
+    --data-dir "$T/y" --maps-dir "$ROOT/etc" >"$T/y.log" 2>&1 ||
+	{ cat "$T/y.log"; fail "history after the crash"; }
+grep -q "block(s) written after a crash" "$T/y.log" ||
+	{ cat "$T/y.log"; fail "no catch-up logged"; }
+tail -n 1 "$T/y/ledger/LEDGER" | grep -q " $LAST " || fail "block not caught up"
+"$WATTPATH" journal verify --dir "$T/y/journal" >"$T/v4.log" 2>&1 ||
+	{ cat "$T/v4.log"; fail "caught-up ledger does not verify"; }
 # rebuild after expiry keeps the blocks whose raw segments are gone
 "$WATTPATH" ledger rebuild -c "$C" >"$T/rb2.log" 2>&1 ||
 	{ cat "$T/rb2.log"; fail "rebuild after expiry"; }
