@@ -12,7 +12,8 @@
  * DAYS >= 365, over the first 365, and prints seconds, blocks used and the
  * ledger's bytes per series per year.
  *
- * Usage: bench_ledger [NODES [DAYS]]   (defaults 1000 31)
+ * Usage: bench_ledger [NODES [DAYS]]   (defaults 1000 31; BENCH_KEEP=1
+ * keeps the ledger and its config, for profiling `wattpath report`)
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -332,6 +333,10 @@ main(int argc, char **argv)
 		return 1;
 	conf_free(c);
 	conf_errs_fini(&errs);
+	if (getenv("BENCH_KEEP") != NULL) {	/* for profiling */
+		printf("(kept %s)\n", dir);
+		return 0;
+	}
 	rm_dir(ldir);
 	unlink(cfg);
 	rmdir(dir);
