@@ -10,7 +10,8 @@
 #   make demo       run the collector on the built-in simulated fleet
 #   make bench      benchmarks (figures go to docs/benchmarks.md by hand)
 #   make asan       sanitizer build in build-asan/
-#   make fuzz       longer fuzzing of the parsers (clang, libFuzzer)
+#   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
+#                   libFuzzer; docs/hardening.md)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PKG_CONFIG ?= pkg-config
@@ -46,7 +47,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all sim deps lint check unit integration asan check-asan demo \
-	demo-serve bench fuzz install clean
+	demo-serve bench fuzz fuzz-bins fuzz-bins-in install clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
@@ -135,9 +136,29 @@ bench:
 	@$(MAKE) --no-print-directory all sim $(BENCH_BINS)
 	@tests/bench/run.sh
 
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), linked with the library built
+# by clang with ASan+UBSan and fuzzer instrumentation in build-fuzz/.
+FUZZ_SECONDS ?= 300
+CLANG	?= clang
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=build-fuzz CC=$(CLANG) WERROR= \
+	CFLAGS='-O1 -g -fno-omit-frame-pointer -Wno-unknown-warning-option' \
+	SANITIZE='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined'
+
+fuzz-bins:
+	+@$(FUZZ_MAKE) fuzz-bins-in
+
+fuzz-bins-in: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libwattpath.a $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libwattpath.a $(LIBS)
+
 fuzz:
 	@scripts/deps.sh check
-	@tests/fuzz/run.sh 300
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: $(BUILD)/wattpath
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wattpath \
@@ -151,6 +172,6 @@ install: $(BUILD)/wattpath
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/wattpath.service
 
 clean:
-	rm -rf build build-asan wattpath wattpath-sim
+	rm -rf build build-asan build-fuzz wattpath wattpath-sim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -149,7 +149,8 @@ segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 		return;
 	if (t1 - t0 > g->max_gap)
 		g->max_gap = t1 - t0;
-	if (g->o.interval > 0 && t1 - t0 > 3 * g->o.interval)
+	if (g->o.kind != WP_COUNTER && g->o.interval > 0 &&
+	    t1 - t0 > 3 * g->o.interval)
 		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
 		    "than 3 intervals of %.0f s)", SEC(t1 - t0),
 		    SEC(g->o.interval));
@@ -225,7 +226,7 @@ integ_span_fits(const struct integ *g, const struct integ_span *sp)
 		return false;
 	if (sp->n == 1)
 		return true;
-	if (sp->refuse || (g->o.interval > 0 &&
+	if (sp->refuse || (g->o.kind != WP_COUNTER && g->o.interval > 0 &&
 	    sp->max_gap > 3 * g->o.interval))
 		return false;
 	if (sp->t1 <= g->o.from || sp->t0 >= g->o.to)
@@ -295,7 +296,8 @@ integ_add_span_gone(struct integ *g, const struct integ_span *sp)
 		refuse(g, INTEG_RESET, "counter reset or step back inside the "
 		    "window (between %.0f and %.0f s after start)",
 		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));
-	if (inside && g->o.interval > 0 && sp->max_gap > 3 * g->o.interval)
+	if (inside && g->o.kind != WP_COUNTER && g->o.interval > 0 &&
+	    sp->max_gap > 3 * g->o.interval)
 		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
 		    "than 3 intervals of %.0f s)", SEC(sp->max_gap),
 		    SEC(g->o.interval));

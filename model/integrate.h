@@ -14,10 +14,12 @@
  * A window is refused (integ_finish returns -1 with a reason) when it is
  * shorter than min_window (60 s), when no reading lies at or before from
  * or at or after to, when it spans a counter reset or discontinuity or a
- * step the collector refused as implausible (its energy unknown), a gap
- * between readings longer than 3 sampling intervals, or when the counter's
- * resolution is too coarse for the energy measured (one step, more than
- * max_res_error of it: an EnergykWh counter over a short run).
+ * step the collector refused as implausible (its energy unknown), a
+ * gauge's gap between readings longer than 3 sampling intervals (a
+ * counter's gap is exact energy: the device counted through it, and a
+ * reset inside shows as a step back or a new reset time), or when the
+ * counter's resolution is too coarse for the energy measured (one step,
+ * more than max_res_error of it: an EnergykWh counter over a short run).
  *
  * Bounds (integ_result): a counter's difference of two quantized readings
  * (both truncated or both rounded, each edge interpolated between two
@@ -47,7 +49,7 @@ enum integ_reason {
 	INTEG_SHORT,		/* window shorter than min_window */
 	INTEG_NO_DATA,		/* no reading around an edge */
 	INTEG_RESET,		/* counter reset or discontinuity inside */
-	INTEG_GAP,		/* readings further apart than 3 intervals */
+	INTEG_GAP,		/* gauge readings further apart than 3 intervals */
 	INTEG_RESOLUTION,	/* counter too coarse for this window */
 	INTEG_IMPLAUSIBLE	/* a step refused as implausible inside */
 };
@@ -148,7 +150,7 @@ int	 integ_add_span(struct integ *g, const struct integ_span *sp);
 /* A span that does not fit and whose readings are gone (a ledger slot
  * whose raw records expired): its first reading is fed as a point, its
  * last ends it, and inside the window what would have refused the
- * window refuses it (a reset or step back, a gap longer than 3
+ * window refuses it (a reset or step back, a gauge's gap longer than 3
  * intervals), the reason the readings would give, without their exact
  * time.  A span that could be fed whole is, by the interpolation between
  * its first and last readings (the edge snaps to the slot). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_check.h"
 #include "report_fleet.h"
 #include "report_node.h"
 
@@ -151,6 +152,29 @@ nodes(const struct report_input *in, const struct report_sel *sel,
 		    r->pue.value;
 }
 
+/* Whether the request log's out tokens cover enough of the counted ones
+ * for an SLO figure (flagged when not, and when only in part). */
+static bool
+slo_covered(struct report *r, double out)
+{
+	double share = out / r->out;
+
+	if (share < REPORT_CHECK_SLO_COVER) {
+		report_check_flag(r, "request log: its %.0f output tokens cover "
+		    "%.3g %% of the %.0f counted, under the %.0f %% an SLO "
+		    "figure needs: no SLO figure", out, 100 * share, r->out,
+		    100 * REPORT_CHECK_SLO_COVER);
+		r->slo_share = NAN;
+		return false;
+	}
+	if (share < 0.995)
+		report_check_flag(r, "request log: its %.0f output tokens cover "
+		    "%.3g %% of the %.0f counted: the SLO share is measured over "
+		    "that %.3g %% only and applied to all", out, 100 * share,
+		    r->out, 100 * share);
+	return true;
+}
+
 /* The share of output tokens of requests ending in the window that met
  * report.slo, applied to the counted tokens. */
 static void
@@ -167,7 +191,8 @@ slo(const struct report_input *in, struct report *r)
 	    s->slo_ttft_ms / 1000, s->slo_tpot_ms / 1000, &rw);
 	r->slo_share = rw.out_tokens > 0 ? (double)rw.slo_out_tokens /
 	    (double)rw.out_tokens : NAN;
-	if (isfinite(r->slo_share) && r->out > 0)
+	if (isfinite(r->slo_share) && r->out > 0 && slo_covered(r,
+	    (double)rw.out_tokens))
 		r->slo = r->out * r->slo_share;
 }
 
@@ -250,7 +275,10 @@ build(const struct report_input *in, struct report_sel *sel,
 	slo(in, r);
 	/* over the nodes that have both, measured or modeled */
 	r->wall_to_gpu = rg > 0 ? rw / rg : NAN;
-	return fleet(in, sel, nv, r);
+	if (fleet(in, sel, nv, r) == -1)
+		return -1;
+	report_check(in, sel, r);
+	return 0;
 }
 
 struct report *
@@ -293,6 +321,7 @@ report_free(struct report *r)
 	report_carbon_free(r);
 	report_disclose_free(&r->disc);
 	report_warnings_fini(&r->warnings);
+	report_warnings_fini(&r->checks);
 	free(r);
 }
 

@@ -229,6 +229,8 @@ struct report {
 	struct report_cost cost;
 	struct report_disclosure disc;
 	struct report_warnings warnings;
+	/* plausibility findings (report_check.h), also in warnings */
+	struct report_warnings checks;
 };
 
 /* The curve document of `wattpath curve`: one node or one class. */

@@ -3,6 +3,9 @@
 # demo, if any is missing.  As root it runs apt-get (after apt-get update
 # when a package is not found); otherwise it prints the exact command.
 # Usage: scripts/deps.sh [build|check|demo|bench]
+# check: clang with libclang-rt-dev, whose libclang-rt-14-dev (Debian 12)
+# carries libFuzzer and the sanitizer runtimes: without it 490-fuzz-short
+# skips, which fails make check.
 set -u
 build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
 libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "sim_conf.h"
+#include "../collector/lib/datafile.h"
 
 /* Writes text to path with mode 0600 (secrets). */
 static int
@@ -61,6 +63,22 @@ node_block(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 	    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));
 }
 
+/* maps_dir, always and absolute, so the config works from any directory:
+ * the one given, else the source tree's etc/ this binary was built in,
+ * else the installed share directory. */
+static void
+maps_dir_line(FILE *f, const char *given)
+{
+	char abs[PATH_MAX];
+
+	if (given != NULL && realpath(given, abs) == NULL)
+		snprintf(abs, sizeof(abs), "%s", given);	/* check-config
+								   says */
+	else if (given == NULL && datafile_source_etc(abs, sizeof(abs)) < 0)
+		snprintf(abs, sizeof(abs), "%s", WP_PREFIX "/share/wattpath");
+	fprintf(f, "  maps_dir: \"%s\"\n", abs);
+}
+
 static void
 body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
     const char *dir)
@@ -82,8 +100,7 @@ body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 		fprintf(f, "  fsync: %s\n", o->fsync);
 	if (o->retention != NULL)
 		fprintf(f, "  journal_retention: %s\n", o->retention);
-	if (o->maps_dir != NULL)
-		fprintf(f, "  maps_dir: \"%s\"\n", o->maps_dir);
+	maps_dir_line(f, o->maps_dir);
 	fprintf(f, "credentials:\n  - {name: bmc, username: %s, "
 	    "password_file: \"%s/secrets/bmc\"}\n", s->user, dir);
 	if (o->with_pdus)

@@ -22,7 +22,8 @@ struct sim_conf_opts {
 	int		 with_pdus;	/* the SNMP front end runs */
 	const char	*pdu_profile;
 	const char	*meter_map;
-	const char	*maps_dir;	/* or NULL */
+	const char	*maps_dir;	/* or NULL: the source tree's etc/, else the
+				   share directory (written absolute) */
 	const char	*data_dir;	/* NULL: <dir>/data */
 	const char	*fsync;		/* collector.fsync, or NULL */
 	const char	*retention;	/* collector.journal_retention, or NULL */

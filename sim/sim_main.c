@@ -157,9 +157,15 @@ opt_other(struct sim_args *a, int c, const char *v)
 	case 'j':
 		a->json = 1;
 		return 0;
-	case 'e':
-		a->every = strtod(v, NULL);
-		return a->every > 0 && a->every < 86400 ? 0 : -1;
+	case 'e': {	/* a duration; a bare number is seconds */
+		wp_time d;
+
+		if (clock_parse_duration(v, &d) == -1 || d <= 0 ||
+		    d >= 86400 * WP_SEC)
+			return -1;
+		a->every = (double)d / WP_SEC;
+		return 0;
+	}
 	case 'd':
 		a->days = strtod(v, NULL);
 		return a->days > 0 && a->days <= 400 ? 0 : -1;

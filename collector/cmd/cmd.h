@@ -7,6 +7,11 @@
 #ifndef WP_CMD_H
 #define WP_CMD_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../lib/clock.h"
+
 int	 cmd_run(int argc, char **argv);		/* run_cmd.c */
 int	 cmd_check_config(int argc, char **argv);	/* conf_cmd.c */
 int	 cmd_journal(int argc, char **argv);		/* journal_cmd.c */
@@ -15,5 +20,15 @@ int	 cmd_probe(int argc, char **argv);		/* probe_cmd.c */
 int	 cmd_report(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_curve(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_graph(int argc, char **argv);		/* graph_cmd.c */
+
+/* help.c: every command's synopsis to f; one command's synopsis, with
+ * every option when full, to f (0, or -1 when there is no such command). */
+void	 cmd_synopsis(FILE *f);
+int	 cmd_usage(const char *name, FILE *f, bool full);
+/* A time option of command cmd (lib/timearg.h: the start of a span, or
+ * its end when to), "now" being the real clock.  0, or -1 said on stderr:
+ * "wattpath report: --from: cannot parse 'xyz' (expected ...)". */
+int	 cmd_time_opt(const char *cmd, const char *opt, const char *arg,
+	    bool to, wp_time *out);
 
 #endif

@@ -18,7 +18,7 @@
 static int
 check_usage(void)
 {
-	fprintf(stderr, "usage: wattpath check-config -c FILE [-v]\n");
+	cmd_usage("check-config", stderr, false);
 	return 2;
 }
 

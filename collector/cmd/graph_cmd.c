@@ -138,8 +138,7 @@ node_lines(struct gargs *a, const struct wp_conf *c, const struct wp_node *nd)
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: wattpath graph -c FILE --node N [--from T "
-	    "--to T] -o FILE.png|svg\n");
+	cmd_usage("graph", stderr, false);
 	return 2;
 }
 
@@ -211,11 +210,13 @@ cmd_graph(int argc, char **argv)
 		case 'c': cfg = optarg; break;
 		case 'n': node = optarg; break;
 		case 'o': out = optarg; break;
-		case 'f': if (clock_parse_time(optarg, &from) == -1)
-				return usage();
+		case 'f': if (cmd_time_opt("graph", "--from", optarg, false,
+			    &from) == -1)
+				return 2;
 			break;
-		case 't': if (clock_parse_time(optarg, &to) == -1)
-				return usage();
+		case 't': if (cmd_time_opt("graph", "--to", optarg, true,
+			    &to) == -1)
+				return 2;
 			break;
 		default: return usage();
 		}

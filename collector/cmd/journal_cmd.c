@@ -24,9 +24,7 @@
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: wattpath journal verify (-c FILE | --dir DIR)"
-	    "\n       wattpath journal export (-c FILE | --dir DIR) "
-	    "[--from T] [--to T]\n");
+	cmd_usage("journal", stderr, false);
 	return 2;
 }
 
@@ -162,11 +160,9 @@ cmd_journal(int argc, char **argv)
 		else if (strcmp(a, "--dir") == 0)
 			dir = v;
 		else if (strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) {
-			if (clock_parse_time(v, a[2] == 'f' ? &from : &to)) {
-				fprintf(stderr, "wattpath journal: bad time "
-				    "'%s'\n", v);
+			if (cmd_time_opt("journal", a, v, a[2] == 't',
+			    a[2] == 'f' ? &from : &to) == -1)
 				return 2;
-			}
 		} else
 			return usage();
 		i++;

@@ -2,6 +2,7 @@
  * wattpath - out-of-band fleet power collector.
  * main() dispatches subcommands; it is the only place that exits.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -13,30 +14,49 @@
 static const struct {
 	const char	*name;
 	int		(*fn)(int, char **);
-	const char	*usage;
 } commands[] = {
-	{ "run", cmd_run, "run -c FILE [--once] [--syslog]" },
-	{ "check-config", cmd_check_config, "check-config -c FILE" },
-	{ "probe", cmd_probe, "probe URL [options] [--json]" },
-	{ "report", cmd_report,
-	    "report -c FILE (--from T --to T | --requests LOG) [--format json|md|csv]" },
-	{ "curve", cmd_curve,
-	    "curve -c FILE (--node N | --class C) --from T --to T [--format json|csv|svg]" },
-	{ "graph", cmd_graph, "graph -c FILE --node N [--from T --to T] -o FILE.png|svg" },
-	{ "journal", cmd_journal, "journal (verify | export) -c FILE [--from T --to T]" },
-	{ "ledger", cmd_ledger, "ledger rebuild (-c FILE | --dir DIR)" },
+	{ "run", cmd_run },
+	{ "check-config", cmd_check_config },
+	{ "probe", cmd_probe },
+	{ "report", cmd_report },
+	{ "curve", cmd_curve },
+	{ "graph", cmd_graph },
+	{ "journal", cmd_journal },
+	{ "ledger", cmd_ledger },
 };
 
-static int
-usage(FILE *f)
+static bool
+is_help(const char *a)
 {
-	size_t i;
+	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
 
-	fprintf(f, "usage: wattpath COMMAND [options]\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "       wattpath %s\n", commands[i].usage);
-	fprintf(f, "       wattpath version\n");
-	return f == stdout ? 0 : 2;
+/* `help`, `help CMD`: to stdout, 0; an unknown CMD: 2. */
+static int
+help(int argc, char **argv)
+{
+	if (argc < 3) {
+		cmd_synopsis(stdout);
+		return 0;
+	}
+	if (cmd_usage(is_help(argv[2]) ? "help" : argv[2], stdout,
+	    true) == 0)
+		return 0;
+	fprintf(stderr, "wattpath: unknown command '%s'\n", argv[2]);
+	cmd_synopsis(stderr);
+	return 2;
+}
+
+/* CMD ... --help ... (before any "--"): the command's usage, 0. */
+static bool
+wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (is_help(argv[i]))
+			return true;
+	return false;
 }
 
 /* No core dump and no ptrace by another user: the process holds BMC
@@ -57,18 +77,22 @@ main(int argc, char **argv)
 
 	no_core_dumps();
 	log_init(LOG_LVL_INFO, 0, "wattpath");
-	if (argc < 2)
-		return usage(stderr);
+	if (argc < 2) {
+		cmd_synopsis(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "help") == 0 || is_help(argv[1]))
+		return help(argc, argv);
+	if (wants_help(argc, argv) && cmd_usage(argv[1], stdout, true) == 0)
+		return 0;
 	if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("wattpath %s\n", WP_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0)
-		return usage(stdout);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "wattpath: unknown command '%s'\n", argv[1]);
-	return usage(stderr);
+	cmd_synopsis(stderr);
+	return 2;
 }

@@ -177,13 +177,7 @@ probe_print_table(FILE *f, const char *target, const struct wp_probe_result *r)
 static int
 probe_usage(void)
 {
-	fprintf(stderr,
-	    "usage: wattpath probe URL [--json] [--protocol redfish|prometheus|snmp|modbus]\n"
-	    "       [--user U --password-file F] [--ca-file F | --insecure]\n"
-	    "       [--community-file F] [--snmp-version 2c|3 --auth-protocol P\n"
-	    "        --auth-password-file F --priv-protocol P --priv-password-file F\n"
-	    "        --security-level L] [--profile NAME] [--maps-dir DIR]\n"
-	    "       [--timeout DURATION] [-o key=value ...]\n");
+	cmd_usage("probe", stderr, false);
 	return 2;
 }
 
@@ -260,8 +254,12 @@ parse_args(int argc, char **argv, struct probe_args *a)
 		case 'f': a->req.profile = optarg; break;
 		case 'm': a->req.maps_dir = optarg; break;
 		case 't':
-			if (clock_parse_duration(optarg, &a->req.timeout) == -1)
+			if (clock_parse_duration(optarg, &a->req.timeout) == -1) {
+				fprintf(stderr, "wattpath probe: --timeout: cannot "
+				    "parse '%s' (expected a duration such as "
+				    "10s)\n", optarg);
 				return -1;
+			}
 			break;
 		case 'o': rc |= add_extra(a, NULL, optarg); break;
 		case 1: case 2: case 3: case 4: case 5: case 6:

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../model/report.h"
+#include "../../model/report_check.h"
 #include "../conf/conf.h"
 #include "../report/report_api.h"
 #include "../report/report_csv.h"
@@ -21,55 +22,54 @@
 #include "cmd.h"
 
 struct opts {
+	const char	*cmd;		/* "report" or "curve" */
 	const char	*cfg, *format;
 	const char	*from, *to;	/* as given: parsed after the options */
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
 	struct report_query q;
 };
 
-static const char report_usage[] = "usage: wattpath report -c CFG (--from T "
-    "--to T | --requests LOG) [--runs N] [--idle-from T --idle-to T] "
-    "[--period hour|day|month|year] [--format json|md|csv] "
-    "[--carbon-csv FILE|-]\n       wattpath report -c CFG --period month|year "
-    "--from T|2026|2026-01 [--to T|2026-12] [--format json|md|csv]\n";
-static const char curve_usage[] = "usage: wattpath curve -c CFG (--node N | "
-    "--class C) --from T --to T [--step D] [--format json|csv|svg]\n";
-
-/* A time option into *t; -1 (said) when it is not one. */
+/* A time option into *t (lib/timearg.h); -1 (said) when it is not one. */
 static int
-opt_time(const char *arg, wp_time *t, bool *have)
+opt_time(const char *cmd, const char *opt, const char *arg, bool to,
+    wp_time *t, bool *have)
 {
-	if (clock_parse_time(arg, t) == 0)
+	if (cmd_time_opt(cmd, opt, arg, to, t) == 0)
 		return *have = true, 0;
-	fprintf(stderr, "not a time (ISO-8601 or epoch seconds): %s\n", arg);
 	return -1;
 }
 
 /* --period, --step, --runs; -1 (said) when bad. */
 static int
-opt_value(int ch, const char *arg, struct report_request *r)
+opt_value(const char *cmd, int ch, const char *arg, struct report_request *r)
 {
+	char *end;
+
 	switch (ch) {
 	case 'P':
 		for (r->period = PUE_HOUR; r->period <= PUE_YEAR &&
 		    strcmp(pue_period_name(r->period), arg) != 0; r->period++)
 			;
 		if (r->period > PUE_YEAR) {
-			fprintf(stderr, "--period must be hour, day, month or "
-			    "year\n");
+			fprintf(stderr, "wattpath %s: --period: '%s' is not "
+			    "hour, day, month or year\n", cmd, arg);
 			return -1;
 		}
 		return 0;
 	case 'S':
 		if (clock_parse_duration(arg, &r->step) == -1 || r->step <= 0) {
-			fprintf(stderr, "bad --step %s\n", arg);
+			fprintf(stderr, "wattpath %s: --step: cannot parse '%s' "
+			    "(expected a duration above 0 such as 30s, 5m or "
+			    "1m30s)\n", cmd, arg);
 			return -1;
 		}
 		return 0;
 	default:
-		r->runs = atoi(arg);
-		if (r->runs < 1 || r->runs > REPORT_MAX_RUNS) {
-			fprintf(stderr, "--runs must be 1..%d\n",
+		r->runs = (int)strtol(arg, &end, 10);
+		if (end == arg || *end != '\0' || r->runs < 1 ||
+		    r->runs > REPORT_MAX_RUNS) {
+			fprintf(stderr, "wattpath %s: --runs: cannot parse '%s' "
+			    "(expected a whole number 1..%d)\n", cmd, arg,
 			    REPORT_MAX_RUNS);
 			return -1;
 		}
@@ -90,11 +90,16 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'N': o->q.node = optarg; return 0;
 	case 'C': o->q.cls = optarg; return 0;
 	case 'K': o->carbon_csv = optarg; return 0;
-	case 'f': o->from = optarg; have[0] = true; return 0;
-	case 't': o->to = optarg; have[1] = true; return 0;
-	case 'I': return opt_time(optarg, &r->idle_from, &have[2]);
-	case 'J': return opt_time(optarg, &r->idle_to, &have[3]);
-	case 'P': case 'S': case 'n': return opt_value(ch, optarg, r);
+	case 'f': o->from = optarg;
+		return opt_time(o->cmd, "--from", optarg, false, &r->from,
+		    &have[0]);
+	case 't': return opt_time(o->cmd, "--to", optarg, true, &r->to,
+	    &have[1]);
+	case 'I': return opt_time(o->cmd, "--idle-from", optarg, false,
+	    &r->idle_from, &have[2]);
+	case 'J': return opt_time(o->cmd, "--idle-to", optarg, true,
+	    &r->idle_to, &have[3]);
+	case 'P': case 'S': case 'n': return opt_value(o->cmd, ch, optarg, r);
 	default: return -1;
 	}
 }
@@ -106,34 +111,52 @@ period_table(const struct opts *o)
 	return o->q.req.period == PUE_MONTH || o->q.req.period == PUE_YEAR;
 }
 
-/* --from and --to; with the period table also "2026" and "2026-11" (a
- * calendar year or month: --from takes its start, --to its end, and a
- * --from alone the period it names).  -1 (said) when bad. */
+/* The period table with --from alone: the window is the span --from
+ * names ("2026": the year, "2026-11": the month).  -1 (said) when bad. */
 static int
-window_times(struct opts *o, bool have[4])
+period_window(struct opts *o, bool have[4])
 {
-	struct report_request *r = &o->q.req;
-	wp_time end = 0, dummy;
-	bool h;
-
-	if (o->from != NULL) {
-		if (period_table(o) && clock_parse_month(o->from, &r->from,
-		    &end) == 0)
-			;
-		else if (opt_time(o->from, &r->from, &h) == -1)
-			return -1;
-	}
-	if (o->to != NULL) {
-		if (period_table(o) && clock_parse_month(o->to, &dummy,
-		    &r->to) == 0)
-			;
-		else if (opt_time(o->to, &r->to, &h) == -1)
-			return -1;
-	} else if (end != 0) {
-		r->to = end;
-		have[1] = true;
-	}
+	if (!period_table(o) || !have[0] || have[1])
+		return 0;
+	if (cmd_time_opt(o->cmd, "--to", o->from, true, &o->q.req.to) != 0)
+		return -1;
+	have[1] = true;
 	return 0;
+}
+
+/* What the options together must hold; -1 (said) when they do not. */
+static int
+check_args(const struct opts *o, const bool have[4], bool curve,
+    const char *extra)
+{
+	const struct report_request *r = &o->q.req;
+	const char *why = NULL;
+
+	if (extra != NULL)
+		why = "an argument that is no option";
+	else if (o->cfg == NULL)
+		why = "-c FILE is needed";
+	else if (have[0] != have[1])
+		why = "--from and --to go together";
+	else if (have[2] != have[3])
+		why = "--idle-from and --idle-to go together";
+	else if (!r->have_window && (curve || o->q.requests == NULL))
+		why = curve ? "--from and --to are needed" : "--from and --to, "
+		    "or --requests, are needed";
+	else if (curve && (o->q.node == NULL) == (o->q.cls == NULL))
+		why = "one of --node and --class is needed";
+	else if (curve && o->carbon_csv != NULL)
+		why = "--carbon-csv is an option of report";
+	if (why == NULL && strcmp(o->format, curve ? "svg" : "md") != 0 &&
+	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0) {
+		fprintf(stderr, "wattpath %s: --format: '%s' is not json, csv "
+		    "or %s\n", o->cmd, o->format, curve ? "svg" : "md");
+		return -1;
+	}
+	if (why != NULL)
+		fprintf(stderr, "wattpath %s: %s%s%s\n", o->cmd, why,
+		    extra ? ": " : "", extra ? extra : "");
+	return why == NULL ? 0 : -1;
 }
 
 static int
@@ -160,26 +183,20 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 	int ch;
 
 	memset(o, 0, sizeof(*o));
+	o->cmd = curve ? "curve" : "report";
 	report_query_init(&o->q, 0, 0);
+	o->q.refuse_before_data = true;
 	r->have_window = false;
 	o->format = "json";
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:", lo, NULL)) != -1)
 		if (opt_one(ch, o, have) == -1)
 			return -1;
-	if (window_times(o, have) == -1)
+	if (period_window(o, have) == -1)
 		return -1;
 	r->have_window = have[0] && have[1];
 	r->have_idle = have[2] && have[3];
-	if (o->cfg == NULL || have[0] != have[1] || have[2] != have[3] ||
-	    (!r->have_window && (curve || o->q.requests == NULL)) ||
-	    (curve && (o->q.node == NULL) == (o->q.cls == NULL)) ||
-	    (curve && o->carbon_csv != NULL))
-		return -1;
-	if (strcmp(o->format, curve ? "svg" : "md") != 0 &&
-	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0)
-		return -1;
-	return 0;
+	return check_args(o, have, curve, optind != argc ? argv[optind] : NULL);
 }
 
 /* Options and config.  0, or the exit status (said). */
@@ -191,7 +208,7 @@ open_cmd(int argc, char **argv, bool curve, struct opts *o,
 	size_t i;
 
 	if (parse_args(argc, argv, o, curve) == -1) {
-		fputs(curve ? curve_usage : report_usage, stderr);
+		cmd_usage(o->cmd, stderr, false);
 		return 2;
 	}
 	if ((*c = conf_load(o->cfg, NULL, &errs)) == NULL) {
@@ -296,6 +313,12 @@ cmd_report(int argc, char **argv)
 	rc = write_carbon_csv(r, o.carbon_csv);
 	if (o.carbon_csv == NULL || strcmp(o.carbon_csv, "-") != 0)
 		print_report(r, o.format);
+	if (!report_has_figure(r)) {
+		fprintf(stderr, "wattpath report: no energy figure at any "
+		    "boundary in the window (%zu warnings say why)\n",
+		    r->warnings.n);
+		rc = 1;
+	}
 	report_free(r);
 	conf_free(c);
 	return rc;

@@ -16,9 +16,36 @@
 static int
 run_usage(void)
 {
-	fprintf(stderr, "usage: wattpath run -c FILE [--once] [--syslog] "
-	    "[--log-level LEVEL]\n");
+	cmd_usage("run", stderr, false);
 	return 2;
+}
+
+struct tally {
+	size_t	 up, polled;
+};
+
+static int
+count_up(const struct target_view *v, void *arg)
+{
+	struct tally *t = arg;
+
+	t->polled++;
+	t->up += v->up;
+	return 0;
+}
+
+/* --once: true (said) when no target of n gave a reading. */
+static bool
+once_failed(const struct collector *co, size_t n)
+{
+	struct tally t = { 0, 0 };
+
+	collector_each_target(co, count_up, &t);
+	if (t.up > 0 || n == 0)
+		return false;
+	log_error("--once: every target failed (%zu of %zu; %zu could not "
+	    "be set up)", n, n, n - t.polled);
+	return true;
 }
 
 int
@@ -39,7 +66,7 @@ cmd_run(int argc, char **argv)
 	struct wp_conf *conf;
 	struct wp_err err;
 	int ch, syslog_on = 0, rc;
-	size_t i;
+	size_t i, conf_targets;
 
 	while ((ch = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
 		switch (ch) {
@@ -62,9 +89,12 @@ cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s\n", errs.warn[i]);
 	conf_errs_fini(&errs);
 	if (level != NULL && log_level_parse(level) == -1) {
+		fprintf(stderr, "wattpath run: --log-level: '%s' is not error, "
+		    "warn, info or debug\n", level);
 		conf_free(conf);
-		return run_usage();
+		return 2;
 	}
+	conf_targets = conf->n_targets;
 	log_init(level ? log_level_parse(level) : conf->log_level,
 	    syslog_on || conf->log_syslog, "wattpath");
 	if ((co = collector_new(conf, &o, &err)) == NULL) {
@@ -80,6 +110,8 @@ cmd_run(int argc, char **argv)
 	rc = collector_run(co, &err);
 	if (rc == -1)
 		log_error("%s", err.msg);
+	else if (o.once && once_failed(co, conf_targets))
+		rc = -1;
 	expo_free(x);
 	collector_free(co);
 	return rc == 0 ? 0 : 1;

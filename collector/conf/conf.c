@@ -344,13 +344,33 @@ load_collector_http(struct ld *l, const struct ynode *m)
 		    "password, and tls_cert_file)", c->listen);
 }
 
+/* maps_dir: a directory; a relative one is the config file's, never
+ * the working directory's. */
+static void
+load_maps_dir(struct ld *l, const struct ynode *n, const char *v)
+{
+	struct stat st;
+	char *abs = NULL;
+
+	if (*v != '/' && l->c->conf_dir != NULL) {
+		if (asprintf(&abs, "%s/%s", l->c->conf_dir, v) < 0) {
+			l->oom = true;
+			return;
+		}
+		v = abs;
+	}
+	if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
+		conf_bad(l, n, "collector: maps_dir %s is not a directory", v);
+	set_str(l, &l->c->maps_dir, v);
+	free(abs);
+}
+
 static void
 load_collector_paths(struct ld *l, const struct ynode *m)
 {
 	static const char *const fsyncs[] = { "poll", "segment", "none", NULL };
 	const struct ynode *n;
 	const char *v;
-	struct stat st;
 
 	set_str(l, &l->c->data_dir, ycheck_scalar(&l->d, m, "data_dir", "collector",
 	    false));
@@ -369,12 +389,8 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 			check_hostport(l, n, "collector", "rrdcached", false);
 		set_str(l, &l->c->rrdcached, v);
 	}
-	if ((v = ycheck_scalar(&l->d, m, "maps_dir", "collector", false)) != NULL) {
-		if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
-			conf_bad(l, ynode_get(m, "maps_dir"), "collector: maps_dir "
-			    "%s is not a directory", v);
-		set_str(l, &l->c->maps_dir, v);
-	}
+	if ((v = ycheck_scalar(&l->d, m, "maps_dir", "collector", false)) != NULL)
+		load_maps_dir(l, ynode_get(m, "maps_dir"), v);
 	if ((v = ycheck_enum(&l->d, m, "fsync", "collector", fsyncs,
 	    "poll, segment, none")) != NULL)
 		set_str(l, &l->c->fsync, v);
@@ -1060,7 +1076,8 @@ target_conf(const struct ld *l, const struct pend *p)
 	    .kind = p->kind, .where = p->where, .block = p->block,
 	    .core_keys = core_keys(p->kind),
 	    .creds = l->c->creds, .n_creds = l->c->n_creds,
-	    .maps_dir = l->c->maps_dir, .node_gpu_inband = p->gpu_inband,
+	    .maps_dir = l->c->maps_dir, .conf_dir = l->c->conf_dir,
+	    .node_gpu_inband = p->gpu_inband,
 	    .interval = p->interval, .timeout = p->timeout };
 }
 
@@ -1203,7 +1220,9 @@ conf_load(const char *path, conf_driver_fn drivers, struct conf_errs *errs)
 
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (c->priv = l.pv = calloc(1, sizeof(*l.pv))) == NULL ||
-	    (c->path = strdup(path)) == NULL || (l.dir = dir_of(path)) == NULL)
+	    (c->path = strdup(path)) == NULL || (l.dir = dir_of(path)) == NULL ||
+	    ((c->conf_dir = realpath(l.dir, NULL)) == NULL &&
+	    (c->conf_dir = strdup(l.dir)) == NULL))
 		l.oom = true;
 	else
 		conf_defaults(c);
@@ -1262,6 +1281,7 @@ conf_free(struct wp_conf *c)
 	free(c->listen);
 	free(c->rrdcached);
 	free(c->maps_dir);
+	free(c->conf_dir);
 	free(c->fsync);
 	free(c->tls_cert_file);
 	free(c->tls_key_file);

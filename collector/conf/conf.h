@@ -80,7 +80,11 @@ struct wp_conf {
 	char		*data_dir;	/* default /var/lib/wattpath */
 	char		*listen;	/* host:port; default 127.0.0.1:9810 */
 	char		*rrdcached;	/* unix:/path or host:port, or NULL */
-	char		*maps_dir;	/* or NULL */
+	char		*maps_dir;	/* absolute (a relative one is taken from
+					   the config's directory), or NULL */
+	char		*conf_dir;	/* the config file's directory,
+					   absolute: data files are looked up
+					   there after maps_dir */
 	int		 log_level;
 	bool		 log_syslog;
 	wp_time		 journal_retention;	/* default 14 d */

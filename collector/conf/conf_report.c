@@ -1,8 +1,8 @@
 /*
  * conf_report.c - the report: and site: blocks and the meters' zone:,
  * typed at load (see conf_report.h).  A wrong type or value is an error
- * at its line; a key nothing reads inside these blocks is a warning (the
- * blocks' key set is kept as it was accepted before they were typed).
+ * at its line, and so is a key nothing reads (with the known key it is
+ * most likely a typo of): nothing in these blocks is silently ignored.
  */
 #include <math.h>
 #include <stdint.h>
@@ -16,21 +16,16 @@
 #include "conf.h"
 #include "conf_report.h"
 
-/* Keys of map not in allowed: warnings (nothing reads them). */
+/* Keys of map not in allowed: errors, with the nearest known key. */
 static void
 unread_keys(struct diag *d, const struct ynode *map, const char *where,
     const char *const *allowed)
 {
-	const struct ynode *c;
-
-	for (c = map->child; c != NULL; c = c->next)
-		if (!ynode_key_in(c->key, allowed))
-			diag_at(d, c, true, "%s: unknown key '%s' (ignored)",
-			    where, c->key);
+	ycheck_keys(d, map, where, allowed);
 }
 
 /* The mapping at key of m (NULL: absent, left empty, or another type,
- * reported); with keys, its unknown keys are warned. */
+ * reported); with keys, its unknown keys are errors. */
 static const struct ynode *
 get_map(struct diag *d, const struct ynode *m, const char *key,
     const char *where, const char *const *keys)

@@ -5,6 +5,7 @@
 
 #include "diag.h"
 #include "driver.h"
+#include "ycheck.h"
 #include "ynode.h"
 
 const struct wp_cred *
@@ -22,14 +23,8 @@ void
 driver_check_keys(const struct wp_target_conf *tc, const struct ynode *map,
     const char *where, const char *const *allowed, struct diag *d)
 {
-	const struct ynode *c;
-
-	for (c = map->child; c != NULL; c = c->next)
-		if (!ynode_key_in(c->key, allowed) && !(map == tc->block &&
-		    tc->core_keys != NULL && ynode_key_in(c->key,
-		    tc->core_keys)))
-			diag_at(d, c, false, "%s: unknown key '%s'", where,
-			    c->key);
+	ycheck_keys_also(d, map, where, allowed, map == tc->block ?
+	    tc->core_keys : NULL);
 }
 
 int

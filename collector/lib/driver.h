@@ -84,7 +84,10 @@ struct wp_target_conf {
 					   (name, interval...): NULL-ended */
 	const struct wp_cred	*creds;	/* the config's credentials */
 	size_t			 n_creds;
-	const char		*maps_dir;	/* collector.maps_dir, or NULL */
+	const char		*maps_dir;	/* collector.maps_dir (absolute),
+					   or NULL */
+	const char		*conf_dir;	/* the config file's directory
+					   (absolute), or NULL */
 	bool			 node_gpu_inband;	/* the node has gpu: */
 	wp_time			 interval;
 	wp_time			 timeout;

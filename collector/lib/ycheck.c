@@ -12,12 +12,24 @@ void
 ycheck_keys(struct diag *d, const struct ynode *map, const char *where,
     const char *const *allowed)
 {
-	const struct ynode *c;
+	ycheck_keys_also(d, map, where, allowed, NULL);
+}
 
-	for (c = map->child; c != NULL; c = c->next)
-		if (!ynode_key_in(c->key, allowed))
-			diag_at(d, c, false, "%s%sunknown key '%s'",
-			    where ? where : "", where ? ": " : "", c->key);
+void
+ycheck_keys_also(struct diag *d, const struct ynode *map, const char *where,
+    const char *const *allowed, const char *const *also)
+{
+	const struct ynode *c;
+	char hint[160];
+
+	for (c = map->child; c != NULL; c = c->next) {
+		if (ynode_key_in(c->key, allowed) || (also != NULL &&
+		    ynode_key_in(c->key, also)))
+			continue;
+		ynode_key_hint(hint, sizeof(hint), c->key, allowed, also);
+		diag_at(d, c, false, "%s%s%s", where ? where : "",
+		    where ? ": " : "", hint);
+	}
 }
 
 bool
@@ -84,7 +96,7 @@ ycheck_duration(struct diag *d, const struct ynode *map, const char *key,
 		return ynode_get(map, key) ? -1 : 1;
 	if (clock_parse_duration(n->value, &v) < 0) {
 		diag_at(d, n, false, "%s: %s: '%s' is not a duration (like "
-		    "10s, 5m, 1h)", where, key, n->value);
+		    "10s, 5m, 1h, 1m30s)", where, key, n->value);
 		return -1;
 	}
 	if (v < min || v > max) {

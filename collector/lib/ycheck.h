@@ -15,9 +15,15 @@
 struct diag;
 struct ynode;
 
-/* Reports every key of map not in the NULL-ended allowed list. */
+/* Reports every key of map not in the NULL-ended allowed list, as an
+ * error "where: unknown key 'k' (did you mean 'known'?)" at its line (the
+ * suggestion when one is close: ynode_key_nearest). */
 void	 ycheck_keys(struct diag *d, const struct ynode *map,
 	    const char *where, const char *const *allowed);
+/* The same with a second list of allowed keys (NULL: none). */
+void	 ycheck_keys_also(struct diag *d, const struct ynode *map,
+	    const char *where, const char *const *allowed,
+	    const char *const *also);
 /* "key:" written with no value ("", "~", "null"). */
 bool	 ycheck_is_null(const struct ynode *n);
 /* The member key of map if it has the given type (enum ynode_type), else

@@ -471,6 +471,123 @@ ynode_key_in(const char *key, const char *const *allowed)
 	return false;
 }
 
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of two neighbours, ASCII case folded), capped at 9. */
+static int
+key_distance(const char *a, const char *b)
+{
+	int rows[3][YNODE_KEY_MAX + 1], *pp, *p, *r, *t, i, j, c, v;
+	size_t na = strlen(a), nb = strlen(b);
+
+	if (na > YNODE_KEY_MAX || nb > YNODE_KEY_MAX)
+		return 9;
+	for (j = 0; j <= (int)nb; j++)
+		rows[1][j] = j;
+	pp = rows[0], p = rows[1], r = rows[2];
+	for (i = 1; i <= (int)na; i++) {
+		r[0] = i;
+		for (j = 1; j <= (int)nb; j++) {
+			c = tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]);
+			v = p[j - 1] + c;
+			if (p[j] + 1 < v)
+				v = p[j] + 1;
+			if (r[j - 1] + 1 < v)
+				v = r[j - 1] + 1;
+			if (i > 1 && j > 1 && c && tolower((unsigned char)
+			    a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) ==
+			    tolower((unsigned char)b[j - 1]) &&
+			    pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			r[j] = v;
+		}
+		t = pp;
+		pp = p;
+		p = r;
+		r = t;
+	}
+	return p[nb] < 9 ? p[nb] : 9;
+}
+
+/* Whether one of a, b starts the other at a word boundary ("ttft" and
+ * "ttft_ms", "grid" and "grid_zone"), case folded, the shorter >= 3. */
+static bool
+key_prefix(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	const char *s = na < nb ? a : b, *l = na < nb ? b : a;
+	size_t n = na < nb ? na : nb;
+
+	return n >= 3 && na != nb && strncasecmp(s, l, n) == 0 &&
+	    (l[n] == '_' || l[n] == '-');
+}
+
+static void
+nearest_in(const char *key, const char *const *list, const char **best,
+    int *best_d)
+{
+	int d;
+
+	for (; list != NULL && *list != NULL; list++) {
+		d = key_distance(key, *list);
+		if (key_prefix(key, *list) && d > 1)
+			d = 1;		/* "ttft" for "ttft_ms" */
+		if (d < *best_d) {
+			*best = *list;
+			*best_d = d;
+		}
+	}
+}
+
+const char *
+ynode_key_nearest(const char *key, const char *const *a,
+    const char *const *b)
+{
+	const char *best = NULL;
+	int best_d = 99, max;
+
+	nearest_in(key, a, &best, &best_d);
+	nearest_in(key, b, &best, &best_d);
+	/* one edit in a short key, two in a longer one, a third of a long
+	 * one: a suggestion should look like a typo of it */
+	max = strlen(key) <= 4 ? 1 : strlen(key) <= 9 ? 2 : 3;
+	return best != NULL && best_d <= max && best_d < (int)strlen(key) ?
+	    best : NULL;
+}
+
+#define KNOWN_LISTED	8	/* a block with at most this many keys lists them */
+
+int
+ynode_key_hint(char *buf, size_t len, const char *key,
+    const char *const *a, const char *const *b)
+{
+	const char *near = ynode_key_nearest(key, a, b);
+	const char *const *lists[2] = { a, b };
+	size_t n = 0, i, at;
+	int r;
+
+	if (near != NULL)
+		return snprintf(buf, len, "unknown key '%s' (did you mean "
+		    "'%s'?)", key, near);
+	for (i = 0; i < 2; i++)
+		for (at = 0; lists[i] != NULL && lists[i][at] != NULL; at++)
+			n++;
+	r = snprintf(buf, len, "unknown key '%s'", key);
+	if (n == 0 || n > KNOWN_LISTED || r < 0 || (size_t)r >= len)
+		return r;
+	/* a short block: its keys, so the right one is in the message */
+	r += snprintf(buf + r, len - (size_t)r, " (known:");
+	for (i = 0; i < 2; i++)
+		for (at = 0; lists[i] != NULL && lists[i][at] != NULL &&
+		    (size_t)r < len; at++)
+			r += snprintf(buf + r, len - (size_t)r, "%s %s",
+			    i + at == 0 ? "" : ",", lists[i][at]);
+	if ((size_t)r < len)
+		r += snprintf(buf + r, len - (size_t)r, ")");
+	return r;
+}
+
 int
 ynode_check_keys(const struct ynode *map, const char *const *allowed,
     struct wp_err *err)
@@ -483,9 +600,14 @@ ynode_check_keys(const struct ynode *map, const char *const *allowed,
 		return err_set(err, WP_E_CONFIG, "line %d: expected a mapping, "
 		    "not %s", map->line, ynode_type_name(map->type));
 	for (c = map->child; c != NULL; c = c->next)
-		if (!ynode_key_in(c->key, allowed))
-			return err_set(err, WP_E_CONFIG, "line %d: unknown key "
-			    "'%s'", c->line, c->key);
+		if (!ynode_key_in(c->key, allowed)) {
+			char hint[160];
+
+			ynode_key_hint(hint, sizeof(hint), c->key, allowed,
+			    NULL);
+			return err_set(err, WP_E_CONFIG, "line %d: %s",
+			    c->line, hint);
+		}
 	return 0;
 }
 

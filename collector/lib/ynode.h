@@ -16,6 +16,7 @@
 #define WP_YNODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "clock.h"
@@ -24,6 +25,8 @@
 struct diag;
 
 enum ynode_type { YN_SCALAR, YN_MAP, YN_SEQ };
+
+#define YNODE_KEY_MAX	64	/* longest key a suggestion is looked up for */
 
 struct ynode {
 	int		 type;		/* enum ynode_type */
@@ -63,6 +66,18 @@ int	 ynode_duration(const struct ynode *map, const char *key,
 	    wp_time *out, struct wp_err *err);
 /* Whether key is one of the NULL-ended list. */
 bool	 ynode_key_in(const char *key, const char *const *list);
+/* The known key (of the NULL-ended lists a and b; b may be NULL) that the
+ * unknown key is most likely a typo of, or NULL: the nearest by edit
+ * distance (case folded; a key that is a word-prefix of a known one, as
+ * "ttft" of "ttft_ms", counts as one edit), if close enough. */
+const char *ynode_key_nearest(const char *key, const char *const *a,
+	    const char *const *b);
+/* "unknown key 'k' (did you mean 'known'?)", else, for a block of at most
+ * 8 keys, "unknown key 'k' (known: a, b, c)", else "unknown key 'k'" into
+ * buf: the one wording of every unknown key.  snprintf's result (the text
+ * is cut at len). */
+int	 ynode_key_hint(char *buf, size_t len, const char *key,
+	    const char *const *a, const char *const *b);
 /* Fails naming the first key of map not in the NULL-ended allowed list. */
 int	 ynode_check_keys(const struct ynode *map,
 	    const char *const *allowed, struct wp_err *err);

@@ -85,6 +85,22 @@ select_nodes(const struct wp_conf *c, const struct report_query *q,
 	return 0;
 }
 
+/* -1 with err when the journal's first reading (any target) comes after
+ * the window's start: the window starts before the data. */
+static int
+before_data(const struct run *u, struct wp_err *err)
+{
+	char a[40], b[40];
+
+	if (!u->ld.seen || u->ld.first_t <= u->plan.from)
+		return 0;
+	clock_iso8601(u->plan.from, a, sizeof(a));
+	clock_iso8601(u->ld.first_t, b, sizeof(b));
+	return err_set(err, WP_E_CONFIG, "the window starts at %s, before the "
+	    "first reading in the journal (at %s): no figure can be computed "
+	    "over it; start the window at or after %s", a, b, b);
+}
+
 /* Everything up to the model: the request log, the windows, the journal,
  * the site's files.  0, or -1 with err. */
 static int
@@ -109,6 +125,8 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	u->ld = (struct report_load){ .c = c, .p = &u->plan,
 	    .selected = u->selected, .cancel = q->cancel };
 	if (report_load_scan(&u->ld, err) == -1)
+		return -1;
+	if (q->refuse_before_data && before_data(u, err) == -1)
 		return -1;
 	if (!req.curve)
 		report_site_data_load(c, &u->data);

@@ -28,6 +28,10 @@ struct report_query {
 	const char	*requests;	/* request log path, or NULL */
 	const char	*node, *cls;	/* curve: exactly one */
 	const atomic_bool *cancel;	/* stops the journal scan, or NULL */
+	/* refuse a window that starts before the journal's first reading
+	 * (the command line; the exposition's "last N minutes" just after a
+	 * start is answered with its warnings instead) */
+	bool		 refuse_before_data;
 };
 
 /* A query of [from, to) with every other choice at its default. */

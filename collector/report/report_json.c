@@ -639,7 +639,9 @@ report_json_doc(const struct report *r)
 		jset(root, "carbon", carbon_json(r));
 	if (r->has_cost)
 		jset(root, "cost", cost_json(&r->cost));
-	jset(root, "disclosure", disclosure_json(&r->disc));
+	jset(root, "disclosure", w = disclosure_json(&r->disc));
+	if (r->checks.n > 0)	/* the plausibility findings */
+		jset(w, "plausibility", warnings_json(&r->checks));
 	jset(root, "warnings", warnings_json(&r->warnings));
 	return root;
 }

@@ -396,6 +396,15 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 		integ_add(&s->run[i], t, x, pf);
 }
 
+/* The earliest good reading scanned. */
+static void
+seen(struct report_load *l, wp_time t)
+{
+	if (!l->seen || t < l->first_t)
+		l->first_t = t;
+	l->seen = true;
+}
+
 /*
  * One journal record.  Hot path: each value's series is found by hashing
  * target and series (no formatting); only a series seen for the first
@@ -414,6 +423,7 @@ on_record(const struct journal_record *rec, void *arg)
 		return -1;
 	if (rec->status != 0 || rec->n == 0)
 		return 0;
+	seen(l, rec->t_real);
 	for (i = 0; i < rec->n; i++) {
 		const struct journal_value *v = &rec->v[i];
 		wp_time t = v->s.t_real ? v->s.t_real : rec->t_real;
@@ -583,6 +593,8 @@ on_summary(const struct jsum *sm, void *arg)
 	}
 	for (i = 0; i < sm->ns; i++)
 		sum_apply(l, l->sum_ser[i], &sm->s[i]);
+	if (sm->ns > 0)
+		seen(l, sm->rec_min);
 	return 1;
 }
 

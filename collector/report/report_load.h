@@ -36,6 +36,8 @@ struct report_load {
 	size_t		 ledger_used;	/* ledger blocks taken whole */
 	size_t		 ledger_forced;	/* blocks whose raw segment expired */
 	size_t		 ledger_snapped;	/* their spans not applied exactly */
+	bool		 seen;		/* a good record scanned, any target */
+	wp_time		 first_t;	/* the earliest one's time, with seen */
 	/* private: */
 	struct hmap	 ser;		/* by "target|series" */
 	struct report_series **sum_ser;	/* per summary series */

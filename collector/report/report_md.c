@@ -398,6 +398,7 @@ md_disclosure(const struct report *r, FILE *f)
 {
 	const struct report_disclosure *d = &r->disc;
 	char a[32], b[32];
+	size_t i;
 	int k;
 
 	fprintf(f, "\n## Disclosure\n");
@@ -417,6 +418,8 @@ md_disclosure(const struct report *r, FILE *f)
 		if (d->partial[k] != NULL)
 			fprintf(f, "- **Partial %s boundary**: %s.\n",
 			    bnd_name(k), d->partial[k]);
+	for (i = 0; i < r->checks.n; i++)
+		fprintf(f, "- **Plausibility**: %s.\n", r->checks.v[i]);
 	if (d->has_requests)
 		fprintf(f, "- **Request log**: %zu requests; ISL p50 %s, OSL "
 		    "p50 %s.\n", d->requests, report_md_sig(d->isl.n ?

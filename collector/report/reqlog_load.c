@@ -43,7 +43,7 @@ get_count(json_object *o, const char *const *names, long long *out)
 		return -1;
 	errno = 0;
 	*out = json_object_get_int64(v);
-	return *out < 0 || errno != 0 ? -1 : 0;
+	return *out < 0 || *out > REQLOG_TOKENS_MAX || errno != 0 ? -1 : 0;
 }
 
 /* Optional seconds: absent -> -1; present but bad -> error. */

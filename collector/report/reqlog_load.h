@@ -14,7 +14,10 @@
  * Required: start, end (end >= start), input and output tokens.  A line
  * that is not a JSON object or lacks or contradicts these is counted in
  * n_bad (its line number kept for the first few), never guessed; blank lines
- * are skipped.  Lines longer than REQLOG_LINE_MAX are bad.
+ * are skipped.  Lines longer than REQLOG_LINE_MAX are bad, and so is a
+ * token count above REQLOG_TOKENS_MAX (no request is that large; the cap
+ * keeps a window's sums, at most REQLOG_MAX_ENTRIES requests, far from
+ * overflowing).
  */
 #ifndef WP_REQLOG_LOAD_H
 #define WP_REQLOG_LOAD_H
@@ -25,6 +28,7 @@
 #include "../lib/err.h"
 
 #define REQLOG_LINE_MAX		(64u << 10)
+#define REQLOG_TOKENS_MAX	1000000000LL	/* per request, each way */
 
 /* Parses buf into a new log (caller frees with reqlog_free); NULL + err
  * only on out-of-memory or when no line at all is valid. */

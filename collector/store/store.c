@@ -584,8 +584,11 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	}
 	f->h = h;
 	/* The first batch is shorter by a share of the delay fixed by the
-	 * path, so that files opened together are written spread out. */
-	f->delay = st->delay - (time_t)(h % (uint64_t)(st->delay + 1));
+	 * path, so that files opened together are written spread out; it
+	 * is never empty (1 s .. delay), so the file is created at a write,
+	 * not at its first value. */
+	f->delay = st->delay > 0 ?
+	    st->delay - (time_t)(h % (uint64_t)st->delay) : 0;
 	if (hmap_put(&st->files, h, f) == -1) {
 		err_set(err, WP_E_INTERNAL, "store: out of memory");
 		goto fail;

@@ -167,18 +167,18 @@ conf_modbus(const struct wp_target_conf *tc, struct mb_link_conf *lc,
 		    (double)lc->timeout / WP_SEC, (double)tc->timeout / WP_SEC);
 }
 
-/* The register map stem, found in maps_dir, ./etc or the installed
- * share directory; NULL with err. */
+/* The register map stem, found in the data-file search (datafile.h);
+ * NULL with err. */
 static struct regmap *
-map_open(const char *maps_dir, const char *stem, struct wp_err *err)
+map_open(const char *maps_dir, const char *conf_dir, const char *stem,
+    struct wp_err *err)
 {
 	char path[4096];
 
-	if (datafile_find(maps_dir, "meter-maps", stem, ".yaml", path,
-	    sizeof(path)) == -1) {
+	if (datafile_find(maps_dir, conf_dir, "meter-maps", stem, ".yaml",
+	    path, sizeof(path)) == -1) {
 		err_set(err, WP_E_CONFIG, "unknown meter map '%s' (no "
-		    "meter-maps/%s.yaml in maps_dir, ./etc or %s/share/"
-		    "wattpath)", stem, stem, WP_PREFIX);
+		    "meter-maps/%s.yaml in %s)", stem, stem, DATAFILE_SEARCH);
 		return NULL;
 	}
 	return regmap_load_file(path, stem, err);
@@ -195,7 +195,7 @@ load_map(const struct wp_target_conf *tc, struct diag *d)
 	if ((stem = ycheck_scalar(d, tc->block, "map", tc->where,
 	    true)) == NULL)
 		return NULL;
-	if ((map = map_open(tc->maps_dir, stem, &err)) == NULL)
+	if ((map = map_open(tc->maps_dir, tc->conf_dir, stem, &err)) == NULL)
 		diag_err(d, ynode_get(tc->block, "map"), tc->where, &err,
 		    false);
 	return map;
@@ -655,7 +655,7 @@ mb_probe(const struct wp_probe_req *req, const struct wp_services *svc,
 
 	(void)svc;
 	if (probe_parse(req, &lc, stem, sizeof(stem), err) == -1 ||
-	    (map = map_open(req->maps_dir, stem, err)) == NULL ||
+	    (map = map_open(req->maps_dir, NULL, stem, err)) == NULL ||
 	    regmap_plan(map, &plan, err) == -1 ||
 	    (link = mb_link_new(&lc, err)) == NULL)
 		goto out;

@@ -309,10 +309,14 @@ static int
 check_keys(struct ydoc *y, const struct ynode *map, const char *const *allowed)
 {
 	const struct ynode *k;
+	char hint[160];
 
 	for (k = map->child; k != NULL; k = k->next)
-		if (!ynode_key_in(k->key, allowed))
-			return yerr(y, k, "unknown key \"%s\"%s", k->key, "");
+		if (!ynode_key_in(k->key, allowed)) {
+			ynode_key_hint(hint, sizeof(hint), k->key, allowed,
+			    NULL);
+			return yerr(y, k, "%s%s", hint, "");
+		}
 	return 0;
 }
 

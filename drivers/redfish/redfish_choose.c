@@ -51,6 +51,26 @@ report_owner(const struct rf_disc *d, const char *key)
 	return OWN_REPORT;
 }
 
+/* An OEM meter outside any chassis (Dell's telemetry SystemInputPower,
+ * Lenovo's system history): the own chassis of the system whose resource
+ * it is under, else of the BMC's only system; OWN_REPORT when neither. */
+static int
+oem_owner(const struct rf_disc *d, const char *key)
+{
+	const struct system *s = NULL;
+	size_t i;
+
+	for (i = 0; i < d->n_sys && s == NULL; i++)
+		if (under(key, d->sys[i].uri))
+			s = &d->sys[i];
+	if (s == NULL && d->n_sys == 1)
+		s = &d->sys[0];
+	for (i = 0; s != NULL && i < d->n_ch; i++)
+		if (!d->ch[i].gpu && rf_system_has(s, &d->ch[i]))
+			return (int)i;
+	return OWN_REPORT;
+}
+
 /*
  * Gives each MetricReport reading to the GPU or chassis whose resource it
  * names: where that resource's own excerpt was read too, the excerpt is
@@ -67,8 +87,12 @@ adopt_reports(struct rf_disc *d)
 
 	for (i = 0; i < d->rd.n; i++) {
 		r = &d->rd.v[i];
-		if (r->owner != OWN_REPORT ||
-		    (own = report_owner(d, r->key)) == OWN_REPORT)
+		if (r->owner != OWN_REPORT)
+			continue;
+		if ((own = report_owner(d, r->key)) == OWN_REPORT &&
+		    (r->flags & WP_F_OEM))
+			own = oem_owner(d, r->key);
+		if (own == OWN_REPORT)
 			continue;
 		for (j = 0, x = NULL; j < d->rd.n; j++)
 			if (j != i && d->rd.v[j].owner == own &&

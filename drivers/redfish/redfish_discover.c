@@ -444,6 +444,37 @@ on_chassis(struct rf_disc *d, const char *uri, struct json_object *doc)
 		    c->id, c->pdu);
 }
 
+/* A Lenovo XClarity system's history containers (Oem.Lenovo.Metrics): the
+ * collection is read for its SystemInputPower member (the OEM meter). */
+static void
+on_system_oem(struct rf_disc *d, struct json_object *doc)
+{
+	struct json_object *oem, *v, *l;
+
+	if (json_object_object_get_ex(doc, "Oem", &oem) &&
+	    json_object_object_get_ex(oem, "Lenovo", &v) &&
+	    json_object_object_get_ex(v, "Metrics", &l))
+		push(d, rf_link(l, NULL), R_OEM_COLL, OWN_REPORT);
+}
+
+/* The members of an OEM history collection that are a node's input. */
+static void
+on_oem_coll(struct rf_disc *d, const struct item *it, struct json_object *doc)
+{
+	struct json_object *m;
+	const char *uri;
+	size_t i;
+
+	if (!json_object_object_get_ex(doc, "Members", &m) ||
+	    !json_object_is_type(m, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(m) && i < 256; i++) {
+		uri = rf_link(json_object_array_get_idx(m, i), NULL);
+		if (uri && strcmp(last_segment(uri), "SystemInputPower") == 0)
+			push(d, uri, R_OEM_METER, it->owner);
+	}
+}
+
 static void
 on_system(struct rf_disc *d, const char *uri, struct json_object *doc)
 {
@@ -477,6 +508,7 @@ on_system(struct rf_disc *d, const char *uri, struct json_object *doc)
 	    "ManagedBy", 0));
 	rf_copy(s->processors, sizeof(s->processors),
 	    rf_link(doc, "Processors"));
+	on_system_oem(d, doc);
 }
 
 static void
@@ -794,6 +826,9 @@ dispatch(struct rf_disc *d, const struct item *it, struct json_object *doc,
 		return 0;
 	case R_REPORTS:
 		on_reports(d, it, doc);
+		return 0;
+	case R_OEM_COLL:
+		on_oem_coll(d, it, doc);
 		return 0;
 	case R_PEQ: case R_RACKPDUS: case R_RACKPDU: case R_OUTLETS:
 	case R_MAINS:

@@ -760,6 +760,70 @@ parse_oem_meter(const char *uri, struct json_object *doc,
 	return n + rc;
 }
 
+/* Time of a Lenovo history sample: TimestampWithTZ "2026-01-05
+ * 10:00:30-05:00" (a space for the T), else 0. */
+static wp_time
+lenovo_time(struct json_object *e)
+{
+	const char *s = str_member(e, "TimestampWithTZ");
+	char buf[40];
+	wp_time t;
+
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (strlen(buf) > 10 && buf[10] == ' ')
+		buf[10] = 'T';
+	return clock_parse_time(buf, &t) == 0 ? t : 0;
+}
+
+/*
+ * Lenovo XClarity Controller history (LenovoHistoryMetricValueContainer,
+ * listed by the system's Oem.Lenovo.Metrics): only the SystemInputPower
+ * container is the node's input (the others are outputs, sub-systems or
+ * temperatures).  The newest Container[] sample whose MetricType is Avg is
+ * the reading, its window the gap to the Avg sample before it.
+ */
+static int
+parse_lenovo_history(const char *uri, struct json_object *doc,
+    struct rf_readings *out, struct wp_err *err)
+{
+	struct json_object *a, *e, *best = NULL;
+	const char *id = str_member(doc, "ContainerName");
+	wp_time t, bt = 0, pt = 0;
+	size_t i;
+	int n;
+
+	if (id == NULL)
+		id = str_member(doc, "Id");
+	if (id == NULL || strcmp(id, "SystemInputPower") != 0 ||
+	    !json_object_object_get_ex(doc, "Container", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_object) ||
+		    str_member(e, "MetricType") == NULL ||
+		    strcmp(str_member(e, "MetricType"), "Avg") != 0)
+			continue;
+		t = lenovo_time(e);
+		if (best == NULL || t > bt) {
+			pt = bt;
+			best = e;
+			bt = t;
+		} else if (t > pt) {
+			pt = t;
+		}
+	}
+	if (best == NULL)
+		return 0;
+	if ((n = oem_add(uri, "Container/newest/MetricValue",
+	    "Oem.Lenovo.SystemInputPower", RF_SRC_OEM, best, "MetricValue",
+	    pt > 0 && bt > pt ? bt - pt : 0, out, err)) == 1)
+		out->v[out->n - 1].device_time = bt;
+	return n;
+}
+
 /* Outlet, Circuit (mains, branches), PowerDistributionMetrics. */
 static int
 parse_pdu_part(const char *uri, struct json_object *doc, const char *type,
@@ -856,6 +920,67 @@ report_value(struct json_object *e, double *v, int *dec)
 }
 
 /*
+ * Dell iDRAC telemetry (the PowerMetrics MetricReport): a MetricValues
+ * member with MetricId SystemInputPower and an Oem.Dell part names no
+ * MetricProperty; it is the server's input meter (WP_F_OEM).  One labelled
+ * a Minimum or Maximum (an aggregation, "... Maximum (5m0s)") is not the
+ * reading; an Average's window is its label's duration.  The report is a
+ * time series: the newest Timestamp counts.  0 when e is not one; 1 added
+ * or replaced; -1 on error.
+ */
+static int
+dell_metric(const char *uri, struct json_object *e, struct rf_readings *out,
+    struct wp_err *err)
+{
+	struct json_object *oem, *dell;
+	struct rf_reading r, *old;
+	const char *id = str_member(e, "MetricId"), *lab = NULL, *p, *q;
+	char win[32];
+	double v;
+	int dec, rc;
+	size_t i;
+
+	if (id == NULL || strcmp(id, "SystemInputPower") != 0 ||
+	    !json_object_object_get_ex(e, "Oem", &oem) ||
+	    !json_object_object_get_ex(oem, "Dell", &dell))
+		return 0;
+	if ((lab = str_member(dell, "Label")) != NULL &&
+	    (strstr(lab, "Minimum") || strstr(lab, "Maximum")))
+		return 0;
+	if ((rc = report_value(e, &v, &dec)) <= 0)
+		return rc < 0 ? err_set(err, WP_E_PROTOCOL, "%s: MetricValue "
+		    "of %s is not a number", uri, id) : 0;
+	base(&r, uri, "Oem/Dell/SystemInputPower", RF_SRC_OEM, WP_Q_POWER,
+	    WP_GAUGE);
+	snprintf(r.source, sizeof(r.source), "Oem.Dell.SystemInputPower");
+	snprintf(r.id, sizeof(r.id), "%s", id);
+	r.flags = WP_F_OEM;
+	r.role = RF_ROLE_INPUT;
+	set_time(e, "Timestamp", &r.device_time);
+	if (lab && strstr(lab, "Average") && (p = strrchr(lab, '(')) != NULL &&
+	    (q = strchr(p, ')')) != NULL && (size_t)(q - p) < sizeof(win)) {
+		snprintf(win, sizeof(win), "%.*s", (int)(q - p - 1), p + 1);
+		if (clock_parse_duration(win, &r.avg_window) == 0 &&
+		    r.avg_window > 0)
+			r.flags |= WP_F_AVERAGED;
+		else
+			r.avg_window = 0;
+	}
+	if (finish(&r, v, dec, 1, "W", err) < 0)
+		return drop(out, err);
+	for (i = 0; i < out->n; i++) {
+		old = &out->v[i];
+		if (strcmp(old->key, r.key) != 0)
+			continue;
+		if (r.device_time > old->device_time)
+			*old = r;
+		return 0;
+	}
+	return rf_readings_add(out, &r) < 0 ? err_set(err, WP_E_INTERNAL,
+	    "out of memory") : 1;
+}
+
+/*
  * A TelemetryService MetricReport: each MetricValues member naming an
  * EnvironmentMetrics EnergyJoules or PowerWatts property becomes a reading
  * keyed as that excerpt would be (so a plan can fetch one report instead
@@ -884,8 +1009,15 @@ parse_metric_report(const char *uri, struct json_object *doc,
 		e = json_object_array_get_idx(mvs, i);
 		if (!json_object_is_type(e, json_type_object) ||
 		    (mp = str_member(e, "MetricProperty")) == NULL ||
-		    (rp = report_property(mp, key, sizeof(key))) == NULL)
+		    (rp = report_property(mp, key, sizeof(key))) == NULL) {
+			if (json_object_is_type(e, json_type_object) &&
+			    (rc = dell_metric(uri, e, out, err)) != 0) {
+				if (rc < 0)
+					return -1;
+				n++;
+			}
 			continue;
+		}
 		if ((rc = report_value(e, &v, &dec)) == 0)
 			continue;
 		if (rc < 0)
@@ -936,6 +1068,8 @@ rf_parse_resource(const char *uri, struct json_object *doc,
 	if (strcmp(type, "HpePowerMeter") == 0 ||
 	    strcmp(type, "HpPowerMeter") == 0)
 		return parse_oem_meter(uri, doc, out, err);
+	if (strcmp(type, "LenovoHistoryMetricValueContainer") == 0)
+		return parse_lenovo_history(uri, doc, out, err);
 	if (strcmp(type, "Outlet") == 0 || strcmp(type, "Circuit") == 0 ||
 	    strcmp(type, "PowerDistributionMetrics") == 0)
 		return parse_pdu_part(uri, doc, type, out, err);

@@ -12,9 +12,11 @@
  * Power resource (PowerControl PowerConsumedWatts and PowerMetrics
  * AverageConsumedWatts, PowerSupplies), PowerDistributionMetrics, Outlet,
  * Circuit (PDU mains), the HPE/Hp OEM power meters (PowerMeter,
- * FastPowerMeter) and TelemetryService MetricReports (MetricValues naming
- * an excerpt of known unit: keyed as that excerpt, uri the report).  No
- * I/O, no state.
+ * FastPowerMeter), the Lenovo XClarity SystemInputPower history
+ * (LenovoHistoryMetricValueContainer) and TelemetryService MetricReports
+ * (MetricValues naming an excerpt of known unit: keyed as that excerpt,
+ * uri the report; Dell's MetricId SystemInputPower with an Oem.Dell part:
+ * "uri#/Oem/Dell/SystemInputPower", an OEM meter).  No I/O, no state.
  *
  * Each reading gets a role from what it is (a PSU's input, an output, a
  * component) by PhysicalContext, PhysicalSubContext and its Id/Name

@@ -16,7 +16,8 @@
  *     sum of the supplies' input power (PowerSupplyMetrics.InputPowerWatts,
  *     Sensors, Power.PowerSupplies[].PowerInputWatts); PowerMetrics
  *     AverageConsumedWatts (averaged over IntervalInMin); an OEM meter
- *     (HPE FastPowerMeter, then PowerMeter).
+ *     (HPE FastPowerMeter, then PowerMeter; Dell telemetry or Lenovo
+ *     history SystemInputPower), below every standard figure.
  * Of several of one rank, one named total wins (an un-numbered one over
  * numbered feeds), numbered feeds of one name are summed (Mains 1 + 2),
  * else the largest (every other meter sits downstream of the input) for

@@ -162,12 +162,16 @@ static int
 check_keys(struct pctx *c, const struct ynode *map, const char *const *ok)
 {
 	const struct ynode *k;
+	char hint[160];
 
 	if (map->type != YN_MAP)
 		return perr(c, map, "%s: expected a mapping", "profile");
+
 	for (k = map->child; k != NULL; k = k->next)
-		if (!ynode_key_in(k->key, ok))
-			return perr(c, k, "unknown key \"%s\"", k->key);
+		if (!ynode_key_in(k->key, ok)) {
+			ynode_key_hint(hint, sizeof(hint), k->key, ok, NULL);
+			return perr(c, k, "%s", hint);
+		}
 	return 0;
 }
 
@@ -708,7 +712,8 @@ pdu_profile_load(const char *path, struct wp_err *err)
 }
 
 struct pdu_profile *
-pdu_profile_find(const char *maps_dir, const char *name, struct wp_err *err)
+pdu_profile_find(const char *maps_dir, const char *conf_dir,
+    const char *name, struct wp_err *err)
 {
 	char path[PATH_MAX];
 	const char *s;
@@ -720,11 +725,10 @@ pdu_profile_find(const char *maps_dir, const char *name, struct wp_err *err)
 			    name);
 			return NULL;
 		}
-	if (datafile_find(maps_dir, "pdu-profiles", name, ".yaml", path,
-	    sizeof(path)) < 0) {
-		err_set(err, WP_E_CONFIG, "no PDU profile \"%s\" (looked in "
-		    "maps_dir, ./etc/pdu-profiles, %s/share/wattpath/"
-		    "pdu-profiles)", name, WP_PREFIX);
+	if (datafile_find(maps_dir, conf_dir, "pdu-profiles", name, ".yaml",
+	    path, sizeof(path)) < 0) {
+		err_set(err, WP_E_CONFIG, "no PDU profile \"%s\" (no "
+		    "pdu-profiles/%s.yaml in %s)", name, name, DATAFILE_SEARCH);
 		return NULL;
 	}
 	return pdu_profile_load(path, err);
@@ -813,20 +817,20 @@ name_cmp(const void *a, const void *b)
 }
 
 int
-pdu_profile_all(const char *maps_dir, struct pdu_profiles *out,
-    struct wp_err *err)
+pdu_profile_all(const char *maps_dir, const char *conf_dir,
+    struct pdu_profiles *out, struct wp_err *err)
 {
 	char dir[PATH_MAX];
+	size_t i;
+	int r;
 
 	out->n = 0;
 	if ((out->v = calloc(PROFILES_MAX, sizeof(*out->v))) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	if (maps_dir != NULL) {
-		snprintf(dir, sizeof(dir), "%s/pdu-profiles", maps_dir);
-		all_dir(dir, out, err);
-	}
-	all_dir("etc/pdu-profiles", out, err);
-	all_dir(WP_PREFIX "/share/wattpath/pdu-profiles", out, err);
+	for (i = 0; (r = datafile_dir(i, maps_dir, conf_dir, "pdu-profiles",
+	    dir, sizeof(dir))) != -1; i++)
+		if (r == 0)
+			all_dir(dir, out, err);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(out->v[0]), name_cmp);
 	return 0;

@@ -135,17 +135,20 @@ struct pdu_profile *pdu_profile_parse(const char *text, size_t len,
 /* Loads a file (caller frees with pdu_profile_free). */
 struct pdu_profile *pdu_profile_load(const char *path, struct wp_err *err);
 /* Finds "<name>.yaml" like datafile_find and loads it. */
-struct pdu_profile *pdu_profile_find(const char *maps_dir, const char *name,
+struct pdu_profile *pdu_profile_find(const char *maps_dir,
+		    const char *conf_dir, const char *name,
 		    struct wp_err *err);
 void		 pdu_profile_free(struct pdu_profile *p);
 /*
- * Every profile of the search path (maps_dir/pdu-profiles, then
- * ./etc/pdu-profiles, then the share directory; a name found earlier
+ * Every profile of the data-file search (datafile.h: maps_dir, the
+ * config's directory, the source tree's etc/, the share directory, each
+ * its pdu-profiles/; a name found earlier
  * hides the later ones), in name order.  A file that does not load is
  * skipped with a warning naming it.  0, or -1 (out of memory); the caller
  * frees with pdu_profiles_free.
  */
-int		 pdu_profile_all(const char *maps_dir, struct pdu_profiles *out,
+int		 pdu_profile_all(const char *maps_dir, const char *conf_dir,
+		    struct pdu_profiles *out,
 		    struct wp_err *err);
 void		 pdu_profiles_free(struct pdu_profiles *l);
 /* The longest sys_object_ids prefix of p matching sysoid; 0 if none. */

@@ -378,9 +378,11 @@ snmp_cfg_fini(struct sp_cfg *c)
 	secref_fini(&c->priv_ref);
 	free(c->maps_dir);
 	c->maps_dir = NULL;
+	free(c->conf_dir);
+	c->conf_dir = NULL;
 }
 
-/* profile: a name found in maps_dir, ./etc or the share directory, or
+/* profile: a name found in the data-file search (datafile.h), or
  * "auto" (chosen at the first poll); loaded now when named. */
 static void
 profile_conf(struct sp_cfg *c, const struct wp_target_conf *tc,
@@ -395,11 +397,11 @@ profile_conf(struct sp_cfg *c, const struct wp_target_conf *tc,
 	if (n == NULL || strcmp(n->value, "auto") == 0)
 		return;
 	if (strlen(n->value) >= sizeof(c->profile) ||
-	    datafile_find(tc->maps_dir, "pdu-profiles", n->value, ".yaml",
-	    path, sizeof(path)) < 0) {
+	    datafile_find(tc->maps_dir, tc->conf_dir, "pdu-profiles",
+	    n->value, ".yaml", path, sizeof(path)) < 0) {
 		diag_at(d, n, false, "%s: unknown PDU profile '%s' (no "
-		    "pdu-profiles/%s.yaml in maps_dir, ./etc or %s/share/"
-		    "wattpath)", tc->where, n->value, n->value, WP_PREFIX);
+		    "pdu-profiles/%s.yaml in %s)", tc->where, n->value,
+		    n->value, DATAFILE_SEARCH);
 		return;
 	}
 	if ((*prof = pdu_profile_load(path, &err)) == NULL)
@@ -418,8 +420,9 @@ snmp_cfg_read(struct sp_cfg *c, const struct wp_target_conf *tc,
 	profile_conf(c, tc, prof, d);
 	c->unit = -1;
 	ycheck_long(d, tc->block, "unit", tc->where, 0, UINT32_MAX, &c->unit);
-	if (tc->maps_dir != NULL && (c->maps_dir = strdup(tc->maps_dir)) ==
-	    NULL)
+	if ((tc->maps_dir != NULL && (c->maps_dir = strdup(tc->maps_dir)) ==
+	    NULL) || (tc->conf_dir != NULL && (c->conf_dir =
+	    strdup(tc->conf_dir)) == NULL))
 		diag_at(d, tc->block, false, "%s: out of memory", tc->where);
 	snmp_conf(tc, c, d);
 }

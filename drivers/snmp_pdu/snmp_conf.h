@@ -47,6 +47,7 @@ struct sp_cfg {
 	long		 unit;		/* databus unit to read; -1 all */
 	char		 profile[48];	/* name or "auto" */
 	char		*maps_dir;	/* owned, or NULL */
+	char		*conf_dir;	/* owned, or NULL: the config's directory */
 };
 
 /*

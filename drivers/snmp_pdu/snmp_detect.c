@@ -36,7 +36,8 @@ struct sp_detect {
 };
 
 struct sp_detect *
-sp_detect_new(const char *maps_dir, const struct pdu_oid *sysoid,
+sp_detect_new(const char *maps_dir, const char *conf_dir,
+    const struct pdu_oid *sysoid,
     struct wp_err *err)
 {
 	struct sp_detect *d = calloc(1, sizeof(*d));
@@ -46,7 +47,7 @@ sp_detect_new(const char *maps_dir, const struct pdu_oid *sysoid,
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	if (pdu_profile_all(maps_dir, &d->all, err) < 0)
+	if (pdu_profile_all(maps_dir, conf_dir, &d->all, err) < 0)
 		goto fail;
 	if ((d->c = calloc(d->all.n + 1, sizeof(*d->c))) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");

@@ -28,7 +28,7 @@
 struct sp_detect;
 
 /* Loads every profile; sysoid NULL when the agent gave none. */
-struct sp_detect *sp_detect_new(const char *maps_dir,
+struct sp_detect *sp_detect_new(const char *maps_dir, const char *conf_dir,
 		    const struct pdu_oid *sysoid, struct wp_err *err);
 void		 sp_detect_free(struct sp_detect *d);	/* NULL-safe */
 /*

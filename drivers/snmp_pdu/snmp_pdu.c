@@ -612,7 +612,7 @@ detect_next(struct sp *sp)
 static void
 start_detect(struct sp *sp)
 {
-	sp->det = sp_detect_new(sp->cfg.maps_dir, sp->have_sysoid ?
+	sp->det = sp_detect_new(sp->cfg.maps_dir, sp->cfg.conf_dir,sp->have_sysoid ?
 	    &sp->sysoid : NULL, &sp->err);
 	if (sp->det == NULL) {
 		finish(sp, -1);
@@ -1194,7 +1194,8 @@ probe_profile(struct sp *sp, struct wp_err *err)
 {
 	if (strcmp(sp->cfg.profile, "auto") == 0)
 		return 0;
-	sp->prof = pdu_profile_find(sp->cfg.maps_dir, sp->cfg.profile, err);
+	sp->prof = pdu_profile_find(sp->cfg.maps_dir, sp->cfg.conf_dir,
+	    sp->cfg.profile, err);
 	if (sp->prof == NULL)
 		return -1;
 	set_reason(sp, "config", "named on the command line (--profile)");

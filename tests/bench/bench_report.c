@@ -182,7 +182,7 @@ write_conf(const char *dir, int nodes, char *path, size_t len)
 	snprintf(path, len, "%s/wattpath.yaml", dir);
 	if ((f = fopen(path, "w")) == NULL)
 		return -1;
-	fprintf(f, "collector: {interval: 10s, data_dir: %s, maps_dir: etc}\n"
+	fprintf(f, "collector: {interval: 10s, data_dir: %s}\n"
 	    "nodes:\n", dir);
 	for (n = 0; n < nodes; n++)
 		fprintf(f, "  - name: n%04d\n    class: h100-4\n"

@@ -1,7 +1,10 @@
 #!/bin/sh
 # 010-check-config: `wattpath check-config` on the shipped example, on a
 # broken file (every error as FILE:LINE, exit 1), on a CSV inventory, on
-# usage errors; secrets never appear in its output.
+# usage errors; secrets never appear in its output.  Issue 19: unknown keys
+# are errors with the likely key, every key of the example and the docs is
+# known, the example's grid and tariff give carbon and cost, compound
+# durations, data files found from any working directory.
 # fast
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || fail "no $ROOT"
@@ -81,7 +84,7 @@ env -u WP_FIXTURE_UNSET "$WATTPATH" check-config -c tests/fixtures/conf/broken.y
 	>"$T/fx.out" 2>"$T/fx.err"
 rc=$?
 [ $rc = 1 ] || fail "fixture: exit $rc, want 1"
-sed 's|in maps_dir, ./etc or .*/share/wattpath)|in maps_dir, ./etc or PREFIX/share/wattpath)|' \
+sed "s|source tree's etc/ or .*/share/wattpath)|source tree's etc/ or PREFIX/share/wattpath)|" \
 	"$T/fx.err" | diff -u tests/fixtures/conf/broken.expected - >&2 ||
 	fail "fixture output differs from tests/fixtures/conf/broken.expected"
 note "fixture: every error, exactly"
@@ -108,7 +111,7 @@ for want in \
 	"$R:4: report: curve_tolerance must be a number >= 0, not 'tight'" \
 	"$R:5: report: curve_step: '5x' is not a duration" \
 	"$R:6: report: idle: missing required key 'to'" \
-	"$R:7: warning: report: unknown key 'colour' (ignored)" \
+	"$R:7: report: unknown key 'colour'" \
 	"$R:10: site: grid: basis must be one of direct, lifecycle, not 'both'"; do
 	grep -qF "$want" "$T/rep.err" || { cat "$T/rep.err" >&2; fail "missing: $want"; }
 done
@@ -117,6 +120,130 @@ done
 grep -qF "$R:3: report: pue: value must be a number >= 1" "$T/rep2.err" ||
 	fail "wattpath report does not say the config error: $(cat "$T/rep2.err")"
 note "report: and site: errors at their lines"
+
+# 2d. Issue 19: nothing silently ignored.  A typo is an error that names
+# the key it is likely a typo of, in every block; the grid and tariff keys
+# an analyst guessed are refused, not accepted and then ignored.
+cat >"$T/typo.yaml" <<EOF
+collector: {data_dir: $T/data, intervall: 10s}
+report:
+  slo: {ttft: 500, tpot_ms: 50}
+site:
+  zone: FR
+  grid: {source: static, gco2_per_kwh: 56}
+  tariff: {eur_per_kwh: 0.18}
+  market: {holdr: acme}
+EOF
+"$WATTPATH" check-config -c "$T/typo.yaml" >"$T/typo.out" 2>"$T/typo.err"
+rc=$?
+[ $rc = 1 ] || { cat "$T/typo.err" >&2; fail "typos: exit $rc, want 1"; }
+Y="$T/typo.yaml"
+for want in \
+	"$Y:1: collector: unknown key 'intervall' (did you mean 'interval'?)" \
+	"$Y:3: report: slo: unknown key 'ttft' (did you mean 'ttft_ms'?)" \
+	"$Y:6: site: grid: unknown key 'source'" \
+	"$Y:6: site: grid: unknown key 'gco2_per_kwh' (known: intensity_csv, basis, yearly_average_g_per_kwh)" \
+	"$Y:7: site: tariff: unknown key 'eur_per_kwh' (known: price, price_csv, currency)" \
+	"$Y:8: site: market: unknown key 'holdr' (did you mean 'holder'?)"; do
+	grep -qF "$want" "$T/typo.err" || { cat "$T/typo.err" >&2; fail "missing: $want"; }
+done
+grep -q ': warning: ' "$T/typo.err" && fail "an unknown key only warned"
+note "unknown keys: errors with the likely key"
+
+# 2e. Every key the shipped example (its commented examples included) and
+# the docs (yaml blocks, config.md's key tables) show is one check-config
+# knows, and every block's keys are checked at all (a canary in each).
+$PY -c 'import yaml' 2>/dev/null || skip "python3-yaml missing"
+mkdir -p "$T/keys"
+$PY "$ROOT/tests/integration/conf_keys.py" "$ROOT" "$WATTPATH" "$T/keys" \
+	--site-out "$T/keys/site.yaml" >&2 || fail "a key of the example or docs is unknown"
+note "example and docs keys known"
+
+# 2f. The example's grid and tariff give a report carbon and a cost (its
+# site: block, commented examples live, minus the files it names).
+SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
+[ -x "$SIM" ] || SIM=$ROOT/build/wattpath-sim
+[ -x "$SIM" ] || fail "no wattpath-sim built"
+TO=1795939200
+"$SIM" history --nodes 2 --racks 1 --pdus 0 --meters 3 --seed 9 \
+	--from $((TO - 7200)) --to $TO --step 10s --data-dir "$T/site" \
+	>"$T/site.log" 2>&1 || { cat "$T/site.log" >&2; fail "sim history"; }
+$PY - "$T/site/wattpath.yaml" "$T/keys/site.yaml" <<'PYEOF' || fail "site block"
+import sys, yaml
+conf, site = sys.argv[1], yaml.safe_load(open(sys.argv[2]))["site"]
+site.pop("market")
+site["grid"].pop("intensity_csv")
+text = "".join(l for l in open(conf) if not l.startswith("site:"))
+open(conf, "w").write(text + yaml.safe_dump({"site": site}))
+PYEOF
+(cd / && "$WATTPATH" report -c "$T/site/wattpath.yaml" --from $((TO - 6600)) \
+	--to $((TO - 600)) --format json) >"$T/site.json" 2>"$T/site.err" ||
+	{ cat "$T/site.err" >&2; fail "report with the example's site"; }
+$PY - "$T/site.json" "$T/keys/site.yaml" <<'PYEOF' || fail "no carbon or no cost from the example's site:"
+import json, sys, yaml
+r, site = json.load(open(sys.argv[1])), yaml.safe_load(open(sys.argv[2]))["site"]
+g, price = site["grid"]["yearly_average_g_per_kwh"], site["tariff"]["price"]
+loc, cost = r["carbon"]["location"]["wall"], r["cost"]
+print("carbon %.4f kg over %.3f kWh at %s g/kWh; cost %.4f %s" % (
+    loc["kg"], loc["kwh"], g, cost["amount"], cost["currency"]))
+assert loc["kwh"] > 1 and abs(loc["kg"] - loc["kwh"] * g / 1000) < 1e-6
+kwh = r["carbon"]["location"][cost["boundary"]]["kwh"]
+assert abs(cost["amount"] - kwh * price) < 1e-6
+assert cost["currency"] == site["tariff"]["currency"]
+PYEOF
+note "the example's grid and tariff: carbon and cost"
+
+# 2g. Compound durations wherever a duration is read; hex refused.
+cat >"$T/dur.yaml" <<EOF
+collector: {data_dir: $T/data, interval: 1m30s, timeout: 1m0.5s, backoff_max: 1h30m}
+nodes:
+  - {name: n1, gpu: {dcgm_exporter: "http://127.0.0.1:9400/metrics", interval: 2m30s}}
+report: {curve_step: 1m30s, run_gap: 1h30m}
+EOF
+"$WATTPATH" check-config -v -c "$T/dur.yaml" >"$T/dur.out" 2>"$T/dur.err" ||
+	{ cat "$T/dur.err" >&2; fail "compound durations refused"; }
+grep -Eq 'n1/gpu .*(150|2m30)' "$T/dur.out" ||
+	{ cat "$T/dur.out" >&2; fail "2m30s not read as 150 s"; }
+sed 's/interval: 1m30s/interval: 0x10d/' "$T/dur.yaml" >"$T/hex.yaml"
+"$WATTPATH" check-config -c "$T/hex.yaml" >/dev/null 2>"$T/hex.err" && fail "0x10d accepted"
+grep -qF "$T/hex.yaml:1: collector: interval: '0x10d' is not a duration" "$T/hex.err" ||
+	{ cat "$T/hex.err" >&2; fail "0x10d message"; }
+"$SIM" naive --nodes 2 --from $((TO - 3600)) --to $TO --every 1m30s >"$T/naive.json" ||
+	fail "sim naive --every 1m30s refused"
+grep -q '"every_s":90.0' "$T/naive.json" || fail "--every 1m30s is not 90 s"
+"$SIM" naive --nodes 2 --from $((TO - 3600)) --to $TO --every 0x10 >/dev/null 2>&1 &&
+	fail "sim naive --every 0x10 accepted"
+note "compound durations"
+
+# 2h. Profiles and meter maps never depend on the working directory:
+# check-config and probe from an unrelated one, a copy of the example in
+# another directory, a relative maps_dir taken from the config's directory.
+mkdir -p "$T/elsewhere" "$T/cfgdir/maps/meter-maps"
+cp etc/meter-maps/eastron-sdm630.yaml "$T/cfgdir/maps/meter-maps/my-meter.yaml"
+sed 's/map: eastron-sdm630/map: my-meter/; s|^  # maps_dir: /etc/wattpath |  maps_dir: maps            |' \
+	etc/wattpath.yaml >"$T/cfgdir/w.yaml"
+grep -q '^  maps_dir: maps' "$T/cfgdir/w.yaml" || fail "could not set maps_dir"
+for c in "$ROOT/etc/wattpath.yaml" "$T/cfgdir/w.yaml"; do
+	(cd "$T/elsewhere" && "$WATTPATH" check-config -c "$c") >"$T/cwd.out" 2>"$T/cwd.err" ||
+		{ cat "$T/cwd.err" >&2; fail "check-config of $c from another directory"; }
+done
+BASE=$(free_port_base)
+mkdir -p "$T/sim"
+bg simserve "$SIM" serve --nodes 1 --racks 1 --pdus 1 --meters 1 --seed 3 \
+	--port-base "$BASE" --config-out "$T/sim/w.yaml"
+wait_for 20 grep -q "^wattpath-sim: config" "$T/simserve.log" ||
+	{ cat "$T/simserve.log" >&2; fail "simulator not ready"; }
+grep -q '^  maps_dir: "/' "$T/sim/w.yaml" || fail "sim wrote no absolute maps_dir"
+(cd "$T/elsewhere" && "$WATTPATH" check-config -c ../sim/w.yaml) >"$T/simc.out" 2>&1 ||
+	{ cat "$T/simc.out" >&2; fail "sim config from another directory"; }
+MB=$(sed -n 's/.*modbus: {tcp: "\([^"]*\)", unit: 1}, map: \([a-z0-9-]*\)}.*/\1?unit=1\&map=\2/p' \
+	"$T/sim/w.yaml" | head -1)
+[ -n "$MB" ] || fail "no meter in the sim config"
+(cd "$T/elsewhere" && "$WATTPATH" probe --json --timeout 3s "modbus-tcp://$MB") \
+	>"$T/probe.json" 2>"$T/probe.err" ||
+	{ cat "$T/probe.err" >&2; fail "probe from another directory"; }
+grep -q '"quantity"' "$T/probe.json" || fail "probe found nothing: $(cat "$T/probe.json")"
+note "data files found from any directory"
 
 # 3. Secrets never appear, whatever happens.
 for s in S3cr3t-in-file-Qx7 Op3n-s3cret-Zk9 c0mmunity-Vb2; do

@@ -81,6 +81,33 @@ probe hp.json || fail "probe hpe"
 grep -q "PowerSupply1/Metrics" "$T/hp.json.err" || fail "dangling link not logged"
 chosen "$T/hp.json" wall | grep -q 'Bay1/Metrics#/EnergykWh' || fail "hpe chosen"
 
+# oem FILE SOURCE -> "why value" of the OEM reading of that source
+oem() {
+	json_get "$1" "' '.join(s['labels'].split('why=')[1].split(';')[0]+'='+str(s['value']) for s in d['sources'] if s.get('oem') and 'source=$2;' in s['labels']+';')"
+}
+
+note "Dell iDRAC telemetry: SystemInputPower listed, below PowerControl"
+serve synthetic-dell-idrac-telemetry
+probe dt.json || fail "probe dell telemetry"
+chosen "$T/dt.json" wall | grep -qx 'Chassis/System.Embedded.1/Power#/PowerControl/0/PowerConsumedWatts=400' || fail "dell chosen: $(chosen "$T/dt.json" wall)"
+[ "$(oem "$T/dt.json" Oem.Dell.SystemInputPower)" = cross-check=404 ] || fail "dell oem: $(oem "$T/dt.json" Oem.Dell.SystemInputPower)"
+serve synthetic-dell-idrac-telemetry-only
+probe dto.json || fail "probe dell telemetry only"
+chosen "$T/dto.json" wall | grep -qx 'TelemetryService/MetricReports/PowerMetrics#/Oem/Dell/SystemInputPower=404' || fail "dell oem not chosen: $(chosen "$T/dto.json" wall)"
+grep -q "the OEM meter" "$T/dto.json.err" || fail "dell rule not stated"
+
+note "Lenovo XCC: SystemInputPower history listed, below PowerControl"
+serve synthetic-lenovo-xcc
+probe lx.json || fail "probe lenovo"
+chosen "$T/lx.json" wall | grep -qx 'Chassis/1/Power#/PowerControl/0/PowerConsumedWatts=400' || fail "lenovo chosen: $(chosen "$T/lx.json" wall)"
+[ "$(oem "$T/lx.json" Oem.Lenovo.SystemInputPower)" = cross-check=252 ] || fail "lenovo oem: $(oem "$T/lx.json" Oem.Lenovo.SystemInputPower)"
+n=$(json_get "$T/lx.json" "sum(1 for s in d['sources'] if s['path'].endswith('PowerControl/1/PowerConsumedWatts') and s['boundary']=='wall')")
+[ "$n" = 0 ] || fail "lenovo CPU sub-system taken as wall"
+serve synthetic-lenovo-xcc-only
+probe lxo.json || fail "probe lenovo only"
+chosen "$T/lxo.json" wall | grep -qx 'Systems/1/Oem/Lenovo/Metrics/SystemInputPower#/Container/newest/MetricValue=252' || fail "lenovo oem not chosen: $(chosen "$T/lxo.json" wall)"
+[ "$(open_sessions)" = 0 ] || fail "session left (lenovo)"
+
 note "Cisco C220 (legacy Power only), legacy session URI, 204 + body-less"
 serve iserver-cisco-ucsc-c220-m5sx --legacy-sessions --session-status 204
 probe cs.json || fail "probe cisco"

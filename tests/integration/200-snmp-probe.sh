@@ -44,7 +44,7 @@ for pair in eatonpdu_2:eaton-epdu raritan-pdu_px3:raritan-pdu2 \
     sentry3_3phase:servertech-sentry3 vertiv-pdu_mg02e4w1:vertiv-geist \
     dell-rpdu:dell-rpdu hpe-mapdu_pdu3:hpe-pdu3 \
     panduit_g5-p32g13m:panduit-g5 liebert_mph2rg:liebert-gp-pdu \
-    cyberpower:cyberpower schleifenbauer_dpm27e:schleifenbauer \
+    cyberpower:cyberpower-epdu2 schleifenbauer_dpm27e:schleifenbauer \
     enlogic-pdu2:enlogic-pdu2; do
 	rec=${pair%%:*} prof=${pair#*:}
 	probe "$rec" || fail "$rec: $(cat "$T/$rec.err")"
@@ -73,7 +73,10 @@ note "Raritan PX3, APC (0.01 kW), Sentry4 (0.1 kWh), Dell (kWh)"
 approx "$(json_get "$T/sentry4.json" "[s['value'] for s in d['sources'] if s['path']=='u2/inlet/1' and s['quantity']=='energy'][0]")" "$((25659 * 360000))" 1e-9 || fail "sentry4 cord energy"
 [ "$(json_get "$T/dell-rpdu.json" "[s['value'] for s in d['sources'] if s['path']=='device/1' and s['quantity']=='power'][0]")" = 3790 ] || fail "dell device power"
 [ "$(json_get "$T/dell-rpdu.json" "len([s for s in d['sources'] if s['boundary']=='outlet' and s['quantity']=='energy'])")" = 0 ] || fail "dell: no outlet energy rows"
-# CyberPower's "NULL" text in an INTEGER column is left out, not shown as 0
+# CyberPower's "NULL" text in an INTEGER column (ePDU load table) is left
+# out, not shown as 0.  Auto picks the ePDU2 branch this agent also serves,
+# so the ePDU profile is named.
+probe cyberpower --profile cyberpower || fail "cyberpower: $(cat "$T/cyberpower.err")"
 [ "$(json_get "$T/cyberpower.json" "len([s for s in d['sources'] if s['path']=='phase/2' and s['quantity']=='energy'])")" = 0 ] || fail "cyberpower: NULL text reported"
 
 note "explicit profile, unknown profile, nothing metered"

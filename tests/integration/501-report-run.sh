@@ -110,29 +110,45 @@ assert any("n3: no GPU energy" in w and "reset" in w for w in d["warnings"]), d[
 PYEOF
 	grep -q "reset" "$T/all.json" || fail "no reset reason in warnings"
 	# --requests: the window is the log's first start .. last end; SLO
-	# from the log (10 % of the requests miss the 500 ms TTFT)
-	$PY - "$T/req.jsonl" $((T0 + 8)) <<'PYEOF'
+	# from the log (10 % of the requests miss the 500 ms TTFT).  The log
+	# ends inside the run (T0 + 66), so the window has figures: one past
+	# the last reading would have none, and exit 1.  Its 60 x 1500 output
+	# tokens are about the 1500/s x 61 s the engines counted: a log that
+	# covers under half of them gives no SLO figure.
+	$PY - "$T/req.jsonl" $((T0 + 5)) <<'PYEOF'
 import json, sys
 t0 = int(sys.argv[2])
 with open(sys.argv[1], "w") as f:
     for i in range(60):
-        f.write(json.dumps({"id": i, "start": t0 + i, "end": t0 + i + 4,
-            "input_tokens": 200, "output_tokens": 100,
+        f.write(json.dumps({"id": i, "start": t0 + i, "end": t0 + i + 2,
+            "input_tokens": 200, "output_tokens": 1500,
             "ttft": 0.9 if i % 10 == 0 else 0.2, "tpot": 0.02}) + "\n")
     f.write("not json\n")
 PYEOF
 	"$WATTPATH" report -c "$T/c.yaml" --requests "$T/req.jsonl" \
 		>"$T/q.json" 2>"$T/q.err" || fail "report --requests: $(cat "$T/q.err")"
-	$PY - "$T/q.json" $((T0 + 8)) <<'PYEOF' || fail "--requests window ($T/q.json)"
+	$PY - "$T/q.json" $((T0 + 5)) <<'PYEOF' || fail "--requests window ($T/q.json)"
 import json, sys
 from datetime import datetime
 d = json.load(open(sys.argv[1])); t0 = int(sys.argv[2])
 ts = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
-assert abs(ts(d["window"]["start"]) - t0) < 1e-3 and d["window"]["seconds"] == 63, d["window"]
+assert abs(ts(d["window"]["start"]) - t0) < 1e-3 and d["window"]["seconds"] == 61, d["window"]
+assert d["boundaries"]["gpu"]["energy_j"] is not None, d["boundaries"]["gpu"]
 tok = d["tokens"]
 assert abs(tok["slo_qualified"] - 0.9 * tok["output"]) < 1e-6 * tok["output"], tok
-assert d["disclosure"]["requests"] == 60 and d["disclosure"]["osl"]["p50"] == 100, d["disclosure"]
+assert d["disclosure"]["requests"] == 60 and d["disclosure"]["osl"]["p50"] == 1500, d["disclosure"]
 assert any("not valid request" in w for w in d["warnings"]), d["warnings"]
+PYEOF
+	# the same requests at 100 output tokens each: 7 % of the counted
+	# tokens, so no SLO figure, said in warnings and the disclosure
+	sed 's/"output_tokens": 1500/"output_tokens": 100/' "$T/req.jsonl" >"$T/thin.jsonl"
+	"$WATTPATH" report -c "$T/c.yaml" --requests "$T/thin.jsonl" 		>"$T/thin.json" 2>"$T/thin.err" || fail "report thin log: $(cat "$T/thin.err")"
+	$PY - "$T/thin.json" <<'PYEOF' || fail "thin request log ($T/thin.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["tokens"]["slo_qualified"] is None, d["tokens"]
+assert any("no SLO figure" in w for w in d["warnings"]), d["warnings"]
+assert any("no SLO figure" in w for w in d["disclosure"]["plausibility"]), d["disclosure"]
 PYEOF
 }
 if [ -n "${CHECK_ONLY:-}" ]; then rmdir "$T"; T=$_KT; KEEP=1; checks; exit 0; fi

@@ -45,9 +45,13 @@ bg run "$WATTPATH" run -c "$T/c.yaml"
 wait_tcp 127.0.0.1 "$L"
 BASE=http://127.0.0.1:$L
 
-# The documents are those of the commands.
-"$WATTPATH" report -c "$T/c.yaml" --from $A --to $B >"$T/cli.json" 2>"$T/cli.err" ||
-	{ cat "$T/cli.err"; fail "wattpath report"; }
+# The documents are those of the commands.  The inventory has no targets
+# for the history's series, so the report has no energy figure: printed,
+# and exit 1 (issue 19).
+"$WATTPATH" report -c "$T/c.yaml" --from $A --to $B >"$T/cli.json" 2>"$T/cli.err"
+rc=$?
+[ $rc = 0 ] || { [ $rc = 1 ] && grep -q "no energy figure" "$T/cli.err"; } ||
+	{ cat "$T/cli.err"; fail "wattpath report: exit $rc"; }
 "$WATTPATH" curve -c "$T/c.yaml" --class hgx-h100-8 --from $A --to $B \
 	>"$T/cli-curve.json" 2>"$T/cli.err" || { cat "$T/cli.err"; fail "wattpath curve"; }
 cat >"$T/get.py" <<'PYEOF'

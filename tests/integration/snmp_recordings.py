@@ -20,7 +20,8 @@ PROFILE = {
     "apc-epdu_epdu1116s": "apc-epdu", "apc_ap7900b": "apc-rpdu",
     "apc_ap8853": "apc-rpdu2", "apc_isx-pdu": "apc-xpdu",
     "atenpdu": "aten-pe", "chatsworth-pdu": "chatsworth-cpi",
-    "cyberpower": "cyberpower", "dell-rpdu": "dell-rpdu",
+    "cyberpower": "cyberpower-epdu2", "cyberpower-epdu-only": "cyberpower",
+    "dell-rpdu": "dell-rpdu",
     "eatonpdu_2": "eaton-epdu", "enlogic-pdu2": "enlogic-pdu2",
     "hpe-mapdu_pdu2": "hpe-pdu2", "hpe-mapdu_pdu3": "hpe-pdu3",
     "liebert_mph2rg": "liebert-gp-pdu", "panduit": "panduit-g5",
@@ -30,6 +31,11 @@ PROFILE = {
     "schleifenbauer_dpm27e": "schleifenbauer", "sentry3": None,
     "sentry3_3phase": "servertech-sentry3",
     "sentry4": "servertech-sentry4", "vertiv-pdu_mg02e4w1": "vertiv-geist",
+    # written from the MIBs (no real recording): tests/fixtures/snmp/SOURCES.md
+    "written-algcom-pdu": "algcom-pdu", "written-avocent-pm": "avocent-pm",
+    "written-cyberpower-epdu2": "cyberpower-epdu2",
+    "written-hpe-ipdu": "hpe-ipdu", "written-raritan-emx": "raritan-emx",
+    "written-ts-pwtv1": "ts-pwtv1",
 }
 
 # LibreNMS files these under "power"; their MIB objects are VA.
@@ -67,7 +73,16 @@ EXPECT = {
     "chatsworth-pdu": [("outlet/1", "energy", 64449 * 10),
                        ("circuit/1", "apparent_power", 1467),
                        ("circuit/1", "apparent_energy", 44750279 * 10 / WH)],
-    "cyberpower": [("phase/1", "energy", 0.1 * 3.6e6)],
+    # The agent serves both CPS-MIB branches: ePDU2 (device total with
+    # energy and VA, phase) answers more columns than ePDU, whose outlets
+    # read 0 W of a 219 W load (switched, not metered).
+    "cyberpower": [("device/1", "power", 219),
+                   ("device/1", "apparent_power", 224),
+                   ("device/1", "energy", 0.1 * 3.6e6),
+                   ("phase/1", "power", 219)],
+    # the same agent without the ePDU2 branch (older firmware)
+    "cyberpower-epdu-only": [("phase/1", "energy", 0.1 * 3.6e6),
+                             ("phase/1", "power", 219)],
     "dell-rpdu": [("outlet/3", "power", 352), ("device/1", "power", 3790),
                   ("device/1", "energy", 630139 * 0.1 * 3.6e6)],
     "eatonpdu_2": [("outlet/1", "power", 80),
@@ -93,6 +108,47 @@ EXPECT = {
                 ("u1/phase/3", "power", 848)],
     "vertiv-pdu_mg02e4w1": [("device/1", "power", 1017),
                             ("device/1", "energy", 8483906 * WH)],
+    "written-cyberpower-epdu2": [
+        ("outlet/1", "power", 10), ("outlet/16", "power", 160),
+        ("outlet/16", "energy", 116 * 0.1 * 3.6e6),
+        ("device/1", "power", 1234), ("device/1", "apparent_power", 1300),
+        ("device/1", "energy", 45678 * 0.1 * 3.6e6),
+        ("device/2", "power", 567), ("phase/2", "power", 567),
+        ("phase/2", "apparent_power", 600)],
+    "written-hpe-ipdu": [
+        ("u1/device/1", "power", 2000),
+        ("u1/device/1", "apparent_power", 2100),
+        ("u1/circuit/2", "power", 961), ("u1/circuit/2", "energy", 2000001 * WH),
+        ("u2/circuit/1", "apparent_power", 502),
+        ("u1/outlet/1", "power", 111), ("u2/outlet/3", "power", 212),
+        ("u2/outlet/3", "energy", 100102 * WH)],
+    "written-avocent-pm": [
+        ("u1/outlet/2", "power", 103), ("u1/outlet/2", "energy", 20002 * WH),
+        ("u2/outlet/4", "power", 206),
+        ("u2/device/1", "power", 2469), ("u2/device/1", "energy", 1975308 * WH),
+        ("u1/phase/1", "power", 1234.5),
+        ("u2/circuit/2", "power", 1200.2), ("u2/circuit/2", "energy", 800002 * WH)],
+    "written-algcom-pdu": [("outlet/1", "power", 81.054),
+                           ("outlet/8", "power", 81.432),
+                           ("device/1", "power", 666.63)],
+    "written-ts-pwtv1": [("outlet/1", "power", 120.5),
+                         ("outlet/8", "energy", 107 * 3.6e6),
+                         ("inlet/1", "power", 3691.2),
+                         ("inlet/1", "energy", 4321 * 3.6e6),
+                         ("phase/3", "power", 1230.6),
+                         ("phase/3", "apparent_power", 1300.2),
+                         ("phase/2", "energy", 1441 * 3.6e6)],
+    "written-raritan-emx": [("circuit/2", "power", 1234.5),
+                            ("circuit/3", "energy", 5000000 * WH)],
+}
+
+# (probe path, quantity) that must not be reported: -1 ("cannot be
+# calculated") and sensors of other types.
+ABSENT = {
+    "written-hpe-ipdu": [("u2/device/1", "power"), ("u2/device/1",
+                         "apparent_power"), ("u2/outlet/4", "power")],
+    "written-raritan-emx": [("circuit/1", "power"), ("circuit/1", "energy"),
+                            ("circuit/2", "energy"), ("circuit/3", "power")],
 }
 
 
@@ -174,6 +230,10 @@ def main():
             elif not close(got[0], want):
                 errs.append("%s: %s %s = %s, expected %s" %
                             (rec, path, q, got[0], want))
+        for path, q in ABSENT.get(rec, []):
+            n += 1
+            if (path, q) in keys:
+                errs.append("%s: %s %s reported" % (rec, path, q))
         print("%s %s: profile %s, %d readings, %d checked" %
               ("ok " if not errs else "BAD", rec, dev.get("profile"),
                len(src), n))

@@ -22,6 +22,16 @@ GET /fault/<mode><route>     the same route, broken:
     oversized   20 MiB of valid-looking lines
     slow        sleeps 30 s before answering
     http500     status 500
+  and the hostile ones (tests/integration/806-fault-metrics-peer.sh):
+    hugeline    one 4 MiB line with no newline
+    endless     a chunked body of valid lines that never ends
+    trickle     a valid answer, its body one byte every 0.2 s
+    longlength  Content-Length 4096 more than is sent; the connection held
+    shortlength Content-Length half the body: cut mid-line
+    stepback    on every odd scrape counters 1.5 steps below the honest
+                value: half a step below the scrape before
+    jump        counters 1e18 above the honest value from the 4th scrape
+    nan, inf    counters read NaN, +Inf
 GET /count                   scrapes served so far per route, as JSON.
 """
 import argparse
@@ -88,7 +98,14 @@ def render(text, k, step, mode):
                         v = (k - 2) * step
                     else:
                         v = v + k * step
-                    line = name + (labels or "") + sp + fmt(v, val) + rest
+                    if mode == "stepback" and k % 2 == 1:
+                        v -= 1.5 * step
+                    if mode == "jump" and k >= 3:
+                        v += 1e18
+                    text = fmt(v, val)
+                    if mode in ("nan", "inf"):
+                        text = "NaN" if mode == "nan" else "+Inf"
+                    line = name + (labels or "") + sp + text + rest
         out.append(line)
     return "\n".join(out) + "\n"
 
@@ -137,18 +154,57 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "oversized":
             line = "filler_metric{gpu=\"0\",pad=\"%s\"} 1\n" % ("x" * 200)
             return self.send(200, line * (20 * 1024 * 1024 // len(line)), ctype)
+        if mode in ("hugeline", "endless", "trickle", "longlength"):
+            return self.hostile(mode, render(text, k, srv.step, None), ctype)
         body = render(text, k, srv.step, mode)
         if om:
             body += "# EOF\n"
         if mode == "truncated":
             cut = body.rfind("\n", 0, len(body) // 2) + 12
             return self.send(200, body[:cut], ctype)
+        if mode == "shortlength":
+            data = body.encode()
+            return self.send(200, data, ctype, length=len(data) // 2)
         if mode == "cutconn":
             data = body.encode()
             self.send(200, data[: len(data) // 2], ctype, length=len(data))
             self.close_connection = True
             return None
         return self.send(200, body, ctype)
+
+    def hostile(self, mode, body, ctype):
+        """Faults that need the socket: a reader must give up, not hang."""
+        data = body.encode()
+        try:
+            if mode == "hugeline":
+                return self.send(200, b"x" * (4 << 20), ctype)
+            if mode == "longlength":
+                self.send(200, data, ctype, length=len(data) + 4096)
+                time.sleep(60)
+                return None
+            if mode == "trickle":
+                self.send_response(200)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                for i in range(len(data)):
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(0.2)
+                return None
+            # endless: chunk after chunk until the reader hangs up
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            line = b'filler_metric{gpu="0"} 1\n' * 400
+            while True:	# 10 KB every 10 ms: the other routes keep the GIL
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                time.sleep(0.01)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+        return None
 
 
 def main():

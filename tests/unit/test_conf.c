@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 #include <unistd.h>
 
 #include "../../collector/conf/conf.h"
+#include "../../collector/lib/datafile.h"
+#include "../../collector/lib/diag.h"
+#include "../../collector/lib/ynode.h"
 #include "../../collector/registry.h"
 
 struct fx {
@@ -288,7 +292,7 @@ static const char *const full =
     "  - {name: pdu-r1-a, address: 127.0.0.1:161, profile: auto,\n" /* 23 */
     "     snmp: {version: 2c, credentials: pdu-community}}\n" /* 24 */
     "  - {name: pdu-r1-b, url: https://127.0.0.1:8444, credentials: bmc-default}\n"
-    "site: {name: par-1, zone: FR, grid: {source: static}}\n" /* 26 */
+    "site: {name: par-1, zone: FR, grid: {yearly_average_g_per_kwh: 56}}\n"
     "report:\n"						/* 27 */
     "  slo: {ttft_ms: 500, tpot_ms: 50}\n";		/* 28 */
 
@@ -381,7 +385,7 @@ test_targets(void **st)
 	/* site, report, warnings for unset variables */
 	assert_string_equal(f->c->site.zone, "FR");
 	assert_true(f->c->site.grid.set);
-	WARN_AT(f, 26, "site: grid: unknown key 'source' (ignored)");
+	assert_true(f->c->site.grid.yearly_g_per_kwh == 56);
 	assert_true(f->c->report.slo_set);
 	assert_true(f->c->report.slo_ttft_ms == 500);
 	assert_true(f->c->report.slo_tpot_ms == 50);
@@ -718,16 +722,25 @@ test_getters(void **st)
 	struct fx *f = *st;
 	static const char *const allowed[] = { "i", "b", "d", "t", "s", "m",
 	    NULL };
+	struct diag dg = { .main_file = f->path };
+	struct ynode *root;
 	const struct ynode *r;
 	struct wp_err err;
+	FILE *fp;
 	wp_time t;
 	double d;
 	bool b;
 	long i;
 
-	LOAD_OK(f, "report:\n  i: 42\n  b: off\n  d: 2.5e3\n  t: 250ms\n"
-	    "  s: text\n  m: {x: 1}\n");
-	r = ynode_get(f->c->root, "report");
+	/* the YAML walker alone: a config would refuse these keys */
+	put(f, "w.yaml", "report:\n  i: 42\n  b: off\n  d: 2.5e3\n  t: 250ms\n"
+	    "  s: text\n  m: {x: 1}\n", 0644);
+	assert_non_null(fp = fopen(f->path, "r"));
+	root = ynode_parse(fp, &dg);
+	fclose(fp);
+	assert_non_null(root);
+	assert_int_equal(dg.n, 0);
+	r = ynode_get(root, "report");
 	assert_int_equal(ynode_int(r, "i", 0, 100, &i, &err), 0);
 	assert_int_equal(i, 42);
 	assert_int_equal(ynode_int(r, "i", 0, 10, &i, &err), -1);
@@ -753,8 +766,70 @@ test_getters(void **st)
 	assert_int_equal(ynode_get(r, "m")->line, 7);
 	assert_int_equal(ynode_check_keys(r, allowed, &err), 0);
 	assert_int_equal(ynode_check_keys(ynode_get(r, "m"), allowed, &err), -1);
-	assert_string_equal(err.msg, "line 7: unknown key 'x'");
+	/* no "did you mean 'i'" for a one-letter key; a short block's keys */
+	assert_string_equal(err.msg, "line 7: unknown key 'x' (known: i, b, "
+	    "d, t, s, m)");
 	assert_int_equal(ynode_check_keys(ynode_get(r, "s"), allowed, &err), -1);
+	ynode_free(root);
+	diag_fini(&dg);
+}
+
+/* Issue 19: one wording for every unknown key, with the known key it is
+ * most likely a typo of. */
+static void
+test_key_suggest(void **st)
+{
+	static const char *const slo[] = { "ttft_ms", "tpot_ms", NULL };
+	static const char *const coll[] = { "interval", "timeout",
+	    "backoff_max", "data_dir", "maps_dir", "log_level", NULL };
+	static const char *const core[] = { "name", "role", "zone", NULL };
+	char buf[160];
+	struct fx *f = *st;
+
+	assert_string_equal(ynode_key_nearest("ttft", slo, NULL), "ttft_ms");
+	assert_string_equal(ynode_key_nearest("tpot", slo, NULL), "tpot_ms");
+	assert_string_equal(ynode_key_nearest("TTFT_MS", slo, NULL),
+	    "ttft_ms");
+	assert_string_equal(ynode_key_nearest("intervall", coll, NULL),
+	    "interval");
+	assert_string_equal(ynode_key_nearest("timout", coll, NULL),
+	    "timeout");
+	assert_string_equal(ynode_key_nearest("datadir", coll, NULL),
+	    "data_dir");
+	assert_string_equal(ynode_key_nearest("rol", coll, core), "role");
+	assert_null(ynode_key_nearest("colour", coll, NULL));
+	assert_null(ynode_key_nearest("x", slo, NULL));
+	assert_null(ynode_key_nearest("p99", slo, NULL));
+	ynode_key_hint(buf, sizeof(buf), "ttft", slo, NULL);
+	assert_string_equal(buf, "unknown key 'ttft' (did you mean 'ttft_ms'?)");
+	ynode_key_hint(buf, sizeof(buf), "colour", slo, NULL);
+	assert_string_equal(buf, "unknown key 'colour' (known: ttft_ms, "
+	    "tpot_ms)");
+	ynode_key_hint(buf, sizeof(buf), "colour", coll, core);
+	assert_string_equal(buf, "unknown key 'colour'");	/* 9 keys */
+	ynode_key_hint(buf, 30, "colour", slo, NULL);		/* cut */
+	assert_string_equal(buf, "unknown key 'colour' (known: ");
+	/* in every block: the core's, report:, site:, a driver's */
+	f->drivers = true;
+	assert_null(load(f, "collector: {intervall: 10s}\n"		/* 1 */
+	    "report: {slo: {ttft: 500}}\n"				/* 2 */
+	    "site: {zone: FR, grid: {yearly_average_g_per_kwhh: 56},\n" /* 3 */
+	    "  tarif: {price: 0.18}}\n"				/* 4 */
+	    "nodes: [{name: n, bmc: {url: \"https://127.0.0.1:1\",\n" /* 5 */
+	    "  auth: none, intreval: 5s}}]\n"			/* 6 */
+	    "meters: [{name: m, rol: other, map: eastron-sdm630,\n"	/* 7 */
+	    "  modbus: {tcp: \"127.0.0.1:502\", unti: 1}}]\n"));	/* 8 */
+	ERR_AT(f, 1, "collector: unknown key 'intervall' (did you mean "
+	    "'interval'?)");
+	ERR_AT(f, 2, "report: slo: unknown key 'ttft' (did you mean "
+	    "'ttft_ms'?)");
+	ERR_AT(f, 3, "site: grid: unknown key 'yearly_average_g_per_kwhh' "
+	    "(did you mean 'yearly_average_g_per_kwh'?)");
+	ERR_AT(f, 4, "site: unknown key 'tarif' (did you mean 'tariff'?)");
+	ERR_AT(f, 6, "node n: bmc: unknown key 'intreval' (did you mean "
+	    "'interval'?)");
+	ERR_AT(f, 7, "meter m: unknown key 'rol' (did you mean 'role'?)");
+	ERR_AT(f, 8, "unknown key 'unti' (did you mean 'unit'?)");
 }
 
 static void
@@ -765,22 +840,74 @@ test_find_data_file(void **st)
 
 	assert_int_equal(mkdir_in(f, "pdu-profiles"), 0);
 	put(f, "pdu-profiles/vendor-x.yaml", "", 0644);
-	assert_int_equal(datafile_find(f->dir, "pdu-profiles",
+	assert_int_equal(datafile_find(f->dir, NULL, "pdu-profiles",
 	    "vendor-x", ".yaml", out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/pdu-profiles/vendor-x.yaml", f->dir);
 	assert_string_equal(out, want);
-	assert_int_equal(datafile_find(f->dir, "pdu-profiles",
+	assert_int_equal(datafile_find(f->dir, NULL, "pdu-profiles",
 	    "absent", ".yaml", out, sizeof(out)), -1);
 	assert_string_equal(out, "");
-	assert_int_equal(datafile_find(f->dir, "pdu-profiles",
+	assert_int_equal(datafile_find(f->dir, NULL, "pdu-profiles",
 	    "../pdu-profiles/vendor-x", ".yaml", out, sizeof(out)), -1);
-	assert_int_equal(datafile_find(NULL, "pdu-profiles",
+	assert_int_equal(datafile_find(NULL, NULL, "pdu-profiles",
 	    "vendor-x", ".yaml", out, sizeof(out)), -1);
+	/* the config's directory is the second step */
+	assert_int_equal(datafile_find(NULL, f->dir, "pdu-profiles",
+	    "vendor-x", ".yaml", out, sizeof(out)), 0);
+	assert_string_equal(out, want);
 	/* a profile in maps_dir satisfies the config check */
 	snprintf(want, sizeof(want), "collector: {maps_dir: %s}\n"
 	    "pdus: [{name: p, address: \"127.0.0.1:161\", profile: vendor-x}]\n",
 	    f->dir);
 	LOAD_OK(f, want);
+}
+
+/* Issue 19: data files never depend on the working directory: the
+ * config's directory, a relative maps_dir taken from it, the source tree
+ * found from the binary (this test binary is under build/). */
+static void
+test_data_file_not_cwd(void **st)
+{
+	struct fx *f = *st;
+	char out[512], want[1024], cwd[512], etc[512];
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(mkdir_in(f, "maps"), 0);
+	assert_int_equal(mkdir_in(f, "maps/pdu-profiles"), 0);
+	put(f, "maps/pdu-profiles/vendor-y.yaml", "", 0644);
+	assert_int_equal(mkdir_in(f, "pdu-profiles"), 0);
+	put(f, "pdu-profiles/vendor-z.yaml", "", 0644);
+	snprintf(want, sizeof(want), "cp etc/pdu-profiles/raritan-pdu2.yaml "
+	    "%s/maps/pdu-profiles/vendor-y.yaml && cp etc/pdu-profiles/"
+	    "raritan-pdu2.yaml %s/pdu-profiles/vendor-z.yaml", f->dir, f->dir);
+	assert_int_equal(system(want), 0);
+	assert_int_equal(chdir("/"), 0);
+	/* relative maps_dir: the config file's, not the cwd's */
+	f->drivers = true;
+	LOAD_OK(f, "collector: {maps_dir: maps}\n"
+	    "credentials: [{name: c, community_env: WP_TEST_UNSET_C}]\n"
+	    "pdus: [{name: p, address: \"127.0.0.1:161\", profile: vendor-y,\n"
+	    "        snmp: {version: 2c, credentials: c}},\n"
+	    "       {name: q, address: \"127.0.0.1:162\", profile: vendor-z,\n"
+	    "        snmp: {version: 2c, credentials: c}}]\n");
+	snprintf(want, sizeof(want), "%s/maps", f->dir);
+	assert_string_equal(f->c->maps_dir, want);
+	assert_string_equal(f->c->conf_dir, f->dir);
+	/* the shipped profiles, from / : the source tree's etc/ */
+	assert_int_equal(datafile_source_etc(etc, sizeof(etc)), 0);
+	assert_int_equal(datafile_find(NULL, NULL, "pdu-profiles",
+	    "raritan-pdu2", ".yaml", out, sizeof(out)), 0);
+	snprintf(want, sizeof(want), "%s/pdu-profiles/raritan-pdu2.yaml", etc);
+	assert_string_equal(out, want);
+	LOAD_OK(f, "credentials: [{name: c, community_env: WP_TEST_UNSET_C}]\n"
+	    "pdus: [{name: p, address: \"127.0.0.1:161\", "
+	    "profile: raritan-pdu2, snmp: {version: 2c, credentials: c}}]\n"
+	    "meters: [{name: m, role: other, map: eastron-sdm630, "
+	    "modbus: {tcp: \"127.0.0.1:502\", unit: 1}}]\n");
+	assert_int_equal(chdir(cwd), 0);
+	snprintf(want, sizeof(want), "%s/etc", cwd);
+	assert_non_null(realpath(want, out));
+	assert_string_equal(etc, out);
 }
 
 static void
@@ -880,6 +1007,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_nodes_csv, setup, teardown),
 		cmocka_unit_test(test_hostport),
 		cmocka_unit_test_setup_teardown(test_getters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_key_suggest, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_data_file_not_cwd, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_find_data_file, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_inputs, setup,

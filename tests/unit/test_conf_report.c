@@ -288,24 +288,44 @@ test_site_errors(void **st)
 	ERR_AT(f, 1, "site: market must be a mapping, not a single value");
 }
 
-/* Keys nothing reads are kept as before (accepted), but said. */
+/* Issue 19: a key nothing reads is an error, with the key it is a typo
+ * of (report: {slo: {ttft: 500}} made every token "within SLO"). */
 static void
-test_unread_keys_warned(void **st)
+test_unknown_keys_refused(void **st)
 {
 	struct fx *f = *st;
 
-	LOAD_OK(f, "report:\n"
-	    "  slo: {ttft_ms: 1, p99: 2}\n"
+	assert_null(load(f, "report:\n"
+	    "  slo: {ttft: 500, p99: 2}\n"
 	    "  colour: red\n"
 	    "site:\n"
 	    "  zone: FR\n"
 	    "  grid: {source: static, gco2_per_kwh: 56}\n"
-	    "  tariff: {eur_per_kwh: 0.18}\n");
-	WARN_AT(f, 2, "report: slo: unknown key 'p99' (ignored)");
-	WARN_AT(f, 3, "report: unknown key 'colour' (ignored)");
-	WARN_AT(f, 6, "site: grid: unknown key 'source' (ignored)");
-	WARN_AT(f, 6, "site: grid: unknown key 'gco2_per_kwh' (ignored)");
-	WARN_AT(f, 7, "site: tariff: unknown key 'eur_per_kwh' (ignored)");
+	    "  tariff: {eur_per_kwh: 0.18, prise: 0.2}\n"
+	    "  market: {residual_mix: {factr: 40}}\n"));
+	ERR_AT(f, 2, "report: slo: unknown key 'ttft' (did you mean "
+	    "'ttft_ms'?)");
+	ERR_AT(f, 2, "report: slo: unknown key 'p99'");
+	ERR_AT(f, 3, "report: unknown key 'colour'");
+	ERR_AT(f, 6, "site: grid: unknown key 'source'");
+	ERR_AT(f, 6, "site: grid: unknown key 'gco2_per_kwh'");
+	ERR_AT(f, 7, "site: tariff: unknown key 'eur_per_kwh'");
+	ERR_AT(f, 7, "site: tariff: unknown key 'prise' (did you mean "
+	    "'price'?)");
+	ERR_AT(f, 8, "site: market: residual_mix: unknown key 'factr' (did "
+	    "you mean 'factor'?)");
+	assert_int_equal(f->errs.n_warn, 0);
+	/* the PUE's period, an idle window's and a replica's keys too */
+	assert_null(load(f, "report:\n"
+	    "  pue: {value: 1.3, period: 2025}\n"
+	    "  idle: {from: 1, to: 2, form: 3}\n"
+	    "  replicas: [{name: a, node: [n1]}]\n"));
+	ERR_AT(f, 2, "report: pue: unknown key 'period'");
+	ERR_AT(f, 3, "report: idle: unknown key 'form' (did you mean "
+	    "'from'?)");
+	ERR_AT(f, 4, "report: replica a: unknown key 'node' (did you mean "
+	    "'nodes'?)");
+	LOAD_OK(f, "report:\n  slo: {ttft_ms: 1}\n");
 	assert_true(f->c->report.slo_set && f->c->report.slo_ttft_ms == 1);
 	/* a block given, even empty, is there: the report says what it
 	 * lacks rather than leaving carbon out silently */
@@ -325,7 +345,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_site_errors, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(test_unread_keys_warned, setup,
+		cmocka_unit_test_setup_teardown(test_unknown_keys_refused, setup,
 		    teardown),
 	};
 

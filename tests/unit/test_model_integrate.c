@@ -122,10 +122,19 @@ test_refuse_gap(void **st)
 	/* drop 3 readings: a 40 s gap, more than 3 x 10 s */
 	memmove(&t[20], &t[23], 77 * sizeof(t[0]));
 	memmove(&v[20], &v[23], 77 * sizeof(v[0]));
+	/* a counter counted through it (a collector restart): exact */
+	assert_int_equal(integ_array(&o, t, v, NULL, 97, &r, &err), 0);
+	assert_near(r.energy, 600000, 1e-4);
+	assert_int_equal(r.max_gap, 40 * S);
+	/* a gauge's energy over it is unknown: refused */
+	o.kind = WP_GAUGE;
+	for (int i = 0; i < 97; i++)
+		v[i] = 1000;
 	assert_int_equal(integ_array(&o, t, v, NULL, 97, &r, &err), -1);
 	assert_int_equal(r.reason, INTEG_GAP);
 	assert_non_null(strstr(err.msg, "gap of 40 s"));
 	/* 30 s (2 missing) is still acceptable and the energy exact */
+	o.kind = WP_COUNTER;
 	ramp(t, v, 100, -20 * S, 10 * S, 1000);
 	memmove(&t[20], &t[22], 78 * sizeof(t[0]));
 	memmove(&v[20], &v[22], 78 * sizeof(v[0]));
@@ -427,16 +436,26 @@ test_span_gone(void **st)
 	assert_int_equal(r.reason, INTEG_RESET);
 	integ_fini(&g);
 
-	/* a gap inside refuses it */
+	/* a gap inside: exact energy for a counter, refuses a gauge */
 	assert_int_equal(integ_init(&g, &o, NULL), 0);
 	integ_add(&g, T0 - 10 * S, 0, 0);
 	sp.refuse = false;
 	sp.max_gap = 600 * S;
 	integ_add_span_gone(&g, &sp);
 	integ_add(&g, T0 + 3600 * S, 3610e3, 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), 0);
+	integ_fini(&g);
+	o.kind = WP_GAUGE;
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	integ_add(&g, T0 - 10 * S, 1000, 0);
+	sp = (struct integ_span){ .t0 = T0, .t1 = T0 + 3590 * S, .v0 = 1000,
+	    .v1 = 1000, .n = 300, .energy = 3590e3, .max_gap = 600 * S };
+	integ_add_span_gone(&g, &sp);
+	integ_add(&g, T0 + 3600 * S, 1000, 0);
 	assert_int_equal(integ_finish(&g, &r, NULL), -1);
 	assert_int_equal(r.reason, INTEG_GAP);
 	integ_fini(&g);
+	o.kind = WP_COUNTER;
 
 	/* across the window's start: interpolated between its readings */
 	o = opts(1800 * S, 3600 * S);

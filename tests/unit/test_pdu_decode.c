@@ -922,7 +922,7 @@ test_detect_by_probe(void **st)
 
 	(void)st;
 	assert_int_equal(pdu_oid_parse("1.3.6.1.4.1.21317", &sysoid), 0);
-	d = sp_detect_new(NULL, &sysoid, &err);
+	d = sp_detect_new(NULL, NULL, &sysoid, &err);
 	assert_non_null(d);
 	assert_int_equal(sp_detect_next(d, &p, &err), 0);
 	for (i = 0; (o = sp_detect_asked(d, i)) != NULL; i++) {
@@ -966,7 +966,7 @@ test_all_profiles_load(void **st)
 	size_t i;
 
 	(void)st;
-	assert_int_equal(pdu_profile_all(NULL, &all, &err), 0);
+	assert_int_equal(pdu_profile_all(NULL, NULL, &all, &err), 0);
 	assert_true(all.n >= 30);
 	for (i = 1; i < all.n; i++)
 		assert_true(strcmp(all.v[i - 1]->name, all.v[i]->name) < 0);

@@ -647,6 +647,71 @@ test_repeated_chassis_counted_once(void **st)
 #undef COLL
 }
 
+/* The OEM meter of a tree, or NULL. */
+static const struct rf_found *
+oem_found(struct rf_disc *d, const char *source)
+{
+	const struct rf_found *f;
+	size_t i, n;
+
+	n = rf_disc_found(d, &f);
+	for (i = 0; i < n; i++)
+		if ((f[i].r->flags & WP_F_OEM) &&
+		    strcmp(f[i].r->source, source) == 0)
+			return &f[i];
+	return NULL;
+}
+
+/* Dell's telemetry and Lenovo's system history are outside any chassis:
+ * read at the system's own chassis, the figure only without a standard
+ * one, a cross-check with it. */
+static void
+test_oem_meters_placed_and_ranked(void **st)
+{
+	static const struct {
+		const char *tree, *source, *where, *pick;
+		bool chosen;
+	} c[] = {
+		{ "synthetic-dell-idrac-telemetry", "Oem.Dell.SystemInputPower",
+		    "System.Embedded.1", NULL, false },
+		{ "synthetic-dell-idrac-telemetry-only",
+		    "Oem.Dell.SystemInputPower", "System.Embedded.1",
+		    "/redfish/v1/TelemetryService/MetricReports/PowerMetrics",
+		    true },
+		{ "synthetic-lenovo-xcc", "Oem.Lenovo.SystemInputPower",
+		    "1", NULL, false },
+		{ "synthetic-lenovo-xcc-only", "Oem.Lenovo.SystemInputPower",
+		    "1", "/redfish/v1/Systems/1/Oem/Lenovo/Metrics/"
+		    "SystemInputPower", true },
+	};
+	const struct rf_series *p;
+	const struct rf_found *f;
+	struct wp_err err;
+	struct rf_disc *d;
+	size_t i;
+	int rc;
+
+	(void)st;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		d = walk(c[i].tree, RF_MODE_NODE, &rc, &err);
+		assert_int_equal(rc, 0);
+		assert_non_null(f = oem_found(d, c[i].source));
+		assert_int_equal(f->boundary, WP_B_WALL);
+		assert_string_equal(f->where, c[i].where);
+		assert_int_equal(f->chosen, c[i].chosen);
+		assert_non_null(p = plan_series(d, "wall/power"));
+		if (c[i].pick) {
+			assert_string_equal(p->source, c[i].source);
+			assert_string_equal(p->pick[0].uri, c[i].pick);
+		} else {
+			assert_string_equal(p->source,
+			    "Power.PowerControl.PowerConsumedWatts");
+			assert_string_equal(f->why, "cross-check");
+		}
+		rf_disc_free(d);
+	}
+}
+
 int
 main(void)
 {
@@ -669,6 +734,7 @@ main(void)
 		cmocka_unit_test(test_identity_from_system_and_manager),
 		cmocka_unit_test(test_link_loops_end),
 		cmocka_unit_test(test_repeated_chassis_counted_once),
+		cmocka_unit_test(test_oem_meters_placed_and_ranked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -427,6 +427,125 @@ test_inlined_member_problem_kept_apart(void **st)
 	rf_readings_fini(&r);
 }
 
+/* Dell iDRAC telemetry: SystemInputPower (MetricId, Oem.Dell, no
+ * MetricProperty) is the OEM meter, the newest sample counts, an
+ * aggregation's Minimum/Maximum is not the reading, an Average's window is
+ * its label's; other MetricIds (components) are not read; a member without
+ * Oem.Dell is not Dell's meter. */
+static void
+test_dell_telemetry_system_input_power(void **st)
+{
+	static const char *const uri = "/redfish/v1/TelemetryService/"
+	    "MetricReports/PowerMetrics";
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	assert_int_equal(parse_text(uri, "{\"@odata.type\":\"#MetricReport."
+	    "v1_4_2.MetricReport\",\"MetricValues\":["
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"401\","
+	    "\"Timestamp\":\"2026-01-05T10:00:00Z\",\"Oem\":{\"Dell\":{\"FQDD\":"
+	    "\"PowerMetrics\",\"Label\":\"PowerMetrics SystemInputPower\"}}},"
+	    "{\"MetricId\":\"TotalCPUPower\",\"MetricValue\":\"140\","
+	    "\"Timestamp\":\"2026-01-05T10:00:05Z\",\"Oem\":{\"Dell\":{}}},"
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"404.5\","
+	    "\"Timestamp\":\"2026-01-05T10:00:05Z\",\"Oem\":{\"Dell\":{\"FQDD\":"
+	    "\"PowerMetrics\"}}},"
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"399\","
+	    "\"Timestamp\":\"2026-01-05T10:00:02Z\",\"Oem\":{\"Dell\":{}}}]}",
+	    &r, &e), 1);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.v[0].key, "/redfish/v1/TelemetryService/"
+	    "MetricReports/PowerMetrics#/Oem/Dell/SystemInputPower");
+	assert_string_equal(r.v[0].source, "Oem.Dell.SystemInputPower");
+	assert_int_equal(r.v[0].src, RF_SRC_OEM);
+	assert_int_equal(r.v[0].role, RF_ROLE_INPUT);
+	assert_true(r.v[0].flags & WP_F_OEM);
+	assert_false(r.v[0].flags & WP_F_AVERAGED);
+	assert_true(r.v[0].value == 404.5);
+	rf_readings_fini(&r);
+
+	rf_readings_init(&r);
+	assert_int_equal(parse_text(uri, "{\"@odata.type\":\"#MetricReport."
+	    "v1_4_2.MetricReport\",\"MetricValues\":["
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"380\","
+	    "\"Oem\":{\"Dell\":{\"Label\":\"PowerMetrics SystemInputPower- "
+	    "Minimum (5m0s)\"}}},"
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"420\","
+	    "\"Oem\":{\"Dell\":{\"Label\":\"PowerMetrics SystemInputPower- "
+	    "Maximum (5m0s)\"}}},"
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"402\","
+	    "\"Oem\":{\"Dell\":{\"Label\":\"PowerMetrics SystemInputPower- "
+	    "Average (5m0s)\"}}},"
+	    "{\"MetricId\":\"SystemInputPower\",\"MetricValue\":\"999\"}]}",
+	    &r, &e), 1);
+	assert_true(r.v[0].value == 402);
+	assert_true(r.v[0].flags & WP_F_AVERAGED);
+	assert_true(r.v[0].avg_window == 300 * WP_SEC);
+	rf_readings_fini(&r);
+
+	rf_readings_init(&r);
+	assert_int_equal(parse_text(uri, "{\"@odata.type\":\"#MetricReport."
+	    "v1_4_2.MetricReport\",\"MetricValues\":[{\"MetricId\":"
+	    "\"SystemInputPower\",\"MetricValue\":\"n/a\",\"Oem\":{\"Dell\":"
+	    "{}}}]}", &r, &e), -1);
+	assert_non_null(strstr(e.msg, "SystemInputPower"));
+	rf_readings_fini(&r);
+}
+
+/* Lenovo XCC history: SystemInputPower's newest Avg sample (window the gap
+ * to the Avg before it, time TimestampWithTZ); its Min and Max are not the
+ * reading; other containers give nothing. */
+static void
+test_lenovo_history_system_input_power(void **st)
+{
+	static const char *const head = "{\"@odata.type\":\"#LenovoHistory"
+	    "MetricValueContainer.v1_0_0.LenovoHistoryMetricValueContainer\","
+	    "\"Id\":\"%s\",\"ContainerName\":\"%s\",\"Container\":["
+	    "{\"MetricType\":\"Max\",\"MetricValue\":261,\"TimestampWithTZ\":"
+	    "\"2026-01-05 10:01:00-05:00\"},"
+	    "{\"MetricType\":\"Avg\",\"MetricValue\":250,\"TimestampWithTZ\":"
+	    "\"2026-01-05 10:00:30-05:00\"},"
+	    "{\"MetricType\":\"Avg\",\"MetricValue\":252,\"TimestampWithTZ\":"
+	    "\"2026-01-05 10:01:00-05:00\"},"
+	    "{\"MetricType\":\"Avg\",\"MetricValue\":247,\"TimestampWithTZ\":"
+	    "\"2026-01-05 10:00:00-05:00\"},"
+	    "{\"MetricType\":\"Min\",\"MetricValue\":240,\"TimestampWithTZ\":"
+	    "\"2026-01-05 10:01:00-05:00\"}]}";
+	char body[1024];
+	struct rf_readings r;
+	struct wp_err e;
+
+	(void)st;
+	rf_readings_init(&r);
+	snprintf(body, sizeof(body), head, "SystemInputPower",
+	    "SystemInputPower");
+	assert_int_equal(parse_text("/redfish/v1/Systems/1/Oem/Lenovo/Metrics/"
+	    "SystemInputPower", body, &r, &e), 1);
+	assert_string_equal(r.v[0].source, "Oem.Lenovo.SystemInputPower");
+	assert_int_equal(r.v[0].src, RF_SRC_OEM);
+	assert_int_equal(r.v[0].role, RF_ROLE_INPUT);
+	assert_true(r.v[0].flags & WP_F_OEM);
+	assert_true(r.v[0].value == 252);
+	assert_true(r.v[0].avg_window == 30 * WP_SEC);
+	assert_true(r.v[0].flags & WP_F_AVERAGED);
+	assert_true(r.v[0].device_time > 0);
+	rf_readings_fini(&r);
+
+	rf_readings_init(&r);
+	snprintf(body, sizeof(body), head, "CPUSubsystemPower",
+	    "CPUSubsystemPower");
+	assert_int_equal(parse_text("/redfish/v1/Systems/1/Oem/Lenovo/Metrics/"
+	    "CPUSubsystemPower", body, &r, &e), 0);
+	snprintf(body, sizeof(body), head, "SystemOutputPower",
+	    "SystemOutputPower");
+	assert_int_equal(parse_text("/redfish/v1/Systems/1/Oem/Lenovo/Metrics/"
+	    "SystemOutputPower", body, &r, &e), 0);
+	assert_int_equal(r.n, 0);
+	rf_readings_fini(&r);
+}
+
 int
 main(void)
 {
@@ -443,6 +562,8 @@ main(void)
 		cmocka_unit_test(test_power_control_roles),
 		cmocka_unit_test(test_hpe_fast_power_meter),
 		cmocka_unit_test(test_inlined_member_problem_kept_apart),
+		cmocka_unit_test(test_dell_telemetry_system_input_power),
+		cmocka_unit_test(test_lenovo_history_system_input_power),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

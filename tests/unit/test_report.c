@@ -435,9 +435,10 @@ test_refusals(void **st)
 	o = report(f->dir, usage, 4, &rc);
 	assert_int_equal(rc, 2);
 	json_object_put(o);
-	/* past the data: reported, with the wall refused and said why */
+	/* past the data: reported, with the wall refused and said why, and
+	 * exit 1: the report has no figure at all (issue 19) */
 	o = report(f->dir, no_data, 6, &rc);
-	assert_int_equal(rc, 0);
+	assert_int_equal(rc, 1);
 	assert_null(json_object_object_get(json_object_object_get(
 	    json_object_object_get(o, "boundaries"), "wall"), "energy_j"));
 	assert_non_null(strstr(json_object_to_json_string(
@@ -1085,6 +1086,82 @@ test_implausible_step(void **st)
 	json_object_put(o);
 }
 
+/* A warning containing text, and the same finding in the disclosure's
+ * plausibility list. */
+static void
+assert_flagged(json_object *o, const char *text)
+{
+	json_object *d = json_object_object_get(o, "disclosure");
+
+	if (strstr(json_object_to_json_string(json_object_object_get(o,
+	    "warnings")), text) == NULL)
+		fail_msg("no warning '%s'", text);
+	if (strstr(json_object_to_json_string(json_object_object_get(d,
+	    "plausibility")), text) == NULL)
+		fail_msg("'%s' not in disclosure.plausibility", text);
+}
+
+/*
+ * Issue 19's plausibility checks: a window under 600 s flagged; an idle
+ * window taken during the load (tokens in it, power as high as the
+ * window's) flagged; a request log covering a sliver of the counted
+ * tokens gives no SLO figure; a window starting before the first reading
+ * refused (exit 1, no document), not 60 figures of "-".
+ */
+static void
+test_plausibility(void **st)
+{
+	struct fx *f = *st;
+	char jdir[300], req[300];
+	char *shortw[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T10:05:00Z" };
+	char *busy_idle[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T10:10:00Z", "--idle-from",
+	    "2026-11-29T10:01:00Z", "--idle-to", "2026-11-29T10:06:00Z" };
+	char *thin[] = { "-c", f->cfg, "--from", "2026-11-29T10:00:00Z",
+	    "--to", "2026-11-29T10:10:00Z", "--requests", req };
+	char *before[] = { "-c", f->cfg, "--from", "2026-11-29T08:00:00Z",
+	    "--to", "2026-11-29T09:30:00Z" };
+	json_object *o;
+	FILE *rf;
+	int rc;
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", f->dir);
+	snprintf(req, sizeof(req), "%s/thin.jsonl", f->dir);
+	write_journal(jdir, 3 * S, 0);
+	write_config(f->dir, "report:\n  slo: {ttft_ms: 2000, tpot_ms: 200}\n");
+	/* 300 s: figures, flagged short */
+	o = report(f->dir, shortw, 6, &rc);
+	assert_int_equal(rc, 0);
+	assert_flagged(o, "shorter than 600 s");
+	json_object_put(o);
+	/* the idle window inside the load: 20000 tokens/s, 7800 W */
+	o = report(f->dir, busy_idle, 10, &rc);
+	assert_int_equal(rc, 0);
+	assert_flagged(o, "output tokens counted by the engines in it");
+	assert_flagged(o, "idle window: wall idle power");
+	assert_flagged(o, "idle window: GPU idle power");
+	json_object_put(o);
+	/* one request of 1000 tokens against 12 M counted: no SLO figure */
+	assert_non_null(rf = fopen(req, "w"));
+	fprintf(rf, "{\"start\": %.3f, \"end\": %.3f, \"input_tokens\": 10, "
+	    "\"output_tokens\": 1000, \"ttft\": 0.1, \"tpot\": 0.01, "
+	    "\"ok\": true}\n", (double)(T0 / S) + 100,
+	    (double)(T0 / S) + 110);
+	fclose(rf);
+	o = report(f->dir, thin, 8, &rc);
+	assert_int_equal(rc, 0);
+	assert_flagged(o, "under the 50 % an SLO figure needs: no SLO figure");
+	assert_null(json_object_object_get(json_object_object_get(o,
+	    "tokens"), "slo_qualified"));
+	assert_near(num(o, "tokens.output"), 12e6, 1e-6);
+	json_object_put(o);
+	/* the journal starts at 08:58:23: refused, nothing printed */
+	o = report(f->dir, before, 6, &rc);
+	assert_int_equal(rc, 1);
+	assert_null(o);
+}
+
 int
 main(void)
 {
@@ -1103,6 +1180,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_two_class_carbon, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_implausible_step, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_plausibility, setup,
 		    teardown),
 	};
 

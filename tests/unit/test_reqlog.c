@@ -65,6 +65,11 @@ test_bad_lines(void **st)
 	    "[1,2]\n"
 	    "{\"start\":5,\"end\":6,\"input_tokens\":1,\"output_tokens\":1} x\n"
 	    "{\"start\":5,\"end\":6,\"input_tokens\":2,\"output_tokens\":3}\n"
+	    /* found by fuzz_reqlog: two such summed past LLONG_MAX */
+	    "{\"start\":5,\"end\":6,\"input_tokens\":9223372036854775807,"
+	    "\"output_tokens\":1}\n"
+	    "{\"start\":5,\"end\":6,\"input_tokens\":1,"
+	    "\"output_tokens\":1000000001}\n"
 	    "{\"start\":5,\"end\":6,\"input_tokens\":2,";
 	struct wp_err err;
 	struct reqlog *l;
@@ -73,7 +78,7 @@ test_bad_lines(void **st)
 	l = reqlog_parse(text, strlen(text), &err);
 	assert_non_null(l);
 	assert_int_equal(l->n, 1);
-	assert_int_equal(l->n_bad, 9);
+	assert_int_equal(l->n_bad, 11);
 	assert_int_equal(l->bad_lines[0], 1);
 	reqlog_free(l);
 	assert_null(reqlog_parse("garbage\n", 8, &err));

@@ -1,0 +1,165 @@
+/*
+ * help.c - `wattpath help [CMD]`, `wattpath CMD --help`: the usage of
+ * every subcommand, every option with one line (docs/wattpath.8 says the
+ * same at length; tests/integration/510-cli.sh checks that both name every
+ * option a command parses).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/timearg.h"
+#include "cmd.h"
+
+struct help {
+	const char	*name;
+	const char	*synopsis;	/* after "wattpath " */
+	const char	*text;		/* the options, one a line */
+	bool		 times;		/* takes --from/--to: say the forms */
+};
+
+static const struct help helps[] = {
+	{ "run", "run -c FILE [--once] [--syslog] [--log-level LEVEL]",
+	    "Polls every target of the config, writes the RRD store and the\n"
+	    "journal, serves the exposition, until SIGTERM or SIGINT.\n"
+	    "  -c, --config FILE    the configuration (wattpath.yaml(5))\n"
+	    "  --once               poll every target once, then exit; exits 1\n"
+	    "                       when every target failed\n"
+	    "  --syslog             log to syslog as well as stderr\n"
+	    "  --log-level LEVEL    error, warn, info or debug (overrides\n"
+	    "                       log_level)\n", false },
+	{ "check-config", "check-config -c FILE [-v]",
+	    "Loads the config as run would, lets every driver check its block,\n"
+	    "prints each problem as FILE:LINE: message.\n"
+	    "  -c, --config FILE    the configuration\n"
+	    "  -v, --verbose        also list the targets\n", false },
+	{ "probe", "probe URL [options]",
+	    "Connects to one device and prints what it offers (no config).\n"
+	    "  --json               JSON instead of a table\n"
+	    "  --protocol P         redfish, prometheus (inband), snmp or modbus\n"
+	    "                       (default: from the URL)\n"
+	    "  --user U             user name (Redfish, SNMPv3)\n"
+	    "  --password-file F    the password, in a file\n"
+	    "  --ca-file F          CA bundle for https\n"
+	    "  --insecure           do not verify the TLS certificate\n"
+	    "  --community-file F   SNMPv2c community, in a file\n"
+	    "  --snmp-version V     2c or 3\n"
+	    "  --auth-protocol P    SNMPv3 authentication protocol\n"
+	    "  --auth-password-file F  SNMPv3 authentication password, in a file\n"
+	    "  --priv-protocol P    SNMPv3 privacy protocol\n"
+	    "  --priv-password-file F  SNMPv3 privacy password, in a file\n"
+	    "  --security-level L   SNMPv3 security level\n"
+	    "  --profile, --map NAME  PDU profile or Modbus register map\n"
+	    "  --maps-dir DIR       where profiles and maps are looked up first\n"
+	    "  --timeout DURATION   the probe's deadline (default 10s)\n"
+	    "  -o, --option K=V     a driver option (e.g. -o system=Id)\n",
+	    false },
+	{ "report", "report -c FILE (--from T --to T | --requests LOG) "
+	    "[options]",
+	    "Energy per token per boundary, PUE, carbon and cost over a window.\n"
+	    "  -c, --config FILE    the configuration\n"
+	    "  --from T, --to T     the window\n"
+	    "  --requests LOG       a request log (JSON lines); without --from\n"
+	    "                       and --to its first start to its last end\n"
+	    "  --runs N             statistics over N runs (1..64)\n"
+	    "  --idle-from T, --idle-to T  the idle window (default report.idle)\n"
+	    "  --period P           hour, day, month or year: only that PUE period;\n"
+	    "                       month or year: the table by calendar month\n"
+	    "                       (--from 2026 alone: that year)\n"
+	    "  --format F           json (default), md or csv\n"
+	    "  --carbon-csv FILE    also the sustainability CSV to FILE (-: only\n"
+	    "                       that, to stdout)\n"
+	    "Exits 1 when the report has no figure at all.\n", true },
+	{ "curve", "curve -c FILE (--node N | --class C) --from T --to T "
+	    "[options]",
+	    "Wall power against GPU power of a node or a class, with fits.\n"
+	    "  -c, --config FILE    the configuration\n"
+	    "  --node N             one node\n"
+	    "  --class C            every node of class C\n"
+	    "  --from T, --to T     the window\n"
+	    "  --step DURATION      the interval of each point (default from\n"
+	    "                       report.curve_step or the sampling interval)\n"
+	    "  --format F           json (default), csv or svg\n", true },
+	{ "graph", "graph -c FILE --node N [--from T --to T] -o FILE.png|svg",
+	    "Draws a node's wall, GPU and outlet power from the RRD store.\n"
+	    "  -c, --config FILE    the configuration\n"
+	    "  --node N             the node\n"
+	    "  --from T, --to T     the window (default: the last hour)\n"
+	    "  -o, --output FILE    the image; .svg gives SVG, else PNG\n", true },
+	{ "journal", "journal (verify | export) (-c FILE | --dir DIR) "
+	    "[--from T] [--to T]",
+	    "verify checks the hash chain of every segment and the ledger beside\n"
+	    "the journal (exit 1 at the first break); export writes the records\n"
+	    "as CSV to stdout.\n"
+	    "  -c FILE              the journal under this config's data_dir\n"
+	    "  --dir DIR            a journal directory\n"
+	    "  --from T, --to T     export: the window (default: everything)\n",
+	    true },
+	{ "ledger", "ledger rebuild (-c FILE | --dir DIR)",
+	    "Recomputes the long-term ledger (data_dir/ledger) from the raw\n"
+	    "journal that exists, keeps the blocks of expired segments, then\n"
+	    "verifies it.\n"
+	    "  -c FILE              the ledger under this config's data_dir\n"
+	    "  --dir DIR            a journal directory (its ledger beside it)\n",
+	    true },
+	{ "version", "version", "Prints the version.\n", false },
+	{ "help", "help [COMMAND]",
+	    "Lists the commands, or the usage of one (as COMMAND --help).\n",
+	    false },
+};
+
+#define N_HELPS	(sizeof(helps) / sizeof(helps[0]))
+
+static const struct help *
+find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < N_HELPS; i++)
+		if (strcmp(helps[i].name, name) == 0)
+			return &helps[i];
+	return NULL;
+}
+
+void
+cmd_synopsis(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: wattpath COMMAND [options]\n");
+	for (i = 0; i < N_HELPS; i++)
+		fprintf(f, "       wattpath %s\n", helps[i].synopsis);
+	fprintf(f, "'wattpath help COMMAND' or 'wattpath COMMAND --help': the "
+	    "options of one.\n");
+}
+
+int
+cmd_usage(const char *name, FILE *f, bool full)
+{
+	const struct help *h = find(name);
+
+	if (h == NULL)
+		return -1;
+	fprintf(f, "usage: wattpath %s\n", h->synopsis);
+	if (!full) {
+		fprintf(f, "(wattpath %s --help: every option)\n", name);
+		return 0;
+	}
+	fputs(h->text, f);
+	if (h->times)
+		fprintf(f, "Times T: %s.  A day, month or year as --from is its "
+		    "start, as --to its end.\n", timearg_forms);
+	return 0;
+}
+
+int
+cmd_time_opt(const char *cmd, const char *opt, const char *arg, bool to,
+    wp_time *out)
+{
+	char msg[768];
+
+	if (timearg_opt(opt, arg, to ? TA_TO : TA_FROM, clock_real(), out, msg,
+	    sizeof(msg)) == 0)
+		return 0;
+	fprintf(stderr, "wattpath %s: %s\n", cmd, msg);
+	return -1;
+}
