@@ -100,7 +100,7 @@ static const struct help helps[] = {
 	    "verifies it.\n"
 	    "  -c FILE              the ledger under this config's data_dir\n"
 	    "  --dir DIR            a journal directory (its ledger beside it)\n",
-	    true },
+	    false },
 	{ "version", "version", "Prints the version.\n", false },
 	{ "help", "help [COMMAND]",
 	    "Lists the commands, or the usage of one (as COMMAND --help).\n",

@@ -215,24 +215,6 @@ month_start(int y, int mon)
 	return (wp_time)timegm(&tm) * WP_SEC;
 }
 
-int
-clock_parse_month(const char *s, wp_time *start, wp_time *end)
-{
-	int y, m = 0, n = 0;
-
-	if (strlen(s) == 4 && sscanf(s, "%4d%n", &y, &n) == 1 && n == 4) {
-		*start = month_start(y, 0);
-		*end = month_start(y, 12);
-		return y >= 1970 ? 0 : -1;
-	}
-	if (strlen(s) != 7 || sscanf(s, "%4d-%2d%n", &y, &m, &n) != 2 ||
-	    n != 7 || y < 1970 || m < 1 || m > 12 || s[4] != '-')
-		return -1;
-	*start = month_start(y, m - 1);
-	*end = month_start(y, m);
-	return 0;
-}
-
 wp_time
 clock_next_month(wp_time t)
 {

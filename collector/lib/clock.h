@@ -34,11 +34,6 @@ void	 clock_iso8601(wp_time t, char *buf, unsigned long len);
  * epoch seconds ("1764410400" or "1764410400.5").  Returns 0 or -1.
  */
 int	 clock_parse_time(const char *s, wp_time *out);
-/*
- * A calendar year "2026" or month "2026-11" (UTC): its start and the start
- * of the next (*end).  Returns 0 or -1.
- */
-int	 clock_parse_month(const char *s, wp_time *start, wp_time *end);
 /* The start of the UTC calendar month after the one holding t. */
 wp_time	 clock_next_month(wp_time t);
 /*
