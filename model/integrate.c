@@ -289,6 +289,43 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 	return 0;
 }
 
+void
+integ_add_span_gone(struct integ *g, const struct integ_span *sp)
+{
+	bool inside;
+
+	if (integ_add_span(g, sp) == 0)
+		return;
+	integ_add(g, sp->t0, sp->v0, sp->pf0);
+	if (sp->n < 2 || sp->t1 <= sp->t0)
+		return;
+	inside = sp->t1 > g->o.from && sp->t0 < g->o.to;
+	if (inside && sp->refuse && g->o.kind == WP_COUNTER)
+		refuse(g, INTEG_RESET, "counter reset or step back inside the "
+		    "window (between %.0f and %.0f s after start)",
+		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));
+	if (inside && g->o.kind != WP_COUNTER && g->o.interval > 0 &&
+	    sp->max_gap > 3 * g->o.interval)
+		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
+		    "than 3 intervals of %.0f s)", SEC(sp->max_gap),
+		    SEC(g->o.interval));
+	if (inside && sp->max_gap > g->max_gap)
+		g->max_gap = sp->max_gap;
+	/* the rest as the interpolation between the two readings */
+	if (g->reason == INTEG_OK) {
+		wp_time iv = g->o.interval;
+
+		g->o.interval = 0;	/* the span's own gaps: checked above */
+		integ_add(g, sp->t1, sp->v1, 0);
+		g->o.interval = iv;
+	} else {
+		g->started |= sp->t1 <= g->o.from;
+		g->ended |= sp->t1 >= g->o.to;
+		g->prev_t = sp->t1;
+		g->prev_v = sp->v1;
+	}
+}
+
 int
 integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 {

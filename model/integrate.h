@@ -147,6 +147,14 @@ struct integ_span {
 bool	 integ_span_fits(const struct integ *g, const struct integ_span *sp);
 /* Adds a span that fits.  0, or -1 (it does not fit; nothing added). */
 int	 integ_add_span(struct integ *g, const struct integ_span *sp);
+/* A span that does not fit and whose readings are gone (a ledger slot
+ * whose raw records expired): its first reading is fed as a point, its
+ * last ends it, and inside the window what would have refused the
+ * window refuses it (a reset or step back, a gauge's gap longer than 3
+ * intervals), the reason the readings would give, without their exact
+ * time.  A span that could be fed whole is, by the interpolation between
+ * its first and last readings (the edge snaps to the slot). */
+void	 integ_add_span_gone(struct integ *g, const struct integ_span *sp);
 /* Convenience over arrays (tests, small series). */
 int	 integ_array(const struct integ_opts *o, const wp_time *t,
 	    const double *v, const uint32_t *pflags, size_t n,
