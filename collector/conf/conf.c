@@ -465,8 +465,9 @@ env_name_ok(const char *s)
 
 /*
  * A systemd credential PFX_credential: NAME stands for the file NAME in
- * $CREDENTIALS_DIRECTORY, checked as one; its path (kept by the conf) or
- * NULL.
+ * $CREDENTIALS_DIRECTORY, checked as one; its path (kept by the conf).
+ * When it fails the name comes back, so that the blocks that use it are
+ * not also told they have no secret (the conf has an error anyway).
  */
 static const char *
 cred_file(struct ld *l, const struct ynode *m, const char *key,
@@ -478,8 +479,9 @@ cred_file(struct ld *l, const struct ynode *m, const char *key,
 	err_clear(&err);
 	if (secret_cred_path(name, path, sizeof(path), &err) < 0 ||
 	    secret_check_file(path, &err) < 0) {
-		conf_bad(l, ynode_get(m, key), "%s: %s: %s", where, key, err.msg);
-		return NULL;
+		conf_bad(l, ynode_get(m, key), "%s: %s %s: %s", where, key, name,
+		    err.msg);
+		return conf_own(l, name);
 	}
 	return conf_own(l, path);
 }

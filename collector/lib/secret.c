@@ -276,9 +276,9 @@ secret_cred_path(const char *name, char *buf, size_t n, struct wp_err *err)
 		    "(1..255 printable characters, no '/', ':' or space)",
 		    name ? name : "");
 	if ((d = cred_dir(&dn)) == NULL)
-		return err_set(err, WP_E_CONFIG, "credential %s: $" CRED_ENV
-		    " is %s (systemd sets it for LoadCredential=%s:...; by "
-		    "hand, point it at the directory of the secrets)", name,
+		return err_set(err, WP_E_CONFIG, "$" CRED_ENV " is %s "
+		    "(systemd sets it for LoadCredential=%s:...; by hand, "
+		    "point it at the directory of the secrets)",
 		    getenv(CRED_ENV) ? "not an absolute path" : "not set",
 		    name);
 	if (check_cred_dir(d, err) < 0)
