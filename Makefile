@@ -12,7 +12,7 @@
 #   make asan       sanitizer build in build-asan/
 #   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
 #                   libFuzzer; docs/hardening.md)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local SYSCONFDIR=/etc DESTDIR=  (and uninstall)
 
 PKG_CONFIG ?= pkg-config
 PREFIX	?= /usr/local
@@ -47,7 +47,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all sim deps lint check unit integration asan check-asan demo \
-	demo-serve bench fuzz fuzz-bins fuzz-bins-in install clean
+	demo-serve bench fuzz fuzz-bins fuzz-bins-in install uninstall clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
@@ -160,16 +160,44 @@ fuzz:
 	@scripts/deps.sh check
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# install: the binary, man pages, the unit (@PREFIX@ and @SYSCONFDIR@
+# replaced), profiles, maps, dashboard and rules under PREFIX/share/wattpath,
+# and the SYSCONFDIR/wattpath skeleton: the example config (kept if one is
+# there) and the secrets directory (0700).  uninstall removes what install
+# put there, and the skeleton only while it is untouched (the example
+# config unchanged, the secrets directory empty).
+SYSCONFDIR ?= /etc
+UNITDIR	?= $(PREFIX)/lib/systemd/system
+SHAREDIR = $(PREFIX)/share/wattpath
+DATADIRS := pdu-profiles meter-maps grafana prometheus
 install: $(BUILD)/wattpath
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wattpath \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SHAREDIR) \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/lib/systemd/system
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/wattpath
+	install -d -m 700 $(DESTDIR)$(SYSCONFDIR)/wattpath/secrets
 	install -m 755 $(BUILD)/wattpath $(DESTDIR)$(PREFIX)/bin/wattpath
-	cp -R etc/. $(DESTDIR)$(PREFIX)/share/wattpath/
+	for d in $(DATADIRS); do \
+		install -d $(DESTDIR)$(SHAREDIR)/$$d && \
+		install -m 644 etc/$$d/* $(DESTDIR)$(SHAREDIR)/$$d/ || exit 1; \
+	done
+	install -m 644 etc/wattpath.yaml $(DESTDIR)$(SHAREDIR)/wattpath.yaml.example
+	[ -e $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml ] || \
+		install -m 640 etc/wattpath.yaml $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
 	install -m 644 docs/wattpath.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 644 docs/wattpath.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/
-	sed 's|@PREFIX@|$(PREFIX)|g' etc/wattpath.service > \
-		$(DESTDIR)$(PREFIX)/lib/systemd/system/wattpath.service
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		etc/wattpath.service > $(DESTDIR)$(UNITDIR)/wattpath.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/wattpath.service
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/wattpath $(DESTDIR)$(UNITDIR)/wattpath.service \
+		$(DESTDIR)$(PREFIX)/share/man/man8/wattpath.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/wattpath.yaml.5
+	rm -rf $(DESTDIR)$(SHAREDIR)
+	! cmp -s etc/wattpath.yaml $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml || \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/wattpath/secrets $(DESTDIR)$(SYSCONFDIR)/wattpath \
+		2>/dev/null
 
 clean:
 	rm -rf build build-asan build-fuzz wattpath wattpath-sim
