@@ -23,6 +23,7 @@
 #include "../lib/ycheck.h"
 #include "../lib/log.h"
 #include "../lib/secret.h"
+#include "../lib/shard.h"
 
 #define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */
 
@@ -271,7 +272,8 @@ static const char *const collector_keys[] = {
 	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
-	"http_password_credential", "rrd_write_delay", "poll_batch", NULL
+	"http_password_credential", "rrd_write_delay", "poll_batch", "shard",
+	NULL
 };
 
 static void
@@ -394,6 +396,39 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	load_collector_http(l, m);
 }
 
+/* collector.shard: {index: I, count: N}, 0 <= I < N <= 4096. */
+static void
+load_shard(struct ld *l, const struct ynode *m)
+{
+	static const char *const keys[] = { "index", "count", NULL };
+	long idx = -1, cnt = -1;
+
+	if (m == NULL)
+		return;
+	if (m->type != YN_MAP) {
+		conf_bad(l, m, "collector: shard must be a mapping {index: I, "
+		    "count: N}");
+		return;
+	}
+	ycheck_keys(&l->d, m, "collector: shard", keys);
+	if (ynode_get(m, "index") == NULL || ynode_get(m, "count") == NULL) {
+		conf_bad(l, m, "collector: shard needs index and count");
+		return;
+	}
+	if (ycheck_long(&l->d, m, "count", "collector: shard", 1, 4096,
+	    &cnt) != 0 || ycheck_long(&l->d, m, "index", "collector: shard", 0,
+	    4095, &idx) != 0)
+		return;
+	if (idx >= cnt) {
+		conf_bad(l, ynode_get(m, "index"), "collector: shard: index %ld "
+		    "must be below count %ld (shards are 0..%ld)", idx, cnt,
+		    cnt - 1);
+		return;
+	}
+	l->c->shard_index = (unsigned)idx;
+	l->c->shard_count = (unsigned)cnt;
+}
+
 static void
 load_collector(struct ld *l, const struct ynode *m)
 {
@@ -440,6 +475,7 @@ load_collector(struct ld *l, const struct ynode *m)
 	if (ycheck_long(&l->d, m, "http_max_inflight", "collector", 1, 65536, &n) == 0)
 		c->http_max_inflight = (int)n;
 	load_collector_paths(l, m);
+	load_shard(l, ynode_get(m, "shard"));
 }
 
 /* credentials: */
@@ -1099,6 +1135,14 @@ target_conf(const struct ld *l, const struct pend *p)
 	    .interval = p->interval, .timeout = p->timeout };
 }
 
+/* Whether this collector's shard owns p (a node's targets go together). */
+static bool
+shard_owns(const struct wp_conf *c, const struct pend *p)
+{
+	return c->shard_count <= 1 || shard_of(p->node ? p->node : p->name,
+	    c->shard_count) == c->shard_index;
+}
+
 static void
 order_targets(struct ld *l)
 {
@@ -1120,7 +1164,7 @@ order_targets(struct ld *l)
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < pvs[i]->n; j++) {
 			p = &pvs[i]->v[j];
-			if (p->scratch)
+			if (p->scratch || !shard_owns(c, p))
 				continue;
 			c->targets[c->n_targets] = target_conf(l, p);
 			c->target_drivers[c->n_targets++] = p->driver;
