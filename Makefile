@@ -13,6 +13,8 @@
 #   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
 #                   libFuzzer; docs/hardening.md)
 #   make install    PREFIX=/usr/local SYSCONFDIR=/etc DESTDIR=  (and uninstall)
+#   make deb        the Debian package (debian/) in build/deb/; make deb-test
+#                   unpacks and checks it (neither is part of make check)
 
 PKG_CONFIG ?= pkg-config
 PREFIX	?= /usr/local
@@ -28,6 +30,7 @@ CFLAGS	?= -O2 -g
 WERROR	?= -Werror
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DWP_VERSION='"$(VERSION)"' \
 	   -DWP_PREFIX='"$(PREFIX)"' $(WARN) $(WERROR) $(CFLAGS) $(SANITIZE) \
+	   $(if $(CPPFLAGS),$(CPPFLAGS) )\
 	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -47,7 +50,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all sim deps lint check unit integration asan check-asan demo \
-	demo-serve bench fuzz fuzz-bins fuzz-bins-in install uninstall clean
+	demo-serve bench fuzz fuzz-bins fuzz-bins-in install uninstall deb deb-test clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
@@ -78,7 +81,7 @@ $(BUILD)/libwattpath.a: $(LIB_OBJS)
 
 $(BUILD)/wattpath: $(BUILD)/collector/cmd/main.o $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/wattpath-sim: $(SIM_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
@@ -182,7 +185,7 @@ install: $(BUILD)/wattpath
 	done
 	install -m 644 etc/wattpath.yaml $(DESTDIR)$(SHAREDIR)/wattpath.yaml.example
 	[ -e $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml ] || \
-		install -m 640 etc/wattpath.yaml $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
+		install -m 644 etc/wattpath.yaml $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
 	install -m 644 docs/wattpath.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 644 docs/wattpath.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
@@ -198,6 +201,26 @@ uninstall:
 		rm -f $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/wattpath/secrets $(DESTDIR)$(SYSCONFDIR)/wattpath \
 		2>/dev/null
+
+# deb: the Debian package (debian/), built by dpkg-buildpackage -us -uc -b
+# in a clean copy of the tree under $(BUILD)/deb (the tracked and
+# untracked, not ignored files), so this tree's build stays; lintian after,
+# if it is there.  deb-test (not in check): unpack it into a throw-away
+# root and check it there (scripts/deb-test.sh).
+DEB_DIR = $(BUILD)/deb
+DEB_SRC = $(DEB_DIR)/wattpath-$(VERSION)
+deb:
+	@scripts/deps.sh deb
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
+	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C $(DEB_SRC)
+	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="parallel=2 $(DEB_BUILD_OPTIONS)" \
+		dpkg-buildpackage -us -uc -b
+	@ls $(DEB_DIR)/*.deb
+	if command -v lintian >/dev/null; then \
+		lintian --fail-on error,warning $(DEB_DIR)/*.changes; fi
+
+deb-test: deb
+	scripts/deb-test.sh $(DEB_DIR)/wattpath_$(VERSION)_*.deb
 
 clean:
 	rm -rf build build-asan build-fuzz wattpath wattpath-sim

@@ -849,7 +849,7 @@ static void
 test_data_file_not_cwd(void **st)
 {
 	struct fx *f = *st;
-	char out[512], want[1024], cwd[512], etc[512];
+	char out[PATH_MAX], want[1024], cwd[512], etc[512];
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	assert_int_equal(mkdir_in(f, "maps"), 0);
