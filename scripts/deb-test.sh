@@ -21,13 +21,14 @@ dpkg-deb -c "$DEB" | awk '{print $1, $6}' >"$R/list"
 D=$R/root
 
 # The file list.
-for f in ./usr/bin/wattpath ./usr/lib/systemd/system/wattpath.service \
+for f in ./usr/bin/wattpath ./lib/systemd/system/wattpath.service \
     ./etc/wattpath/wattpath.yaml ./usr/share/man/man8/wattpath.8.gz \
     ./usr/share/man/man5/wattpath.yaml.5.gz ./usr/share/doc/wattpath/copyright \
     ./usr/share/wattpath/pdu-profiles/raritan-pdu2.yaml \
     ./usr/share/wattpath/meter-maps/eastron-sdm630.yaml \
     ./usr/share/wattpath/grafana/wattpath.json \
-    ./usr/share/wattpath/prometheus/wattpath-alerts.yml; do
+    ./usr/share/wattpath/prometheus/wattpath-alerts.yml \
+    ./usr/share/doc/wattpath/deploy.md.gz; do
 	grep -q " $f\$" "$R/list" || fail "not in the package: $f"
 done
 grep -q '^drwx------ ./etc/wattpath/secrets/$' "$R/list" ||
@@ -38,13 +39,16 @@ grep -q ' ./var/' "$R/list" && fail "the package ships /var (systemd makes the s
 grep -q 'share/wattpath/wattpath.service' "$R/list" && fail "a raw unit in share/"
 grep -qx /etc/wattpath/wattpath.yaml "$R/ctl/conffiles" || fail "the config is no conffile"
 grep -rl '@PREFIX@\|@SYSCONFDIR@' "$D" && fail "placeholders left in the files above"
-U=$D/usr/lib/systemd/system/wattpath.service
+U=$D/lib/systemd/system/wattpath.service
 for l in "ExecStart=/usr/bin/wattpath run -c /etc/wattpath/wattpath.yaml" \
     "ExecStartPre=/usr/bin/wattpath check-config -c /etc/wattpath/wattpath.yaml" \
     "DynamicUser=yes" "StateDirectory=wattpath" \
     "LoadCredential=secrets:/etc/wattpath/secrets"; do
 	grep -qx "$l" "$U" || fail "unit lacks $l"
 done
+grep -q 'deb-systemd-helper' "$R/ctl/postinst" || fail "postinst does not enable the unit"
+grep -q 'deb-systemd-helper purge' "$R/ctl/postrm" || fail "postrm does not purge the unit's state"
+grep -q 'systemctl.*start' "$R/ctl/postinst" && fail "postinst starts the service before it is configured"
 note "file list, modes, conffiles and unit ok ($(wc -l <"$R/list") entries)"
 
 # The unpacked binary on the unpacked example.
