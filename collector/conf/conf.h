@@ -94,6 +94,10 @@ struct wp_conf {
 	wp_time		 rrd_write_delay;	/* librrd batching; default 5 min */
 	int		 workers;	/* worker threads; default 4 */
 	int		 http_max_inflight;	/* global cap; default 256 */
+	/* collector.shard: this collector owns the targets whose shard key
+	 * (the node's name for a node's targets, else the target's name)
+	 * lib/shard.h puts in shard_index of shard_count; count 0: all */
+	unsigned	 shard_index, shard_count;
 	/* exposition server (expo.h): TLS and Basic auth, each optional */
 	char		*tls_cert_file, *tls_key_file;	/* both or neither */
 	char		*http_user;
