@@ -1,0 +1,166 @@
+/*
+ * drift.c - instruments that disagree (pure).  See drift.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drift.h"
+
+static const char *const kinds[DK_N] = {
+	"wall_outlet", "pdu_inlet", "it_inlets", "gpu_bmc"
+};
+static const char *const sides[DK_N][2] = {
+	{ "wall", "outlets" }, { "outlets", "inlet" },
+	{ "inlets", "it_meter" }, { "gpu_inband", "gpu_bmc" }
+};
+
+const char *
+drift_kind_name(int k)
+{
+	return k >= 0 && k < DK_N ? kinds[k] : NULL;
+}
+
+const char *
+drift_side_name(int k, int side)
+{
+	return k >= 0 && k < DK_N && (side == 0 || side == 1) ?
+	    sides[k][side] : NULL;
+}
+
+int
+drift_kind_parse(const char *s)
+{
+	int k;
+
+	for (k = 0; k < DK_N; k++)
+		if (strcmp(s, kinds[k]) == 0)
+			return k;
+	return -1;
+}
+
+int
+drift_track_init(struct drift_track *t, const struct drift_opts *o)
+{
+	memset(t, 0, sizeof(*t));
+	if (o->learn < 1 || o->learn > DRIFT_MAX_LEARN || o->persist < 1 ||
+	    !(o->acc_a >= 0) || !(o->acc_b >= 0))
+		return -1;
+	t->o = *o;
+	t->usual = t->last = t->last_dev = t->last_tol = NAN;
+	t->worst_dev = 0;
+	return 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The usual ratio (median) and the spread of the learned windows. */
+static void
+learn_done(struct drift_track *t)
+{
+	double v[DRIFT_MAX_LEARN], m = 0, ss = 0;
+	size_t n = t->n_learn, i;
+
+	memcpy(v, t->learn_r, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	t->usual = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 0; i < n; i++)
+		m += v[i];
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	t->learn_sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	t->learned = true;
+}
+
+static double
+rel(double bound, double e)
+{
+	return e != 0 ? fabs(bound / e) : 0;
+}
+
+static void
+stats_add(struct drift_track *t, double r)
+{
+	if (t->n == 0 || r < t->min)
+		t->min = r;
+	if (t->n == 0 || r > t->max)
+		t->max = r;
+	t->n++;
+	t->sum += r;
+	t->sumsq += r * r;
+	t->last = r;
+}
+
+/* A window after learning: beyond the tolerance or not, and the event. */
+static int
+judge(struct drift_track *t, const struct drift_win *w, double r)
+{
+	double dev = r / t->usual - 1;
+	double tol = t->o.acc_a + t->o.acc_b + rel(w->bound_a, w->a) +
+	    rel(w->bound_b, w->b) + 3 * rel(t->learn_sd, t->usual);
+
+	t->last_dev = dev;
+	t->last_tol = tol;
+	if (fabs(dev) > fabs(t->worst_dev))
+		t->worst_dev = dev;
+	if (fabs(dev) <= tol) {
+		t->run = 0;
+		if (!t->active)
+			return DRIFT_EV_NONE;
+		t->active = false;
+		return DRIFT_EV_END;
+	}
+	t->n_beyond++;
+	t->run++;
+	if (t->active || t->run < t->o.persist)
+		return DRIFT_EV_NONE;
+	t->active = true;
+	t->events++;
+	return DRIFT_EV_START;
+}
+
+int
+drift_track_add(struct drift_track *t, const struct drift_win *w)
+{
+	double r;
+
+	if (!w->valid || !isfinite(w->a) || !isfinite(w->b) || w->a <= 0 ||
+	    w->b < 0) {
+		t->invalid++;
+		return DRIFT_EV_NONE;
+	}
+	r = w->b / w->a;
+	stats_add(t, r);
+	if (!t->learned) {
+		t->learn_r[t->n_learn++] = r;
+		if (t->n_learn == t->o.learn)
+			learn_done(t);
+		return DRIFT_EV_NONE;
+	}
+	return judge(t, w, r);
+}
+
+double
+drift_track_mean(const struct drift_track *t)
+{
+	return t->n > 0 ? t->sum / (double)t->n : NAN;
+}
+
+double
+drift_track_sd(const struct drift_track *t)
+{
+	double m, v;
+
+	if (t->n < 2)
+		return NAN;
+	m = t->sum / (double)t->n;
+	v = (t->sumsq - (double)t->n * m * m) / (double)(t->n - 1);
+	return v > 0 ? sqrt(v) : 0;
+}
