@@ -15,6 +15,47 @@ static const char *const sides[DK_N][2] = {
 	{ "inlets", "it_meter" }, { "gpu_inband", "gpu_bmc" }
 };
 
+static const char *const instrs[DI_N] = {
+	"bmc", "outlet", "inlet", "meter", "gpu"
+};
+/* the instruments of sides a and b of each kind */
+static const int side_instr[DK_N][2] = {
+	{ DI_BMC, DI_OUTLET }, { DI_OUTLET, DI_INLET },
+	{ DI_INLET, DI_METER }, { DI_GPU, DI_BMC }
+};
+
+const char *
+drift_instr_name(int i)
+{
+	return i >= 0 && i < DI_N ? instrs[i] : NULL;
+}
+
+void
+drift_settings_default(struct drift_settings *s)
+{
+	static const double acc[DI_N] = { 0.02, 0.01, 0.01, 0.005, 0.05 };
+	int k;
+
+	memset(s, 0, sizeof(*s));
+	for (k = 0; k < DK_N; k++)
+		s->window[k] = 600 * WP_SEC;
+	s->learn = 6;
+	s->persist = 2;
+	memcpy(s->acc, acc, sizeof(acc));
+}
+
+void
+drift_opts_for(const struct drift_settings *s, int k, struct drift_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->learn = s->learn;
+	o->persist = s->persist;
+	if (k >= 0 && k < DK_N) {
+		o->acc_a = s->acc[side_instr[k][0]];
+		o->acc_b = s->acc[side_instr[k][1]];
+	}
+}
+
 const char *
 drift_kind_name(int k)
 {

@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../collector/lib/clock.h"
+
 #define DRIFT_MAX_LEARN	64
 
 enum drift_kind { DK_WALL_OUTLET, DK_PDU_INLET, DK_IT_INLETS, DK_GPU_BMC,
@@ -34,6 +36,19 @@ const char *drift_kind_name(int k);
 /* What a and b are for kind k ("wall", "outlets"...). */
 const char *drift_side_name(int k, int side);
 int	 drift_kind_parse(const char *s);	/* -1 unknown */
+
+/* The instruments whose stated accuracy makes a pair's tolerance. */
+enum drift_instr { DI_BMC, DI_OUTLET, DI_INLET, DI_METER, DI_GPU, DI_N };
+const char *drift_instr_name(int i);	/* "bmc", "outlet", ... */
+
+/* The drift: block of the configuration (docs/drift.md). */
+struct drift_settings {
+	wp_time	 window[DK_N];	/* per pair kind; default 10 min */
+	size_t	 learn, persist;	/* default 6, 2 */
+	double	 acc[DI_N];	/* default bmc 2 %, outlet and inlet 1 %,
+				   meter 0.5 %, gpu 5 % */
+};
+void	 drift_settings_default(struct drift_settings *s);
 
 struct drift_opts {
 	size_t	 learn;		/* windows learned, 1..DRIFT_MAX_LEARN */
@@ -68,6 +83,10 @@ struct drift_track {
 	size_t	 events;	/* DRIFT_EV_START so far */
 	size_t	 invalid;	/* windows with a side missing */
 };
+
+/* The tracker options of pair kind k under s. */
+void	 drift_opts_for(const struct drift_settings *s, int k,
+	    struct drift_opts *o);
 
 /* 0, or -1 when o is out of range. */
 int	 drift_track_init(struct drift_track *t, const struct drift_opts *o);
