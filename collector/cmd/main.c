@@ -22,6 +22,8 @@ static const struct {
 	{ "curve", cmd_curve },
 	{ "graph", cmd_graph },
 	{ "journal", cmd_journal },
+	{ "calibrate", cmd_calibrate },
+	{ "drift", cmd_calibrate },
 };
 
 static bool
