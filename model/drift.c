@@ -185,7 +185,8 @@ drift_track_add(struct drift_track *t, const struct drift_win *w)
 			learn_done(t);
 		return DRIFT_EV_NONE;
 	}
-	return judge(t, w, r);
+	/* a side that never measured anything: no ratio to keep */
+	return t->usual > 0 ? judge(t, w, r) : DRIFT_EV_NONE;
 }
 
 double

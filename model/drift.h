@@ -11,7 +11,9 @@
  * afterwards a window whose ratio is off the usual one by more than the
  * tolerance is "beyond", and `persist` windows beyond in a row make the
  * pair drifting (an event: drift_track_add returns DRIFT_EV_START, and
- * DRIFT_EV_END when a window is back within the tolerance).
+ * DRIFT_EV_END when a window is back within the tolerance).  A pair
+ * whose usual ratio is 0 (side b never measured anything while learning)
+ * is never judged.
  *
  * Tolerance (relative): the two instruments' stated accuracy (acc_a +
  * acc_b), plus each window's instrument bounds relative to its energies

@@ -10,7 +10,7 @@
 #include "../lib/ynode.h"
 #include "conf_drift.h"
 
-#define W_MIN	(60 * WP_SEC)
+#define W_MIN	(10 * WP_SEC)
 #define W_MAX	(86400 * WP_SEC)
 
 static void
@@ -23,7 +23,7 @@ load_windows(struct drift_settings *s, const struct ynode *m, struct diag *d)
 	ycheck_keys(d, m, "drift: windows", keys);
 	for (k = 0; k < DK_N; k++)
 		ycheck_duration(d, m, drift_kind_name(k), "drift: windows",
-		    W_MIN, W_MAX, "1m..1d", &s->window[k]);
+		    W_MIN, W_MAX, "10s..1d", &s->window[k]);
 }
 
 static void
@@ -67,7 +67,7 @@ conf_drift_load(struct drift_settings *s, const struct ynode *m,
 	if (m == NULL)
 		return;
 	ycheck_keys(d, m, "drift", keys);
-	if (ycheck_duration(d, m, "window", "drift", W_MIN, W_MAX, "1m..1d",
+	if (ycheck_duration(d, m, "window", "drift", W_MIN, W_MAX, "10s..1d",
 	    &w) == 0)
 		for (k = 0; k < DK_N; k++)
 			s->window[k] = w;

@@ -2,7 +2,8 @@
  * conf_drift.h - the drift: block (issue 23), read into the model's
  * struct drift_settings (model/drift.h) so that check-config reports its
  * errors as FILE:LINE: message:
- *   drift: window (default for every pair, 1 min..1 d), learn (windows,
+ *   drift: window (default for every pair, 10 s..1 d; calibrate
+ *          takes at least 1 min), learn (windows,
  *          1..64), persist (windows, >= 1),
  *          windows {wall_outlet, pdu_inlet, it_inlets, gpu_bmc: duration},
  *          accuracy {bmc, outlet, inlet, meter, gpu: fraction 0..0.5}

@@ -60,6 +60,14 @@ it_meter_name(const struct wp_conf *c)
 	return "site";
 }
 
+/* The window of kind k: the config's, at least the report's shortest. */
+static wp_time
+win_len(const struct wp_conf *c, int k)
+{
+	return c->drift.window[k] > REPORT_MIN_WINDOW ? c->drift.window[k] :
+	    REPORT_MIN_WINDOW;
+}
+
 static int
 pairs_init(struct ctx *x)
 {
@@ -78,7 +86,7 @@ pairs_init(struct ctx *x)
 		p->name = i < 2 * x->nn ? x->c->nodes[i % x->nn].name :
 		    i < n - 1 ? x->c->pdus[i - 2 * x->nn].name :
 		    it_meter_name(x->c);
-		p->window = x->c->drift.window[p->kind];
+		p->window = win_len(x->c, p->kind);
 		drift_opts_for(&x->c->drift, p->kind, &o);
 		if (drift_track_init(&p->t, &o) == -1)
 			return -1;
@@ -346,12 +354,12 @@ drift_table_load(const struct wp_conf *c, wp_time from, wp_time to,
 		if (done & 1u << k)
 			continue;
 		for (mask = 0, j = k; j < DK_N; j++)
-			if (c->drift.window[j] == c->drift.window[k])
+			if (win_len(c, j) == win_len(c, k))
 				mask |= 1u << j;
 		done |= mask;
-		if (to - from < c->drift.window[k])
+		if (to - from < win_len(c, k))
 			continue;
-		if (scan_kinds(&x, c->drift.window[k], mask, err) == -1)
+		if (scan_kinds(&x, win_len(c, k), mask, err) == -1)
 			goto out;
 	}
 	pairs_compact(t);
