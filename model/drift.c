@@ -143,13 +143,13 @@ stats_add(struct drift_track *t, double r)
 static int
 judge(struct drift_track *t, const struct drift_win *w, double r)
 {
-	double dev = r / t->usual - 1;
+	double dev = isinf(r) ? r : r / t->usual - 1;
 	double tol = t->o.acc_a + t->o.acc_b + rel(w->bound_a, w->a) +
 	    rel(w->bound_b, w->b) + 3 * rel(t->learn_sd, t->usual);
 
 	t->last_dev = dev;
 	t->last_tol = tol;
-	if (fabs(dev) > fabs(t->worst_dev))
+	if (isfinite(dev) && fabs(dev) > fabs(t->worst_dev))
 		t->worst_dev = dev;
 	if (fabs(dev) <= tol) {
 		t->run = 0;
@@ -172,11 +172,16 @@ drift_track_add(struct drift_track *t, const struct drift_win *w)
 {
 	double r;
 
-	if (!w->valid || !isfinite(w->a) || !isfinite(w->b) || w->a <= 0 ||
-	    w->b < 0) {
+	if (!w->valid || !isfinite(w->a) || !isfinite(w->b) || w->a < 0 ||
+	    w->b < 0 || (w->a == 0 && (w->b == 0 || !t->learned))) {
 		t->invalid++;
 		return DRIFT_EV_NONE;
 	}
+	/* side a stopped while b goes on (every outlet of a PDU dead): an
+	 * infinite ratio, beyond any tolerance, kept out of the statistics */
+	if (w->a == 0)
+		return t->usual > 0 ? (t->last = INFINITY,
+		    judge(t, w, INFINITY)) : DRIFT_EV_NONE;
 	r = w->b / w->a;
 	stats_add(t, r);
 	if (!t->learned) {

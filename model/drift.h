@@ -13,7 +13,8 @@
  * pair drifting (an event: drift_track_add returns DRIFT_EV_START, and
  * DRIFT_EV_END when a window is back within the tolerance).  A pair
  * whose usual ratio is 0 (side b never measured anything while learning)
- * is never judged.
+ * is never judged.  A window where side a measured nothing while b did
+ * (after learning) has an infinite ratio: beyond, outside the statistics.
  *
  * Tolerance (relative): the two instruments' stated accuracy (acc_a +
  * acc_b), plus each window's instrument bounds relative to its energies

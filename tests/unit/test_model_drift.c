@@ -103,6 +103,31 @@ test_dead_side_and_glitch(void **state)
 	assert_true(fabs(t.min - 0.5) < 1e-9);
 }
 
+/* Side a stops (every outlet of a PDU dead) while b goes on: beyond,
+ * out of the statistics; before learning, such a window is invalid. */
+static void
+test_side_a_stops(void **state)
+{
+	struct drift_track t;
+	struct drift_win w;
+	int i, starts = 0;
+
+	(void)state;
+	assert_int_equal(drift_track_init(&t, &opts), 0);
+	w = win(0, 3e6);
+	assert_int_equal(drift_track_add(&t, &w), DRIFT_EV_NONE);
+	assert_int_equal(t.invalid, 1);
+	for (i = 0; i < 10; i++) {
+		w = win(i < 7 ? 3e6 : 0, 3.03e6);
+		starts += drift_track_add(&t, &w) == DRIFT_EV_START;
+	}
+	assert_int_equal(starts, 1);
+	assert_true(t.active);
+	assert_true(isinf(t.last_dev));
+	assert_int_equal(t.n, 7);
+	assert_true(fabs(t.max - 1.01) < 1e-12);
+}
+
 static void
 test_bad_opts_and_names(void **state)
 {
@@ -131,6 +156,7 @@ main(void)
 		cmocka_unit_test(test_healthy_pair_quiet),
 		cmocka_unit_test(test_drift_event_once),
 		cmocka_unit_test(test_dead_side_and_glitch),
+		cmocka_unit_test(test_side_a_stops),
 		cmocka_unit_test(test_bad_opts_and_names),
 	};
 
