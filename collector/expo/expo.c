@@ -226,7 +226,8 @@ static enum MHD_Result
 serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
 {
 	struct dash_query q = { conn_arg(c, "q"), conn_arg(c, "node"),
-	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1 };
+	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1,
+	    collector_drift(x->co) };
 	struct fleet *f;
 	char *buf = NULL;
 	size_t len = 0;

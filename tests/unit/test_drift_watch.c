@@ -6,11 +6,14 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "../../collector/conf/conf.h"
 #include "../../collector/drift_watch.h"
+#include "../../collector/expo/dashboard_drift.h"
+#include "../../collector/expo/expo_drift.h"
 #include "../../collector/lib/log.h"
 #include "../../model/counter.h"
 
@@ -45,6 +48,40 @@ poll1(struct drift_watch *w, const char *target, const char *series,
 	    WP_COUNTER), 0);
 	v.resolution = res;
 	drift_watch_poll(w, target, (wp_time)llround(t * WP_SEC), &v, &c, 1);
+}
+
+/* The dashboard lists the drifting pairs; /metrics has one series per
+ * pair and family. */
+static void
+check_outputs(const struct drift_watch *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	dashboard_drift(f, w);
+	fclose(f);
+	assert_non_null(strstr(buf, "2 pairs watched, 2 drifting"));
+	assert_non_null(strstr(buf, "<td>wall_outlet</td><td>n1</td>"
+	    "<td>outlets/wall</td><td>0.0000</td><td>1.0000</td>"
+	    "<td>-100.00 %</td>"));
+	assert_non_null(strstr(buf, "<td>p1</td><td>inlet/outlets</td>"
+	    "<td>-</td><td>1.0100</td><td>-</td>"));
+	free(buf);
+	buf = NULL;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(expo_drift_write(f, w), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "wattpath_drift_active{pair=\"wall_outlet\","
+	    "name=\"n1\",a=\"wall\",b=\"outlets\"} 1\n"));
+	assert_non_null(strstr(buf, "wattpath_drift_usual_ratio{pair="
+	    "\"pdu_inlet\",name=\"p1\",a=\"outlets\",b=\"inlet\"} 1.01\n"));
+	/* the PDU's outlets stopped: an infinite ratio is left out */
+	assert_null(strstr(buf, "wattpath_drift_ratio{pair=\"pdu_inlet\""));
+	assert_non_null(strstr(buf, "# TYPE wattpath_drift_events_total "
+	    "counter\n"));
+	free(buf);
 }
 
 /* A node on outlet 1 of PDU p1: wall 1000 W, outlet 1000 W, inlet
@@ -98,6 +135,7 @@ test_dead_outlet_flagged_once(void **state)
 	assert_int_equal(s.active[DK_WALL_OUTLET], 1);
 	assert_int_equal(s.active[DK_PDU_INLET], 1);
 	assert_int_equal(s.events, 2);
+	check_outputs(w);
 	drift_watch_free(w);
 }
 
