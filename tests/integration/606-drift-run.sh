@@ -4,7 +4,7 @@
 # whose node 1 loses the metering of its A outlet 90 s after start.  Then,
 # and only then, /metrics shows wattpath_drift_active 1 for node 1's
 # wall/outlets pair and its A PDU's outlets/inlet pair (0 for every other
-# pair), `promtool check metrics` is content, the shipped alert rule fires
+# pair), the dashboard lists those two, `promtool check metrics` is content, the shipped alert rule fires
 # on it (promtool test rules, in 703), and the log names each drift once,
 # not once per window.
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +48,10 @@ if command -v promtool >/dev/null; then
 	[ -s "$T/lint.txt" ] && { cat "$T/lint.txt"; fail "promtool complains"; }
 	promtool_ok=1
 fi
+curl -sf "http://127.0.0.1:$LISTEN/" >"$T/dash.html" || fail "dashboard"
+grep -q "Instrument drift</h2><p>[0-9]* pairs watched, 2 drifting" "$T/dash.html" ||
+	fail "dashboard: no drifting pairs listed"
+grep -q "<td>wall_outlet</td><td>$N1</td>" "$T/dash.html" || fail "dashboard: $N1 not listed"
 grep 'drift:' "$T/run.log"
 [ "$(grep -c "drift: wall_outlet $N1:" "$T/run.log")" = 1 ] || fail "wall_outlet $N1 not logged once"
 [ "$(grep -c "drift: pdu_inlet pdu-r1-a:" "$T/run.log")" = 1 ] || fail "pdu_inlet not logged once"
