@@ -17,6 +17,7 @@
 
 #include "conf.h"
 #include "conf_ld.h"
+#include "conf_drift.h"
 #include "conf_report.h"
 #include "../lib/diag.h"
 #include "../lib/hmap.h"
@@ -1068,7 +1069,7 @@ conf_load_node_list(struct ld *l, struct ynode *seq)
 
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
-	"site", "report", NULL
+	"site", "report", "drift", NULL
 };
 
 static void
@@ -1116,6 +1117,8 @@ load_root(struct ld *l, struct ynode *root)
 	site = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false);
 	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
 	conf_report_load(l->c, report, site, &l->d);
+	conf_drift_load(&l->c->drift, ycheck_typed(&l->d, root, "drift",
+	    YN_MAP, "config", false), &l->d);
 }
 
 /* ---------------------------------------------------------- targets */

@@ -27,6 +27,7 @@
 #include "../lib/driver.h"
 #include "../lib/err.h"
 #include "../lib/ynode.h"
+#include "../../model/drift.h"
 #include "../../model/report_input.h"
 
 /* Error list: every problem found, sorted by file and line (the config
@@ -118,6 +119,7 @@ struct wp_conf {
 	/* report: and site:, typed (conf_report.h) */
 	struct report_settings report;
 	struct report_site site;
+	struct drift_settings drift;	/* drift: (conf_drift.h) */
 	const struct ynode *root;
 	void		*priv;			/* parser-owned storage */
 };
