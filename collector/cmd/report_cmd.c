@@ -14,6 +14,7 @@
 #include "../../model/report_check.h"
 #include "../conf/conf.h"
 #include "../report/report_api.h"
+#include "../report/report_claims.h"
 #include "../report/report_csv.h"
 #include "../report/report_json.h"
 #include "../report/report_md.h"
@@ -24,6 +25,7 @@ struct opts {
 	const char	*cmd;		/* "report" or "curve" */
 	const char	*cfg, *format;
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
+	bool		 finalise;	/* --finalise: record the claims */
 	struct report_query q;
 };
 
@@ -88,6 +90,7 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'N': o->q.node = optarg; return 0;
 	case 'C': o->q.cls = optarg; return 0;
 	case 'K': o->carbon_csv = optarg; return 0;
+	case 'Z': o->finalise = true; return 0;
 	case 'f': return opt_time(o->cmd, "--from", optarg, false, &r->from,
 	    &have[0]);
 	case 't': return opt_time(o->cmd, "--to", optarg, true, &r->to,
@@ -124,6 +127,8 @@ check_args(const struct opts *o, const bool have[4], bool curve,
 		why = "one of --node and --class is needed";
 	else if (curve && o->carbon_csv != NULL)
 		why = "--carbon-csv is an option of report";
+	else if (curve && o->finalise)
+		why = "--finalise is an option of report";
 	if (why == NULL && strcmp(o->format, curve ? "svg" : "md") != 0 &&
 	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0) {
 		fprintf(stderr, "wattpath %s: --format: '%s' is not json, csv "
@@ -153,6 +158,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "step", required_argument, NULL, 'S' },
 		{ "period", required_argument, NULL, 'P' },
 		{ "carbon-csv", required_argument, NULL, 'K' },
+		{ "finalise", no_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_request *r = &o->q.req;
@@ -250,6 +256,12 @@ cmd_report(int argc, char **argv)
 		return rc;
 	if ((r = report_run(c, &o.q, &err)) == NULL) {
 		fprintf(stderr, "wattpath report: %s\n", err.msg);
+		conf_free(c);
+		return 1;
+	}
+	if (o.finalise && report_claims_finalise(c, r, &err) == -1) {
+		fprintf(stderr, "wattpath report: --finalise: %s\n", err.msg);
+		report_free(r);
 		conf_free(c);
 		return 1;
 	}
