@@ -1024,8 +1024,8 @@ claim_shares(const struct carbon_instrument *in, size_t n_in, bool *ok,
 		left = in[i].mwh * 1000 - (in[i].claimed_kwh > 0 ?
 		    in[i].claimed_kwh : 0);
 		if (share < 0) {
-			reject(r, &in[i], "period consumption unknown: the "
-			    "window covers part of the vintage (state "
+			reject(r, &in[i], "period consumption unknown (the "
+			    "window is part of the vintage; state "
 			    "period_consumption_mwh)");
 			r->unprorated++;
 		} else if (!(left > 1e-9)) {
