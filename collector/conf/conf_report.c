@@ -4,6 +4,7 @@
  * at its line, and so is a key nothing reads (with the known key it is
  * most likely a typo of): nothing in these blocks is silently ignored.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "../lib/diag.h"
+#include "../lib/timearg.h"
 #include "../lib/ycheck.h"
 #include "../lib/ynode.h"
 #include "conf.h"
@@ -241,24 +243,22 @@ load_grid(struct diag *d, const struct ynode *site, struct report_grid *g)
 	g->gas = get_gas(d, m, "gas", "site: grid", g->gas);
 }
 
-/* A date or time at key of m into *out; end: a bare day is its end. */
-static void
+/* A date or time at key of m into *out (lib/timearg.h, no relative
+ * words): a day, month or year as an end is its end. */
+static int
 get_day(struct diag *d, const struct ynode *m, const char *key,
     const char *where, bool end, bool required, wp_time *out)
 {
 	const char *s = get_str(d, m, key, where, required);
-	int y, mo, dd, n = 0;
 
 	if (s == NULL)
-		return;
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &dd, &n) == 3 && s[n] == '\0' &&
-	    clock_parse_time(s, out) == 0) {
-		*out += end ? 86400 * WP_SEC : 0;
-		return;
-	}
-	if (clock_parse_time(s, out) < 0)
-		diag_at(d, ynode_get(m, key), false, "%s: %s: '%s' is not a date "
-		    "or time (ISO-8601)", where, key, s);
+		return -1;
+	if (!isalpha((unsigned char)*s) && timearg_parse(s, end ? TA_TO :
+	    TA_FROM, 0, out) == 0)
+		return 0;
+	diag_at(d, ynode_get(m, key), false, "%s: %s: '%s' is not a date or "
+	    "time (2026-01-01, 2026-11, 2026, ISO-8601)", where, key, s);
+	return -1;
 }
 
 /* One site.market.instruments entry into x. */
@@ -272,6 +272,7 @@ load_instrument(struct diag *d, const struct ynode *m,
 	const char *id = get_str(d, m, "id", "site: market: instruments", true);
 	const char *v;
 	char w[128];
+	int dates;
 
 	snprintf(w, sizeof(w), "site: market: instrument %s", id ? id : "?");
 	ycheck_keys(d, m, w, keys);
@@ -290,12 +291,14 @@ load_instrument(struct diag *d, const struct ynode *m,
 		snprintf(x->site, sizeof(x->site), "%s", v);
 	get_num(d, m, "mwh", w, 0, true, &x->mwh);
 	get_num(d, m, "factor", w, 0, true, &x->factor);
-	get_day(d, m, "vintage_start", w, false, true, &x->vintage_start);
-	get_day(d, m, "vintage_end", w, true, true, &x->vintage_end);
-	get_day(d, m, "hour", w, false, false, &x->hour);
+	dates = get_day(d, m, "vintage_start", w, false, true,
+	    &x->vintage_start);
+	dates |= get_day(d, m, "vintage_end", w, true, true, &x->vintage_end);
+	if (ynode_get(m, "hour") != NULL)
+		(void)get_day(d, m, "hour", w, false, false, &x->hour);
 	snprintf(x->gas, sizeof(x->gas), "%s", get_gas(d, m, "gas", w,
 	    CARBON_GAS_CO2E));
-	if (x->vintage_end <= x->vintage_start && !isnan(x->mwh))
+	if (dates == 0 && x->vintage_end <= x->vintage_start)
 		diag_at(d, m, false, "%s: vintage_end is not after "
 		    "vintage_start", w);
 }
