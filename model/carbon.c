@@ -316,6 +316,11 @@ find_cols(struct csv_line *h, int kind, const char *basis, struct cols *c,
 				    "unstated");
 			} else
 				alt = i;
+		} else if (kind == HOURLY_CFE && c->v == -1 &&
+		    (strstr(nm, "carbon-free") || strstr(nm, "cfe") ||
+		    strstr(nm, "low carbon percentage"))) {
+			c->v = i;
+			c->scale = 0.01;	/* percent to share */
 		} else if (kind == HOURLY_PRICE && strstr(nm, "price")) {
 			c->v = i;
 			if (strstr(nm, "mwh"))
@@ -332,7 +337,8 @@ find_cols(struct csv_line *h, int kind, const char *basis, struct cols *c,
 		return err_set(err, WP_E_CONFIG, "no datetime column in header");
 	if (c->v == -1)
 		return err_set(err, WP_E_CONFIG, "no %s column in header",
-		    kind == HOURLY_PRICE ? "price" : "gCO2eq/kWh intensity");
+		    kind == HOURLY_PRICE ? "price" : kind == HOURLY_CFE ?
+		    "carbon-free percentage (CFE%)" : "gCO2eq/kWh intensity");
 	snprintf(out->column, sizeof(out->column), "%s", h->f[c->v]);
 	snprintf(out->layout, sizeof(out->layout), "%s",
 	    zid != -1 ? "electricity-maps" : strstr(h->f[c->t], "MTU") ||
@@ -375,6 +381,9 @@ row_value(char *vv, int kind, double scale, int line, double *out,
 		return err_set(err, WP_E_CONFIG, "line %d: intensity %g "
 		    "gCO2eq/kWh is %s", line, v, v < 0 ? "negative" :
 		    "absurd (> 2000)");
+	if (kind == HOURLY_CFE && (v < 0 || v > 1))
+		return err_set(err, WP_E_CONFIG, "line %d: carbon-free share "
+		    "%g %% is not 0..100", line, v * 100);
 	if (kind == HOURLY_PRICE && fabs(v) > PRICE_MAX)
 		return err_set(err, WP_E_CONFIG, "line %d: price %g per kWh is "
 		    "absurd", line, v);
@@ -959,6 +968,41 @@ hourly_match(const struct carbon_instrument *in, size_t n_in, const bool *ok,
 		r->hourly_gap_hours = 0;
 }
 
+/* 24/7 carbon-free energy: each hour's load matched by contracted clean
+ * energy of that hour, the rest at the grid's carbon-free share. */
+static void
+cfe_score(const struct carbon_instrument *in, size_t n_in, const bool *ok,
+    const double *kwh_h, size_t n, wp_time origin,
+    const struct hourly_series *cfe, struct market_result *r)
+{
+	double load = 0, free_kwh = 0;
+	size_t i, h;
+
+	r->cfe_score = NAN;
+	if (cfe == NULL || cfe->n == 0 || kwh_h == NULL)
+		return;
+	for (h = 0; h < n; h++) {
+		wp_time t = origin + (wp_time)h * HOUR;
+		double clean = 0, g = hourly_at(cfe, t), m;
+
+		if (!(kwh_h[h] > 0))
+			continue;
+		for (i = 0; i < n_in; i++)
+			if (ok[i] && in[i].hour != 0 && in[i].hour >= t &&
+			    in[i].hour < t + HOUR)
+				clean += in[i].mwh * 1000;
+		m = clean < kwh_h[h] ? clean : kwh_h[h];
+		if (isnan(g)) {
+			g = 0;		/* no share known: none counted */
+			r->cfe_gap_hours++;
+		}
+		load += kwh_h[h];
+		free_kwh += m + g * (kwh_h[h] - m);
+	}
+	if (load > 0)
+		r->cfe_score = free_kwh / load;
+}
+
 /* The kWh of the hour starting at t in kwh_h, or NAN outside. */
 static double
 hour_kwh(const double *kwh_h, size_t n, wp_time origin, wp_time t)
@@ -1140,6 +1184,7 @@ carbon_market(const struct carbon_instrument *in, size_t n_in,
 		hourly_match(in, n_in, ok, kwh_h, n, origin, r);
 	else
 		r->hourly_matching = NAN;
+	cfe_score(in, n_in, ok, kwh_h, n, origin, o->grid_cfe, r);
 	free(ok);
 	free(claim);
 	return 0;

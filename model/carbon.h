@@ -36,7 +36,9 @@
 #include "../collector/lib/clock.h"
 #include "../collector/lib/err.h"
 
-enum hourly_kind { HOURLY_INTENSITY, HOURLY_PRICE };
+/* HOURLY_CFE: the grid's carbon-free share (a CFE% / "Low Carbon
+ * Percentage" column, stored 0..1). */
+enum hourly_kind { HOURLY_INTENSITY, HOURLY_PRICE, HOURLY_CFE };
 
 struct hourly_point {
 	wp_time	 t;		/* UTC hour start */
@@ -119,6 +121,8 @@ struct market_opts {
 	bool	 residual_published;
 	double	*claim_kwh;	/* n_in slots: each instrument's kWh claimed
 				   by this result, or NULL */
+	/* the grid's hourly carbon-free share (HOURLY_CFE), or NULL */
+	const struct hourly_series *grid_cfe;
 };
 
 #define MARKET_REJECTS	16
@@ -150,6 +154,11 @@ struct market_result {
 	 * bases combined: gas_mixed, to be warned) */
 	const char *gas;
 	bool	 gas_mixed;
+	/* 24/7 CFE score (0..1; NAN without an hourly CFE series): per hour,
+	 * load matched by the hour's contracted clean energy plus the grid's
+	 * carbon-free share of the rest, over the load; no carry-over */
+	double	 cfe_score;
+	size_t	 cfe_gap_hours;	/* hours with load and no grid share */
 };
 
 /*

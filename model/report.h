@@ -107,6 +107,8 @@ struct report_plan {
 struct report_site_data {
 	struct hourly_series grid;		/* site.grid.intensity_csv */
 	char	 grid_err[REPORT_WARN_MAX];
+	struct hourly_series cfe;		/* site.grid.cfe_csv */
+	char	 cfe_err[REPORT_WARN_MAX];
 	struct carbon_instrument *inst;		/* site.market.instruments and
 						   instruments_csv, their
 						   claimed_kwh from the ledger */

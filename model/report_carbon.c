@@ -399,8 +399,11 @@ site_market(const struct report_input *in, struct report *r, int b,
 		return -2;
 	market_opts(in, r, kwh_h, &mo);
 	mo.claim_kwh = claim;
+	mo.grid_cfe = d != NULL && d->cfe.n > 0 ? &d->cfe : NULL;
 	if (b == REPORT_C_WALL && d != NULL && d->inst_err[0] != '\0')
 		report_warn(&r->warnings, "instruments: %s", d->inst_err);
+	if (b == REPORT_C_WALL && d != NULL && d->cfe_err[0] != '\0')
+		report_warn(&r->warnings, "CFE series: %s", d->cfe_err);
 	if (b == REPORT_C_WALL && d != NULL && d->claims_err[0] != '\0')
 		report_warn(&r->warnings, "instrument ledger: %s",
 		    d->claims_err);

@@ -70,6 +70,7 @@ struct report_settings {
 struct report_grid {
 	bool		 set;
 	const char	*intensity_csv;	/* path as written, or NULL */
+	const char	*cfe_csv;	/* hourly carbon-free share, or NULL */
 	const char	*basis;		/* "direct", "lifecycle" or NULL */
 	double		 yearly_g_per_kwh;	/* -1: none */
 	const char	*gas;		/* the yearly average's basis: CO2, CO2e

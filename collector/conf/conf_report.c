@@ -230,12 +230,13 @@ static void
 load_grid(struct diag *d, const struct ynode *site, struct report_grid *g)
 {
 	static const char *const keys[] = { "intensity_csv", "basis",
-	    "yearly_average_g_per_kwh", "gas", NULL };
+	    "yearly_average_g_per_kwh", "gas", "cfe_csv", NULL };
 	static const char *const bases[] = { "direct", "lifecycle", NULL };
 	const struct ynode *m = get_map(d, site, "grid", "site", keys);
 
 	g->set = given(site, "grid");
 	g->intensity_csv = get_str(d, m, "intensity_csv", "site: grid", false);
+	g->cfe_csv = get_str(d, m, "cfe_csv", "site: grid", false);
 	g->basis = m != NULL ? ycheck_enum(d, m, "basis", "site: grid", bases,
 	    "direct, lifecycle") : NULL;
 	get_num(d, m, "yearly_average_g_per_kwh", "site: grid", 0, false,

@@ -7,7 +7,7 @@
  *           idle {from, to}, pue {value >= 1, category},
  *           curve_tolerance, curve_step, run_gap
  *   site:   name, zone, grid {intensity_csv, basis, yearly_average_g_per_kwh,
- *           gas}, market {instruments_csv, instruments [{id, type, market,
+ *           gas, cfe_csv}, market {instruments_csv, instruments [{id, type, market,
  *           mwh, vintage_start, vintage_end, factor, cancelled_for, site,
  *           hour, gas}], holder, supplier_factor, supplier_gas,
  *           residual_mix {factor, source, year, gas},

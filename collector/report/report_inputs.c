@@ -161,6 +161,9 @@ report_site_data_load(const struct wp_conf *c, struct report_site_data *d)
 	if (s->market.instruments_csv != NULL || s->market.n_instruments > 0)
 		load_instruments(c, s->market.instruments_csv, d);
 	load_published(c, d);
+	if (s->grid.cfe_csv != NULL)
+		load_hourly(c, s->grid.cfe_csv, HOURLY_CFE, s->zone, NULL,
+		    &d->cfe, d->cfe_err, sizeof(d->cfe_err));
 	if (s->tariff.price_csv != NULL)
 		load_hourly(c, s->tariff.price_csv, HOURLY_PRICE, NULL, NULL,
 		    &d->prices, d->price_err, sizeof(d->price_err));
@@ -172,6 +175,7 @@ report_site_data_fini(struct report_site_data *d)
 	if (d == NULL)
 		return;
 	hourly_fini(&d->grid);
+	hourly_fini(&d->cfe);
 	hourly_fini(&d->prices);
 	free(d->inst);
 	d->inst = NULL;

@@ -362,6 +362,8 @@ market_details(const struct report_carbon *cb, json_object *mk)
 	jset(mk, "coverage", jnum(res->coverage));
 	jset(mk, "hourly_matching", jnum(res->hourly_matching));
 	jset(mk, "hourly_gap_hours", jint(res->hourly_gap_hours));
+	jset(mk, "cfe_score", jnum(res->cfe_score));
+	jset(mk, "cfe_gap_hours", jint(res->cfe_gap_hours));
 	jset(mk, "gas", jstr(cb->mk_gas));
 	jset(mk, "remainder_method", jstr(res->remainder_step));
 	jset(mk, "remainder_flag", cb->remainder_flag[0] ?

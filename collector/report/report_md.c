@@ -289,6 +289,11 @@ md_market_method(const struct report_carbon *cb, FILE *f)
 		fprintf(f, "the grid average, %s g/kWh. **Flagged: %s.**\n",
 		    report_md_sig(m->remainder_factor, a, sizeof(a)),
 		    cb->remainder_flag);
+	if (isfinite(m->cfe_score))
+		fprintf(f, "24/7 carbon-free energy score: %s (hourly matching "
+		    "plus the grid's carbon-free share; %zu hour(s) without a "
+		    "grid share counted as 0).\n", pct(m->cfe_score, a,
+		    sizeof(a)), m->cfe_gap_hours);
 	if (cb->n_claims > 0)
 		fprintf(f, "Claims on the instruments (%s boundary): %zu, %s "
 		    "in the ledger.\n", report_carbon_bnd(cb->claims_bnd),

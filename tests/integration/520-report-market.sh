@@ -115,11 +115,15 @@ near("ledger total", sum(float(r["kwh"]) for r in rows), V, 1e-8)
 PYEOF
 
 # zone AT: no residual mix exists; FR without one configured
-site "$T/at.yaml" <<'YEOF'
+# (with the grid's hourly carbon-free share: the 24/7 CFE score, no
+# hourly instruments, is the load-weighted grid share: 60 % and 80 %)
+printf 'Datetime (UTC),Carbon-free energy percentage (CFE%%)\n%s\n%s\n' \
+	"2026-11-29 06:00:00,60" "2026-11-29 07:00:00,80" >"$T/cfe.csv"
+site "$T/at.yaml" <<YEOF
 site:
   name: vie-1
   zone: AT
-  grid: {yearly_average_g_per_kwh: 100}
+  grid: {yearly_average_g_per_kwh: 100, cfe_csv: $T/cfe.csv}
   market: {holder: sim-ops}
 YEOF
 site "$T/fr-none.yaml" <<'YEOF'
@@ -156,6 +160,10 @@ for name, g, published, flag in (("at", 100, False, "no residual mix exists for 
     assert rows and all(flag in r["remainder_flag"] and
                         r["remainder_method"] == "grid-average" and
                         r["gas"] == "CO2e" for r in rows), rows
+    if name == "at":
+        assert 0.6 < m["cfe_score"] < 0.8 and m["cfe_gap_hours"] == 0, m
+    else:
+        assert m["cfe_score"] is None, m
     md = open("%s/%s.md" % (T, name)).read()
     assert "Market-based method" in md and "the grid average" in md, md
     assert "Flagged: " + m["remainder_flag"] in md, md

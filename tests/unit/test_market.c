@@ -272,6 +272,51 @@ test_published_list(void **st)
 	    info, sizeof(info)), -1);
 }
 
+/* 24/7 CFE: hour 0 fully matched, hour 1 half matched with the grid 50 %
+ * carbon-free, hour 2 unmatched with no grid share (a gap, counted 0). */
+static void
+test_cfe_score(void **st)
+{
+	static const char csv[] = "Datetime (UTC),Zone id,Carbon intensity "
+	    "gCO2eq/kWh (direct),Carbon-free energy percentage (CFE%)\n"
+	    "2026-11-30 00:00:00,FR,20,90\n2026-11-30 01:00:00,FR,30,50\n"
+	    "2026-11-30 02:00:00,FR,40,\n";
+	static const char bad[] = "Datetime (UTC),Low Carbon Percentage\n"
+	    "2026-11-30 00:00:00Z,150\n";
+	struct carbon_instrument in[2] = { go("H-0", 0.1, 0, "CO2e"),
+	    go("H-1", 0.05, 0, "CO2e") };
+	struct market_opts o = opts(DAY0, DAY0 + 3 * H);
+	struct market_result r;
+	struct hourly_series cfe;
+	struct wp_err err = { 0 };
+	double kwh[3] = { 100, 100, 100 };
+
+	(void)st;
+	in[0].hour = DAY0;
+	in[1].hour = DAY0 + H;
+	assert_int_equal(hourly_parse(csv, strlen(csv), HOURLY_CFE, "FR", NULL,
+	    &cfe, NULL), 0);
+	assert_int_equal(cfe.n, 2);
+	assert_near(hourly_at(&cfe, DAY0), 0.9, 1e-12);
+	o.grid_cfe = &cfe;
+	assert_int_equal(carbon_market(in, 2, 300, kwh, 3, DAY0, &o, &r, NULL),
+	    0);
+	assert_near(r.cfe_score, (100 + 50 + 0.5 * 50 + 0) / 300.0, 1e-12);
+	assert_int_equal(r.cfe_gap_hours, 1);
+	assert_near(r.hourly_matching, 150 / 300.0, 1e-12);
+	/* the hourly records' share is their hour's: computed */
+	assert_near(r.covered_kwh, 150, 1e-9);
+	/* without a series, no score */
+	o.grid_cfe = NULL;
+	assert_int_equal(carbon_market(in, 2, 300, kwh, 3, DAY0, &o, &r, NULL),
+	    0);
+	assert_true(isnan(r.cfe_score));
+	hourly_fini(&cfe);
+	assert_int_equal(hourly_parse(bad, strlen(bad), HOURLY_CFE, NULL, NULL,
+	    &cfe, &err), -1);
+	assert_non_null(strstr(err.msg, "not 0..100"));
+}
+
 int
 main(void)
 {
@@ -282,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_residual_before_grid_average),
 		cmocka_unit_test(test_gas_bases),
 		cmocka_unit_test(test_published_list),
+		cmocka_unit_test(test_cfe_score),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
