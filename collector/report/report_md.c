@@ -275,7 +275,8 @@ md_market_method(const struct report_carbon *cb, FILE *f)
 	    "at ", txt(cb->mk_gas), m->accepted, m->rejected,
 	    report_md_sig(cb->instruments_mwh, a, sizeof(a)),
 	    pct(m->coverage, b, sizeof(b)), m->period_source ?
-	    m->period_source : "not needed", report_md_sig(m->remainder_kwh, c,
+	    m->period_source : "n/a: no instrument counted",
+	    report_md_sig(m->remainder_kwh, c,
 	    sizeof(c)));
 	if (strcmp(m->remainder_step, "none") == 0)
 		fprintf(f, "none: fully covered.\n");
@@ -295,10 +296,10 @@ md_market_method(const struct report_carbon *cb, FILE *f)
 		    "grid share counted as 0).\n", pct(m->cfe_score, a,
 		    sizeof(a)), m->cfe_gap_hours);
 	if (cb->n_claims > 0)
-		fprintf(f, "Claims on the instruments (%s boundary): %zu, %s "
-		    "in the ledger.\n", report_carbon_bnd(cb->claims_bnd),
-		    cb->n_claims, cb->finalised ? "recorded" : "not recorded "
-		    "(draft; --finalise records them)");
+		fprintf(f, "Claims on the instruments (%s boundary): %zu, %s.\n",
+		    report_carbon_bnd(cb->claims_bnd), cb->n_claims,
+		    cb->finalised ? "recorded in the ledger" : "a draft, not in "
+		    "the ledger (--finalise records them)");
 }
 
 static void
