@@ -1016,7 +1016,8 @@ hour_kwh(const double *kwh_h, size_t n, wp_time origin, wp_time t)
 }
 
 /* Instrument x's share of this window in kWh, before the ledger; -1 when
- * the period's consumption is unknown (neither stated nor computed). */
+ * the period's consumption is unknown (neither stated nor computed), -2
+ * for an hourly record of another hour. */
 static double
 window_share(const struct carbon_instrument *x, double consumption_kwh,
     const double *kwh_h, size_t n, wp_time origin,
@@ -1025,6 +1026,9 @@ window_share(const struct carbon_instrument *x, double consumption_kwh,
 	wp_time ws = o->window_start, we = o->window_end, ps, pe;
 	double v = x->mwh * 1000, h;
 
+	if (x->hour != 0 && !(ws == 0 && we == 0) && (x->hour < ws ||
+	    x->hour >= we))
+		return -2;		/* another hour than the window's */
 	if (x->hour != 0 && isfinite(h = hour_kwh(kwh_h, n, origin,
 	    x->hour))) {
 		*source = "computed";	/* the hour is inside the window */
@@ -1067,7 +1071,9 @@ claim_shares(const struct carbon_instrument *in, size_t n_in, bool *ok,
 		    o, &src);
 		left = in[i].mwh * 1000 - (in[i].claimed_kwh > 0 ?
 		    in[i].claimed_kwh : 0);
-		if (share < 0) {
+		if (share == -2)
+			;	/* another hour's record: not this window's */
+		else if (share < 0) {
 			reject(r, &in[i], "period consumption unknown (the "
 			    "window is part of the vintage; state "
 			    "period_consumption_mwh)");

@@ -16,11 +16,17 @@
  * Market-based (GHG Protocol Scope 2 hierarchy): instruments passing the
  * quality criteria (same market, vintage inside the reporting period,
  * cancelled for us, not for another site, counted once) cover consumption
- * pro rata; the remainder takes the supplier-specific factor, else the
- * residual mix (AIB: CO2 only; 0 means "none", never 0), else the grid
- * average; the step used is named.  Hourly instruments give a matching
+ * pro rata over the period's consumption, stated or computed (the window
+ * holds the instrument's period), never assumed, and never beyond what
+ * finalised reports left of them (claimed_kwh, model/claims.h); the
+ * remainder takes the supplier-specific factor, else the residual mix
+ * (AIB: CO2 only; 0 means "none", never 0), else the grid average, the
+ * step used named and the grid average flagged when the zone publishes a
+ * residual mix that was not given.  Each factor has a basis (CO2, CO2e);
+ * a result combining both is "mixed".  Hourly instruments give a matching
  * score: share of consumption matched by contracted clean energy in the
- * same hour (no carry-over between hours).
+ * same hour (no carry-over between hours), and with the grid's hourly
+ * carbon-free share a 24/7 CFE score.
  * Allocation: a site's market-based result is split over parts of its
  * consumption (node classes) in proportion to their kWh, so each part has
  * the site's coverage, the parts' covered kWh add up to the site's (never

@@ -4,7 +4,9 @@
  * boundary: location-based from each UTC hour's energy and intensity
  * (carbon_location), market-based from the site's contractual instruments
  * with the remainder at the supplier factor, residual mix or grid average
- * (carbon_market), split over the classes in proportion to their
+ * (carbon_market; the grid average flagged, the bases labelled, the
+ * instruments' claims kept for the ledger), split over the classes in
+ * proportion to their
  * consumption (carbon_market_allocate), and the cost of the hourly energy
  * at the facility boundary when a PUE is known, else the wall.  Needs the
  * whole wall boundary and a site with a zone and grid or market data.

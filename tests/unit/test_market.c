@@ -306,6 +306,19 @@ test_cfe_score(void **st)
 	assert_near(r.hourly_matching, 150 / 300.0, 1e-12);
 	/* the hourly records' share is their hour's: computed */
 	assert_near(r.covered_kwh, 150, 1e-9);
+	/* another hour's record is not this window's: neither counted nor
+	 * rejected */
+	{
+		struct carbon_instrument three[3] = { in[0], in[1],
+		    go("H-5", 1, 0, "CO2e") };
+
+		three[2].hour = DAY0 + 5 * H;
+		assert_int_equal(carbon_market(three, 3, 300, kwh, 3, DAY0, &o,
+		    &r, NULL), 0);
+		assert_int_equal(r.accepted, 2);
+		assert_int_equal(r.rejected, 0);
+		assert_near(r.covered_kwh, 150, 1e-9);
+	}
 	/* without a series, no score */
 	o.grid_cfe = NULL;
 	assert_int_equal(carbon_market(in, 2, 300, kwh, 3, DAY0, &o, &r, NULL),
