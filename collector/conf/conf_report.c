@@ -304,6 +304,23 @@ load_instrument(struct diag *d, const struct ynode *m,
 		    "vintage_start", w);
 }
 
+/* Entry i of v (at e) against the ones before: an id (and hour) listed
+ * twice is an error, as it would count once. */
+static void
+dup_instrument(struct diag *d, const struct ynode *e,
+    const struct carbon_instrument *v, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i && v[i].id[0] != '\0'; j++)
+		if (strcmp(v[j].id, v[i].id) == 0 && v[j].hour == v[i].hour) {
+			diag_at(d, e, false, "site: market: instrument %s is "
+			    "listed twice (first at line %d)", v[i].id,
+			    v[j].line);
+			return;
+		}
+}
+
 /* site.market.instruments: the ledger's entries.  0, or -1 out of
  * memory. */
 static int
@@ -327,7 +344,8 @@ load_instruments(struct diag *d, const struct ynode *m,
 			    "vintage_start, vintage_end, factor, ...}");
 			continue;
 		}
-		load_instrument(d, e, &k->instruments[k->n_instruments++]);
+		load_instrument(d, e, &k->instruments[k->n_instruments]);
+		dup_instrument(d, e, k->instruments, k->n_instruments++);
 	}
 	return 0;
 }

@@ -196,6 +196,8 @@ site:
     instruments:
       - {id: GO-1, market: FR, mwhh: 1, vintage_start: 2026, vintage_end: 2026, factor: 0}
       - {id: GO-2, market: FR, mwh: 1, vintage_start: 2026, vintage_end: soon, factor: 0, gas: ch4}
+      - {id: GO-3, market: FR, mwh: 1, vintage_start: 2026, vintage_end: 2026, factor: 0}
+      - {id: GO-3, market: FR, mwh: 2, vintage_start: 2026, vintage_end: 2026, factor: 0}
 YEOF
 if "$WATTPATH" check-config -c "$T/typo.yaml" >"$T/typo.out" 2>&1; then
 	fail "check-config accepted a misspelt instrument"
@@ -205,4 +207,6 @@ grep -q "typo.yaml:[0-9]*: site: market: instrument GO-1: unknown key 'mwhh' (di
 grep -q "instrument GO-1: missing required key .mwh." "$T/typo.out" || { cat "$T/typo.out"; fail "mwh required"; }
 grep -q "instrument GO-2: vintage_end: 'soon'" "$T/typo.out" || { cat "$T/typo.out"; fail "vintage"; }
 grep -q "instrument GO-2: gas" "$T/typo.out" || { cat "$T/typo.out"; fail "gas"; }
+grep -q "typo.yaml:43: site: market: instrument GO-3 is listed twice (first at line 42)" \
+	"$T/typo.out" || { cat "$T/typo.out"; fail "duplicate id"; }
 echo "market-based: ledger, residual mix, grid average flagged"
