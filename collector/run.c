@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "../model/integrate.h"
 #include "conf/conf.h"
 #include "lib/http.h"
 #include "ingest.h"
@@ -260,10 +261,47 @@ log_health(struct target *t, int ok, const struct wp_err *err)
 	snprintf(t->last_err, sizeof(t->last_err), "%s", err->msg);
 }
 
+/*
+ * The gauge-estimated energy of each power gauge of the poll: the previous
+ * good poll's integral (t->last, t->last_ctr) carried on by the trapezoid
+ * to this reading (integ_run_add, the report's gauge rule; a gap of more
+ * than 3 intervals adds nothing).  Since the collector started; lost on a
+ * restart or a reload that rebuilds the target.
+ */
+static void
+integrate_gauges(const struct target *t, const struct wp_poll *p,
+    struct ingest_ctr *ctr)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct wp_sample *s = &p->v[i];
+		struct integ_run r = { 0 };
+		long j;
+		int kind;
+
+		if (s->kind != WP_GAUGE || s->quantity != WP_Q_POWER)
+			continue;
+		if ((j = lastset_find(&t->last, s->series, i)) >= 0 &&
+		    t->last_ctr != NULL && t->last_ctr[j].integrated) {
+			lastset_reading(&t->last, (size_t)j, &r.t, &r.v, &kind);
+			r.valid = kind == WP_GAUGE;
+			r.energy = t->last_ctr[j].cum;
+		}
+		ctr[i].span = r.valid && s->t_real > r.t ? s->t_real - r.t : 0;
+		ctr[i].delta = integ_run_add(&r, s->t_real, s->value,
+		    t->tc->interval);
+		ctr[i].cum = r.energy;
+		ctr[i].integrated = r.valid;
+	}
+}
+
 /* Keeps the poll's samples and their counter states (ctr taken over). */
 static void
 keep_last(struct target *t, const struct wp_poll *p, struct ingest_ctr *ctr)
 {
+	if (ctr != NULL)
+		integrate_gauges(t, p, ctr);
 	if (p->n == 0 || lastset_set(&t->last, p->v, p->n) < 0) {
 		free(ctr);
 		return;

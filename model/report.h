@@ -139,6 +139,7 @@ struct report_input {
 	struct report_series *const *ser;
 	size_t	 n_ser;
 	size_t	 segments_read, summaries_used;	/* journal scan */
+	size_t	 ledger_used;	/* ledger blocks taken */
 };
 
 /* A figure at one boundary. */

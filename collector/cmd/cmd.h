@@ -15,6 +15,7 @@
 int	 cmd_run(int argc, char **argv);		/* run_cmd.c */
 int	 cmd_check_config(int argc, char **argv);	/* conf_cmd.c */
 int	 cmd_journal(int argc, char **argv);		/* journal_cmd.c */
+int	 cmd_ledger(int argc, char **argv);		/* journal_cmd.c */
 int	 cmd_probe(int argc, char **argv);		/* probe_cmd.c */
 int	 cmd_report(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_curve(int argc, char **argv);		/* report_cmd.c */

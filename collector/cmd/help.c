@@ -62,7 +62,9 @@ static const struct help helps[] = {
 	    "                       and --to its first start to its last end\n"
 	    "  --runs N             statistics over N runs (1..64)\n"
 	    "  --idle-from T, --idle-to T  the idle window (default report.idle)\n"
-	    "  --period P           hour, day, month or year: only that PUE period\n"
+	    "  --period P           hour, day, month or year: only that PUE period;\n"
+	    "                       month or year: the table by calendar month\n"
+	    "                       (--from 2026 alone: that year)\n"
 	    "  --format F           json (default), md or csv\n"
 	    "  --carbon-csv FILE    also the sustainability CSV to FILE (-: only\n"
 	    "                       that, to stdout)\n"
@@ -87,12 +89,20 @@ static const struct help helps[] = {
 	    "  -o, --output FILE    the image; .svg gives SVG, else PNG\n", true },
 	{ "journal", "journal (verify | export) (-c FILE | --dir DIR) "
 	    "[--from T] [--to T]",
-	    "verify checks the hash chain of every segment (exit 1 at the first\n"
-	    "break); export writes the records as CSV to stdout.\n"
+	    "verify checks the hash chain of every segment and the ledger beside\n"
+	    "the journal (exit 1 at the first break); export writes the records\n"
+	    "as CSV to stdout.\n"
 	    "  -c FILE              the journal under this config's data_dir\n"
 	    "  --dir DIR            a journal directory\n"
 	    "  --from T, --to T     export: the window (default: everything)\n",
 	    true },
+	{ "ledger", "ledger rebuild (-c FILE | --dir DIR)",
+	    "Recomputes the long-term ledger (data_dir/ledger) from the raw\n"
+	    "journal that exists, keeps the blocks of expired segments, then\n"
+	    "verifies it.\n"
+	    "  -c FILE              the ledger under this config's data_dir\n"
+	    "  --dir DIR            a journal directory (its ledger beside it)\n",
+	    false },
 	{ "version", "version", "Prints the version.\n", false },
 	{ "help", "help [COMMAND]",
 	    "Lists the commands, or the usage of one (as COMMAND --help).\n",

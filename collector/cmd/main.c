@@ -22,6 +22,7 @@ static const struct {
 	{ "curve", cmd_curve },
 	{ "graph", cmd_graph },
 	{ "journal", cmd_journal },
+	{ "ledger", cmd_ledger },
 };
 
 static bool

@@ -271,7 +271,8 @@ static const char *const collector_keys[] = {
 	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
-	"rrd_write_delay", "poll_batch", NULL
+	"rrd_write_delay", "poll_batch", "ledger_slot", "ledger_retention",
+	NULL
 };
 
 static void
@@ -426,6 +427,17 @@ load_collector(struct ld *l, const struct ynode *m)
 	    &c->poll_batch);
 	ycheck_duration(&l->d, m, "journal_retention", "collector", 3600 * WP_SEC,
 	    3650 * 86400 * WP_SEC, "1h..3650d", &c->journal_retention);
+	if (ycheck_duration(&l->d, m, "ledger_slot", "collector", 600 * WP_SEC,
+	    3600 * WP_SEC, "10m..1h", &c->ledger_slot) == 0 &&
+	    (3600 * WP_SEC) % c->ledger_slot != 0)
+		conf_bad(l, ynode_get(m, "ledger_slot"), "collector: ledger_slot "
+		    "must divide an hour into whole 10-minute summary slots "
+		    "(10m, 20m, 30m or 1h)");
+	else if (c->ledger_slot % (600 * WP_SEC) != 0)
+		conf_bad(l, ynode_get(m, "ledger_slot"), "collector: ledger_slot "
+		    "must be a multiple of the 10-minute summary slot");
+	ycheck_duration(&l->d, m, "ledger_retention", "collector", 86400 * WP_SEC,
+	    36500LL * 86400 * WP_SEC, "1d..36500d", &c->ledger_retention);
 	ycheck_duration(&l->d, m, "rrd_write_delay", "collector", 0, 3600 * WP_SEC,
 	    "0..1h", &c->rrd_write_delay);
 	if ((v = ycheck_scalar(&l->d, m, "log_level", "collector", false)) != NULL) {
@@ -1133,6 +1145,8 @@ conf_defaults(struct wp_conf *c)
 	c->poll_batch = 250 * WP_MS;
 	c->log_level = LOG_LVL_INFO;
 	c->journal_retention = 14 * 86400 * WP_SEC;
+	c->ledger_slot = 3600 * WP_SEC;
+	c->ledger_retention = 3650LL * 86400 * WP_SEC;
 	c->rrd_write_delay = 300 * WP_SEC;
 	c->workers = 4;
 	c->http_max_inflight = 256;

@@ -88,6 +88,8 @@ struct wp_conf {
 	int		 log_level;
 	bool		 log_syslog;
 	wp_time		 journal_retention;	/* default 14 d */
+	wp_time		 ledger_slot;		/* default 1 h */
+	wp_time		 ledger_retention;	/* default 3650 d */
 	char		*fsync;		/* "poll" (default), "segment", "none" */
 	wp_time		 rrd_write_delay;	/* librrd batching; default 5 min */
 	int		 workers;	/* worker threads; default 4 */

@@ -110,7 +110,10 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 {
 	struct report_request req = q->req;
 
-	req.slot = JSUM_SLOT_DEFAULT;
+	/* long windows: curve steps in whole ledger slots, so the ledger's
+	 * blocks fit them (docs/ledger.md) */
+	req.slot = req.have_window && req.to - req.from >= 7 * 86400 * WP_SEC &&
+	    c->ledger_slot > 0 ? c->ledger_slot : JSUM_SLOT_DEFAULT;
 	if (inventory(c, u) == -1 || (req.curve && select_nodes(c, q,
 	    u) == -1))
 		return err_set(err, WP_E_INTERNAL, "out of memory");
@@ -135,6 +138,12 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	u->in.n_ser = u->ld.n;
 	u->in.segments_read = u->ld.segments_read;
 	u->in.summaries_used = u->ld.summaries_used;
+	u->in.ledger_used = u->ld.ledger_used;
+	if (u->ld.ledger_snapped > 0)
+		report_warn(&u->w, "raw journal records at a window edge have "
+		    "expired: %zu ledger spans in %zu ledger blocks were taken "
+		    "as their first and last readings (the edge snaps to the "
+		    "ledger slot)", u->ld.ledger_snapped, u->ld.ledger_forced);
 	return 0;
 }
 

@@ -620,6 +620,7 @@ disclosure_json(const struct report_disclosure *d)
 	j = json_object_new_object();
 	jset(j, "segments_read", jint(d->segments_read));
 	jset(j, "summaries_used", jint(d->summaries_used));
+	jset(j, "ledger_blocks_used", jint(d->ledger_used));
 	jset(o, "journal", j);
 	if (!d->has_requests)
 		return o;

@@ -598,6 +598,52 @@ on_summary(const struct jsum *sm, void *arg)
 	return 1;
 }
 
+static void
+forced_apply(struct report_load *l, struct report_series *s,
+    const struct jsum_series *e)
+{
+	const struct report_plan *p = l->p;
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == RR_NONE || e->kind != s->kind)
+		return;
+	if (s->role == RR_LIMIT) {
+		sum_apply(l, s, e);
+		return;
+	}
+	for (k = 0; k < e->n; k++) {
+		to_ispan(e, &e->span[k], &is);
+		if ((is.t0 < p->from && is.t1 > p->from) ||
+		    (is.t0 < p->to && is.t1 > p->to))
+			l->ledger_snapped++;
+		integ_add_span_gone(&s->main, &is);
+		if (p->have_idle)
+			integ_add_span_gone(&s->idle, &is);
+		for (i = 0; s->run != NULL && i < p->runs; i++)
+			integ_add_span_gone(&s->run[i], &is);
+	}
+}
+
+/* A ledger block whose raw segment has expired and that on_summary did
+ * not take: applied span by span (1), exact where a span fits, else as
+ * integ_add_span_gone says (a span across a window edge snaps it). */
+static int
+on_forced(const struct jsum *sm, void *arg)
+{
+	struct report_load *l = arg;
+	struct report_series *s;
+	size_t i;
+
+	for (i = 0; i < sm->ns; i++) {
+		if ((s = sum_ser_get(l, sm, &sm->s[i])) == NULL)
+			return l->oom = true, -1;
+		forced_apply(l, s, &sm->s[i]);
+	}
+	return 1;
+}
+
 /* ------------------------------------------------------------ scan */
 
 /* Each series' windows finished, and the table in slot order. */
@@ -640,7 +686,7 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 	const struct report_plan *p = l->p;
 	wp_time margin = 4 * l->c->interval, from = p->from, to = p->to;
 	struct journal_scan_stats st = { 0 };
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], ldir[PATH_MAX];
 	int rc;
 
 	l->ser.min_cap = SER_MIN_CAP;
@@ -651,8 +697,15 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 			to = p->idle_to;
 	}
 	snprintf(dir, sizeof(dir), "%s/journal", l->c->data_dir);
-	rc = journal_scan_sum(dir, from - margin, to + margin + 1, on_record,
-	    getenv("WATTPATH_NO_SUMMARIES") ? NULL : on_summary, l, &st, err);
+	snprintf(ldir, sizeof(ldir), "%s/ledger", l->c->data_dir);
+	if (getenv("WATTPATH_NO_LEDGER") != NULL ||
+	    getenv("WATTPATH_NO_SUMMARIES") != NULL)
+		rc = journal_scan_sum(dir, from - margin, to + margin + 1,
+		    on_record, getenv("WATTPATH_NO_SUMMARIES") ? NULL :
+		    on_summary, l, &st, err);
+	else
+		rc = journal_scan_ledger(dir, ldir, from - margin, to + margin +
+		    1, on_record, on_summary, on_forced, l, &st, err);
 	/* a callback's -1 stops the scan: say why */
 	if (l->cancel != NULL && atomic_load(l->cancel))
 		return err_set(err, WP_E_TRANSIENT, "report cancelled");
@@ -662,6 +715,8 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 		return -1;
 	l->segments_read = st.segments_read;
 	l->summaries_used = st.summaries_used;
+	l->ledger_used = st.ledger_used;
+	l->ledger_forced = st.ledger_forced;
 	log_debug("report: %zu segments read, %zu summaries used",
 	    st.segments_read, st.summaries_used);
 	if (finish(l) == -1)

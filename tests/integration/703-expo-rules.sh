@@ -1,5 +1,6 @@
 #!/bin/sh
-# The shipped alert rules pass `promtool check rules`; the Grafana dashboard
+# The shipped alert rules pass `promtool check rules` and their unit tests
+# (`promtool test rules`); the Grafana dashboard
 # is valid JSON whose every expression parses as PromQL (checked as
 # recording rules by promtool) and names only metrics /metrics exposes
 # (the families in docs/exposition.md, cross-checked against the source).
@@ -9,6 +10,19 @@ command -v promtool >/dev/null || skip "promtool (Debian prometheus) missing"
 promtool check rules "$ROOT/etc/prometheus/wattpath-alerts.yml" >"$T/r.log" 2>&1 ||
 	{ cat "$T/r.log"; fail "promtool check rules"; }
 grep -q "SUCCESS: 5 rules" "$T/r.log" || { cat "$T/r.log"; fail "expected 5 rules"; }
+# Each rule's logic over long windows, grouped by (instance, site): the
+# BMC-vs-PDU rule on energy over 15 min fires on a BMC that over-reads by
+# 20 %, not on instantaneous readings that disagree while the energy agrees.
+promtool test rules "$ROOT/tests/rules/wattpath-alerts.test.yml" >"$T/t.log" 2>&1 ||
+	{ cat "$T/t.log"; fail "promtool test rules"; }
+# every rule groups by (instance, site)
+$PY - "$ROOT/etc/prometheus/wattpath-alerts.yml" <<'PYEOF' || fail "a rule not grouped by (instance, site)"
+import re, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+bad = [r["alert"] for g in d["groups"] for r in g["rules"]
+       if not re.search(r"\bby \(instance, site\b", r["expr"])]
+print("\n".join(bad)); sys.exit(1 if bad else 0)
+PYEOF
 cat >"$T/g.py" <<'PYEOF'
 import json, re, sys
 root = sys.argv[1]

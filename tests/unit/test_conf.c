@@ -207,6 +207,8 @@ test_collector_values(void **st)
 	assert_int_equal(f->c->log_level, 3);
 	assert_true(f->c->log_syslog);
 	assert_int_equal(f->c->journal_retention, 30 * 86400 * WP_SEC);
+	assert_int_equal(f->c->ledger_slot, 3600 * WP_SEC);
+	assert_true(f->c->ledger_retention == 3650LL * 86400 * WP_SEC);
 	assert_int_equal(f->c->rrd_write_delay, 0);
 	assert_int_equal(f->c->poll_batch, 0);
 	assert_string_equal(f->c->fsync, "segment");
@@ -293,6 +295,24 @@ static const char *const full =
     "site: {name: par-1, zone: FR, grid: {yearly_average_g_per_kwh: 56}}\n"
     "report:\n"						/* 27 */
     "  slo: {ttft_ms: 500, tpot_ms: 50}\n";		/* 28 */
+
+static void
+test_ledger_keys(void **st)
+{
+	struct fx *f = *st;
+
+	assert_null(load(f, "collector:\n"
+	    "  ledger_slot: 45m\n"		/* 2 */
+	    "  ledger_retention: 1h\n"));	/* 3 */
+	ERR_AT(f, 2, "ledger_slot must divide an hour");
+	ERR_AT(f, 3, "ledger_retention");
+	assert_null(load(f, "collector: {ledger_slot: 15m}\n"));
+	ERR_AT(f, 1, "multiple of the 10-minute summary slot");
+	assert_null(load(f, "collector: {ledger_slot: 2h}\n"));
+	ERR_AT(f, 1, "10m..1h");
+	LOAD_OK(f, "collector: {ledger_slot: 30m, ledger_retention: 7300d}\n");
+	assert_int_equal(f->c->ledger_slot, 1800 * WP_SEC);
+}
 
 static void
 test_targets(void **st)
@@ -967,6 +987,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_collector_values, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_collector_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_ledger_keys, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meters, setup, teardown),
