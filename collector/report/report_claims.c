@@ -31,9 +31,13 @@ read_fd(int fd, size_t *len, struct wp_err *err)
 	size_t n = 0;
 	ssize_t got;
 
-	if (fstat(fd, &st) == -1 || (size_t)st.st_size > LEDGER_MAX) {
-		err_set(err, WP_E_CONFIG, "ledger: %s", errno ? strerror(errno) :
-		    "too large");
+	if (fstat(fd, &st) == -1) {
+		err_set(err, WP_E_CONFIG, "ledger: %s", strerror(errno));
+		return NULL;
+	}
+	if ((size_t)st.st_size > LEDGER_MAX) {
+		err_set(err, WP_E_CONFIG, "ledger: larger than %u bytes",
+		    LEDGER_MAX);
 		return NULL;
 	}
 	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
