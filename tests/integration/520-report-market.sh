@@ -14,6 +14,7 @@
 #    and a warning naming the missing input;
 #  - no period_consumption_mwh and a window inside the vintage (the
 #    finding: 155 kWh claimed from a 100 kWh certificate): not counted;
+#  - an unreadable ledger: nothing counted, warned, finalising refused;
 #  - check-config: an instrument's misspelt key with its suggestion.
 . "$(dirname "$0")/lib.sh"
 
@@ -186,6 +187,21 @@ PYEOF
 if "$WATTPATH" report -c "$T/fr-np.yaml" --from $A1 --to $A2 --finalise \
 	>/dev/null 2>&1; then :; else fail "finalising a report with no claim"; fi
 [ "$(grep -c GO-FR-9 "$T/d/instrument-claims.csv")" = 0 ] || fail "claimed"
+
+# a ledger that cannot be read: nothing counted, said, nothing finalised
+printf 'id,hour,kwh,site,window_from,window_to,finalised_at\nGO-FR-9,0,lots\n' \
+	>"$T/d/instrument-claims.csv"
+rep bad.json "$T/fr.yaml" $A1 $A2
+$PY - "$T/bad.json" <<'PYEOF' || fail "unreadable ledger"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["carbon"]["market"]
+assert m["wall"]["coverage"] == 0 and m["instruments_accepted"] == 0, m
+assert any(w.startswith("instrument ledger:") and "used up" in w
+           for w in d["warnings"]), d["warnings"]
+PYEOF
+if "$WATTPATH" report -c "$T/fr.yaml" --from $A1 --to $A2 --finalise \
+	>/dev/null 2>&1; then fail "finalised over an unreadable ledger"; fi
 
 # check-config: an instrument's keys, with did-you-mean
 { cat "$T/base.yaml"; cat <<'YEOF'; } >"$T/typo.yaml"
