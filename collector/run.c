@@ -14,6 +14,7 @@
 #include "../model/integrate.h"
 #include "conf/conf.h"
 #include "lib/http.h"
+#include "drift_watch.h"
 #include "ingest.h"
 #include "lib/log.h"
 #include "lib/loop.h"
@@ -69,6 +70,7 @@ struct collector {
 	struct wp_shared	*shared;	/* what targets of a driver share */
 	char			*state_dir;
 	struct ingest		*ingest;
+	struct drift_watch	*drift;		/* pairs of instruments */
 	struct target		**t;
 	size_t			 n;
 	int			 sigfd;
@@ -328,6 +330,9 @@ ingest(struct target *t, struct wp_poll *p)
 		ip.ctr = calloc(ip.n, sizeof(*ip.ctr));
 	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
 	if (p->status == 0)
+		drift_watch_poll(t->co->drift, t->tc->name, p->t_real, p->v,
+		    ip.ctr, ip.n);
+	if (p->status == 0)
 		keep_last(t, p, ip.ctr);
 	else
 		free(ip.ctr);
@@ -535,6 +540,8 @@ reload(struct collector *co)
 	for (i = 0; i < n_old; i++)
 		target_free(old[i]);
 	free(old);
+	drift_watch_free(co->drift);	/* its pairs are the old conf's */
+	co->drift = drift_watch_new(co->conf);
 	conf_sweep(co);
 	log_info("reloaded: %zu targets", co->n);
 }
@@ -623,7 +630,8 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 	    (co->http = http_new(co->loop, conf->http_max_inflight, err)) == NULL ||
 	    (co->workers = workers_new(co->loop, conf->workers, err)) == NULL)
 		goto fail;
-	if ((co->shared = shared_new()) == NULL) {
+	if ((co->shared = shared_new()) == NULL ||
+	    (co->drift = drift_watch_new(conf)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto fail;
 	}
@@ -683,6 +691,7 @@ collector_free(struct collector *co)
 	workers_free(co->workers);
 	http_free(co->http);
 	ingest_free(co->ingest);
+	drift_watch_free(co->drift);
 	loop_timer_free(co->once_timer);
 	loop_timer_free(co->sync_timer);
 	if (co->sigfd != -1) {
@@ -755,6 +764,12 @@ collector_conf_release(struct collector *co, const struct wp_conf *c)
 {
 	if (c != NULL)
 		conf_ref(co, c, -1);
+}
+
+const struct drift_watch *
+collector_drift(const struct collector *co)
+{
+	return co->drift;
 }
 
 const struct wp_conf *

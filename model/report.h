@@ -48,7 +48,8 @@
 enum report_role {
 	RR_NONE, RR_WALL, RR_WALL_P, RR_GPU_IB, RR_GPU_IB_P, RR_GPU_BMC,
 	RR_GPU_BMC_P, RR_LIMIT, RR_OUTLET, RR_OUTLET_P, RR_TOK_OUT, RR_TOK_IN,
-	RR_FAC, RR_IT
+	RR_FAC, RR_IT,
+	RR_INLET	/* a PDU's inlet energy: only for the drift watch */
 };
 
 /* A window's energy of a series: 0 with energy, or -1 refused. */

@@ -20,6 +20,7 @@ int	 cmd_probe(int argc, char **argv);		/* probe_cmd.c */
 int	 cmd_report(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_curve(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_graph(int argc, char **argv);		/* graph_cmd.c */
+int	 cmd_calibrate(int argc, char **argv);	/* drift_cmd.c, also drift */
 
 /* help.c: every command's synopsis to f; one command's synopsis, with
  * every option when full, to f (0, or -1 when there is no such command). */

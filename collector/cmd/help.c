@@ -103,6 +103,18 @@ static const struct help helps[] = {
 	    "  -c FILE              the ledger under this config's data_dir\n"
 	    "  --dir DIR            a journal directory (its ledger beside it)\n",
 	    false },
+	{ "calibrate", "calibrate -c FILE --from T --to T [--format text|json]",
+	    "The pairs of instruments that measure the same energy (wall and\n"
+	    "outlets, outlets and inlet, inlets and IT meter, GPUs in-band and\n"
+	    "BMC): ratios, spreads and drift per window (docs/drift.md).\n"
+	    "  -c, --config FILE    the configuration (drift: block)\n"
+	    "  --from T, --to T     the period\n"
+	    "  --format F           text (default) or json\n", true },
+	{ "drift", "drift -c FILE --from T --to T [--format text|json]",
+	    "The same as calibrate.\n"
+	    "  -c, --config FILE    the configuration (drift: block)\n"
+	    "  --from T, --to T     the period\n"
+	    "  --format F           text (default) or json\n", true },
 	{ "version", "version", "Prints the version.\n", false },
 	{ "help", "help [COMMAND]",
 	    "Lists the commands, or the usage of one (as COMMAND --help).\n",

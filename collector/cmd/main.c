@@ -23,6 +23,8 @@ static const struct {
 	{ "graph", cmd_graph },
 	{ "journal", cmd_journal },
 	{ "ledger", cmd_ledger },
+	{ "calibrate", cmd_calibrate },
+	{ "drift", cmd_calibrate },
 };
 
 static bool

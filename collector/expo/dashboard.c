@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dashboard.h"
+#include "dashboard_drift.h"
 #include "dashboard_svg.h"
 #include "html.h"
 
@@ -349,6 +350,7 @@ dashboard_write(FILE *f, const struct fleet *fl, const struct history *h,
 	curves(f, fl, h, q);
 	class_table(f, fl);
 	node_table(f, fl, q);
+	dashboard_drift(f, q->drift);
 	health(f, fl);
 	fputs("\n</body></html>\n", f);
 	return ferror(f) ? -1 : 0;

@@ -82,7 +82,8 @@ struct tgt {
 	int	 node;
 	const char *name;	/* pdu / meter name */
 	const char *role;	/* meter role */
-	int	 meter;		/* index in conf->meters */
+	int	 meter;		/* index in conf->meters (PDUs: pdus) */
+	bool	 inlets;	/* classify PDU inlets */
 };
 
 static void
@@ -108,6 +109,7 @@ classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
 		if (strcmp(c->pdus[i].name, t) == 0) {
 			g->kind = TK_PDU;
 			g->name = c->pdus[i].name;
+			g->meter = (int)i;
 			return;
 		}
 	for (i = 0; i < c->n_meters; i++)
@@ -185,6 +187,11 @@ classify(const struct wp_conf *c, const struct tgt *g, const char *s,
 	case TK_BMC: case TK_GPU: case TK_ENGINE:
 		return classify_node(g->kind, s, idx);
 	case TK_PDU:
+		if (g->inlets && strncmp(s, "inlet/", 6) == 0 &&
+		    strcmp(s + strlen(s) - 7, "/energy") == 0) {
+			*idx = g->meter;
+			return RR_INLET;
+		}
 		if (strncmp(s, "outlet/", 7) != 0)
 			return RR_NONE;
 		return classify_outlet(c, g, s, labels, node, idx);
@@ -432,8 +439,10 @@ on_record(const struct journal_record *rec, void *arg)
 		if ((s = ser_get(l, rec->target, v->s.series, &fresh)) == NULL)
 			return l->oom = true, -1;
 		if (fresh) {
-			if (!classified)
+			if (!classified) {
 				classify_target(l->c, rec->target, &g);
+				g.inlets = l->inlets;
+			}
 			classified = true;
 			if (ser_new(l, s, rec->target, &g, v->s.series,
 			    &v->s) == -1)
@@ -463,6 +472,7 @@ sum_ser_get(struct report_load *l, const struct jsum *sm,
 	if ((s = ser_get(l, target, e->series, &fresh)) == NULL || !fresh)
 		return s;
 	classify_target(l->c, target, &g);
+	g.inlets = l->inlets;
 	memset(&smp, 0, sizeof(smp));
 	smp.kind = e->kind;
 	smp.resolution = e->resolution;

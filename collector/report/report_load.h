@@ -29,6 +29,8 @@ struct report_load {
 	const struct report_plan *p;
 	const bool	*selected;	/* curve: nodes in scope, else NULL */
 	const atomic_bool *cancel;	/* stops the scan when set, or NULL */
+	bool		 inlets;	/* PDU inlet energy as RR_INLET (idx:
+					   the PDU's index), for drift_load */
 	/* results: */
 	struct report_series **v;	/* the series in table order */
 	size_t		 n;

@@ -133,7 +133,7 @@ test_dashboard(void **st)
 	struct fleet_node n;
 	struct fleet_target t;
 	struct history *h = history_new(8);
-	struct dash_query q = { "<b>", NULL, 1 };
+	struct dash_query q = { "<b>", NULL, 1, NULL };
 	char *s;
 	int i;
 
