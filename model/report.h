@@ -108,9 +108,19 @@ struct report_plan {
 struct report_site_data {
 	struct hourly_series grid;		/* site.grid.intensity_csv */
 	char	 grid_err[REPORT_WARN_MAX];
-	struct carbon_instrument *inst;		/* site.market.instruments_csv */
+	struct hourly_series cfe;		/* site.grid.cfe_csv */
+	char	 cfe_err[REPORT_WARN_MAX];
+	struct carbon_instrument *inst;		/* site.market.instruments and
+						   instruments_csv, their
+						   claimed_kwh from the ledger */
 	size_t	 n_inst;
 	char	 inst_err[REPORT_WARN_MAX];
+	char	 claims_err[REPORT_WARN_MAX];	/* the ledger unreadable */
+	/* the zone in etc/residual-mix/published.csv: 1 a residual mix is
+	 * published (source and year in residual_info), 0 none exists for
+	 * it (full disclosure), -1 the zone is not listed or no list */
+	int	 residual_published;
+	char	 residual_info[96];
 	struct hourly_series prices;		/* site.tariff.price_csv */
 	char	 price_err[REPORT_WARN_MAX];
 };

@@ -14,6 +14,7 @@
 #include "../../model/report_check.h"
 #include "../conf/conf.h"
 #include "../report/report_api.h"
+#include "../report/report_claims.h"
 #include "../report/report_csv.h"
 #include "../report/report_json.h"
 #include "../report/report_md.h"
@@ -26,6 +27,7 @@ struct opts {
 	const char	*cfg, *format;
 	const char	*from, *to;	/* as given: parsed after the options */
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
+	bool		 finalise;	/* --finalise: record the claims */
 	struct report_query q;
 };
 
@@ -90,6 +92,7 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'N': o->q.node = optarg; return 0;
 	case 'C': o->q.cls = optarg; return 0;
 	case 'K': o->carbon_csv = optarg; return 0;
+	case 'Z': o->finalise = true; return 0;
 	case 'f': o->from = optarg;
 		return opt_time(o->cmd, "--from", optarg, false, &r->from,
 		    &have[0]);
@@ -147,6 +150,11 @@ check_args(const struct opts *o, const bool have[4], bool curve,
 		why = "one of --node and --class is needed";
 	else if (curve && o->carbon_csv != NULL)
 		why = "--carbon-csv is an option of report";
+	else if (curve && o->finalise)
+		why = "--finalise is an option of report";
+	else if (o->finalise && period_table(o))
+		why = "--finalise records one report's claims, not a --period "
+		    "table's";
 	if (why == NULL && strcmp(o->format, curve ? "svg" : "md") != 0 &&
 	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0) {
 		fprintf(stderr, "wattpath %s: --format: '%s' is not json, csv "
@@ -176,6 +184,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "step", required_argument, NULL, 'S' },
 		{ "period", required_argument, NULL, 'P' },
 		{ "carbon-csv", required_argument, NULL, 'K' },
+		{ "finalise", no_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_request *r = &o->q.req;
@@ -307,6 +316,12 @@ cmd_report(int argc, char **argv)
 		return cmd_period(c, &o);
 	if ((r = report_run(c, &o.q, &err)) == NULL) {
 		fprintf(stderr, "wattpath report: %s\n", err.msg);
+		conf_free(c);
+		return 1;
+	}
+	if (o.finalise && report_claims_finalise(c, r, &err) == -1) {
+		fprintf(stderr, "wattpath report: --finalise: %s\n", err.msg);
+		report_free(r);
 		conf_free(c);
 		return 1;
 	}

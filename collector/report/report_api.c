@@ -6,6 +6,7 @@
 #include "../conf/conf.h"
 #include "../store/jsum.h"
 #include "report_api.h"
+#include "report_claims.h"
 #include "report_inputs.h"
 #include "report_json.h"
 #include "report_load.h"
@@ -128,8 +129,10 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 		return -1;
 	if (q->refuse_before_data && before_data(u, err) == -1)
 		return -1;
-	if (!req.curve)
+	if (!req.curve) {
 		report_site_data_load(c, &u->data);
+		report_claims_load(c, u->plan.from, u->plan.to, &u->data);
+	}
 	u->in.rq = u->rq;
 	u->in.ser = u->ld.v;
 	u->in.n_ser = u->ld.n;
