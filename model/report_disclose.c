@@ -28,9 +28,10 @@ static const char text_coverage[] = "coverage is the share of nodes "
     "boundary some nodes lack altogether reports the nodes it covers, with "
     "J/token over their own tokens (a replica only when all its nodes are "
     "covered)";
-static const char text_facility[] = "wall energy x PUE over the same "
-    "window; second method: metered facility energy allocated by IT energy "
-    "share";
+static const char text_ups_losses[] = "; at PUE category 1 the IT energy "
+    "is metered at the UPS output, so wall x PUE leaves out the losses "
+    "between the UPS output and the server inlets (PDUs, distribution, "
+    "devices not metered at the wall)";
 
 static double
 secs(wp_time t)
@@ -254,6 +255,37 @@ dist(const struct reqlog *l, const struct report *r, bool output,
 	return 0;
 }
 
+/* The facility boundary's method, with the second method's comparison
+ * where it was computed (report_pue_allocate). */
+static void
+facility_text(const struct report *r, struct report_disclosure *d)
+{
+	const struct report_pue *p = &r->pue;
+	char cmp[256];
+
+	d->facility_alloc_j = p->alloc_j;
+	d->facility_primary_j = p->primary_j;
+	d->facility_alloc_rel = p->alloc_rel;
+	if (isnan(p->value)) {
+		snprintf(d->facility_method, sizeof(d->facility_method), "none");
+		return;
+	}
+	if (!isnan(p->alloc_j))
+		snprintf(cmp, sizeof(cmp), "; second method, each hour's "
+		    "metered facility energy x that hour's IT share (wall / "
+		    "it_total): %.6g J, %+.2f %% against wall x PUE",
+		    p->alloc_j, 100 * p->alloc_rel);
+	else if (strcmp(p->source, "metered") == 0)
+		snprintf(cmp, sizeof(cmp), "; no second method (an hour with "
+		    "wall energy has no it_total energy)");
+	else
+		snprintf(cmp, sizeof(cmp), "; no second method (no metered "
+		    "facility energy)");
+	snprintf(d->facility_method, sizeof(d->facility_method), "wall energy "
+	    "x the %s PUE (period %s)%s%s", p->source, p->period_text, cmp,
+	    strncmp(p->category, "PUE1", 4) == 0 ? text_ups_losses : "");
+}
+
 /* The policies as text: idle, PUE, facility method, wall model. */
 static void
 policies(const struct report_input *in, struct report *r)
@@ -278,8 +310,9 @@ policies(const struct report_input *in, struct report *r)
 	d->pue_value = r->pue.value;
 	d->pue_category = r->pue.category;
 	d->pue_source = isnan(r->pue.value) ? "none" : r->pue.source;
+	d->pue_period = isnan(r->pue.value) ? "none" : r->pue.period_text;
 	report_wall_model_text(d->wall_model, sizeof(d->wall_model));
-	d->facility_method = isnan(r->pue.value) ? "none" : text_facility;
+	facility_text(r, d);
 }
 
 int

@@ -84,11 +84,13 @@ struct report_disclosure {
 	char	 idle_policy[256];
 	const char *token_denominator;
 	double	 pue_value;		/* NAN none */
-	const char *pue_category, *pue_source;
+	const char *pue_category, *pue_source, *pue_period;
 	char	 wall_model[512];
 	const char *bounds, *coverage_rule;
 	char	*partial[BND_N];	/* partial boundaries' text, or NULL */
-	const char *facility_method;
+	char	 facility_method[640];	/* "none" without a PUE */
+	double	 facility_alloc_j;	/* the second method, NAN none */
+	double	 facility_primary_j, facility_alloc_rel;
 	size_t	 segments_read, summaries_used;
 	bool	 has_requests;
 	struct report_dist isl, osl;

@@ -212,6 +212,9 @@ pue_rows_json(const struct report_pue_rows *rows)
 		jset(x, "value", jnum(rows->v[i].value));
 		jset(x, "facility_energy_j", jnum(rows->v[i].facility_j));
 		jset(x, "it_energy_j", jnum(rows->v[i].it_j));
+		jset(x, "hours", jint(rows->v[i].hours));
+		jset(x, "complete", json_object_new_boolean(
+		    rows->v[i].complete));
 		json_object_array_add(a, x);
 	}
 	return a;
@@ -226,7 +229,8 @@ pue_json(const struct report_pue *p)
 
 	jset(o, "value", jnum(p->value));
 	jset(o, "category", json_object_new_string(p->category));
-	jset(o, "period", json_object_new_string("window"));
+	jset(o, "period", json_object_new_string(p->period_text));
+	jset(o, "annual", json_object_new_boolean(p->annual));
 	jset(o, "source", json_object_new_string(p->source));
 	if (strcmp(p->source, "metered") != 0) {
 		jset(o, "days", json_object_new_array());
@@ -553,7 +557,7 @@ disc_method(const struct report_disclosure *d, json_object *o)
 	jset(o, "token_denominator", json_object_new_string(
 	    d->token_denominator));
 	jset(p, "value", jnum(d->pue_value));
-	jset(p, "period", json_object_new_string("window"));
+	jset(p, "period", json_object_new_string(d->pue_period));
 	jset(p, "category", json_object_new_string(d->pue_category));
 	jset(p, "source", json_object_new_string(d->pue_source));
 	jset(o, "pue", p);
@@ -570,6 +574,15 @@ disc_method(const struct report_disclosure *d, json_object *o)
 	if (part != NULL)
 		jset(o, "partial_coverage", part);
 	jset(o, "facility_method", json_object_new_string(d->facility_method));
+	if (isnan(d->facility_alloc_j))
+		return;
+	p = json_object_new_object();
+	jset(p, "method", json_object_new_string("metered facility energy "
+	    "allocated by hourly IT share"));
+	jset(p, "energy_j", jnum(d->facility_alloc_j));
+	jset(p, "wall_x_pue_j", jnum(d->facility_primary_j));
+	jset(p, "relative_difference", jnum(d->facility_alloc_rel));
+	jset(o, "facility_second_method", p);
 }
 
 static json_object *

@@ -189,8 +189,8 @@ md_ratios(const struct report *r, FILE *f)
 	fprintf(f, "\nWall-to-GPU energy ratio: %s.  ", report_md_sig(
 	    r->wall_to_gpu, a, sizeof(a)));
 	fprintf(f, "PUE: %s (%s, period %s, category %s).\n",
-	    report_md_sig(r->pue.value, b, sizeof(b)), r->pue.source, "window",
-	    r->pue.category);
+	    report_md_sig(r->pue.value, b, sizeof(b)), r->pue.source,
+	    r->pue.period_text, r->pue.category);
 	if (r->idle_wall.set && iw->v.valid && iw->net &&
 	    isfinite(iw->jt.net_j_per_output_token))
 		fprintf(f, "Idle-subtracted (secondary): %s J/output token at "
@@ -409,8 +409,8 @@ md_disclosure(const struct report *r, FILE *f)
 	fprintf(f, "- **Token denominator**: %s.\n", d->token_denominator);
 	fprintf(f, "- **Idle policy**: %s.\n", d->idle_policy);
 	fprintf(f, "- **PUE**: %s (%s, period %s, category %s).\n",
-	    report_md_sig(d->pue_value, b, sizeof(b)), d->pue_source, "window",
-	    d->pue_category);
+	    report_md_sig(d->pue_value, b, sizeof(b)), d->pue_source,
+	    d->pue_period, d->pue_category);
 	fprintf(f, "- **Facility boundary**: %s.\n", d->facility_method);
 	fprintf(f, "- **Wall model**: %s.\n", d->wall_model);
 	fprintf(f, "- **Bounds**: %s.\n", d->bounds);
