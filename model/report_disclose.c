@@ -10,7 +10,8 @@
 /* Identity labels a driver reports (docs/series.md), in listing order. */
 static const char *const id_keys[REPORT_ID_KEYS + 1] = { "vendor", "model",
     "fw", "firmware", "sysdescr", "profile", "meter", "category", "driver",
-    "dcgm", "uuid", "source", "engine", NULL };
+    "nvml", "cuda", "dcgm_field", "dcgm", "uuid", "source", "engine",
+    NULL };
 
 static const char text_edges[] = "counters interpolated linearly between "
     "the readings around each edge; gauges only when no counter "
@@ -112,7 +113,9 @@ add_devices(const struct wp_sample *tmp, struct report_devices *d)
 		    strcmp(id_keys[k], "uuid") == 0 ||
 		    strcmp(id_keys[k], "source") == 0)
 			continue;
+		/* journals before the rename: dcgm= held the field id */
 		if (add_distinct(d, strcmp(id_keys[k], "firmware") == 0 ? "fw" :
+		    strcmp(id_keys[k], "dcgm") == 0 ? "dcgm_field" :
 		    id_keys[k], val) == -1)
 			return -1;
 	}
@@ -224,9 +227,28 @@ dcmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Input or output tokens of the requests that ended inside the window. */
+/* What dist takes from a request: input or output tokens, TTFT or TPOT
+ * (ms; requests without one left out). */
+enum { DIST_ISL, DIST_OSL, DIST_TTFT, DIST_TPOT };
+
+static double
+dist_value(const struct reqlog_entry *e, int what)
+{
+	switch (what) {
+	case DIST_ISL:
+		return (double)e->in_tokens;
+	case DIST_OSL:
+		return (double)e->out_tokens;
+	case DIST_TTFT:
+		return e->ttft >= 0 ? e->ttft * 1e3 : NAN;
+	default:
+		return e->tpot >= 0 ? e->tpot * 1e3 : NAN;
+	}
+}
+
+/* The distribution of what over the requests that ended in the window. */
 static int
-dist(const struct reqlog *l, const struct report *r, bool output,
+dist(const struct reqlog *l, const struct report *r, int what,
     struct report_dist *o)
 {
 	double *v = malloc((l->n + 1) * sizeof(double)), sum = 0;
@@ -237,10 +259,9 @@ dist(const struct reqlog *l, const struct report *r, bool output,
 	if (v == NULL)
 		return -1;
 	for (i = 0; i < l->n; i++) {
-		if (l->e[i].t_end < t0 || l->e[i].t_end > t1)
+		if (l->e[i].t_end < t0 || l->e[i].t_end > t1 ||
+		    isnan(v[n] = dist_value(&l->e[i], what)))
 			continue;
-		v[n] = (double)(output ? l->e[i].out_tokens :
-		    l->e[i].in_tokens);
 		sum += v[n++];
 	}
 	if (n > 0) {
@@ -337,13 +358,18 @@ report_disclose_build(const struct report_input *in,
 	policies(in, r);
 	d->segments_read = in->segments_read;
 	d->summaries_used = in->summaries_used;
+	d->slo_set = in->set != NULL && in->set->slo_set;
+	d->slo_ttft_ms = d->slo_set ? in->set->slo_ttft_ms : 0;
+	d->slo_tpot_ms = d->slo_set ? in->set->slo_tpot_ms : 0;
 	if (in->rq == NULL)
 		return 0;
 	d->has_requests = true;
 	d->requests = in->rq->n;
 	d->request_log_bad_lines = in->rq->n_bad;
-	return dist(in->rq, r, false, &d->isl) == -1 ||
-	    dist(in->rq, r, true, &d->osl) == -1 ? -1 : 0;
+	return dist(in->rq, r, DIST_ISL, &d->isl) == -1 ||
+	    dist(in->rq, r, DIST_OSL, &d->osl) == -1 ||
+	    dist(in->rq, r, DIST_TTFT, &d->ttft_ms) == -1 ||
+	    dist(in->rq, r, DIST_TPOT, &d->tpot_ms) == -1 ? -1 : 0;
 }
 
 void

@@ -516,6 +516,35 @@ dist_json(const struct report_dist *x)
 	return o;
 }
 
+#ifndef WP_COMMIT
+#define WP_COMMIT	"unknown"
+#endif
+
+/* disclosure.wattpath: the collector's own version and commit. */
+static json_object *
+wattpath_json(void)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "version", json_object_new_string(WP_VERSION));
+	jset(o, "commit", json_object_new_string(WP_COMMIT));
+	return o;
+}
+
+/* disclosure.slo: the thresholds (null: not constrained or no report.slo);
+ * the achieved percentiles are disclosure.ttft_ms and tpot_ms. */
+static json_object *
+slo_json(const struct report_disclosure *d)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "ttft_ms", d->slo_set && d->slo_ttft_ms > 0 ?
+	    jnum(d->slo_ttft_ms) : NULL);
+	jset(o, "tpot_ms", d->slo_set && d->slo_tpot_ms > 0 ?
+	    jnum(d->slo_tpot_ms) : NULL);
+	return o;
+}
+
 /* disclosure: what was measured with what, the lists. */
 static void
 disc_lists(const struct report_disclosure *d, json_object *o)
@@ -590,8 +619,10 @@ disclosure_json(const struct report_disclosure *d)
 {
 	json_object *o = json_object_new_object(), *j;
 
+	jset(o, "wattpath", wattpath_json());
 	disc_lists(d, o);
 	disc_method(d, o);
+	jset(o, "slo", slo_json(d));
 	j = json_object_new_object();
 	jset(j, "segments_read", jint(d->segments_read));
 	jset(j, "summaries_used", jint(d->summaries_used));
@@ -600,6 +631,8 @@ disclosure_json(const struct report_disclosure *d)
 		return o;
 	jset(o, "isl", dist_json(&d->isl));
 	jset(o, "osl", dist_json(&d->osl));
+	jset(o, "ttft_ms", dist_json(&d->ttft_ms));
+	jset(o, "tpot_ms", dist_json(&d->tpot_ms));
 	jset(o, "requests", jint(d->requests));
 	jset(o, "request_log_bad_lines", jint(d->request_log_bad_lines));
 	return o;

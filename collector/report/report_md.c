@@ -361,7 +361,7 @@ static void
 md_instruments(const struct report *r, FILE *f)
 {
 	static const struct { const char *k[3], *what; } s[REPORT_I_N] = {
-		{ { "model", "driver", "dcgm" }, "GPU (model, driver, DCGM)" },
+		{ { "model", "driver", "nvml" }, "GPU (model, driver, NVML)" },
 		{ { "vendor", "model", "fw" },
 		    "wall (BMC vendor, model, firmware)" },
 		{ { "vendor", "sysdescr", "profile" },
@@ -389,8 +389,40 @@ md_instruments(const struct report *r, FILE *f)
 			    &r->bnd[i].fig, mix, sizeof(mix)));
 		fprintf(f, ".\n");
 	}
+	dev_list(&d->dev[REPORT_I_GPU], "cuda", buf[0], sizeof(buf[0]));
+	dev_list(&d->dev[REPORT_I_GPU], "dcgm_field", buf[1], sizeof(buf[1]));
+	fprintf(f, "- **GPU software**: CUDA driver %s; DCGM fields read %s "
+	    "(dcgm-exporter gives no DCGM version).\n", buf[0], buf[1]);
 	fprintf(f, "- **Sampling**: every %s s (%s).\n", report_md_sig(
 	    d->sampling_interval_s, iv, sizeof(iv)), d->edges);
+}
+
+/* The SLO thresholds and the achieved TTFT and TPOT percentiles. */
+#ifndef WP_COMMIT
+#define WP_COMMIT	"unknown"
+#endif
+
+static void
+md_slo(const struct report_disclosure *d, FILE *f)
+{
+	const struct report_dist *x[2] = { &d->ttft_ms, &d->tpot_ms };
+	const double lim[2] = { d->slo_ttft_ms, d->slo_tpot_ms };
+	static const char *const nm[2] = { "TTFT", "TPOT" };
+	char a[32], b[32], c[32], e[32];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!d->slo_set && x[k]->n == 0)
+			continue;
+		snprintf(e, sizeof(e), "%s", "none");
+		if (d->slo_set && lim[k] > 0)
+			snprintf(e, sizeof(e), "%.6g ms", lim[k]);
+		fprintf(f, "- **%s**: SLO %s; achieved p50 %s, p90 %s, p99 %s "
+		    "ms over %zu requests.\n", nm[k], e, report_md_sig(
+		    x[k]->n ? x[k]->p50 : NAN, a, sizeof(a)), report_md_sig(
+		    x[k]->n ? x[k]->p90 : NAN, b, sizeof(b)), report_md_sig(
+		    x[k]->n ? x[k]->p99 : NAN, c, sizeof(c)), x[k]->n);
+	}
 }
 
 static void
@@ -401,7 +433,8 @@ md_disclosure(const struct report *r, FILE *f)
 	size_t i;
 	int k;
 
-	fprintf(f, "\n## Disclosure\n");
+	fprintf(f, "\n## Disclosure\n\nwattpath %s (commit %s).\n", WP_VERSION,
+	    WP_COMMIT);
 	md_instruments(r, f);
 	fprintf(f, "\n### Method\n\n");
 	fprintf(f, "- **Window**: %s s, %d run(s).\n", report_md_sig(
@@ -420,6 +453,7 @@ md_disclosure(const struct report *r, FILE *f)
 			    bnd_name(k), d->partial[k]);
 	for (i = 0; i < r->checks.n; i++)
 		fprintf(f, "- **Plausibility**: %s.\n", r->checks.v[i]);
+	md_slo(d, f);
 	if (d->has_requests)
 		fprintf(f, "- **Request log**: %zu requests; ISL p50 %s, OSL "
 		    "p50 %s.\n", d->requests, report_md_sig(d->isl.n ?
