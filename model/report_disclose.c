@@ -10,8 +10,8 @@
 /* Identity labels a driver reports (docs/series.md), in listing order. */
 static const char *const id_keys[REPORT_ID_KEYS + 1] = { "vendor", "model",
     "fw", "firmware", "sysdescr", "profile", "meter", "category", "driver",
-    "nvml", "cuda", "dcgm_field", "dcgm", "uuid", "source", "engine",
-    NULL };
+    "nvml", "cuda", "dcgm_field", "dcgm", "collect_interval_s", "uuid",
+    "source", "engine", NULL };
 
 static const char text_edges[] = "counters interpolated linearly between "
     "the readings around each edge; gauges only when no counter "
@@ -23,7 +23,9 @@ static const char text_bounds[] = "counters: one resolution step plus half "
     "x the largest distance of the mean power from the lowest and highest "
     "reading (holds while the power stays within the range the readings "
     "saw), plus one reading step over the window; modeled: see wall_model; "
-    "totals add their nodes' bounds";
+    "totals add their nodes' bounds; a source that refreshes its values "
+    "itself (dcgm-exporter's collection interval, collect_interval_s) adds "
+    "the mean power x that interval";
 static const char text_coverage[] = "coverage is the share of nodes "
     "measured; modeled nodes count in the energy, not in coverage; a "
     "boundary some nodes lack altogether reports the nodes it covers, with "

@@ -24,7 +24,7 @@ struct report_input;
 struct report_sel;
 
 #define REPORT_DISCLOSE_MAX	64	/* entries per list */
-#define REPORT_ID_KEYS		16	/* identity label keys */
+#define REPORT_ID_KEYS		17	/* identity label keys */
 
 /* The instrument groups, and their devices. */
 enum { REPORT_I_GPU, REPORT_I_WALL, REPORT_I_OUTLET, REPORT_I_FACILITY,

@@ -57,7 +57,10 @@ node_block(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 		}
 		fprintf(f, "]\n");
 	}
-	fprintf(f, "    gpu: {dcgm_exporter: \"http://%s:%d/metrics\"}\n",
+	/* the simulated exporter computes its values at each scrape: no
+	 * collection interval of its own */
+	fprintf(f, "    gpu: {dcgm_exporter: \"http://%s:%d/metrics\", "
+	    "collect_interval: 0s}\n",
 	    host, sim_port(s, SP_DCGM));
 	fprintf(f, "    engines: [{url: \"http://%s:%d/metrics\", "
 	    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));

@@ -391,8 +391,12 @@ md_instruments(const struct report *r, FILE *f)
 	}
 	dev_list(&d->dev[REPORT_I_GPU], "cuda", buf[0], sizeof(buf[0]));
 	dev_list(&d->dev[REPORT_I_GPU], "dcgm_field", buf[1], sizeof(buf[1]));
+	dev_list(&d->dev[REPORT_I_GPU], "collect_interval_s", buf[2],
+	    sizeof(buf[2]));
 	fprintf(f, "- **GPU software**: CUDA driver %s; DCGM fields read %s "
-	    "(dcgm-exporter gives no DCGM version).\n", buf[0], buf[1]);
+	    "(dcgm-exporter gives no DCGM version); exporter collection "
+	    "interval %s%s.\n", buf[0], buf[1], strcmp(buf[2], "-") == 0 ?
+	    "none stated" : buf[2], strcmp(buf[2], "-") == 0 ? "" : " s");
 	fprintf(f, "- **Sampling**: every %s s (%s).\n", report_md_sig(
 	    d->sampling_interval_s, iv, sizeof(iv)), d->edges);
 }

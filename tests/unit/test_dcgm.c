@@ -292,6 +292,14 @@ test_versions_labelled(void **st)
 	assert_string_equal(v, "12.1");
 	assert_int_equal(sample_get_label(&s[0], "driver", v, sizeof(v)), 0);
 	assert_string_equal(v, "470.182.03");
+	assert_int_equal(sample_get_label(&s[0], "collect_interval_s", v,
+	    sizeof(v)), -1);
+	/* the exporter's collection interval the inband driver sets */
+	res.gpu[0].collect_s = 30;
+	assert_int_equal(gpu_samples(&res.gpu[0], "dcgm", s, &err), 1);
+	assert_int_equal(sample_get_label(&s[0], "collect_interval_s", v,
+	    sizeof(v)), 0);
+	assert_string_equal(v, "30");
 	/* not given, or not a number: no label */
 	assert_int_equal(parse_text(
 	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\","
