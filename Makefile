@@ -75,6 +75,17 @@ $(BUILD)/.flags: FORCE
 	@echo '$(ALL_CFLAGS)' | cmp -s - $@ || echo '$(ALL_CFLAGS)' > $@
 FORCE:
 
+# The commit the report's disclosure names (disclosure.wattpath); only
+# report_json.o and report_md.o take it, rebuilt when it changes.  "unknown" outside git.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell \
+	git diff --quiet HEAD -- 2>/dev/null; [ $$? -ne 1 ] || echo +dirty)
+$(BUILD)/.commit: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
+COMMIT_OBJS := $(BUILD)/collector/report/report_json.o $(BUILD)/collector/report/report_md.o
+$(COMMIT_OBJS): $(BUILD)/.commit
+$(COMMIT_OBJS): ALL_CFLAGS += -DWP_COMMIT='"$(COMMIT)"'
+
 $(BUILD)/libwattpath.a: $(LIB_OBJS)
 	@rm -f $@
 	$(Q)ar rcs $@ $^

@@ -235,6 +235,7 @@ fleet(const struct report_input *in, const struct report_sel *sel,
 	idle(in, sel, tv, r);
 	if (report_pue_tables(in, r) == -1)
 		return -1;
+	report_pue_allocate(r);
 	if (in->plan->runs > 1) {
 		r->has_runs = true;
 		report_fleet_runs(in, sel, r);

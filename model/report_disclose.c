@@ -10,7 +10,8 @@
 /* Identity labels a driver reports (docs/series.md), in listing order. */
 static const char *const id_keys[REPORT_ID_KEYS + 1] = { "vendor", "model",
     "fw", "firmware", "sysdescr", "profile", "meter", "category", "driver",
-    "dcgm", "uuid", "source", "engine", NULL };
+    "nvml", "cuda", "dcgm_field", "dcgm", "collect_interval_s", "uuid",
+    "source", "engine", NULL };
 
 static const char text_edges[] = "counters interpolated linearly between "
     "the readings around each edge; gauges only when no counter "
@@ -22,15 +23,18 @@ static const char text_bounds[] = "counters: one resolution step plus half "
     "x the largest distance of the mean power from the lowest and highest "
     "reading (holds while the power stays within the range the readings "
     "saw), plus one reading step over the window; modeled: see wall_model; "
-    "totals add their nodes' bounds";
+    "totals add their nodes' bounds; a source that refreshes its values "
+    "itself (dcgm-exporter's collection interval, collect_interval_s) adds "
+    "the mean power x that interval";
 static const char text_coverage[] = "coverage is the share of nodes "
     "measured; modeled nodes count in the energy, not in coverage; a "
     "boundary some nodes lack altogether reports the nodes it covers, with "
     "J/token over their own tokens (a replica only when all its nodes are "
     "covered)";
-static const char text_facility[] = "wall energy x PUE over the same "
-    "window; second method: metered facility energy allocated by IT energy "
-    "share";
+static const char text_ups_losses[] = "; at PUE category 1 the IT energy "
+    "is metered at the UPS output, so wall x PUE leaves out the losses "
+    "between the UPS output and the server inlets (PDUs, distribution, "
+    "devices not metered at the wall)";
 
 static double
 secs(wp_time t)
@@ -111,7 +115,9 @@ add_devices(const struct wp_sample *tmp, struct report_devices *d)
 		    strcmp(id_keys[k], "uuid") == 0 ||
 		    strcmp(id_keys[k], "source") == 0)
 			continue;
+		/* journals before the rename: dcgm= held the field id */
 		if (add_distinct(d, strcmp(id_keys[k], "firmware") == 0 ? "fw" :
+		    strcmp(id_keys[k], "dcgm") == 0 ? "dcgm_field" :
 		    id_keys[k], val) == -1)
 			return -1;
 	}
@@ -223,9 +229,28 @@ dcmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Input or output tokens of the requests that ended inside the window. */
+/* What dist takes from a request: input or output tokens, TTFT or TPOT
+ * (ms; requests without one left out). */
+enum { DIST_ISL, DIST_OSL, DIST_TTFT, DIST_TPOT };
+
+static double
+dist_value(const struct reqlog_entry *e, int what)
+{
+	switch (what) {
+	case DIST_ISL:
+		return (double)e->in_tokens;
+	case DIST_OSL:
+		return (double)e->out_tokens;
+	case DIST_TTFT:
+		return e->ttft >= 0 ? e->ttft * 1e3 : NAN;
+	default:
+		return e->tpot >= 0 ? e->tpot * 1e3 : NAN;
+	}
+}
+
+/* The distribution of what over the requests that ended in the window. */
 static int
-dist(const struct reqlog *l, const struct report *r, bool output,
+dist(const struct reqlog *l, const struct report *r, int what,
     struct report_dist *o)
 {
 	double *v = malloc((l->n + 1) * sizeof(double)), sum = 0;
@@ -236,10 +261,9 @@ dist(const struct reqlog *l, const struct report *r, bool output,
 	if (v == NULL)
 		return -1;
 	for (i = 0; i < l->n; i++) {
-		if (l->e[i].t_end < t0 || l->e[i].t_end > t1)
+		if (l->e[i].t_end < t0 || l->e[i].t_end > t1 ||
+		    isnan(v[n] = dist_value(&l->e[i], what)))
 			continue;
-		v[n] = (double)(output ? l->e[i].out_tokens :
-		    l->e[i].in_tokens);
 		sum += v[n++];
 	}
 	if (n > 0) {
@@ -252,6 +276,37 @@ dist(const struct reqlog *l, const struct report *r, bool output,
 	}
 	free(v);
 	return 0;
+}
+
+/* The facility boundary's method, with the second method's comparison
+ * where it was computed (report_pue_allocate). */
+static void
+facility_text(const struct report *r, struct report_disclosure *d)
+{
+	const struct report_pue *p = &r->pue;
+	char cmp[256];
+
+	d->facility_alloc_j = p->alloc_j;
+	d->facility_primary_j = p->primary_j;
+	d->facility_alloc_rel = p->alloc_rel;
+	if (isnan(p->value)) {
+		snprintf(d->facility_method, sizeof(d->facility_method), "none");
+		return;
+	}
+	if (!isnan(p->alloc_j))
+		snprintf(cmp, sizeof(cmp), "; second method, each hour's "
+		    "metered facility energy x that hour's IT share (wall / "
+		    "it_total): %.6g J, %+.2f %% against wall x PUE",
+		    p->alloc_j, 100 * p->alloc_rel);
+	else if (strcmp(p->source, "metered") == 0)
+		snprintf(cmp, sizeof(cmp), "; no second method (an hour with "
+		    "wall energy has no it_total energy)");
+	else
+		snprintf(cmp, sizeof(cmp), "; no second method (no metered "
+		    "facility energy)");
+	snprintf(d->facility_method, sizeof(d->facility_method), "wall energy "
+	    "x the %s PUE (period %s)%s%s", p->source, p->period_text, cmp,
+	    strncmp(p->category, "PUE1", 4) == 0 ? text_ups_losses : "");
 }
 
 /* The policies as text: idle, PUE, facility method, wall model. */
@@ -278,8 +333,9 @@ policies(const struct report_input *in, struct report *r)
 	d->pue_value = r->pue.value;
 	d->pue_category = r->pue.category;
 	d->pue_source = isnan(r->pue.value) ? "none" : r->pue.source;
+	d->pue_period = isnan(r->pue.value) ? "none" : r->pue.period_text;
 	report_wall_model_text(d->wall_model, sizeof(d->wall_model));
-	d->facility_method = isnan(r->pue.value) ? "none" : text_facility;
+	facility_text(r, d);
 }
 
 int
@@ -305,13 +361,18 @@ report_disclose_build(const struct report_input *in,
 	d->segments_read = in->segments_read;
 	d->summaries_used = in->summaries_used;
 	d->ledger_used = in->ledger_used;
+	d->slo_set = in->set != NULL && in->set->slo_set;
+	d->slo_ttft_ms = d->slo_set ? in->set->slo_ttft_ms : 0;
+	d->slo_tpot_ms = d->slo_set ? in->set->slo_tpot_ms : 0;
 	if (in->rq == NULL)
 		return 0;
 	d->has_requests = true;
 	d->requests = in->rq->n;
 	d->request_log_bad_lines = in->rq->n_bad;
-	return dist(in->rq, r, false, &d->isl) == -1 ||
-	    dist(in->rq, r, true, &d->osl) == -1 ? -1 : 0;
+	return dist(in->rq, r, DIST_ISL, &d->isl) == -1 ||
+	    dist(in->rq, r, DIST_OSL, &d->osl) == -1 ||
+	    dist(in->rq, r, DIST_TTFT, &d->ttft_ms) == -1 ||
+	    dist(in->rq, r, DIST_TPOT, &d->tpot_ms) == -1 ? -1 : 0;
 }
 
 void

@@ -3,10 +3,12 @@
  * (pure): the instruments behind each boundary (one entry per series: its
  * target, series, counter or gauge, sampling interval, identity labels)
  * and the distinct device identities (BMC vendor/model/firmware, PDU
- * sysDescr, meter model, GPU model/driver/DCGM), the GPUs' power limits,
+ * sysDescr, meter model, GPU model/driver/NVML/CUDA and the DCGM field
+ * read, engine and model, KV cache precision), the GPUs' power limits,
  * the sampling intervals, the window and runs, the policies (edges, idle,
  * token denominator, PUE, facility method, wall model, bounds, coverage)
- * as text, the journal's reading, the request log's distributions.  The
+ * as text, the SLO thresholds, the journal's reading, the request log's
+ * distributions (ISL, OSL, achieved TTFT and TPOT).  The
  * texts are built here from the constants they state (report_node.h).
  */
 #ifndef WP_REPORT_DISCLOSE_H
@@ -22,7 +24,7 @@ struct report_input;
 struct report_sel;
 
 #define REPORT_DISCLOSE_MAX	64	/* entries per list */
-#define REPORT_ID_KEYS		13	/* identity label keys */
+#define REPORT_ID_KEYS		17	/* identity label keys */
 
 /* The instrument groups, and their devices. */
 enum { REPORT_I_GPU, REPORT_I_WALL, REPORT_I_OUTLET, REPORT_I_FACILITY,
@@ -84,15 +86,20 @@ struct report_disclosure {
 	char	 idle_policy[256];
 	const char *token_denominator;
 	double	 pue_value;		/* NAN none */
-	const char *pue_category, *pue_source;
+	const char *pue_category, *pue_source, *pue_period;
 	char	 wall_model[512];
 	const char *bounds, *coverage_rule;
 	char	*partial[BND_N];	/* partial boundaries' text, or NULL */
-	const char *facility_method;
+	char	 facility_method[640];	/* "none" without a PUE */
+	double	 facility_alloc_j;	/* the second method, NAN none */
+	double	 facility_primary_j, facility_alloc_rel;
 	size_t	 segments_read, summaries_used;
 	size_t	 ledger_used;
+	bool	 slo_set;		/* report.slo given */
+	double	 slo_ttft_ms, slo_tpot_ms;	/* 0: not constrained */
 	bool	 has_requests;
 	struct report_dist isl, osl;
+	struct report_dist ttft_ms, tpot_ms;	/* achieved, where logged */
 	size_t	 requests, request_log_bad_lines;
 };
 

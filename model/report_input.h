@@ -39,6 +39,7 @@ struct report_node {
 struct report_meter {
 	const char	*name;
 	const char	*zone;		/* meters[].zone (partial PUE), or NULL */
+	const char	*it_measured_at;	/* it_total's, as written, or NULL */
 };
 
 /* report.replicas[]: a model replica spanning nodes (its tokens counted
@@ -61,6 +62,7 @@ struct report_settings {
 	bool		 pue_set;	/* report.pue: declared PUE (>= 1) */
 	double		 pue_value;
 	const char	*pue_category;	/* as written, or NULL */
+	const char	*pue_period;	/* "2025", "2026-11", "2025-07..2026-06" */
 	double		 curve_tolerance;	/* default REPORT_CURVE_TOLERANCE */
 	wp_time		 curve_step;	/* 0: the default step */
 	wp_time		 run_gap;	/* default REPORT_RUN_GAP */

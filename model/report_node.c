@@ -87,11 +87,34 @@ report_series_energy(const struct report_series *s, int which, double *e)
 	return 0;
 }
 
+/* The source's own refresh interval (label collect_interval_s, e.g.
+ * dcgm-exporter's 30 s), s; 0 when none. */
+static double
+collect_interval(const struct report_series *s)
+{
+	struct wp_sample tmp;
+	char v[32];
+	double c;
+
+	snprintf(tmp.labels, sizeof(tmp.labels), "%s", s->labels);
+	if (sample_get_label(&tmp, "collect_interval_s", v, sizeof(v)) != 0 ||
+	    sscanf(v, "%lf", &c) != 1 || !isfinite(c) || c <= 0)
+		return 0;
+	return c;
+}
+
 double
 report_series_bound(const struct report_series *s)
 {
 	double b = stats_instrument_bound(s->res.energy, s->res.res_bound,
-	    s->res.edge_bound, 0);
+	    s->res.edge_bound, 0), w = secs(s->main.o.to - s->main.o.from);
+	double c = collect_interval(s);
+
+	/* a source refreshing every c s gives values up to c s old: the two
+	 * edges' readings may be stale by different amounts, up to c s of
+	 * the mean power */
+	if (c > 0 && w > 0)
+		b += fabs(s->res.energy) / w * c;
 
 	/* a gauge: the envelope of its readings, plus one reading step over
 	 * the window (at least REPORT_GAUGE_MIN_REL of the energy) */

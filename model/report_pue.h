@@ -21,6 +21,8 @@ struct report_pue_row {
 	wp_time	 start;		/* period start (UTC) */
 	double	 value;		/* NAN when refused */
 	double	 facility_j, it_j;
+	size_t	 hours;		/* hours of data in the row */
+	bool	 complete;	/* they cover the whole calendar period */
 };
 
 struct report_pue_rows {
@@ -39,12 +41,20 @@ struct report_pue {
 	double	 value;		/* NAN: none */
 	const char *category;	/* static text */
 	const char *source;	/* "metered", "declared", "none" */
+	const char *period_text;	/* "window" (metered), the declared period
+				 * (report.pue.period), "unstated", "none" */
+	bool	 annual;	/* declared over 12 months */
 	double	 facility_j, it_j;	/* metered over the window */
 	struct report_pue_rows days;
 	bool	 listed[PUE_YEAR + 1];	/* periods shown */
 	struct report_pue_rows period[PUE_YEAR + 1];
 	struct report_pue_zone *zones;
 	size_t	 n_zones;
+	/* the facility boundary's second method (metered only): each hour's
+	 * metered facility energy x that hour's IT share (wall / it_total);
+	 * NAN when not computed (an hour with wall energy and no IT energy) */
+	double	 alloc_j, primary_j;	/* allocated; wall x PUE, hourly */
+	double	 alloc_rel;		/* alloc / primary - 1 */
 };
 
 /* r->pue's value, source and category, and the meters' hourly kWh in
@@ -53,6 +63,8 @@ void	 report_pue_site(const struct report_input *in, struct report *r);
 /* With metered PUE: r->pue's days, periods and zones.  0 or -1 out of
  * memory; released by report_pue_free (report_free does). */
 int	 report_pue_tables(const struct report_input *in, struct report *r);
+/* r->pue's second method, from r->hours (after the nodes). */
+void	 report_pue_allocate(struct report *r);
 void	 report_pue_free(struct report_pue *p);
 
 #endif

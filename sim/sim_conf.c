@@ -57,7 +57,10 @@ node_block(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 		}
 		fprintf(f, "]\n");
 	}
-	fprintf(f, "    gpu: {dcgm_exporter: \"http://%s:%d/metrics\"}\n",
+	/* the simulated exporter computes its values at each scrape: no
+	 * collection interval of its own */
+	fprintf(f, "    gpu: {dcgm_exporter: \"http://%s:%d/metrics\", "
+	    "collect_interval: 0s}\n",
 	    host, sim_port(s, SP_DCGM));
 	fprintf(f, "    engines: [{url: \"http://%s:%d/metrics\", "
 	    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));
@@ -124,9 +127,12 @@ body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 		fprintf(f, "meters:\n");
 	for (i = 0; i < fl->o.meters; i++) {
 		sim_addr_str(sim_addr(s, SK_METER, i), a, sizeof(a));
+		/* the IT meter reads the UPS output (sim_model.c fac_hour) */
 		fprintf(f, "  - {name: %s, role: %s, modbus: {tcp: \"%s:%d\", "
-		    "unit: 1}, map: %s}\n", sim_meter_name(i),
-		    sim_meter_role(i), a, sim_port(s, SP_MODBUS), o->meter_map);
+		    "unit: 1}, map: %s%s}\n", sim_meter_name(i),
+		    sim_meter_role(i), a, sim_port(s, SP_MODBUS), o->meter_map,
+		    strcmp(sim_meter_role(i), "it_total") == 0 ?
+		    ", it_measured_at: ups_output" : "");
 	}
 	fprintf(f, "site: {name: sim-1, zone: FR}\n");
 }

@@ -987,7 +987,9 @@ dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g)
 	sim_gpu_uuid(s, i, g, uuid, sizeof(uuid));
 	bprintf(b, "{gpu=\"%d\",UUID=\"%s\",pci_bus_id=\"00000000:%02X:00.0\","
 	    "device=\"nvidia%d\",modelName=\"NVIDIA H100 80GB HBM3\","
-	    "Hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.90.07\"}", g, uuid,
+	    "Hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.90.07\","
+	    "DCGM_FI_NVML_VERSION=\"12.550.90.07\","
+	    "DCGM_FI_CUDA_DRIVER_VERSION=\"12040\"}", g, uuid,
 	    0x18 + 0x10 * g, g, host);
 }
 

@@ -67,6 +67,7 @@ struct wp_meter {
 	const char	*role;		/* facility_total, it_total, cooling, other */
 	const char	*map;
 	const char	*zone;		/* zone of partial PUE, or NULL */
+	const char	*it_measured_at;	/* it_total: as written, or NULL */
 	const struct ynode *block;
 	int		 line;
 };

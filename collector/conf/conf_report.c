@@ -17,6 +17,7 @@
 #include "../lib/ynode.h"
 #include "conf.h"
 #include "conf_report.h"
+#include "../../model/pue.h"
 
 /* Keys of map not in allowed: errors, with the nearest known key. */
 static void
@@ -157,13 +158,28 @@ load_replicas(struct diag *d, const struct ynode *r,
 	return 0;
 }
 
+/* report.pue.period: the period the declared PUE was measured over. */
+static void
+load_pue_period(struct diag *d, const struct ynode *m,
+    struct report_settings *s)
+{
+	s->pue_period = get_str(d, m, "period", "report: pue", false);
+	if (s->pue_period != NULL && pue_declared_months(s->pue_period) < 0) {
+		diag_at(d, ynode_get(m, "period"), false, "report: pue: period "
+		    "must be a year (2025), a month (2026-11) or a range of "
+		    "months (2025-07..2026-06), not '%s'", s->pue_period);
+		s->pue_period = NULL;
+	}
+}
+
 static void
 load_report_maps(struct diag *d, const struct ynode *r,
     struct report_settings *s)
 {
 	static const char *const slo_keys[] = { "ttft_ms", "tpot_ms", NULL };
 	static const char *const idle_keys[] = { "from", "to", NULL };
-	static const char *const pue_keys[] = { "value", "category", NULL };
+	static const char *const pue_keys[] = { "value", "category", "period",
+	    NULL };
 	const struct ynode *m;
 
 	if ((m = get_map(d, r, "slo", "report", slo_keys)) != NULL) {
@@ -184,6 +200,12 @@ load_report_maps(struct diag *d, const struct ynode *r,
 		get_num(d, m, "value", "report: pue", 1, true, &s->pue_value);
 		s->pue_category = get_str(d, m, "category", "report: pue",
 		    false);
+		if (s->pue_category != NULL &&
+		    pue_category_level(s->pue_category) == 0)
+			diag_at(d, ynode_get(m, "category"), false, "report: "
+			    "pue: category must be ups_output (1), pdu_output "
+			    "(2) or it_input (3), not '%s'", s->pue_category);
+		load_pue_period(d, m, s);
 		s->pue_set = !isnan(s->pue_value);
 	}
 }
@@ -406,7 +428,8 @@ load_site(struct diag *d, const struct ynode *m, struct report_site *s)
 	return load_market(d, m, &s->market);
 }
 
-/* meters[].zone: the zone of partial PUE. */
+/* meters[].zone: the zone of partial PUE; it_measured_at as written (the
+ * driver checks its value). */
 static void
 load_zones(struct diag *d, struct wp_conf *c)
 {
@@ -417,6 +440,8 @@ load_zones(struct diag *d, struct wp_conf *c)
 		snprintf(where, sizeof(where), "meter %s", c->meters[i].name);
 		c->meters[i].zone = get_str(d, c->meters[i].block, "zone",
 		    where, false);
+		c->meters[i].it_measured_at = ynode_str(c->meters[i].block,
+		    "it_measured_at");
 	}
 }
 

@@ -61,7 +61,8 @@ inventory(const struct wp_conf *c, struct run *u)
 	}
 	for (i = 0; i < c->n_meters; i++)
 		u->meters[i] = (struct report_meter){ .name = c->meters[i].name,
-		    .zone = c->meters[i].zone };
+		    .zone = c->meters[i].zone,
+		    .it_measured_at = c->meters[i].it_measured_at };
 	u->in = (struct report_input){ .nodes = u->nodes,
 	    .n_nodes = c->n_nodes, .meters = u->meters,
 	    .n_meters = c->n_meters, .interval = c->interval,

@@ -212,6 +212,9 @@ pue_rows_json(const struct report_pue_rows *rows)
 		jset(x, "value", jnum(rows->v[i].value));
 		jset(x, "facility_energy_j", jnum(rows->v[i].facility_j));
 		jset(x, "it_energy_j", jnum(rows->v[i].it_j));
+		jset(x, "hours", jint(rows->v[i].hours));
+		jset(x, "complete", json_object_new_boolean(
+		    rows->v[i].complete));
 		json_object_array_add(a, x);
 	}
 	return a;
@@ -226,7 +229,8 @@ pue_json(const struct report_pue *p)
 
 	jset(o, "value", jnum(p->value));
 	jset(o, "category", json_object_new_string(p->category));
-	jset(o, "period", json_object_new_string("window"));
+	jset(o, "period", json_object_new_string(p->period_text));
+	jset(o, "annual", json_object_new_boolean(p->annual));
 	jset(o, "source", json_object_new_string(p->source));
 	if (strcmp(p->source, "metered") != 0) {
 		jset(o, "days", json_object_new_array());
@@ -550,6 +554,35 @@ dist_json(const struct report_dist *x)
 	return o;
 }
 
+#ifndef WP_COMMIT
+#define WP_COMMIT	"unknown"
+#endif
+
+/* disclosure.wattpath: the collector's own version and commit. */
+static json_object *
+wattpath_json(void)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "version", json_object_new_string(WP_VERSION));
+	jset(o, "commit", json_object_new_string(WP_COMMIT));
+	return o;
+}
+
+/* disclosure.slo: the thresholds (null: not constrained or no report.slo);
+ * the achieved percentiles are disclosure.ttft_ms and tpot_ms. */
+static json_object *
+slo_json(const struct report_disclosure *d)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "ttft_ms", d->slo_set && d->slo_ttft_ms > 0 ?
+	    jnum(d->slo_ttft_ms) : NULL);
+	jset(o, "tpot_ms", d->slo_set && d->slo_tpot_ms > 0 ?
+	    jnum(d->slo_tpot_ms) : NULL);
+	return o;
+}
+
 /* disclosure: what was measured with what, the lists. */
 static void
 disc_lists(const struct report_disclosure *d, json_object *o)
@@ -591,7 +624,7 @@ disc_method(const struct report_disclosure *d, json_object *o)
 	jset(o, "token_denominator", json_object_new_string(
 	    d->token_denominator));
 	jset(p, "value", jnum(d->pue_value));
-	jset(p, "period", json_object_new_string("window"));
+	jset(p, "period", json_object_new_string(d->pue_period));
 	jset(p, "category", json_object_new_string(d->pue_category));
 	jset(p, "source", json_object_new_string(d->pue_source));
 	jset(o, "pue", p);
@@ -608,6 +641,15 @@ disc_method(const struct report_disclosure *d, json_object *o)
 	if (part != NULL)
 		jset(o, "partial_coverage", part);
 	jset(o, "facility_method", json_object_new_string(d->facility_method));
+	if (isnan(d->facility_alloc_j))
+		return;
+	p = json_object_new_object();
+	jset(p, "method", json_object_new_string("metered facility energy "
+	    "allocated by hourly IT share"));
+	jset(p, "energy_j", jnum(d->facility_alloc_j));
+	jset(p, "wall_x_pue_j", jnum(d->facility_primary_j));
+	jset(p, "relative_difference", jnum(d->facility_alloc_rel));
+	jset(o, "facility_second_method", p);
 }
 
 static json_object *
@@ -615,8 +657,10 @@ disclosure_json(const struct report_disclosure *d)
 {
 	json_object *o = json_object_new_object(), *j;
 
+	jset(o, "wattpath", wattpath_json());
 	disc_lists(d, o);
 	disc_method(d, o);
+	jset(o, "slo", slo_json(d));
 	j = json_object_new_object();
 	jset(j, "segments_read", jint(d->segments_read));
 	jset(j, "summaries_used", jint(d->summaries_used));
@@ -626,6 +670,8 @@ disclosure_json(const struct report_disclosure *d)
 		return o;
 	jset(o, "isl", dist_json(&d->isl));
 	jset(o, "osl", dist_json(&d->osl));
+	jset(o, "ttft_ms", dist_json(&d->ttft_ms));
+	jset(o, "tpot_ms", dist_json(&d->tpot_ms));
 	jset(o, "requests", jint(d->requests));
 	jset(o, "request_log_bad_lines", jint(d->request_log_bad_lines));
 	return o;

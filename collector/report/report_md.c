@@ -189,8 +189,8 @@ md_ratios(const struct report *r, FILE *f)
 	fprintf(f, "\nWall-to-GPU energy ratio: %s.  ", report_md_sig(
 	    r->wall_to_gpu, a, sizeof(a)));
 	fprintf(f, "PUE: %s (%s, period %s, category %s).\n",
-	    report_md_sig(r->pue.value, b, sizeof(b)), r->pue.source, "window",
-	    r->pue.category);
+	    report_md_sig(r->pue.value, b, sizeof(b)), r->pue.source,
+	    r->pue.period_text, r->pue.category);
 	if (r->idle_wall.set && iw->v.valid && iw->net &&
 	    isfinite(iw->jt.net_j_per_output_token))
 		fprintf(f, "Idle-subtracted (secondary): %s J/output token at "
@@ -406,7 +406,7 @@ static void
 md_instruments(const struct report *r, FILE *f)
 {
 	static const struct { const char *k[3], *what; } s[REPORT_I_N] = {
-		{ { "model", "driver", "dcgm" }, "GPU (model, driver, DCGM)" },
+		{ { "model", "driver", "nvml" }, "GPU (model, driver, NVML)" },
 		{ { "vendor", "model", "fw" },
 		    "wall (BMC vendor, model, firmware)" },
 		{ { "vendor", "sysdescr", "profile" },
@@ -434,8 +434,44 @@ md_instruments(const struct report *r, FILE *f)
 			    &r->bnd[i].fig, mix, sizeof(mix)));
 		fprintf(f, ".\n");
 	}
+	dev_list(&d->dev[REPORT_I_GPU], "cuda", buf[0], sizeof(buf[0]));
+	dev_list(&d->dev[REPORT_I_GPU], "dcgm_field", buf[1], sizeof(buf[1]));
+	dev_list(&d->dev[REPORT_I_GPU], "collect_interval_s", buf[2],
+	    sizeof(buf[2]));
+	fprintf(f, "- **GPU software**: CUDA driver %s; DCGM fields read %s "
+	    "(dcgm-exporter gives no DCGM version); exporter collection "
+	    "interval %s%s.\n", buf[0], buf[1], strcmp(buf[2], "-") == 0 ?
+	    "none stated" : buf[2], strcmp(buf[2], "-") == 0 ? "" : " s");
 	fprintf(f, "- **Sampling**: every %s s (%s).\n", report_md_sig(
 	    d->sampling_interval_s, iv, sizeof(iv)), d->edges);
+}
+
+/* The SLO thresholds and the achieved TTFT and TPOT percentiles. */
+#ifndef WP_COMMIT
+#define WP_COMMIT	"unknown"
+#endif
+
+static void
+md_slo(const struct report_disclosure *d, FILE *f)
+{
+	const struct report_dist *x[2] = { &d->ttft_ms, &d->tpot_ms };
+	const double lim[2] = { d->slo_ttft_ms, d->slo_tpot_ms };
+	static const char *const nm[2] = { "TTFT", "TPOT" };
+	char a[32], b[32], c[32], e[32];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!d->slo_set && x[k]->n == 0)
+			continue;
+		snprintf(e, sizeof(e), "%s", "none");
+		if (d->slo_set && lim[k] > 0)
+			snprintf(e, sizeof(e), "%.6g ms", lim[k]);
+		fprintf(f, "- **%s**: SLO %s; achieved p50 %s, p90 %s, p99 %s "
+		    "ms over %zu requests.\n", nm[k], e, report_md_sig(
+		    x[k]->n ? x[k]->p50 : NAN, a, sizeof(a)), report_md_sig(
+		    x[k]->n ? x[k]->p90 : NAN, b, sizeof(b)), report_md_sig(
+		    x[k]->n ? x[k]->p99 : NAN, c, sizeof(c)), x[k]->n);
+	}
 }
 
 static void
@@ -446,7 +482,8 @@ md_disclosure(const struct report *r, FILE *f)
 	size_t i;
 	int k;
 
-	fprintf(f, "\n## Disclosure\n");
+	fprintf(f, "\n## Disclosure\n\nwattpath %s (commit %s).\n", WP_VERSION,
+	    WP_COMMIT);
 	md_instruments(r, f);
 	fprintf(f, "\n### Method\n\n");
 	fprintf(f, "- **Window**: %s s, %d run(s).\n", report_md_sig(
@@ -454,8 +491,8 @@ md_disclosure(const struct report *r, FILE *f)
 	fprintf(f, "- **Token denominator**: %s.\n", d->token_denominator);
 	fprintf(f, "- **Idle policy**: %s.\n", d->idle_policy);
 	fprintf(f, "- **PUE**: %s (%s, period %s, category %s).\n",
-	    report_md_sig(d->pue_value, b, sizeof(b)), d->pue_source, "window",
-	    d->pue_category);
+	    report_md_sig(d->pue_value, b, sizeof(b)), d->pue_source,
+	    d->pue_period, d->pue_category);
 	fprintf(f, "- **Facility boundary**: %s.\n", d->facility_method);
 	fprintf(f, "- **Wall model**: %s.\n", d->wall_model);
 	fprintf(f, "- **Bounds**: %s.\n", d->bounds);
@@ -465,6 +502,7 @@ md_disclosure(const struct report *r, FILE *f)
 			    bnd_name(k), d->partial[k]);
 	for (i = 0; i < r->checks.n; i++)
 		fprintf(f, "- **Plausibility**: %s.\n", r->checks.v[i]);
+	md_slo(d, f);
 	if (d->has_requests)
 		fprintf(f, "- **Request log**: %zu requests; ISL p50 %s, OSL "
 		    "p50 %s.\n", d->requests, report_md_sig(d->isl.n ?

@@ -149,6 +149,19 @@ label2(const struct prom_sample *s, const char *a, const char *b)
 	return v != NULL ? v : prom_label(s, b);
 }
 
+/* DCGM's CUDA driver version (1000 x major + 10 x minor: "12040") as
+ * "12.4"; empty when absent or not a number. */
+static void
+cuda_version(const char *v, char *buf, size_t len)
+{
+	char *end;
+	long n = v != NULL ? strtol(v, &end, 10) : 0;
+
+	buf[0] = '\0';
+	if (v != NULL && *v != '\0' && *end == '\0' && n > 0 && n < 1000000)
+		snprintf(buf, len, "%ld.%ld", n / 1000, n % 1000 / 10);
+}
+
 /* Finds or adds the GPU of a row; NULL with err on a clash or overflow. */
 static struct gpu_reading *
 gpu_slot(struct ctx *c, const struct prom_sample *s, long idx,
@@ -185,6 +198,10 @@ gpu_slot(struct ctx *c, const struct prom_sample *s, long idx,
 	g->module = gpu_is_superchip(g->model);
 	v = prom_label(s, "DCGM_FI_DRIVER_VERSION");
 	snprintf(g->driver, sizeof(g->driver), "%s", v ? v : "");
+	v = prom_label(s, "DCGM_FI_NVML_VERSION");
+	snprintf(g->nvml, sizeof(g->nvml), "%s", v ? v : "");
+	cuda_version(prom_label(s, "DCGM_FI_CUDA_DRIVER_VERSION"), g->cuda,
+	    sizeof(g->cuda));
 	v = label2(s, "Hostname", "hostname");
 	snprintf(g->hostname, sizeof(g->hostname), "%s", v ? v : "");
 	return g;

@@ -31,11 +31,19 @@ add_labels(struct wp_sample *s, const struct gpu_reading *r,
 		sample_add_label(s, "model", r->model);
 	if (strcmp(source, "dcgm") == 0 && field_id > 0) {
 		snprintf(field, sizeof(field), "%d", field_id);
-		sample_add_label(s, "dcgm", field);
+		sample_add_label(s, "dcgm_field", field);
 	} else if (strcmp(source, "dcgm") != 0)
 		sample_add_label(s, "source", source);
+	if (r->collect_s > 0) {	/* before the versions: the bound needs it */
+		snprintf(field, sizeof(field), "%g", r->collect_s);
+		sample_add_label(s, "collect_interval_s", field);
+	}
 	if (r->driver[0])
 		sample_add_label(s, "driver", r->driver);
+	if (r->nvml[0])
+		sample_add_label(s, "nvml", r->nvml);
+	if (r->cuda[0])
+		sample_add_label(s, "cuda", r->cuda);
 }
 
 /* DCGM field ids of what dcgm.c reads (gpu.h documents the sources). */

@@ -20,7 +20,10 @@ struct gpu_reading {
 	char	 uuid[64];
 	char	 model[64];
 	char	 driver[32];
+	char	 nvml[32];	/* NVML version, where the source gives it */
+	char	 cuda[16];	/* CUDA driver version "12.4", likewise */
 	char	 hostname[64];
+	double	 collect_s;	/* the source's own refresh interval, 0 none */
 	bool	 module;	/* superchip: covers CPU + GPU */
 	bool	 has_energy, has_power, has_limit, has_util;
 	double	 energy_j;	/* counter since driver load */

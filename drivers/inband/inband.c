@@ -5,8 +5,9 @@
  * validates config, moves bytes and turns results into samples.
  *
  * Config (docs/inband.md):
- *   gpu:     {dcgm_exporter: URL, hostname: H, timeout: 5s, max_body: N,
- *             ca_file: F, insecure: false}   or   {nvml: true}
+ *   gpu:     {dcgm_exporter: URL, hostname: H, collect_interval: 30s,
+ *             timeout: 5s, max_body: N, ca_file: F, insecure: false}
+ *            or   {nvml: true}
  *   engines: [{url: URL, kind: vllm|sglang|tgi|llamacpp|auto, timeout...}]
  */
 #include <stdio.h>
@@ -30,6 +31,9 @@
 enum { M_DCGM, M_NVML, M_ENGINE };
 
 #define INBAND_BODY_MAX_DEFAULT	(8u << 20)
+/* dcgm-exporter's own collection interval (-c / DCGM_EXPORTER_INTERVAL,
+ * 30000 ms by default): its values are up to this old when read. */
+#define INBAND_DCGM_COLLECT_DEFAULT	(30 * WP_SEC)
 
 struct inband {
 	char			 name[128];
@@ -40,6 +44,7 @@ struct inband {
 	bool			 insecure;
 	int			 kind;		/* engine kind */
 	wp_time			 timeout;
+	wp_time			 collect;	/* dcgm-exporter's -c interval */
 	size_t			 max_body;
 	const struct wp_services *svc;
 	struct http_conn	*conn;
@@ -49,7 +54,7 @@ struct inband {
 };
 
 static const char *const gpu_keys[] = { "dcgm_exporter", "nvml", "hostname",
-	"max_body", "ca_file", "insecure", NULL };
+	"collect_interval", "max_body", "ca_file", "insecure", NULL };
 static const char *const engine_keys[] = { "url", "kind", "max_body",
 	"ca_file", "insecure", NULL };
 
@@ -118,6 +123,9 @@ gpu_conf(struct inband *t, const struct wp_target_conf *tc, struct diag *d)
 		return;
 	}
 	t->mode = M_DCGM;
+	t->collect = INBAND_DCGM_COLLECT_DEFAULT;
+	ycheck_duration(d, b, "collect_interval", tc->where, 0,
+	    3600 * WP_SEC, "0s..1h (0s: fresh at each scrape)", &t->collect);
 	diag_strdup(d, tc->block, tc->where, &t->hostname,
 	    ycheck_scalar(d, b, "hostname", tc->where, false));
 	http_conf(t, tc, url, d);
@@ -211,14 +219,15 @@ describe(void *state, char *buf, size_t len)
 /* ---- decoding a body into samples ----------------------------------- */
 
 static int
-emit_gpus(struct wp_poll *poll, const struct gpu_reading *g, size_t n,
-    const char *source, struct wp_err *err)
+emit_gpus(struct wp_poll *poll, struct gpu_reading *g, size_t n,
+    const char *source, wp_time collect, struct wp_err *err)
 {
 	struct wp_sample s[GPU_SAMPLES_MAX];
 	size_t i;
 	int k, j;
 
 	for (i = 0; i < n; i++) {
+		g[i].collect_s = (double)collect / (double)WP_SEC;
 		if ((k = gpu_samples(&g[i], source, s, err)) < 0)
 			return -1;
 		for (j = 0; j < k; j++)
@@ -255,7 +264,8 @@ decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
 			return err_set(err, WP_E_INTERNAL, "out of memory");
 		if (dcgm_parse(r->body, r->len, &o, d, err) == 0) {
 			note_once(t, d->note);
-			rc = emit_gpus(poll, d->gpu, d->n, "dcgm", err);
+			rc = emit_gpus(poll, d->gpu, d->n, "dcgm", t->collect,
+			    err);
 		}
 		free(d);
 		return rc;
@@ -337,7 +347,7 @@ poll_nvml(struct inband *t, struct wp_poll *poll)
 		return 0;
 	}
 	if (nvml_read(t->nvml, g, DCGM_MAX_GPUS, &n, &err) == -1 ||
-	    emit_gpus(poll, g, n, "nvml", &err) == -1) {
+	    emit_gpus(poll, g, n, "nvml", 0, &err) == -1) {
 		poll_done(poll, -1, &err);
 		return 0;
 	}

@@ -32,6 +32,8 @@ struct nvml {
 	nvml_ret	(*name)(nvml_dev, char *, unsigned int);
 	nvml_ret	(*uuid)(nvml_dev, char *, unsigned int);
 	nvml_ret	(*driver)(char *, unsigned int);
+	nvml_ret	(*version)(char *, unsigned int);	/* optional */
+	nvml_ret	(*cuda)(int *);			/* optional */
 };
 
 static const char *
@@ -71,6 +73,11 @@ resolve(struct nvml *h, struct wp_err *err)
 	    sym(h, "nvmlDeviceGetUUID", &h->uuid, err) == -1 ||
 	    sym(h, "nvmlSystemGetDriverVersion", &h->driver, err) == -1)
 		return -1;
+	/* versions for the disclosure; older libraries may lack them */
+	if (sym(h, "nvmlSystemGetNVMLVersion", &h->version, NULL) == -1)
+		h->version = NULL;
+	if (sym(h, "nvmlSystemGetCudaDriverVersion", &h->cuda, NULL) == -1)
+		h->cuda = NULL;
 	return 0;
 }
 
@@ -119,6 +126,22 @@ nvml_close(struct nvml *h)
 	free(h);
 }
 
+/* The system's NVML and CUDA driver versions into g (left empty when the
+ * library does not give them). */
+static void
+read_versions(struct nvml *h, struct gpu_reading *g)
+{
+	char buf[NVML_NAME_LEN];
+	int c;
+
+	if (h->version != NULL && h->version(buf, sizeof(buf)) ==
+	    NVML_SUCCESS)
+		snprintf(g->nvml, sizeof(g->nvml), "%s", buf);
+	if (h->cuda != NULL && h->cuda(&c) == NVML_SUCCESS && c > 0)
+		snprintf(g->cuda, sizeof(g->cuda), "%d.%d", c / 1000,
+		    c % 1000 / 10);
+}
+
 static void
 read_one(struct nvml *h, nvml_dev d, unsigned int i, const char *drv,
     struct gpu_reading *g)
@@ -132,6 +155,7 @@ read_one(struct nvml *h, nvml_dev d, unsigned int i, const char *drv,
 	g->index = (int)i;
 	g->rows = 1;
 	snprintf(g->driver, sizeof(g->driver), "%s", drv);
+	read_versions(h, g);
 	if (h->name(d, buf, sizeof(buf)) == NVML_SUCCESS)
 		snprintf(g->model, sizeof(g->model), "%s", buf);
 	if (h->uuid(d, buf, sizeof(buf)) == NVML_SUCCESS)

@@ -69,9 +69,16 @@ doc kwh.md report -c "$C" --from $A --to $B --format md
 history nometer --nodes 6 --racks 1 --pdus 2 --meters 0 --seed 4 \
 	--shape watts
 C=$T/nometer/c.yaml
-printf '  pue: {value: 1.35, category: "1"}\n' >>"$C"
+printf '  pue: {value: 1.35, category: "1", period: "2025"}\n' >>"$C"
 doc nometer.json report -c "$C" --from $A --to $B
 doc nometer.md report -c "$C" --from $A --to $B --format md
+
+# the build's commit (disclosure.wattpath) changes with every commit
+find "$OUT" -type f | while read -r f; do
+	sed -i -e 's/"commit":"[^"]*"/"commit":"@COMMIT@"/' \
+	    -e 's/^disclosure\.wattpath\.commit,.*/disclosure.wattpath.commit,@COMMIT@/' \
+	    -e 's/^\(wattpath [^ ]*\) (commit [^)]*)/\1 (commit @COMMIT@)/' "$f"
+done
 
 # 3. compare (or record)
 if [ -n "${WP_GOLDEN_UPDATE:-}" ]; then

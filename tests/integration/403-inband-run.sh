@@ -18,12 +18,16 @@ cat >"$T/c.yaml" <<YAML
 collector: {interval: 2s, data_dir: $T/data, listen: 127.0.0.1:$L, log_level: info}
 nodes:
   - name: n1
-    gpu: {dcgm_exporter: http://127.0.0.1:$P/dcgm}
+    gpu: {dcgm_exporter: http://127.0.0.1:$P/dcgm, collect_interval: 15s}
     engines: [{url: http://127.0.0.1:$P/fault/backwards/vllm, kind: vllm}]
   - name: n2
     gpu: {nvml: true}
 YAML
 "$WATTPATH" check-config -c "$T/c.yaml" >"$T/check.log" 2>&1 || fail "check-config: $(cat "$T/check.log")"
+# dcgm-exporter's collection interval is a duration
+sed 's/collect_interval: 15s/collect_interval: soon/' "$T/c.yaml" >"$T/bad.yaml"
+"$WATTPATH" check-config -c "$T/bad.yaml" >"$T/bad.log" 2>&1 && fail "check-config took collect_interval: soon"
+grep -q "bad.yaml:4: node n1: gpu: collect_interval: .soon. is not a duration" "$T/bad.log" || fail "collect_interval error: $(cat "$T/bad.log")"
 for i in 1 2 3; do
 	timeout 60 "$WATTPATH" run -c "$T/c.yaml" --once >"$T/run$i.log" 2>&1 ||
 		fail "run --once: $(cat "$T/run$i.log")"
@@ -40,6 +44,9 @@ assert len(e0) == 3, e0
 assert abs(float(e0[0]["value"]) - 126272106.318) < 1e-3, e0[0]
 assert abs(float(e0[1]["value"]) - 126272106.418) < 1e-3, e0[1]
 assert e0[0]["raw_unit"] == "mJ" and e0[0]["boundary"] == "gpu"
+# the exporter's collection interval, and the field read named as a field
+assert "collect_interval_s=15" in e0[0]["labels"], e0[0]["labels"]
+assert "dcgm_field=156" in e0[0]["labels"], e0[0]["labels"]
 assert len(ser("n1/gpu", "gpu/2/energy")) == 0
 p = ser("n1/gpu", "gpu/1/power")
 assert abs(float(p[0]["value"]) - 56.121) < 1e-9, p[0]

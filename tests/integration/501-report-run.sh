@@ -55,7 +55,11 @@ near("kWh/Mtok", B["wall"]["kwh_per_million_output_tokens"],
 # PUE from the 16 kW facility and 12 kW UPS-output meters
 P = d["pue"]
 near("PUE", P["value"], 4 / 3, 0.01)
-assert P["source"] == "metered" and P["category"].startswith("category 1"), P
+assert P["source"] == "metered" and P["category"].startswith("PUE1"), P
+assert P["period"] == "window", P
+# a window of minutes is no full hour, day or year (ISO/IEC 30134-2)
+assert all(not r["complete"] for k in ("hour", "day", "year")
+           for r in P["periods"][k]), P
 near("facility meter J", P["facility_energy_j"], 16000 * 62, 0.01)
 near("facility J", B["facility"]["energy_j"], B["wall"]["energy_j"] * P["value"], 1e-9)
 assert P["periods"]["hour"] and P["periods"]["year"], P

@@ -78,6 +78,27 @@ check("IT energy (SDM630 float32 kWh)", pue.get("it_energy_j"), tt["it_j"],
 check("facility energy (SDM630)", pue.get("facility_energy_j"),
       tt["facility_j"], TIGHT, "meter")
 check("PUE", pue.get("value"), truth["pue"], TIGHT, "meters")
+# the simulator's config states its IT meter's point (the UPS output), so
+# the category is known, and the disclosure says what wall x PUE misses
+if not str(pue.get("category")).startswith("PUE1"):
+    fails.append("PUE category %r, not PUE1 (sim: it_measured_at: "
+                 "ups_output)" % pue.get("category"))
+D = rep.get("disclosure") or {}
+if "between the UPS output and the server inlets" not in D.get(
+        "facility_method", ""):
+    fails.append("PUE1 disclosure lacks the UPS-to-inlet losses: %r"
+                 % D.get("facility_method"))
+# the GPU's software as the exporter gives it: NVML and CUDA versions, and
+# the DCGM field read named as a field (it used to read "DCGM: 156")
+G = (D.get("devices") or {}).get("gpu") or {}
+if G.get("nvml") != ["12.550.90.07"] or G.get("cuda") != ["12.4"] or \
+        G.get("dcgm_field") != ["156"] or "dcgm" in G:
+    fails.append("disclosed GPU software %r" % G)
+if not (D.get("wattpath") or {}).get("version"):
+    fails.append("no wattpath version in the disclosure")
+sm = D.get("facility_second_method") or {}
+check("facility, second method (hourly IT share)", sm.get("energy_j"),
+      sm.get("wall_x_pue_j") or float("nan"), 0.02, "same meters")
 rn = {n["name"]: n for n in rep.get("nodes", [])}
 tn = {n["name"]: n for n in truth["nodes"]}
 def covered(bn):

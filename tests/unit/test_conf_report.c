@@ -250,6 +250,18 @@ test_report_errors(void **st)
 	ERR_AT(f, 5, "report: replicas must be a list, not a mapping");
 	assert_null(load(f, "report:\n  pue: {category: \"1\"}\n"));
 	ERR_AT(f, 2, "report: pue: missing required key 'value'");
+	/* the declared PUE's period and category are validated */
+	assert_null(load(f, "report:\n  pue: {value: 1.3, period: window, "
+	    "category: ups_outpt}\n"));
+	ERR_AT(f, 2, "report: pue: period must be a year (2025), a month "
+	    "(2026-11) or a range of months (2025-07..2026-06), not 'window'");
+	ERR_AT(f, 2, "report: pue: category must be ups_output (1), "
+	    "pdu_output (2) or it_input (3), not 'ups_outpt'");
+	LOAD_OK(f, "report:\n  pue: {value: 1.3, period: 2025-07..2026-06, "
+	    "category: ups_output}\n");
+	assert_string_equal(f->c->report.pue_period, "2025-07..2026-06");
+	LOAD_OK(f, "report:\n  pue: {value: 1.3, period: \"2025\"}\n");
+	assert_string_equal(f->c->report.pue_period, "2025");
 }
 
 static void
@@ -317,10 +329,11 @@ test_unknown_keys_refused(void **st)
 	assert_int_equal(f->errs.n_warn, 0);
 	/* the PUE's period, an idle window's and a replica's keys too */
 	assert_null(load(f, "report:\n"
-	    "  pue: {value: 1.3, period: 2025}\n"
+	    "  pue: {value: 1.3, perod: 2025}\n"
 	    "  idle: {from: 1, to: 2, form: 3}\n"
 	    "  replicas: [{name: a, node: [n1]}]\n"));
-	ERR_AT(f, 2, "report: pue: unknown key 'period'");
+	ERR_AT(f, 2, "report: pue: unknown key 'perod' (did you mean "
+	    "'period'?)");
 	ERR_AT(f, 3, "report: idle: unknown key 'form' (did you mean "
 	    "'from'?)");
 	ERR_AT(f, 4, "report: replica a: unknown key 'node' (did you mean "

@@ -69,8 +69,11 @@ test_t4_energy_in_joules_not_millijoules(void **st)
 	assert_int_equal(s[0].kind, WP_COUNTER);
 	assert_true(fabs(s[0].value - 128996.013) < 1e-6);
 	assert_string_equal(s[0].raw_unit, "mJ");
-	assert_int_equal(sample_get_label(&s[0], "dcgm", v, sizeof(v)), 0);
+	/* the field read, named as a field: not a DCGM version */
+	assert_int_equal(sample_get_label(&s[0], "dcgm_field", v, sizeof(v)),
+	    0);
 	assert_string_equal(v, "156");
+	assert_int_equal(sample_get_label(&s[0], "dcgm", v, sizeof(v)), -1);
 	assert_int_equal(sample_get_label(&s[0], "model", v, sizeof(v)), 0);
 	assert_string_equal(v, "Tesla T4");
 	assert_int_equal(sample_get_label(&s[0], "uuid", v, sizeof(v)), 0);
@@ -263,6 +266,48 @@ test_old_namespace_and_joules_field(void **st)
 	assert_int_equal(res.gpu[0].energy_field, 156);
 }
 
+/* The versions dcgm-exporter gives as labels (default-counters.csv:
+ * DCGM_FI_NVML_VERSION, DCGM_FI_CUDA_DRIVER_VERSION) reach the samples
+ * for the disclosure; the CUDA version 12010 reads 12.1. */
+static void
+test_versions_labelled(void **st)
+{
+	struct wp_err err;
+	struct wp_sample s[4];
+	char v[64];
+
+	(void)st;
+	assert_int_equal(parse_text(
+	    "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"
+	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-9\","
+	    "modelName=\"Tesla T4\",DCGM_FI_CUDA_DRIVER_VERSION=\"12010\","
+	    "DCGM_FI_DRIVER_VERSION=\"470.182.03\","
+	    "DCGM_FI_NVML_VERSION=\"11.470.182.03\"} 5000\n", NULL, &err), 0);
+	assert_string_equal(res.gpu[0].nvml, "11.470.182.03");
+	assert_string_equal(res.gpu[0].cuda, "12.1");
+	assert_int_equal(gpu_samples(&res.gpu[0], "dcgm", s, &err), 1);
+	assert_int_equal(sample_get_label(&s[0], "nvml", v, sizeof(v)), 0);
+	assert_string_equal(v, "11.470.182.03");
+	assert_int_equal(sample_get_label(&s[0], "cuda", v, sizeof(v)), 0);
+	assert_string_equal(v, "12.1");
+	assert_int_equal(sample_get_label(&s[0], "driver", v, sizeof(v)), 0);
+	assert_string_equal(v, "470.182.03");
+	assert_int_equal(sample_get_label(&s[0], "collect_interval_s", v,
+	    sizeof(v)), -1);
+	/* the exporter's collection interval the inband driver sets */
+	res.gpu[0].collect_s = 30;
+	assert_int_equal(gpu_samples(&res.gpu[0], "dcgm", s, &err), 1);
+	assert_int_equal(sample_get_label(&s[0], "collect_interval_s", v,
+	    sizeof(v)), 0);
+	assert_string_equal(v, "30");
+	/* not given, or not a number: no label */
+	assert_int_equal(parse_text(
+	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\","
+	    "DCGM_FI_CUDA_DRIVER_VERSION=\"x\"} 5000\n", NULL, &err), 0);
+	assert_string_equal(res.gpu[0].cuda, "");
+	assert_string_equal(res.gpu[0].nvml, "");
+}
+
 int
 main(void)
 {
@@ -275,6 +320,7 @@ main(void)
 		cmocka_unit_test(test_superchip_is_module),
 		cmocka_unit_test(test_rejected_fields),
 		cmocka_unit_test(test_old_namespace_and_joules_field),
+		cmocka_unit_test(test_versions_labelled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -249,7 +249,8 @@ test_pue_refused_below_one(void **st)
 	assert_int_equal(pue_compute(90, 100, &pue, &err), -1);
 	assert_non_null(strstr(err.msg, "metering error"));
 	assert_int_equal(pue_compute(100, 0, &pue, &err), -1);
-	assert_string_equal(pue_category("2"), "category 2 (PDU output)");
+	assert_string_equal(pue_category("2"),
+	    "PUE2 (IT energy at the PDU output)");
 	assert_string_equal(pue_category(NULL), "unstated");
 	/* 30 hours from 2026-11-29T00:00Z: two days, the 2nd one bad */
 	for (i = 0; i < 30; i++) {

@@ -183,6 +183,31 @@ test_series_chosen(void **st)
 	rf_free(gm);
 }
 
+/* A source that refreshes its values itself (dcgm-exporter, every 30 s by
+ * default) reads up to that old at either edge: its bound adds the mean
+ * power x the collection interval. */
+static void
+test_collect_interval_bound(void **st)
+{
+	struct report_plan p;
+	struct report_series *s;
+	double b0, b1;
+
+	(void)st;
+	rf_plan(&p, RF_T0, RF_T0 + 600 * WP_SEC, 60 * WP_SEC);
+	s = rf_series(&p, "n/gpu|gpu/0/energy", RR_GPU_IB, 0, 0, WP_COUNTER,
+	    1000);
+	assert_near(s->res.energy, 600e3, 1e-3);
+	b0 = report_series_bound(s);
+	snprintf(s->labels, sizeof(s->labels), "uuid=GPU-1;dcgm_field=156;"
+	    "collect_interval_s=30");
+	b1 = report_series_bound(s);
+	assert_near(b1 - b0, 1000 * 30, 1e-6);
+	snprintf(s->labels, sizeof(s->labels), "collect_interval_s=bad");
+	assert_near(report_series_bound(s), b0, 0);
+	rf_free(s);
+}
+
 int
 main(void)
 {
@@ -190,6 +215,7 @@ main(void)
 		cmocka_unit_test(test_class_ratio_inside_and_outside),
 		cmocka_unit_test(test_modeled_wall_and_bound),
 		cmocka_unit_test(test_series_chosen),
+		cmocka_unit_test(test_collect_interval_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

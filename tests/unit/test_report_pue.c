@@ -37,7 +37,7 @@ site_setup(struct site *s)
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < NM; i++)
 		s->meters[i] = (struct report_meter){ .name = "m",
-		    .zone = zones[i] };
+		    .zone = zones[i], .it_measured_at = "pdu_output" };
 	report_settings_init(&s->set);
 	rf_plan(&s->plan, RF_T0, RF_T0 + 3600 * WP_SEC, 600 * WP_SEC);
 	s->in = (struct report_input){ .meters = s->meters, .n_meters = NM,
@@ -86,7 +86,7 @@ test_metered_declared_none(void **st)
 	report_pue_site(&s.in, &s.r);
 	assert_near(s.r.pue.value, 1.3, 1e-12);	/* meters before a declaration */
 	assert_string_equal(s.r.pue.source, "metered");
-	assert_string_equal(s.r.pue.category, "category 2 (PDU output)");
+	assert_string_equal(s.r.pue.category, "PUE2 (IT energy at the PDU output)");
 	assert_int_equal(s.r.warnings.n, 0);
 	site_free(&s);
 
@@ -97,10 +97,11 @@ test_metered_declared_none(void **st)
 	s.set.pue_set = true;
 	s.set.pue_value = 1.5;
 	s.set.pue_category = "ups";
+	s.set.pue_period = "2025";
 	report_pue_site(&s.in, &s.r);
 	assert_near(s.r.pue.value, 1.5, 0);
 	assert_string_equal(s.r.pue.source, "declared");
-	assert_string_equal(s.r.pue.category, "category 1 (UPS output)");
+	assert_string_equal(s.r.pue.category, "PUE1 (IT energy at the UPS output)");
 	assert_int_equal(s.r.warnings.n, 1);
 	assert_string_equal(s.r.warnings.v[0], "meter m0|energy: window "
 	    "refused (test)");
@@ -184,6 +185,184 @@ test_zones(void **st)
 	site_free(&s);
 }
 
+/* The periods of ISO/IEC 30134-2: a day of a 30-hour span is complete
+ * only where its 24 hours are there; a year of one hour is that hour,
+ * not an annual PUE. */
+static void
+test_period_rows_complete(void **st)
+{
+	double fac[30], it[30];
+	struct pue_row rows[4];
+	wp_time t0 = RF_T0 - 10 * 3600 * WP_SEC;	/* 2026-11-29T00:00Z */
+	size_t i, n;
+
+	(void)st;
+	for (i = 0; i < 30; i++) {
+		fac[i] = 130;
+		it[i] = 100;
+	}
+	n = pue_periods(fac, it, 30, t0, PUE_DAY, rows, 4);
+	assert_int_equal(n, 2);
+	assert_int_equal(rows[0].hours, 24);
+	assert_true(rows[0].complete);
+	assert_int_equal(rows[1].hours, 6);
+	assert_false(rows[1].complete);
+	n = pue_periods(fac, it, 1, t0, PUE_YEAR, rows, 4);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].hours, 1);
+	assert_false(rows[0].complete);
+	n = pue_periods(fac, it, 1, t0, PUE_HOUR, rows, 4);
+	assert_true(rows[0].complete);
+	n = pue_periods(fac, it, 30, t0, PUE_MONTH, rows, 4);
+	assert_int_equal(n, 1);		/* 30 h of November */
+	assert_int_equal(rows[0].hours, 30);
+	assert_false(rows[0].complete);
+}
+
+/* A declared PUE carries the period it was declared for: annual only
+ * over 12 months; without report.pue.period the period is unstated
+ * (never "window"), and both are warned. */
+static void
+test_declared_period(void **st)
+{
+	static const struct { const char *period, *shown, *warn; bool annual;
+	    int months; } c[] = {
+		{ "2025", "2025", NULL, true, 12 },
+		{ "2025-07..2026-06", "2025-07..2026-06", NULL, true, 12 },
+		{ "2026-11", "2026-11", "is for 2026-11 (1 month), not an "
+		    "annual PUE", false, 1 },
+		{ NULL, "unstated", "the period it was measured over is "
+		    "unstated", false, -1 },
+	};
+	struct site s;
+	size_t i;
+
+	(void)st;
+	assert_int_equal(pue_declared_months("2026-13"), -1);
+	assert_int_equal(pue_declared_months("2026-06..2026-01"), -1);
+	assert_int_equal(pue_declared_months("window"), -1);
+	assert_int_equal(pue_declared_months("2024-01..2025-12"), 24);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		site_setup(&s);
+		s.set.pue_set = true;
+		s.set.pue_value = 1.4;
+		s.set.pue_category = "pdu_output";
+		s.set.pue_period = c[i].period;
+		assert_int_equal(pue_declared_months(c[i].period), c[i].months);
+		report_pue_site(&s.in, &s.r);
+		assert_string_equal(s.r.pue.source, "declared");
+		assert_string_equal(s.r.pue.period_text, c[i].shown);
+		assert_int_equal(s.r.pue.annual, c[i].annual);
+		assert_string_equal(s.r.pue.category,
+		    "PUE2 (IT energy at the PDU output)");
+		if (c[i].warn == NULL)
+			assert_int_equal(s.r.warnings.n, 0);
+		else {
+			assert_int_equal(s.r.warnings.n, 1);
+			assert_non_null(strstr(s.r.warnings.v[0], c[i].warn));
+		}
+		site_free(&s);
+	}
+}
+
+/* The category is worked out at report time from the config's
+ * it_measured_at; a journal label that disagrees is warned (the config
+ * wins); a label alone is used, warned; IT meters at different points
+ * give the least precise category, warned. */
+static void
+test_category_from_config(void **st)
+{
+	struct site s;
+
+	(void)st;
+	/* the config says ups_output, the journal category=2 */
+	site_setup(&s);
+	s.meters[1].name = "ups-1";
+	s.meters[1].it_measured_at = "ups_output";
+	meter(&s, 0, RR_FAC, 1300, 0);
+	meter(&s, 1, RR_IT, 1000, 0);
+	report_pue_site(&s.in, &s.r);
+	assert_string_equal(s.r.pue.category,
+	    "PUE1 (IT energy at the UPS output)");
+	assert_string_equal(s.r.pue.period_text, "window");
+	assert_int_equal(s.r.warnings.n, 1);
+	assert_string_equal(s.r.warnings.v[0], "meter ups-1: the journal "
+	    "labels its IT energy PUE2 (IT energy at the PDU output), the "
+	    "config's it_measured_at says PUE1 (IT energy at the UPS output): "
+	    "the config's is used");
+	site_free(&s);
+
+	/* config and label agree: no warning */
+	site_setup(&s);
+	s.meters[1].it_measured_at = "pdu_output";
+	meter(&s, 0, RR_FAC, 1300, 0);
+	meter(&s, 1, RR_IT, 1000, 0);
+	report_pue_site(&s.in, &s.r);
+	assert_string_equal(s.r.pue.category,
+	    "PUE2 (IT energy at the PDU output)");
+	assert_int_equal(s.r.warnings.n, 0);
+	site_free(&s);
+
+	/* the config does not say: the label, warned */
+	site_setup(&s);
+	s.meters[1].name = "ups-1";
+	s.meters[1].it_measured_at = NULL;
+	meter(&s, 0, RR_FAC, 1300, 0);
+	meter(&s, 1, RR_IT, 1000, 0);
+	report_pue_site(&s.in, &s.r);
+	assert_string_equal(s.r.pue.category,
+	    "PUE2 (IT energy at the PDU output)");
+	assert_int_equal(s.r.warnings.n, 1);
+	assert_non_null(strstr(s.r.warnings.v[0], "meter ups-1: no "
+	    "it_measured_at in the config"));
+	site_free(&s);
+
+	/* two IT meters at the PDU output and the IT input: PUE2, warned */
+	site_setup(&s);
+	s.meters[1].it_measured_at = "pdu_output";
+	s.meters[2].it_measured_at = "it_input";
+	meter(&s, 0, RR_FAC, 1300, 0);
+	meter(&s, 1, RR_IT, 500, 0);
+	meter(&s, 2, RR_IT, 500, 0)->labels[0] = '\0';
+	report_pue_site(&s.in, &s.r);
+	assert_string_equal(s.r.pue.category,
+	    "PUE2 (IT energy at the PDU output)");
+	assert_int_equal(s.r.warnings.n, 1);
+	assert_non_null(strstr(s.r.warnings.v[0], "measure at different "
+	    "points"));
+	site_free(&s);
+}
+
+/* The facility boundary's second method: each hour's metered facility
+ * energy x that hour's IT share (wall / it_total), compared with wall x
+ * the window's PUE.  Equal when the PUE is flat; apart when the wall's
+ * share moves from hour to hour under a varying PUE. */
+static void
+test_second_method(void **st)
+{
+	double wall[2] = { 10, 30 }, mfac[2] = { 150, 120 }, mit[2] = { 100,
+	    100 }, fac[2] = { 0, 0 };
+	struct report r;
+
+	(void)st;
+	memset(&r, 0, sizeof(r));
+	r.hours = (struct report_hours){ .nh = 2, .wall = wall, .fac = fac,
+	    .mfac = mfac, .mit = mit };
+	r.pue.source = "declared";
+	r.pue.value = 1.35;
+	report_pue_allocate(&r);
+	assert_true(isnan(r.pue.alloc_j));	/* no metered facility */
+	r.pue.source = "metered";
+	report_pue_allocate(&r);
+	/* 150 x 0.1 + 120 x 0.3 = 51 kWh against 40 x 1.35 = 54 kWh */
+	assert_near(r.pue.alloc_j, 51 * 3.6e6, 1e-3);
+	assert_near(r.pue.primary_j, 54 * 3.6e6, 1e-3);
+	assert_near(r.pue.alloc_rel, 51.0 / 54 - 1, 1e-12);
+	mit[1] = 0;				/* an hour without IT energy */
+	report_pue_allocate(&r);
+	assert_true(isnan(r.pue.alloc_j));
+}
+
 int
 main(void)
 {
@@ -191,6 +370,10 @@ main(void)
 		cmocka_unit_test(test_metered_declared_none),
 		cmocka_unit_test(test_metered_below_one_refused),
 		cmocka_unit_test(test_zones),
+		cmocka_unit_test(test_period_rows_complete),
+		cmocka_unit_test(test_declared_period),
+		cmocka_unit_test(test_category_from_config),
+		cmocka_unit_test(test_second_method),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
