@@ -27,11 +27,24 @@ struct report_outlet {
 	const char	*outlet;
 };
 
+/* nodes[].engines[i] as attribution sees it (docs/report.md, "Per
+ * model"): the configured model name (used where the engine's series say
+ * none) and the GPU indexes the engine holds (n_gpus 0: not given). */
+#define REPORT_ENGINE_GPUS	64
+
+struct report_engine {
+	const char	*model;		/* engines[].model, or NULL */
+	int		 gpus[REPORT_ENGINE_GPUS];
+	size_t		 n_gpus;
+};
+
 struct report_node {
 	const char	*name;
 	const char	*cls;		/* node class, or NULL */
 	const struct report_outlet *outlets;
 	size_t		 n_outlets;
+	const struct report_engine *engines;	/* engines[i]: target engine<i> */
+	size_t		 n_engines;
 };
 
 /* A site meter (index as in the config's meters:). */
@@ -63,6 +76,8 @@ struct report_settings {
 	double		 curve_tolerance;	/* default REPORT_CURVE_TOLERANCE */
 	wp_time		 curve_step;	/* 0: the default step */
 	wp_time		 run_gap;	/* default REPORT_RUN_GAP */
+	int		 attribution;	/* report.attribution: enum attr_rule
+					   (0 proportional, 1 per_gpu) */
 };
 
 /* site.grid */

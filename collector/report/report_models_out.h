@@ -1,0 +1,21 @@
+/*
+ * report_models_out.h - the report's per-model and per-tenant tables
+ * (model/report_models.h) in its JSON document (`models`, `tenants`,
+ * `attribution`; the key/value CSV flattens them) and its Markdown.
+ * Fields: docs/report.md, "Per model".
+ */
+#ifndef WP_REPORT_MODELS_OUT_H
+#define WP_REPORT_MODELS_OUT_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "../../model/report.h"
+
+/* Adds models, tenants and attribution to the document root. */
+void	 report_models_json(json_object *root, const struct report *r);
+/* The "Per model" section. */
+void	 report_models_md(FILE *f, const struct report *r);
+
+#endif
