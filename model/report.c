@@ -322,6 +322,7 @@ report_free(struct report *r)
 	report_carbon_free(r);
 	report_disclose_free(&r->disc);
 	report_models_free(&r->models);
+	report_models_free(&r->tenants);
 	report_warnings_fini(&r->warnings);
 	report_warnings_fini(&r->checks);
 	free(r);

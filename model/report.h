@@ -229,6 +229,8 @@ struct report {
 	struct report_cost cost;
 	struct report_disclosure disc;
 	struct report_models models;	/* per model (report_models.h) */
+	struct report_models tenants;	/* per tenant: tenants: in order,
+					   then unallocated; empty without */
 	struct report_warnings warnings;
 	/* plausibility findings (report_check.h), also in warnings */
 	struct report_warnings checks;

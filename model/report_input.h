@@ -61,6 +61,20 @@ struct report_replica {
 	size_t		 n_nodes;
 };
 
+/* tenants[]: who a share of the fleet's energy is charged to.  A node's
+ * energy goes to a tenant by, per GPU: the dcgm-exporter namespace label
+ * of the GPU's series, else the model of the engine holding it, else the
+ * node (docs/report.md, "Per tenant").  Strings borrowed from the config. */
+struct report_tenant {
+	const char	*name;
+	const char	**models;
+	size_t		 n_models;
+	const char	**namespaces;
+	size_t		 n_namespaces;
+	const char	**nodes;
+	size_t		 n_nodes;
+};
+
 /* report: */
 struct report_settings {
 	bool		 slo_set;	/* report.slo given */
@@ -78,6 +92,8 @@ struct report_settings {
 	wp_time		 run_gap;	/* default REPORT_RUN_GAP */
 	int		 attribution;	/* report.attribution: enum attr_rule
 					   (0 proportional, 1 per_gpu) */
+	struct report_tenant *tenants;	/* tenants: (top level) */
+	size_t		 n_tenants;
 };
 
 /* site.grid */

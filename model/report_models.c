@@ -299,6 +299,160 @@ node_parts(struct report_models *mm, struct eng *e, size_t ne, int *pi)
 	return (int)np;
 }
 
+/* A node's split by model, as the tenants' split reuses it. */
+struct node_split {
+	const struct eng *e;
+	size_t	 ne;
+	const int *pi;			/* part -> entry in r->models */
+	const int *slot, *owner;	/* GPU index -> slot; slot -> part */
+	size_t	 ng;
+	const double *gpu_j;
+	const struct bnd_value *v;
+};
+
+/* The tenant (index in s->tenants) listing name under the list at
+ * offsets off_v/off_n, or -1. */
+static int
+tenant_by(const struct report_settings *s, const char *name, int what)
+{
+	size_t t, j, n;
+	const char **v;
+
+	if (name == NULL || *name == '\0')
+		return -1;
+	for (t = 0; t < s->n_tenants; t++) {
+		const struct report_tenant *x = &s->tenants[t];
+
+		v = what == 0 ? x->models : what == 1 ? x->namespaces : x->nodes;
+		n = what == 0 ? x->n_models : what == 1 ? x->n_namespaces :
+		    x->n_nodes;
+		for (j = 0; j < n; j++)
+			if (strcmp(v[j], name) == 0)
+				return (int)t;
+	}
+	return -1;
+}
+
+/* Per GPU slot the tenant: its series' namespace label, else the model
+ * of the engine holding it, else the node's. */
+static void
+gpu_tenants(const struct report_input *in, const struct report_sel *a,
+    size_t i, const struct report *r, const struct node_split *ns, int *tt)
+{
+	const struct report_settings *s = in->set;
+	char lab[REPORT_MODEL_NAME];
+	int g, k, t;
+
+	for (g = 0; g < REPORT_MAX_GPUS; g++) {
+		if ((k = ns->slot[g]) < 0)
+			continue;
+		label_value(report_gpu_pick(a, g) ? report_gpu_pick(a,
+		    g)->labels : "", "namespace", lab, sizeof(lab));
+		t = tenant_by(s, lab, 1);
+		if (t < 0 && ns->owner[k] >= 0)
+			t = tenant_by(s, r->models.v[ns->pi[ns->owner[k]]].name, 0);
+		if (t < 0)
+			t = tenant_by(s, in->nodes[i].name, 2);
+		tt[k] = t;
+	}
+}
+
+/* The tenant of engine k: its model's, else the node's, else that of
+ * the first GPU it holds. */
+static int
+engine_tenant(const struct report_input *in, size_t i,
+    const struct node_split *ns, const int *tt, size_t k)
+{
+	int t = tenant_by(in->set, ns->e[k].model, 0);
+	size_t j;
+
+	if (t < 0)
+		t = tenant_by(in->set, in->nodes[i].name, 2);
+	for (j = 0; t < 0 && j < ns->ng; j++)
+		if (ns->owner[j] == ns->e[k].part)
+			t = tt[j];
+	return t;
+}
+
+/* Node i's split by tenant onto r->tenants (entries in config order,
+ * unallocated last).  0, or -1 out of memory. */
+static int
+node_tenants(const struct report_input *in, const struct report_sel *sel,
+    size_t i, struct report *r, const struct node_split *ns)
+{
+	size_t nt = in->set->n_tenants, k, np = 0;
+	int tt[REPORT_MAX_GPUS], own[REPORT_MAX_GPUS], et[REPORT_MAX_TOKEN_SRC];
+	int *loc, *pi, t;
+	bool *tok, skip;
+	double *part_j;
+	struct attr_out o;
+
+	if (nt == 0)
+		return 0;
+	loc = calloc(nt, sizeof(int));
+	pi = calloc(nt, sizeof(int));
+	tok = calloc(nt, sizeof(bool));
+	part_j = calloc(nt * BND_N, sizeof(double));
+	if (loc == NULL || pi == NULL || tok == NULL || part_j == NULL) {
+		free(loc);
+		free(pi);
+		free(tok);
+		free(part_j);
+		return -1;
+	}
+	for (k = 0; k < nt; k++)
+		loc[k] = -1;
+	gpu_tenants(in, &sel[i], i, r, ns, tt);
+	for (k = 0; k < ns->ne; k++)
+		et[k] = engine_tenant(in, i, ns, tt, k);
+	/* the tenants present on the node, as local parts */
+	for (k = 0; k < ns->ng + ns->ne; k++) {
+		t = k < ns->ng ? tt[k] : et[k - ns->ng];
+		if (t >= 0 && loc[t] < 0) {
+			loc[t] = (int)np;
+			pi[np] = t;
+			tok[np++] = true;
+		}
+	}
+	for (k = 0; k < ns->ng; k++)
+		own[k] = tt[k] >= 0 ? loc[tt[k]] : -1;
+	attr_split(&(struct attr_in){ .n_gpus = ns->ng, .gpu_j = ns->gpu_j,
+	    .owner = own, .n_parts = np, .tot = ns->v,
+	    .rule = in->set->attribution }, part_j, &o);
+	skip = replica_later(in, sel, i);
+	for (k = 0; k < np; k++)
+		r->tenants.v[pi[k]].nodes++;
+	for (k = 0; k < ns->ng && tt[k] >= 0; k++)
+		;
+	if (k < ns->ng || np == 0)
+		r->tenants.v[nt].nodes++;
+	for (k = 0; k < ns->ng; k++)
+		r->tenants.v[tt[k] >= 0 ? tt[k] : (int)nt].gpus++;
+	for (k = 0; k < ns->ne; k++) {
+		struct report_model *m;
+
+		if (et[k] < 0)
+			continue;
+		m = &r->tenants.v[et[k]];
+		m->engines++;
+		if (skip)
+			continue;
+		if (ns->e[k].out < 0) {
+			m->engines_no_tokens++;
+			tok[loc[et[k]]] = false;
+			continue;
+		}
+		m->out += ns->e[k].out;
+		m->in = m->in < 0 || ns->e[k].in < 0 ? -1 : m->in + ns->e[k].in;
+	}
+	add_split(&r->tenants, pi, np, (int)nt, tok, part_j, &o);
+	free(loc);
+	free(pi);
+	free(tok);
+	free(part_j);
+	return 0;
+}
+
 static int
 node_models(const struct report_input *in, const struct report_sel *sel,
     size_t i, struct report *r)
@@ -340,7 +494,9 @@ node_models(const struct report_input *in, const struct report_sel *sel,
 	add_engines(&r->models, pi, (size_t)np, e, ne,
 	    replica_later(in, sel, i), tok);
 	add_split(&r->models, pi, (size_t)np, un, tok, part_j, &o);
-	return 0;
+	return node_tenants(in, sel, i, r, &(struct node_split){ .e = e,
+	    .ne = ne, .pi = pi, .slot = slot, .owner = owner, .ng = ng,
+	    .gpu_j = gpu_j, .v = v });
 }
 
 /* Per-token figures, carbon and cost of one entry: the site's figure at
@@ -386,6 +542,12 @@ report_models_build(const struct report_input *in,
 	mm->rule = in->set->attribution;
 	mm->cost_boundary = r->cost.boundary;
 	mm->currency = r->has_cost ? r->cost.currency : NULL;
+	for (i = 0; i < in->set->n_tenants; i++)
+		if (entry(&r->tenants, in->set->tenants[i].name, false) < 0)
+			return -1;
+	if (in->set->n_tenants > 0 && entry(&r->tenants, REPORT_UNALLOCATED,
+	    true) < 0)
+		return -1;
 	for (i = 0; i < in->n_nodes; i++)
 		if (node_models(in, sel, i, r) == -1)
 			return -1;
@@ -400,6 +562,8 @@ report_models_build(const struct report_input *in,
 		}
 	for (i = 0; i < mm->n; i++)
 		finish(r, &mm->v[i]);
+	for (i = 0; i < r->tenants.n; i++)
+		finish(r, &r->tenants.v[i]);
 	return 0;
 }
 

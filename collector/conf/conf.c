@@ -17,6 +17,7 @@
 
 #include "conf.h"
 #include "conf_ld.h"
+#include "conf_tenant.h"
 #include "conf_report.h"
 #include "../lib/diag.h"
 #include "../lib/hmap.h"
@@ -1005,7 +1006,7 @@ conf_load_node_list(struct ld *l, struct ynode *seq)
 
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
-	"site", "report", NULL
+	"site", "report", "tenants", NULL
 };
 
 static void
@@ -1053,6 +1054,9 @@ load_root(struct ld *l, struct ynode *root)
 	site = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false);
 	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
 	conf_report_load(l->c, report, site, &l->d);
+	if (conf_tenants_load(l->c, ycheck_typed(&l->d, root, "tenants", YN_SEQ,
+	    "config", false), &l->d) == -1)
+		l->oom = true;
 }
 
 /* ---------------------------------------------------------- targets */
@@ -1269,6 +1273,7 @@ conf_free(struct wp_conf *c)
 		free(pv);
 	}
 	conf_report_free(c);
+	conf_tenants_free(c);
 	for (i = 0; i < c->n_nodes; i++) {
 		free(c->nodes[i].outlets);
 		free(c->nodes[i].engines);

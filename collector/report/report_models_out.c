@@ -113,7 +113,10 @@ report_models_json(json_object *root, const struct report *r)
 	for (i = 0; i < r->models.n; i++)
 		json_object_array_add(a, model_json(r, &r->models.v[i]));
 	set(root, "models", a);
-	set(root, "tenants", json_object_new_array());
+	a = json_object_new_array();
+	for (i = 0; i < r->tenants.n; i++)
+		json_object_array_add(a, model_json(r, &r->tenants.v[i]));
+	set(root, "tenants", a);
 }
 
 static const char *
@@ -123,24 +126,20 @@ kwh(const struct report_model *m, int b, char *buf, size_t len)
 	    len);
 }
 
-void
-report_models_md(FILE *f, const struct report *r)
+/* One table of entries (models or tenants) under its heading. */
+static void
+md_table(FILE *f, const char *col, const struct report_models *mm)
 {
 	char t[32], g[32], w[32], o[32], fa[32], jg[32], jw[32], jf[32];
 	char tw[32], c[32], k[32];
 	size_t i;
 
-	if (r->models.n == 0)
-		return;
-	fprintf(f, "\n## Per model\n\nAttribution (%s): %s.\n\n| model | "
-	    "nodes | GPUs | output tokens | GPU kWh | wall kWh | outlet kWh | "
-	    "facility kWh | J/token GPU | J/token wall | J/token facility | "
-	    "tokens/J wall | kgCO2e (location, wall) | cost |\n"
-	    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-	    r->models.rule == ATTR_PER_GPU ? "per_gpu" : "proportional",
-	    report_models_rule_text(r->models.rule));
-	for (i = 0; i < r->models.n; i++) {
-		const struct report_model *m = &r->models.v[i];
+	fprintf(f, "| %s | nodes | GPUs | output tokens | GPU kWh | wall kWh | "
+	    "outlet kWh | facility kWh | J/token GPU | J/token wall | J/token "
+	    "facility | tokens/J wall | kgCO2e (location, wall) | cost |\n"
+	    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", col);
+	for (i = 0; i < mm->n; i++) {
+		const struct report_model *m = &mm->v[i];
 
 		fprintf(f, "| %s | %zu | %zu | %s | %s | %s | %s | %s | %s | %s "
 		    "| %s | %s | %s | %s |\n", m->name, m->nodes, m->gpus,
@@ -156,4 +155,21 @@ report_models_md(FILE *f, const struct report *r)
 		    m->loc_kg[REPORT_C_WALL] : NAN, k, sizeof(k)),
 		    report_md_sig(m->cost_ok ? m->cost : NAN, c, sizeof(c)));
 	}
+}
+
+void
+report_models_md(FILE *f, const struct report *r)
+{
+	if (r->models.n == 0)
+		return;
+	fprintf(f, "\n## Per model\n\nAttribution (%s): %s.\n\n",
+	    r->models.rule == ATTR_PER_GPU ? "per_gpu" : "proportional",
+	    report_models_rule_text(r->models.rule));
+	md_table(f, "model", &r->models);
+	if (r->tenants.n == 0)
+		return;
+	fprintf(f, "\n## Per tenant\n\nBy the tenants: map, per GPU: the "
+	    "GPU's namespace (dcgm-exporter pod mapping), else the model of "
+	    "the engine holding it, else the node; the same split.\n\n");
+	md_table(f, "tenant", &r->tenants);
 }

@@ -21,6 +21,8 @@ struct gpu_reading {
 	char	 model[64];
 	char	 driver[32];
 	char	 hostname[64];
+	/* dcgm-exporter with Kubernetes pod mapping: the pod holding it */
+	char	 pod[64], ns[64], container[64];
 	bool	 module;	/* superchip: covers CPU + GPU */
 	bool	 has_energy, has_power, has_limit, has_util;
 	double	 energy_j;	/* counter since driver load */

@@ -523,6 +523,27 @@ test_engine_attribution(void **st)
 	ERR_AT(f, 5, "gpus: GPU 0 is already held by engines[0]");
 	ERR_AT(f, 6, "model: a name without ';' or ','");
 	ERR_AT(f, 7, "attribution must be one of proportional, per_gpu");
+	LOAD_OK(f, "nodes: [{name: n1}, {name: n2}]\n"
+	    "tenants:\n"
+	    "  - {name: a, models: [llama], namespaces: [ns-a], nodes: [n1]}\n"
+	    "  - {name: b, nodes: [n2]}\n");
+	assert_int_equal(f->c->report.n_tenants, 2);
+	assert_string_equal(f->c->report.tenants[0].models[0], "llama");
+	assert_string_equal(f->c->report.tenants[0].namespaces[0], "ns-a");
+	assert_string_equal(f->c->report.tenants[1].nodes[0], "n2");
+	assert_null(load(f, "nodes: [{name: n1}]\n"		/* 1 */
+	    "tenants:\n"					/* 2 */
+	    "  - {name: a, models: [llama], nodes: [n9]}\n"	/* 3 */
+	    "  - {name: a}\n"					/* 4 */
+	    "  - {name: b, models: [llama], colour: red}\n"	/* 5 */
+	    "  - {name: unallocated}\n"			/* 6 */
+	    "  - {models: [x]}\n"));				/* 7 */
+	ERR_AT(f, 3, "tenant a: nodes: unknown node 'n9'");
+	ERR_AT(f, 4, "duplicate tenant name 'a'");
+	ERR_AT(f, 5, "tenant b: models: 'llama' is already tenant a's");
+	ERR_AT(f, 5, "unknown key 'colour'");
+	ERR_AT(f, 6, "must not be 'unallocated'");
+	ERR_AT(f, 7, "name");
 }
 
 static void

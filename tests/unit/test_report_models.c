@@ -221,12 +221,66 @@ test_unmapped_and_unknown(void **st)
 	teardown(&f);
 }
 
+static void
+test_tenants(void **st)
+{
+	static const char *ma[] = { "llama" }, *nb[] = { "n3" },
+	    *nc[] = { "ns-c" };
+	struct report_tenant ten[3] = {
+		{ .name = "team-a", .models = ma, .n_models = 1 },
+		{ .name = "team-b", .nodes = nb, .n_nodes = 1 },
+		{ .name = "team-c", .namespaces = nc, .n_namespaces = 1 },
+	};
+	const struct report_model *a, *b, *c, *u;
+	struct fx f;
+	size_t i;
+	int k;
+
+	(void)st;
+	setup(&f, true);
+	f.set.tenants = ten;
+	f.set.n_tenants = 3;
+	/* n1's GPU 2 series (the third of the fixture's) */
+	snprintf(f.s[2]->labels, sizeof(f.s[2]->labels),
+	    "uuid=GPU-2;namespace=ns-c;pod=mistral-0");
+	assert_int_equal(report_models_build(&f.in, f.sel, &f.r), 0);
+	assert_int_equal(f.r.tenants.n, 4);
+	a = &f.r.tenants.v[0];
+	b = &f.r.tenants.v[1];
+	c = &f.r.tenants.v[2];
+	u = &f.r.tenants.v[3];
+	assert_string_equal(a->name, "team-a");
+	assert_true(u->unallocated);
+	/* team-a by model: llama's GPUs on n1 and n2 */
+	assert_near(a->energy_j[BND_GPU], 620, 1e-9);
+	assert_near(a->out, 4000, 0);
+	/* team-b by node: all of n3, idle GPUs included */
+	assert_near(b->energy_j[BND_WALL], 90, 1e-9);
+	assert_int_equal(b->gpus, 4);
+	/* team-c by the GPU's namespace; mistral's tokens by its GPU */
+	assert_near(c->energy_j[BND_GPU], 50, 1e-12);
+	assert_near(c->energy_j[BND_WALL], 50 + 220 * 50 / 380.0, 1e-9);
+	assert_near(c->out, 200, 0);
+	assert_near(u->energy_j[BND_GPU], 30, 1e-12);
+	for (k = 0; k < BND_N; k++) {
+		double sum = 0;
+
+		for (i = 0; i < f.r.tenants.n; i++)
+			sum += f.r.tenants.v[i].energy_j[k];
+		assert_near(sum, f.r.tot[k].energy_j, 1e-12 *
+		    f.r.tot[k].energy_j);
+	}
+	report_models_free(&f.r.tenants);
+	teardown(&f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mapped),
 		cmocka_unit_test(test_unmapped_and_unknown),
+		cmocka_unit_test(test_tenants),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
