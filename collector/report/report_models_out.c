@@ -1,6 +1,8 @@
 /* report_models_out.c - per-model tables (see report_models_out.h). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../../model/attr.h"
 #include "report_md.h"
@@ -172,4 +174,74 @@ report_models_md(FILE *f, const struct report *r)
 	    "GPU's namespace (dcgm-exporter pod mapping), else the model of "
 	    "the engine holding it, else the node; the same split.\n\n");
 	md_table(f, "tenant", &r->tenants);
+}
+
+static void
+cell_num(FILE *f, double v, bool ok, char sep)
+{
+	if (ok && isfinite(v))
+		fprintf(f, "%.12g%c", v, sep);
+	else
+		fprintf(f, "%c", sep);
+}
+
+/* A name as a CSV cell (quoted when it needs it). */
+static void
+cell_str(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fprintf(f, "%s,", s);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputs("\",", f);
+}
+
+static void
+csv_rows(FILE *f, const struct report *r, const char *scope,
+    const struct report_models *mm)
+{
+	size_t i;
+	int b, c;
+
+	for (i = 0; i < mm->n; i++)
+		for (b = 0; b < BND_N; b++) {
+			const struct report_model *m = &mm->v[i];
+
+			c = b == BND_WALL ? REPORT_C_WALL : b == BND_FACILITY ?
+			    REPORT_C_FACILITY : -1;
+			fprintf(f, "%s,", scope);
+			cell_str(f, m->name);
+			fprintf(f, "%s,", bnd_name(b));
+			cell_num(f, m->energy_j[b] / 3.6e6, m->ok[b], ',');
+			cell_num(f, m->out, m->out >= 0, ',');
+			cell_num(f, m->j_per_token[b], true, ',');
+			cell_num(f, m->tokens_per_j[b], true, ',');
+			cell_num(f, c >= 0 ? m->loc_kg[c] : NAN, c >= 0 &&
+			    m->loc_ok[c], ',');
+			cell_num(f, c >= 0 ? m->mk_kg[c] : NAN, c >= 0 &&
+			    m->mk_ok[c], ',');
+			cell_num(f, m->cost, m->cost_ok && c == r->cost.boundary,
+			    ',');
+			fprintf(f, "%s\n", r->has_cost && c == r->cost.boundary ?
+			    r->cost.currency : "");
+		}
+}
+
+int
+report_models_csv_write(FILE *f, const struct report *r)
+{
+	fprintf(f, "scope,name,boundary,kwh,output_tokens,"
+	    "j_per_output_token,tokens_per_joule,location_kgco2e,"
+	    "market_kgco2e,cost,currency\n");
+	csv_rows(f, r, "tenant", &r->tenants);
+	csv_rows(f, r, "model", &r->models);
+	return ferror(f) ? -1 : 0;
 }

@@ -15,7 +15,10 @@
 
 /* Adds models, tenants and attribution to the document root. */
 void	 report_models_json(json_object *root, const struct report *r);
-/* The "Per model" section. */
+/* The "Per model" (and "Per tenant") sections. */
 void	 report_models_md(FILE *f, const struct report *r);
+/* The showback CSV: one row per tenant, then per model, and boundary
+ * (docs/report.md, "Showback CSV").  0, or -1 on a write error. */
+int	 report_models_csv_write(FILE *f, const struct report *r);
 
 #endif
