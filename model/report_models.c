@@ -509,10 +509,11 @@ finish(struct report *r, struct report_model *m)
 	int b, c;
 
 	for (b = 0; b < BND_N; b++) {
-		bool t = m->ok[b] && m->out > 0 && m->tok_energy_j[b] > 0;
+		bool t = m->ok[b] && m->out > 0 && m->energy_j[b] > 0;
 
-		m->j_per_token[b] = t ? m->tok_energy_j[b] / m->out : NAN;
-		m->tokens_per_j[b] = t ? m->out / m->tok_energy_j[b] : NAN;
+		/* as the fleet's: all its energy over the tokens counted */
+		m->j_per_token[b] = t ? m->energy_j[b] / m->out : NAN;
+		m->tokens_per_j[b] = t ? m->out / m->energy_j[b] : NAN;
 	}
 	for (c = 0; c < REPORT_C_N; c++) {
 		b = cb[c];
