@@ -171,6 +171,8 @@ entry(struct report_models *m, const char *name, bool unalloc)
 	}
 	v = &m->v[m->n];
 	memset(v, 0, sizeof(*v));
+	if ((v->cls = calloc(m->n_cls + 1, sizeof(*v->cls))) == NULL)
+		return -1;
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	v->unallocated = unalloc;
 	v->in = unalloc ? -1 : 0;
@@ -225,11 +227,20 @@ gpu_owners(const struct report_input *in, const struct report_sel *a,
 	return n;
 }
 
+/* Node i's class slot (r->cls.ncls: no class). */
+static size_t
+class_slot(const struct report *r, size_t i)
+{
+	return r->cls.of != NULL && r->cls.of[i] >= 0 ? (size_t)r->cls.of[i] :
+	    r->cls.ncls;
+}
+
 /* Adds a node's split: its parts are entries pi[0..np), unallocated un;
  * tok[p]: part p's tokens are known (its energy counts for J/token). */
 static void
 add_split(struct report_models *mm, const int *pi, size_t np, int un,
-    const bool *tok, const double *part_j, const struct attr_out *o)
+    const bool *tok, const double *part_j, const struct attr_out *o,
+    size_t cs)
 {
 	size_t p;
 	int b;
@@ -245,6 +256,7 @@ add_split(struct report_models *mm, const int *pi, size_t np, int un,
 				continue;
 			}
 			m->energy_j[b] += x;
+			m->cls[cs].energy_j[b] += x;
 			if (p < np && tok[p])
 				m->tok_energy_j[b] += x;
 			m->rule[b] = m->rule[b] == -2 || m->rule[b] == o->rule[b] ?
@@ -257,12 +269,13 @@ add_split(struct report_models *mm, const int *pi, size_t np, int un,
  * of the replica). */
 static void
 add_engines(struct report_models *mm, const int *pi, size_t np,
-    const struct eng *e, size_t ne, bool skip, bool *tok)
+    const struct eng *e, size_t ne, bool skip, bool *tok, size_t cs)
 {
 	size_t k, p;
 
 	for (p = 0; p < np; p++) {
 		mm->v[pi[p]].nodes++;
+		mm->v[pi[p]].cls[cs].nodes++;
 		tok[p] = true;
 	}
 	for (k = 0; k < ne; k++) {
@@ -277,6 +290,7 @@ add_engines(struct report_models *mm, const int *pi, size_t np,
 			continue;
 		}
 		m->out += e[k].out;
+		m->cls[cs].out += e[k].out;
 		m->in = m->in < 0 || e[k].in < 0 ? -1 : m->in + e[k].in;
 	}
 }
@@ -420,12 +434,16 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 	    .owner = own, .n_parts = np, .tot = ns->v,
 	    .rule = in->set->attribution }, part_j, &o);
 	skip = replica_later(in, sel, i);
-	for (k = 0; k < np; k++)
+	for (k = 0; k < np; k++) {
 		r->tenants.v[pi[k]].nodes++;
+		r->tenants.v[pi[k]].cls[class_slot(r, i)].nodes++;
+	}
 	for (k = 0; k < ns->ng && tt[k] >= 0; k++)
 		;
-	if (k < ns->ng || np == 0)
+	if (k < ns->ng || np == 0) {
 		r->tenants.v[nt].nodes++;
+		r->tenants.v[nt].cls[class_slot(r, i)].nodes++;
+	}
 	for (k = 0; k < ns->ng; k++)
 		r->tenants.v[tt[k] >= 0 ? tt[k] : (int)nt].gpus++;
 	for (k = 0; k < ns->ne; k++) {
@@ -443,9 +461,11 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 			continue;
 		}
 		m->out += ns->e[k].out;
+		m->cls[class_slot(r, i)].out += ns->e[k].out;
 		m->in = m->in < 0 || ns->e[k].in < 0 ? -1 : m->in + ns->e[k].in;
 	}
-	add_split(&r->tenants, pi, np, (int)nt, tok, part_j, &o);
+	add_split(&r->tenants, pi, np, (int)nt, tok, part_j, &o,
+	    class_slot(r, i));
 	free(loc);
 	free(pi);
 	free(tok);
@@ -489,11 +509,14 @@ node_models(const struct report_input *in, const struct report_sel *sel,
 		r->models.v[owner[k] >= 0 ? pi[owner[k]] : un].gpus++;
 		held += owner[k] >= 0;
 	}
-	if (held < ng || np == 0)
+	if (held < ng || np == 0) {
 		r->models.v[un].nodes++;
+		r->models.v[un].cls[class_slot(r, i)].nodes++;
+	}
 	add_engines(&r->models, pi, (size_t)np, e, ne,
-	    replica_later(in, sel, i), tok);
-	add_split(&r->models, pi, (size_t)np, un, tok, part_j, &o);
+	    replica_later(in, sel, i), tok, class_slot(r, i));
+	add_split(&r->models, pi, (size_t)np, un, tok, part_j, &o,
+	    class_slot(r, i));
 	return node_tenants(in, sel, i, r, &(struct node_split){ .e = e,
 	    .ne = ne, .pi = pi, .slot = slot, .owner = owner, .ng = ng,
 	    .gpu_j = gpu_j, .v = v });
@@ -541,6 +564,7 @@ report_models_build(const struct report_input *in,
 	size_t i;
 
 	mm->rule = in->set->attribution;
+	mm->n_cls = r->tenants.n_cls = r->cls.ncls + 1;
 	mm->cost_boundary = r->cost.boundary;
 	mm->currency = r->has_cost ? r->cost.currency : NULL;
 	for (i = 0; i < in->set->n_tenants; i++)
@@ -571,8 +595,12 @@ report_models_build(const struct report_input *in,
 void
 report_models_free(struct report_models *m)
 {
+	size_t i;
+
 	if (m == NULL)
 		return;
+	for (i = 0; i < m->n; i++)
+		free(m->v[i].cls);
 	free(m->v);
 	memset(m, 0, sizeof(*m));
 }

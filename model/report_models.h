@@ -33,6 +33,13 @@ struct report;
 struct report_input;
 struct report_sel;
 
+/* An entry's figures within one node class. */
+struct report_model_cls {
+	size_t	 nodes;
+	double	 out;			/* output tokens counted */
+	double	 energy_j[BND_N];	/* of the nodes with a figure */
+};
+
 struct report_model {
 	char	 name[REPORT_MODEL_NAME];
 	bool	 unallocated;		/* the "unallocated" entry */
@@ -51,12 +58,14 @@ struct report_model {
 	double	 loc_kg[REPORT_C_N], mk_kg[REPORT_C_N];
 	bool	 cost_ok;
 	double	 cost;
+	struct report_model_cls *cls;	/* per class slot (n_cls), owned */
 };
 
 struct report_models {
 	int	 rule;			/* report.attribution */
 	struct report_model *v;		/* models, then unallocated */
 	size_t	 n, cap;
+	size_t	 n_cls;			/* class slots: r->cls.ncls + 1 */
 	int	 cost_boundary;		/* REPORT_C_*, with cost */
 	const char *currency;
 };

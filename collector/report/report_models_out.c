@@ -64,6 +64,35 @@ carbon_json(const struct report_model *m)
 	return o;
 }
 
+/* The entry per node class it ran in: kWh per boundary, tokens, J per
+ * output token at the wall. */
+static json_object *
+class_json(const struct report *r, const struct report_model *m)
+{
+	json_object *o = json_object_new_object(), *x, *k;
+	size_t c;
+	int b;
+
+	for (c = 0; m->cls != NULL && c < r->models.n_cls; c++) {
+		const struct report_model_cls *q = &m->cls[c];
+
+		if (q->nodes == 0)
+			continue;
+		x = json_object_new_object();
+		set(x, "nodes", json_object_new_int64((int64_t)q->nodes));
+		set(x, "output_tokens", m->unallocated ? NULL : num(q->out));
+		k = json_object_new_object();
+		for (b = 0; b < BND_N; b++)
+			set(k, bnd_name(b), m->ok[b] ? num(q->energy_j[b] / 3.6e6) :
+			    NULL);
+		set(x, "kwh", k);
+		set(x, "j_per_output_token_wall", m->ok[BND_WALL] && q->out > 0 ?
+		    num(q->energy_j[BND_WALL] / q->out) : NULL);
+		set(o, report_class_label(r, c), x);
+	}
+	return o;
+}
+
 static json_object *
 model_json(const struct report *r, const struct report_model *m)
 {
@@ -85,6 +114,7 @@ model_json(const struct report *r, const struct report_model *m)
 	for (b = 0; b < BND_N; b++)
 		set(bs, bnd_name(b), bnd_json(m, b));
 	set(o, "boundaries", bs);
+	set(o, "by_class", class_json(r, m));
 	if (r->has_carbon)
 		set(o, "carbon", carbon_json(m));
 	if (r->has_cost) {

@@ -33,6 +33,8 @@ struct fx {
 	size_t ns;
 	struct report_sel sel[N];
 	struct report_node_fig nf[N];
+	int of[N];
+	const char *cls[2];
 	struct report r;
 };
 
@@ -107,6 +109,13 @@ setup(struct fx *f, bool map)
 	    .set = &f->set };
 	f->r.nodes = f->nf;
 	f->r.n_nodes = N;
+	f->cls[0] = "A";
+	f->cls[1] = "B";
+	f->of[0] = 0;
+	f->of[1] = 1;
+	f->of[2] = -1;
+	f->r.cls = (struct report_classes){ .ncls = 2, .name = f->cls,
+	    .of = f->of };
 	node(f, 0, g1, 600, 620, 732);
 	node(f, 1, g2, 500, 510, 610);
 	node(f, 2, g3, 90, 95, 110);
@@ -183,11 +192,19 @@ test_mapped(void **st)
 	assert_near(m->energy_j[BND_GPU], 50, 1e-12);
 	assert_near(m->energy_j[BND_FACILITY], 50 + 352 * 50 / 380.0, 1e-9);
 	assert_near(m->out, 200, 0);
+	/* per class: llama in A (n1's GPUs 0-1) and B (n2), n3 unclassified */
+	assert_int_equal(f.r.models.n_cls, 3);
+	assert_near(l->cls[0].energy_j[BND_GPU], 300, 1e-9);
+	assert_near(l->cls[1].energy_j[BND_WALL], 500, 1e-9);
+	assert_near(l->cls[1].out, 3000, 0);
+	assert_int_equal(l->cls[2].nodes, 0);
 	/* unallocated: n1's idle GPU 3 with its share, and all of n3 */
 	assert_near(u->energy_j[BND_GPU], 30 + 40, 1e-12);
 	assert_near(u->energy_j[BND_WALL], 30 + 220 * 30 / 380.0 + 90, 1e-9);
 	assert_int_equal(u->nodes, 2);
 	assert_int_equal(u->gpus, 5);
+	assert_near(u->cls[2].energy_j[BND_WALL], 90, 1e-9);
+	assert_near(u->cls[0].energy_j[BND_GPU], 30, 1e-12);
 	assert_true(isnan(u->j_per_token[BND_WALL]));
 	assert_fleet_sums(&f.r);
 	/* the config's name differs from the label: warned */
