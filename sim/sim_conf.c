@@ -64,7 +64,7 @@ node_block(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 		    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));
 		return;
 	}
-	/* --shared: two models, GPU 7 idle (engine1 not served yet) */
+	/* --shared: two models, GPU 7 idle */
 	fprintf(f, "    engines:\n      - {url: \"http://%s:%d/metrics\", "
 	    "kind: vllm, model: %s, gpus: [0, 1, 2, 3]}\n"
 	    "      - {url: \"http://%s:%d/engine1/metrics\", kind: vllm, "

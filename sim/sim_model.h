@@ -35,6 +35,8 @@
  */
 #define SIM_MODEL_A	"llama-3.1-70b"
 #define SIM_MODEL_B	"mistral-7b"
+#define SIM_NS_A	"search"	/* serve: their dcgm namespaces */
+#define SIM_NS_B	"chat"
 #define SIM_SHARE_A	0.7
 #define SIM_SHARED_A_GPUS	4	/* engine0: GPUs 0..3 */
 #define SIM_IDLE_GPU	(SIM_GPUS - 1)
