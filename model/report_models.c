@@ -235,12 +235,11 @@ class_slot(const struct report *r, size_t i)
 	    r->cls.ncls;
 }
 
-/* Adds a node's split: its parts are entries pi[0..np), unallocated un;
- * tok[p]: part p's tokens are known (its energy counts for J/token). */
+/* Adds a node's split: its parts are entries pi[0..np), unallocated un,
+ * the node's class slot cs. */
 static void
 add_split(struct report_models *mm, const int *pi, size_t np, int un,
-    const bool *tok, const double *part_j, const struct attr_out *o,
-    size_t cs)
+    const double *part_j, const struct attr_out *o, size_t cs)
 {
 	size_t p;
 	int b;
@@ -257,26 +256,22 @@ add_split(struct report_models *mm, const int *pi, size_t np, int un,
 			}
 			m->energy_j[b] += x;
 			m->cls[cs].energy_j[b] += x;
-			if (p < np && tok[p])
-				m->tok_energy_j[b] += x;
 			m->rule[b] = m->rule[b] == -2 || m->rule[b] == o->rule[b] ?
 			    o->rule[b] : -1;
 		}
 }
 
-/* Tokens and counts of a node's engines onto their entries; tok[p]:
- * whether part p's tokens are all known (skip: counted at another node
- * of the replica). */
+/* Tokens and counts of a node's engines onto their entries, class slot
+ * cs (skip: the tokens were counted at another node of the replica). */
 static void
 add_engines(struct report_models *mm, const int *pi, size_t np,
-    const struct eng *e, size_t ne, bool skip, bool *tok, size_t cs)
+    const struct eng *e, size_t ne, bool skip, size_t cs)
 {
 	size_t k, p;
 
 	for (p = 0; p < np; p++) {
 		mm->v[pi[p]].nodes++;
 		mm->v[pi[p]].cls[cs].nodes++;
-		tok[p] = true;
 	}
 	for (k = 0; k < ne; k++) {
 		struct report_model *m = &mm->v[pi[e[k].part]];
@@ -286,7 +281,6 @@ add_engines(struct report_models *mm, const int *pi, size_t np,
 			continue;
 		if (e[k].out < 0) {
 			m->engines_no_tokens++;
-			tok[e[k].part] = false;
 			continue;
 		}
 		m->out += e[k].out;
@@ -397,7 +391,7 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 	size_t nt = in->set->n_tenants, k, np = 0;
 	int tt[REPORT_MAX_GPUS], own[REPORT_MAX_GPUS], et[REPORT_MAX_TOKEN_SRC];
 	int *loc, *pi, t;
-	bool *tok, skip;
+	bool skip;
 	double *part_j;
 	struct attr_out o;
 
@@ -405,12 +399,10 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 		return 0;
 	loc = calloc(nt, sizeof(int));
 	pi = calloc(nt, sizeof(int));
-	tok = calloc(nt, sizeof(bool));
 	part_j = calloc(nt * BND_N, sizeof(double));
-	if (loc == NULL || pi == NULL || tok == NULL || part_j == NULL) {
+	if (loc == NULL || pi == NULL || part_j == NULL) {
 		free(loc);
 		free(pi);
-		free(tok);
 		free(part_j);
 		return -1;
 	}
@@ -425,7 +417,7 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 		if (t >= 0 && loc[t] < 0) {
 			loc[t] = (int)np;
 			pi[np] = t;
-			tok[np++] = true;
+			np++;
 		}
 	}
 	for (k = 0; k < ns->ng; k++)
@@ -457,18 +449,16 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 			continue;
 		if (ns->e[k].out < 0) {
 			m->engines_no_tokens++;
-			tok[loc[et[k]]] = false;
 			continue;
 		}
 		m->out += ns->e[k].out;
 		m->cls[class_slot(r, i)].out += ns->e[k].out;
 		m->in = m->in < 0 || ns->e[k].in < 0 ? -1 : m->in + ns->e[k].in;
 	}
-	add_split(&r->tenants, pi, np, (int)nt, tok, part_j, &o,
+	add_split(&r->tenants, pi, np, (int)nt, part_j, &o,
 	    class_slot(r, i));
 	free(loc);
 	free(pi);
-	free(tok);
 	free(part_j);
 	return 0;
 }
@@ -482,7 +472,6 @@ node_models(const struct report_input *in, const struct report_sel *sel,
 	double gpu_j[REPORT_MAX_GPUS], part_j[REPORT_MAX_TOKEN_SRC * BND_N];
 	int slot[REPORT_MAX_GPUS], owner[REPORT_MAX_GPUS];
 	int pi[REPORT_MAX_TOKEN_SRC], np, un, g;
-	bool tok[REPORT_MAX_TOKEN_SRC];
 	size_t ne = in->nodes[i].n_engines, k, ng, held;
 	struct bnd_value v[BND_N], gv;
 	struct attr_out o;
@@ -514,8 +503,8 @@ node_models(const struct report_input *in, const struct report_sel *sel,
 		r->models.v[un].cls[class_slot(r, i)].nodes++;
 	}
 	add_engines(&r->models, pi, (size_t)np, e, ne,
-	    replica_later(in, sel, i), tok, class_slot(r, i));
-	add_split(&r->models, pi, (size_t)np, un, tok, part_j, &o,
+	    replica_later(in, sel, i), class_slot(r, i));
+	add_split(&r->models, pi, (size_t)np, un, part_j, &o,
 	    class_slot(r, i));
 	return node_tenants(in, sel, i, r, &(struct node_split){ .e = e,
 	    .ne = ne, .pi = pi, .slot = slot, .owner = owner, .ng = ng,

@@ -14,7 +14,10 @@
  * always present when there are nodes).  Tokens of a replica's later
  * nodes are not counted again (report.replicas); J/token is, as the
  * fleet's, all the entry's energy over the tokens counted (an engine
- * without a token figure adds energy, no tokens: engines_no_tokens).  Meaning: docs/report.md.
+ * without a token figure adds energy, no tokens: engines_no_tokens).
+ * Each entry also per node class (cls).  The same split per tenant
+ * (report.tenants: a GPU's namespace label, else its engine's model, else
+ * its node names the tenant) fills r->tenants.  Meaning: docs/report.md.
  */
 #ifndef WP_REPORT_MODELS_H
 #define WP_REPORT_MODELS_H
@@ -49,8 +52,6 @@ struct report_model {
 	size_t	 engines_no_tokens;	/* engines without a token figure */
 	bool	 ok[BND_N];		/* every node of it has a figure */
 	double	 energy_j[BND_N];
-	double	 tok_energy_j[BND_N];	/* of the nodes whose engines all
-					   counted tokens */
 	int	 rule[BND_N];		/* enum attr_rule; -1 mixed */
 	double	 j_per_token[BND_N];	/* per output token, NAN unknown */
 	double	 tokens_per_j[BND_N];	/* output tokens per J, NAN unknown */
