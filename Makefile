@@ -12,7 +12,9 @@
 #   make asan       sanitizer build in build-asan/
 #   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
 #                   libFuzzer; docs/hardening.md)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local SYSCONFDIR=/etc DESTDIR=  (and uninstall)
+#   make deb        the Debian package (debian/) in build/deb/; make deb-test
+#                   unpacks and checks it (neither is part of make check)
 
 PKG_CONFIG ?= pkg-config
 PREFIX	?= /usr/local
@@ -28,6 +30,7 @@ CFLAGS	?= -O2 -g
 WERROR	?= -Werror
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DWP_VERSION='"$(VERSION)"' \
 	   -DWP_PREFIX='"$(PREFIX)"' $(WARN) $(WERROR) $(CFLAGS) $(SANITIZE) \
+	   $(if $(CPPFLAGS),$(CPPFLAGS) )\
 	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -47,7 +50,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all sim deps lint check unit integration asan check-asan demo \
-	demo-serve bench fuzz fuzz-bins fuzz-bins-in install clean
+	demo-serve bench fuzz fuzz-bins fuzz-bins-in install uninstall deb deb-test clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
@@ -78,7 +81,7 @@ $(BUILD)/libwattpath.a: $(LIB_OBJS)
 
 $(BUILD)/wattpath: $(BUILD)/collector/cmd/main.o $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/wattpath-sim: $(SIM_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libwattpath.a
 	@$(if $(Q),echo "  LD      $@")
@@ -160,16 +163,64 @@ fuzz:
 	@scripts/deps.sh check
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# install: the binary, man pages, the unit (@PREFIX@ and @SYSCONFDIR@
+# replaced), profiles, maps, dashboard and rules under PREFIX/share/wattpath,
+# and the SYSCONFDIR/wattpath skeleton: the example config (kept if one is
+# there) and the secrets directory (0700).  uninstall removes what install
+# put there, and the skeleton only while it is untouched (the example
+# config unchanged, the secrets directory empty).
+SYSCONFDIR ?= /etc
+UNITDIR	?= $(PREFIX)/lib/systemd/system
+SHAREDIR = $(PREFIX)/share/wattpath
+DATADIRS := pdu-profiles meter-maps grafana prometheus
 install: $(BUILD)/wattpath
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wattpath \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SHAREDIR) \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/lib/systemd/system
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/wattpath
+	install -d -m 700 $(DESTDIR)$(SYSCONFDIR)/wattpath/secrets
 	install -m 755 $(BUILD)/wattpath $(DESTDIR)$(PREFIX)/bin/wattpath
-	cp -R etc/. $(DESTDIR)$(PREFIX)/share/wattpath/
+	for d in $(DATADIRS); do \
+		install -d $(DESTDIR)$(SHAREDIR)/$$d && \
+		install -m 644 etc/$$d/* $(DESTDIR)$(SHAREDIR)/$$d/ || exit 1; \
+	done
+	install -m 644 etc/wattpath.yaml $(DESTDIR)$(SHAREDIR)/wattpath.yaml.example
+	[ -e $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml ] || \
+		install -m 644 etc/wattpath.yaml $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
 	install -m 644 docs/wattpath.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 644 docs/wattpath.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/
-	sed 's|@PREFIX@|$(PREFIX)|g' etc/wattpath.service > \
-		$(DESTDIR)$(PREFIX)/lib/systemd/system/wattpath.service
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		etc/wattpath.service > $(DESTDIR)$(UNITDIR)/wattpath.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/wattpath.service
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/wattpath $(DESTDIR)$(UNITDIR)/wattpath.service \
+		$(DESTDIR)$(PREFIX)/share/man/man8/wattpath.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/wattpath.yaml.5
+	rm -rf $(DESTDIR)$(SHAREDIR)
+	! cmp -s etc/wattpath.yaml $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml || \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/wattpath/wattpath.yaml
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/wattpath/secrets $(DESTDIR)$(SYSCONFDIR)/wattpath \
+		2>/dev/null
+
+# deb: the Debian package (debian/), built by dpkg-buildpackage -us -uc -b
+# in a clean copy of the tree under $(BUILD)/deb (the tracked and
+# untracked, not ignored files), so this tree's build stays; lintian after,
+# if it is there.  deb-test (not in check): unpack it into a throw-away
+# root and check it there (scripts/deb-test.sh).
+DEB_DIR = $(BUILD)/deb
+DEB_SRC = $(DEB_DIR)/wattpath-$(VERSION)
+deb:
+	@scripts/deps.sh deb
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
+	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C $(DEB_SRC)
+	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="parallel=2 $(DEB_BUILD_OPTIONS)" \
+		dpkg-buildpackage -us -uc -b
+	@ls $(DEB_DIR)/*.deb
+	if command -v lintian >/dev/null; then \
+		lintian --fail-on error,warning $(DEB_DIR)/*.changes; fi
+
+deb-test: deb
+	scripts/deb-test.sh $(DEB_DIR)/wattpath_$(VERSION)_*.deb
 
 clean:
 	rm -rf build build-asan build-fuzz wattpath wattpath-sim

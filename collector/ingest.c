@@ -73,6 +73,12 @@ open_parts(struct ingest *in, const struct wp_conf *c, struct wp_err *err)
 		jo.fsync = JOURNAL_FSYNC_SEGMENT;
 	else
 		jo.fsync = JOURNAL_FSYNC_NONE;
+	char ldir[4096];
+
+	snprintf(ldir, sizeof(ldir), "%s/ledger", c->data_dir);
+	jo.ledger_dir = ldir;
+	jo.ledger_slot = c->ledger_slot;
+	jo.ledger_retention = c->ledger_retention;
 	snprintf(dir, sizeof(dir), "%s/journal", c->data_dir);
 	if (mkdir_p(dir, err) == -1)
 		return -1;
@@ -217,7 +223,8 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	*slot = c;
 	if (out != NULL)
 		*out = (struct ingest_ctr){ true, co.cum, co.delta,
-		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags };
+		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags,
+		    false };
 	/* since the last value the journal holds: a record that could not
 	 * be written is in the next one's delta */
 	jv->delta = co.cum - c->logged_cum;

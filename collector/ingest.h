@@ -28,6 +28,10 @@ struct ingest_ctr {
 					   0 unknown */
 	unsigned	 resets;	/* resets seen on the series */
 	unsigned	 flags;		/* CTR_* of this poll */
+	/* a power gauge (valid false): cum is its gauge-estimated energy
+	 * (J, the trapezoid since the collector started), delta this
+	 * poll's part; filled by the runtime, not by ingest_poll */
+	bool		 integrated;
 };
 
 struct ingest_poll {

@@ -151,3 +151,26 @@ lastset_fini(struct lastset *set)
 	set->pool = NULL;
 	set->n = set->pool_len = 0;
 }
+
+long
+lastset_find(const struct lastset *set, const char *series, size_t hint)
+{
+	size_t i;
+
+	if (hint < set->n && strcmp(set->pool + set->v[hint].series,
+	    series) == 0)
+		return (long)hint;
+	for (i = 0; i < set->n; i++)
+		if (strcmp(set->pool + set->v[i].series, series) == 0)
+			return (long)i;
+	return -1;
+}
+
+void
+lastset_reading(const struct lastset *set, size_t i, wp_time *t, double *v,
+    int *kind)
+{
+	*t = set->v[i].t_real;
+	*v = set->v[i].value;
+	*kind = set->v[i].kind;
+}

@@ -32,5 +32,12 @@ int	 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n);
 /* The samples, written into out (room for set->n).  Returns set->n. */
 size_t	 lastset_expand(const struct lastset *set, struct wp_sample *out);
 void	 lastset_fini(struct lastset *set);
+/* The index of the sample of series in set, trying index hint first (a
+ * target's polls list their series in the same order), or -1. */
+long	 lastset_find(const struct lastset *set, const char *series,
+	    size_t hint);
+/* Sample i's realtime, value and kind (WP_GAUGE...); i < set->n. */
+void	 lastset_reading(const struct lastset *set, size_t i, wp_time *t,
+	    double *v, int *kind);
 
 #endif

@@ -11,8 +11,10 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "../model/integrate.h"
 #include "conf/conf.h"
 #include "lib/http.h"
+#include "drift_watch.h"
 #include "ingest.h"
 #include "lib/log.h"
 #include "lib/loop.h"
@@ -68,6 +70,7 @@ struct collector {
 	struct wp_shared	*shared;	/* what targets of a driver share */
 	char			*state_dir;
 	struct ingest		*ingest;
+	struct drift_watch	*drift;		/* pairs of instruments */
 	struct target		**t;
 	size_t			 n;
 	int			 sigfd;
@@ -260,10 +263,47 @@ log_health(struct target *t, int ok, const struct wp_err *err)
 	snprintf(t->last_err, sizeof(t->last_err), "%s", err->msg);
 }
 
+/*
+ * The gauge-estimated energy of each power gauge of the poll: the previous
+ * good poll's integral (t->last, t->last_ctr) carried on by the trapezoid
+ * to this reading (integ_run_add, the report's gauge rule; a gap of more
+ * than 3 intervals adds nothing).  Since the collector started; lost on a
+ * restart or a reload that rebuilds the target.
+ */
+static void
+integrate_gauges(const struct target *t, const struct wp_poll *p,
+    struct ingest_ctr *ctr)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct wp_sample *s = &p->v[i];
+		struct integ_run r = { 0 };
+		long j;
+		int kind;
+
+		if (s->kind != WP_GAUGE || s->quantity != WP_Q_POWER)
+			continue;
+		if ((j = lastset_find(&t->last, s->series, i)) >= 0 &&
+		    t->last_ctr != NULL && t->last_ctr[j].integrated) {
+			lastset_reading(&t->last, (size_t)j, &r.t, &r.v, &kind);
+			r.valid = kind == WP_GAUGE;
+			r.energy = t->last_ctr[j].cum;
+		}
+		ctr[i].span = r.valid && s->t_real > r.t ? s->t_real - r.t : 0;
+		ctr[i].delta = integ_run_add(&r, s->t_real, s->value,
+		    t->tc->interval);
+		ctr[i].cum = r.energy;
+		ctr[i].integrated = r.valid;
+	}
+}
+
 /* Keeps the poll's samples and their counter states (ctr taken over). */
 static void
 keep_last(struct target *t, const struct wp_poll *p, struct ingest_ctr *ctr)
 {
+	if (ctr != NULL)
+		integrate_gauges(t, p, ctr);
 	if (p->n == 0 || lastset_set(&t->last, p->v, p->n) < 0) {
 		free(ctr);
 		return;
@@ -289,6 +329,9 @@ ingest(struct target *t, struct wp_poll *p)
 	if (ip.n > 0)
 		ip.ctr = calloc(ip.n, sizeof(*ip.ctr));
 	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
+	if (p->status == 0)
+		drift_watch_poll(t->co->drift, t->tc->name, p->t_real, p->v,
+		    ip.ctr, ip.n);
 	if (p->status == 0)
 		keep_last(t, p, ip.ctr);
 	else
@@ -497,6 +540,8 @@ reload(struct collector *co)
 	for (i = 0; i < n_old; i++)
 		target_free(old[i]);
 	free(old);
+	drift_watch_free(co->drift);	/* its pairs are the old conf's */
+	co->drift = drift_watch_new(co->conf);
 	conf_sweep(co);
 	log_info("reloaded: %zu targets", co->n);
 }
@@ -585,7 +630,8 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 	    (co->http = http_new(co->loop, conf->http_max_inflight, err)) == NULL ||
 	    (co->workers = workers_new(co->loop, conf->workers, err)) == NULL)
 		goto fail;
-	if ((co->shared = shared_new()) == NULL) {
+	if ((co->shared = shared_new()) == NULL ||
+	    (co->drift = drift_watch_new(conf)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto fail;
 	}
@@ -645,6 +691,7 @@ collector_free(struct collector *co)
 	workers_free(co->workers);
 	http_free(co->http);
 	ingest_free(co->ingest);
+	drift_watch_free(co->drift);
 	loop_timer_free(co->once_timer);
 	loop_timer_free(co->sync_timer);
 	if (co->sigfd != -1) {
@@ -717,6 +764,12 @@ collector_conf_release(struct collector *co, const struct wp_conf *c)
 {
 	if (c != NULL)
 		conf_ref(co, c, -1);
+}
+
+const struct drift_watch *
+collector_drift(const struct collector *co)
+{
+	return co->drift;
 }
 
 const struct wp_conf *

@@ -59,6 +59,10 @@ void		 collector_health(const struct collector *co,
 const struct wp_conf *collector_conf_hold(struct collector *co);
 void		 collector_conf_release(struct collector *co,
 		    const struct wp_conf *c);
+struct drift_watch;
+/* The drift watch of the current config (borrowed: valid until the next
+ * reload), for drift_watch_each (drift_watch.h). */
+const struct drift_watch *collector_drift(const struct collector *co);
 /* The loop the collector runs on (borrowed), for servers beside it. */
 struct loop	*collector_loop(const struct collector *co);
 

@@ -316,6 +316,11 @@ find_cols(struct csv_line *h, int kind, const char *basis, struct cols *c,
 				    "unstated");
 			} else
 				alt = i;
+		} else if (kind == HOURLY_CFE && c->v == -1 &&
+		    (strstr(nm, "carbon-free") || strstr(nm, "cfe") ||
+		    strstr(nm, "low carbon percentage"))) {
+			c->v = i;
+			c->scale = 0.01;	/* percent to share */
 		} else if (kind == HOURLY_PRICE && strstr(nm, "price")) {
 			c->v = i;
 			if (strstr(nm, "mwh"))
@@ -332,7 +337,8 @@ find_cols(struct csv_line *h, int kind, const char *basis, struct cols *c,
 		return err_set(err, WP_E_CONFIG, "no datetime column in header");
 	if (c->v == -1)
 		return err_set(err, WP_E_CONFIG, "no %s column in header",
-		    kind == HOURLY_PRICE ? "price" : "gCO2eq/kWh intensity");
+		    kind == HOURLY_PRICE ? "price" : kind == HOURLY_CFE ?
+		    "carbon-free percentage (CFE%)" : "gCO2eq/kWh intensity");
 	snprintf(out->column, sizeof(out->column), "%s", h->f[c->v]);
 	snprintf(out->layout, sizeof(out->layout), "%s",
 	    zid != -1 ? "electricity-maps" : strstr(h->f[c->t], "MTU") ||
@@ -375,6 +381,9 @@ row_value(char *vv, int kind, double scale, int line, double *out,
 		return err_set(err, WP_E_CONFIG, "line %d: intensity %g "
 		    "gCO2eq/kWh is %s", line, v, v < 0 ? "negative" :
 		    "absurd (> 2000)");
+	if (kind == HOURLY_CFE && (v < 0 || v > 1))
+		return err_set(err, WP_E_CONFIG, "line %d: carbon-free share "
+		    "%g %% is not 0..100", line, v * 100);
 	if (kind == HOURLY_PRICE && fabs(v) > PRICE_MAX)
 		return err_set(err, WP_E_CONFIG, "line %d: price %g per kWh is "
 		    "absurd", line, v);
@@ -637,7 +646,7 @@ carbon_location(const struct hourly_series *series, double yearly,
 /* ---- contractual instruments ---- */
 
 struct icols {
-	int	 id, type, market, vs, ve, mwh, factor, cancelled, site, hour;
+	int	 id, type, market, vs, ve, mwh, factor, cancelled, site, hour, gas;
 };
 
 static void
@@ -674,6 +683,8 @@ find_icols(struct csv_line *h, struct icols *c)
 			c->site = i;
 		else if (strcmp(nm, "hour") == 0 || strstr(nm, "datetime"))
 			c->hour = i;
+		else if (strcmp(nm, "gas") == 0 || strcmp(nm, "basis") == 0)
+			c->gas = i;
 	}
 }
 
@@ -733,6 +744,14 @@ parse_instrument(struct csv_line *l, const struct icols *c, int line,
 	if (parse_day(tmp, 1, &in->vintage_end) == -1)
 		return err_set(err, WP_E_CONFIG, "line %d: vintage end \"%s\" "
 		    "is not a date", line, tmp);
+	copy_field(tmp, sizeof(tmp), l, c->gas);
+	if (tmp[0] == '\0')
+		snprintf(in->gas, sizeof(in->gas), "%s", CARBON_GAS_CO2E);
+	else if (carbon_gas(tmp) != NULL)
+		snprintf(in->gas, sizeof(in->gas), "%s", carbon_gas(tmp));
+	else
+		return err_set(err, WP_E_CONFIG, "line %d: gas \"%s\" is not "
+		    "CO2 or CO2e", line, tmp);
 	if (c->hour >= 0) {
 		struct ts_state st = { .tz = TZ_NONE, .last = INT64_MIN };
 
@@ -865,18 +884,38 @@ quality(const struct carbon_instrument *in, size_t i, const bool *ok,
 	return NULL;
 }
 
+const char *
+carbon_gas(const char *s)
+{
+	if (s == NULL)
+		return NULL;
+	if (strcasecmp(s, "co2") == 0)
+		return CARBON_GAS_CO2;
+	if (strcasecmp(s, "co2e") == 0 || strcasecmp(s, "co2eq") == 0)
+		return CARBON_GAS_CO2E;
+	return NULL;
+}
+
+static const char *
+gas_or(const char *g, const char *dflt)
+{
+	return carbon_gas(g) != NULL ? carbon_gas(g) : dflt;
+}
+
 static int
 remainder_factor(const struct market_opts *o, struct market_result *r,
-    struct wp_err *err)
+    const char **gas, struct wp_err *err)
 {
 	if (isfinite(o->supplier_factor) && o->supplier_factor >= 0) {
 		r->remainder_factor = o->supplier_factor;
 		r->remainder_step = "supplier-specific";
+		*gas = gas_or(o->supplier_gas, CARBON_GAS_CO2E);
 		return 0;
 	}
 	if (isfinite(o->residual_factor) && o->residual_factor > 0) {
 		r->remainder_factor = o->residual_factor;
 		r->remainder_step = "residual-mix";
+		*gas = gas_or(o->residual_gas, CARBON_GAS_CO2);
 		return 0;
 	}
 	if (isfinite(o->residual_factor) && o->residual_factor == 0)
@@ -884,6 +923,10 @@ remainder_factor(const struct market_opts *o, struct market_result *r,
 	if (isfinite(o->grid_average) && o->grid_average >= 0) {
 		r->remainder_factor = o->grid_average;
 		r->remainder_step = "grid-average";
+		r->grid_average_used = true;
+		r->residual_missing = o->residual_published &&
+		    !isfinite(o->residual_factor);
+		*gas = gas_or(o->grid_gas, CARBON_GAS_CO2E);
 		return 0;
 	}
 	return err_set(err, WP_E_CONFIG, "market-based: no supplier factor, "
@@ -925,19 +968,169 @@ hourly_match(const struct carbon_instrument *in, size_t n_in, const bool *ok,
 		r->hourly_gap_hours = 0;
 }
 
-int
-carbon_market(const struct carbon_instrument *in, size_t n_in,
-    double consumption_kwh, const double *kwh_h, size_t n, wp_time origin,
-    const struct market_opts *o, struct market_result *r,
-    struct wp_err *err)
+/* 24/7 carbon-free energy: each hour's load matched by contracted clean
+ * energy of that hour, the rest at the grid's carbon-free share. */
+static void
+cfe_score(const struct carbon_instrument *in, size_t n_in, const bool *ok,
+    const double *kwh_h, size_t n, wp_time origin,
+    const struct hourly_series *cfe, struct market_result *r)
 {
-	bool *ok = calloc(n_in ? n_in : 1, sizeof(bool));
-	double valid_kwh = 0, weighted = 0, period, frac;
+	double load = 0, free_kwh = 0;
+	size_t i, h;
+
+	r->cfe_score = NAN;
+	if (cfe == NULL || cfe->n == 0 || kwh_h == NULL)
+		return;
+	for (h = 0; h < n; h++) {
+		wp_time t = origin + (wp_time)h * HOUR;
+		double clean = 0, g = hourly_at(cfe, t), m;
+
+		if (!(kwh_h[h] > 0))
+			continue;
+		for (i = 0; i < n_in; i++)
+			if (ok[i] && in[i].hour != 0 && in[i].hour >= t &&
+			    in[i].hour < t + HOUR)
+				clean += in[i].mwh * 1000;
+		m = clean < kwh_h[h] ? clean : kwh_h[h];
+		if (isnan(g)) {
+			g = 0;		/* no share known: none counted */
+			r->cfe_gap_hours++;
+		}
+		load += kwh_h[h];
+		free_kwh += m + g * (kwh_h[h] - m);
+	}
+	if (load > 0)
+		r->cfe_score = free_kwh / load;
+}
+
+/* The kWh of the hour starting at t in kwh_h, or NAN outside. */
+static double
+hour_kwh(const double *kwh_h, size_t n, wp_time origin, wp_time t)
+{
+	wp_time i;
+
+	if (kwh_h == NULL || t < origin)
+		return NAN;
+	i = (t - origin) / HOUR;
+	return (size_t)i < n ? kwh_h[i] : NAN;
+}
+
+/* Instrument x's share of this window in kWh, before the ledger; -1 when
+ * the period's consumption is unknown (neither stated nor computed), -2
+ * for an hourly record of another hour. */
+static double
+window_share(const struct carbon_instrument *x, double consumption_kwh,
+    const double *kwh_h, size_t n, wp_time origin,
+    const struct market_opts *o, const char **source)
+{
+	wp_time ws = o->window_start, we = o->window_end, ps, pe;
+	double v = x->mwh * 1000, h;
+
+	if (x->hour != 0 && !(ws == 0 && we == 0) && (x->hour < ws ||
+	    x->hour >= we))
+		return -2;		/* another hour than the window's */
+	if (x->hour != 0 && isfinite(h = hour_kwh(kwh_h, n, origin,
+	    x->hour))) {
+		*source = "computed";	/* the hour is inside the window */
+		return v < h ? v : h;
+	}
+	if (o->period_kwh > 0) {
+		*source = "stated";
+		return v * consumption_kwh / o->period_kwh;
+	}
+	ps = x->hour != 0 ? x->hour : x->vintage_start > o->period_start ?
+	    x->vintage_start : o->period_start;
+	pe = x->hour != 0 ? x->hour + HOUR : x->vintage_end < o->period_end ?
+	    x->vintage_end : o->period_end;
+	if ((ws == 0 && we == 0) || (ws <= ps && we >= pe)) {
+		*source = "computed";	/* the window holds the period */
+		return v;
+	}
+	return -1;
+}
+
+/* The accepted instruments' claims on this window into claim[] (kWh),
+ * rejecting those whose share cannot be known or that the ledger has
+ * used up; capped together by the consumption. */
+static void
+claim_shares(const struct carbon_instrument *in, size_t n_in, bool *ok,
+    double consumption_kwh, const double *kwh_h, size_t n, wp_time origin,
+    const struct market_opts *o, struct market_result *r, double *claim)
+{
+	double sum = 0;
 	size_t i;
 
-	memset(r, 0, sizeof(*r));
-	if (ok == NULL)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
+	for (i = 0; i < n_in; i++) {
+		double share, left;
+		const char *src = NULL;
+
+		claim[i] = 0;
+		if (!ok[i])
+			continue;
+		share = window_share(&in[i], consumption_kwh, kwh_h, n, origin,
+		    o, &src);
+		left = in[i].mwh * 1000 - (in[i].claimed_kwh > 0 ?
+		    in[i].claimed_kwh : 0);
+		if (share == -2)
+			;	/* another hour's record: not this window's */
+		else if (share < 0) {
+			reject(r, &in[i], "period consumption unknown (the "
+			    "window is part of the vintage; state "
+			    "period_consumption_mwh)");
+			r->unprorated++;
+		} else if (!(left > 1e-9)) {
+			reject(r, &in[i], "fully claimed by finalised reports");
+			r->exhausted++;
+		} else {
+			claim[i] = share < left ? share : left;
+			r->claimable_kwh += left;
+			sum += claim[i];
+			if (r->period_source == NULL ||
+			    strcmp(src, "stated") == 0)
+				r->period_source = src;
+			continue;
+		}
+		ok[i] = false;
+		r->accepted--;
+		r->instrument_kwh -= in[i].mwh * 1000;
+	}
+	if (sum > consumption_kwh && sum > 0)
+		for (i = 0; i < n_in; i++)
+			claim[i] *= consumption_kwh / sum;
+}
+
+/* The figure's basis from the covered part's and the remainder's. */
+static void
+market_gas(const struct carbon_instrument *in, size_t n_in,
+    const double *claim, const char *rem_gas, struct market_result *r)
+{
+	const char *cov = NULL;
+	bool mixed = false;
+	size_t i;
+
+	for (i = 0; i < n_in; i++) {
+		const char *g = in[i].gas[0] ? in[i].gas : CARBON_GAS_CO2E;
+
+		if (!(claim[i] > 0) || !(in[i].factor > 0))
+			continue;	/* a zero factor is zero in any basis */
+		if (cov != NULL && strcmp(cov, g) != 0)
+			mixed = true;
+		cov = g;
+	}
+	if (cov != NULL && rem_gas != NULL && strcmp(cov, rem_gas) != 0)
+		mixed = true;
+	r->gas_mixed = mixed;
+	r->gas = mixed ? "mixed" : rem_gas != NULL ? rem_gas : cov != NULL ?
+	    cov : CARBON_GAS_CO2E;
+}
+
+/* Runs the quality criteria over in[] into ok[]; the accepted volume. */
+static void
+accept_all(const struct carbon_instrument *in, size_t n_in, bool *ok,
+    const struct market_opts *o, struct market_result *r)
+{
+	size_t i;
+
 	for (i = 0; i < n_in; i++) {
 		const char *why = quality(in, i, ok, o);
 
@@ -947,32 +1140,59 @@ carbon_market(const struct carbon_instrument *in, size_t n_in,
 		}
 		ok[i] = true;
 		r->accepted++;
-		valid_kwh += in[i].mwh * 1000;
-		weighted += in[i].mwh * 1000 * in[i].factor;
+		r->instrument_kwh += in[i].mwh * 1000;
 	}
-	r->instrument_kwh = valid_kwh;
+}
+
+int
+carbon_market(const struct carbon_instrument *in, size_t n_in,
+    double consumption_kwh, const double *kwh_h, size_t n, wp_time origin,
+    const struct market_opts *o, struct market_result *r,
+    struct wp_err *err)
+{
+	bool *ok = calloc(n_in ? n_in : 1, sizeof(bool));
+	double *claim = calloc(n_in ? n_in : 1, sizeof(double));
+	const char *rem_gas = NULL;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	if (ok == NULL || claim == NULL) {
+		free(ok);
+		free(claim);
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	accept_all(in, n_in, ok, o, r);
 	r->kwh = consumption_kwh;
-	period = o->period_kwh > 0 ? o->period_kwh : consumption_kwh;
-	frac = period > 0 ? valid_kwh / period : 0;
-	if (frac > 1)
-		frac = 1;
-	r->covered_kwh = frac * consumption_kwh;
+	claim_shares(in, n_in, ok, consumption_kwh, kwh_h, n, origin, o, r,
+	    claim);
+	for (i = 0; i < n_in; i++) {
+		r->covered_kwh += claim[i];
+		r->g_covered += claim[i] * in[i].factor;
+	}
 	r->coverage = consumption_kwh > 0 ? r->covered_kwh / consumption_kwh :
 	    0;
-	r->g_covered = valid_kwh > 0 ? r->covered_kwh * weighted / valid_kwh :
-	    0;
 	r->remainder_kwh = consumption_kwh - r->covered_kwh;
+	if (r->remainder_kwh < 1e-9 * (consumption_kwh > 1 ? consumption_kwh :
+	    1))
+		r->remainder_kwh = 0;
 	r->remainder_step = "none";
-	if (r->remainder_kwh > 0 && remainder_factor(o, r, err) == -1) {
+	if (r->remainder_kwh > 0 && remainder_factor(o, r, &rem_gas,
+	    err) == -1) {
 		free(ok);
+		free(claim);
 		return -1;
 	}
 	r->g = r->g_covered + r->remainder_kwh * r->remainder_factor;
+	market_gas(in, n_in, claim, rem_gas, r);
+	if (o->claim_kwh != NULL)
+		memcpy(o->claim_kwh, claim, n_in * sizeof(double));
 	if (kwh_h != NULL)
 		hourly_match(in, n_in, ok, kwh_h, n, origin, r);
 	else
 		r->hourly_matching = NAN;
+	cfe_score(in, n_in, ok, kwh_h, n, origin, o->grid_cfe, r);
 	free(ok);
+	free(claim);
 	return 0;
 }
 
@@ -1007,6 +1227,50 @@ carbon_market_allocate(const struct market_result *site, const double *kwh,
 		o->g = site->g * o->share;
 	}
 	return 0;
+}
+
+/* ---- published residual mixes ---- */
+
+/* Whether list zone lz names zone (itself, or its country). */
+static int
+zone_or_country(const char *lz, const char *zone)
+{
+	size_t n = strcspn(zone, "-_");
+
+	return strcasecmp(lz, zone) == 0 || (strlen(lz) == n &&
+	    strncasecmp(lz, zone, n) == 0);
+}
+
+int
+carbon_residual_published(const char *buf, size_t len, const char *zone,
+    char *info, size_t ilen)
+{
+	struct csv_line *l = malloc(sizeof(*l));
+	size_t pos = 0;
+	long best = -1;
+	int trunc, rc = -1;
+
+	if (l == NULL || zone == NULL) {
+		free(l);
+		return -1;
+	}
+	while (next_line(buf, len, &pos, l->buf, sizeof(l->buf), &trunc)) {
+		long year;
+
+		if (trunc || l->buf[0] == '#' || trim(l->buf)[0] == '\0')
+			continue;
+		split(l, ',');
+		if (l->n < 5 || !zone_or_country(trim(l->f[0]), zone))
+			continue;
+		year = strtol(trim(l->f[1]), NULL, 10);
+		if (year <= best)
+			continue;
+		best = year;
+		rc = strcasecmp(trim(l->f[2]), "yes") == 0;
+		snprintf(info, ilen, "%s %ld", trim(l->f[4]), year);
+	}
+	free(l);
+	return rc;
 }
 
 /* ---- cost ---- */

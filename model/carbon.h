@@ -16,11 +16,17 @@
  * Market-based (GHG Protocol Scope 2 hierarchy): instruments passing the
  * quality criteria (same market, vintage inside the reporting period,
  * cancelled for us, not for another site, counted once) cover consumption
- * pro rata; the remainder takes the supplier-specific factor, else the
- * residual mix (AIB: CO2 only; 0 means "none", never 0), else the grid
- * average; the step used is named.  Hourly instruments give a matching
+ * pro rata over the period's consumption, stated or computed (the window
+ * holds the instrument's period), never assumed, and never beyond what
+ * finalised reports left of them (claimed_kwh, model/claims.h); the
+ * remainder takes the supplier-specific factor, else the residual mix
+ * (AIB: CO2 only; 0 means "none", never 0), else the grid average, the
+ * step used named and the grid average flagged when the zone publishes a
+ * residual mix that was not given.  Each factor has a basis (CO2, CO2e);
+ * a result combining both is "mixed".  Hourly instruments give a matching
  * score: share of consumption matched by contracted clean energy in the
- * same hour (no carry-over between hours).
+ * same hour (no carry-over between hours), and with the grid's hourly
+ * carbon-free share a 24/7 CFE score.
  * Allocation: a site's market-based result is split over parts of its
  * consumption (node classes) in proportion to their kWh, so each part has
  * the site's coverage, the parts' covered kWh add up to the site's (never
@@ -36,7 +42,9 @@
 #include "../collector/lib/clock.h"
 #include "../collector/lib/err.h"
 
-enum hourly_kind { HOURLY_INTENSITY, HOURLY_PRICE };
+/* HOURLY_CFE: the grid's carbon-free share (a CFE% / "Low Carbon
+ * Percentage" column, stored 0..1). */
+enum hourly_kind { HOURLY_INTENSITY, HOURLY_PRICE, HOURLY_CFE };
 
 struct hourly_point {
 	wp_time	 t;		/* UTC hour start */
@@ -90,7 +98,10 @@ struct carbon_instrument {
 	char	 cancelled_for[64];	/* "" not cancelled */
 	char	 site[64];		/* "" any of ours */
 	wp_time	 hour;			/* hourly record: hour start, else 0 */
-	int	 line;
+	char	 gas[8];		/* factor's basis: "CO2e" (default), "CO2" */
+	double	 claimed_kwh;		/* already claimed by finalised reports
+					   (the ledger, carbon_claims_apply) */
+	int	 line;			/* CSV line, or config line */
 };
 
 /* Parses an instruments CSV.  Caller frees *out with free(). */
@@ -102,10 +113,22 @@ struct market_opts {
 	const char *holder;		/* who instruments must be cancelled for */
 	const char *site;		/* this site's name */
 	wp_time	 period_start, period_end;	/* reporting period */
-	double	 period_kwh;	/* consumption of the period; <= 0: ours */
+	/* the report's window; 0/0: the whole reporting period */
+	wp_time	 window_start, window_end;
+	double	 period_kwh;	/* stated consumption of the period; <= 0:
+				   none stated (then an instrument counts only
+				   when the window covers its whole period) */
 	double	 supplier_factor;	/* < 0 or NAN: none */
 	double	 residual_factor;	/* NAN: none given; 0: "none" */
 	double	 grid_average;		/* g/kWh; < 0 or NAN: none */
+	/* the factors' basis: "CO2" or "CO2e" (NULL: CO2e; residual: CO2) */
+	const char *supplier_gas, *residual_gas, *grid_gas;
+	/* the zone has a published residual mix (etc/residual-mix/) */
+	bool	 residual_published;
+	double	*claim_kwh;	/* n_in slots: each instrument's kWh claimed
+				   by this result, or NULL */
+	/* the grid's hourly carbon-free share (HOURLY_CFE), or NULL */
+	const struct hourly_series *grid_cfe;
 };
 
 #define MARKET_REJECTS	16
@@ -125,12 +148,36 @@ struct market_result {
 	double	 hourly_matching;	/* 0..1, NAN without hourly data */
 	size_t	 hourly_gap_hours;	/* hours with load, no hourly record */
 	bool	 residual_zero_ignored;	/* a 0 residual mix seen as "none" */
+	/* grid average used although the zone publishes a residual mix that
+	 * was not given (the missing input: site.market.residual_mix) */
+	bool	 residual_missing;
+	bool	 grid_average_used;	/* remainder at the grid average */
+	const char *period_source;	/* "stated", "computed" or NULL */
+	size_t	 unprorated;		/* rejected: period consumption unknown */
+	size_t	 exhausted;		/* rejected: fully claimed (ledger) */
+	double	 claimable_kwh;		/* accepted kWh not yet claimed */
+	/* basis of the figure: "CO2", "CO2e", or "mixed" (factors of both
+	 * bases combined: gas_mixed, to be warned) */
+	const char *gas;
+	bool	 gas_mixed;
+	/* 24/7 CFE score (0..1; NAN without an hourly CFE series): per hour,
+	 * load matched by the hour's contracted clean energy plus the grid's
+	 * carbon-free share of the rest, over the load; no carry-over */
+	double	 cfe_score;
+	size_t	 cfe_gap_hours;	/* hours with load and no grid share */
 };
 
 /*
  * consumption_kwh: this report's consumption; kwh_h/n/origin: its hourly
  * split (may be NULL/0: no hourly matching).  0, or -1 when no factor at
  * all is available for the remainder.
+ * Each accepted instrument's share of this window: its volume x window /
+ * period consumption when the period's consumption is stated; all of it
+ * when the window covers the instrument's whole period (vintage inside
+ * the reporting period, or its hour) so the window's consumption is the
+ * period's; otherwise it is rejected (never assumed).  The share is
+ * capped by what the ledger leaves (volume - claimed_kwh), and all
+ * shares together by the consumption.
  */
 int	 carbon_market(const struct carbon_instrument *in, size_t n_in,
 	    double consumption_kwh, const double *kwh_h, size_t n,
@@ -156,6 +203,23 @@ struct market_share {
 int	 carbon_market_allocate(const struct market_result *site,
 	    const double *kwh, size_t n, struct market_share *out,
 	    struct wp_err *err);
+
+/* The residual-mix step's basis is CO2 unless said: AIB's are CO2 only. */
+#define CARBON_GAS_CO2		"CO2"
+#define CARBON_GAS_CO2E		"CO2e"
+
+/* "co2"/"CO2" -> CARBON_GAS_CO2, "co2e" -> CARBON_GAS_CO2E, else NULL. */
+const char *carbon_gas(const char *s);
+
+/*
+ * Looks zone up in a list of published residual mixes (CSV "zone,year,
+ * published,factor_g_co2_per_kwh,source"; '#' lines are comments): the
+ * zone itself, or its country (the part before '-': "DK-DK1" is DK); the
+ * latest year wins.  Returns 1 (published: year and source into info), 0
+ * (listed as having none), -1 (not listed, or a malformed list).
+ */
+int	 carbon_residual_published(const char *buf, size_t len,
+	    const char *zone, char *info, size_t ilen);
 
 struct cost_result {
 	double	 amount;

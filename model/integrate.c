@@ -99,18 +99,26 @@ refuse(struct integ *g, int reason, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Energy of the segment (t0,v0)-(t1,v1) over [x, y] inside it. */
+/* Energy of the segment (t0,v0)-(t1,v1) over [x, y] inside it: a
+ * counter's difference, or a gauge's trapezoid. */
 static double
-seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
-    double v1, wp_time x, wp_time y)
+kind_energy(int kind, wp_time t0, double v0, wp_time t1, double v1,
+    wp_time x, wp_time y)
 {
 	double dt = SEC(t1 - t0), vx, vy;
 
-	if (g->o.kind == WP_COUNTER)
+	if (kind == WP_COUNTER)
 		return (v1 - v0) * (SEC(y - x) / dt);
 	vx = v0 + (v1 - v0) * (SEC(x - t0) / dt);
 	vy = v0 + (v1 - v0) * (SEC(y - t0) / dt);
 	return (vx + vy) / 2 * SEC(y - x);
+}
+
+static double
+seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
+    double v1, wp_time x, wp_time y)
+{
+	return kind_energy(g->o.kind, t0, v0, t1, v1, x, y);
 }
 
 static void
@@ -281,6 +289,43 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 	return 0;
 }
 
+void
+integ_add_span_gone(struct integ *g, const struct integ_span *sp)
+{
+	bool inside;
+
+	if (integ_add_span(g, sp) == 0)
+		return;
+	integ_add(g, sp->t0, sp->v0, sp->pf0);
+	if (sp->n < 2 || sp->t1 <= sp->t0)
+		return;
+	inside = sp->t1 > g->o.from && sp->t0 < g->o.to;
+	if (inside && sp->refuse && g->o.kind == WP_COUNTER)
+		refuse(g, INTEG_RESET, "counter reset or step back inside the "
+		    "window (between %.0f and %.0f s after start)",
+		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));
+	if (inside && g->o.kind != WP_COUNTER && g->o.interval > 0 &&
+	    sp->max_gap > 3 * g->o.interval)
+		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
+		    "than 3 intervals of %.0f s)", SEC(sp->max_gap),
+		    SEC(g->o.interval));
+	if (inside && sp->max_gap > g->max_gap)
+		g->max_gap = sp->max_gap;
+	/* the rest as the interpolation between the two readings */
+	if (g->reason == INTEG_OK) {
+		wp_time iv = g->o.interval;
+
+		g->o.interval = 0;	/* the span's own gaps: checked above */
+		integ_add(g, sp->t1, sp->v1, 0);
+		g->o.interval = iv;
+	} else {
+		g->started |= sp->t1 <= g->o.from;
+		g->ended |= sp->t1 >= g->o.to;
+		g->prev_t = sp->t1;
+		g->prev_v = sp->v1;
+	}
+}
+
 int
 integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 {
@@ -344,4 +389,20 @@ integ_array(const struct integ_opts *o, const wp_time *t, const double *v,
 	rc = integ_finish(&g, res, err);
 	integ_fini(&g);
 	return rc;
+}
+
+double
+integ_run_add(struct integ_run *r, wp_time t, double v, wp_time interval)
+{
+	double e = 0;
+
+	if (!isfinite(v) || (r->valid && t <= r->t))
+		return 0;
+	if (r->valid && (interval <= 0 || t - r->t <= 3 * interval))
+		e = kind_energy(WP_GAUGE, r->t, r->v, t, v, r->t, t);
+	r->energy += e;
+	r->valid = true;
+	r->t = t;
+	r->v = v;
+	return e;
 }

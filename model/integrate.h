@@ -147,10 +147,38 @@ struct integ_span {
 bool	 integ_span_fits(const struct integ *g, const struct integ_span *sp);
 /* Adds a span that fits.  0, or -1 (it does not fit; nothing added). */
 int	 integ_add_span(struct integ *g, const struct integ_span *sp);
+/* A span that does not fit and whose readings are gone (a ledger slot
+ * whose raw records expired): its first reading is fed as a point, its
+ * last ends it, and inside the window what would have refused the
+ * window refuses it (a reset or step back, a gauge's gap longer than 3
+ * intervals), the reason the readings would give, without their exact
+ * time.  A span that could be fed whole is, by the interpolation between
+ * its first and last readings (the edge snaps to the slot). */
+void	 integ_add_span_gone(struct integ *g, const struct integ_span *sp);
 /* Convenience over arrays (tests, small series). */
 int	 integ_array(const struct integ_opts *o, const wp_time *t,
 	    const double *v, const uint32_t *pflags, size_t n,
 	    struct integ_result *res, struct wp_err *err);
 const char *integ_reason_name(int reason);
+
+/*
+ * A running energy from a power gauge, for a live cumulative (the
+ * exposition's gauge-estimated counters): the same trapezoid as a gauge
+ * window above, segment by segment, added up since the first reading.  A
+ * segment longer than 3 intervals (a window the report would refuse) adds
+ * nothing: the energy stays flat over the gap and goes on from the next
+ * reading.  Plain data; zeroed is empty.
+ */
+struct integ_run {
+	bool	 valid;		/* has a last reading */
+	wp_time	 t;		/* its time */
+	double	 v;		/* its value (W) */
+	double	 energy;	/* J since the first reading */
+};
+
+/* Feeds reading (t, v); one not after the last, or not finite, is
+ * ignored.  interval 0: no gap rule.  Returns the energy added. */
+double	 integ_run_add(struct integ_run *r, wp_time t, double v,
+	    wp_time interval);
 
 #endif

@@ -49,7 +49,8 @@
 enum report_role {
 	RR_NONE, RR_WALL, RR_WALL_P, RR_GPU_IB, RR_GPU_IB_P, RR_GPU_BMC,
 	RR_GPU_BMC_P, RR_LIMIT, RR_OUTLET, RR_OUTLET_P, RR_TOK_OUT, RR_TOK_IN,
-	RR_FAC, RR_IT
+	RR_FAC, RR_IT,
+	RR_INLET	/* a PDU's inlet energy: only for the drift watch */
 };
 
 /* A window's energy of a series: 0 with energy, or -1 refused. */
@@ -108,9 +109,19 @@ struct report_plan {
 struct report_site_data {
 	struct hourly_series grid;		/* site.grid.intensity_csv */
 	char	 grid_err[REPORT_WARN_MAX];
-	struct carbon_instrument *inst;		/* site.market.instruments_csv */
+	struct hourly_series cfe;		/* site.grid.cfe_csv */
+	char	 cfe_err[REPORT_WARN_MAX];
+	struct carbon_instrument *inst;		/* site.market.instruments and
+						   instruments_csv, their
+						   claimed_kwh from the ledger */
 	size_t	 n_inst;
 	char	 inst_err[REPORT_WARN_MAX];
+	char	 claims_err[REPORT_WARN_MAX];	/* the ledger unreadable */
+	/* the zone in etc/residual-mix/published.csv: 1 a residual mix is
+	 * published (source and year in residual_info), 0 none exists for
+	 * it (full disclosure), -1 the zone is not listed or no list */
+	int	 residual_published;
+	char	 residual_info[96];
 	struct hourly_series prices;		/* site.tariff.price_csv */
 	char	 price_err[REPORT_WARN_MAX];
 };
@@ -130,6 +141,7 @@ struct report_input {
 	struct report_series *const *ser;
 	size_t	 n_ser;
 	size_t	 segments_read, summaries_used;	/* journal scan */
+	size_t	 ledger_used;	/* ledger blocks taken */
 };
 
 /* A figure at one boundary. */

@@ -188,6 +188,27 @@ intensity_source(const struct hourly_series *gs, double yearly,
 	    "unstated");
 }
 
+/* The location-based figure's basis: an intensity CSV is gCO2eq; the
+ * yearly average is site.grid.gas; both used: mixed when they differ. */
+static void
+location_gas(const struct report_input *in, struct report *r,
+    const struct carbon_loc *cl)
+{
+	const char *yg = in->site->grid.gas;
+	struct report_carbon *cb = &r->carbon;
+
+	if (grid_series(in) == NULL)
+		cb->loc_gas = yg;
+	else if (cl->fallback_hours == 0 || strcmp(yg, CARBON_GAS_CO2E) == 0)
+		cb->loc_gas = CARBON_GAS_CO2E;
+	else {
+		cb->loc_gas = "mixed";
+		report_warn(&r->warnings, "location-based: hourly gCO2eq "
+		    "intensities combined with a CO2-only yearly average "
+		    "(site.grid.gas): the figure is labelled 'mixed'");
+	}
+}
+
 /* Location-based at boundary b over its hourly kWh. */
 static void
 site_location(const struct report_input *in, struct report *r, int b,
@@ -211,6 +232,7 @@ site_location(const struct report_input *in, struct report *r, int b,
 		cb->fallback_hours = cl.fallback_hours;
 		cb->g_per_kwh = cl.g_per_kwh;
 		intensity_source(gs, yearly, cb);
+		location_gas(in, r, &cl);
 		if (cl.fallback_hours)
 			report_warn(&r->warnings, "%zu hour(s) at the yearly "
 			    "average intensity (no hourly value)",
@@ -221,7 +243,7 @@ site_location(const struct report_input *in, struct report *r, int b,
 }
 
 /* The market options of the site for kwh_h: its grid average over those
- * hours, the reporting year of the window. */
+ * hours, the reporting year of the window, the window itself. */
 static void
 market_opts(const struct report_input *in, const struct report *r,
     const double *kwh_h, struct market_opts *mo)
@@ -237,15 +259,56 @@ market_opts(const struct report_input *in, const struct report *r,
 	    .supplier_factor = site->market.supplier_factor,
 	    .residual_factor = site->market.residual_factor,
 	    .grid_average = site->grid.yearly_g_per_kwh,
-	    .period_kwh = site->market.period_consumption_mwh * 1000 };
+	    .period_kwh = site->market.period_consumption_mwh * 1000,
+	    .window_start = r->from, .window_end = r->to,
+	    .supplier_gas = site->market.supplier_gas,
+	    .residual_gas = site->market.residual_gas,
+	    .grid_gas = site->grid.gas,
+	    .residual_published = in->data != NULL &&
+	    in->data->residual_published == 1 };
 	if (grid != NULL && carbon_location(grid, site->grid.yearly_g_per_kwh,
-	    kwh_h, r->hours.nh, r->hours.origin, &loc, NULL) == 0)
+	    kwh_h, r->hours.nh, r->hours.origin, &loc, NULL) == 0) {
 		mo->grid_average = loc.g_per_kwh;
+		mo->grid_gas = r->carbon.loc_gas;
+	}
 	gmtime_r(&s, &tm);
 	mo->period_start = (wp_time)timegm(&(struct tm){ .tm_year =
 	    tm.tm_year, .tm_mday = 1 }) * WP_SEC;
 	mo->period_end = (wp_time)timegm(&(struct tm){ .tm_year = tm.tm_year +
 	    1, .tm_mday = 1 }) * WP_SEC;
+}
+
+/* Why the remainder is at the grid average, into cb->remainder_flag, and
+ * the warning when an input is missing. */
+static void
+remainder_flag(const struct report_input *in, struct report *r,
+    const struct market_result *res)
+{
+	const struct report_site_data *d = in->data;
+	struct report_carbon *cb = &r->carbon;
+	const char *info = d != NULL && d->residual_info[0] ? d->residual_info :
+	    "etc/residual-mix/published.csv";
+
+	cb->residual_published = d != NULL ? d->residual_published : -1;
+	if (!res->grid_average_used)
+		return;
+	if (res->residual_missing) {
+		snprintf(cb->remainder_flag, sizeof(cb->remainder_flag),
+		    "grid average used although zone %s publishes a residual "
+		    "mix (%s): site.market.residual_mix is missing", cb->zone,
+		    info);
+		report_warn(&r->warnings, "market-based: %s; the GHG Protocol "
+		    "Scope 2 hierarchy puts the residual mix before the grid "
+		    "average", cb->remainder_flag);
+	} else if (cb->residual_published == 0)
+		snprintf(cb->remainder_flag, sizeof(cb->remainder_flag),
+		    "grid average: no residual mix exists for zone %s (%s)",
+		    cb->zone, info);
+	else
+		snprintf(cb->remainder_flag, sizeof(cb->remainder_flag),
+		    "grid average: no residual mix given%s for zone %s",
+		    cb->residual_published == -1 ? " or known to be published" :
+		    "", cb->zone);
 }
 
 /* The market-based details (wall boundary). */
@@ -258,21 +321,68 @@ market_details(const struct report_input *in, struct report *r,
 
 	cb->mres = *res;
 	cb->instruments_mwh = res->instrument_kwh / 1000;
+	cb->mk_gas = res->gas;
 	if (res->residual_zero_ignored)
 		report_warn(&r->warnings, "residual mix factor 0 read as 'none "
 		    "published' (AIB), not as zero");
+	if (res->gas_mixed)
+		report_warn(&r->warnings, "market-based: factors of different "
+		    "bases combined (CO2-only and CO2e): the figure is labelled "
+		    "'mixed'; state the bases (gas:) or use factors of one");
+	if (res->unprorated)
+		report_warn(&r->warnings, "market-based: %zu instrument(s) not "
+		    "counted: the window covers part of their vintage and the "
+		    "period's consumption is not stated "
+		    "(site.market.period_consumption_mwh)", res->unprorated);
+	remainder_flag(in, r, res);
 	if (!m->residual_set)
 		return;
 	cb->residual_set = true;
 	cb->residual_source = m->residual_source ? m->residual_source :
 	    "unstated";
 	cb->residual_year = m->residual_year;
-	snprintf(cb->residual_mix, sizeof(cb->residual_mix), "%s %s (CO2 "
+	snprintf(cb->residual_mix, sizeof(cb->residual_mix), "%s %s (%s "
 	    "only)", cb->residual_source, m->residual_year ? m->residual_year :
-	    "");
+	    "", m->residual_gas);
 }
 
-/* Market-based at boundary b over kwh_h into res.  0, or -1 (warned). */
+/* The claims of the result at boundary b (claim: each instrument's kWh)
+ * into cb->claims.  0, or -1 out of memory. */
+static int
+keep_claims(const struct report_site_data *d, struct report *r, int b,
+    const double *claim)
+{
+	struct report_carbon *cb = &r->carbon;
+	size_t i;
+
+	free(cb->claims);
+	cb->claims = NULL;
+	cb->n_claims = 0;
+	cb->claims_bnd = b;
+	if (d == NULL || d->n_inst == 0)
+		return 0;
+	if ((cb->claims = calloc(d->n_inst, sizeof(*cb->claims))) == NULL)
+		return -1;
+	for (i = 0; i < d->n_inst; i++) {
+		struct report_claim *c = &cb->claims[cb->n_claims];
+		double left;
+
+		if (!(claim[i] > 0))
+			continue;
+		left = d->inst[i].mwh * 1000 - d->inst[i].claimed_kwh -
+		    claim[i];
+		snprintf(c->id, sizeof(c->id), "%s", d->inst[i].id);
+		c->hour = d->inst[i].hour;
+		c->kwh = claim[i];
+		c->left_kwh = left > 0 ? left : 0;
+		c->volume_kwh = d->inst[i].mwh * 1000;
+		cb->n_claims++;
+	}
+	return 0;
+}
+
+/* Market-based at boundary b over kwh_h into res.  0, -1 (warned), or -2
+ * out of memory. */
 static int
 site_market(const struct report_input *in, struct report *r, int b,
     const double *kwh_h, struct market_result *res)
@@ -281,21 +391,36 @@ site_market(const struct report_input *in, struct report *r, int b,
 	struct market_opts mo;
 	struct wp_err e = { 0 };
 	double kwh = hours_sum(kwh_h, r->hours.nh);
+	double *claim = calloc(d != NULL && d->n_inst ? d->n_inst : 1,
+	    sizeof(double));
+	int rc;
 
+	if (claim == NULL)
+		return -2;
 	market_opts(in, r, kwh_h, &mo);
-	if (d != NULL && d->inst_err[0] != '\0')
+	mo.claim_kwh = claim;
+	mo.grid_cfe = d != NULL && d->cfe.n > 0 ? &d->cfe : NULL;
+	if (b == REPORT_C_WALL && d != NULL && d->inst_err[0] != '\0')
 		report_warn(&r->warnings, "instruments: %s", d->inst_err);
+	if (b == REPORT_C_WALL && d != NULL && d->cfe_err[0] != '\0')
+		report_warn(&r->warnings, "CFE series: %s", d->cfe_err);
+	if (b == REPORT_C_WALL && d != NULL && d->claims_err[0] != '\0')
+		report_warn(&r->warnings, "instrument ledger: %s",
+		    d->claims_err);
 	if (carbon_market(d ? d->inst : NULL, d ? d->n_inst : 0, kwh, kwh_h,
 	    r->hours.nh, r->hours.origin, &mo, res, &e) == -1) {
 		report_warn(&r->warnings, "market-based (%s): %s",
 		    report_carbon_bnd(b), e.msg);
+		free(claim);
 		return -1;
 	}
 	r->carbon.mk_ok[b] = true;
 	r->carbon.mk[b] = pair(res->g, r->out, kwh, res->coverage);
 	if (b == REPORT_C_WALL)
 		market_details(in, r, res);
-	return 0;
+	rc = keep_claims(d, r, b, claim) == -1 ? -2 : 0;
+	free(claim);
+	return rc;
 }
 
 /* Location- and market-based at both boundaries, site and classes. */
@@ -321,8 +446,15 @@ carbon_bounds(const struct report_input *in, struct report *r)
 		if (b == REPORT_C_FACILITY && isnan(r->pue.value))
 			continue;
 		site_location(in, r, b, hb[b], buf);
-		if (site_market(in, r, b, hb[b], &res) == 0 && cb->n_cls > 0)
-			rc = class_market(r, &res, b, buf);
+		switch (site_market(in, r, b, hb[b], &res)) {
+		case 0:
+			if (cb->n_cls > 0)
+				rc = class_market(r, &res, b, buf);
+			break;
+		case -2:
+			rc = -1;
+			break;
+		}
 	}
 	free(buf);
 	return rc;
@@ -406,6 +538,9 @@ report_carbon_build(const struct report_input *in, struct report *r)
 	cb->nodes = in->n_nodes;
 	cb->out = r->out;
 	cb->resolution_s = NAN;
+	cb->loc_gas = site->grid.gas;
+	cb->mk_gas = CARBON_GAS_CO2E;
+	cb->residual_published = -1;
 	if (carbon_bounds(in, r) == -1)
 		return -1;
 	return site->tariff.set ? cost_build(in, r) : 0;
@@ -415,5 +550,6 @@ void
 report_carbon_free(struct report *r)
 {
 	free(r->carbon.cls);
+	free(r->carbon.claims);
 	free(r->cost.cls);
 }

@@ -4,7 +4,9 @@
  * boundary: location-based from each UTC hour's energy and intensity
  * (carbon_location), market-based from the site's contractual instruments
  * with the remainder at the supplier factor, residual mix or grid average
- * (carbon_market), split over the classes in proportion to their
+ * (carbon_market; the grid average flagged, the bases labelled, the
+ * instruments' claims kept for the ledger), split over the classes in
+ * proportion to their
  * consumption (carbon_market_allocate), and the cost of the hourly energy
  * at the facility boundary when a PUE is known, else the wall.  Needs the
  * whole wall boundary and a site with a zone and grid or market data.
@@ -44,6 +46,15 @@ struct report_carbon_class {
 	bool	 market_first;	/* its market figures came before location */
 };
 
+/* One instrument's claim by this report. */
+struct report_claim {
+	char	 id[64];
+	wp_time	 hour;			/* hourly record, else 0 */
+	double	 kwh;			/* claimed by this report */
+	double	 left_kwh;		/* left after it */
+	double	 volume_kwh;		/* the instrument's volume */
+};
+
 struct report_carbon {
 	const char *site_name;		/* or NULL */
 	const char *zone;
@@ -66,6 +77,19 @@ struct report_carbon {
 	char	 residual_mix[160];
 	const char *residual_source;	/* "unstated" when not given */
 	const char *residual_year;	/* or NULL */
+	/* the bases: "CO2", "CO2e" or "mixed" (warned) */
+	const char *loc_gas, *mk_gas;
+	/* market remainder at the grid average: why, for every output
+	 * ("" when the remainder is not at the grid average) */
+	char	 remainder_flag[224];
+	int	 residual_published;	/* as report_site_data's */
+	/* the claims this report makes on the instruments (at claims_bnd:
+	 * the facility when a PUE is known, else the wall), what
+	 * --finalise records in the ledger */
+	struct report_claim *claims;
+	size_t	 n_claims;
+	int	 claims_bnd;
+	bool	 finalised;		/* recorded (set by the I/O layer) */
 	struct report_carbon_class *cls;	/* every class slot */
 	size_t	 n_cls;
 };

@@ -304,6 +304,7 @@ report_disclose_build(const struct report_input *in,
 	policies(in, r);
 	d->segments_read = in->segments_read;
 	d->summaries_used = in->summaries_used;
+	d->ledger_used = in->ledger_used;
 	if (in->rq == NULL)
 		return 0;
 	d->has_requests = true;

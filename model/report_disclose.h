@@ -90,6 +90,7 @@ struct report_disclosure {
 	char	*partial[BND_N];	/* partial boundaries' text, or NULL */
 	const char *facility_method;
 	size_t	 segments_read, summaries_used;
+	size_t	 ledger_used;
 	bool	 has_requests;
 	struct report_dist isl, osl;
 	size_t	 requests, request_log_bad_lines;

@@ -19,6 +19,9 @@ report_site_init(struct report_site *s)
 	s->grid.yearly_g_per_kwh = -1;
 	s->market.supplier_factor = NAN;
 	s->market.residual_factor = NAN;
+	s->market.residual_gas = CARBON_GAS_CO2;
+	s->market.supplier_gas = CARBON_GAS_CO2E;
+	s->grid.gas = CARBON_GAS_CO2E;
 	s->tariff.price = NAN;
 	s->tariff.currency = REPORT_CURRENCY;
 }

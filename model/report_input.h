@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "../collector/lib/clock.h"
+#include "carbon.h"
 
 #define REPORT_CURVE_TOLERANCE	0.05		/* report.curve_tolerance */
 #define REPORT_RUN_GAP		(30 * WP_SEC)	/* report.run_gap */
@@ -100,8 +101,11 @@ struct report_settings {
 struct report_grid {
 	bool		 set;
 	const char	*intensity_csv;	/* path as written, or NULL */
+	const char	*cfe_csv;	/* hourly carbon-free share, or NULL */
 	const char	*basis;		/* "direct", "lifecycle" or NULL */
 	double		 yearly_g_per_kwh;	/* -1: none */
+	const char	*gas;		/* the yearly average's basis: CO2, CO2e
+					   (default) */
 };
 
 /* site.market */
@@ -115,6 +119,12 @@ struct report_market {
 	double		 residual_factor;	/* NAN: none */
 	const char	*residual_source;	/* or NULL */
 	const char	*residual_year;		/* or NULL */
+	const char	*residual_gas;		/* default CO2 (AIB's basis) */
+	const char	*supplier_gas;		/* default CO2e */
+	/* site.market.instruments: the ledger's entries written in the
+	 * config (owned by the config; line = the entry's line) */
+	struct carbon_instrument *instruments;
+	size_t		 n_instruments;
 };
 
 /* site.tariff */

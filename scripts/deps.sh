@@ -2,7 +2,9 @@
 # deps.sh - install the Debian packages wattpath needs to build, test and
 # demo, if any is missing.  As root it runs apt-get (after apt-get update
 # when a package is not found); otherwise it prints the exact command.
-# Usage: scripts/deps.sh [build|check|demo|bench]
+# Usage: scripts/deps.sh [build|check|demo|bench|deb]
+# deb: what `make deb` and `make deb-test` need (debhelper, lintian); not in
+# the check set.
 # check: clang with libclang-rt-dev, whose libclang-rt-14-dev (Debian 12)
 # carries libFuzzer and the sanitizer runtimes: without it 490-fuzz-short
 # skips, which fails make check.
@@ -14,10 +16,12 @@ socat python3-yaml python3-serial-asyncio openssl curl clang libclang-rt-dev pro
 chromium procps psmisc"
 demo="$build rrdtool openssl curl python3"
 bench="$check collectd-core libyajl2"
+deb="$build debhelper dpkg-dev fakeroot lintian libcmocka-dev"
 case "${1:-check}" in
 build) want=$build ;;
 demo) want=$demo ;;
 bench) want=$bench ;;
+deb) want=$deb ;;
 *) want=$check ;;
 esac
 missing=""

@@ -28,7 +28,14 @@ struct sim_args {
 	const char	*pdu_profile;
 	const char	*meter_map;
 	const char	*maps_dir;	/* collector.maps_dir, or NULL */
+	int		 drift_bmc;	/* node whose BMC drifts, -1 none */
+	int		 dead_outlet;	/* node whose A outlet dies, -1 none */
+	double		 fault_at;	/* NAN: the start (serve), --from */
 };
+
+struct sim_srv;
+/* Sets a's faults on s (sim_srv.c); -1 when a node is out of range. */
+int	 sim_srv_faults(struct sim_srv *s, const struct sim_args *a);
 
 int	 sim_cmd_serve(const struct sim_args *a);	/* sim_serve.c */
 int	 sim_cmd_truth(const struct sim_args *a);	/* sim_truth.c */

@@ -214,6 +214,7 @@ pdu_poll(struct hist *h, int p, double t)
 		sim_node_power(nd, t, 1.0, &c);
 		snprintf(series, sizeof(series), "outlet/%d/power", nd->outlet);
 		add(h, series, WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+		    sim_srv_outlet_dead(&h->s, i, p, t) ? 0 :
 		    round(c.wall * sim_outlet_share(nd, p)), 0, "W", 1);
 	}
 	sim_pdu_name(f, p, name, sizeof(name));
@@ -366,7 +367,9 @@ sim_cmd_history(const struct sim_args *a)
 		snprintf(h->s.user, sizeof(h->s.user), "monitor");
 		snprintf(h->s.pass, sizeof(h->s.pass), "not-served");
 		snprintf(h->s.community, sizeof(h->s.community), "not-served");
-		rc = run(h, a);
+		rc = sim_srv_faults(&h->s, a) == -1 ? (fprintf(stderr,
+		    "wattpath-sim: fault on a node out of range\n"), 2) :
+		    run(h, a);
 	}
 	sim_srv_fini(&h->s);
 	free(h->v);

@@ -56,6 +56,9 @@ static const struct option long_opts[] = {
 	{ "pdu-profile", required_argument, NULL, 'R' },
 	{ "meter-map", required_argument, NULL, 'M' },
 	{ "maps-dir", required_argument, NULL, 'E' },
+	{ "drift-bmc", required_argument, NULL, 'W' },
+	{ "dead-outlet", required_argument, NULL, 'O' },
+	{ "fault-at", required_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -128,6 +131,14 @@ opt_fleet(struct sim_args *a, int c, const char *v)
 	case 'k':
 		a->kwh_step = strtod(v, NULL);
 		return a->kwh_step > 0 && a->kwh_step <= 10 ? 0 : -1;
+	case 'W':
+		return parse_long(v, 0, 59999, &n) ? -1 :
+		    (a->drift_bmc = (int)n, 0);
+	case 'O':
+		return parse_long(v, 0, 59999, &n) ? -1 :
+		    (a->dead_outlet = (int)n, 0);
+	case 'A':
+		return parse_time(v, &a->fault_at);
 	}
 	return 1;
 }
@@ -223,6 +234,8 @@ defaults(struct sim_args *a)
 	a->meter_map = "eastron-sdm630";
 	a->from = a->to = NAN;
 	a->start = NAN;
+	a->drift_bmc = a->dead_outlet = -1;
+	a->fault_at = NAN;
 }
 
 static int
@@ -240,7 +253,9 @@ usage(FILE *f)
 	    "[fleet options]\n"
 	    "fleet options: --nodes 16 --racks 2 --pdus 4 --meters 3 --seed 1 "
 	    "--profile mix|seed|bursty|steady|idle "
-	    "--shape mix|joules|kwh|watts|legacy --kwh-step 0.01 --shared 0\n");
+	    "--shape mix|joules|kwh|watts|legacy --kwh-step 0.01 --shared 0\n"
+	    "faults (serve, history): --drift-bmc N --dead-outlet N "
+	    "--fault-at T\n");
 	return f == stdout ? 0 : 2;
 }
 

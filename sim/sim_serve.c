@@ -176,6 +176,12 @@ sim_cmd_serve(const struct sim_args *a)
 	s.port_base = a->port_base;
 	s.kwh_step = a->kwh_step;
 	s.snmp_max_get = a->snmp_max_get;
+	if (sim_srv_faults(&s, a) == -1) {
+		fprintf(stderr, "wattpath-sim: fault on a node out of range\n");
+		sim_srv_fini(&s);
+		sim_fleet_free(f);
+		return 2;
+	}
 	snprintf(s.user, sizeof(s.user), "monitor");
 	random_hex(s.pass, 12);
 	random_hex(s.community, 8);

@@ -161,7 +161,8 @@ outlet_vals(struct sim_snmp *p, int pdu, int o, double t, double *pw,
 		if (nd->outlet != o || (nd->pdu_a != pdu && nd->pdu_b != pdu))
 			continue;
 		sim_node_power(nd, t, 1.0, &c);
-		*pw = c.wall * sim_outlet_share(nd, pdu);
+		*pw = sim_srv_outlet_dead(p->s, i, pdu, t) ? 0 :
+		    c.wall * sim_outlet_share(nd, pdu);
 		*ej = sim_srv_outlet_counter(p->s, i, pdu, t);
 		return;
 	}

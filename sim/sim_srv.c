@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim_cmd.h"
 #include "sim_srv.h"
 
 #define DAY	86400.0
@@ -100,6 +101,8 @@ sim_srv_init(struct sim_srv *s, const struct sim_fleet *f, double start)
 
 	s->f = f;
 	s->start = start;
+	s->drift_bmc = s->dead_outlet = -1;
+	s->fault_at = start;
 	s->ns = calloc(f->o.nodes, sizeof(*s->ns));
 	s->pdu_base = calloc(f->o.pdus + 1, sizeof(*s->pdu_base));
 	if (s->ns == NULL || s->pdu_base == NULL)
@@ -150,11 +153,20 @@ sim_srv_meter_power(const struct sim_srv *s, int m, double t)
 	return sim_meter_energy(s->f, m, t - 1.0, t);
 }
 
+int
+sim_srv_outlet_dead(const struct sim_srv *s, int n, int p, double t)
+{
+	return n == s->dead_outlet && p == s->f->node[n].pdu_a &&
+	    t > s->fault_at;
+}
+
 double
 sim_srv_outlet_counter(const struct sim_srv *s, int n, int p, double t)
 {
 	struct sim_cum c;
 
+	if (sim_srv_outlet_dead(s, n, p, t))
+		t = s->fault_at;
 	sim_node_cum(&s->f->node[n], t, &c);
 	return (c.wall - s->ns[n].at_pdu.wall) *
 	    sim_outlet_share(&s->f->node[n], p);
@@ -166,6 +178,35 @@ sim_srv_pdu_counter(const struct sim_srv *s, int p, double t)
 	return s->pdu_base[p] + sim_pdu_energy(s->f, p, s->start, t);
 }
 
+/* The drifting BMC's gain at t (0 before the fault). */
+static double
+drift_gain(const struct sim_srv *s, double t)
+{
+	double x = (t - s->fault_at) / SIM_DRIFT_RAMP;
+
+	return SIM_DRIFT * (x <= 0 ? 0 : x >= 1 ? 1 : x);
+}
+
+/* The extra energy the drifting BMC has counted by t: its gain over 10 s
+ * steps (at each step's middle) times the energy of the step. */
+static double
+drift_extra(const struct sim_srv *s, const struct sim_node *nd, double t)
+{
+	double a = s->fault_at, end = fmin(t, a + SIM_DRIFT_RAMP), x = 0, b;
+	struct sim_cum c;
+
+	for (; a < end; a = b) {
+		b = fmin(a + 10, end);
+		sim_node_energy(nd, a, b, &c);
+		x += drift_gain(s, (a + b) / 2) * c.wall;
+	}
+	if (t > end) {
+		sim_node_energy(nd, end, t, &c);
+		x += SIM_DRIFT * c.wall;
+	}
+	return x;
+}
+
 void
 sim_srv_bmc_vals(const struct sim_srv *s, int i, double t,
     struct sim_bmc_vals *v)
@@ -173,13 +214,16 @@ sim_srv_bmc_vals(const struct sim_srv *s, int i, double t,
 	const struct sim_node *nd = &s->f->node[i];
 	struct sim_cum c;
 
+	double k = i == s->drift_bmc ? drift_gain(s, t) : 0;
+	double x = i == s->drift_bmc ? drift_extra(s, nd, t) : 0;
+
 	sim_node_power(nd, t, 1.0, &c);
-	v->watts = round(c.wall * 10) / 10;
+	v->watts = round(c.wall * (1 + k) * 10) / 10;
 	sim_node_cum(nd, t, &c);
-	v->joules = floor(c.wall - s->ns[i].at_bmc.wall);
+	v->joules = floor(c.wall - s->ns[i].at_bmc.wall + x);
 	v->kwh = floor(v->joules / 3.6e6 / s->kwh_step) * s->kwh_step;
 	sim_node_power(nd, t, 60.0, &c);
-	v->avg60 = round(c.wall * 10) / 10;
+	v->avg60 = round(c.wall * (1 + k) * 10) / 10;
 }
 
 double
@@ -233,4 +277,17 @@ sim_gpu_uuid(const struct sim_srv *s, int i, int g, char *buf,
 	    (unsigned)(sim_hash(seed, i, 50 + g) & 0xffff), g, 0x4000 | g,
 	    (unsigned long long)(sim_hash(seed, i, 60 + g) &
 	    0xffffffffffffULL));
+}
+
+int
+sim_srv_faults(struct sim_srv *s, const struct sim_args *a)
+{
+	if (a->drift_bmc >= s->f->o.nodes || a->dead_outlet >= s->f->o.nodes ||
+	    (a->dead_outlet >= 0 && s->f->node[a->dead_outlet].pdu_a < 0))
+		return -1;
+	s->drift_bmc = a->drift_bmc;
+	s->dead_outlet = a->dead_outlet;
+	if (!isnan(a->fault_at))
+		s->fault_at = a->fault_at;
+	return 0;
 }

@@ -48,6 +48,12 @@ struct sim_srv {
 	double		 t_meter;	/* meters' reset epoch */
 	struct sim_fac	 meter_base;	/* energy from t_meter to start */
 	double		*pdu_base;	/* inlet energy from t_meter to start */
+	/* faults (issue 23): from fault_at, node drift_bmc's BMC reads high,
+	 * ramping to +SIM_DRIFT over SIM_DRIFT_RAMP s (energy and power), and
+	 * node dead_outlet's outlet on its first PDU stops metering (counter
+	 * frozen, power 0) while the PDU's inlet still counts it; -1 none */
+	int		 drift_bmc, dead_outlet;
+	double		 fault_at;
 	pthread_mutex_t	 lock;		/* sessions */
 	struct sim_session *sess;
 	uint32_t	 next_sess;
@@ -79,6 +85,11 @@ void		 sim_srv_fini(struct sim_srv *s);
 double		 sim_srv_meter_counter(const struct sim_srv *s, int m, double t);
 /* Average meter power over [t - 1, t]. */
 double		 sim_srv_meter_power(const struct sim_srv *s, int m, double t);
+#define SIM_DRIFT	0.05
+#define SIM_DRIFT_RAMP	3600.0
+/* True when node n's outlet on pdu p no longer meters at t. */
+int		 sim_srv_outlet_dead(const struct sim_srv *s, int n, int p,
+		    double t);
 /* Outlet counter (J) of node n on pdu p at t. */
 double		 sim_srv_outlet_counter(const struct sim_srv *s, int n, int p,
 		    double t);

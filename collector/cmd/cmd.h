@@ -15,10 +15,12 @@
 int	 cmd_run(int argc, char **argv);		/* run_cmd.c */
 int	 cmd_check_config(int argc, char **argv);	/* conf_cmd.c */
 int	 cmd_journal(int argc, char **argv);		/* journal_cmd.c */
+int	 cmd_ledger(int argc, char **argv);		/* journal_cmd.c */
 int	 cmd_probe(int argc, char **argv);		/* probe_cmd.c */
 int	 cmd_report(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_curve(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_graph(int argc, char **argv);		/* graph_cmd.c */
+int	 cmd_calibrate(int argc, char **argv);	/* drift_cmd.c, also drift */
 
 /* help.c: every command's synopsis to f; one command's synopsis, with
  * every option when full, to f (0, or -1 when there is no such command). */

@@ -62,12 +62,16 @@ static const struct help helps[] = {
 	    "                       and --to its first start to its last end\n"
 	    "  --runs N             statistics over N runs (1..64)\n"
 	    "  --idle-from T, --idle-to T  the idle window (default report.idle)\n"
-	    "  --period P           hour, day, month or year: only that PUE period\n"
+	    "  --period P           hour, day, month or year: only that PUE period;\n"
+	    "                       month or year: the table by calendar month\n"
+	    "                       (--from 2026 alone: that year)\n"
 	    "  --format F           json (default), md or csv\n"
 	    "  --carbon-csv FILE    also the sustainability CSV to FILE (-: only\n"
 	    "                       that, to stdout)\n"
 	    "  --showback-csv FILE  also the per-tenant and per-model CSV to\n"
 	    "                       FILE (-: only that, to stdout)\n"
+	    "  --finalise           record the report's instrument claims in the\n"
+	    "                       ledger under data_dir (no MWh claimed twice)\n"
 	    "Exits 1 when the report has no figure at all.\n", true },
 	{ "curve", "curve -c FILE (--node N | --class C) --from T --to T "
 	    "[options]",
@@ -87,12 +91,32 @@ static const struct help helps[] = {
 	    "  -o, --output FILE    the image; .svg gives SVG, else PNG\n", true },
 	{ "journal", "journal (verify | export) (-c FILE | --dir DIR) "
 	    "[--from T] [--to T]",
-	    "verify checks the hash chain of every segment (exit 1 at the first\n"
-	    "break); export writes the records as CSV to stdout.\n"
+	    "verify checks the hash chain of every segment and the ledger beside\n"
+	    "the journal (exit 1 at the first break); export writes the records\n"
+	    "as CSV to stdout.\n"
 	    "  -c FILE              the journal under this config's data_dir\n"
 	    "  --dir DIR            a journal directory\n"
 	    "  --from T, --to T     export: the window (default: everything)\n",
 	    true },
+	{ "ledger", "ledger rebuild (-c FILE | --dir DIR)",
+	    "Recomputes the long-term ledger (data_dir/ledger) from the raw\n"
+	    "journal that exists, keeps the blocks of expired segments, then\n"
+	    "verifies it.\n"
+	    "  -c FILE              the ledger under this config's data_dir\n"
+	    "  --dir DIR            a journal directory (its ledger beside it)\n",
+	    false },
+	{ "calibrate", "calibrate -c FILE --from T --to T [--format text|json]",
+	    "The pairs of instruments that measure the same energy (wall and\n"
+	    "outlets, outlets and inlet, inlets and IT meter, GPUs in-band and\n"
+	    "BMC): ratios, spreads and drift per window (docs/drift.md).\n"
+	    "  -c, --config FILE    the configuration (drift: block)\n"
+	    "  --from T, --to T     the period\n"
+	    "  --format F           text (default) or json\n", true },
+	{ "drift", "drift -c FILE --from T --to T [--format text|json]",
+	    "The same as calibrate.\n"
+	    "  -c, --config FILE    the configuration (drift: block)\n"
+	    "  --from T, --to T     the period\n"
+	    "  --format F           text (default) or json\n", true },
 	{ "version", "version", "Prints the version.\n", false },
 	{ "help", "help [COMMAND]",
 	    "Lists the commands, or the usage of one (as COMMAND --help).\n",

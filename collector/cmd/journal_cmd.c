@@ -6,14 +6,20 @@
  * With -c the journal is <data_dir>/journal of that config; --dir names a
  * journal directory directly.  verify prints one summary line and exits 0
  * (intact) or 1 (naming the first bad segment and record); export writes
- * CSV to stdout.
+ * CSV to stdout.  verify also checks the ledger beside the journal
+ * (<data_dir>/ledger, docs/ledger.md) when there is one.
+ *
+ *   wattpath ledger rebuild (-c FILE | --dir DIR)
+ * recomputes the ledger from whatever raw journal exists, then verifies.
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "../conf/conf.h"
 #include "../store/journal.h"
+#include "../store/ledger.h"
 
 static int
 usage(void)
@@ -46,6 +52,44 @@ journal_dir(const char *conf_path, const char *dir, char *out, size_t len)
 	return 0;
 }
 
+/* The ledger beside journal directory jdir: its parent's ledger/. */
+static void
+ledger_dir(const char *jdir, char *out, size_t len)
+{
+	const char *sl;
+	size_t n = strlen(jdir);
+
+	while (n > 1 && jdir[n - 1] == '/')
+		n--;
+	for (sl = jdir + n; sl > jdir && sl[-1] != '/'; sl--)
+		;
+	if (sl == jdir)
+		snprintf(out, len, "ledger");
+	else
+		snprintf(out, len, "%.*sledger", (int)(sl - jdir), jdir);
+}
+
+/* The ledger's part of verify: 0 intact or absent, 1 not. */
+static int
+verify_ledger(const char *jdir)
+{
+	struct ledger_stats st;
+	struct wp_err err = { 0 };
+	char ldir[4096], path[4200];
+
+	ledger_dir(jdir, ldir, sizeof(ldir));
+	snprintf(path, sizeof(path), "%s/LEDGER", ldir);
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (ledger_verify(jdir, ldir, &st, &err) != 0) {
+		printf("ledger %s: FAILED: %s\n", ldir, st.first_bad);
+		return 1;
+	}
+	printf("ledger %s: OK: %zu blocks, %zu checked against their raw "
+	    "segments\n", ldir, st.blocks, st.checked_raw);
+	return 0;
+}
+
 static int
 do_verify(const char *dir)
 {
@@ -62,7 +106,25 @@ do_verify(const char *dir)
 	    "segments\n", dir, st.segments, st.records, st.expired_segments);
 	if (st.note[0])
 		printf("note: %s\n", st.note);
-	return 0;
+	return verify_ledger(dir);
+}
+
+static int
+do_rebuild(const char *jdir, const struct wp_conf *c)
+{
+	struct ledger_stats st;
+	struct wp_err err = { 0 };
+	char ldir[4096];
+
+	ledger_dir(jdir, ldir, sizeof(ldir));
+	if (ledger_rebuild(jdir, ldir, c != NULL ? c->ledger_slot : 0,
+	    c != NULL ? c->ledger_retention : 0, &st, &err) != 0) {
+		fprintf(stderr, "wattpath ledger rebuild: %s\n", err.msg);
+		return 1;
+	}
+	printf("ledger %s: rebuilt %zu blocks from the raw journal, kept %zu "
+	    "whose raw segments expired\n", ldir, st.rebuilt, st.kept);
+	return verify_ledger(jdir);
 }
 
 static int
@@ -125,4 +187,34 @@ cmd_journal(int argc, char **argv)
 		return do_export(jdir, from, to);
 	}
 	return usage();
+}
+
+int
+cmd_ledger(int argc, char **argv)
+{
+	struct conf_errs errs = { 0 };
+	struct wp_conf *c = NULL;
+	char jdir[4096];
+	size_t i;
+	int rc;
+
+	if (argc != 4 || strcmp(argv[1], "rebuild") != 0 ||
+	    (strcmp(argv[2], "-c") != 0 && strcmp(argv[2], "--dir") != 0)) {
+		fprintf(stderr, "usage: wattpath ledger rebuild (-c FILE | "
+		    "--dir DIR)\n");
+		return 2;
+	}
+	if (strcmp(argv[2], "--dir") == 0)
+		snprintf(jdir, sizeof(jdir), "%s", argv[3]);
+	else if ((c = conf_load(argv[3], NULL, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msg[i]);
+		conf_errs_fini(&errs);
+		return 1;
+	} else
+		snprintf(jdir, sizeof(jdir), "%s/journal", c->data_dir);
+	conf_errs_fini(&errs);
+	rc = do_rebuild(jdir, c);
+	conf_free(c);
+	return rc;
 }

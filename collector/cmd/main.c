@@ -22,6 +22,9 @@ static const struct {
 	{ "curve", cmd_curve },
 	{ "graph", cmd_graph },
 	{ "journal", cmd_journal },
+	{ "ledger", cmd_ledger },
+	{ "calibrate", cmd_calibrate },
+	{ "drift", cmd_calibrate },
 };
 
 static bool

@@ -14,18 +14,22 @@
 #include "../../model/report_check.h"
 #include "../conf/conf.h"
 #include "../report/report_api.h"
+#include "../report/report_claims.h"
 #include "../report/report_csv.h"
 #include "../report/report_json.h"
 #include "../report/report_md.h"
 #include "../report/report_models_out.h"
+#include "../report/report_period.h"
 #include "../report/report_svg.h"
 #include "cmd.h"
 
 struct opts {
 	const char	*cmd;		/* "report" or "curve" */
 	const char	*cfg, *format;
+	const char	*from, *to;	/* as given: parsed after the options */
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
 	const char	*showback_csv;	/* --showback-csv FILE ("-": stdout) */
+	bool		 finalise;	/* --finalise: record the claims */
 	struct report_query q;
 };
 
@@ -91,8 +95,10 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'C': o->q.cls = optarg; return 0;
 	case 'K': o->carbon_csv = optarg; return 0;
 	case 'B': o->showback_csv = optarg; return 0;
-	case 'f': return opt_time(o->cmd, "--from", optarg, false, &r->from,
-	    &have[0]);
+	case 'Z': o->finalise = true; return 0;
+	case 'f': o->from = optarg;
+		return opt_time(o->cmd, "--from", optarg, false, &r->from,
+		    &have[0]);
 	case 't': return opt_time(o->cmd, "--to", optarg, true, &r->to,
 	    &have[1]);
 	case 'I': return opt_time(o->cmd, "--idle-from", optarg, false,
@@ -102,6 +108,26 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'P': case 'S': case 'n': return opt_value(o->cmd, ch, optarg, r);
 	default: return -1;
 	}
+}
+
+/* Whether the options ask for the period table (--period month|year). */
+static bool
+period_table(const struct opts *o)
+{
+	return o->q.req.period == PUE_MONTH || o->q.req.period == PUE_YEAR;
+}
+
+/* The period table with --from alone: the window is the span --from
+ * names ("2026": the year, "2026-11": the month).  -1 (said) when bad. */
+static int
+period_window(struct opts *o, bool have[4])
+{
+	if (!period_table(o) || !have[0] || have[1])
+		return 0;
+	if (cmd_time_opt(o->cmd, "--to", o->from, true, &o->q.req.to) != 0)
+		return -1;
+	have[1] = true;
+	return 0;
 }
 
 /* What the options together must hold; -1 (said) when they do not. */
@@ -133,6 +159,11 @@ check_args(const struct opts *o, const bool have[4], bool curve,
 	    strcmp(o->carbon_csv, "-") == 0 && strcmp(o->showback_csv,
 	    "-") == 0)
 		why = "only one of --carbon-csv and --showback-csv can be -";
+	else if (curve && o->finalise)
+		why = "--finalise is an option of report";
+	else if (o->finalise && period_table(o))
+		why = "--finalise records one report's claims, not a --period "
+		    "table's";
 	if (why == NULL && strcmp(o->format, curve ? "svg" : "md") != 0 &&
 	    strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0) {
 		fprintf(stderr, "wattpath %s: --format: '%s' is not json, csv "
@@ -163,6 +194,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "period", required_argument, NULL, 'P' },
 		{ "carbon-csv", required_argument, NULL, 'K' },
 		{ "showback-csv", required_argument, NULL, 'B' },
+		{ "finalise", no_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_request *r = &o->q.req;
@@ -179,6 +211,8 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 	while ((ch = getopt_long(argc, argv, "c:", lo, NULL)) != -1)
 		if (opt_one(ch, o, have) == -1)
 			return -1;
+	if (period_window(o, have) == -1)
+		return -1;
 	r->have_window = have[0] && have[1];
 	r->have_idle = have[2] && have[3];
 	return check_args(o, have, curve, optind != argc ? argv[optind] : NULL);
@@ -249,6 +283,36 @@ print_report(const struct report *r, const char *format)
 	}
 }
 
+/* --period month|year: the annual table by month (docs/report.md). */
+static int
+cmd_period(struct wp_conf *c, const struct opts *o)
+{
+	struct wp_err err = { 0 };
+	json_object *doc;
+
+	if (o->carbon_csv != NULL) {
+		fprintf(stderr, "wattpath report: --carbon-csv does not go with "
+		    "--period month|year\n");
+		conf_free(c);
+		return 2;
+	}
+	if ((doc = report_period_doc(c, &o->q, pue_period_name(
+	    o->q.req.period), &err)) == NULL) {
+		fprintf(stderr, "wattpath report: %s\n", err.msg);
+		conf_free(c);
+		return 1;
+	}
+	if (strcmp(o->format, "csv") == 0)
+		report_period_csv_write(stdout, doc);
+	else if (strcmp(o->format, "md") == 0)
+		report_period_md_write(stdout, doc);
+	else
+		report_json_print(stdout, doc);
+	json_object_put(doc);
+	conf_free(c);
+	return 0;
+}
+
 int
 cmd_report(int argc, char **argv)
 {
@@ -260,8 +324,16 @@ cmd_report(int argc, char **argv)
 
 	if ((rc = open_cmd(argc, argv, false, &o, &c)) != 0)
 		return rc;
+	if (period_table(&o))
+		return cmd_period(c, &o);
 	if ((r = report_run(c, &o.q, &err)) == NULL) {
 		fprintf(stderr, "wattpath report: %s\n", err.msg);
+		conf_free(c);
+		return 1;
+	}
+	if (o.finalise && report_claims_finalise(c, r, &err) == -1) {
+		fprintf(stderr, "wattpath report: --finalise: %s\n", err.msg);
+		report_free(r);
 		conf_free(c);
 		return 1;
 	}

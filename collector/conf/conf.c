@@ -18,12 +18,14 @@
 #include "conf.h"
 #include "conf_ld.h"
 #include "conf_tenant.h"
+#include "conf_drift.h"
 #include "conf_report.h"
 #include "../lib/diag.h"
 #include "../lib/hmap.h"
 #include "../lib/ycheck.h"
 #include "../lib/log.h"
 #include "../lib/secret.h"
+#include "../lib/shard.h"
 
 #define NAME_MAX_LEN	63		/* node, pdu, meter, credential names */
 
@@ -272,7 +274,9 @@ static const char *const collector_keys[] = {
 	"rrdcached", "log_level", "syslog", "maps_dir", "journal_retention",
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
-	"rrd_write_delay", "poll_batch", NULL
+	"http_password_credential", "rrd_write_delay", "poll_batch", "shard",
+	"ledger_slot", "ledger_retention",
+	NULL
 };
 
 static void
@@ -312,6 +316,7 @@ load_collector_http(struct ld *l, const struct ynode *m)
 {
 	struct wp_conf *c = l->c;
 	const char *pf = NULL, *pe = NULL;
+	bool hp;
 
 	set_str(l, &c->tls_cert_file, ycheck_scalar(&l->d, m, "tls_cert_file",
 	    "collector", false));
@@ -321,22 +326,19 @@ load_collector_http(struct ld *l, const struct ynode *m)
 	    false));
 	/* the same checks as a credential's: a private file of the right
 	 * size, or a variable that must be set when wattpath runs */
-	check_secret_pair(l, m, "http_password", "collector", &pf, &pe);
+	hp = check_secret_pair(l, m, "http_password", "collector", &pf, &pe);
 	set_str(l, &c->http_password_file, pf);
 	set_str(l, &c->http_password_env, pe);
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
 		conf_bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
 		    "tls_key_file"), "collector: tls_cert_file and "
 		    "tls_key_file go together");
-	if (c->http_user != NULL && (c->http_password_file == NULL) ==
-	    (c->http_password_env == NULL))
+	if (c->http_user != NULL && !hp)
 		conf_bad(l, ynode_get(m, "http_user"), "collector: http_user needs "
-		    "exactly one of http_password_file, http_password_env");
-	if (c->http_user == NULL && (c->http_password_file != NULL ||
-	    c->http_password_env != NULL))
-		conf_bad(l, ynode_get(m, c->http_password_file ?
-		    "http_password_file" : "http_password_env"), "collector: "
-		    "an http password needs http_user");
+		    "one of http_password_file, http_password_env, "
+		    "http_password_credential");
+	if (c->http_user == NULL && hp)
+		conf_bad(l, m, "collector: an http password needs http_user");
 	if (c->http_user == NULL && c->listen != NULL && !loopback(c->listen))
 		conf_warn(l, ynode_get(m, "listen"), "collector: listen %s is not a "
 		    "loopback address and has no http_user: anyone who reaches "
@@ -397,6 +399,39 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	load_collector_http(l, m);
 }
 
+/* collector.shard: {index: I, count: N}, 0 <= I < N <= 4096. */
+static void
+load_shard(struct ld *l, const struct ynode *m)
+{
+	static const char *const keys[] = { "index", "count", NULL };
+	long idx = -1, cnt = -1;
+
+	if (m == NULL)
+		return;
+	if (m->type != YN_MAP) {
+		conf_bad(l, m, "collector: shard must be a mapping {index: I, "
+		    "count: N}");
+		return;
+	}
+	ycheck_keys(&l->d, m, "collector: shard", keys);
+	if (ynode_get(m, "index") == NULL || ynode_get(m, "count") == NULL) {
+		conf_bad(l, m, "collector: shard needs index and count");
+		return;
+	}
+	if (ycheck_long(&l->d, m, "count", "collector: shard", 1, 4096,
+	    &cnt) != 0 || ycheck_long(&l->d, m, "index", "collector: shard", 0,
+	    4095, &idx) != 0)
+		return;
+	if (idx >= cnt) {
+		conf_bad(l, ynode_get(m, "index"), "collector: shard: index %ld "
+		    "must be below count %ld (shards are 0..%ld)", idx, cnt,
+		    cnt - 1);
+		return;
+	}
+	l->c->shard_index = (unsigned)idx;
+	l->c->shard_count = (unsigned)cnt;
+}
+
 static void
 load_collector(struct ld *l, const struct ynode *m)
 {
@@ -427,6 +462,17 @@ load_collector(struct ld *l, const struct ynode *m)
 	    &c->poll_batch);
 	ycheck_duration(&l->d, m, "journal_retention", "collector", 3600 * WP_SEC,
 	    3650 * 86400 * WP_SEC, "1h..3650d", &c->journal_retention);
+	if (ycheck_duration(&l->d, m, "ledger_slot", "collector", 600 * WP_SEC,
+	    3600 * WP_SEC, "10m..1h", &c->ledger_slot) == 0 &&
+	    (3600 * WP_SEC) % c->ledger_slot != 0)
+		conf_bad(l, ynode_get(m, "ledger_slot"), "collector: ledger_slot "
+		    "must divide an hour into whole 10-minute summary slots "
+		    "(10m, 20m, 30m or 1h)");
+	else if (c->ledger_slot % (600 * WP_SEC) != 0)
+		conf_bad(l, ynode_get(m, "ledger_slot"), "collector: ledger_slot "
+		    "must be a multiple of the 10-minute summary slot");
+	ycheck_duration(&l->d, m, "ledger_retention", "collector", 86400 * WP_SEC,
+	    36500LL * 86400 * WP_SEC, "1d..36500d", &c->ledger_retention);
 	ycheck_duration(&l->d, m, "rrd_write_delay", "collector", 0, 3600 * WP_SEC,
 	    "0..1h", &c->rrd_write_delay);
 	if ((v = ycheck_scalar(&l->d, m, "log_level", "collector", false)) != NULL) {
@@ -443,14 +489,17 @@ load_collector(struct ld *l, const struct ynode *m)
 	if (ycheck_long(&l->d, m, "http_max_inflight", "collector", 1, 65536, &n) == 0)
 		c->http_max_inflight = (int)n;
 	load_collector_paths(l, m);
+	load_shard(l, ynode_get(m, "shard"));
 }
 
 /* credentials: */
 static const char *const cred_keys[] = {
-	"name", "username", "password_file", "password_env", "community_file",
-	"community_env", "auth_protocol", "auth_password_file",
-	"auth_password_env", "priv_protocol", "priv_password_file",
-	"priv_password_env", "token_file", "token_env", NULL
+	"name", "username", "password_file", "password_env",
+	"password_credential", "community_file", "community_env",
+	"community_credential", "auth_protocol", "auth_password_file",
+	"auth_password_env", "auth_password_credential", "priv_protocol",
+	"priv_password_file", "priv_password_env", "priv_password_credential",
+	"token_file", "token_env", "token_credential", NULL
 };
 
 static bool
@@ -464,26 +513,56 @@ env_name_ok(const char *s)
 	return true;
 }
 
-/* Checks the pair PFX_file / PFX_env; returns true if one is set. */
+/*
+ * A systemd credential PFX_credential: NAME stands for the file NAME in
+ * $CREDENTIALS_DIRECTORY, checked as one; its path (kept by the conf).
+ * When it fails the name comes back, so that the blocks that use it are
+ * not also told they have no secret (the conf has an error anyway).
+ */
+static const char *
+cred_file(struct ld *l, const struct ynode *m, const char *key,
+    const char *name, const char *where)
+{
+	char path[4096];
+	struct wp_err err;
+
+	err_clear(&err);
+	if (secret_cred_path(name, path, sizeof(path), &err) < 0 ||
+	    secret_check_file(path, &err) < 0) {
+		conf_bad(l, ynode_get(m, key), "%s: %s %s: %s", where, key, name,
+		    err.msg);
+		return conf_own(l, name);
+	}
+	return conf_own(l, path);
+}
+
+/*
+ * Checks the sources PFX_file / PFX_env / PFX_credential (at most one);
+ * returns true if one is set.  A credential comes back as its file.
+ */
 static bool
 check_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
     const char *where, const char **file, const char **env)
 {
-	char kf[64], ke[64];
+	char kf[64], ke[64], kc[64];
 	struct wp_err err;
-	const char *f, *e;
+	const char *f, *e, *cn;
 
 	snprintf(kf, sizeof(kf), "%s_file", pfx);
 	snprintf(ke, sizeof(ke), "%s_env", pfx);
+	snprintf(kc, sizeof(kc), "%s_credential", pfx);
 	f = ycheck_scalar(&l->d, m, kf, where, false);
 	e = ycheck_scalar(&l->d, m, ke, where, false);
-	if (f != NULL && e != NULL) {
-		conf_bad(l, ynode_get(m, ke), "%s: give %s or %s, not both", where,
-		    kf, ke);
+	cn = ycheck_scalar(&l->d, m, kc, where, false);
+	if ((f != NULL) + (e != NULL) + (cn != NULL) > 1) {
+		conf_bad(l, ynode_get(m, cn ? kc : ke), "%s: give one of %s, %s, "
+		    "%s", where, kf, ke, kc);
 		return true;
 	}
 	if (f != NULL && secret_check_file(f, &err) < 0)
 		conf_bad(l, ynode_get(m, kf), "%s: %s", where, err.msg);
+	if (cn != NULL)
+		f = cred_file(l, m, kc, cn, where);
 	if (e != NULL) {
 		if (!env_name_ok(e))
 			conf_bad(l, ynode_get(m, ke), "%s: %s: '%s' is not an "
@@ -497,7 +576,7 @@ check_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
 		*file = f;
 	if (env != NULL && e != NULL)
 		*env = e;
-	return f != NULL || e != NULL;
+	return f != NULL || e != NULL || cn != NULL;
 }
 
 static void
@@ -528,13 +607,13 @@ load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 	pp = ycheck_enum(&l->d, m, "priv_protocol", where, privs,
 	    "DES, AES, AES-128, AES-192, AES-256");
 	if (ynode_get(m, "auth_protocol") != NULL && !apw)
-		conf_bad(l, m, "%s: auth_protocol needs auth_password_file or "
-		    "auth_password_env", where);
+		conf_bad(l, m, "%s: auth_protocol needs auth_password_file, "
+		    "_env or _credential", where);
 	if (apw && ynode_get(m, "auth_protocol") == NULL)
 		conf_bad(l, m, "%s: auth_password needs auth_protocol", where);
 	if (ynode_get(m, "priv_protocol") != NULL && !ppw)
-		conf_bad(l, m, "%s: priv_protocol needs priv_password_file or "
-		    "priv_password_env", where);
+		conf_bad(l, m, "%s: priv_protocol needs priv_password_file, "
+		    "_env or _credential", where);
 	if (ppw && ynode_get(m, "priv_protocol") == NULL)
 		conf_bad(l, m, "%s: priv_password needs priv_protocol", where);
 	if (ppw && !apw)
@@ -1006,7 +1085,7 @@ conf_load_node_list(struct ld *l, struct ynode *seq)
 
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
-	"site", "report", "tenants", NULL
+	"site", "report", "drift", "tenants", NULL
 };
 
 static void
@@ -1057,6 +1136,8 @@ load_root(struct ld *l, struct ynode *root)
 	if (conf_tenants_load(l->c, ycheck_typed(&l->d, root, "tenants", YN_SEQ,
 	    "config", false), &l->d) == -1)
 		l->oom = true;
+	conf_drift_load(&l->c->drift, ycheck_typed(&l->d, root, "drift",
+	    YN_MAP, "config", false), &l->d);
 }
 
 /* ---------------------------------------------------------- targets */
@@ -1088,6 +1169,14 @@ target_conf(const struct ld *l, const struct pend *p)
 	    .interval = p->interval, .timeout = p->timeout };
 }
 
+/* Whether this collector's shard owns p (a node's targets go together). */
+static bool
+shard_owns(const struct wp_conf *c, const struct pend *p)
+{
+	return c->shard_count <= 1 || shard_of(p->node ? p->node : p->name,
+	    c->shard_count) == c->shard_index;
+}
+
 static void
 order_targets(struct ld *l)
 {
@@ -1109,7 +1198,7 @@ order_targets(struct ld *l)
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < pvs[i]->n; j++) {
 			p = &pvs[i]->v[j];
-			if (p->scratch)
+			if (p->scratch || !shard_owns(c, p))
 				continue;
 			c->targets[c->n_targets] = target_conf(l, p);
 			c->target_drivers[c->n_targets++] = p->driver;
@@ -1152,6 +1241,8 @@ conf_defaults(struct wp_conf *c)
 	c->poll_batch = 250 * WP_MS;
 	c->log_level = LOG_LVL_INFO;
 	c->journal_retention = 14 * 86400 * WP_SEC;
+	c->ledger_slot = 3600 * WP_SEC;
+	c->ledger_retention = 3650LL * 86400 * WP_SEC;
 	c->rrd_write_delay = 300 * WP_SEC;
 	c->workers = 4;
 	c->http_max_inflight = 256;

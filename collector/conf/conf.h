@@ -27,6 +27,7 @@
 #include "../lib/driver.h"
 #include "../lib/err.h"
 #include "../lib/ynode.h"
+#include "../../model/drift.h"
 #include "../../model/report_input.h"
 
 /* Error list: every problem found, sorted by file and line (the config
@@ -90,10 +91,16 @@ struct wp_conf {
 	int		 log_level;
 	bool		 log_syslog;
 	wp_time		 journal_retention;	/* default 14 d */
+	wp_time		 ledger_slot;		/* default 1 h */
+	wp_time		 ledger_retention;	/* default 3650 d */
 	char		*fsync;		/* "poll" (default), "segment", "none" */
 	wp_time		 rrd_write_delay;	/* librrd batching; default 5 min */
 	int		 workers;	/* worker threads; default 4 */
 	int		 http_max_inflight;	/* global cap; default 256 */
+	/* collector.shard: this collector owns the targets whose shard key
+	 * (the node's name for a node's targets, else the target's name)
+	 * lib/shard.h puts in shard_index of shard_count; count 0: all */
+	unsigned	 shard_index, shard_count;
 	/* exposition server (expo.h): TLS and Basic auth, each optional */
 	char		*tls_cert_file, *tls_key_file;	/* both or neither */
 	char		*http_user;
@@ -114,6 +121,7 @@ struct wp_conf {
 	/* report: and site:, typed (conf_report.h) */
 	struct report_settings report;
 	struct report_site site;
+	struct drift_settings drift;	/* drift: (conf_drift.h) */
 	const struct ynode *root;
 	void		*priv;			/* parser-owned storage */
 };

@@ -4,6 +4,7 @@
  * at its line, and so is a key nothing reads (with the known key it is
  * most likely a typo of): nothing in these blocks is silently ignored.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <strings.h>
 
 #include "../lib/diag.h"
+#include "../lib/timearg.h"
 #include "../lib/ycheck.h"
 #include "../lib/ynode.h"
 #include "conf.h"
@@ -217,46 +219,168 @@ given(const struct ynode *m, const char *key)
 	return m != NULL && ynode_get(m, key) != NULL;
 }
 
+/* gas: CO2 or CO2e at key of m (dflt when absent). */
+static const char *
+get_gas(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, const char *dflt)
+{
+	static const char *const gases[] = { "CO2", "CO2e", "co2", "co2e",
+	    NULL };
+	const char *g = m != NULL ? ycheck_enum(d, m, key, where, gases,
+	    "CO2, CO2e") : NULL;
+
+	return g != NULL ? carbon_gas(g) : dflt;
+}
+
 static void
 load_grid(struct diag *d, const struct ynode *site, struct report_grid *g)
 {
 	static const char *const keys[] = { "intensity_csv", "basis",
-	    "yearly_average_g_per_kwh", NULL };
+	    "yearly_average_g_per_kwh", "gas", "cfe_csv", NULL };
 	static const char *const bases[] = { "direct", "lifecycle", NULL };
 	const struct ynode *m = get_map(d, site, "grid", "site", keys);
 
 	g->set = given(site, "grid");
 	g->intensity_csv = get_str(d, m, "intensity_csv", "site: grid", false);
+	g->cfe_csv = get_str(d, m, "cfe_csv", "site: grid", false);
 	g->basis = m != NULL ? ycheck_enum(d, m, "basis", "site: grid", bases,
 	    "direct, lifecycle") : NULL;
 	get_num(d, m, "yearly_average_g_per_kwh", "site: grid", 0, false,
 	    &g->yearly_g_per_kwh);
+	g->gas = get_gas(d, m, "gas", "site: grid", g->gas);
 }
 
+/* A date or time at key of m into *out (lib/timearg.h, no relative
+ * words): a day, month or year as an end is its end. */
+static int
+get_day(struct diag *d, const struct ynode *m, const char *key,
+    const char *where, bool end, bool required, wp_time *out)
+{
+	const char *s = get_str(d, m, key, where, required);
+
+	if (s == NULL)
+		return -1;
+	if (!isalpha((unsigned char)*s) && timearg_parse(s, end ? TA_TO :
+	    TA_FROM, 0, out) == 0)
+		return 0;
+	diag_at(d, ynode_get(m, key), false, "%s: %s: '%s' is not a date or "
+	    "time (2026-01-01, 2026-11, 2026, ISO-8601)", where, key, s);
+	return -1;
+}
+
+/* One site.market.instruments entry into x. */
 static void
+load_instrument(struct diag *d, const struct ynode *m,
+    struct carbon_instrument *x)
+{
+	static const char *const keys[] = { "id", "type", "market", "mwh",
+	    "vintage_start", "vintage_end", "factor", "cancelled_for", "site",
+	    "hour", "gas", NULL };
+	const char *id = get_str(d, m, "id", "site: market: instruments", true);
+	const char *v;
+	char w[128];
+	int dates;
+
+	snprintf(w, sizeof(w), "site: market: instrument %s", id ? id : "?");
+	ycheck_keys(d, m, w, keys);
+	memset(x, 0, sizeof(*x));
+	x->line = m->line;
+	x->mwh = NAN;
+	x->factor = NAN;
+	snprintf(x->id, sizeof(x->id), "%s", id ? id : "");
+	if ((v = get_str(d, m, "type", w, false)) != NULL)
+		snprintf(x->type, sizeof(x->type), "%s", v);
+	if ((v = get_str(d, m, "market", w, true)) != NULL)
+		snprintf(x->market, sizeof(x->market), "%s", v);
+	if ((v = get_str(d, m, "cancelled_for", w, false)) != NULL)
+		snprintf(x->cancelled_for, sizeof(x->cancelled_for), "%s", v);
+	if ((v = get_str(d, m, "site", w, false)) != NULL)
+		snprintf(x->site, sizeof(x->site), "%s", v);
+	get_num(d, m, "mwh", w, 0, true, &x->mwh);
+	get_num(d, m, "factor", w, 0, true, &x->factor);
+	dates = get_day(d, m, "vintage_start", w, false, true,
+	    &x->vintage_start);
+	dates |= get_day(d, m, "vintage_end", w, true, true, &x->vintage_end);
+	if (ynode_get(m, "hour") != NULL)
+		(void)get_day(d, m, "hour", w, false, false, &x->hour);
+	snprintf(x->gas, sizeof(x->gas), "%s", get_gas(d, m, "gas", w,
+	    CARBON_GAS_CO2E));
+	if (dates == 0 && x->vintage_end <= x->vintage_start)
+		diag_at(d, m, false, "%s: vintage_end is not after "
+		    "vintage_start", w);
+}
+
+/* Entry i of v (at e) against the ones before: an id (and hour) listed
+ * twice is an error, as it would count once. */
+static void
+dup_instrument(struct diag *d, const struct ynode *e,
+    const struct carbon_instrument *v, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i && v[i].id[0] != '\0'; j++)
+		if (strcmp(v[j].id, v[i].id) == 0 && v[j].hour == v[i].hour) {
+			diag_at(d, e, false, "site: market: instrument %s is "
+			    "listed twice (first at line %d)", v[i].id,
+			    v[j].line);
+			return;
+		}
+}
+
+/* site.market.instruments: the ledger's entries.  0, or -1 out of
+ * memory. */
+static int
+load_instruments(struct diag *d, const struct ynode *m,
+    struct report_market *k)
+{
+	const struct ynode *seq, *e;
+	size_t n = 0;
+
+	if ((seq = ycheck_typed(d, m, "instruments", YN_SEQ, "site: market",
+	    false)) == NULL)
+		return 0;
+	for (e = seq->child; e != NULL; e = e->next)
+		n++;
+	if ((k->instruments = calloc(n + 1, sizeof(*k->instruments))) == NULL)
+		return -1;
+	for (e = seq->child; e != NULL; e = e->next) {
+		if (e->type != YN_MAP) {
+			diag_at(d, e, false, "site: market: instruments: each "
+			    "entry must be a mapping {id, market, mwh, "
+			    "vintage_start, vintage_end, factor, ...}");
+			continue;
+		}
+		load_instrument(d, e, &k->instruments[k->n_instruments]);
+		dup_instrument(d, e, k->instruments, k->n_instruments++);
+	}
+	return 0;
+}
+
+static int
 load_market(struct diag *d, const struct ynode *site, struct report_market *k)
 {
-	static const char *const keys[] = { "instruments_csv", "holder",
-	    "supplier_factor", "residual_mix", "period_consumption_mwh", NULL };
+	static const char *const keys[] = { "instruments_csv", "instruments",
+	    "holder", "supplier_factor", "supplier_gas", "residual_mix",
+	    "period_consumption_mwh", NULL };
 	static const char *const rm_keys[] = { "factor", "source", "year",
-	    NULL };
+	    "gas", NULL };
 	const struct ynode *m = get_map(d, site, "market", "site", keys), *rm;
-	const char *w = "site: market";
+	const char *w = "site: market", *rw = "site: market: residual_mix";
 
 	k->set = given(site, "market");
 	k->instruments_csv = get_str(d, m, "instruments_csv", w, false);
 	k->holder = get_str(d, m, "holder", w, false);
 	get_num(d, m, "supplier_factor", w, 0, false, &k->supplier_factor);
+	k->supplier_gas = get_gas(d, m, "supplier_gas", w, k->supplier_gas);
 	get_num(d, m, "period_consumption_mwh", w, 0, false,
 	    &k->period_consumption_mwh);
 	k->residual_set = given(m, "residual_mix");
 	rm = get_map(d, m, "residual_mix", w, rm_keys);
-	get_num(d, rm, "factor", "site: market: residual_mix", 0, false,
-	    &k->residual_factor);
-	k->residual_source = get_str(d, rm, "source",
-	    "site: market: residual_mix", false);
-	k->residual_year = get_str(d, rm, "year", "site: market: residual_mix",
-	    false);
+	get_num(d, rm, "factor", rw, 0, false, &k->residual_factor);
+	k->residual_source = get_str(d, rm, "source", rw, false);
+	k->residual_year = get_str(d, rm, "year", rw, false);
+	k->residual_gas = get_gas(d, rm, "gas", rw, k->residual_gas);
+	return m != NULL ? load_instruments(d, m, k) : 0;
 }
 
 static void
@@ -274,7 +398,7 @@ load_tariff(struct diag *d, const struct ynode *site, struct report_tariff *t)
 		t->currency = cur;
 }
 
-static void
+static int
 load_site(struct diag *d, const struct ynode *m, struct report_site *s)
 {
 	static const char *const keys[] = { "name", "zone", "grid", "market",
@@ -284,8 +408,8 @@ load_site(struct diag *d, const struct ynode *m, struct report_site *s)
 	s->name = get_str(d, m, "name", "site", false);
 	s->zone = get_str(d, m, "zone", "site", false);
 	load_grid(d, m, &s->grid);
-	load_market(d, m, &s->market);
 	load_tariff(d, m, &s->tariff);
+	return load_market(d, m, &s->market);
 }
 
 /* meters[].zone: the zone of partial PUE. */
@@ -310,8 +434,8 @@ conf_report_load(struct wp_conf *c, const struct ynode *report,
 	report_site_init(&c->site);
 	if (report != NULL && load_report(d, report, &c->report) == -1)
 		diag_add(d, NULL, 0, false, "out of memory");
-	if (site != NULL)
-		load_site(d, site, &c->site);
+	if (site != NULL && load_site(d, site, &c->site) == -1)
+		diag_add(d, NULL, 0, false, "out of memory");
 	load_zones(d, c);
 }
 
@@ -325,5 +449,8 @@ conf_report_free(struct wp_conf *c)
 		free(c->report.replicas[i].nodes);
 	free(c->report.replicas);
 	c->report.replicas = NULL;
+	free(c->site.market.instruments);
+	c->site.market.instruments = NULL;
+	c->site.market.n_instruments = 0;
 	c->report.n_replicas = 0;
 }

@@ -6,9 +6,12 @@
  *   report: slo {ttft_ms, tpot_ms}, replicas [{name, nodes: [...]}],
  *           idle {from, to}, pue {value >= 1, category},
  *           curve_tolerance, curve_step, run_gap
- *   site:   name, zone, grid {intensity_csv, basis, yearly_average_g_per_kwh},
- *           market {instruments_csv, holder, supplier_factor,
- *           residual_mix {factor, source, year}, period_consumption_mwh},
+ *   site:   name, zone, grid {intensity_csv, basis, yearly_average_g_per_kwh,
+ *           gas, cfe_csv}, market {instruments_csv, instruments [{id, type, market,
+ *           mwh, vintage_start, vintage_end, factor, cancelled_for, site,
+ *           hour, gas}], holder, supplier_factor, supplier_gas,
+ *           residual_mix {factor, source, year, gas},
+ *           period_consumption_mwh},
  *           tariff {price, price_csv, currency}
  * Keys and meaning: docs/config.md, docs/report.md.
  */

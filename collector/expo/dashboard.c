@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dashboard.h"
+#include "dashboard_drift.h"
 #include "dashboard_svg.h"
 #include "html.h"
 
@@ -65,7 +66,8 @@ cards(FILE *f, const struct fleet *fl, double pue)
 		fprintf(f, "<div class=\"card\">%s power<b>",
 		    fleet_boundary_name(b));
 		watts(f, fl->total[b].has_power, fl->total[b].power);
-		fprintf(f, "</b>%zu nodes</div>", fl->n_total[b]);
+		fprintf(f, "</b>%zu nodes &middot; energy %zu/%zu</div>",
+		    fl->n_total[b], fl->cov[b].covered, fl->cov[b].nodes);
 	}
 	fputs("<div class=\"card\">facility power<b>", f);
 	watts(f, fl->has_fac_p, fl->fac_power);
@@ -113,20 +115,42 @@ time_charts(FILE *f, const struct fleet *fl, const struct history *h)
 	free(y);
 }
 
+/* Tokens per joule by boundary over the covered nodes, the coverage
+ * beside each (a chart, and the figures as a table: data-* attributes). */
 static void
 tokens_chart(FILE *f, const struct fleet *fl, const struct history *h)
 {
 	double v[FB_N];
+	char lab[FB_N][48];
 	const char *names[FB_N];
 	int b;
 
 	for (b = 0; b < FB_N; b++) {
 		v[b] = history_tokens_per_joule(h, fl, b, PUE_WINDOW);
-		names[b] = fleet_boundary_name(b);
+		snprintf(lab[b], sizeof(lab[b]), "%s %zu/%zu",
+		    fleet_boundary_name(b), fl->cov[b].covered,
+		    fl->cov[b].nodes);
+		names[b] = lab[b];
 	}
-	svg_bars(f, "Output tokens per joule by boundary (15 min)", v, names,
-	    colours, FB_N);
-	fputs("</div>\n", f);
+	svg_bars(f, "Output tokens per joule by boundary (15 min, covered "
+	    "nodes)", v, names, colours, FB_N);
+	fputs("</div>\n<table id=\"tpj\"><tr><th>boundary</th><th>tokens/J "
+	    "(15 min)</th><th>coverage</th></tr>", f);
+	for (b = 0; b < FB_N; b++) {
+		fprintf(f, "<tr data-boundary=\"%s\" data-coverage=\"%.6f\"",
+		    fleet_boundary_name(b), isfinite(fleet_coverage(
+		    &fl->cov[b])) ? fleet_coverage(&fl->cov[b]) : 0);
+		if (isfinite(v[b]))
+			fprintf(f, " data-tpj=\"%.9g\"", v[b]);
+		fprintf(f, "><td>%s</td><td>", fleet_boundary_name(b));
+		if (isfinite(v[b]))
+			fprintf(f, "%.4g", v[b]);
+		else
+			fputs("&ndash;", f);
+		fprintf(f, "</td><td>%zu / %zu nodes</td></tr>",
+		    fl->cov[b].covered, fl->cov[b].nodes);
+	}
+	fputs("</table>\n", f);
 }
 
 /* Distinct classes, at most max, in node order. */
@@ -177,38 +201,33 @@ curves(FILE *f, const struct fleet *fl, const struct history *h,
 static void
 class_table(FILE *f, const struct fleet *fl)
 {
-	const char *cls[64];
-	size_t nc = classes(fl, cls, 64), i, j, cnt;
-	double wall, gpu;
+	size_t i, nc = fl->n_classes < 64 ? fl->n_classes : 64;
+	int b;
 
 	fputs("<h2>Classes</h2><table><tr><th>class</th><th>nodes</th>"
-	    "<th>wall</th><th>GPU</th><th>wall/GPU</th></tr>", f);
+	    "<th>wall</th><th>GPU</th><th>wall/GPU</th><th>energy coverage "
+	    "(wall, GPU, outlet)</th></tr>", f);
 	for (i = 0; i < nc; i++) {
-		cnt = 0;
-		wall = gpu = 0;
-		for (j = 0; j < fl->n_nodes; j++) {
-			const struct fleet_node *n = &fl->nodes[j];
+		const struct fleet_class *k = &fl->classes[i];
+		bool both = k->n_pair > 0 && k->pair_gpu > 0;
 
-			if (strcmp(n->class, cls[i]) != 0)
-				continue;
-			cnt++;
-			if (n->b[FB_WALL].has_power && n->b[FB_GPU].has_power) {
-				wall += n->b[FB_WALL].power;
-				gpu += n->b[FB_GPU].power;
-			}
-		}
 		fputs("<tr><td><a href=\"/?q=", f);
-		html_url_escape(f, cls[i]);
+		html_url_escape(f, k->name);
 		fputs("\">", f);
-		html_escape(f, *cls[i] ? cls[i] : "(none)");
-		fprintf(f, "</a></td><td>%zu</td><td>", cnt);
-		watts(f, gpu > 0, wall);
+		html_escape(f, *k->name ? k->name : "(none)");
+		fprintf(f, "</a></td><td>%zu</td><td>", k->nodes);
+		watts(f, k->b[FB_WALL].has_power, k->b[FB_WALL].power);
 		fputs("</td><td>", f);
-		watts(f, gpu > 0, gpu);
-		if (gpu > 0)
-			fprintf(f, "</td><td>%.3f</td></tr>", wall / gpu);
+		watts(f, k->b[FB_GPU].has_power, k->b[FB_GPU].power);
+		if (both)	/* over the nodes with both, not two sets */
+			fprintf(f, "</td><td>%.3f</td><td>", k->pair_wall /
+			    k->pair_gpu);
 		else
-			fputs("</td><td>&ndash;</td></tr>", f);
+			fputs("</td><td>&ndash;</td><td>", f);
+		for (b = 0; b < FB_N; b++)
+			fprintf(f, "%s%zu/%zu", b ? ", " : "",
+			    k->cov[b].covered, k->cov[b].nodes);
+		fputs("</td></tr>", f);
 	}
 	fputs("</table>\n", f);
 }
@@ -331,6 +350,7 @@ dashboard_write(FILE *f, const struct fleet *fl, const struct history *h,
 	curves(f, fl, h, q);
 	class_table(f, fl);
 	node_table(f, fl, q);
+	dashboard_drift(f, q->drift);
 	health(f, fl);
 	fputs("\n</body></html>\n", f);
 	return ferror(f) ? -1 : 0;

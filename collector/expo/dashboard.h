@@ -6,7 +6,8 @@
  * power pairs (the selected node's highlighted), class aggregates, a
  * searchable paged node table and target health.  Sized for 10,000 nodes:
  * aggregates, ?q= search (name, class or rack substring), ?page= paging,
- * ?node= selection.
+ * ?node= selection.  The drift watch's drifting pairs, when given
+ * (dashboard_drift.h).
  */
 #ifndef WP_DASHBOARD_H
 #define WP_DASHBOARD_H
@@ -19,10 +20,13 @@
 #define DASH_PAGE	50	/* node rows per page */
 #define DASH_CLASSES	8	/* class scatter charts drawn */
 
+struct drift_watch;
+
 struct dash_query {
 	const char	*q;		/* search text, or NULL */
 	const char	*node;		/* selected node, or NULL */
 	long		 page;		/* 1-based */
+	const struct drift_watch *drift;	/* drifting pairs, or NULL */
 };
 
 /* Writes the page.  0, or -1 on a write error. */

@@ -24,6 +24,7 @@
 #include "dashboard.h"
 #include "expo.h"
 #include "expo_api.h"
+#include "expo_drift.h"
 #include "expo_fleet.h"
 #include "expo_history.h"
 #include "expo_metrics.h"
@@ -225,7 +226,8 @@ static enum MHD_Result
 serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
 {
 	struct dash_query q = { conn_arg(c, "q"), conn_arg(c, "node"),
-	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1 };
+	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1,
+	    collector_drift(x->co) };
 	struct fleet *f;
 	char *buf = NULL;
 	size_t len = 0;
@@ -238,9 +240,12 @@ serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
 		fleet_free(f);
 		return reply_text(c, 500, "out of memory\n");
 	}
-	if (metrics)
+	if (metrics) {
 		rc = expo_metrics_write(m, f, history_pue(x->hist, f,
 		    PUE_WINDOW));
+		if (rc == 0)
+			rc = expo_drift_write(m, collector_drift(x->co));
+	}
 	else
 		rc = dashboard_write(m, f, x->hist, &q);
 	fclose(m);

@@ -63,7 +63,70 @@ fig_json(const struct fleet_fig *g)
 	    NULL);
 	json_object_object_add(o, "energy_j", g->has_energy ?
 	    jnum(g->energy) : NULL);
+	json_object_object_add(o, "energy_method", !g->has_energy ? NULL :
+	    json_object_new_string(g->has_m[FM_COUNTER] && g->has_m[FM_GAUGE] ?
+	    "counter+gauge-estimated" : fleet_method_name(g->has_m[FM_COUNTER] ?
+	    FM_COUNTER : FM_GAUGE)));
 	return o;
+}
+
+/* A boundary of a node set: its figures and coverage, and with_tpj (the
+ * fleet) tokens per joule over the covered nodes (tpj, NAN unknown). */
+static json_object *
+cover_json(const struct fleet_fig *g, const struct fleet_cover *c,
+    bool with_tpj, double tpj)
+{
+	json_object *o = fig_json(g);
+
+	json_object_object_add(o, "nodes", json_object_new_int64(
+	    (int64_t)c->nodes));
+	json_object_object_add(o, "nodes_covered", json_object_new_int64(
+	    (int64_t)c->covered));
+	json_object_object_add(o, "coverage", jnum(fleet_coverage(c)));
+	if (with_tpj) {
+		json_object_object_add(o, "tokens_per_joule_15m", jnum(tpj));
+		json_object_object_add(o, "joules_per_token_15m",
+		    tpj > 0 ? jnum(1 / tpj) : NULL);
+	}
+	return o;
+}
+
+/* /api/v1/fleet: the fleet and each class by boundary. */
+static void
+api_fleet(const struct fleet *f, const struct history *h,
+    struct expo_resp *r)
+{
+	json_object *o = json_object_new_object(), *b = json_object_new_object();
+	json_object *cl = json_object_new_array(), *k, *kb;
+	size_t i;
+	int j;
+
+	json_object_object_add(o, "time", jtime(f->now));
+	json_object_object_add(o, "nodes", json_object_new_int64(
+	    (int64_t)f->n_nodes));
+	for (j = 0; j < FB_N; j++)
+		json_object_object_add(b, fleet_boundary_name(j),
+		    cover_json(&f->total[j], &f->cov[j], true, h != NULL ?
+		    history_tokens_per_joule(h, f, j, PUE_WINDOW) : NAN));
+	json_object_object_add(o, "boundaries", b);
+	json_object_object_add(o, "pue_15m", h != NULL ?
+	    jnum(history_pue(h, f, PUE_WINDOW)) : NULL);
+	for (i = 0; i < f->n_classes; i++) {
+		k = json_object_new_object();
+		kb = json_object_new_object();
+		json_object_object_add(k, "name", json_object_new_string(
+		    f->classes[i].name));
+		json_object_object_add(k, "nodes", json_object_new_int64(
+		    (int64_t)f->classes[i].nodes));
+		for (j = 0; j < FB_N; j++)
+			json_object_object_add(kb, fleet_boundary_name(j),
+			    cover_json(&f->classes[i].b[j],
+			    &f->classes[i].cov[j], false, NAN));
+		json_object_object_add(k, "boundaries", kb);
+		json_object_array_add(cl, k);
+	}
+	json_object_object_add(o, "classes", cl);
+	finish(r, 200, o);
 }
 
 static json_object *
@@ -422,7 +485,7 @@ expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 	if (strcmp(p, "series") == 0)
 		return api_series(q, each, src, r);
 	if (strcmp(p, "nodes") != 0 && strncmp(p, "nodes/", 6) != 0 &&
-	    strcmp(p, "targets") != 0)
+	    strcmp(p, "targets") != 0 && strcmp(p, "fleet") != 0)
 		return fail(r, 404, "no such endpoint");
 	if ((f = fleet_build(c, each, src, clock_real())) == NULL)
 		return fail(r, 500, "out of memory");
@@ -430,6 +493,8 @@ expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 		api_nodes(q, f, r);
 	else if (strcmp(p, "targets") == 0)
 		api_targets(f, r);
+	else if (strcmp(p, "fleet") == 0)
+		api_fleet(f, h, r);
 	else
 		api_node(p + 6, f, h, r);
 	fleet_free(f);

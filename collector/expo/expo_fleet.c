@@ -25,8 +25,9 @@ struct smap {
 };
 
 struct acc {
-	double	 e, p, pm;		/* energy, gauge power, counter mean */
-	bool	 he, hp, hpm;
+	double	 e, p, pm, eg;		/* energy, gauge power, counter mean,
+					   gauge integral */
+	bool	 he, hp, hpm, heg;
 };
 
 struct build {
@@ -91,6 +92,18 @@ smap_get(const struct smap *m, const char *key)
 }
 
 const char *
+fleet_method_name(int m)
+{
+	return m == FM_COUNTER ? "counter" : "gauge-estimated";
+}
+
+double
+fleet_coverage(const struct fleet_cover *c)
+{
+	return c->nodes > 0 ? (double)c->covered / (double)c->nodes : NAN;
+}
+
+const char *
 fleet_boundary_name(int b)
 {
 	static const char *const names[FB_N] = { "wall", "gpu", "outlet" };
@@ -107,6 +120,10 @@ acc_sample(struct acc *a, const struct wp_sample *s,
 	if (s->quantity == WP_Q_POWER && s->kind == WP_GAUGE) {
 		a->p += s->value;
 		a->hp = true;
+		if (k != NULL && k->integrated) {
+			a->eg += k->cum;
+			a->heg = true;
+		}
 	} else if (s->quantity == WP_Q_ENERGY && s->kind == WP_COUNTER &&
 	    k != NULL && k->valid && !(k->flags & CTR_HELD)) {
 		a->e += k->cum;
@@ -118,11 +135,17 @@ acc_sample(struct acc *a, const struct wp_sample *s,
 	}
 }
 
+/* A target's energy at a boundary: its counters where it has any, else
+ * its gauges' integral. */
 static void
 acc_fold(struct fleet_fig *g, const struct acc *a)
 {
-	if (a->he) {
-		g->energy += a->e;
+	int m = a->he ? FM_COUNTER : FM_GAUGE;
+
+	if (a->he || a->heg) {
+		g->energy += a->he ? a->e : a->eg;
+		g->energy_m[m] += a->he ? a->e : a->eg;
+		g->has_m[m] = true;
 		g->has_energy = true;
 	}
 	if (a->hp || a->hpm) {
@@ -490,19 +513,82 @@ index_conf(struct build *bd)
 }
 
 static void
-totals(struct fleet *f)
+fig_add(struct fleet_fig *t, const struct fleet_fig *g)
 {
+	int m;
+
+	t->energy += g->energy;
+	t->power += g->power;
+	t->has_energy |= g->has_energy;
+	t->has_power |= g->has_power;
+	for (m = 0; m < FM_N; m++) {
+		t->energy_m[m] += g->energy_m[m];
+		t->has_m[m] |= g->has_m[m];
+	}
+}
+
+static void
+cover_add(struct fleet_cover *c, const struct fleet_node *n, int b)
+{
+	c->nodes++;
+	if (!n->b[b].has_energy)
+		return;
+	c->covered++;
+	c->tokens += n->tokens_out;
+	/* order-free: the set, not the order it was visited in */
+	c->sig += hmap_hash(n->name) | 1;
+}
+
+/* The class of node n in f->classes (added when new). */
+static struct fleet_class *
+class_of(struct fleet *f, const struct fleet_node *n)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_classes; i++)
+		if (strcmp(f->classes[i].name, n->class) == 0)
+			return &f->classes[i];
+	f->classes[f->n_classes].name = n->class;
+	return &f->classes[f->n_classes++];
+}
+
+static void
+cover_totals(struct fleet *f)
+{
+	struct fleet_class *k;
 	size_t i;
 	int b;
 
 	for (i = 0; i < f->n_nodes; i++) {
 		const struct fleet_node *n = &f->nodes[i];
 
+		k = class_of(f, n);
+		k->nodes++;
+		if (n->b[FB_WALL].has_power && n->b[FB_GPU].has_power) {
+			k->pair_wall += n->b[FB_WALL].power;
+			k->pair_gpu += n->b[FB_GPU].power;
+			k->n_pair++;
+		}
 		for (b = 0; b < FB_N; b++) {
-			f->total[b].energy += n->b[b].energy;
-			f->total[b].power += n->b[b].power;
-			f->total[b].has_energy |= n->b[b].has_energy;
-			f->total[b].has_power |= n->b[b].has_power;
+			cover_add(&f->cov[b], n, b);
+			cover_add(&k->cov[b], n, b);
+			fig_add(&k->b[b], &n->b[b]);
+		}
+	}
+}
+
+static void
+totals(struct fleet *f)
+{
+	size_t i;
+	int b;
+
+	cover_totals(f);
+	for (i = 0; i < f->n_nodes; i++) {
+		const struct fleet_node *n = &f->nodes[i];
+
+		for (b = 0; b < FB_N; b++) {
+			fig_add(&f->total[b], &n->b[b]);
 			f->n_total[b] += n->b[b].has_power;
 		}
 		f->tokens_out += n->tokens_out;
@@ -549,6 +635,8 @@ fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
 	f->n_nodes = c->n_nodes;
 	if ((f->nodes = calloc(c->n_nodes + 1, sizeof(*f->nodes))) == NULL ||
 	    (f->meters = calloc(c->n_meters + 1, sizeof(*f->meters))) == NULL ||
+	    (f->classes = calloc(c->n_nodes + 1, sizeof(*f->classes))) ==
+	    NULL ||
 	    (bd.oacc = calloc(c->n_nodes + 1, sizeof(*bd.oacc))) == NULL ||
 	    index_conf(&bd) == -1)
 		bd.oom = true;
@@ -584,6 +672,7 @@ fleet_free(struct fleet *f)
 	free(f->nodes);
 	free(f->targets);
 	free(f->meters);
+	free(f->classes);
 	free(f->pdu);
 	free(f);
 }

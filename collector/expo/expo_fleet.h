@@ -11,7 +11,10 @@
  * (the unit of a PDU behind a shared agent, series "u<k>/...", as
  * "<pdu>-u<k>").  Power is the latest power reading where the device
  * gives one, else the mean over the last interval from the counter
- * (delta / span).  Strings are borrowed from the conf and the views: a
+ * (delta / span).  Energy is the device's counter where the target has
+ * one at that boundary, else the collector's integral of its power gauges
+ * (gauge-estimated); coverage per boundary (fleet and class) is the share
+ * of nodes with an energy there.  Strings are borrowed from the conf and the views: a
  * snapshot lives no longer than the request that built it.
  */
 #ifndef WP_EXPO_FLEET_H
@@ -30,10 +33,35 @@ struct wp_node;
 
 enum { FB_WALL, FB_GPU, FB_OUTLET, FB_N };
 
+/* Energy methods: the device's counter, else the collector's trapezoid
+ * of the power gauge (the report's gauge-estimated rule). */
+enum { FM_COUNTER, FM_GAUGE, FM_N };
+
 struct fleet_fig {
-	double	 energy;	/* J, cumulative */
+	double	 energy;	/* J, cumulative: the methods' sum */
 	double	 power;		/* W */
 	bool	 has_energy, has_power;
+	double	 energy_m[FM_N];	/* J by method */
+	bool	 has_m[FM_N];
+};
+
+/* A boundary's coverage over a set of nodes (the fleet, a class): nodes
+ * with energy there, and their output tokens; sig identifies the set, so
+ * that a rate over a window only compares snapshots of the same nodes. */
+struct fleet_cover {
+	size_t	 nodes, covered;
+	double	 tokens;		/* output tokens of the covered nodes */
+	uint64_t sig;			/* the covered nodes' names hashed */
+};
+
+struct fleet_class {
+	const char	*name;		/* "" none */
+	size_t		 nodes;
+	struct fleet_fig b[FB_N];	/* summed over its nodes */
+	struct fleet_cover cov[FB_N];
+	/* wall and GPU power of its nodes that have both (wall/GPU) */
+	double		 pair_wall, pair_gpu;
+	size_t		 n_pair;
 };
 
 #define FLEET_GPUS	64	/* GPU indexes kept per node */
@@ -105,6 +133,9 @@ struct fleet {
 	/* totals over nodes (n_*: nodes contributing) and meters */
 	struct fleet_fig total[FB_N];
 	size_t		 n_total[FB_N];
+	struct fleet_cover cov[FB_N];	/* coverage of the fleet */
+	struct fleet_class *classes;	/* in node order */
+	size_t		 n_classes;
 	double		 tokens_out, tokens_in;
 	double		 fac_energy, it_energy, fac_power, it_power;
 	bool		 has_fac_e, has_it_e, has_fac_p, has_it_p;
@@ -134,5 +165,8 @@ void		 fleet_free(struct fleet *f);
 /* The node named name, or NULL (linear: for one lookup). */
 const struct fleet_node *fleet_node(const struct fleet *f, const char *name);
 const char	*fleet_boundary_name(int b);	/* "wall", "gpu", "outlet" */
+const char	*fleet_method_name(int m);	/* "counter", "gauge-estimated" */
+/* covered / nodes, NAN with no nodes. */
+double		 fleet_coverage(const struct fleet_cover *c);
 
 #endif

@@ -110,24 +110,26 @@ history_pue(const struct history *h, const struct fleet *f, wp_time window)
 	return NAN;
 }
 
-static bool
-has_energy(const struct hist_point *p, int b)
-{
-	return p->has_energy[b];
-}
-
 double
 history_tokens_per_joule(const struct history *h, const struct fleet *f,
     int b, wp_time window)
 {
-	const struct hist_point *p;
+	const struct hist_point *p = NULL;
 	double de, dt;
+	size_t i;
 
-	if (b < 0 || b >= FB_N || !f->total[b].has_energy ||
-	    (p = oldest(h, f->now, window, has_energy, b)) == NULL)
+	if (b < 0 || b >= FB_N || !f->total[b].has_energy)
+		return NAN;
+	for (i = 0; i < h->n && p == NULL; i++) {
+		p = history_at(h, i);
+		if (p->t < f->now - window || p->t >= f->now ||
+		    !p->has_energy[b] || p->cov_sig[b] != f->cov[b].sig)
+			p = NULL;
+	}
+	if (p == NULL)
 		return NAN;
 	de = f->total[b].energy - p->energy[b];
-	dt = f->tokens_out - p->tokens;
+	dt = f->cov[b].tokens - p->cov_tokens[b];
 	return de > 0 && dt >= 0 ? dt / de : NAN;
 }
 
@@ -193,6 +195,8 @@ history_add(struct history *h, const struct fleet *f)
 		p->energy[b] = f->total[b].energy;
 		p->has_power[b] = f->total[b].has_power;
 		p->has_energy[b] = f->total[b].has_energy;
+		p->cov_tokens[b] = f->cov[b].tokens;
+		p->cov_sig[b] = f->cov[b].sig;
 	}
 	p->tokens = f->tokens_out;
 	p->fac_e = f->fac_energy;

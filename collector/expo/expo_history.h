@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../lib/clock.h"
 #include "expo_fleet.h"
@@ -23,6 +24,8 @@ struct hist_point {
 	double	 power[FB_N], energy[FB_N];
 	bool	 has_power[FB_N], has_energy[FB_N];
 	double	 tokens;		/* output tokens, cumulative */
+	double	 cov_tokens[FB_N];	/* of the nodes covered at b */
+	uint64_t cov_sig[FB_N];		/* which nodes those are */
 	double	 fac_e, it_e;
 	bool	 has_fac_e, has_it_e;
 	double	 pue;			/* NAN unknown */
@@ -45,7 +48,10 @@ const struct hist_point *history_at(const struct history *h, size_t i);
  */
 double		 history_pue(const struct history *h, const struct fleet *f,
 		    wp_time window);
-/* Output tokens per joule at boundary b over window; NAN when unknown. */
+/* Output tokens per joule at boundary b over window: the tokens of the
+ * nodes with energy at b over the energy of the same nodes, since the
+ * oldest point in the window with that same set of nodes; NAN when
+ * unknown. */
 double		 history_tokens_per_joule(const struct history *h,
 		    const struct fleet *f, int b, wp_time window);
 /*

@@ -62,19 +62,27 @@ value(FILE *f, double v)
 	fprintf(f, " %s\n", buf);
 }
 
-/* name{k1="v1",k2="v2",...} with n label pairs from kv. */
+/* name{site="s",k1="v1",k2="v2",...} with n label pairs from kv, the
+ * site first (site.name; none when unset). */
 static void
-series(FILE *f, const char *name, const char *const *kv, int n)
+series(FILE *f, const char *site, const char *name, const char *const *kv,
+    int n)
 {
+	bool any = site != NULL && *site;
 	int i;
 
 	fputs(name, f);
+	if (any) {
+		fputs("{site=\"", f);
+		expo_label_escape(f, site);
+		fputc('"', f);
+	}
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s%s=\"", i ? "," : "{", kv[2 * i]);
+		fprintf(f, "%s%s=\"", i || any ? "," : "{", kv[2 * i]);
 		expo_label_escape(f, kv[2 * i + 1]);
 		fputc('"', f);
 	}
-	if (n > 0)
+	if (n > 0 || any)
 		fputc('}', f);
 }
 
@@ -84,13 +92,15 @@ node_family(FILE *f, const struct fleet *fl, bool energy)
 	const char *name = energy ? "wattpath_node_energy_joules_total" :
 	    "wattpath_node_power_watts";
 	size_t i;
-	int b;
+	int b, m;
 
 	if (energy)
 		family(f, name, "counter", "Energy of a node at a boundary "
 		    "(wall, gpu: its GPUs summed, outlet: its PDU outlets "
-		    "summed), reset-corrected, since the collector first saw "
-		    "it.");
+		    "summed): the device's counter, reset-corrected, since the "
+		    "collector first saw it (method counter), else the "
+		    "collector's trapezoid of the power gauge since it started "
+		    "(method gauge-estimated).");
 	else
 		family(f, name, "gauge", "Power of a node at a boundary: the "
 		    "latest reading, else the mean over the last interval "
@@ -101,14 +111,56 @@ node_family(FILE *f, const struct fleet *fl, bool energy)
 		for (b = 0; b < FB_N; b++) {
 			const struct fleet_fig *g = &n->b[b];
 			const char *kv[] = { "node", n->name, "class", n->class,
-			    "rack", n->rack, "boundary", fleet_boundary_name(b) };
+			    "rack", n->rack, "boundary", fleet_boundary_name(b),
+			    "method", "" };
 
-			if (energy ? !g->has_energy : !g->has_power)
+			if (!energy) {
+				if (!g->has_power)
+					continue;
+				series(f, fl->site, name, kv, 4);
+				value(f, g->power);
 				continue;
-			series(f, name, kv, 4);
-			value(f, energy ? g->energy : g->power);
+			}
+			for (m = 0; m < FM_N; m++) {
+				if (!g->has_m[m])
+					continue;
+				kv[9] = fleet_method_name(m);
+				series(f, fl->site, name, kv, 5);
+				value(f, g->energy_m[m]);
+			}
 		}
 	}
+}
+
+/* Coverage of each boundary: the fleet, then each class. */
+static void
+coverage_family(FILE *f, const struct fleet *fl)
+{
+	const char *name = "wattpath_boundary_coverage_ratio";
+	size_t i;
+	int b;
+
+	family(f, name, "gauge", "Share of nodes with an energy figure at "
+	    "the boundary (scope fleet, or class): fleet figures divide the "
+	    "tokens of these nodes by their energy.");
+	for (b = 0; b < FB_N; b++) {
+		const char *kv[] = { "scope", "fleet", "boundary",
+		    fleet_boundary_name(b) };
+
+		if (fl->cov[b].nodes == 0)
+			continue;
+		series(f, fl->site, name, kv, 2);
+		value(f, fleet_coverage(&fl->cov[b]));
+	}
+	for (i = 0; i < fl->n_classes; i++)
+		for (b = 0; b < FB_N; b++) {
+			const char *kv[] = { "scope", "class", "class",
+			    fl->classes[i].name, "boundary",
+			    fleet_boundary_name(b) };
+
+			series(f, fl->site, name, kv, 3);
+			value(f, fleet_coverage(&fl->classes[i].cov[b]));
+		}
 }
 
 static void
@@ -124,11 +176,11 @@ tokens_family(FILE *f, const struct fleet *fl)
 		const char *in[] = { "node", n->name, "direction", "input" };
 
 		if (n->has_tok_out) {
-			series(f, "wattpath_tokens_total", o, 2);
+			series(f, fl->site, "wattpath_tokens_total", o, 2);
 			value(f, n->tokens_out);
 		}
 		if (n->has_tok_in) {
-			series(f, "wattpath_tokens_total", in, 2);
+			series(f, fl->site, "wattpath_tokens_total", in, 2);
 			value(f, n->tokens_in);
 		}
 	}
@@ -144,7 +196,7 @@ facility_families(FILE *f, const struct fleet *fl, double pue)
 	    "the last 15 minutes (else their power ratio); absent when "
 	    "unknown or below 1.");
 	if (isfinite(pue) && pue >= 1) {
-		fputs("wattpath_facility_pue", f);
+		series(f, fl->site, "wattpath_facility_pue", NULL, 0);
 		value(f, pue);
 	}
 	family(f, "wattpath_facility_energy_joules_total", "counter",
@@ -156,7 +208,7 @@ facility_families(FILE *f, const struct fleet *fl, double pue)
 
 		if (!fl->meters[i].has_energy)
 			continue;
-		series(f, "wattpath_facility_energy_joules_total", kv, 2);
+		series(f, fl->site, "wattpath_facility_energy_joules_total", kv, 2);
 		value(f, fl->meters[i].energy);
 	}
 	family(f, "wattpath_facility_power_watts", "gauge", "Latest power "
@@ -167,7 +219,7 @@ facility_families(FILE *f, const struct fleet *fl, double pue)
 
 		if (!fl->meters[i].has_power)
 			continue;
-		series(f, "wattpath_facility_power_watts", kv, 2);
+		series(f, fl->site, "wattpath_facility_power_watts", kv, 2);
 		value(f, fl->meters[i].power);
 	}
 }
@@ -208,7 +260,7 @@ pdu_families(FILE *f, const struct fleet *fl)
 
 			if (r->quantity != fam[j].q)
 				continue;
-			series(f, fam[j].name, kv, 3);
+			series(f, fl->site, fam[j].name, kv, 3);
 			value(f, r->value);
 		}
 	}
@@ -257,7 +309,7 @@ target_family(FILE *f, const struct fleet *fl, int which)
 		case TF_RESETS: v = (double)t->resets; break;
 		default: v = t->stale; break;
 		}
-		series(f, tfam[which].name, kv, 2);
+		series(f, fl->site, tfam[which].name, kv, 2);
 		value(f, v);
 	}
 }
@@ -277,9 +329,20 @@ reason_family(FILE *f, const struct fleet *fl)
 
 		if (t->up)
 			continue;
-		series(f, "wattpath_target_down_reason", kv, 3);
+		series(f, fl->site, "wattpath_target_down_reason", kv, 3);
 		value(f, 1);
 	}
+}
+
+/* One series of a single label (k, v; k NULL: none) and an integer. */
+static void
+one(FILE *f, const struct fleet *fl, const char *name, const char *k,
+    const char *v, double x)
+{
+	const char *kv[] = { k, v };
+
+	series(f, fl->site, name, kv, k != NULL);
+	value(f, x);
 }
 
 /* The collector's own storage: up, failures, drops, queue, last write. */
@@ -294,28 +357,27 @@ storage_families(FILE *f, const struct fleet *fl)
 	family(f, "wattpath_storage_up", "gauge", "1 while the part's last "
 	    "write got through (journal, rrd).");
 	for (i = 0; i < 2; i++)
-		fprintf(f, "wattpath_storage_up{part=\"%s\"} %d\n", part[i],
-		    p[i]->ok);
+		one(f, fl, "wattpath_storage_up", "part", part[i], p[i]->ok);
 	family(f, "wattpath_storage_write_failures_total", "counter",
 	    "Writes that failed, by part.");
 	for (i = 0; i < 2; i++)
-		fprintf(f, "wattpath_storage_write_failures_total{part=\"%s\"} "
-		    "%lu\n", part[i], p[i]->failed);
+		one(f, fl, "wattpath_storage_write_failures_total", "part",
+		    part[i], (double)p[i]->failed);
 	family(f, "wattpath_storage_last_write_timestamp_seconds", "gauge",
 	    "When the part last wrote successfully (Unix time).");
 	for (i = 0; i < 2; i++)
 		if (p[i]->last_ok != 0)
-			fprintf(f, "wattpath_storage_last_write_timestamp_seconds"
-			    "{part=\"%s\"} %.3f\n", part[i],
-			    (double)p[i]->last_ok / WP_SEC);
+			one(f, fl, "wattpath_storage_last_write_timestamp_seconds",
+			    "part", part[i], (double)p[i]->last_ok / WP_SEC);
 	family(f, "wattpath_storage_rrd_dropped_total", "counter", "RRD "
 	    "values left out because the writer's queue was full (the "
 	    "journal has them).");
-	fprintf(f, "wattpath_storage_rrd_dropped_total %lu\n",
-	    fl->storage.rrd.dropped);
+	one(f, fl, "wattpath_storage_rrd_dropped_total", NULL, NULL,
+	    (double)fl->storage.rrd.dropped);
 	family(f, "wattpath_storage_rrd_queued", "gauge", "RRD values "
 	    "waiting for the writer.");
-	fprintf(f, "wattpath_storage_rrd_queued %zu\n", fl->storage.rrd.queued);
+	one(f, fl, "wattpath_storage_rrd_queued", NULL, NULL,
+	    (double)fl->storage.rrd.queued);
 }
 
 /* The exposition server's connections. */
@@ -323,23 +385,21 @@ static void
 http_families(FILE *f, const struct fleet *fl)
 {
 	const struct http_stats *h = &fl->http;
+	const char *cl = "wattpath_http_connections_closed_total";
 
 	family(f, "wattpath_http_connections", "gauge", "Connections to "
 	    "this server open now.");
-	fprintf(f, "wattpath_http_connections %u\n", h->open);
-	family(f, "wattpath_http_connections_closed_total", "counter",
-	    "Connections the server closed itself: refused (no room at a "
-	    "limit), evicted (idle, gave way to a new one), timeout (past "
-	    "a deadline).");
-	fprintf(f, "wattpath_http_connections_closed_total{reason=\"refused\"}"
-	    " %lu\n", h->refused);
-	fprintf(f, "wattpath_http_connections_closed_total{reason=\"evicted\"}"
-	    " %lu\n", h->evicted);
-	fprintf(f, "wattpath_http_connections_closed_total{reason=\"timeout\"}"
-	    " %lu\n", h->timed_out);
+	one(f, fl, "wattpath_http_connections", NULL, NULL, h->open);
+	family(f, cl, "counter", "Connections the server closed itself: "
+	    "refused (no room at a limit), evicted (idle, gave way to a new "
+	    "one), timeout (past a deadline).");
+	one(f, fl, cl, "reason", "refused", (double)h->refused);
+	one(f, fl, cl, "reason", "evicted", (double)h->evicted);
+	one(f, fl, cl, "reason", "timeout", (double)h->timed_out);
 	family(f, "wattpath_http_auth_limited_total", "counter", "Requests "
 	    "answered 429 after too many failed passwords from one client.");
-	fprintf(f, "wattpath_http_auth_limited_total %lu\n", h->auth_limited);
+	one(f, fl, "wattpath_http_auth_limited_total", NULL, NULL,
+	    (double)h->auth_limited);
 }
 
 int
@@ -349,6 +409,7 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 
 	node_family(f, fl, true);
 	node_family(f, fl, false);
+	coverage_family(f, fl);
 	tokens_family(f, fl);
 	if (expo_models_write(f, fl) == -1)
 		return -1;
@@ -363,6 +424,6 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 		http_families(f, fl);
 	family(f, "wattpath_build_info", "gauge", "Version of the "
 	    "collector; always 1.");
-	fprintf(f, "wattpath_build_info{version=\"%s\"} 1\n", WP_VERSION);
+	one(f, fl, "wattpath_build_info", "version", WP_VERSION, 1);
 	return ferror(f) ? -1 : 0;
 }

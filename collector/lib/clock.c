@@ -204,3 +204,23 @@ clock_parse_duration(const char *s, wp_time *out)
 	*out = (wp_time)llround(total);
 	return 0;
 }
+
+/* The start of month mon (0..11, may be 12) of year y. */
+static wp_time
+month_start(int y, int mon)
+{
+	struct tm tm = { .tm_year = y - 1900 + mon / 12, .tm_mon = mon % 12,
+	    .tm_mday = 1 };
+
+	return (wp_time)timegm(&tm) * WP_SEC;
+}
+
+wp_time
+clock_next_month(wp_time t)
+{
+	time_t sec = (time_t)(t / WP_SEC);
+	struct tm tm;
+
+	gmtime_r(&sec, &tm);
+	return month_start(tm.tm_year + 1900, tm.tm_mon + 1);
+}

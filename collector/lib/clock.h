@@ -34,6 +34,8 @@ void	 clock_iso8601(wp_time t, char *buf, unsigned long len);
  * epoch seconds ("1764410400" or "1764410400.5").  Returns 0 or -1.
  */
 int	 clock_parse_time(const char *s, wp_time *out);
+/* The start of the UTC calendar month after the one holding t. */
+wp_time	 clock_next_month(wp_time t);
 /*
  * Parses a duration: "10s", "5m", "1h", "250ms", "2d", compounds such as
  * "1h30m" or "1m30.5s"; a bare number alone is seconds.  Decimal digits

@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,11 +14,57 @@
 #include "secret.h"
 
 #define SECRET_MAX	4096	/* bytes; a password, a community, a token */
+#define CRED_ENV	"CREDENTIALS_DIRECTORY"
+#define CRED_NAME_MAX	255
+
+/* $CREDENTIALS_DIRECTORY without trailing slashes (length in *n), or NULL
+ * if it is unset or not absolute. */
+static const char *
+cred_dir(size_t *n)
+{
+	const char *d = getenv(CRED_ENV);
+
+	if (d == NULL || d[0] != '/')
+		return NULL;
+	*n = strlen(d);
+	while (*n > 1 && d[*n - 1] == '/')
+		--*n;
+	return d;
+}
+
+/* Whether path names a file directly inside $CREDENTIALS_DIRECTORY. */
+static bool
+in_cred_dir(const char *path)
+{
+	const char *d, *base;
+	size_t n;
+
+	if ((d = cred_dir(&n)) == NULL || strncmp(path, d, n) != 0 ||
+	    path[n] != '/')
+		return false;
+	base = path + n + 1;
+	return *base != '\0' && strchr(base, '/') == NULL;
+}
 
 /* Checks the stat of an opened or named secrets file. */
 static int
 check_stat(const char *path, const struct stat *st, struct wp_err *err)
 {
+	if (in_cred_dir(path)) {
+		if (!S_ISREG(st->st_mode))
+			return err_set(err, WP_E_CONFIG, "credential file %s "
+			    "is not a regular file", path);
+		if (st->st_uid != 0 && st->st_uid != geteuid())
+			return err_set(err, WP_E_CONFIG, "credential file %s is "
+			    "owned by uid %lu, not by root or by us (uid %lu)",
+			    path, (unsigned long)st->st_uid,
+			    (unsigned long)geteuid());
+		if ((st->st_mode & 037) != 0)
+			return err_set(err, WP_E_CONFIG, "credential file %s is "
+			    "open to others or writable by its group (mode "
+			    "%04o)", path, (unsigned)(st->st_mode & 07777));
+		return 0;
+	}
 	if (!S_ISREG(st->st_mode))
 		return err_set(err, WP_E_CONFIG, "secrets file %s is not a "
 		    "regular file", path);
@@ -177,6 +225,68 @@ secret_load(const char *path, const char *env, struct wp_err *err)
 	err_set(err, WP_E_CONFIG, "no secrets file or environment variable "
 	    "given");
 	return NULL;
+}
+
+int
+secret_cred_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n > CRED_NAME_MAX || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (name[i] <= ' ' || name[i] > '~' || name[i] == '/' ||
+		    name[i] == ':')
+			return 0;
+	return 1;
+}
+
+/* The credentials directory must be one that only root or we can fill. */
+static int
+check_cred_dir(const char *d, struct wp_err *err)
+{
+	struct stat st;
+
+	if (stat(d, &st) < 0)
+		return err_set(err, WP_E_CONFIG, "$" CRED_ENV " %s: %s", d,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(err, WP_E_CONFIG, "$" CRED_ENV " %s is not a "
+		    "directory", d);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return err_set(err, WP_E_CONFIG, "$" CRED_ENV " %s is owned by "
+		    "uid %lu, not by root or by us", d,
+		    (unsigned long)st.st_uid);
+	if ((st.st_mode & 022) != 0)
+		return err_set(err, WP_E_CONFIG, "$" CRED_ENV " %s is writable "
+		    "by group or others (mode %04o)", d,
+		    (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+int
+secret_cred_path(const char *name, char *buf, size_t n, struct wp_err *err)
+{
+	const char *d;
+	size_t dn;
+
+	if (name == NULL || !secret_cred_name_ok(name))
+		return err_set(err, WP_E_CONFIG, "'%s' is not a credential name "
+		    "(1..255 printable characters, no '/', ':' or space)",
+		    name ? name : "");
+	if ((d = cred_dir(&dn)) == NULL)
+		return err_set(err, WP_E_CONFIG, "$" CRED_ENV " is %s "
+		    "(systemd sets it for LoadCredential=%s:...; by hand, "
+		    "point it at the directory of the secrets)",
+		    getenv(CRED_ENV) ? "not an absolute path" : "not set",
+		    name);
+	if (check_cred_dir(d, err) < 0)
+		return -1;
+	if ((size_t)snprintf(buf, n, "%.*s/%s", (int)dn, d, name) >= n)
+		return err_set(err, WP_E_CONFIG, "credential %s: path too long",
+		    name);
+	return 0;
 }
 
 void

@@ -6,6 +6,7 @@
 #include "../conf/conf.h"
 #include "../store/jsum.h"
 #include "report_api.h"
+#include "report_claims.h"
 #include "report_inputs.h"
 #include "report_json.h"
 #include "report_load.h"
@@ -111,7 +112,10 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 {
 	struct report_request req = q->req;
 
-	req.slot = JSUM_SLOT_DEFAULT;
+	/* long windows: curve steps in whole ledger slots, so the ledger's
+	 * blocks fit them (docs/ledger.md) */
+	req.slot = req.have_window && req.to - req.from >= 7 * 86400 * WP_SEC &&
+	    c->ledger_slot > 0 ? c->ledger_slot : JSUM_SLOT_DEFAULT;
 	if (inventory(c, u) == -1 || (req.curve && select_nodes(c, q,
 	    u) == -1))
 		return err_set(err, WP_E_INTERNAL, "out of memory");
@@ -127,13 +131,21 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 		return -1;
 	if (q->refuse_before_data && before_data(u, err) == -1)
 		return -1;
-	if (!req.curve)
+	if (!req.curve) {
 		report_site_data_load(c, &u->data);
+		report_claims_load(c, u->plan.from, u->plan.to, &u->data);
+	}
 	u->in.rq = u->rq;
 	u->in.ser = u->ld.v;
 	u->in.n_ser = u->ld.n;
 	u->in.segments_read = u->ld.segments_read;
 	u->in.summaries_used = u->ld.summaries_used;
+	u->in.ledger_used = u->ld.ledger_used;
+	if (u->ld.ledger_snapped > 0)
+		report_warn(&u->w, "raw journal records at a window edge have "
+		    "expired: %zu ledger spans in %zu ledger blocks were taken "
+		    "as their first and last readings (the edge snaps to the "
+		    "ledger slot)", u->ld.ledger_snapped, u->ld.ledger_forced);
 	return 0;
 }
 

@@ -83,10 +83,10 @@ report_curve_csv_write(FILE *f, const struct report_curve_doc *d)
 
 /* --------------------------------------------------- sustainability */
 
-static const char carbon_csv_header[] = "scope,name,boundary,method,kgco2e,"
+static const char carbon_csv_header[] = "scope,name,boundary,method,kg,gas,"
     "g_per_million_output_tokens,coverage,kwh,output_tokens,"
     "intensity_source,residual_mix_source,residual_mix_year,"
-    "remainder_method,period_start,period_end\n";
+    "remainder_method,remainder_flag,period_start,period_end\n";
 
 /* A number (12 significant digits) as a cell; "" when unknown. */
 static void
@@ -134,6 +134,7 @@ scope_rows(FILE *f, const struct report *r, const struct scope *sc)
 			csv_cell(f, report_carbon_bnd(b), ',');
 			csv_cell(f, meth[m], ',');
 			csv_num(f, p->kg, ',');
+			csv_cell(f, m ? cb->mk_gas : cb->loc_gas, ',');
 			csv_num(f, p->g_per_mtok, ',');
 			csv_num(f, p->coverage, ',');
 			csv_num(f, p->kwh, ',');
@@ -144,6 +145,7 @@ scope_rows(FILE *f, const struct report *r, const struct scope *sc)
 			csv_cell(f, m && resid && cb->residual_year ?
 			    cb->residual_year : "", ',');
 			csv_cell(f, m ? rem : "", ',');
+			csv_cell(f, m ? cb->remainder_flag : "", ',');
 			csv_cell(f, start, ',');
 			csv_cell(f, end, '\n');
 		}

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../model/claims.h"
+#include "../lib/datafile.h"
 #include "../conf/conf.h"
 #include "report_inputs.h"
 
@@ -90,20 +92,58 @@ load_hourly(const struct wp_conf *c, const char *file, int kind,
 	free(buf);
 }
 
-/* The contractual instruments of site.market; the failure into d. */
+/* The contractual instruments of site.market: the config's entries, then
+ * the CSV's; the failure into d. */
 static void
 load_instruments(const struct wp_conf *c, const char *file,
     struct report_site_data *d)
+{
+	const struct report_market *m = &c->site.market;
+	struct carbon_instrument *csv = NULL;
+	char path[PATH_MAX];
+	struct wp_err e = { 0 };
+	size_t len = 0, n = 0;
+	char *buf = NULL;
+
+	if (file != NULL) {
+		conf_path(c, file, path, sizeof(path));
+		if ((buf = slurp(path, &len, &e)) == NULL ||
+		    carbon_parse_instruments(buf, len, &csv, &n, &e) == -1)
+			snprintf(d->inst_err, sizeof(d->inst_err), "%s", e.msg);
+		free(buf);
+	}
+	d->inst = calloc(m->n_instruments + n + 1, sizeof(*d->inst));
+	if (d->inst == NULL) {
+		snprintf(d->inst_err, sizeof(d->inst_err), "out of memory");
+		free(csv);
+		return;
+	}
+	if (m->n_instruments > 0)
+		memcpy(d->inst, m->instruments, m->n_instruments *
+		    sizeof(*d->inst));
+	if (n > 0)
+		memcpy(d->inst + m->n_instruments, csv, n * sizeof(*d->inst));
+	d->n_inst = m->n_instruments + n;
+	free(csv);
+}
+
+/* Whether the site's zone has a published residual mix: the list
+ * residual-mix/published.csv found as the PDU profiles are. */
+static void
+load_published(const struct wp_conf *c, struct report_site_data *d)
 {
 	char path[PATH_MAX];
 	struct wp_err e = { 0 };
 	size_t len;
 	char *buf;
 
-	conf_path(c, file, path, sizeof(path));
-	if ((buf = slurp(path, &len, &e)) == NULL ||
-	    carbon_parse_instruments(buf, len, &d->inst, &d->n_inst, &e) == -1)
-		snprintf(d->inst_err, sizeof(d->inst_err), "%s", e.msg);
+	d->residual_published = -1;
+	if (datafile_find(c->maps_dir, c->conf_dir, "residual-mix",
+	    "published", ".csv", path, sizeof(path)) == -1 ||
+	    (buf = slurp(path, &len, &e)) == NULL)
+		return;
+	d->residual_published = carbon_residual_published(buf, len,
+	    c->site.zone, d->residual_info, sizeof(d->residual_info));
 	free(buf);
 }
 
@@ -118,8 +158,12 @@ report_site_data_load(const struct wp_conf *c, struct report_site_data *d)
 	if (s->grid.intensity_csv != NULL)
 		load_hourly(c, s->grid.intensity_csv, HOURLY_INTENSITY, s->zone,
 		    s->grid.basis, &d->grid, d->grid_err, sizeof(d->grid_err));
-	if (s->market.instruments_csv != NULL)
+	if (s->market.instruments_csv != NULL || s->market.n_instruments > 0)
 		load_instruments(c, s->market.instruments_csv, d);
+	load_published(c, d);
+	if (s->grid.cfe_csv != NULL)
+		load_hourly(c, s->grid.cfe_csv, HOURLY_CFE, s->zone, NULL,
+		    &d->cfe, d->cfe_err, sizeof(d->cfe_err));
 	if (s->tariff.price_csv != NULL)
 		load_hourly(c, s->tariff.price_csv, HOURLY_PRICE, NULL, NULL,
 		    &d->prices, d->price_err, sizeof(d->price_err));
@@ -131,6 +175,7 @@ report_site_data_fini(struct report_site_data *d)
 	if (d == NULL)
 		return;
 	hourly_fini(&d->grid);
+	hourly_fini(&d->cfe);
 	hourly_fini(&d->prices);
 	free(d->inst);
 	d->inst = NULL;

@@ -306,6 +306,7 @@ location_json(const struct report_carbon *cb)
 		jset(loc, report_carbon_bnd(b), pair_json(&cb->loc[b]));
 		if (b != REPORT_C_WALL)
 			continue;
+		jset(loc, "gas", jstr(cb->loc_gas));
 		jset(loc, "fallback_hours", jint(cb->fallback_hours));
 		jset(loc, "g_per_kwh", jnum(cb->g_per_kwh));
 		jset(loc, "source", json_object_new_string(cb->source));
@@ -315,6 +316,34 @@ location_json(const struct report_carbon *cb)
 		jset(loc, "resolution_s", jnum(cb->resolution_s));
 	}
 	return loc;
+}
+
+/* The claims on the instruments (--finalise records them). */
+static json_object *
+claims_json(const struct report_carbon *cb)
+{
+	json_object *o = json_object_new_object(), *a, *x;
+	size_t i;
+
+	jset(o, "boundary", json_object_new_string(report_carbon_bnd(
+	    cb->claims_bnd)));
+	jset(o, "finalised", json_object_new_boolean(cb->finalised));
+	a = json_object_new_array();
+	for (i = 0; i < cb->n_claims; i++) {
+		x = json_object_new_object();
+		jset(x, "id", json_object_new_string(cb->claims[i].id));
+		if (cb->claims[i].hour != 0) {
+			char t[40];
+
+			clock_iso8601(cb->claims[i].hour, t, sizeof(t));
+			jset(x, "hour", json_object_new_string(t));
+		}
+		jset(x, "kwh", jnum(cb->claims[i].kwh));
+		jset(x, "left_kwh", jnum(cb->claims[i].left_kwh));
+		json_object_array_add(a, x);
+	}
+	jset(o, "instruments", a);
+	return o;
 }
 
 /* The market-based details of the wall boundary into mk. */
@@ -334,11 +363,20 @@ market_details(const struct report_carbon *cb, json_object *mk)
 	jset(mk, "coverage", jnum(res->coverage));
 	jset(mk, "hourly_matching", jnum(res->hourly_matching));
 	jset(mk, "hourly_gap_hours", jint(res->hourly_gap_hours));
+	jset(mk, "cfe_score", jnum(res->cfe_score));
+	jset(mk, "cfe_gap_hours", jint(res->cfe_gap_hours));
+	jset(mk, "gas", jstr(cb->mk_gas));
 	jset(mk, "remainder_method", jstr(res->remainder_step));
+	jset(mk, "remainder_flag", cb->remainder_flag[0] ?
+	    json_object_new_string(cb->remainder_flag) : NULL);
+	jset(mk, "residual_mix_published", cb->residual_published < 0 ? NULL :
+	    json_object_new_boolean(cb->residual_published));
+	jset(mk, "period_consumption_source", jstr(res->period_source));
 	jset(mk, "remainder_factor_g_per_kwh", jnum(res->remainder_factor));
 	jset(mk, "instruments_accepted", jint(res->accepted));
 	jset(mk, "instruments_mwh", jnum(cb->instruments_mwh));
 	jset(mk, "instruments_rejected", rj);
+	jset(mk, "claims", claims_json(cb));
 	if (!cb->residual_set)
 		return;
 	jset(mk, "residual_mix", json_object_new_string(cb->residual_mix));
@@ -583,6 +621,7 @@ disclosure_json(const struct report_disclosure *d)
 	j = json_object_new_object();
 	jset(j, "segments_read", jint(d->segments_read));
 	jset(j, "summaries_used", jint(d->summaries_used));
+	jset(j, "ledger_blocks_used", jint(d->ledger_used));
 	jset(o, "journal", j);
 	if (!d->has_requests)
 		return o;

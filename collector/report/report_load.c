@@ -82,7 +82,8 @@ struct tgt {
 	int	 node;
 	const char *name;	/* pdu / meter name */
 	const char *role;	/* meter role */
-	int	 meter;		/* index in conf->meters */
+	int	 meter;		/* index in conf->meters (PDUs: pdus) */
+	bool	 inlets;	/* classify PDU inlets */
 };
 
 static void
@@ -108,6 +109,7 @@ classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
 		if (strcmp(c->pdus[i].name, t) == 0) {
 			g->kind = TK_PDU;
 			g->name = c->pdus[i].name;
+			g->meter = (int)i;
 			return;
 		}
 	for (i = 0; i < c->n_meters; i++)
@@ -185,6 +187,11 @@ classify(const struct wp_conf *c, const struct tgt *g, const char *s,
 	case TK_BMC: case TK_GPU: case TK_ENGINE:
 		return classify_node(g->kind, s, idx);
 	case TK_PDU:
+		if (g->inlets && strncmp(s, "inlet/", 6) == 0 &&
+		    strcmp(s + strlen(s) - 7, "/energy") == 0) {
+			*idx = g->meter;
+			return RR_INLET;
+		}
 		if (strncmp(s, "outlet/", 7) != 0)
 			return RR_NONE;
 		return classify_outlet(c, g, s, labels, node, idx);
@@ -432,8 +439,10 @@ on_record(const struct journal_record *rec, void *arg)
 		if ((s = ser_get(l, rec->target, v->s.series, &fresh)) == NULL)
 			return l->oom = true, -1;
 		if (fresh) {
-			if (!classified)
+			if (!classified) {
 				classify_target(l->c, rec->target, &g);
+				g.inlets = l->inlets;
+			}
 			classified = true;
 			if (ser_new(l, s, rec->target, &g, v->s.series,
 			    &v->s) == -1)
@@ -463,6 +472,7 @@ sum_ser_get(struct report_load *l, const struct jsum *sm,
 	if ((s = ser_get(l, target, e->series, &fresh)) == NULL || !fresh)
 		return s;
 	classify_target(l->c, target, &g);
+	g.inlets = l->inlets;
 	memset(&smp, 0, sizeof(smp));
 	smp.kind = e->kind;
 	smp.resolution = e->resolution;
@@ -598,6 +608,52 @@ on_summary(const struct jsum *sm, void *arg)
 	return 1;
 }
 
+static void
+forced_apply(struct report_load *l, struct report_series *s,
+    const struct jsum_series *e)
+{
+	const struct report_plan *p = l->p;
+	struct integ_span is;
+	size_t k;
+	int i;
+
+	if (s->role == RR_NONE || e->kind != s->kind)
+		return;
+	if (s->role == RR_LIMIT) {
+		sum_apply(l, s, e);
+		return;
+	}
+	for (k = 0; k < e->n; k++) {
+		to_ispan(e, &e->span[k], &is);
+		if ((is.t0 < p->from && is.t1 > p->from) ||
+		    (is.t0 < p->to && is.t1 > p->to))
+			l->ledger_snapped++;
+		integ_add_span_gone(&s->main, &is);
+		if (p->have_idle)
+			integ_add_span_gone(&s->idle, &is);
+		for (i = 0; s->run != NULL && i < p->runs; i++)
+			integ_add_span_gone(&s->run[i], &is);
+	}
+}
+
+/* A ledger block whose raw segment has expired and that on_summary did
+ * not take: applied span by span (1), exact where a span fits, else as
+ * integ_add_span_gone says (a span across a window edge snaps it). */
+static int
+on_forced(const struct jsum *sm, void *arg)
+{
+	struct report_load *l = arg;
+	struct report_series *s;
+	size_t i;
+
+	for (i = 0; i < sm->ns; i++) {
+		if ((s = sum_ser_get(l, sm, &sm->s[i])) == NULL)
+			return l->oom = true, -1;
+		forced_apply(l, s, &sm->s[i]);
+	}
+	return 1;
+}
+
 /* ------------------------------------------------------------ scan */
 
 /* Each series' windows finished, and the table in slot order. */
@@ -640,7 +696,7 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 	const struct report_plan *p = l->p;
 	wp_time margin = 4 * l->c->interval, from = p->from, to = p->to;
 	struct journal_scan_stats st = { 0 };
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], ldir[PATH_MAX];
 	int rc;
 
 	l->ser.min_cap = SER_MIN_CAP;
@@ -651,8 +707,15 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 			to = p->idle_to;
 	}
 	snprintf(dir, sizeof(dir), "%s/journal", l->c->data_dir);
-	rc = journal_scan_sum(dir, from - margin, to + margin + 1, on_record,
-	    getenv("WATTPATH_NO_SUMMARIES") ? NULL : on_summary, l, &st, err);
+	snprintf(ldir, sizeof(ldir), "%s/ledger", l->c->data_dir);
+	if (getenv("WATTPATH_NO_LEDGER") != NULL ||
+	    getenv("WATTPATH_NO_SUMMARIES") != NULL)
+		rc = journal_scan_sum(dir, from - margin, to + margin + 1,
+		    on_record, getenv("WATTPATH_NO_SUMMARIES") ? NULL :
+		    on_summary, l, &st, err);
+	else
+		rc = journal_scan_ledger(dir, ldir, from - margin, to + margin +
+		    1, on_record, on_summary, on_forced, l, &st, err);
 	/* a callback's -1 stops the scan: say why */
 	if (l->cancel != NULL && atomic_load(l->cancel))
 		return err_set(err, WP_E_TRANSIENT, "report cancelled");
@@ -662,6 +725,8 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 		return -1;
 	l->segments_read = st.segments_read;
 	l->summaries_used = st.summaries_used;
+	l->ledger_used = st.ledger_used;
+	l->ledger_forced = st.ledger_forced;
 	log_debug("report: %zu segments read, %zu summaries used",
 	    st.segments_read, st.summaries_used);
 	if (finish(l) == -1)

@@ -1,8 +1,9 @@
 /*
  * report_load.h - the series of a report, loaded from the journal under
  * c->data_dir: streams it once over the plan's windows (plus a margin for
- * the edge readings), takes closed segments from their summaries when that
- * is exact, maps each journal value to a node and a role by the series
+ * the edge readings), takes closed segments from the ledger's blocks
+ * (docs/ledger.md) or their summaries when that is exact (a block whose
+ * raw segment expired is applied anyway, its edges snapped), maps each journal value to a node and a role by the series
  * naming of docs/series.md (only a series seen for the first time is
  * classified), and feeds the model's integrators: the main window with
  * hourly and curve-step bins, the idle window, each run.  Reads the
@@ -28,10 +29,15 @@ struct report_load {
 	const struct report_plan *p;
 	const bool	*selected;	/* curve: nodes in scope, else NULL */
 	const atomic_bool *cancel;	/* stops the scan when set, or NULL */
+	bool		 inlets;	/* PDU inlet energy as RR_INLET (idx:
+					   the PDU's index), for drift_load */
 	/* results: */
 	struct report_series **v;	/* the series in table order */
 	size_t		 n;
 	size_t		 segments_read, summaries_used;
+	size_t		 ledger_used;	/* ledger blocks taken whole */
+	size_t		 ledger_forced;	/* blocks whose raw segment expired */
+	size_t		 ledger_snapped;	/* their spans not applied exactly */
 	bool		 seen;		/* a good record scanned, any target */
 	wp_time		 first_t;	/* the earliest one's time, with seen */
 	/* private: */

@@ -260,6 +260,49 @@ md_cost(const struct report_cost *co, FILE *f)
 		    report_md_sig(co->cls[i].per_mtok, b, sizeof(b)));
 }
 
+/* The market-based method, named: the instruments, then the step the
+ * remainder took, flagged when it is the grid average. */
+static void
+md_market_method(const struct report_carbon *cb, FILE *f)
+{
+	const struct market_result *m = &cb->mres;
+	char a[32], b[32], c[32];
+
+	if (!cb->mk_ok[REPORT_C_WALL])
+		return;
+	fprintf(f, "\nMarket-based method (GHG Protocol Scope 2 hierarchy, "
+	    "%s): contractual instruments first: %zu accepted, %zu rejected, "
+	    "%s MWh; coverage %s (period consumption %s); remainder (%s kWh) "
+	    "at ", txt(cb->mk_gas), m->accepted, m->rejected,
+	    report_md_sig(cb->instruments_mwh, a, sizeof(a)),
+	    pct(m->coverage, b, sizeof(b)), m->period_source ?
+	    m->period_source : "n/a: no instrument counted",
+	    report_md_sig(m->remainder_kwh, c,
+	    sizeof(c)));
+	if (strcmp(m->remainder_step, "none") == 0)
+		fprintf(f, "none: fully covered.\n");
+	else if (strcmp(m->remainder_step, "residual-mix") == 0)
+		fprintf(f, "the residual mix %s, %s g/kWh.\n", cb->residual_mix,
+		    report_md_sig(m->remainder_factor, a, sizeof(a)));
+	else if (strcmp(m->remainder_step, "supplier-specific") == 0)
+		fprintf(f, "the supplier-specific factor, %s g/kWh.\n",
+		    report_md_sig(m->remainder_factor, a, sizeof(a)));
+	else
+		fprintf(f, "the grid average, %s g/kWh. **Flagged: %s.**\n",
+		    report_md_sig(m->remainder_factor, a, sizeof(a)),
+		    cb->remainder_flag);
+	if (isfinite(m->cfe_score))
+		fprintf(f, "24/7 carbon-free energy score: %s (hourly matching "
+		    "plus the grid's carbon-free share; %zu hour(s) without a "
+		    "grid share counted as 0).\n", pct(m->cfe_score, a,
+		    sizeof(a)), m->cfe_gap_hours);
+	if (cb->n_claims > 0)
+		fprintf(f, "Claims on the instruments (%s boundary): %zu, %s.\n",
+		    report_carbon_bnd(cb->claims_bnd), cb->n_claims,
+		    cb->finalised ? "recorded in the ledger" : "a draft, not in "
+		    "the ledger (--finalise records them)");
+}
+
 static void
 md_carbon(const struct report *r, FILE *f)
 {
@@ -273,9 +316,10 @@ md_carbon(const struct report *r, FILE *f)
 		return;
 	}
 	fprintf(f, "\n## Carbon and cost\n\n| scope | name | boundary | kWh | "
-	    "location kgCO2e | location g/M output tokens | market kgCO2e | "
+	    "location kg%s | location g/M output tokens | market kg%s | "
 	    "market g/M output tokens | instrument coverage |\n"
-	    "|---|---|---|---|---|---|---|---|---|\n");
+	    "|---|---|---|---|---|---|---|---|---|\n", txt(cb->loc_gas),
+	    txt(cb->mk_gas));
 	for (b = 0; b < REPORT_C_N; b++)
 		if (cb->loc_ok[b])
 			carbon_row(f, "site", txt(cb->site_name), b,
@@ -290,6 +334,7 @@ md_carbon(const struct report *r, FILE *f)
 				    k->loc_ok[b] ? &k->loc[b] : NULL,
 				    k->mk_ok[b] ? &k->mk[b] : NULL);
 	}
+	md_market_method(cb, f);
 	if (r->has_cost && r->cost.ok)
 		md_cost(&r->cost, f);
 }

@@ -30,6 +30,7 @@
 #include "journal.h"
 #include "jseg.h"
 #include "jsum.h"
+#include "ledger.h"
 #include "../lib/log.h"
 
 struct journal {
@@ -48,6 +49,8 @@ struct journal {
 	EVP_MD_CTX	*md;
 	struct wire_buf	 b;
 	struct jsum	*sum;		/* summary of the open segment, or NULL */
+	struct ledger	*ledger;	/* the ledger's writer, or NULL */
+	struct jsum	*lsum;		/* the open segment at the ledger slot */
 };
 
 static int
@@ -184,6 +187,13 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 {
 	jsum_free(j->sum);
 	j->sum = NULL;
+	jsum_free(j->lsum);
+	j->lsum = NULL;
+	if (j->ledger != NULL && (j->lsum = jsum_new(start, len,
+	    j->o.ledger_slot > 0 ? j->o.ledger_slot : LEDGER_SLOT_DEFAULT,
+	    in)) == NULL)
+		log_warnx("journal: out of memory; no ledger block for this "
+		    "segment");
 	if (j->o.summary_slot >= 0 &&
 	    (j->sum = jsum_new(start, len, j->o.summary_slot, in)) == NULL)
 		log_warnx("journal: out of memory; no summary for this "
@@ -194,12 +204,54 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 static void
 summary_add(struct journal *j, const struct journal_record *r)
 {
+	if (j->lsum != NULL && jsum_add(j->lsum, r) != 0) {
+		log_warnx("journal: out of memory; no ledger block for "
+		    "segment %s", j->seg_name);
+		jsum_free(j->lsum);
+		j->lsum = NULL;
+	}
 	if (j->sum != NULL && jsum_add(j->sum, r) != 0) {
 		log_warnx("journal: out of memory; no summary for segment %s",
 		    j->seg_name);
 		jsum_free(j->sum);
 		j->sum = NULL;
 	}
+}
+
+/* The closed segment's ledger block (ledger.h).  A failure is logged:
+ * `wattpath ledger rebuild` recomputes it while the segment exists. */
+static void
+write_ledger(struct journal *j, const struct mentry *e)
+{
+	struct wp_err err = { 0 };
+
+	if (j->ledger == NULL)
+		return;
+	if (j->lsum == NULL || ledger_append(j->ledger, e->name, e->start,
+	    e->count, e->in, e->fin, j->lsum, e->start + j->seg_len,
+	    &err) != 0)
+		log_warnx("journal: no ledger block for segment %s: %s",
+		    e->name, j->lsum == NULL ? "out of memory" : err.msg);
+	jsum_free(j->lsum);
+	j->lsum = NULL;
+}
+
+/* The blocks a crash at a segment's close left out (logged, not fatal). */
+static void
+ledger_resume(struct journal *j)
+{
+	struct wp_err err = { 0 };
+	int n;
+
+	if (j->ledger == NULL)
+		return;
+	if ((n = ledger_catch_up(j->ledger, j->dir, j->o.ledger_slot,
+	    &err)) < 0)
+		log_warnx("journal: ledger: %s (run wattpath ledger rebuild)",
+		    err.msg);
+	else if (n > 0)
+		log_info("journal: ledger: %d block(s) written after a crash",
+		    n);
 }
 
 static int
@@ -221,6 +273,7 @@ close_segment(struct journal *j, struct wp_err *err)
 		return -1;
 	e->state = M_CLOSED;
 	write_summary(j, e->name);
+	write_ledger(j, e);
 	return 0;
 }
 
@@ -489,8 +542,17 @@ journal_open(const char *dir, const struct journal_opts *o,
 		    strerror(errno));
 		goto fail;
 	}
+	/* the ledger is derived: without it the journal still runs (and
+	 * `wattpath ledger rebuild` recomputes it while segments exist) */
+	if (j->o.ledger_dir != NULL && (j->ledger = ledger_open(
+	    j->o.ledger_dir, j->o.ledger_retention,
+	    j->o.fsync != JOURNAL_FSYNC_NONE, err)) == NULL) {
+		log_warnx("journal: no ledger: %s", err->msg);
+		err_clear(err);
+	}
 	if (open_manifest(j, err) != 0 || adopt_orphan(j, err) != 0)
 		goto fail;
+	ledger_resume(j);
 	if (j->m.n)
 		memcpy(j->h, j->m.e[j->m.n - 1].fin, HASH_LEN);
 	if ((e = manifest_last_open(j)) != NULL &&
@@ -583,6 +645,8 @@ journal_close(struct journal *j)
 		close(j->mfd);
 	jseg_manifest_fini(&j->m);
 	jsum_free(j->sum);
+	jsum_free(j->lsum);
+	ledger_close(j->ledger);
 	EVP_MD_CTX_free(j->md);
 	free(j->b.p);
 	free(j->dir);

@@ -37,6 +37,10 @@ struct journal_opts {
 	wp_time		 sync_interval;	/* FSYNC_POLL group commit: fdatasync
 					   at most this often, journal_flush
 					   syncs the rest; 0: every append */
+	const char	*ledger_dir;	/* ledger.h: a block per closed
+					   segment there; NULL: none */
+	wp_time		 ledger_slot;	/* 0: 1 h */
+	wp_time		 ledger_retention;	/* 0: 10 years */
 };
 
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */
@@ -85,10 +89,25 @@ struct jsum;
 typedef int (*journal_sum_cb)(const struct jsum *s, void *arg);
 struct journal_scan_stats {
 	size_t	 segments_read, summaries_used;
+	size_t	 ledger_used;	/* ledger blocks taken by scb */
+	size_t	 ledger_forced;	/* blocks given to fcb: raw gone */
 };
 int	 journal_scan_sum(const char *dir, wp_time from, wp_time to,
 	    journal_cb cb, journal_sum_cb scb, void *arg,
 	    struct journal_scan_stats *st, struct wp_err *err);
+
+/*
+ * journal_scan_sum over the journal dir and the ledger ldir (ledger.h):
+ * segment by segment in time order, the ledger block (when valid) is
+ * offered to scb first; if not taken, the segment's summary and records
+ * as journal_scan_sum does; when the raw segment is gone (expired), the
+ * block is given to fcb, which applies what it can (its return as scb's,
+ * 0 meaning skipped).  A missing or invalid ledger index: the journal
+ * alone.
+ */
+int	 journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
+	    wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,
+	    void *arg, struct journal_scan_stats *st, struct wp_err *err);
 
 /* Writes records in [from, to) as CSV, one row per value, header first. */
 int	 journal_export_csv(const char *dir, wp_time from, wp_time to,

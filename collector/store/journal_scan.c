@@ -23,6 +23,7 @@
 #include "journal.h"
 #include "jseg.h"
 #include "jsum.h"
+#include "ledger.h"
 #include "../lib/log.h"
 
 /* ---- scan and export ---- */
@@ -214,6 +215,135 @@ journal_scan_sum(const char *dir, wp_time from, wp_time to, journal_cb cb,
 	if (st != NULL)
 		memset(st, 0, sizeof(*st));
 	return scan_sum_impl(dir, from, to, cb, scb, arg, st, err);
+}
+
+/* ---- with the ledger ---- */
+
+struct lscan {
+	const char	*dir, *ldir;
+	wp_time		 from, to;
+	journal_cb	 cb;
+	journal_sum_cb	 scb, fcb;
+	void		*arg;
+	struct journal_scan_stats *st;
+	struct manifest	 m;
+	struct ledger_index ix;
+	struct seg_file *sf;
+	size_t		 nsf;
+	struct seg_rd	 sr;
+};
+
+/* One segment (raw file i of sf or -1, ledger entry le or NULL). */
+static int
+lscan_one(struct lscan *ls, ssize_t i, bool last,
+    const struct ledger_entry *le, struct wp_err *err)
+{
+	struct scan_pub p = { ls->cb, ls->arg };
+	struct wp_err lerr = { 0 };
+	struct jsum *js = NULL;
+	int rc = 0;
+
+	if (le != NULL && (js = ledger_block_scan(ls->ldir, le, &lerr)) == NULL)
+		log_warnx("ledger: %s (run wattpath journal verify)", lerr.msg);
+	if (js != NULL && (rc = ls->scb(js, ls->arg)) != 0) {
+		if (rc == 1)
+			ls->st->ledger_used++;
+		jsum_free(js);
+		return rc == 1 ? 0 : -1;
+	}
+	if (i >= 0) {
+		rc = scan_try_summary(ls->dir, jseg_manifest_find(&ls->m,
+		    ls->sf[i].name), ls->from, ls->to, ls->sr.md, ls->scb,
+		    ls->arg, err);
+		if (rc == 1) {
+			ls->st->summaries_used++;
+			rc = 0;
+		} else if (rc == 0) {
+			ls->st->segments_read++;
+			rc = scan_segment(ls->dir, ls->sf[i].name, last,
+			    ls->from, ls->to, &ls->sr, scan_pub_fn, &p, err);
+		}
+	} else if (js != NULL && (rc = ls->fcb(js, ls->arg)) > 0) {
+		ls->st->ledger_forced++;
+		rc = 0;
+	}
+	jsum_free(js);
+	return rc;
+}
+
+/* Merges the raw segments and the ledger's blocks in time order. */
+static int
+lscan_run(struct lscan *ls, struct wp_err *err)
+{
+	size_t i = 0, k = 0;
+	int rc = 0;
+
+	while (rc == 0 && (i < ls->nsf || k < ls->ix.n)) {
+		wp_time ti = i < ls->nsf ? ls->sf[i].start : INT64_MAX;
+		wp_time tk = k < ls->ix.n ? ls->ix.e[k].start : INT64_MAX;
+		wp_time t = ti < tk ? ti : tk, next;
+		bool raw = ti == t, led = tk == t;
+		size_t ni = i + raw, nk = k + led;
+
+		next = ni < ls->nsf ? ls->sf[ni].start : INT64_MAX;
+		if (nk < ls->ix.n && ls->ix.e[nk].start < next)
+			next = ls->ix.e[nk].start;
+		if (ls->to && t >= ls->to)
+			break;
+		if (next > ls->from)
+			rc = lscan_one(ls, raw ? (ssize_t)i : -1, raw &&
+			    i + 1 == ls->nsf, led ? &ls->ix.e[k] : NULL, err);
+		i = ni;
+		k = nk;
+	}
+	return rc;
+}
+
+int
+journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
+    wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,
+    void *arg, struct journal_scan_stats *st, struct wp_err *err)
+{
+	struct journal_scan_stats dummy;
+	struct lscan ls;
+	struct wp_err lerr = { 0 };
+	int rc = -1;
+
+	memset(&ls, 0, sizeof(ls));
+	ls.dir = dir;
+	ls.ldir = ldir;
+	ls.from = from;
+	ls.to = to;
+	ls.cb = cb;
+	ls.scb = scb;
+	ls.fcb = fcb;
+	ls.arg = arg;
+	ls.st = st != NULL ? st : &dummy;
+	memset(ls.st, 0, sizeof(*ls.st));
+	if (jseg_manifest_read(dir, &ls.m, err) != 0)
+		memset(&ls.m, 0, sizeof(ls.m));
+	err_clear(err);
+	if (ledger_index_read(ldir, &ls.ix, &lerr) != 0) {
+		log_warnx("ledger: %s; reading the journal alone (run wattpath "
+		    "journal verify)", lerr.msg);
+		ledger_index_fini(&ls.ix);
+	}
+	if (jseg_list(dir, &ls.sf, &ls.nsf, err) != 0) {
+		if (ls.ix.n == 0)
+			goto out;
+		err_clear(err);
+		ls.sf = NULL;
+		ls.nsf = 0;
+	}
+	if (jseg_rd_init(&ls.sr, err) != 0)
+		goto out;
+	rc = lscan_run(&ls, err);
+	jseg_rd_fini(&ls.sr);
+out:
+	free(ls.sf);
+	ledger_index_fini(&ls.ix);
+	jseg_manifest_fini(&ls.m);
+	return rc < 0 ? -1 : 0;
 }
 
 static void

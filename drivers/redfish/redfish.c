@@ -132,7 +132,7 @@ creds_conf(struct rf_target *t, const struct wp_target_conf *tc,
 	if (c->username == NULL || (c->password_file == NULL &&
 	    c->password_env == NULL)) {
 		diag_at(d, n, false, "%s: credentials %s need username and "
-		    "password_file or password_env", tc->where, n->value);
+		    "password_file, password_env or password_credential", tc->where, n->value);
 		return;
 	}
 	diag_strdup(d, tc->block, tc->where, &t->user, c->username);

@@ -103,6 +103,29 @@ secref_load(const struct secref *r, const char *what, size_t minlen,
 /* Reads v3 settings from getter g (config block or probe options). */
 typedef const char *(*opt_fn)(const void *src, const char *key);
 
+/* r from PFX_file, PFX_env or PFX_credential (a systemd credential: its
+ * file in $CREDENTIALS_DIRECTORY) as g finds them. */
+static int
+secref_from(struct secref *r, opt_fn g, const void *src, const char *pfx,
+    const char *what, struct wp_err *err)
+{
+	char kf[48], ke[48], kc[48], path[PATH_MAX];
+	const char *f, *cn;
+
+	snprintf(kf, sizeof(kf), "%s_file", pfx);
+	snprintf(ke, sizeof(ke), "%s_env", pfx);
+	snprintf(kc, sizeof(kc), "%s_credential", pfx);
+	f = g(src, kf);
+	if ((cn = g(src, kc)) != NULL) {
+		if (secret_cred_path(cn, path, sizeof(path), err) < 0) {
+			err_prefix(err, "%s", what);
+			return -1;
+		}
+		f = path;
+	}
+	return secref_set(r, f, g(src, ke), what, err);
+}
+
 static int
 load_v3(struct sp_cfg *c, opt_fn g, const void *src, const char *level,
     struct wp_err *err)
@@ -121,8 +144,8 @@ load_v3(struct sp_cfg *c, opt_fn g, const void *src, const char *level,
 	if (c->level == SNMP_SEC_LEVEL_NOAUTH)
 		return 0;
 	if (auth_proto(ap ? ap : "SHA-256", c, err) < 0 ||
-	    secref_set(&c->auth_ref, g(src, "auth_password_file"),
-	    g(src, "auth_password_env"), "SNMPv3 auth password", err) < 0)
+	    secref_from(&c->auth_ref, g, src, "auth_password",
+	    "SNMPv3 auth password", err) < 0)
 		return -1;
 	if (c->level == SNMP_SEC_LEVEL_AUTHNOPRIV)
 		return 0;
@@ -130,8 +153,8 @@ load_v3(struct sp_cfg *c, opt_fn g, const void *src, const char *level,
 	    strcasecmp(pp, "AES-128") != 0)
 		return err_set(err, WP_E_CONFIG, "priv_protocol '%s': only AES "
 		    "(AES-128) is supported", pp);
-	return secref_set(&c->priv_ref, g(src, "priv_password_file"),
-	    g(src, "priv_password_env"), "SNMPv3 authPriv priv password", err);
+	return secref_from(&c->priv_ref, g, src, "priv_password",
+	    "SNMPv3 authPriv priv password", err);
 }
 
 struct cred_src {
@@ -160,6 +183,7 @@ cred_conf(const struct wp_target_conf *tc, const struct ynode *snmp,
 	const struct ynode *n = NULL;
 	const char *level = NULL;
 	const struct wp_cred *cr;
+	struct cred_src cs;
 	struct wp_err err = { 0 };
 	int rc;
 
@@ -185,13 +209,11 @@ cred_conf(const struct wp_target_conf *tc, const struct ynode *snmp,
 		    n->value);
 		return;
 	}
-	if (c->version == SNMP_VERSION_3) {
-		struct cred_src cs = { cr, snmp };
-
+	cs = (struct cred_src){ cr, snmp };
+	if (c->version == SNMP_VERSION_3)
 		rc = load_v3(c, cred_opt, &cs, level, &err);
-	} else if ((rc = secref_set(&c->community_ref, ynode_str(cr->block,
-	    "community_file"), ynode_str(cr->block, "community_env"),
-	    "SNMP v2c community", &err)) < 0)
+	else if ((rc = secref_from(&c->community_ref, cred_opt, &cs,
+	    "community", "SNMP v2c community", &err)) < 0)
 		err_prefix(&err, "credentials '%s'", n->value);
 	if (rc < 0)
 		diag_err(d, n, tc->where, &err, false);

@@ -41,7 +41,7 @@ add_sample(struct synth *sy, size_t i, size_t *n, const char *series,
 	s->value = v;
 	s->t_real = (wp_time)(1.7e9 + sy->t) * WP_SEC;
 	sy->k[i][*n] = (struct ingest_ctr){ kind == WP_COUNTER, v * 0.001,
-	    v * 1e-6, 10 * WP_SEC, 0, 0 };
+	    v * 1e-6, 10 * WP_SEC, 0, 0, kind == WP_GAUGE && q == WP_Q_POWER };
 	(*n)++;
 }
 

@@ -233,7 +233,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!loaded) {
 		loaded = 1;
-		if (pdu_profile_all("etc", &profiles, &err) < 0 ||
+		if (pdu_profile_all(NULL, NULL, &profiles, &err) < 0 ||
 		    profiles.n == 0)
 			abort();
 	}

@@ -142,7 +142,7 @@ for want in \
 	"$Y:1: collector: unknown key 'intervall' (did you mean 'interval'?)" \
 	"$Y:3: report: slo: unknown key 'ttft' (did you mean 'ttft_ms'?)" \
 	"$Y:6: site: grid: unknown key 'source'" \
-	"$Y:6: site: grid: unknown key 'gco2_per_kwh' (known: intensity_csv, basis, yearly_average_g_per_kwh)" \
+	"$Y:6: site: grid: unknown key 'gco2_per_kwh' (known: intensity_csv, basis, yearly_average_g_per_kwh, gas, cfe_csv)" \
 	"$Y:7: site: tariff: unknown key 'eur_per_kwh' (known: price, price_csv, currency)" \
 	"$Y:8: site: market: unknown key 'holdr' (did you mean 'holder'?)"; do
 	grep -qF "$want" "$T/typo.err" || { cat "$T/typo.err" >&2; fail "missing: $want"; }

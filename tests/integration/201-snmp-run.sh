@@ -114,15 +114,15 @@ $PY - "$LISTEN" >"$T/metrics" <<'PYEOF' || fail "GET /metrics"
 import sys, urllib.request
 print(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
 PYEOF
-grep -q '^wattpath_pdu_power_watts{pdu="pdu-eaton",role="outlet",index="1"} 80$' "$T/metrics" ||
+grep -q '^wattpath_pdu_power_watts{site="t",pdu="pdu-eaton",role="outlet",index="1"} 80$' "$T/metrics" ||
 	fail "no eaton outlet 1 power in /metrics: $(grep wattpath_pdu_power "$T/metrics" | head -3)"
-grep -q '^wattpath_pdu_power_watts{pdu="pdu-eaton",role="inlet",index="1"} 1584$' "$T/metrics" ||
+grep -q '^wattpath_pdu_power_watts{site="t",pdu="pdu-eaton",role="inlet",index="1"} 1584$' "$T/metrics" ||
 	fail "no eaton inlet power in /metrics"
-grep -q '^wattpath_pdu_power_watts{pdu="pdu-eaton",role="phase",index="1"} ' "$T/metrics" ||
+grep -q '^wattpath_pdu_power_watts{site="t",pdu="pdu-eaton",role="phase",index="1"} ' "$T/metrics" ||
 	fail "no eaton phase power in /metrics"
-grep -q '^wattpath_pdu_energy_joules_total{pdu="pdu-eaton",role="inlet",index="1"} ' "$T/metrics" ||
+grep -q '^wattpath_pdu_energy_joules_total{site="t",pdu="pdu-eaton",role="inlet",index="1"} ' "$T/metrics" ||
 	fail "no eaton inlet energy in /metrics"
-grep -q '^wattpath_pdu_apparent_power_voltamperes{pdu="pdu-eaton",role="inlet",index="1"} ' "$T/metrics" ||
+grep -q '^wattpath_pdu_apparent_power_voltamperes{site="t",pdu="pdu-eaton",role="inlet",index="1"} ' "$T/metrics" ||
 	fail "no eaton inlet VA in /metrics"
 grep -q '^# TYPE wattpath_pdu_energy_joules_total counter$' "$T/metrics" || fail "metric type"
 sleep 5

@@ -44,7 +44,7 @@ m, node_gpu, ten, tok = {}, 0.0, {}, {}
 for line in open(sys.argv[1]):
     g = re.match(r'wattpath_model_gpu_energy_joules_total\{model="([^"]+)"\} (\S+)', line)
     if g: m[g.group(1)] = float(g.group(2))
-    g = re.match(r'wattpath_node_energy_joules_total\{.*boundary="gpu"\} (\S+)', line)
+    g = re.match(r'wattpath_node_energy_joules_total\{.*boundary="gpu"[,}].* (\S+)$', line)
     if g: node_gpu += float(g.group(1))
     g = re.match(r'wattpath_tenant_gpu_energy_joules_total\{tenant="([^"]+)"\} (\S+)', line)
     if g: ten[g.group(1)] = float(g.group(2))

@@ -23,17 +23,17 @@ metrics() { $PY -c "import urllib.request as u,sys; sys.stdout.write(u.urlopen('
 start=$($PY -c 'import time; print(time.monotonic())')
 bg run "$WATTPATH" run -c "$T/w.yaml"
 wait_tcp 127.0.0.1 "$LISTEN"
-wait_for 10 sh -c "$(command -v curl) -sf $BASE/metrics | grep -q 'wattpath_node_power_watts{node=\"gpu-001\",class=\"hgx\",rack=\"r1\",boundary=\"wall\"} 400$'" ||
+wait_for 10 sh -c "$(command -v curl) -sf $BASE/metrics | grep -q 'wattpath_node_power_watts{site=\"test-site\",node=\"gpu-001\",class=\"hgx\",rack=\"r1\",boundary=\"wall\"} 400$'" ||
 	{ metrics; tail "$T/run.log"; fail "no wall power of 400 W"; }
 took=$($PY -c "import time; print(time.monotonic() - $start)")
 $PY -c "import sys; sys.exit(0 if $took <= 2 * 2 + 1.5 else 1)" ||
 	fail "node power took $took s to appear (interval 2 s)"
 note "node power after $took s"
-wait_for 10 sh -c "curl -sf $BASE/metrics | grep -q '^wattpath_facility_power_watts{meter=\"m2\",role=\"it_total\"}'" ||
+wait_for 10 sh -c "curl -sf $BASE/metrics | grep -q '^wattpath_facility_power_watts{site=\"test-site\",meter=\"m2\",role=\"it_total\"}'" ||
 	{ metrics; fail "no meter power"; }
 metrics >"$T/scrape.txt" || fail "scrape"
 # the meters serve 12345.6 W as float32
-v=$(sed -n 's/^wattpath_facility_power_watts{meter="m1",role="facility_total"} //p' "$T/scrape.txt")
+v=$(sed -n 's/^wattpath_facility_power_watts{site="test-site",meter="m1",role="facility_total"} //p' "$T/scrape.txt")
 approx "$v" 12345.6 1e-6 || fail "meter power $v"
 promtool check metrics <"$T/scrape.txt" >"$T/lint.txt" 2>&1 || { cat "$T/lint.txt"; fail "promtool check metrics failed"; }
 [ -s "$T/lint.txt" ] && { cat "$T/lint.txt"; fail "promtool complains"; }
@@ -44,6 +44,10 @@ for m in wattpath_node_energy_joules_total wattpath_node_power_watts \
 done
 grep -q 'boundary="outlet"} 400$' "$T/scrape.txt" || fail "outlet power not 400 W"
 grep -Eq '[0-9]e[+-]?[0-9]' "$T/scrape.txt" && fail "exponent notation in values"
+# every series carries the site (site.name), the energy its method
+grep -v '^#' "$T/scrape.txt" | grep -v '^wattpath_[a-z_]*{site="test-site"[,}]' &&
+	fail "series without site=\"test-site\""
+grep -q 'boundary="wall",method="counter"} ' "$T/scrape.txt" || fail "no method label"
 
 # A real Prometheus scrapes the daemon.
 PP=$(free_port)

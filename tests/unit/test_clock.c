@@ -76,6 +76,20 @@ test_times(void **st)
 	assert_int_equal(clock_parse_time("yesterday-ish", &t), -1);
 }
 
+static void
+test_months(void **st)
+{
+	(void)st;
+	assert_true(clock_next_month(1796083200LL * WP_SEC - 1) ==
+	    1796083200LL * WP_SEC);			/* to 2026-12-01 */
+	assert_true(clock_next_month(1798761600LL * WP_SEC - 1) ==
+	    1798761600LL * WP_SEC);			/* to 2027-01-01 */
+	assert_true(clock_next_month(1795946400LL * WP_SEC) ==
+	    1796083200LL * WP_SEC);
+	assert_true(clock_next_month(1793491200LL * WP_SEC) ==
+	    1796083200LL * WP_SEC);
+}
+
 int
 main(void)
 {
@@ -83,6 +97,7 @@ main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_durations_refused),
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_months),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

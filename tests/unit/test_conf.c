@@ -207,6 +207,8 @@ test_collector_values(void **st)
 	assert_int_equal(f->c->log_level, 3);
 	assert_true(f->c->log_syslog);
 	assert_int_equal(f->c->journal_retention, 30 * 86400 * WP_SEC);
+	assert_int_equal(f->c->ledger_slot, 3600 * WP_SEC);
+	assert_true(f->c->ledger_retention == 3650LL * 86400 * WP_SEC);
 	assert_int_equal(f->c->rrd_write_delay, 0);
 	assert_int_equal(f->c->poll_batch, 0);
 	assert_string_equal(f->c->fsync, "segment");
@@ -293,6 +295,24 @@ static const char *const full =
     "site: {name: par-1, zone: FR, grid: {yearly_average_g_per_kwh: 56}}\n"
     "report:\n"						/* 27 */
     "  slo: {ttft_ms: 500, tpot_ms: 50}\n";		/* 28 */
+
+static void
+test_ledger_keys(void **st)
+{
+	struct fx *f = *st;
+
+	assert_null(load(f, "collector:\n"
+	    "  ledger_slot: 45m\n"		/* 2 */
+	    "  ledger_retention: 1h\n"));	/* 3 */
+	ERR_AT(f, 2, "ledger_slot must divide an hour");
+	ERR_AT(f, 3, "ledger_retention");
+	assert_null(load(f, "collector: {ledger_slot: 15m}\n"));
+	ERR_AT(f, 1, "multiple of the 10-minute summary slot");
+	assert_null(load(f, "collector: {ledger_slot: 2h}\n"));
+	ERR_AT(f, 1, "10m..1h");
+	LOAD_OK(f, "collector: {ledger_slot: 30m, ledger_retention: 7300d}\n");
+	assert_int_equal(f->c->ledger_slot, 1800 * WP_SEC);
+}
 
 static void
 test_targets(void **st)
@@ -906,7 +926,7 @@ static void
 test_data_file_not_cwd(void **st)
 {
 	struct fx *f = *st;
-	char out[512], want[1024], cwd[512], etc[512];
+	char out[PATH_MAX], want[1024], cwd[512], etc[512];
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	assert_int_equal(mkdir_in(f, "maps"), 0);
@@ -1014,6 +1034,75 @@ test_hostile_inputs(void **st)
 	assert_true(has(f->errs.msg, f->errs.n, csv, 2, "a NUL byte"));
 }
 
+/* *_credential: NAME, a systemd credential in $CREDENTIALS_DIRECTORY,
+ * for the core's password and the SNMP driver's v3 secrets; shards. */
+static void
+test_credentials_and_shard(void **st)
+{
+	static const char *const y =
+	    "credentials:\n"
+	    "  - {name: c, username: u, password_credential: pw}\n"
+	    "  - {name: v3, username: u, auth_protocol: SHA-256,\n"
+	    "     auth_password_credential: auth, priv_protocol: AES,\n"
+	    "     priv_password_credential: priv}\n"
+	    "pdus: [{name: p, address: \"127.0.0.1:161\", profile: raritan-pdu2,\n"
+	    "        snmp: {version: 3, credentials: v3}}]\n"
+	    "nodes: [{name: n, bmc: {url: \"https://127.0.0.1\", "
+	    "credentials: c}}]\n";
+	struct fx *f = *st;
+	const struct wp_cred *cr;
+	char cd[300], want[400];
+
+	f->drivers = true;
+	assert_int_equal(mkdir_in(f, "creds"), 0);
+	put(f, "creds/pw", "password1\n", 0400);
+	put(f, "creds/auth", "authpassphrase\n", 0440);
+	put(f, "creds/priv", "privpassphrase\n", 0400);
+	snprintf(cd, sizeof(cd), "%s/creds", f->dir);
+	assert_int_equal(chmod(cd, 0500), 0);
+	setenv("CREDENTIALS_DIRECTORY", cd, 1);
+	LOAD_OK(f, y);
+	assert_non_null(cr = conf_cred(f->c, "c"));
+	snprintf(want, sizeof(want), "%s/pw", cd);
+	assert_string_equal(cr->password_file, want);
+	assert_null(cr->password_env);
+	/* no directory: the credential's line and the v3 PDU's, errors */
+	unsetenv("CREDENTIALS_DIRECTORY");
+	assert_null(load(f, y));
+	ERR_AT(f, 2, "password_credential pw: $CREDENTIALS_DIRECTORY is not "
+	    "set");
+	ERR_AT(f, 4, "auth_password_credential auth:");
+	ERR_AT(f, 7, "$CREDENTIALS_DIRECTORY is not set");
+	/* one source only; a bad name; a file others may read */
+	setenv("CREDENTIALS_DIRECTORY", cd, 1);
+	assert_null(load(f, "credentials: [{name: a, username: u, "
+	    "password_env: X, password_credential: pw},\n"
+	    "  {name: b, username: u, password_credential: \"x/y\"}]\n"));
+	ERR_AT(f, 1, "give one of password_file, password_env, "
+	    "password_credential");
+	ERR_AT(f, 2, "'x/y' is not a credential name");
+	assert_int_equal(chmod(cd, 0700), 0);
+	put(f, "creds/pw", "password1\n", 0404);
+	assert_null(load(f, y));
+	ERR_AT(f, 2, "is open to others");
+	unsetenv("CREDENTIALS_DIRECTORY");
+	/* shards: a node's targets stay together; bad values are errors */
+	LOAD_OK(f, "collector: {shard: {index: 1, count: 2}}\n"
+	    "nodes: [{name: gpu-002, bmc: {url: \"https://127.0.0.1\", "
+	    "auth: none}, gpu: {nvml: true}}, {name: gpu-001, gpu: "
+	    "{nvml: true}}]\n");
+	assert_int_equal(f->c->shard_count, 2);
+	assert_int_equal(f->c->n_targets, 2);	/* gpu-002 is shard 1 of 2 */
+	assert_string_equal(f->c->targets[0].name, "gpu-002/bmc");
+	assert_string_equal(f->c->targets[1].name, "gpu-002/gpu");
+	assert_null(load(f, "collector: {shard: {index: 2, count: 2}}\n"));
+	ERR_AT(f, 1, "index 2 must be below count 2");
+	assert_null(load(f, "collector:\n  shard: 3\n"));
+	ERR_AT(f, 2, "shard must be a mapping");
+	assert_null(load(f, "collector:\n  shard: {index: 0, count: 0}\n"));
+	ERR_AT(f, 2, "count");
+}
+
 int
 main(void)
 {
@@ -1024,6 +1113,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_collector_values, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_collector_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_ledger_keys, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meters, setup, teardown),
@@ -1054,6 +1145,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_many_errors_sorted, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_credentials_and_shard,
+		    setup, teardown),
 	};
 
 	unsetenv("WP_TEST_UNSET_PW");

@@ -1,6 +1,7 @@
-/* Unit tests: expo_metrics.c (names, escaping, plain decimals) and
+/* Unit tests: expo_metrics.c (names, escaping, plain decimals, site) and
  * dashboard.c (escaping, charts, paging) on a hand-built fleet; html.c's
- * URL decoding. */
+ * URL decoding; expo_fleet.c's energy methods and coverage, and the
+ * history's tokens per joule over the covered nodes. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,8 @@
 #include "../../collector/expo/expo_history.h"
 #include "../../collector/expo/expo_metrics.h"
 #include "../../collector/expo/html.h"
+#include "../../collector/conf/conf.h"
+#include "../../collector/lib/sample.h"
 
 static char *
 render(const struct fleet *fl, double pue, const struct history *h,
@@ -41,8 +44,9 @@ fleet_one(struct fleet *fl, struct fleet_node *n, struct fleet_target *t)
 	n->name = "gpu \"7\"\\x\ny";
 	n->class = "hgx";
 	n->rack = "r1";
-	n->b[FB_WALL] = (struct fleet_fig){ 12345678901.5, 1234.5, true, true };
-	n->b[FB_GPU] = (struct fleet_fig){ 0, 0.000123, false, true };
+	n->b[FB_WALL] = (struct fleet_fig){ 12345678901.5, 1234.5, true, true,
+	    { 12345678901.5, 0 }, { true, false } };
+	n->b[FB_GPU] = (struct fleet_fig){ .power = 0.000123, .has_power = true };
 	*t = (struct fleet_target){ .name = "gpu-7/bmc", .protocol = "redfish",
 	    .node = "", .reason = "auth", .error = "401", .up = false,
 	    .polls = 3, .failures = 3 };
@@ -88,27 +92,37 @@ test_metrics_text(void **st)
 	s = render(&fl, NAN, NULL, NULL);
 	assert_non_null(strstr(s, "# TYPE wattpath_node_energy_joules_total "
 	    "counter\n"));
-	assert_non_null(strstr(s, "wattpath_node_energy_joules_total{node="
+	assert_non_null(strstr(s, "wattpath_node_energy_joules_total{site=\"s<1>\",node="
 	    "\"gpu \\\"7\\\"\\\\x\\ny\",class=\"hgx\",rack=\"r1\",boundary="
-	    "\"wall\"} 12345678901.5\n"));
+	    "\"wall\",method=\"counter\"} 12345678901.5\n"));
 	assert_non_null(strstr(s, "boundary=\"gpu\"} 0.000123\n"));
 	/* the GPU has no energy counter: no energy series for it */
-	assert_null(strstr(s, "wattpath_node_energy_joules_total{node=\"gpu "
+	assert_null(strstr(s, "wattpath_node_energy_joules_total{site=\"s<1>\",node=\"gpu "
 	    "\\\"7\\\"\\\\x\\ny\",class=\"hgx\",rack=\"r1\",boundary=\"gpu\""));
-	assert_non_null(strstr(s, "wattpath_target_up{target=\"gpu-7/bmc\","
+	assert_non_null(strstr(s, "wattpath_target_up{site=\"s<1>\",target=\"gpu-7/bmc\","
 	    "protocol=\"redfish\"} 0\n"));
-	assert_non_null(strstr(s, "wattpath_target_down_reason{target="
+	assert_non_null(strstr(s, "wattpath_target_down_reason{site=\"s<1>\",target="
 	    "\"gpu-7/bmc\",protocol=\"redfish\",reason=\"auth\"} 1\n"));
 	/* unknown PUE: family described, no sample */
 	assert_non_null(strstr(s, "# HELP wattpath_facility_pue "));
-	assert_null(strstr(s, "\nwattpath_facility_pue "));
+	assert_null(strstr(s, "\nwattpath_facility_pue{"));
 	assert_null(strstr(s, "e+"));
+	/* every series carries the site; no site: no label */
+	assert_null(strstr(s, "\nwattpath_build_info{version"));
+	assert_non_null(strstr(s, "\nwattpath_build_info{site=\"s<1>\","
+	    "version=\""));
 	free(s);
+	fl.site = "";
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "\nwattpath_build_info{version=\""));
+	assert_null(strstr(s, "site="));
+	free(s);
+	fl.site = "s<1>";
 	s = render(&fl, 1.25, NULL, NULL);
-	assert_non_null(strstr(s, "\nwattpath_facility_pue 1.25\n"));
+	assert_non_null(strstr(s, "\nwattpath_facility_pue{site=\"s<1>\"} 1.25\n"));
 	free(s);
 	s = render(&fl, 0.9, NULL, NULL);	/* below 1: left out */
-	assert_null(strstr(s, "\nwattpath_facility_pue "));
+	assert_null(strstr(s, "\nwattpath_facility_pue{"));
 	free(s);
 }
 
@@ -119,7 +133,7 @@ test_dashboard(void **st)
 	struct fleet_node n;
 	struct fleet_target t;
 	struct history *h = history_new(8);
-	struct dash_query q = { "<b>", NULL, 1 };
+	struct dash_query q = { "<b>", NULL, 1, NULL };
 	char *s;
 	int i;
 
@@ -127,8 +141,8 @@ test_dashboard(void **st)
 	fleet_one(&fl, &n, &t);
 	for (i = 0; i < 5; i++) {
 		fl.now = (1000 + i) * WP_SEC;
-		fl.total[FB_WALL] = (struct fleet_fig){ 10.0 * i, 100 + i, true,
-		    true };
+		fl.total[FB_WALL] = (struct fleet_fig){ .energy = 10.0 * i,
+		    .power = 100 + i, .has_energy = true, .has_power = true };
 		assert_int_equal(history_add(h, &fl), 0);
 	}
 	s = render(&fl, NAN, h, &q);
@@ -170,6 +184,129 @@ test_url_unescape(void **state)
 	}
 }
 
+/* Three nodes seen through hand-made target views: n1's BMC has a wall
+ * counter (and a gauge), n2's only a gauge (its integral), n3 no wall. */
+struct views {
+	struct wp_sample s[3][3];
+	struct ingest_ctr k[3][3];
+	size_t n[3];
+	double scale;		/* cumulative figures multiplied by it */
+};
+
+static void
+put(struct views *v, int t, const char *series, int b, int q, int kind,
+    double cum, bool integrated)
+{
+	size_t i = v->n[t]++;
+
+	sample_init(&v->s[t][i], series, b, q, kind);
+	v->s[t][i].value = kind == WP_GAUGE ? 1000 : cum;
+	v->k[t][i] = (struct ingest_ctr){ .valid = kind == WP_COUNTER,
+	    .cum = cum * v->scale, .integrated = integrated };
+}
+
+static int
+each_view(const void *src, int (*fn)(const struct target_view *, void *),
+    void *arg)
+{
+	static const char *const node[3] = { "n1", "n2", "n3" };
+	static const char *const name[3] = { "n1/bmc", "n2/bmc", "n3/bmc" };
+	const struct views *v = src;
+	int t;
+
+	for (t = 0; t < 3; t++) {
+		struct target_view tv = { .name = name[t], .driver = "redfish",
+		    .node = node[t], .up = true, .polls = 1, .last = v->s[t],
+		    .n_last = v->n[t], .ctr = v->k[t] };
+
+		if (fn(&tv, arg) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+views_fill(struct views *v, double scale)
+{
+	memset(v, 0, sizeof(*v));
+	v->scale = scale;
+	put(v, 0, "wall/energy", WP_B_WALL, WP_Q_ENERGY, WP_COUNTER, 1000,
+	    false);
+	put(v, 0, "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE, 900, true);
+	put(v, 0, "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER, 500,
+	    false);
+	put(v, 1, "wall/power", WP_B_WALL, WP_Q_POWER, WP_GAUGE, 2000, true);
+	put(v, 1, "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER, 300,
+	    false);
+	put(v, 2, "gpu/0/power", WP_B_GPU, WP_Q_POWER, WP_GAUGE, 50, true);
+	put(v, 2, "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER, 100,
+	    false);
+}
+
+static void
+test_fleet_cover(void **st)
+{
+	struct wp_node nodes[3] = { { .name = "n1", .class = "a" },
+	    { .name = "n2", .class = "a" }, { .name = "n3", .class = "b" } };
+	struct wp_conf c;
+	struct views v;
+	struct fleet *f, *g;
+	struct history *h = history_new(8);
+	char *s;
+
+	(void)st;
+	memset(&c, 0, sizeof(c));
+	c.nodes = nodes;
+	c.n_nodes = 3;
+	c.site.name = "s1";
+	views_fill(&v, 1);
+	f = fleet_build(&c, each_view, &v, 1000 * WP_SEC);
+	assert_non_null(f);
+	/* the counter where the target has one, else the gauge's integral */
+	assert_true(f->nodes[0].b[FB_WALL].has_m[FM_COUNTER]);
+	assert_false(f->nodes[0].b[FB_WALL].has_m[FM_GAUGE]);
+	assert_true(f->nodes[0].b[FB_WALL].energy == 1000);
+	assert_true(f->nodes[1].b[FB_WALL].has_m[FM_GAUGE]);
+	assert_true(f->nodes[1].b[FB_WALL].energy == 2000);
+	assert_false(f->nodes[2].b[FB_WALL].has_energy);
+	assert_true(f->nodes[2].b[FB_GPU].energy_m[FM_GAUGE] == 50);
+	/* coverage: the fleet, each class; tokens of the covered nodes */
+	assert_int_equal(f->cov[FB_WALL].covered, 2);
+	assert_int_equal(f->cov[FB_WALL].nodes, 3);
+	assert_true(f->cov[FB_WALL].tokens == 800);
+	assert_int_equal(f->n_classes, 2);
+	assert_int_equal(f->classes[0].cov[FB_WALL].covered, 2);
+	assert_int_equal(f->classes[1].cov[FB_WALL].covered, 0);
+	assert_int_equal(f->classes[1].cov[FB_GPU].covered, 1);
+	s = render(f, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "{site=\"s1\",node=\"n2\",class=\"a\",rack="
+	    "\"\",boundary=\"wall\",method=\"gauge-estimated\"} 2000\n"));
+	assert_non_null(strstr(s, "{site=\"s1\",node=\"n1\",class=\"a\",rack="
+	    "\"\",boundary=\"wall\",method=\"counter\"} 1000\n"));
+	assert_null(strstr(s, "node=\"n1\",class=\"a\",rack=\"\",boundary="
+	    "\"wall\",method=\"gauge-estimated\""));
+	assert_non_null(strstr(s, "wattpath_boundary_coverage_ratio{site="
+	    "\"s1\",scope=\"fleet\",boundary=\"wall\"} 0.6666667\n"));
+	assert_non_null(strstr(s, "wattpath_boundary_coverage_ratio{site="
+	    "\"s1\",scope=\"class\",class=\"b\",boundary=\"wall\"} 0\n"));
+	free(s);
+	/* tokens per joule at the wall: n1 and n2's tokens (800 -> 1600)
+	 * over their energy (3000 -> 6000), not n3's tokens too */
+	assert_int_equal(history_add(h, f), 0);
+	views_fill(&v, 2);
+	g = fleet_build(&c, each_view, &v, 1010 * WP_SEC);
+	assert_non_null(g);
+	assert_true(fabs(history_tokens_per_joule(h, g, FB_WALL, PUE_WINDOW) -
+	    800.0 / 3000) < 1e-12);
+	/* another set of covered nodes: no window over the two sets */
+	g->cov[FB_WALL].sig++;
+	assert_true(isnan(history_tokens_per_joule(h, g, FB_WALL,
+	    PUE_WINDOW)));
+	fleet_free(f);
+	fleet_free(g);
+	history_free(h);
+}
+
 int
 main(void)
 {
@@ -178,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_metrics_text),
 		cmocka_unit_test(test_dashboard),
 		cmocka_unit_test(test_url_unescape),
+		cmocka_unit_test(test_fleet_cover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -397,11 +397,123 @@ test_hourly_bins(void **st)
 	assert_int_equal(integ_init(&g, &o, NULL), -1);
 }
 
+/* The running gauge integral (the live gauge-estimated counter) is the
+ * window integrator's trapezoid: between any two readings its increase
+ * is what integ_array gives over that window; a gap of more than 3
+ * intervals adds nothing. */
+static void
+test_run_matches_window(void **st)
+{
+	wp_time t[40];
+	double v[40], at[40];
+	struct integ_run run = { 0 };
+	struct integ_opts o;
+	struct integ_result r;
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < 40; i++) {
+		t[i] = T0 + (wp_time)i * 10 * S + (wp_time)(i % 3) * WP_MS;
+		v[i] = 300 + 200 * ((i * 7) % 5);
+		integ_run_add(&run, t[i], v[i], 10 * S);
+		at[i] = run.energy;
+	}
+	assert_near(at[0], 0, 0);
+	o = opts(0, 0);
+	o.kind = WP_GAUGE;
+	o.interval = 10 * S;
+	o.from = t[3];
+	o.to = t[31];
+	assert_int_equal(integ_array(&o, t, v, NULL, 40, &r, NULL), 0);
+	assert_near(at[31] - at[3], r.energy, 1e-6);
+	/* not after the last, or not finite: ignored */
+	assert_near(integ_run_add(&run, t[39], 5000, 10 * S), 0, 0);
+	assert_near(integ_run_add(&run, t[39] + S, NAN, 10 * S), 0, 0);
+	assert_near(run.energy, at[39], 0);
+	/* a gap of 31 s over 3 intervals of 10 s: flat, then goes on */
+	assert_near(integ_run_add(&run, t[39] + 31 * S, 100, 10 * S), 0, 0);
+	assert_near(integ_run_add(&run, t[39] + 41 * S, 300, 10 * S), 2000,
+	    1e-9);
+}
+
+/* A ledger slot whose readings are gone: exact when it fits, refused
+ * with the readings' reason when it holds a reset or a gap, the edge
+ * interpolated between its readings when it straddles one. */
+static void
+test_span_gone(void **st)
+{
+	struct integ_opts o = opts(0, 3600 * S);
+	struct integ_span sp = { .t0 = T0 - 3600 * S, .t1 = T0 - 10 * S,
+	    .v0 = 0, .v1 = 3590e3, .n = 360, .energy = 3590e3,
+	    .max_gap = 10 * S };
+	struct integ_result r;
+	struct integ g;
+
+	(void)st;
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	integ_add_span_gone(&g, &sp);		/* before: fits */
+	sp = (struct integ_span){ .t0 = T0, .t1 = T0 + 3590 * S, .v0 = 3600e3,
+	    .v1 = 7190e3, .n = 360, .energy = 3590e3, .max_gap = 10 * S };
+	integ_add_span_gone(&g, &sp);		/* inside: fits */
+	sp = (struct integ_span){ .t0 = T0 + 3600 * S, .t1 = T0 + 7190 * S,
+	    .v0 = 7200e3, .v1 = 10790e3, .n = 360, .energy = 3590e3,
+	    .max_gap = 10 * S };
+	integ_add_span_gone(&g, &sp);		/* after: fits */
+	assert_int_equal(integ_finish(&g, &r, NULL), 0);
+	assert_near(r.energy, 3600e3, 1e-6);
+	integ_fini(&g);
+
+	/* a reset inside the window refuses it, as its readings would */
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	integ_add(&g, T0 - 10 * S, 0, 0);
+	sp = (struct integ_span){ .t0 = T0, .t1 = T0 + 3590 * S, .v0 = 10e3,
+	    .v1 = 3600e3, .n = 360, .energy = 3590e3, .max_gap = 10 * S,
+	    .refuse = true };
+	integ_add_span_gone(&g, &sp);
+	integ_add(&g, T0 + 3600 * S, 3610e3, 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), -1);
+	assert_int_equal(r.reason, INTEG_RESET);
+	integ_fini(&g);
+
+	/* a gap inside: exact energy for a counter, refuses a gauge */
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	integ_add(&g, T0 - 10 * S, 0, 0);
+	sp.refuse = false;
+	sp.max_gap = 600 * S;
+	integ_add_span_gone(&g, &sp);
+	integ_add(&g, T0 + 3600 * S, 3610e3, 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), 0);
+	integ_fini(&g);
+	o.kind = WP_GAUGE;
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	integ_add(&g, T0 - 10 * S, 1000, 0);
+	sp = (struct integ_span){ .t0 = T0, .t1 = T0 + 3590 * S, .v0 = 1000,
+	    .v1 = 1000, .n = 300, .energy = 3590e3, .max_gap = 600 * S };
+	integ_add_span_gone(&g, &sp);
+	integ_add(&g, T0 + 3600 * S, 1000, 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), -1);
+	assert_int_equal(r.reason, INTEG_GAP);
+	integ_fini(&g);
+	o.kind = WP_COUNTER;
+
+	/* across the window's start: interpolated between its readings */
+	o = opts(1800 * S, 3600 * S);
+	assert_int_equal(integ_init(&g, &o, NULL), 0);
+	sp = (struct integ_span){ .t0 = T0, .t1 = T0 + 3590 * S, .v0 = 0,
+	    .v1 = 3590e3, .n = 360, .energy = 3590e3, .max_gap = 10 * S };
+	integ_add_span_gone(&g, &sp);
+	integ_add(&g, T0 + 3600 * S, 3600e3, 0);
+	assert_int_equal(integ_finish(&g, &r, NULL), 0);
+	assert_near(r.energy, 1800e3, 1e-6);
+	integ_fini(&g);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges_interpolated_not_snapped),
+		cmocka_unit_test(test_span_gone),
 		cmocka_unit_test(test_refuse_short_window),
 		cmocka_unit_test(test_refuse_reset_inside),
 		cmocka_unit_test(test_refuse_gap),
@@ -413,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_counter_beats_gauge_on_bursts),
 		cmocka_unit_test(test_gauge_trapezoid_edges),
 		cmocka_unit_test(test_hourly_bins),
+		cmocka_unit_test(test_run_matches_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

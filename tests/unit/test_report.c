@@ -606,11 +606,14 @@ write_two_class_config(const char *dir, const char *b_class)
 	    "2026-11-29 09:00:00,FR,70\n2026-11-29 10:00:00,FR,50\n"
 	    "2026-11-29 11:00:00,FR,300\n2026-11-29 12:00:00,FR,100\n"
 	    "2026-11-29 13:00:00,FR,70\n");
-	/* 5 kWh of valid GOs; one from another market is rejected */
+	/* 5 kWh of valid GOs for the window's three hours (the window holds
+	 * their whole period: its consumption is the period's); one from
+	 * another market is rejected */
 	snprintf(path, sizeof(path), "%s/go.csv", dir);
 	write_file(path, "id,type,market,vintage_start,vintage_end,mwh,"
 	    "factor,cancelled_for\n"
-	    "GO-1,GO,FR,2026-01-01,2026-12-31,0.005,0,acme\n"
+	    "GO-1,GO,FR,2026-11-29T10:00:00Z,2026-11-29T13:00:00Z,0.005,0,"
+	    "acme\n"
 	    "GO-2,GO,DE,2026-01-01,2026-12-31,1,0,acme\n");
 }
 
@@ -742,16 +745,20 @@ test_two_class_carbon(void **st)
 	for (t = text; (t = strchr(t, '\n')) != NULL; t++)
 		rows++;
 	assert_int_equal(rows, 1 + 3 * 4);
-	assert_non_null(strstr(text, "scope,name,boundary,method,kgco2e,"
+	assert_non_null(strstr(text, "scope,name,boundary,method,kg,gas,"
 	    "g_per_million_output_tokens,coverage,"));
 	assert_near(csv_field(text, "class,A,wall,location,", 4), a_g / 1000,
 	    1e-9);
 	assert_near(csv_field(text, "class,B,facility,location,", 4),
 	    b_g * 1.5 / 1000, 1e-9);
-	assert_near(csv_field(text, "site,par-1,wall,market,", 6), cov, 1e-9);
-	assert_non_null(strstr(text, ",AIB,2025,residual-mix,"
+	assert_near(csv_field(text, "site,par-1,wall,market,", 7), cov, 1e-9);
+	/* the market figure at a CO2-only residual mix says so */
+	assert_non_null(strstr(text, "\nsite,par-1,wall,market,"));
+	assert_non_null(strstr(strstr(text, "\nsite,par-1,wall,market,"),
+	    ",CO2,"));
+	assert_non_null(strstr(text, ",AIB,2025,residual-mix,,"
 	    "2026-11-29T10:00:00.000Z,2026-11-29T13:00:00.000Z\n"));
-	assert_non_null(strstr(text, "\nclass,A,wall,location,1.34,"));
+	assert_non_null(strstr(text, "\nclass,A,wall,location,1.34,CO2e,"));
 	assert_non_null(strstr(text, "electricity-maps"));
 	/* "-": the CSV on stdout instead of the report */
 	snprintf(path, sizeof(path), "%s", csvp);

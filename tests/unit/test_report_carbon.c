@@ -70,10 +70,11 @@ fx_setup(struct fx *f)
 	f->data.grid = (struct hourly_series){ .p = f->pts, .n = 2,
 	    .column = "carbon intensity", .basis = "direct",
 	    .layout = "generic", .resolution = REPORT_HOUR };
-	/* 20 kWh of guarantees of origin at 0 g */
+	/* 20 kWh of guarantees of origin at 0 g, for the window's hours
+	 * (the window holds their period: its consumption is computed) */
 	f->go = (struct carbon_instrument){ .id = "go-1", .type = "GO",
-	    .market = "FR", .vintage_start = RF_T0 - 300 * 86400 * WP_SEC,
-	    .vintage_end = RF_T0 + 30 * 86400 * WP_SEC, .mwh = 0.02,
+	    .market = "FR", .vintage_start = RF_T0,
+	    .vintage_end = RF_T0 + NH * REPORT_HOUR, .mwh = 0.02,
 	    .factor = 0, .cancelled_for = "acme" };
 	f->data.inst = &f->go;
 	f->data.n_inst = 1;

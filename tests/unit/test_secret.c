@@ -171,6 +171,63 @@ test_env(void **st)
 	secret_free(NULL);
 }
 
+/* systemd credentials: the file NAME in $CREDENTIALS_DIRECTORY. */
+static void
+test_credentials(void **st)
+{
+	char cd[96], path[256], f[160];
+	struct wp_err err;
+	char *s;
+
+	(void)st;
+	snprintf(cd, sizeof(cd), "%s/creds", dir);
+	assert_int_equal(mkdir(cd, 0700), 0);
+	unsetenv("CREDENTIALS_DIRECTORY");
+	assert_int_equal(secret_cred_path("bmc", path, sizeof(path), &err), -1);
+	assert_non_null(strstr(err.msg, "CREDENTIALS_DIRECTORY is not set"));
+	setenv("CREDENTIALS_DIRECTORY", "relative/dir", 1);
+	assert_int_equal(secret_cred_path("bmc", path, sizeof(path), &err), -1);
+	assert_non_null(strstr(err.msg, "not an absolute path"));
+	/* a trailing slash is fine */
+	snprintf(path, sizeof(path), "%s/", cd);
+	setenv("CREDENTIALS_DIRECTORY", path, 1);
+	assert_int_equal(secret_cred_path("bmc", path, sizeof(path), &err), 0);
+	snprintf(f, sizeof(f), "%s/bmc", cd);
+	assert_string_equal(path, f);
+	/* names systemd would refuse are refused */
+	assert_int_equal(secret_cred_path("a/b", path, sizeof(path), &err), -1);
+	assert_non_null(strstr(err.msg, "not a credential name"));
+	assert_int_equal(secret_cred_path("a:b", path, sizeof(path), &err), -1);
+	assert_int_equal(secret_cred_path("..", path, sizeof(path), &err), -1);
+	assert_int_equal(secret_cred_path("", path, sizeof(path), &err), -1);
+	/* systemd's mode: 0400, or 0440 when the user reads it by an ACL */
+	s = secret_load(mk("creds/bmc", "credpw\n", 7, 0400), NULL, &err);
+	assert_non_null(s);
+	assert_string_equal(s, "credpw");
+	secret_free(s);
+	assert_int_equal(secret_check_file(mk("creds/bmc", "credpw", 6, 0440),
+	    &err), 0);
+	/* the same mode outside the directory is refused */
+	assert_int_equal(secret_check_file(mk("bmc", "credpw", 6, 0440), &err),
+	    -1);
+	/* inside: others, or a writable group, are refused; content unsaid */
+	assert_int_equal(secret_check_file(mk("creds/bmc", "credpw", 6, 0404),
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "open to others or writable"));
+	assert_null(strstr(err.msg, "credpw"));
+	assert_null(secret_load(mk("creds/bmc", "credpw", 6, 0460), NULL, &err));
+	assert_null(secret_load(mk("creds/bmc", "", 0, 0400), NULL, &err));
+	assert_non_null(strstr(err.msg, "empty"));
+	/* a directory others may write to is refused */
+	assert_int_equal(chmod(cd, 0777), 0);
+	assert_int_equal(secret_cred_path("bmc", path, sizeof(path), &err), -1);
+	assert_non_null(strstr(err.msg, "writable by group or others"));
+	assert_int_equal(chmod(cd, 0500), 0);
+	assert_int_equal(secret_cred_path("bmc", path, sizeof(path), &err), 0);
+	assert_int_equal(chmod(cd, 0700), 0);
+	unsetenv("CREDENTIALS_DIRECTORY");
+}
+
 static int
 setup(void **st)
 {
@@ -199,6 +256,7 @@ main(void)
 		cmocka_unit_test(test_symlink_to_private_file),
 		cmocka_unit_test(test_foreign_owner_refused),
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_credentials),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

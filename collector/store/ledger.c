@@ -1,0 +1,482 @@
+/* ledger.c - the long-term energy ledger (see ledger.h, docs/ledger.md). */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "../lib/log.h"
+#include "jseg.h"
+#include "jsum.h"
+#include "ledger.h"
+
+#define LEDGER_INDEX	"LEDGER"
+#define LINE_MAX_LEN	512
+
+struct ledger {
+	char		*dir;
+	wp_time		 retention;
+	bool		 sync;
+	struct ledger_index ix;
+	EVP_MD_CTX	*md;
+};
+
+/* ---- hashing and files ---- */
+
+static int
+sha256(const void *p, size_t n, uint8_t out[HASH_LEN])
+{
+	unsigned int len = 0;
+
+	return EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) == 1 &&
+	    len == HASH_LEN ? 0 : -1;
+}
+
+/* The index line of e up to FILE (what CHAIN covers), in out. */
+static int
+entry_line(const struct ledger_entry *e, char *out, size_t len)
+{
+	char inx[65], finx[65], fx[65];
+
+	jseg_hex(e->in, inx);
+	jseg_hex(e->fin, finx);
+	jseg_hex(e->file, fx);
+	return snprintf(out, len, "block %s %" PRId64 " %" PRIu64 " %s %s %s",
+	    e->name, e->start, e->count, inx, finx, fx);
+}
+
+/* e->chain = SHA-256(prev || line). */
+static int
+entry_chain(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
+    struct ledger_entry *e)
+{
+	char line[LINE_MAX_LEN];
+	int n = entry_line(e, line, sizeof(line));
+
+	return jseg_chain_hash(md, prev, line, (size_t)n, e->chain);
+}
+
+/* Writes p to path via path.tmp and rename.  0 or -1. */
+int
+ledger_write_file_sync(const char *path, const void *p, size_t n, bool sync)
+{
+	char tmp[PATH_MAX + 8];
+	int fd, ok = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+		return -1;
+	if (write(fd, p, n) == (ssize_t)n && (!sync || fdatasync(fd) == 0))
+		ok = 1;
+	close(fd);
+	if (!ok || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+block_path(const char *ldir, const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (n > 4 && strcmp(name + n - 4, ".wpj") == 0)
+		n -= 4;
+	snprintf(out, len, "%s/%.*s.wpl", ldir, (int)n, name);
+}
+
+/* ---- the index ---- */
+
+static int
+ix_push(struct ledger_index *ix, const struct ledger_entry *e)
+{
+	if (ix->n == ix->cap) {
+		size_t nc = ix->cap ? ix->cap * 2 : 256;
+		struct ledger_entry *ne = reallocarray(ix->e, nc, sizeof(*ne));
+
+		if (ne == NULL)
+			return -1;
+		ix->e = ne;
+		ix->cap = nc;
+	}
+	ix->e[ix->n++] = *e;
+	return 0;
+}
+
+/* One "block" line into e (chain checked against prev).  0 or -1. */
+static int
+parse_block(EVP_MD_CTX *md, char *line, const uint8_t prev[HASH_LEN],
+    struct ledger_entry *e)
+{
+	char name[64], inx[80], finx[80], fx[80], cx[80];
+	uint8_t want[HASH_LEN];
+
+	memset(e, 0, sizeof(*e));
+	if (sscanf(line, "block %63s %" SCNd64 " %" SCNu64 " %79s %79s %79s "
+	    "%79s", name, &e->start, &e->count, inx, finx, fx, cx) != 7 ||
+	    strlen(name) >= sizeof(e->name) || jseg_unhex(inx, e->in) ||
+	    jseg_unhex(finx, e->fin) || jseg_unhex(fx, e->file) ||
+	    jseg_unhex(cx, want))
+		return -1;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	if (entry_chain(md, prev, e) != 0)
+		return -1;
+	return memcmp(e->chain, want, HASH_LEN) == 0 ? 0 : -1;
+}
+
+static int
+index_lines(FILE *f, EVP_MD_CTX *md, struct ledger_index *ix,
+    struct wp_err *err)
+{
+	char line[LINE_MAX_LEN], cx[80];
+	struct ledger_entry e;
+	size_t no = 0;
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		no++;
+		if (no == 1 && sscanf(line, "anchor %79s", cx) == 1) {
+			if (jseg_unhex(cx, ix->anchor) != 0)
+				return err_set(err, WP_E_PROTOCOL, "LEDGER:%zu: "
+				    "malformed anchor", no);
+			memcpy(ix->last, ix->anchor, HASH_LEN);
+			continue;
+		}
+		if (parse_block(md, line, ix->last, &e) != 0)
+			return err_set(err, WP_E_PROTOCOL, "LEDGER:%zu: block "
+			    "does not chain from the previous line (edited, "
+			    "removed or reordered)", no);
+		if (ix->n > 0 && e.start <= ix->e[ix->n - 1].start)
+			return err_set(err, WP_E_PROTOCOL, "LEDGER:%zu: block "
+			    "%s out of order", no, e.name);
+		if (ix_push(ix, &e) != 0)
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		memcpy(ix->last, e.chain, HASH_LEN);
+	}
+	return 0;
+}
+
+int
+ledger_index_read(const char *ldir, struct ledger_index *ix,
+    struct wp_err *err)
+{
+	char path[PATH_MAX];
+	EVP_MD_CTX *md;
+	FILE *f;
+	int rc;
+
+	memset(ix, 0, sizeof(*ix));
+	snprintf(path, sizeof(path), "%s/%s", ldir, LEDGER_INDEX);
+	if ((f = fopen(path, "r")) == NULL)
+		return errno == ENOENT ? 0 : err_set(err, WP_E_TRANSIENT,
+		    "%s: %s", path, strerror(errno));
+	ix->exists = true;
+	if ((md = EVP_MD_CTX_new()) == NULL) {
+		fclose(f);
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	rc = index_lines(f, md, ix, err);
+	EVP_MD_CTX_free(md);
+	fclose(f);
+	return rc;
+}
+
+void
+ledger_index_fini(struct ledger_index *ix)
+{
+	free(ix->e);
+	memset(ix, 0, sizeof(*ix));
+}
+
+const struct ledger_entry *
+ledger_index_find(const struct ledger_index *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->n;
+	wp_time start;
+
+	if (jseg_parse_name(name, &start) != 0)
+		return NULL;
+	while (lo < hi) {		/* starts strictly increase */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->e[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n && strcmp(ix->e[lo].name, name) == 0 ?
+	    &ix->e[lo] : NULL;
+}
+
+/* Writes the whole index (anchor first when not zero). */
+int
+ledger_index_write_sync(const char *ldir, const struct ledger_index *ix,
+    bool sync)
+{
+	static const uint8_t zero[HASH_LEN];
+	char path[PATH_MAX], line[LINE_MAX_LEN], cx[65];
+	struct wire_buf b = { 0 };
+	size_t i;
+	int n, rc;
+
+	if (memcmp(ix->anchor, zero, HASH_LEN) != 0) {
+		jseg_hex(ix->anchor, cx);
+		n = snprintf(line, sizeof(line), "anchor %s\n", cx);
+		wire_put(&b, line, (size_t)n);
+	}
+	for (i = 0; i < ix->n; i++) {
+		n = entry_line(&ix->e[i], line, sizeof(line));
+		jseg_hex(ix->e[i].chain, cx);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s\n", cx);
+		wire_put(&b, line, (size_t)n);
+	}
+	if (b.oom)
+		return free(b.p), -1;
+	snprintf(path, sizeof(path), "%s/%s", ldir, LEDGER_INDEX);
+	rc = ledger_write_file_sync(path, b.p != NULL ? (const void *)b.p : "", b.len,
+	    sync);
+	free(b.p);
+	return rc;
+}
+
+/* ---- blocks ---- */
+
+/* Encodes s as a block (bytes and trailer), fills e->file.  *out malloc'd. */
+static int
+block_encode(struct jsum *s, struct ledger_entry *e, EVP_MD_CTX *md,
+    uint8_t **out, size_t *len)
+{
+	uint8_t *body, *p;
+	size_t n;
+
+	if (jsum_encode(s, e->fin, e->count, &body, &n) != 0)
+		return -1;
+	if ((p = realloc(body, n + HASH_LEN)) == NULL) {
+		free(body);
+		return -1;
+	}
+	if (jseg_chain_hash(md, e->fin, p, n, p + n) != 0 ||
+	    sha256(p, n + HASH_LEN, e->file) != 0) {
+		free(p);
+		return -1;
+	}
+	*out = p;
+	*len = n + HASH_LEN;
+	return 0;
+}
+
+static struct jsum *block_read(const char *ldir, const struct ledger_entry *e,
+		    bool trailer, struct wp_err *err);
+
+/* Whether the block's trailer is not SHA-256(fin || bytes). */
+static bool
+trailer_bad(const struct ledger_entry *e, const uint8_t *file, size_t flen)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	uint8_t h[HASH_LEN];
+	bool bad;
+
+	bad = md == NULL || jseg_chain_hash(md, e->fin, file, flen - HASH_LEN,
+	    h) != 0 || memcmp(h, file + flen - HASH_LEN, HASH_LEN) != 0;
+	EVP_MD_CTX_free(md);
+	return bad;
+}
+
+struct jsum *
+ledger_block_load(const char *ldir, const struct ledger_entry *e,
+    struct wp_err *err)
+{
+	return block_read(ldir, e, true, err);
+}
+
+struct jsum *
+ledger_block_scan(const char *ldir, const struct ledger_entry *e,
+    struct wp_err *err)
+{
+	return block_read(ldir, e, false, err);
+}
+
+static struct jsum *
+block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
+    struct wp_err *err)
+{
+	char path[PATH_MAX];
+	uint8_t *file, h[HASH_LEN];
+	size_t flen;
+	struct jsum *js;
+
+	block_path(ldir, e->name, path, sizeof(path));
+	if (jsum_slurp(path, &file, &flen, err) != 0)
+		return NULL;
+	if (flen < HASH_LEN || sha256(file, flen, h) != 0 ||
+	    memcmp(h, e->file, HASH_LEN) != 0 ||
+	    (trailer && trailer_bad(e, file, flen))) {
+		free(file);
+		err_set(err, WP_E_PROTOCOL, "ledger block %s: does not match "
+		    "its LEDGER line (edited or replaced)", e->name);
+		return NULL;
+	}
+	js = jsum_decode(file, flen - HASH_LEN, err);
+	free(file);
+	if (js != NULL && (js->count != e->count || memcmp(js->in, e->in,
+	    HASH_LEN) != 0 || memcmp(js->fin, e->fin, HASH_LEN) != 0)) {
+		jsum_free(js);
+		err_set(err, WP_E_PROTOCOL, "ledger block %s: chain values "
+		    "differ from its LEDGER line", e->name);
+		return NULL;
+	}
+	return js;
+}
+
+/* ---- the writer ---- */
+
+int
+ledger_mkdir(const char *ldir, struct wp_err *err)
+{
+	if (mkdir(ldir, 0750) != 0 && errno != EEXIST)
+		return err_set(err, WP_E_CONFIG, "mkdir %s: %s", ldir,
+		    strerror(errno));
+	return 0;
+}
+
+struct ledger *
+ledger_open(const char *ldir, wp_time retention, bool sync,
+    struct wp_err *err)
+{
+	struct ledger *l = calloc(1, sizeof(*l));
+
+	if (l == NULL || (l->dir = strdup(ldir)) == NULL ||
+	    (l->md = EVP_MD_CTX_new()) == NULL) {
+		ledger_close(l);
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	l->retention = retention > 0 ? retention : LEDGER_RETENTION_DEFAULT;
+	l->sync = sync;
+	if (ledger_mkdir(ldir, err) != 0) {
+		ledger_close(l);
+		return NULL;
+	}
+	if (ledger_index_read(ldir, &l->ix, err) != 0) {
+		log_warnx("ledger %s: %s; new blocks start a fresh index "
+		    "(run wattpath ledger rebuild)", ldir, err->msg);
+		ledger_index_fini(&l->ix);
+		err_clear(err);
+	}
+	return l;
+}
+
+wp_time
+ledger_last_start(const struct ledger *l)
+{
+	return l->ix.n > 0 ? l->ix.e[l->ix.n - 1].start : -1;
+}
+
+void
+ledger_close(struct ledger *l)
+{
+	if (l == NULL)
+		return;
+	ledger_index_fini(&l->ix);
+	EVP_MD_CTX_free(l->md);
+	free(l->dir);
+	free(l);
+}
+
+/* Drops blocks whose successor starts before cut; the anchor takes the
+ * last dropped chain value.  Returns how many were dropped. */
+size_t
+ledger_index_expire(const char *ldir, struct ledger_index *ix, wp_time cut)
+{
+	char path[PATH_MAX];
+	size_t k = 0, i;
+
+	while (k + 1 < ix->n && ix->e[k + 1].start <= cut)
+		k++;
+	if (k == 0)
+		return 0;
+	memcpy(ix->anchor, ix->e[k - 1].chain, HASH_LEN);
+	for (i = 0; i < k; i++) {
+		block_path(ldir, ix->e[i].name, path, sizeof(path));
+		if (unlink(path) != 0 && errno != ENOENT)
+			log_warn("ledger: unlink %s", path);
+	}
+	memmove(ix->e, ix->e + k, (ix->n - k) * sizeof(*ix->e));
+	ix->n -= k;
+	return k;
+}
+
+/* Appends line e to the index file (or rewrites it when expired). */
+static int
+index_append(struct ledger *l, const struct ledger_entry *e, bool rewrite)
+{
+	char path[PATH_MAX], line[LINE_MAX_LEN], cx[65];
+	int fd, n, ok;
+
+	if (rewrite)
+		return ledger_index_write_sync(l->dir, &l->ix, l->sync);
+	n = entry_line(e, line, sizeof(line));
+	jseg_hex(e->chain, cx);
+	n += snprintf(line + n, sizeof(line) - (size_t)n, " %s\n", cx);
+	snprintf(path, sizeof(path), "%s/%s", l->dir, LEDGER_INDEX);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0644)) < 0)
+		return -1;
+	ok = write(fd, line, (size_t)n) == n && (!l->sync || fsync(fd) == 0);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+int
+ledger_append(struct ledger *l, const char *name, wp_time start,
+    uint64_t count, const uint8_t in[32], const uint8_t fin[32],
+    struct jsum *s, wp_time now, struct wp_err *err)
+{
+	struct ledger_entry e = { .start = start, .count = count };
+	char path[PATH_MAX];
+	uint8_t *p = NULL;
+	size_t len;
+	int rc = -1;
+	bool rw;
+
+	if (l->ix.n > 0 && start <= l->ix.e[l->ix.n - 1].start)
+		return err_set(err, WP_E_INTERNAL, "ledger: block %s is not "
+		    "after the last one", name);
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	memcpy(e.in, in, HASH_LEN);
+	memcpy(e.fin, fin, HASH_LEN);
+	block_path(l->dir, name, path, sizeof(path));
+	if (block_encode(s, &e, l->md, &p, &len) != 0 ||
+	    entry_chain(l->md, l->ix.last, &e) != 0) {
+		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
+		goto out;
+	}
+	if (ledger_write_file_sync(path, p, len, l->sync) != 0) {
+		err_set(err, WP_E_TRANSIENT, "ledger: %s: %s", path,
+		    strerror(errno));
+		goto out;
+	}
+	if (ix_push(&l->ix, &e) != 0) {
+		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
+		goto out;
+	}
+	memcpy(l->ix.last, e.chain, HASH_LEN);
+	rw = ledger_index_expire(l->dir, &l->ix, now - l->retention) > 0;
+	if (index_append(l, &e, rw) != 0) {
+		err_set(err, WP_E_TRANSIENT, "ledger: %s/LEDGER: %s", l->dir,
+		    strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(p);
+	return rc;
+}

@@ -1,0 +1,119 @@
+/*
+ * ledger.h - the long-term energy ledger (docs/ledger.md).
+ *
+ * <data_dir>/ledger/ holds, per closed journal segment, one block: the
+ * segment's summary (jsum.h) taken at the ledger slot (default 1 h): per
+ * (target, series) and slot the first and last readings (value,
+ * cumulative, counter flags), count, largest gap, energy integrated as the
+ * report integrates it (counters: rises of the reset-corrected cumulative;
+ * gauges: trapezoid), min/max and flags (reset, back, held, wrap, order).
+ * A block file NAME.wpl has the .wps layout: its trailer is SHA-256 over
+ * the segment's final chain hash and the bytes, so a block is bound to the
+ * segment it came from.  The index LEDGER chains the blocks:
+ *   block NAME START COUNT IN FIN FILE CHAIN
+ * with IN/FIN the segment's chain values (as in the journal MANIFEST),
+ * FILE the SHA-256 of the block file and CHAIN = SHA-256(previous CHAIN ||
+ * the line up to FILE); a first line "anchor CHAIN" carries the chain
+ * value of blocks dropped by retention.  Retention: 10 years by default,
+ * independent of the raw journal's.
+ */
+#ifndef WP_LEDGER_H
+#define WP_LEDGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/clock.h"
+#include "../lib/err.h"
+#include "jsum.h"
+
+#define LEDGER_SLOT_DEFAULT	(3600LL * WP_SEC)
+#define LEDGER_RETENTION_DEFAULT (3650LL * 86400 * WP_SEC)
+
+struct ledger_entry {
+	char	 name[32];	/* the segment's file name (.wpj) */
+	wp_time	 start;
+	uint64_t count;
+	uint8_t	 in[JSUM_HASH_LEN], fin[JSUM_HASH_LEN];
+	uint8_t	 file[JSUM_HASH_LEN], chain[JSUM_HASH_LEN];
+};
+
+struct ledger_index {
+	struct ledger_entry *e;
+	size_t	 n, cap;
+	uint8_t	 anchor[JSUM_HASH_LEN];	/* chain before the first block */
+	uint8_t	 last[JSUM_HASH_LEN];	/* chain after the last */
+	bool	 exists;
+};
+
+/* Reads and checks ldir/LEDGER (chain, order).  A missing file is an
+ * empty index.  0, or -1 with err naming the first bad line. */
+int	 ledger_index_read(const char *ldir, struct ledger_index *ix,
+	    struct wp_err *err);
+void	 ledger_index_fini(struct ledger_index *ix);
+/* The entry of segment name, or NULL. */
+const struct ledger_entry *ledger_index_find(const struct ledger_index *ix,
+	    const char *name);
+/* Reads and checks (file hash, trailer, chain values) e's block.  Caller
+ * frees with jsum_free.  NULL with err. */
+struct jsum *ledger_block_load(const char *ldir, const struct ledger_entry *e,
+	    struct wp_err *err);
+/* As ledger_block_load for reading (reports): the file hash named by the
+ * index (which the chain covers) is checked, the trailer left to verify. */
+struct jsum *ledger_block_scan(const char *ldir, const struct ledger_entry *e,
+	    struct wp_err *err);
+
+/* The writer the journal keeps (journal_opts.ledger_dir). */
+struct ledger;
+struct ledger	*ledger_open(const char *ldir, wp_time retention, bool sync,
+		    struct wp_err *err);
+/* Writes the block of a closed segment (s: its summary at the ledger
+ * slot), appends its index line, drops blocks older than now - retention.
+ * 0 or -1. */
+int		 ledger_append(struct ledger *l, const char *name,
+		    wp_time start, uint64_t count, const uint8_t in[32],
+		    const uint8_t fin[32], struct jsum *s, wp_time now,
+		    struct wp_err *err);
+void		 ledger_close(struct ledger *l);	/* NULL-safe */
+/* After a crash between a segment's close and its block: the blocks of
+ * the closed segments of jdir after the ledger's last block, from their
+ * raw segments (slot: the ledger slot).  An empty ledger is left empty
+ * (`wattpath ledger rebuild` imports an existing journal).  Returns the
+ * blocks added, or -1 with err. */
+int		 ledger_catch_up(struct ledger *l, const char *jdir,
+		    wp_time slot, struct wp_err *err);
+/* The start of the last block, or -1 when the ledger is empty. */
+wp_time		 ledger_last_start(const struct ledger *l);
+
+struct ledger_stats {
+	size_t	 blocks;	/* in the ledger */
+	size_t	 rebuilt;	/* recomputed from raw segments */
+	size_t	 kept;		/* kept: their raw segment expired */
+	size_t	 checked_raw;	/* verify: compared with the raw segment */
+	char	 first_bad[256];
+};
+
+/* Recomputes ldir from the raw journal jdir (slot: ledger slot, 0
+ * default): a block for every closed segment present, the existing block
+ * kept for a segment that expired, then verifies.  0 or -1. */
+int	 ledger_rebuild(const char *jdir, const char *ldir, wp_time slot,
+	    wp_time retention, struct ledger_stats *st, struct wp_err *err);
+/* Verifies ldir against jdir: the index chain and each block's file
+ * hash and trailer; each block's chain values and count against the
+ * MANIFEST; no MANIFEST segment since the first block missing; a block
+ * whose raw segment exists recomputed and compared byte for byte.  0 or -1
+ * with err and st->first_bad. */
+int	 ledger_verify(const char *jdir, const char *ldir,
+	    struct ledger_stats *st, struct wp_err *err);
+
+/* Internal to collector/store (ledger.c, ledger_check.c). */
+int	 ledger_mkdir(const char *ldir, struct wp_err *err);
+int	 ledger_write_file_sync(const char *path, const void *p, size_t n,
+	    bool sync);
+int	 ledger_index_write_sync(const char *ldir,
+	    const struct ledger_index *ix, bool sync);
+size_t	 ledger_index_expire(const char *ldir, struct ledger_index *ix,
+	    wp_time cut);
+
+#endif

@@ -1,0 +1,359 @@
+/* ledger_check.c - the ledger's rebuild and verification (see ledger.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "../lib/log.h"
+#include "jseg.h"
+#include "jsum.h"
+#include "ledger.h"
+
+/* The block of closed segment m recomputed from its records at slot.
+ * NULL with err (errno ENOENT: the raw segment is gone). */
+static struct jsum *
+block_from_segment(const char *jdir, const struct mentry *m, wp_time slot,
+    struct seg_rd *sr, struct wp_err *err)
+{
+	struct jsum *js;
+	int rc;
+
+	if (jseg_open(sr, jdir, m->name, err) != 0)
+		return NULL;
+	if ((js = jsum_new(sr->start, sr->len, slot, sr->in)) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	while ((rc = jseg_next(sr, err)) == RD_RECORD)
+		if (jsum_add(js, &sr->rec) != 0) {
+			err_set(err, WP_E_INTERNAL, "out of memory");
+			rc = RD_ERROR;
+			break;
+		}
+	if (rc == RD_END && (sr->count != m->count || memcmp(sr->h, m->fin,
+	    HASH_LEN) != 0 || memcmp(sr->in, m->in, HASH_LEN) != 0)) {
+		err_set(err, WP_E_PROTOCOL, "segment %s: does not match the "
+		    "MANIFEST (run wattpath journal verify)", m->name);
+		rc = RD_ERROR;
+	} else if (rc != RD_END && rc != RD_ERROR) {
+		err_set(err, WP_E_PROTOCOL, "segment %s: truncated", m->name);
+		rc = RD_ERROR;
+	}
+	if (rc != RD_END) {
+		jsum_free(js);
+		return NULL;
+	}
+	return js;
+}
+
+static void
+entry_from(struct ledger_entry *e, const struct mentry *m)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", m->name);
+	e->start = m->start;
+	e->count = m->count;
+	memcpy(e->in, m->in, HASH_LEN);
+	memcpy(e->fin, m->fin, HASH_LEN);
+}
+
+/* The encoded block bytes (with trailer) of js for e; e->file set. */
+static int
+encode_block(struct jsum *js, struct ledger_entry *e, EVP_MD_CTX *md,
+    uint8_t **out, size_t *len)
+{
+	uint8_t *body, *p;
+	size_t n;
+	unsigned int hl = 0;
+
+	if (jsum_encode(js, e->fin, e->count, &body, &n) != 0)
+		return -1;
+	if ((p = realloc(body, n + HASH_LEN)) == NULL)
+		return free(body), -1;
+	if (jseg_chain_hash(md, e->fin, p, n, p + n) != 0 ||
+	    EVP_Digest(p, n + HASH_LEN, e->file, &hl, EVP_sha256(), NULL) != 1)
+		return free(p), -1;
+	*out = p;
+	*len = n + HASH_LEN;
+	return 0;
+}
+
+/* ---- catching up after a crash ---- */
+
+int
+ledger_catch_up(struct ledger *l, const char *jdir, wp_time slot,
+    struct wp_err *err)
+{
+	wp_time last = ledger_last_start(l);
+	struct manifest m;
+	struct seg_rd sr;
+	struct jsum *js;
+	size_t i;
+	int added = 0;
+
+	if (last < 0)
+		return 0;
+	if (jseg_manifest_read(jdir, &m, err) != 0)
+		return -1;
+	if (jseg_rd_init(&sr, err) != 0) {
+		jseg_manifest_fini(&m);
+		return -1;
+	}
+	for (i = 0; i < m.n && added >= 0; i++) {
+		const struct mentry *e = &m.e[i];
+
+		if (e->state != M_CLOSED || e->start <= last)
+			continue;
+		if ((js = block_from_segment(jdir, e, slot > 0 ? slot :
+		    LEDGER_SLOT_DEFAULT, &sr, err)) == NULL ||
+		    ledger_append(l, e->name, e->start, e->count, e->in,
+		    e->fin, js, e->start + sr.len, err) != 0)
+			added = -1;
+		else
+			added++;
+		jsum_free(js);
+	}
+	jseg_rd_fini(&sr);
+	jseg_manifest_fini(&m);
+	return added;
+}
+
+/* ---- rebuild ---- */
+
+struct rebuild {
+	const char	*jdir, *ldir;
+	wp_time		 slot;
+	struct ledger_index old, nix;
+	struct seg_rd	 sr;
+	struct ledger_stats *st;
+};
+
+static int
+nix_push(struct ledger_index *ix, struct ledger_entry *e, EVP_MD_CTX *md)
+{
+	char line[512], inx[65], finx[65], fx[65];
+	int n;
+
+	jseg_hex(e->in, inx);
+	jseg_hex(e->fin, finx);
+	jseg_hex(e->file, fx);
+	n = snprintf(line, sizeof(line), "block %s %" PRId64 " %" PRIu64
+	    " %s %s %s", e->name, e->start, e->count, inx, finx, fx);
+	if (jseg_chain_hash(md, ix->last, line, (size_t)n, e->chain) != 0)
+		return -1;
+	if (ix->n == ix->cap) {
+		size_t nc = ix->cap ? ix->cap * 2 : 256;
+		struct ledger_entry *ne = reallocarray(ix->e, nc, sizeof(*ne));
+
+		if (ne == NULL)
+			return -1;
+		ix->e = ne;
+		ix->cap = nc;
+	}
+	ix->e[ix->n++] = *e;
+	memcpy(ix->last, e->chain, HASH_LEN);
+	return 0;
+}
+
+/* One MANIFEST entry: a block from its raw segment, else the old block
+ * kept.  0, or -1 with err. */
+static int
+rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
+{
+	const struct ledger_entry *old = ledger_index_find(&rb->old, m->name);
+	struct ledger_entry e;
+	char path[PATH_MAX];
+	struct wp_err le = { 0 };
+	struct jsum *js;
+	uint8_t *p;
+	size_t len, n = strlen(m->name);
+	int rc;
+
+	entry_from(&e, m);
+	js = m->state == M_CLOSED ? block_from_segment(rb->jdir, m, rb->slot,
+	    &rb->sr, &le) : NULL;
+	if (js == NULL) {
+		if (m->state == M_CLOSED && errno != ENOENT)
+			return err_set(err, le.class, "%s", le.msg);
+		if (old == NULL || memcmp(old->fin, m->fin, HASH_LEN) != 0 ||
+		    (js = ledger_block_load(rb->ldir, old, &le)) == NULL)
+			return 0;	/* nothing to keep */
+		jsum_free(js);
+		memcpy(e.file, old->file, HASH_LEN);
+		rb->st->kept++;
+		return nix_push(&rb->nix, &e, rb->sr.md) == 0 ? 0 :
+		    err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	rc = encode_block(js, &e, rb->sr.md, &p, &len);
+	jsum_free(js);
+	if (rc != 0)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (n > 4)
+		n -= 4;
+	snprintf(path, sizeof(path), "%s/%.*s.wpl", rb->ldir, (int)n, m->name);
+	rc = ledger_write_file_sync(path, p, len, false);
+	free(p);
+	if (rc != 0)
+		return err_set(err, WP_E_TRANSIENT, "%s: %s", path,
+		    strerror(errno));
+	rb->st->rebuilt++;
+	return nix_push(&rb->nix, &e, rb->sr.md) == 0 ? 0 :
+	    err_set(err, WP_E_INTERNAL, "out of memory");
+}
+
+int
+ledger_rebuild(const char *jdir, const char *ldir, wp_time slot,
+    wp_time retention, struct ledger_stats *st, struct wp_err *err)
+{
+	struct rebuild rb = { jdir, ldir, slot > 0 ? slot :
+	    LEDGER_SLOT_DEFAULT, { 0 }, { 0 }, { 0 }, st };
+	struct manifest m;
+	size_t i;
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (jseg_manifest_read(jdir, &m, err) != 0)
+		return -1;
+	if (jseg_rd_init(&rb.sr, err) != 0)
+		goto out;
+	if (ledger_mkdir(ldir, err) != 0)
+		goto out;
+	if (ledger_index_read(ldir, &rb.old, err) != 0) {
+		log_warnx("ledger %s: %s: its blocks are not kept", ldir,
+		    err->msg);
+		ledger_index_fini(&rb.old);
+		err_clear(err);
+	}
+	memcpy(rb.nix.anchor, rb.old.anchor, HASH_LEN);
+	memcpy(rb.nix.last, rb.old.anchor, HASH_LEN);
+	for (i = 0; i < m.n; i++)
+		if (m.e[i].state != M_OPEN && rebuild_one(&rb, &m.e[i], err))
+			goto out;
+	ledger_index_expire(ldir, &rb.nix, clock_real() -
+	    (retention > 0 ? retention : LEDGER_RETENTION_DEFAULT));
+	if (ledger_index_write_sync(ldir, &rb.nix, false) != 0) {
+		err_set(err, WP_E_TRANSIENT, "%s/LEDGER: %s", ldir,
+		    strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	jseg_manifest_fini(&m);
+	jseg_rd_fini(&rb.sr);
+	ledger_index_fini(&rb.old);
+	ledger_index_fini(&rb.nix);
+	return rc;
+}
+
+/* ---- verify ---- */
+
+/* Block e against the raw segment m when it still exists. */
+static int
+verify_raw(const char *jdir, const struct mentry *m, const struct jsum *blk,
+    const struct ledger_entry *e, struct seg_rd *sr,
+    struct ledger_stats *st, struct wp_err *err)
+{
+	struct ledger_entry want = *e;
+	struct wp_err le = { 0 };
+	struct jsum *js;
+	uint8_t *p;
+	size_t len;
+	int rc;
+
+	if (m->state != M_CLOSED)
+		return 0;
+	if ((js = block_from_segment(jdir, m, blk->slot, sr, &le)) == NULL)
+		return errno == ENOENT ? 0 : err_set(err, le.class, "%s",
+		    le.msg);
+	rc = encode_block(js, &want, sr->md, &p, &len);
+	jsum_free(js);
+	if (rc != 0)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	free(p);
+	st->checked_raw++;
+	if (memcmp(want.file, e->file, HASH_LEN) != 0)
+		return err_set(err, WP_E_PROTOCOL, "ledger block %s: does not "
+		    "match its journal segment (edited or replaced)", e->name);
+	return 0;
+}
+
+static int
+verify_blocks(const char *jdir, const char *ldir, struct manifest *m,
+    const struct ledger_index *ix, struct ledger_stats *st,
+    struct wp_err *err)
+{
+	struct seg_rd sr;
+	size_t i;
+	int rc = 0;
+
+	if (jseg_rd_init(&sr, err) != 0)
+		return -1;
+	for (i = 0; i < ix->n && rc == 0; i++) {
+		const struct ledger_entry *e = &ix->e[i];
+		struct mentry *me = jseg_manifest_find(m, e->name);
+		struct jsum *blk;
+
+		if ((blk = ledger_block_load(ldir, e, err)) == NULL) {
+			rc = -1;
+			break;
+		}
+		if (m->exists && (me == NULL || me->count != e->count ||
+		    memcmp(me->in, e->in, HASH_LEN) != 0 ||
+		    memcmp(me->fin, e->fin, HASH_LEN) != 0))
+			rc = err_set(err, WP_E_PROTOCOL, "ledger block %s: not "
+			    "the journal MANIFEST's segment", e->name);
+		else if (me != NULL)
+			rc = verify_raw(jdir, me, blk, e, &sr, st, err);
+		jsum_free(blk);
+		st->blocks++;
+	}
+	jseg_rd_fini(&sr);
+	return rc;
+}
+
+/* Every closed or expired MANIFEST segment since the first block has
+ * its block. */
+static int
+verify_complete(const struct manifest *m, const struct ledger_index *ix,
+    struct wp_err *err)
+{
+	size_t i;
+
+	for (i = 0; ix->n > 0 && i < m->n; i++) {
+		const struct mentry *me = &m->e[i];
+
+		if (me->state == M_OPEN || me->start < ix->e[0].start)
+			continue;
+		if (ledger_index_find(ix, me->name) == NULL)
+			return err_set(err, WP_E_PROTOCOL, "ledger: no block "
+			    "for journal segment %s (deleted?)", me->name);
+	}
+	return 0;
+}
+
+int
+ledger_verify(const char *jdir, const char *ldir, struct ledger_stats *st,
+    struct wp_err *err)
+{
+	struct ledger_index ix;
+	struct manifest m;
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (jseg_manifest_read(jdir, &m, err) != 0)
+		memset(&m, 0, sizeof(m));
+	if (ledger_index_read(ldir, &ix, err) == 0 &&
+	    verify_blocks(jdir, ldir, &m, &ix, st, err) == 0 &&
+	    verify_complete(&m, &ix, err) == 0)
+		rc = 0;
+	if (rc != 0)
+		snprintf(st->first_bad, sizeof(st->first_bad), "%s", err->msg);
+	ledger_index_fini(&ix);
+	jseg_manifest_fini(&m);
+	return rc;
+}
