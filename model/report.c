@@ -276,7 +276,8 @@ build(const struct report_input *in, struct report_sel *sel,
 	slo(in, r);
 	/* over the nodes that have both, measured or modeled */
 	r->wall_to_gpu = rg > 0 ? rw / rg : NAN;
-	if (fleet(in, sel, nv, r) == -1)
+	if (fleet(in, sel, nv, r) == -1 ||
+	    report_models_build(in, sel, r) == -1)
 		return -1;
 	report_check(in, sel, r);
 	return 0;
@@ -321,6 +322,8 @@ report_free(struct report *r)
 	report_pue_free(&r->pue);
 	report_carbon_free(r);
 	report_disclose_free(&r->disc);
+	report_models_free(&r->models);
+	report_models_free(&r->tenants);
 	report_warnings_fini(&r->warnings);
 	report_warnings_fini(&r->checks);
 	free(r);

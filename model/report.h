@@ -33,6 +33,7 @@
 #include "report_carbon.h"
 #include "report_disclose.h"
 #include "report_input.h"
+#include "report_models.h"
 #include "report_pue.h"
 #include "stats.h"
 
@@ -239,6 +240,9 @@ struct report {
 	bool	 has_cost;
 	struct report_cost cost;
 	struct report_disclosure disc;
+	struct report_models models;	/* per model (report_models.h) */
+	struct report_models tenants;	/* per tenant: tenants: in order,
+					   then unallocated; empty without */
 	struct report_warnings warnings;
 	/* plausibility findings (report_check.h), also in warnings */
 	struct report_warnings checks;

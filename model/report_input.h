@@ -28,11 +28,24 @@ struct report_outlet {
 	const char	*outlet;
 };
 
+/* nodes[].engines[i] as attribution sees it (docs/report.md, "Per
+ * model"): the configured model name (used where the engine's series say
+ * none) and the GPU indexes the engine holds (n_gpus 0: not given). */
+#define REPORT_ENGINE_GPUS	64
+
+struct report_engine {
+	const char	*model;		/* engines[].model, or NULL */
+	int		 gpus[REPORT_ENGINE_GPUS];
+	size_t		 n_gpus;
+};
+
 struct report_node {
 	const char	*name;
 	const char	*cls;		/* node class, or NULL */
 	const struct report_outlet *outlets;
 	size_t		 n_outlets;
+	const struct report_engine *engines;	/* engines[i]: target engine<i> */
+	size_t		 n_engines;
 };
 
 /* A site meter (index as in the config's meters:). */
@@ -46,6 +59,20 @@ struct report_meter {
  * once).  Node names as written; one not in the inventory never counts. */
 struct report_replica {
 	const char	*name;		/* or NULL */
+	const char	**nodes;
+	size_t		 n_nodes;
+};
+
+/* tenants[]: who a share of the fleet's energy is charged to.  A node's
+ * energy goes to a tenant by, per GPU: the dcgm-exporter namespace label
+ * of the GPU's series, else the model of the engine holding it, else the
+ * node (docs/report.md, "Per tenant").  Strings borrowed from the config. */
+struct report_tenant {
+	const char	*name;
+	const char	**models;
+	size_t		 n_models;
+	const char	**namespaces;
+	size_t		 n_namespaces;
 	const char	**nodes;
 	size_t		 n_nodes;
 };
@@ -66,6 +93,10 @@ struct report_settings {
 	double		 curve_tolerance;	/* default REPORT_CURVE_TOLERANCE */
 	wp_time		 curve_step;	/* 0: the default step */
 	wp_time		 run_gap;	/* default REPORT_RUN_GAP */
+	int		 attribution;	/* report.attribution: enum attr_rule
+					   (0 proportional, 1 per_gpu) */
+	struct report_tenant *tenants;	/* tenants: (top level) */
+	size_t		 n_tenants;
 };
 
 /* site.grid */

@@ -222,6 +222,34 @@ def report_table(rep, truth):
                  (b.get(bn) or {}).get("instrument_bound_rel"), "%15.4f")
 
 
+def models_table(rep, truth):
+    """Per model (--shared): the report's split against the truth's."""
+    rm = {m["name"]: m for m in rep.get("models") or []}
+    print("  %-30s %15s %15s %9s" % ("model figure", "wattpath", "truth",
+                                    "error"))
+    for m in truth.get("models") or []:
+        x = rm.get(m["name"])
+        if x is None:
+            print("  %-30s %15s" % (m["name"], "absent"))
+            continue
+        b = x["boundaries"]
+        rows = [("gpu J", b["gpu"]["energy_j"], m["gpu_j"]),
+                ("wall J", b["wall"]["energy_j"], m["wall_j"])]
+        if m.get("outlet_j") is not None:
+            rows.append(("outlet J", b["outlet"]["energy_j"], m["outlet_j"]))
+        if not x["unallocated"]:
+            rows.append(("output tokens", x["tokens"]["output"],
+                         m["tokens_output"]))
+            if m["tokens_output"]:
+                rows.append(("J/token at wall",
+                             b["wall"]["j_per_output_token"],
+                             m["wall_j"] / m["tokens_output"]))
+        for what, got, want in rows:
+            g = "%15.5g" % got if got is not None else "%15s" % "-"
+            print("  %-30s %s %15.5g %s" % (m["name"] + " " + what, g, want,
+                                           err(got, want)))
+
+
 def curve_table(cur, truth):
     """The report's class wall/GPU curve against the model's, by load bin."""
     bins = (cur.get("class_curve") or {}).get("bins") or []
@@ -245,6 +273,10 @@ def main(argv):
     if "--report" in argv:
         rep = json.load(open(argv[argv.index("--report") + 1]))
         report_table(rep, truth)
+        if truth.get("models"):
+            print("== per model (%s), against the truth split by the same "
+                  "rule" % ((rep.get("attribution") or {}).get("rule")))
+            models_table(rep, truth)
         if "--curve" in argv:
             print("== wall-to-GPU curve (class hgx-h100-8) against the model "
                   "at each bin's mean GPU power (bursty nodes' averages mix "

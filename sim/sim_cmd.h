@@ -40,6 +40,11 @@ int	 sim_srv_faults(struct sim_srv *s, const struct sim_args *a);
 int	 sim_cmd_serve(const struct sim_args *a);	/* sim_serve.c */
 int	 sim_cmd_truth(const struct sim_args *a);	/* sim_truth.c */
 int	 sim_cmd_naive(const struct sim_args *a);	/* sim_truth.c */
+/* The per-model truth with --shared (sim_truth_models.c). */
+struct json_object;
+struct sim_fleet;
+struct json_object *sim_truth_models(const struct sim_fleet *f, double a,
+	    double b);
 int	 sim_cmd_history(const struct sim_args *a);	/* sim_history.c */
 
 #endif

@@ -62,8 +62,17 @@ node_block(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 	fprintf(f, "    gpu: {dcgm_exporter: \"http://%s:%d/metrics\", "
 	    "collect_interval: 0s}\n",
 	    host, sim_port(s, SP_DCGM));
-	fprintf(f, "    engines: [{url: \"http://%s:%d/metrics\", "
-	    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));
+	if (!nd->shared) {
+		fprintf(f, "    engines: [{url: \"http://%s:%d/metrics\", "
+		    "kind: vllm}]\n", host, sim_port(s, SP_VLLM));
+		return;
+	}
+	/* --shared: two models, GPU 7 idle */
+	fprintf(f, "    engines:\n      - {url: \"http://%s:%d/metrics\", "
+	    "kind: vllm, model: %s, gpus: [0, 1, 2, 3]}\n"
+	    "      - {url: \"http://%s:%d/engine1/metrics\", kind: vllm, "
+	    "model: %s, gpus: [4, 5, 6]}\n", host, sim_port(s, SP_VLLM),
+	    SIM_MODEL_A, host, sim_port(s, SP_VLLM), SIM_MODEL_B);
 }
 
 /* maps_dir, always and absolute, so the config works from any directory:

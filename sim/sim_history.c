@@ -136,19 +136,28 @@ gpu_samples(struct hist *h, int i, double t)
 	}
 }
 
+/* Engine e's token counters; with --shared, labelled with its model. */
 static void
-engine_samples(struct hist *h, int i, double t)
+engine_samples(struct hist *h, int i, int e, double t)
 {
+	const char *model = !h->s.f->node[i].shared || e == 0 ? SIM_MODEL_A :
+	    SIM_MODEL_B;
 	struct wp_sample *s;
 	double out, in;
 
-	sim_srv_tokens(&h->s, i, t, &out, &in);
+	sim_srv_engine_tokens(&h->s, i, e, t, &out, &in);
 	if ((s = add(h, "tokens/output", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER,
-	    out, out, "tokens", 1)) != NULL)
+	    out, out, "tokens", 1)) != NULL) {
 		sample_add_label(s, "direction", "output");
+		if (h->s.f->o.shared > 0)
+			sample_add_label(s, "model", model);
+	}
 	if ((s = add(h, "tokens/input", WP_B_NONE, WP_Q_TOKENS, WP_COUNTER,
-	    in, in, "tokens", 1)) != NULL)
+	    in, in, "tokens", 1)) != NULL) {
 		sample_add_label(s, "direction", "input");
+		if (h->s.f->o.shared > 0)
+			sample_add_label(s, "model", model);
+	}
 }
 
 static int
@@ -165,8 +174,14 @@ node_polls(struct hist *h, int i, double t)
 	snprintf(target, sizeof(target), "%s/gpu", name);
 	if (poll(h, target, t, 0) == -1)
 		return -1;
-	engine_samples(h, i, t);
+	engine_samples(h, i, 0, t);
 	snprintf(target, sizeof(target), "%s/engine0", name);
+	if (poll(h, target, t, 0) == -1)
+		return -1;
+	if (!h->s.f->node[i].shared)
+		return 0;
+	engine_samples(h, i, 1, t);
+	snprintf(target, sizeof(target), "%s/engine1", name);
 	return poll(h, target, t, 0);
 }
 

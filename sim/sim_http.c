@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -989,8 +990,14 @@ dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g)
 	    "device=\"nvidia%d\",modelName=\"NVIDIA H100 80GB HBM3\","
 	    "Hostname=\"%s\",DCGM_FI_DRIVER_VERSION=\"550.90.07\","
 	    "DCGM_FI_NVML_VERSION=\"12.550.90.07\","
-	    "DCGM_FI_CUDA_DRIVER_VERSION=\"12040\"}", g, uuid,
+	    "DCGM_FI_CUDA_DRIVER_VERSION=\"12040\"", g, uuid,
 	    0x18 + 0x10 * g, g, host);
+	/* --shared: Kubernetes pod mapping on the shared nodes' busy GPUs */
+	if (s->f->node[i].shared && sim_gpu_model(&s->f->node[i], g) >= 0)
+		bprintf(b, ",pod=\"%s-%d\",namespace=\"%s\",container=\"vllm\"",
+		    sim_gpu_model(&s->f->node[i], g) ? "mistral" : "llama", i,
+		    sim_gpu_model(&s->f->node[i], g) ? SIM_NS_B : SIM_NS_A);
+	bprintf(b, "}");
 }
 
 /* dcgm-exporter's text for node i at t; caller frees. */
@@ -1038,15 +1045,18 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	return b.p;
 }
 
-/* vLLM's /metrics text for node i at t; caller frees. */
+/* vLLM's /metrics text for engine e of node i at t (--shared: the
+ * models' names of sim_model.h); caller frees. */
 static char *
-vllm_text(const struct sim_srv *s, int i, double t)
+vllm_text(const struct sim_srv *s, int i, int e, double t)
 {
-	const char *model = "model_name=\"meta-llama/Llama-3.1-70B-Instruct\"";
+	const char *model = s->f->o.shared == 0 ?
+	    "model_name=\"meta-llama/Llama-3.1-70B-Instruct\"" : e == 0 ?
+	    "model_name=\"" SIM_MODEL_A "\"" : "model_name=\"" SIM_MODEL_B "\"";
 	struct buf b = { malloc(4096), 0, 4096 };
 	double out, in;
 
-	sim_srv_tokens(s, i, t, &out, &in);
+	sim_srv_engine_tokens(s, i, e, t, &out, &in);
 	bprintf(&b, "# HELP vllm:prompt_tokens_total Number of prefill tokens "
 	    "processed.\n# TYPE vllm:prompt_tokens_total counter\n"
 	    "vllm:prompt_tokens_total{%s} %.1f\n", model, in);
@@ -1072,6 +1082,7 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 	struct sim_http *h = x->h;
 	struct req *rq = *con_cls;
 	char *text;
+	bool eng1;
 	int dev;
 
 	(void)version;
@@ -1096,11 +1107,14 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		return MHD_NO;	/* not one of our addresses: drop */
 	if (x->k == 0)
 		return redfish(h->s, c, dev, method, url, rq);
-	if (strcmp(url, "/metrics") != 0 || strcmp(method, "GET") != 0)
+	eng1 = x->k == 2 && h->s->f->node[dev].shared &&
+	    strcmp(url, "/engine1/metrics") == 0;
+	if ((strcmp(url, "/metrics") != 0 && !eng1) ||
+	    strcmp(method, "GET") != 0)
 		return send_text(c, 404, "text/plain", strdup("404 page not "
 		    "found\n"));
 	text = x->k == 1 ? dcgm_text(h->s, dev, sim_now()) :
-	    vllm_text(h->s, dev, sim_now());
+	    vllm_text(h->s, dev, eng1 ? 1 : 0, sim_now());
 	if (text == NULL)
 		return MHD_NO;
 	return send_text(c, 200, "text/plain; version=0.0.4; charset=utf-8",

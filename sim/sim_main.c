@@ -37,6 +37,7 @@ static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, 'P' },
 	{ "shape", required_argument, NULL, 'S' },
 	{ "kwh-step", required_argument, NULL, 'k' },
+	{ "shared", required_argument, NULL, 'K' },
 	{ "port-base", required_argument, NULL, 'b' },
 	{ "addr-base", required_argument, NULL, 'a' },
 	{ "config-out", required_argument, NULL, 'c' },
@@ -125,6 +126,8 @@ opt_fleet(struct sim_args *a, int c, const char *v)
 		return (a->fo.profile = sim_profile_parse(v)) < 0 ? -1 : 0;
 	case 'S':
 		return (a->fo.shape = sim_shape_parse(v)) < 0 ? -1 : 0;
+	case 'K':
+		return parse_long(v, 0, 60000, &n) ? -1 : (a->fo.shared = n, 0);
 	case 'k':
 		a->kwh_step = strtod(v, NULL);
 		return a->kwh_step > 0 && a->kwh_step <= 10 ? 0 : -1;
@@ -250,7 +253,7 @@ usage(FILE *f)
 	    "[fleet options]\n"
 	    "fleet options: --nodes 16 --racks 2 --pdus 4 --meters 3 --seed 1 "
 	    "--profile mix|seed|bursty|steady|idle "
-	    "--shape mix|joules|kwh|watts|legacy --kwh-step 0.01\n"
+	    "--shape mix|joules|kwh|watts|legacy --kwh-step 0.01 --shared 0\n"
 	    "faults (serve, history): --drift-bmc N --dead-outlet N "
 	    "--fault-at T\n");
 	return f == stdout ? 0 : 2;

@@ -97,17 +97,25 @@ sim_psu_eff(double dc_w)
 	return 0.955 - 0.06 * d * d * d;
 }
 
+int
+sim_gpu_model(const struct sim_node *n, int g)
+{
+	if (!n->shared)
+		return 0;
+	return g == SIM_IDLE_GPU ? -1 : g < SIM_SHARED_A_GPUS ? 0 : 1;
+}
+
 /* Power of every channel while phase p runs. */
 static void
 phase_power(const struct sim_node *n, const struct sim_phase *p,
     struct sim_cum *w)
 {
-	double g = sim_gpu_power(p->u);
+	double g = sim_gpu_power(p->u), idle = sim_gpu_power(0);
 	int i;
 
 	memset(w, 0, sizeof(*w));
 	for (i = 0; i < SIM_GPUS; i++) {
-		w->gpu[i] = g * n->gpu_k[i];
+		w->gpu[i] = (sim_gpu_model(n, i) < 0 ? idle : g) * n->gpu_k[i];
 		w->gpu_total += w->gpu[i];
 	}
 	w->dc = w->gpu_total + sim_host_power(p->u);
@@ -300,6 +308,7 @@ sim_fleet_new(const struct sim_opts *o, char *err, unsigned long errlen)
 		nd->profile = o->profile == SP_MIX ? mix_profile[i % 8] :
 		    o->profile;
 		nd->shape = o->shape == SS_MIX ? (i + i / 8) % SS_N : o->shape;
+		nd->shared = i >= o->nodes - o->shared;
 		node_layout(f, nd, i);
 		if (node_profile(nd, o->seed, i) == -1)
 			goto oom;

@@ -27,6 +27,19 @@
 #define SIM_GPUS	8	/* GPUs per node */
 #define SIM_GPU_IDLE_W	70.0
 #define SIM_GPU_MAX_W	700.0
+/*
+ * --shared K: the last K nodes are shared by two models: engine0 serves
+ * SIM_MODEL_A on GPUs 0..3, engine1 SIM_MODEL_B on GPUs 4..6, GPU 7 stays
+ * idle (load 0 in every phase); engine0 counts SIM_SHARE_A of the node's
+ * tokens (floored), engine1 the rest.  Other nodes serve SIM_MODEL_A.
+ */
+#define SIM_MODEL_A	"llama-3.1-70b"
+#define SIM_MODEL_B	"mistral-7b"
+#define SIM_NS_A	"search"	/* serve: their dcgm namespaces */
+#define SIM_NS_B	"chat"
+#define SIM_SHARE_A	0.7
+#define SIM_SHARED_A_GPUS	4	/* engine0: GPUs 0..3 */
+#define SIM_IDLE_GPU	(SIM_GPUS - 1)
 
 enum sim_profile { SP_SEED, SP_BURSTY, SP_STEADY, SP_IDLE, SP_N, SP_MIX };
 enum sim_shape { SS_JOULES, SS_KWH, SS_WATTS, SS_LEGACY, SS_N, SS_MIX };
@@ -61,6 +74,7 @@ struct sim_node {
 	double		 period;	/* s */
 	struct sim_cum	 per;		/* integral over one period */
 	double		 reset;		/* counters' reset epoch (s) */
+	int		 shared;	/* two models, an idle GPU (--shared) */
 };
 
 struct sim_opts {
@@ -68,6 +82,7 @@ struct sim_opts {
 	uint64_t	 seed;
 	int		 profile;	/* enum sim_profile, SP_MIX default */
 	int		 shape;		/* enum sim_shape, SS_MIX default */
+	int		 shared;	/* the last nodes shared by two models */
 };
 
 struct sim_fleet {
@@ -119,6 +134,9 @@ double		 sim_pdu_energy(const struct sim_fleet *f, int pdu, double a,
 		    double b);
 /* Outlet energy of node n on pdu (0 if not fed by it). */
 double		 sim_outlet_share(const struct sim_node *n, int pdu);
+
+/* The model of GPU g of node n (-1: idle): 0 SIM_MODEL_A, 1 SIM_MODEL_B. */
+int		 sim_gpu_model(const struct sim_node *n, int g);
 
 const char	*sim_profile_name(int p);
 int		 sim_profile_parse(const char *s);	/* -1 unknown */

@@ -247,6 +247,26 @@ sim_srv_tokens(const struct sim_srv *s, int i, double t, double *out,
 }
 
 void
+sim_srv_engine_tokens(const struct sim_srv *s, int i, int e, double t,
+    double *out, double *in)
+{
+	double o, n;
+
+	sim_srv_tokens(s, i, t, &o, &n);
+	if (!s->f->node[i].shared) {
+		*out = e == 0 ? o : 0;
+		*in = e == 0 ? n : 0;
+		return;
+	}
+	*out = floor(SIM_SHARE_A * o);
+	*in = floor(SIM_SHARE_A * n);
+	if (e != 0) {
+		*out = o - *out;
+		*in = n - *in;
+	}
+}
+
+void
 sim_gpu_uuid(const struct sim_srv *s, int i, int g, char *buf,
     unsigned long len)
 {

@@ -113,6 +113,10 @@ void		 sim_gpu_uuid(const struct sim_srv *s, int i, int g, char *buf,
 void		 sim_srv_tokens(const struct sim_srv *s, int i, double t,
 		    double *out, double *in);
 
+/* Engine e's share of them (--shared: engine0 SIM_SHARE_A floored,
+ * engine1 the rest; else all on engine0). */
+void		 sim_srv_engine_tokens(const struct sim_srv *s, int i, int e,
+		    double t, double *out, double *in);
 /* Front ends; each returns 0 or -1 with a message in err. */
 struct sim_http;
 struct sim_http	*sim_http_start(struct sim_srv *s, const char *ca_path,

@@ -204,6 +204,8 @@ truth_json(const struct sim_fleet *f, double a, double b)
 	jnum(o, "pue", e.total / e.it);
 	jnum(o, "wall_over_gpu", t.wall / t.gpu);
 	json_object_object_add(o, "wall_gpu_curve", curve_json());
+	if (f->o.shared > 0)
+		json_object_object_add(o, "models", sim_truth_models(f, a, b));
 	return o;
 }
 

@@ -12,7 +12,8 @@
 #   tests/demo.sh --serve    keep fleet and collector running until ^C
 #
 # Environment: WATTPATH, WATTPATH_SIM (binaries), DEMO_SECONDS, DEMO_NODES,
-# DEMO_SEED, KEEP=1 (keep the work directory).
+# DEMO_SEED, DEMO_SHARED (nodes shared by two models, default 2), KEEP=1
+# (keep the work directory).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WATTPATH=${WATTPATH:-$ROOT/wattpath}
@@ -23,7 +24,8 @@ NODES=${DEMO_NODES:-16}
 SEED=${DEMO_SEED:-7}
 SERVE=0
 [ "${1:-}" = "--serve" ] && SERVE=1
-FLEET="--nodes $NODES --racks 2 --pdus 4 --meters 3 --seed $SEED"
+SHARED=${DEMO_SHARED:-2}
+FLEET="--nodes $NODES --racks 2 --pdus 4 --meters 3 --seed $SEED --shared $SHARED"
 
 die() { echo "demo: $*" >&2; exit 1; }
 [ -x "$WATTPATH" ] || die "no $WATTPATH (run make)"

@@ -68,6 +68,8 @@ static const struct help helps[] = {
 	    "  --format F           json (default), md or csv\n"
 	    "  --carbon-csv FILE    also the sustainability CSV to FILE (-: only\n"
 	    "                       that, to stdout)\n"
+	    "  --showback-csv FILE  also the per-tenant and per-model CSV to\n"
+	    "                       FILE (-: only that, to stdout)\n"
 	    "  --finalise           record the report's instrument claims in the\n"
 	    "                       ledger under data_dir (no MWh claimed twice)\n"
 	    "Exits 1 when the report has no figure at all.\n", true },

@@ -18,6 +18,7 @@
 #include "../report/report_csv.h"
 #include "../report/report_json.h"
 #include "../report/report_md.h"
+#include "../report/report_models_out.h"
 #include "../report/report_period.h"
 #include "../report/report_svg.h"
 #include "cmd.h"
@@ -27,6 +28,7 @@ struct opts {
 	const char	*cfg, *format;
 	const char	*from, *to;	/* as given: parsed after the options */
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
+	const char	*showback_csv;	/* --showback-csv FILE ("-": stdout) */
 	bool		 finalise;	/* --finalise: record the claims */
 	struct report_query q;
 };
@@ -92,6 +94,7 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'N': o->q.node = optarg; return 0;
 	case 'C': o->q.cls = optarg; return 0;
 	case 'K': o->carbon_csv = optarg; return 0;
+	case 'B': o->showback_csv = optarg; return 0;
 	case 'Z': o->finalise = true; return 0;
 	case 'f': o->from = optarg;
 		return opt_time(o->cmd, "--from", optarg, false, &r->from,
@@ -150,6 +153,12 @@ check_args(const struct opts *o, const bool have[4], bool curve,
 		why = "one of --node and --class is needed";
 	else if (curve && o->carbon_csv != NULL)
 		why = "--carbon-csv is an option of report";
+	else if (curve && o->showback_csv != NULL)
+		why = "--showback-csv is an option of report";
+	else if (o->carbon_csv != NULL && o->showback_csv != NULL &&
+	    strcmp(o->carbon_csv, "-") == 0 && strcmp(o->showback_csv,
+	    "-") == 0)
+		why = "only one of --carbon-csv and --showback-csv can be -";
 	else if (curve && o->finalise)
 		why = "--finalise is an option of report";
 	else if (o->finalise && period_table(o))
@@ -184,6 +193,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "step", required_argument, NULL, 'S' },
 		{ "period", required_argument, NULL, 'P' },
 		{ "carbon-csv", required_argument, NULL, 'K' },
+		{ "showback-csv", required_argument, NULL, 'B' },
 		{ "finalise", no_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -230,16 +240,18 @@ open_cmd(int argc, char **argv, bool curve, struct opts *o,
 	return 0;
 }
 
-/* --carbon-csv: the sustainability CSV to path ("-": stdout).  0 or 1. */
+/* --carbon-csv, --showback-csv: the CSV fn writes to path ("-":
+ * stdout).  0 or 1. */
 static int
-write_carbon_csv(const struct report *r, const char *path)
+write_csv(const struct report *r, const char *path,
+    int (*fn)(FILE *, const struct report *))
 {
 	FILE *f;
 
 	if (path == NULL)
 		return 0;
 	if (strcmp(path, "-") == 0) {
-		report_carbon_csv_write(stdout, r);
+		fn(stdout, r);
 		return 0;
 	}
 	if ((f = fopen(path, "w")) == NULL) {
@@ -247,7 +259,7 @@ write_carbon_csv(const struct report *r, const char *path)
 		    strerror(errno));
 		return 1;
 	}
-	report_carbon_csv_write(f, r);
+	fn(f, r);
 	if (fclose(f) != 0) {
 		fprintf(stderr, "wattpath report: %s: %s\n", path,
 		    strerror(errno));
@@ -325,8 +337,10 @@ cmd_report(int argc, char **argv)
 		conf_free(c);
 		return 1;
 	}
-	rc = write_carbon_csv(r, o.carbon_csv);
-	if (o.carbon_csv == NULL || strcmp(o.carbon_csv, "-") != 0)
+	rc = write_csv(r, o.carbon_csv, report_carbon_csv_write);
+	rc |= write_csv(r, o.showback_csv, report_models_csv_write);
+	if ((o.carbon_csv == NULL || strcmp(o.carbon_csv, "-") != 0) &&
+	    (o.showback_csv == NULL || strcmp(o.showback_csv, "-") != 0))
 		print_report(r, o.format);
 	if (!report_has_figure(r)) {
 		fprintf(stderr, "wattpath report: no energy figure at any "

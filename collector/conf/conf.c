@@ -17,6 +17,7 @@
 
 #include "conf.h"
 #include "conf_ld.h"
+#include "conf_tenant.h"
 #include "conf_drift.h"
 #include "conf_report.h"
 #include "../lib/diag.h"
@@ -983,12 +984,25 @@ node_target(struct ld *l, const struct ynode *node, const struct ynode *b,
 
 static void
 load_engines(struct ld *l, const struct ynode *node,
-    const struct ynode *seq, const char *name)
+    const struct ynode *seq, struct wp_node *nd)
 {
+	const char *name = nd->name;
 	const struct ynode *e;
 	char where[128], tname[128];
+	int held[REPORT_ENGINE_GPUS];
 	size_t i = 0;
 
+	for (i = 0; i < REPORT_ENGINE_GPUS; i++)
+		held[i] = -1;
+	i = 0;
+	for (e = seq->child; e != NULL; e = e->next)
+		i++;
+	if ((nd->engines = calloc(i + 1, sizeof(*nd->engines))) == NULL) {
+		l->oom = true;
+		return;
+	}
+	nd->n_engines = i;
+	i = 0;
 	for (e = seq->child; e != NULL; e = e->next, i++) {
 		snprintf(where, sizeof(where), "node %s: engines[%zu]", name,
 		    i);
@@ -997,6 +1011,7 @@ load_engines(struct ld *l, const struct ynode *node,
 			    where);
 			continue;
 		}
+		conf_engine_attr(l, e, &nd->engines[i], held, i, where);
 		snprintf(tname, sizeof(tname), "%s/engine%zu", name, i);
 		add_target(l, &l->pt_nodes, &(struct pend){ .name = tname,
 		    .node = name, .kind = "engine", .driver = "inband",
@@ -1024,7 +1039,7 @@ load_node(struct ld *l, struct ynode *m, struct wp_node *nd)
 		node_target(l, m, b, nd->name, "gpu", "inband", bw);
 	if ((b = ycheck_typed(&l->d, m, "engines", YN_SEQ, where,
 	    false)) != NULL)
-		load_engines(l, m, b, nd->name);
+		load_engines(l, m, b, nd);
 	if (ycheck_typed(&l->d, m, "outlets", YN_SEQ, where, false) != NULL) {
 		for (c = m->child; strcmp(c->key, "outlets") != 0; c = c->next)
 			;
@@ -1055,6 +1070,7 @@ conf_load_node_list(struct ld *l, struct ynode *seq)
 			load_node(l, m, &tmp);
 			l->scratch = false;
 			free(tmp.outlets);
+			free(tmp.engines);
 			continue;
 		}
 		nd = &l->c->nodes[l->c->n_nodes];
@@ -1069,7 +1085,7 @@ conf_load_node_list(struct ld *l, struct ynode *seq)
 
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
-	"site", "report", "drift", NULL
+	"site", "report", "drift", "tenants", NULL
 };
 
 static void
@@ -1117,6 +1133,9 @@ load_root(struct ld *l, struct ynode *root)
 	site = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false);
 	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
 	conf_report_load(l->c, report, site, &l->d);
+	if (conf_tenants_load(l->c, ycheck_typed(&l->d, root, "tenants", YN_SEQ,
+	    "config", false), &l->d) == -1)
+		l->oom = true;
 	conf_drift_load(&l->c->drift, ycheck_typed(&l->d, root, "drift",
 	    YN_MAP, "config", false), &l->d);
 }
@@ -1345,8 +1364,11 @@ conf_free(struct wp_conf *c)
 		free(pv);
 	}
 	conf_report_free(c);
-	for (i = 0; i < c->n_nodes; i++)
+	conf_tenants_free(c);
+	for (i = 0; i < c->n_nodes; i++) {
 		free(c->nodes[i].outlets);
+		free(c->nodes[i].engines);
+	}
 	free(c->nodes);
 	free(c->creds);
 	free(c->pdus);

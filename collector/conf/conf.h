@@ -52,6 +52,8 @@ struct wp_node {
 	const char	*rack;		/* may be NULL */
 	struct wp_outlet_ref *outlets;
 	size_t		 n_outlets;
+	struct report_engine *engines;	/* engines[i]: model, gpus */
+	size_t		 n_engines;
 	const struct ynode *block;	/* the whole node mapping */
 	int		 line;
 };

@@ -63,6 +63,11 @@ void	 conf_warn(struct ld *l, const struct ynode *n, const char *fmt, ...)
 char	*conf_own(struct ld *l, const char *s);
 /* Loads every node of one list (YAML nodes: or the CSV rows). */
 void	 conf_load_node_list(struct ld *l, struct ynode *seq);
+/* The attribution keys (model, gpus) of engine block e, engines[k] of its
+ * node, into re (NULL: validated only); held[g] (REPORT_ENGINE_GPUS, -1
+ * free) records which engine holds GPU g (conf_engine.c). */
+void	 conf_engine_attr(struct ld *l, const struct ynode *e,
+	    struct report_engine *re, int *held, size_t k, const char *where);
 /* Reads nodes_csv (n: its value) into l->pv->csv. */
 void	 conf_csv_load(struct ld *l, const struct ynode *n);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../lib/diag.h"
 #include "../lib/timearg.h"
@@ -214,10 +215,15 @@ static int
 load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 {
 	static const char *const keys[] = { "slo", "replicas", "idle", "pue",
-	    "curve_tolerance", "curve_step", "run_gap", NULL };
+	    "curve_tolerance", "curve_step", "run_gap", "attribution", NULL };
+	static const char *const rules[] = { "proportional", "per_gpu", NULL };
+	const char *a;
 
 	unread_keys(d, r, "report", keys);
 	load_report_maps(d, r, s);
+	if ((a = ycheck_enum(d, r, "attribution", "report", rules,
+	    "proportional, per_gpu")) != NULL)
+		s->attribution = strcasecmp(a, "per_gpu") == 0 ? 1 : 0;
 	get_num(d, r, "curve_tolerance", "report", 0, false,
 	    &s->curve_tolerance);
 	get_dur(d, r, "curve_step", "report", &s->curve_step);

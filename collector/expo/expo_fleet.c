@@ -167,6 +167,61 @@ fig_of(const struct wp_sample *s)
 	}
 }
 
+/* A copy of s's label key, or NULL (none, or out of memory: the
+ * per-model counters then fall back as without it). */
+static char *
+label_dup(const struct wp_sample *s, const char *key)
+{
+	char buf[WP_LABEL_MAX];
+
+	return sample_get_label(s, key, buf, sizeof(buf)) == 0 && buf[0] ?
+	    strdup(buf) : NULL;
+}
+
+/* One in-band GPU's cumulative energy ("gpu/<i>/energy"), kept per
+ * index for the per-model counters. */
+static void
+gpu_sample(struct fleet_node *n, const struct wp_sample *s,
+    const struct ingest_ctr *k)
+{
+	char *end;
+	long g;
+
+	if (strncmp(s->series, "gpu/", 4) != 0 || s->kind != WP_COUNTER ||
+	    s->quantity != WP_Q_ENERGY || k == NULL || !k->valid ||
+	    (k->flags & CTR_HELD))
+		return;
+	g = strtol(s->series + 4, &end, 10);
+	if (end == s->series + 4 || strcmp(end, "/energy") != 0 || g < 0 ||
+	    g >= FLEET_GPUS)
+		return;
+	n->gpu_e[g] = k->cum;
+	n->gpu_has |= UINT64_C(1) << g;
+	free(n->gpu_ns[g]);
+	n->gpu_ns[g] = label_dup(s, "namespace");
+}
+
+/* An engine target's output tokens ("<node>/engine<e>"), per engine. */
+static void
+engine_tokens(struct fleet_node *n, const struct target_view *tv,
+    const struct wp_sample *s, const struct ingest_ctr *k)
+{
+	const char *p = strrchr(tv->name, '/');
+	char *end;
+	long e;
+
+	if (p == NULL || strncmp(p, "/engine", 7) != 0 ||
+	    strcmp(s->series, "tokens/output") != 0)
+		return;
+	e = strtol(p + 7, &end, 10);
+	if (end == p + 7 || *end != '\0' || e < 0 || e >= FLEET_ENGINES)
+		return;
+	n->eng_out[e] = k->cum;
+	n->eng_has |= 1u << e;
+	free(n->eng_model[e]);
+	n->eng_model[e] = label_dup(s, "model");
+}
+
 static void
 node_target(struct fleet_node *n, const struct target_view *tv)
 {
@@ -183,6 +238,7 @@ node_target(struct fleet_node *n, const struct target_view *tv)
 			if (strcmp(s->series, "tokens/output") == 0) {
 				n->tokens_out += k->cum;
 				n->has_tok_out = true;
+				engine_tokens(n, tv, s, k);
 			} else if (strcmp(s->series, "tokens/input") == 0) {
 				n->tokens_in += k->cum;
 				n->has_tok_in = true;
@@ -191,6 +247,8 @@ node_target(struct fleet_node *n, const struct target_view *tv)
 		}
 		if ((b = fig_of(s)) >= 0)
 			acc_sample(&a[b], s, k);
+		if (b == FB_GPU)
+			gpu_sample(n, s, k);
 	}
 	for (b = 0; b < FB_N; b++)
 		acc_fold(&n->b[b], &a[b]);
@@ -441,7 +499,7 @@ index_conf(struct build *bd)
 
 		bd->f->nodes[i] = (struct fleet_node){ .name = nd->name,
 		    .class = nd->class ? nd->class : "",
-		    .rack = nd->rack ? nd->rack : "" };
+		    .rack = nd->rack ? nd->rack : "", .conf = nd };
 		if (smap_put(&bd->nodes, nd->name, i) == -1)
 			return -1;
 		for (j = 0; j < nd->n_outlets; j++) {
@@ -572,6 +630,7 @@ fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
 		return NULL;
 	bd.f = f;
 	f->now = now;
+	f->conf = c;
 	f->site = site ? site : "";
 	f->n_nodes = c->n_nodes;
 	if ((f->nodes = calloc(c->n_nodes + 1, sizeof(*f->nodes))) == NULL ||
@@ -599,8 +658,17 @@ fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
 void
 fleet_free(struct fleet *f)
 {
+	size_t i;
+	int k;
+
 	if (f == NULL)
 		return;
+	for (i = 0; f->nodes != NULL && i < f->n_nodes; i++) {
+		for (k = 0; k < FLEET_GPUS; k++)
+			free(f->nodes[i].gpu_ns[k]);
+		for (k = 0; k < FLEET_ENGINES; k++)
+			free(f->nodes[i].eng_model[k]);
+	}
 	free(f->nodes);
 	free(f->targets);
 	free(f->meters);

@@ -29,6 +29,7 @@
 #include "../run.h"
 
 struct wp_conf;
+struct wp_node;
 
 enum { FB_WALL, FB_GPU, FB_OUTLET, FB_N };
 
@@ -63,12 +64,24 @@ struct fleet_class {
 	size_t		 n_pair;
 };
 
+#define FLEET_GPUS	64	/* GPU indexes kept per node */
+#define FLEET_ENGINES	8	/* engines kept per node */
+
 struct fleet_node {
 	const char	*name, *class, *rack;	/* class, rack: "" if unset */
 	struct fleet_fig b[FB_N];
 	double		 tokens_out, tokens_in;
 	bool		 has_tok_out, has_tok_in;
 	unsigned	 targets, down;		/* health of its targets */
+	/* per in-band GPU and per engine, for the per-model and per-tenant
+	 * counters (expo_models.h); the strings owned (fleet_free) */
+	double		 gpu_e[FLEET_GPUS];	/* cumulative J */
+	uint64_t	 gpu_has;		/* bit g: gpu_e[g] set */
+	char		*gpu_ns[FLEET_GPUS];	/* namespace label, or NULL */
+	double		 eng_out[FLEET_ENGINES];	/* cumulative tokens */
+	unsigned	 eng_has;		/* bit e: eng_out[e] set */
+	char		*eng_model[FLEET_ENGINES];	/* model label, or NULL */
+	const struct wp_node *conf;		/* its config entry */
 };
 
 struct fleet_target {
@@ -109,6 +122,7 @@ struct fleet_pdu_reading {
 
 struct fleet {
 	wp_time		 now;			/* realtime of the snapshot */
+	const struct wp_conf *conf;		/* borrowed: tenants, engines */
 	const char	*site;			/* "" if unset */
 	struct fleet_node *nodes;
 	size_t		 n_nodes;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "expo_metrics.h"
+#include "expo_models.h"
 
 void
 expo_label_escape(FILE *f, const char *s)
@@ -410,6 +411,8 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 	node_family(f, fl, false);
 	coverage_family(f, fl);
 	tokens_family(f, fl);
+	if (expo_models_write(f, fl) == -1)
+		return -1;
 	facility_families(f, fl, pue);
 	pdu_families(f, fl);
 	for (w = TF_UP; w <= TF_STALE; w++)

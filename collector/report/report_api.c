@@ -53,7 +53,9 @@ inventory(const struct wp_conf *c, struct run *u)
 	for (i = n = 0; i < c->n_nodes; i++) {
 		u->nodes[i] = (struct report_node){ .name = c->nodes[i].name,
 		    .cls = c->nodes[i].class, .outlets = &u->outlets[n],
-		    .n_outlets = c->nodes[i].n_outlets };
+		    .n_outlets = c->nodes[i].n_outlets,
+		    .engines = c->nodes[i].engines,
+		    .n_engines = c->nodes[i].n_engines };
 		for (j = 0; j < c->nodes[i].n_outlets; j++, n++)
 			u->outlets[n] = (struct report_outlet){
 			    .pdu = c->nodes[i].outlets[j].pdu,

@@ -5,6 +5,7 @@
 
 #include "../lib/clock.h"
 #include "report_json.h"
+#include "report_models_out.h"
 
 static json_object *
 jnum(double v)
@@ -717,6 +718,7 @@ report_json_doc(const struct report *r)
 	for (i = 0; i < r->n_nodes; i++)
 		json_object_array_add(nodes, node_json(&r->nodes[i]));
 	jset(root, "nodes", nodes);
+	report_models_json(root, r);
 	if (r->has_runs)
 		jset(root, "runs", runs_json(&r->runs));
 	if (r->has_carbon)

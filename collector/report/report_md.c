@@ -5,6 +5,7 @@
 
 #include "../lib/clock.h"
 #include "report_md.h"
+#include "report_models_out.h"
 
 const char *
 report_md_sig(double v, char *buf, size_t len)
@@ -534,6 +535,7 @@ report_md_write(FILE *f, const struct report *r)
 		md_curve(r->cls.name[i], &r->cls.curve[i], f);
 	md_carbon(r, f);
 	md_nodes(r, f);
+	report_models_md(f, r);
 	md_disclosure(r, f);
 	md_warnings(r, f);
 	fprintf(f, "\nFull precision: `--format json` or `--format csv`.\n");

@@ -273,6 +273,24 @@ check_value(struct ctx *c, const struct field *f, const struct prom_sample *s)
 	return 0;
 }
 
+/* Kubernetes pod mapping (pod, namespace, container): the first row's
+ * that has them (a label value with ';' or '=' is left out). */
+static void
+pod_labels(struct gpu_reading *g, const struct prom_sample *s)
+{
+	static const char *const k[3] = { "pod", "namespace", "container" };
+	char *dst[3] = { g->pod, g->ns, g->container };
+	const char *v;
+	int i;
+
+	if (g->pod[0] || g->ns[0])
+		return;
+	for (i = 0; i < 3; i++)
+		if ((v = prom_label(s, k[i])) != NULL && *v != '\0' &&
+		    strpbrk(v, ";=") == NULL)
+			snprintf(dst[i], sizeof(g->pod), "%s", v);
+}
+
 static int
 on_sample(void *arg, const struct prom_sample *s, struct wp_err *err)
 {
@@ -302,6 +320,7 @@ on_sample(void *arg, const struct prom_sample *s, struct wp_err *err)
 		return 0;
 	if ((g = gpu_slot(c, s, i, err)) == NULL)
 		return -1;
+	pod_labels(g, s);
 	if (f->prio > g->prio[f->what])
 		return 0;
 	if (f->prio == g->prio[f->what] && f->what != F_ENERGY) {

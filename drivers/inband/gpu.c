@@ -44,6 +44,12 @@ add_labels(struct wp_sample *s, const struct gpu_reading *r,
 		sample_add_label(s, "nvml", r->nvml);
 	if (r->cuda[0])
 		sample_add_label(s, "cuda", r->cuda);
+	if (r->ns[0])
+		sample_add_label(s, "namespace", r->ns);
+	if (r->pod[0])
+		sample_add_label(s, "pod", r->pod);
+	if (r->container[0])
+		sample_add_label(s, "container", r->container);
 }
 
 /* DCGM field ids of what dcgm.c reads (gpu.h documents the sources). */

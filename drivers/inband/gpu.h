@@ -24,6 +24,8 @@ struct gpu_reading {
 	char	 cuda[16];	/* CUDA driver version "12.4", likewise */
 	char	 hostname[64];
 	double	 collect_s;	/* the source's own refresh interval, 0 none */
+	/* dcgm-exporter with Kubernetes pod mapping: the pod holding it */
+	char	 pod[64], ns[64], container[64];
 	bool	 module;	/* superchip: covers CPU + GPU */
 	bool	 has_energy, has_power, has_limit, has_util;
 	double	 energy_j;	/* counter since driver load */

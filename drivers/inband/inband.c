@@ -55,8 +55,10 @@ struct inband {
 
 static const char *const gpu_keys[] = { "dcgm_exporter", "nvml", "hostname",
 	"collect_interval", "max_body", "ca_file", "insecure", NULL };
+/* model and gpus: read by the config for the report's attribution
+ * (collector/conf/conf_engine.c) */
 static const char *const engine_keys[] = { "url", "kind", "max_body",
-	"ca_file", "insecure", NULL };
+	"ca_file", "insecure", "model", "gpus", NULL };
 
 static void
 target_free(void *state)

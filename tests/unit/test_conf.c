@@ -509,6 +509,63 @@ test_inventory_errors(void **st)
 	ERR_AT(f, 29, "unknown key 'extra'");
 }
 
+/* engines[].model and gpus, report.attribution (issue 22): read into
+ * the node, their errors at their lines. */
+static void
+test_engine_attribution(void **st)
+{
+	struct fx *f = *st;
+	const struct wp_node *n;
+
+	f->drivers = true;
+	LOAD_OK(f, "nodes:\n"
+	    "  - name: n1\n"
+	    "    engines:\n"
+	    "      - {url: \"http://127.0.0.1:1/m\", model: llama, gpus: [0, 1]}\n"
+	    "      - {url: \"http://127.0.0.1:2/m\", gpus: [3]}\n"
+	    "report: {attribution: per_gpu}\n");
+	assert_non_null(n = conf_node_by_name(f->c, "n1"));
+	assert_int_equal(n->n_engines, 2);
+	assert_string_equal(n->engines[0].model, "llama");
+	assert_int_equal(n->engines[0].n_gpus, 2);
+	assert_int_equal(n->engines[0].gpus[1], 1);
+	assert_null(n->engines[1].model);
+	assert_int_equal(n->engines[1].gpus[0], 3);
+	assert_int_equal(f->c->report.attribution, 1);
+	assert_null(load(f, "nodes:\n"				/* 1 */
+	    "  - name: n1\n"					/* 2 */
+	    "    engines:\n"					/* 3 */
+	    "      - {url: \"http://127.0.0.1:1/m\", gpus: [0, x, 64]}\n" /* 4 */
+	    "      - {url: \"http://127.0.0.1:2/m\", gpus: [0],\n" /* 5 */
+	    "         model: \"a,b\"}\n"				/* 6 */
+	    "report: {attribution: fair}\n"));			/* 7 */
+	ERR_AT(f, 4, "gpus: each entry must be a GPU index 0..63");
+	ERR_AT(f, 5, "gpus: GPU 0 is already held by engines[0]");
+	ERR_AT(f, 6, "model: a name without ';' or ','");
+	ERR_AT(f, 7, "attribution must be one of proportional, per_gpu");
+	LOAD_OK(f, "nodes: [{name: n1}, {name: n2}]\n"
+	    "tenants:\n"
+	    "  - {name: a, models: [llama], namespaces: [ns-a], nodes: [n1]}\n"
+	    "  - {name: b, nodes: [n2]}\n");
+	assert_int_equal(f->c->report.n_tenants, 2);
+	assert_string_equal(f->c->report.tenants[0].models[0], "llama");
+	assert_string_equal(f->c->report.tenants[0].namespaces[0], "ns-a");
+	assert_string_equal(f->c->report.tenants[1].nodes[0], "n2");
+	assert_null(load(f, "nodes: [{name: n1}]\n"		/* 1 */
+	    "tenants:\n"					/* 2 */
+	    "  - {name: a, models: [llama], nodes: [n9]}\n"	/* 3 */
+	    "  - {name: a}\n"					/* 4 */
+	    "  - {name: b, models: [llama], colour: red}\n"	/* 5 */
+	    "  - {name: unallocated}\n"			/* 6 */
+	    "  - {models: [x]}\n"));				/* 7 */
+	ERR_AT(f, 3, "tenant a: nodes: unknown node 'n9'");
+	ERR_AT(f, 4, "duplicate tenant name 'a'");
+	ERR_AT(f, 5, "tenant b: models: 'llama' is already tenant a's");
+	ERR_AT(f, 5, "unknown key 'colour'");
+	ERR_AT(f, 6, "must not be 'unallocated'");
+	ERR_AT(f, 7, "name");
+}
+
 static void
 test_http_warning(void **st)
 {
@@ -1062,6 +1119,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inventory_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_engine_attribution, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_http_warning, setup,
 		    teardown),

@@ -128,6 +128,43 @@ test_rows_from_several_hosts_are_an_error(void **st)
 	assert_non_null(strstr(err.msg, "no usable"));
 }
 
+/* dcgm-exporter with Kubernetes pod mapping: pod, namespace, container
+ * of the GPU kept and carried as labels of its series (issue 22); a GPU
+ * without them carries none. */
+static void
+test_pod_labels(void **st)
+{
+	static const char text[] =
+	    "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"
+	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-a\","
+	    "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h\","
+	    "container=\"vllm\",namespace=\"search-prod\","
+	    "pod=\"llama-70b-0\"} 123456\n"
+	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"1\",UUID=\"GPU-b\","
+	    "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h\"} 654321\n";
+	struct wp_sample out[GPU_SAMPLES_MAX];
+	struct wp_err err;
+	int n, i;
+	bool seen = false;
+
+	(void)st;
+	assert_int_equal(parse_text(text, NULL, &err), 0);
+	assert_int_equal(res.n, 2);
+	assert_string_equal(res.gpu[0].ns, "search-prod");
+	assert_string_equal(res.gpu[0].pod, "llama-70b-0");
+	assert_string_equal(res.gpu[0].container, "vllm");
+	assert_string_equal(res.gpu[1].ns, "");
+	assert_true((n = gpu_samples(&res.gpu[0], "dcgm", out, &err)) > 0);
+	for (i = 0; i < n; i++)
+		if (strcmp(out[i].series, "gpu/0/energy") == 0) {
+			assert_non_null(strstr(out[i].labels,
+			    "namespace=search-prod;pod=llama-70b-0;"
+			    "container=vllm"));
+			seen = true;
+		}
+	assert_true(seen);
+}
+
 static void
 test_mig_rows_counted_once(void **st)
 {
@@ -316,6 +353,7 @@ main(void)
 		cmocka_unit_test(test_energy_delta_matches_power),
 		cmocka_unit_test(test_rows_from_several_hosts_are_an_error),
 		cmocka_unit_test(test_mig_rows_counted_once),
+		cmocka_unit_test(test_pod_labels),
 		cmocka_unit_test(test_blank_sentinels_never_readings),
 		cmocka_unit_test(test_superchip_is_module),
 		cmocka_unit_test(test_rejected_fields),
