@@ -44,13 +44,20 @@ PYEOF
 }
 
 # free_port_base [N]: a port P with P..P+N-1 (default 6) free for TCP and UDP
-# on 127.0.0.1, as wattpath-sim serve --port-base takes it.
+# on 127.0.0.1, as wattpath-sim serve --port-base takes it.  Below the
+# kernel's ephemeral range: a port free now but in that range can be taken
+# by any outgoing connection before the simulator binds it.
 free_port_base() {
 	$PY - "${1:-6}" <<'PYEOF'
 import random, socket, sys
 n = int(sys.argv[1])
+try:
+    eph = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    eph = 32768
+hi = max(eph - 16, 12000)
 for _ in range(200):
-    base = random.randrange(20000, 60000, 8); socks = []
+    base = random.randrange(10000, hi, 8); socks = []
     try:
         for p in range(base, base + n):
             for typ in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
