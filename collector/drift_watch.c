@@ -135,18 +135,6 @@ drift_watch_free(struct drift_watch *w)
 
 /* ------------------------------------------------- classification */
 
-static int
-node_of(const struct wp_conf *c, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_nodes; i++)
-		if (strlen(c->nodes[i].name) == len &&
-		    strncmp(c->nodes[i].name, name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* The node fed by outlet number n ("3") of PDU pdu, or -1. */
 static int
 outlet_node(const struct wp_conf *c, const char *pdu, const char *n,
@@ -188,7 +176,7 @@ static void
 classify_node(struct drift_watch *w, struct dw_ser *s, const char *tg,
     const char *sl, const char *series)
 {
-	int nd = node_of(w->c, tg, (size_t)(sl - tg));
+	int nd = conf_node_index(w->c, tg, (size_t)(sl - tg));
 
 	if (nd < 0)
 		return;

@@ -1410,6 +1410,28 @@ conf_node_by_name(const struct wp_conf *c, const char *name)
 	    sizeof(*c->nodes), name);
 }
 
+int
+conf_node_index(const struct wp_conf *c, const char *name, size_t len)
+{
+	const struct wp_node *nd;
+	char key[256];
+	size_t i;
+
+	if (c == NULL)
+		return -1;
+	if (c->priv != NULL && len < sizeof(key)) {
+		memcpy(key, name, len);
+		key[len] = '\0';
+		nd = conf_node_by_name(c, key);
+		return nd == NULL ? -1 : (int)(nd - c->nodes);
+	}
+	for (i = 0; i < c->n_nodes; i++)	/* a config built by hand */
+		if (strlen(c->nodes[i].name) == len &&
+		    strncmp(c->nodes[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
 const struct wp_pdu *
 conf_pdu(const struct wp_conf *c, const char *name)
 {

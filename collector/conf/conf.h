@@ -150,6 +150,10 @@ void		 conf_errs_fini(struct conf_errs *e);
 const struct wp_cred	*conf_cred(const struct wp_conf *c, const char *name);
 const struct wp_node	*conf_node_by_name(const struct wp_conf *c,
 			    const char *name);
+/* The index of the node named by name[0..len) (not NUL-terminated: e.g.
+ * the "<node>" of a target "<node>/bmc"), or -1. */
+int			 conf_node_index(const struct wp_conf *c,
+			    const char *name, size_t len);
 const struct wp_pdu	*conf_pdu(const struct wp_conf *c, const char *name);
 const struct wp_meter	*conf_meter(const struct wp_conf *c, const char *name);
 

@@ -16,18 +16,6 @@
 
 /* ------------------------------------------------ series and roles */
 
-static int
-node_index(const struct wp_conf *c, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_nodes; i++)
-		if (strlen(c->nodes[i].name) == len &&
-		    strncmp(c->nodes[i].name, name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* The node owning outlet n of pdu, or -1.  A config names an outlet by
  * the PDU's 1-based number (the series' <n>) or by its name (the
  * series' name= label). */
@@ -95,7 +83,7 @@ classify_target(const struct wp_conf *c, const char *t, struct tgt *g)
 	memset(g, 0, sizeof(*g));
 	g->node = -1;
 	if (sl != NULL) {
-		if ((g->node = node_index(c, t, (size_t)(sl - t))) < 0)
+		if ((g->node = conf_node_index(c, t, (size_t)(sl - t))) < 0)
 			return;
 		if (strcmp(sl + 1, "bmc") == 0)
 			g->kind = TK_BMC;
