@@ -201,7 +201,7 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	    .resolution = s->resolution, .t = s->t_real,
 	    .reset_time = s->reset_time,
 	    .device_reset = (s->flags & WP_F_RESET) != 0,
-	    .max_rate = max_rate(p, s) };
+	    .max_rate = max_rate(p, s), .min_dt = p->interval };
 	double last;
 	struct counter_out co;
 	struct wp_counter *c;

@@ -38,6 +38,7 @@ struct ingest_poll {
 	const char	*target;
 	bool		 hold_dips;	/* meters: hold reboot dips as unknown */
 	wp_time		 t_real, t_mono, duration;
+	wp_time		 interval;	/* the target's poll interval, 0 */
 	int		 status;	/* 0, or the failure's error class */
 	const char	*error;		/* "" on success */
 	struct wp_sample *v;		/* flags updated in place */

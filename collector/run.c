@@ -318,6 +318,7 @@ ingest(struct target *t, struct wp_poll *p)
 	struct ingest_poll ip = { .target = t->tc->name,
 	    .hold_dips = strcmp(t->tc->kind, "meter") == 0,
 	    .t_real = p->t_real, .t_mono = p->t_mono,
+	    .interval = t->tc->interval,
 	    .duration = clock_mono() - p->t_mono,
 	    .status = p->status == 0 ? 0 : p->err.class,
 	    .error = p->status == 0 ? "" : p->err.msg,

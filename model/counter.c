@@ -23,15 +23,19 @@ accept(struct wp_counter *c, const struct counter_in *in, double delta,
 	out->cum = c->cum;
 }
 
-/* Whether delta over the time since the last reading implies more than
- * in->max_rate (unknown time or no limit: plausible).  One resolution
- * step is the counter's quantum, not a rate: a coarse counter's single
- * step inside a short interval is plausible whatever it implies. */
+/* Whether delta over the time since the last reading (at least
+ * in->min_dt) implies more than in->max_rate (unknown time or no limit:
+ * plausible).  One resolution step is the counter's quantum, not a rate:
+ * a coarse counter's single step inside a short interval is plausible
+ * whatever it implies; so is an interval's energy read just after a
+ * reading that came late. */
 static bool
 implausible(const struct wp_counter *c, const struct counter_in *in,
     double delta)
 {
-	double dt = (double)(in->t - c->last_t) / (double)WP_SEC;
+	wp_time span = in->t - c->last_t;
+	double dt = (double)(span > 0 && span < in->min_dt ? in->min_dt :
+	    span) / (double)WP_SEC;
 
 	return in->max_rate > 0 && dt > 0 &&
 	    (delta - in->resolution) / dt > in->max_rate;

@@ -76,6 +76,10 @@ struct counter_in {
 	bool	 device_reset;	/* device flagged a reset (WP_F_RESET) */
 	double	 max_rate;	/* SI per second a step may imply at most;
 				   0: no plausibility check */
+	wp_time	 min_dt;	/* a step is judged over at least this long
+				   (the poll interval: a reading just after
+				   a late one holds up to an interval's
+				   energy); 0: the time since the last */
 };
 
 struct counter_out {

@@ -178,6 +178,37 @@ test_forward_jump_is_no_energy(void **st)
 	assert_true(o.delta == 59999 && o.flags == 0);
 }
 
+/* A reading 0.1 s after one that came late holds a whole interval's
+ * energy: judged over the 2 s poll interval it is plausible (300 J is
+ * 150 W), over its own 0.1 s it would be 3 kW, above the 2.5 kW limit. */
+static void
+test_step_after_late_reading(void **st)
+{
+	struct wp_counter c;
+	struct counter_in in = { .value = 1000, .t = 10 * WP_SEC,
+	    .max_rate = 2500, .min_dt = 2 * WP_SEC };
+	struct counter_out o;
+
+	(void)st;
+	counter_init(&c, false);
+	counter_update(&c, &in, &o);
+	in.value = 1300;
+	in.t += WP_SEC / 10;
+	counter_update(&c, &in, &o);
+	assert_true(o.delta == 300 && o.flags == 0);
+	in.min_dt = 0;
+	in.value = 1600;
+	in.t += WP_SEC / 10;
+	counter_update(&c, &in, &o);
+	assert_true(o.flags & CTR_IMPLAUSIBLE);
+	/* a step too large for a whole interval is refused all the same */
+	in.min_dt = 2 * WP_SEC;
+	in.value = 1600 + 6000;
+	in.t += WP_SEC / 10;
+	counter_update(&c, &in, &o);
+	assert_true(o.flags & CTR_IMPLAUSIBLE);
+}
+
 static void
 test_small_step_back_is_held_not_reset(void **st)
 {
@@ -238,6 +269,7 @@ main(void)
 		cmocka_unit_test(test_dip_that_stays_becomes_reset),
 		cmocka_unit_test(test_float_jitter_is_not_a_reset),
 		cmocka_unit_test(test_forward_jump_is_no_energy),
+		cmocka_unit_test(test_step_after_late_reading),
 		cmocka_unit_test(test_small_step_back_is_held_not_reset),
 		cmocka_unit_test(test_reset_too_large_to_be_since_restart),
 	};
