@@ -75,6 +75,10 @@ struct report_series {
 	char	 labels[WP_LABEL_MAX];
 	double	 lim_sum;	/* RR_LIMIT: sum and count of readings */
 	size_t	 lim_n;
+	/* readings in the main window stamped by the device: its time
+	 * minus the collector's, s (lowest and highest) */
+	size_t	 clk_n;
+	double	 clk_min, clk_max;
 	struct integ main, idle;
 	struct integ *run;	/* plan runs, or NULL */
 	struct integ_result res;	/* main window */

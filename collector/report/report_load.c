@@ -369,6 +369,15 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 	double x = v->s.kind == WP_COUNTER ? v->cum : v->s.value;
 	int i;
 
+	if (v->s.device_time != 0 && t >= p->from && t <= p->to) {
+		double off = (double)(v->s.device_time - t) / (double)WP_SEC;
+
+		if (s->clk_n == 0 || off < s->clk_min)
+			s->clk_min = off;
+		if (s->clk_n == 0 || off > s->clk_max)
+			s->clk_max = off;
+		s->clk_n++;
+	}
 	if (s->role == RR_LIMIT) {
 		if (t >= p->from && t <= p->to && v->s.value > 0) {
 			s->lim_sum += v->s.value;
