@@ -50,8 +50,17 @@ enum report_role {
 	RR_NONE, RR_WALL, RR_WALL_P, RR_GPU_IB, RR_GPU_IB_P, RR_GPU_BMC,
 	RR_GPU_BMC_P, RR_LIMIT, RR_OUTLET, RR_OUTLET_P, RR_TOK_OUT, RR_TOK_IN,
 	RR_FAC, RR_IT,
-	RR_INLET	/* a PDU's inlet energy: only for the drift watch */
+	RR_INLET,	/* a PDU's inlet energy: only for the drift watch */
+	RR_CLOCK	/* a GPU's SM clock (MHz): its mean, like RR_LIMIT */
 };
+
+/* The roles whose figure is the mean of their readings (lim_sum, lim_n),
+ * not an energy. */
+static inline bool
+report_role_is_mean(int role)
+{
+	return role == RR_LIMIT || role == RR_CLOCK;
+}
 
 /* A window's energy of a series: 0 with energy, or -1 refused. */
 struct report_energy {
@@ -73,7 +82,8 @@ struct report_series {
 	wp_time	 interval;	/* the target's sampling interval */
 	double	 gres;		/* gauges: reading resolution (W) */
 	char	 labels[WP_LABEL_MAX];
-	double	 lim_sum;	/* RR_LIMIT: sum and count of readings */
+	double	 lim_sum;	/* RR_LIMIT, RR_CLOCK: sum and count of
+				   readings */
 	size_t	 lim_n;
 	/* readings in the main window stamped by the device: its time
 	 * minus the collector's, s (lowest and highest) */

@@ -270,7 +270,8 @@ clocks(const struct report_input *in, struct report *r)
 	return 0;
 }
 
-/* Per node: the sum of its GPUs' enforced power limits, W. */
+/* Per node: the sum of its GPUs' enforced power limits, W, and their
+ * mean SM clock, MHz. */
 static int
 limits(const struct report_input *in, const struct report_sel *sel,
     struct report_disclosure *d)
@@ -285,6 +286,15 @@ limits(const struct report_input *in, const struct report_sel *sel,
 			d->limits[d->n_limits++] = (struct report_limit){
 			    .node = in->nodes[i].name,
 			    .w = report_node_limit(&sel[i]) };
+	if ((d->clocks_mhz = calloc(REPORT_DISCLOSE_MAX,
+	    sizeof(*d->clocks_mhz))) == NULL)
+		return -1;
+	for (i = 0; i < in->n_nodes && d->n_clocks_mhz < REPORT_DISCLOSE_MAX;
+	    i++)
+		if (!isnan(report_node_clock(&sel[i])))
+			d->clocks_mhz[d->n_clocks_mhz++] = (struct report_limit){
+			    .node = in->nodes[i].name,
+			    .w = report_node_clock(&sel[i]) };
 	return 0;
 }
 
@@ -464,6 +474,7 @@ report_disclose_free(struct report_disclosure *d)
 		}
 	}
 	free(d->limits);
+	free(d->clocks_mhz);
 	for (i = 0; d->clocks != NULL && i < d->n_clocks; i++)
 		free(d->clocks[i].target);
 	free(d->clocks);

@@ -88,6 +88,9 @@ struct report_disclosure {
 	struct report_devices dev[REPORT_I_N];
 	struct report_limit *limits;	/* nodes with limits */
 	size_t	 n_limits;
+	struct report_limit *clocks_mhz;	/* nodes with SM clocks: w is
+						   their GPUs' mean, MHz */
+	size_t	 n_clocks_mhz;
 	double	 sampling_interval_s;
 	struct report_clock *clocks;	/* at most REPORT_DISCLOSE_MAX */
 	size_t	 n_clocks, more_clocks;	/* more: targets not listed */

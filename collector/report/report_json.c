@@ -631,6 +631,10 @@ disc_lists(const struct report_disclosure *d, json_object *o)
 	for (i = 0; i < d->n_limits; i++)
 		jset(x, d->limits[i].node, jnum(d->limits[i].w));
 	jset(o, "gpu_power_limit_w", x);
+	x = json_object_new_object();
+	for (i = 0; i < d->n_clocks_mhz; i++)
+		jset(x, d->clocks_mhz[i].node, jnum(d->clocks_mhz[i].w));
+	jset(o, "gpu_sm_clock_mhz", x);
 	jset(o, "sampling_interval_s", jnum(d->sampling_interval_s));
 	x = json_object_new_array();
 	for (i = 0; i < d->n_intervals; i++)
