@@ -49,7 +49,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all sim deps lint check unit integration asan check-asan demo \
+.PHONY: all sim deps lint check unit integration asan check-asan soak demo \
 	demo-serve bench fuzz fuzz-bins fuzz-bins-in install uninstall deb deb-test clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
@@ -173,6 +173,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libwattpath.
 fuzz:
 	@scripts/deps.sh check
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# The fault suite's long cases (minutes each; not in check): tests/soak/run.sh.
+soak: all sim
+	@scripts/deps.sh check
+	@tests/soak/run.sh
 
 # install: the binary, man pages, the unit (@PREFIX@ and @SYSCONFDIR@
 # replaced), profiles, maps, dashboard and rules under PREFIX/share/wattpath,

@@ -2,6 +2,7 @@
 # One target that never answers, and one that trickles a byte a second,
 # cannot delay any other: a good meter keeps its interval while the bad
 # in-band targets fail with per-target errors, and the daemon keeps going.
+# make soak: FAULT_RUN_S=90 (the run's length, default 10 s).
 . "$(dirname "$0")/lib.sh"
 
 $PY -c 'import pymodbus, yaml' 2>/dev/null || skip "python3-pymodbus/python3-yaml missing"
@@ -46,7 +47,7 @@ meters:
 site: {name: t, zone: FR}
 EOF2
 bg run "$WATTPATH" run -c "$T/w.yaml"
-sleep 10
+sleep "${FAULT_RUN_S:-10}"
 alive "$PID_run"
 kill -TERM "$PID_run"
 wait_for 10 sh -c "! kill -0 $PID_run" || fail "daemon did not stop"

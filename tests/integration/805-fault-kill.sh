@@ -6,7 +6,8 @@
 # whole run (~70 s) agrees with the simulator's truth within 0.5 % at the GPU and
 # the wall (the first poll after each restart spans the gap exactly: no
 # energy lost, none counted twice); each node has exactly one first
-# reading; the daemon comes back every time.
+# reading; the daemon comes back every time.  make soak: FAULT_KILLS="the
+# pauses before each SIGKILL" (more kills, longer run).
 . "$(dirname "$0")/lib.sh"
 
 SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
@@ -24,7 +25,7 @@ grep -q '^  interval: 2s' "$T/w.yaml" || fail "no interval in the simulator's co
 	{ cat "$T/check.log"; fail "check-config"; }
 T0=$(date +%s)
 k=1
-for pause in 5.3 12.1 0.7; do
+for pause in ${FAULT_KILLS:-5.3 12.1 0.7}; do
 	bg "run$k" "$WATTPATH" run -c "$T/w.yaml"
 	sleep "$pause"
 	eval pid=\$PID_run$k
