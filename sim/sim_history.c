@@ -131,7 +131,8 @@ gpu_samples(struct hist *h, int i, double t)
 			sample_add_label(s, "uuid", uuid);
 		snprintf(series, sizeof(series), "gpu/%d/power_limit", g);
 		if ((s = add(h, series, WP_B_NONE, WP_Q_OTHER, WP_GAUGE,
-		    SIM_GPU_MAX_W, SIM_GPU_MAX_W, "W", 0)) != NULL)
+		    sim_cap_at(&h->s.f->o, t), sim_cap_at(&h->s.f->o, t), "W",
+		    0)) != NULL)
 			sample_add_label(s, "uuid", uuid);
 	}
 }

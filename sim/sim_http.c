@@ -1031,7 +1031,7 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	for (g = 0; g < SIM_GPUS; g++) {
 		bprintf(&b, "DCGM_FI_DEV_ENFORCED_POWER_LIMIT");
 		dcgm_labels(&b, s, i, g);
-		bprintf(&b, " %.6f\n", SIM_GPU_MAX_W);
+		bprintf(&b, " %.6f\n", sim_cap_at(&s->f->o, t));
 	}
 	bprintf(&b, "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %%).\n"
 	    "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
