@@ -207,10 +207,10 @@ advise_compute(const struct advise_window *w, size_t n,
 	if (used < minp) {
 		snprintf(r->why, sizeof(r->why), "%zu power limit%s with at "
 		    "least %zu windows each (of %zu windows: %zu with the limit "
-		    "changing, %zu without tokens or energy; %zu limits seen): "
+		    "changing, %zu without tokens or energy; %zu limit%s seen): "
 		    "at least %zu are needed for a curve", used,
 		    used == 1 ? "" : "s", minw, n, r->unsteady, r->incomplete,
-		    r->n, minp);
+		    r->n, r->n == 1 ? "" : "s", minp);
 		return 1;
 	}
 	if (choose(r, o->slo_target) != 0)

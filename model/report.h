@@ -75,6 +75,7 @@ struct report_series {
 	char	 labels[WP_LABEL_MAX];
 	double	 lim_sum;	/* RR_LIMIT: sum and count of readings */
 	size_t	 lim_n;
+	double	 lim_min, lim_max;	/* RR_LIMIT: with lim_n > 0 */
 	struct integ main, idle;
 	struct integ *run;	/* plan runs, or NULL */
 	struct integ_result res;	/* main window */
@@ -170,6 +171,10 @@ struct report_node_fig {
 	double	 gpu_cross_bmc_j;
 	double	 wall_over_outlet;
 	double	 limit_w;
+	/* the per-GPU limit readings: GPUs with one, least and most (NAN
+	 * without), for `wattpath advise` */
+	size_t	 limit_gpus;
+	double	 limit_min_w, limit_max_w;
 	size_t	 curve_intervals;
 	double	 curve_dev;
 	bool	 curve_deviates;

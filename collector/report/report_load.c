@@ -360,6 +360,16 @@ ser_free(struct report_series *s, int runs)
 	free(s);
 }
 
+/* Widens a limit series' range of readings to [lo, hi]. */
+static void
+lim_range(struct report_series *s, double lo, double hi)
+{
+	if (s->lim_n == 0 || lo < s->lim_min)
+		s->lim_min = lo;
+	if (s->lim_n == 0 || hi > s->lim_max)
+		s->lim_max = hi;
+}
+
 static void
 feed(struct report_load *l, struct report_series *s, wp_time t,
     const struct journal_value *v)
@@ -371,6 +381,7 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 
 	if (s->role == RR_LIMIT) {
 		if (t >= p->from && t <= p->to && v->s.value > 0) {
+			lim_range(s, v->s.value, v->s.value);
 			s->lim_sum += v->s.value;
 			s->lim_n++;
 		}
@@ -547,7 +558,8 @@ sum_apply(struct report_load *l, struct report_series *s,
 		const struct jsum_span *sp = &e->span[k];
 
 		if (s->role == RR_LIMIT) {
-			if (sp->t0 >= p->from && sp->t1 <= p->to) {
+			if (sp->t0 >= p->from && sp->t1 <= p->to && sp->n > 0) {
+				lim_range(s, sp->vmin, sp->vmax);
 				s->lim_sum += sp->vsum;
 				s->lim_n += sp->n;
 			}
