@@ -23,6 +23,7 @@
 #include "../collector/lib/clock.h"
 #include "../collector/lib/err.h"
 #include "../collector/lib/sample.h"
+#include "attr.h"
 #include "boundary.h"
 #include "carbon.h"
 #include "curve.h"
@@ -76,6 +77,8 @@ struct report_series {
 	double	 lim_sum;	/* RR_LIMIT: sum and count of readings */
 	size_t	 lim_n;
 	double	 lim_min, lim_max;	/* RR_LIMIT: with lim_n > 0 */
+	struct attr_holds *holds;	/* RR_GPU_IB counters when tracked
+					   (report_load.h), else NULL; owned */
 	struct integ main, idle;
 	struct integ *run;	/* plan runs, or NULL */
 	struct integ_result res;	/* main window */
