@@ -10,7 +10,7 @@
  * Fleet options (the same for every command, so truth matches serve):
  *   --nodes N --racks R --pdus P --meters M --seed S --profile NAME
  *   --shape NAME --kwh-step KWH --shared K --cap-sweep LO:HI:STEP
- *   --cap-dwell D
+ *   --cap-dwell D --pod-move T
  * main() is the only place that exits.
  */
 #include <errno.h>
@@ -62,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "fault-at", required_argument, NULL, 'A' },
 	{ "cap-sweep", required_argument, NULL, 'C' },
 	{ "cap-dwell", required_argument, NULL, 'w' },
+	{ "pod-move", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -163,6 +164,8 @@ opt_fleet(struct sim_args *a, int c, const char *v)
 		return parse_time(v, &a->fault_at);
 	case 'C':
 		return parse_caps(v, &a->fo);
+	case 'o':
+		return parse_time(v, &a->fo.pod_move);
 	case 'w': {
 		wp_time d;
 
@@ -270,6 +273,7 @@ defaults(struct sim_args *a)
 	a->drift_bmc = a->dead_outlet = -1;
 	a->fault_at = NAN;
 	a->fo.cap_dwell = 600;
+	a->fo.pod_move = NAN;
 }
 
 static int
@@ -291,7 +295,8 @@ usage(FILE *f)
 	    "faults (serve, history): --drift-bmc N --dead-outlet N "
 	    "--fault-at T\n"
 	    "power-limit sweep (fleet option): --cap-sweep LO:HI:STEP "
-	    "[--cap-dwell 10m]\n");
+	    "[--cap-dwell 10m]\n"
+	    "a pod that moves (fleet option, with --shared): --pod-move T\n");
 	return f == stdout ? 0 : 2;
 }
 

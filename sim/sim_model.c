@@ -97,19 +97,36 @@ sim_psu_eff(double dc_w)
 	return 0.955 - 0.06 * d * d * d;
 }
 
-int
-sim_gpu_model(const struct sim_node *n, int g)
+/* The layout: before the move (moved 0) or after it (1). */
+static int
+gpu_model(const struct sim_node *n, int g, int moved)
 {
 	if (!n->shared)
 		return 0;
+	if (moved && g == SIM_MOVE_FROM)
+		return -1;
+	if (moved && g == SIM_IDLE_GPU)
+		return 0;
 	return g == SIM_IDLE_GPU ? -1 : g < SIM_SHARED_A_GPUS ? 0 : 1;
+}
+
+int
+sim_gpu_model(const struct sim_node *n, int g)
+{
+	return gpu_model(n, g, 0);
+}
+
+int
+sim_gpu_model_at(const struct sim_node *n, int g, double t)
+{
+	return gpu_model(n, g, t >= n->move_t);
 }
 
 /* Power of every channel while phase p runs under the GPU power limit cap
  * (W per GPU; 0: none). */
 static void
 phase_power(const struct sim_node *n, const struct sim_phase *p, double cap,
-    struct sim_cum *w)
+    int moved, struct sim_cum *w)
 {
 	double g = sim_gpu_power(p->u), idle = sim_gpu_power(0), f = 1, tf;
 	int i;
@@ -123,7 +140,8 @@ phase_power(const struct sim_node *n, const struct sim_phase *p, double cap,
 	tf = f < 1 ? pow(f, SIM_CAP_EXP) : 1;
 	memset(w, 0, sizeof(*w));
 	for (i = 0; i < SIM_GPUS; i++) {
-		w->gpu[i] = (sim_gpu_model(n, i) < 0 ? idle : g) * n->gpu_k[i];
+		w->gpu[i] = (gpu_model(n, i, moved) < 0 ? idle : g) *
+		    n->gpu_k[i];
 		w->gpu_total += w->gpu[i];
 	}
 	w->dc = w->gpu_total + sim_host_power(p->u * f);
@@ -215,9 +233,29 @@ cap_tables(struct sim_node *nd)
 	for (c = 0; c < nd->n_caps; c++)
 		for (k = 0; k < nd->n_ph; k++) {
 			nd->cpre[(size_t)c * nd->n_ph + k] = nd->cper[c];
-			phase_power(nd, &nd->ph[k], nd->caps[c], &w);
+			phase_power(nd, &nd->ph[k], nd->caps[c], 0, &w);
 			cum_axpy(&nd->cper[c], nd->ph[k].ticks * SIM_TICK, &w);
 		}
+	return 0;
+}
+
+/* The moved layout's period integral and prefix sums (--pod-move). */
+static int
+move_tables(struct sim_node *nd)
+{
+	struct sim_cum w;
+	uint32_t k;
+
+	if (!isfinite(nd->move_t))
+		return 0;
+	if ((nd->mpre = calloc(nd->n_ph, sizeof(*nd->mpre))) == NULL)
+		return -1;
+	memset(&nd->mper, 0, sizeof(nd->mper));
+	for (k = 0; k < nd->n_ph; k++) {
+		nd->mpre[k] = nd->mper;
+		phase_power(nd, &nd->ph[k], 0, 1, &w);
+		cum_axpy(&nd->mper, nd->ph[k].ticks * SIM_TICK, &w);
+	}
 	return 0;
 }
 
@@ -255,12 +293,12 @@ node_profile(struct sim_node *nd, uint64_t seed, int i)
 
 		nd->t0[k] = t;
 		nd->pre[k] = nd->per;
-		phase_power(nd, &ph[k], 0, &w);
+		phase_power(nd, &ph[k], 0, 0, &w);
 		cum_axpy(&nd->per, ph[k].ticks * SIM_TICK, &w);
 		t += ph[k].ticks * SIM_TICK;
 	}
 	nd->period = t;
-	return cap_tables(nd);
+	return cap_tables(nd) == -1 ? -1 : move_tables(nd);
 }
 
 static void
@@ -314,6 +352,9 @@ check_opts(const struct sim_opts *o, char *err, unsigned long errlen)
 		snprintf(err, errlen, "at most 512 nodes per rack with PDUs");
 	else if (o->meters < 0 || o->meters > 3)
 		snprintf(err, errlen, "--meters must be 0..3");
+	else if (isfinite(o->pod_move) && (o->shared < 1 || o->n_caps > 0))
+		snprintf(err, errlen, "--pod-move needs --shared and no "
+		    "--cap-sweep");
 	else
 		return 0;
 	return -1;
@@ -352,6 +393,8 @@ sim_fleet_new(const struct sim_opts *o, char *err, unsigned long errlen)
 		nd->caps = f->o.caps;
 		nd->n_caps = o->n_caps;
 		nd->dwell = o->cap_dwell;
+		nd->move_t = nd->shared && isfinite(o->pod_move) ? o->pod_move :
+		    INFINITY;
 		node_layout(f, nd, i);
 		if (node_profile(nd, o->seed, i) == -1)
 			goto oom;
@@ -386,6 +429,7 @@ sim_fleet_free(struct sim_fleet *f)
 		free(f->node[i].pre);
 		free(f->node[i].cper);
 		free(f->node[i].cpre);
+		free(f->node[i].mpre);
 	}
 	free(f->node);
 	free(f);
@@ -411,13 +455,15 @@ phase_at(const struct sim_node *n, double r)
 /* The integral from the epoch to t as if limit c (-1: none) held all
  * along. */
 static void
-cum_at_cap(const struct sim_node *n, int c, double t, struct sim_cum *out)
+cum_at_cap(const struct sim_node *n, int c, int moved, double t,
+    struct sim_cum *out)
 {
 	double x = t + n->shift, cyc = floor(x / n->period);
 	double r = x - cyc * n->period;
-	const struct sim_cum *per = c < 0 ? &n->per : &n->cper[c];
-	const struct sim_cum *pre = c < 0 ? n->pre : &n->cpre[(size_t)c *
-	    n->n_ph];
+	const struct sim_cum *per = moved ? &n->mper : c < 0 ? &n->per :
+	    &n->cper[c];
+	const struct sim_cum *pre = moved ? n->mpre : c < 0 ? n->pre :
+	    &n->cpre[(size_t)c * n->n_ph];
 	struct sim_cum w;
 	uint32_t k;
 
@@ -429,7 +475,7 @@ cum_at_cap(const struct sim_node *n, int c, double t, struct sim_cum *out)
 	memset(out, 0, sizeof(*out));
 	cum_axpy(out, cyc, per);
 	cum_axpy(out, 1.0, &pre[k]);
-	phase_power(n, &n->ph[k], c < 0 ? 0 : n->caps[c], &w);
+	phase_power(n, &n->ph[k], c < 0 ? 0 : n->caps[c], moved, &w);
 	cum_axpy(out, r - n->t0[k], &w);
 }
 
@@ -440,8 +486,17 @@ sim_node_cum(const struct sim_node *n, double t, struct sim_cum *c)
 	struct sim_cum a;
 	int r, k;
 
+	if (n->n_caps == 0 && t >= n->move_t) {
+		/* to the move as before, then the moved layout */
+		cum_at_cap(n, -1, 0, n->move_t, c);
+		cum_at_cap(n, -1, 1, t, &a);
+		cum_axpy(c, 1.0, &a);
+		cum_at_cap(n, -1, 1, n->move_t, &a);
+		cum_axpy(c, -1.0, &a);
+		return;
+	}
 	if (n->n_caps == 0) {
-		cum_at_cap(n, -1, t, c);
+		cum_at_cap(n, -1, 0, t, c);
 		return;
 	}
 	/* whole sweeps, whole segments of this sweep, then the segment in
@@ -453,9 +508,9 @@ sim_node_cum(const struct sim_node *n, double t, struct sim_cum *c)
 	memset(c, 0, sizeof(*c));
 	for (k = 0; k < n->n_caps; k++)
 		cum_axpy(c, per_seg * (cyc + (k < r ? 1 : 0)), &n->cper[k]);
-	cum_at_cap(n, r, t, &a);
+	cum_at_cap(n, r, 0, t, &a);
 	cum_axpy(c, 1.0, &a);
-	cum_at_cap(n, r, j * n->dwell, &a);
+	cum_at_cap(n, r, 0, j * n->dwell, &a);
 	cum_axpy(c, -1.0, &a);
 }
 
@@ -488,7 +543,8 @@ sim_node_inst(const struct sim_node *n, double t, struct sim_cum *p)
 	double r = x - floor(x / n->period) * n->period;
 	int c = n->n_caps > 0 ? (int)fmod(floor(t / n->dwell), n->n_caps) : -1;
 
-	phase_power(n, &n->ph[phase_at(n, r)], c < 0 ? 0 : n->caps[c], p);
+	phase_power(n, &n->ph[phase_at(n, r)], c < 0 ? 0 : n->caps[c],
+	    t >= n->move_t, p);
 }
 
 int

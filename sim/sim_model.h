@@ -40,6 +40,13 @@
 #define SIM_SHARE_A	0.7
 #define SIM_SHARED_A_GPUS	4	/* engine0: GPUs 0..3 */
 #define SIM_IDLE_GPU	(SIM_GPUS - 1)
+/*
+ * --pod-move T (with --shared): at T engine0's pod on GPU SIM_MOVE_FROM
+ * moves to the idle GPU SIM_IDLE_GPU: from T that GPU serves SIM_MODEL_A
+ * (namespace SIM_NS_A in dcgm's labels) and SIM_MOVE_FROM idles.  Energy
+ * stays exact (the integral to T, then the moved layout's).
+ */
+#define SIM_MOVE_FROM	3
 
 /*
  * --cap-sweep LO:HI:STEP: the GPUs' power limit steps through LO, LO+STEP,
@@ -95,6 +102,11 @@ struct sim_node {
 	double		 dwell;
 	struct sim_cum	*cper;		/* n_caps */
 	struct sim_cum	*cpre;		/* n_caps x n_ph */
+	/* --pod-move: from move_t (INFINITY: never) the moved layout, its
+	 * integral over one period and prefix sums */
+	double		 move_t;
+	struct sim_cum	 mper;
+	struct sim_cum	*mpre;		/* n_ph, or NULL */
 };
 
 struct sim_opts {
@@ -106,6 +118,7 @@ struct sim_opts {
 	int		 n_caps;	/* --cap-sweep: 0 none */
 	double		 caps[SIM_CAPS_MAX];	/* W per GPU, ascending */
 	double		 cap_dwell;	/* s each limit is held */
+	double		 pod_move;	/* --pod-move T; NAN none */
 };
 
 struct sim_fleet {
@@ -163,8 +176,10 @@ double		 sim_outlet_share(const struct sim_node *n, int pdu);
 double		 sim_cap_at(const struct sim_opts *o, double t);
 int		 sim_cap_index(const struct sim_opts *o, double t);
 
-/* The model of GPU g of node n (-1: idle): 0 SIM_MODEL_A, 1 SIM_MODEL_B. */
+/* The model of GPU g of node n (-1: idle): 0 SIM_MODEL_A, 1 SIM_MODEL_B;
+ * before any --pod-move, and at t. */
 int		 sim_gpu_model(const struct sim_node *n, int g);
+int		 sim_gpu_model_at(const struct sim_node *n, int g, double t);
 
 const char	*sim_profile_name(int p);
 int		 sim_profile_parse(const char *s);	/* -1 unknown */
