@@ -178,8 +178,8 @@ attr_holds_shares(const struct attr_holds *h, double *share)
 	return sum;
 }
 
-double
-attr_mig_share(const char *profile)
+int
+attr_mig_slices(const char *profile)
 {
 	char *end;
 	long n;
@@ -187,7 +187,13 @@ attr_mig_share(const char *profile)
 	if (profile == NULL || *profile < '1' || *profile > '9')
 		return -1;
 	n = strtol(profile, &end, 10);
-	if (*end != 'g' || n < 1 || n > ATTR_MIG_SLICES)
+	if (*end != 'g' || n < 1 || n > 8)
 		return -1;
-	return (double)n / ATTR_MIG_SLICES;
+	return (int)n;
+}
+
+int
+attr_mig_total(const char *gpu_model)
+{
+	return gpu_model != NULL && strstr(gpu_model, "A30") != NULL ? 4 : 7;
 }

@@ -86,13 +86,15 @@ void	 attr_holds_add(struct attr_holds *h, long long from, long long to,
 double	 attr_holds_shares(const struct attr_holds *h, double *share);
 
 /*
- * MIG: the share of a GPU instance by its profile name ("3g.40gb",
- * "1g.10gb+me", "7g.80gb"): its compute slices N out of the GPU's
- * ATTR_MIG_SLICES (A100, H100, H200: 7).  -1 for a name that is not a
- * profile (no leading Ng, or N outside 1..ATTR_MIG_SLICES).
+ * MIG: a GPU instance's compute slices from its profile name ("3g.40gb",
+ * "1g.10gb+me", "7g.80gb": N), -1 for a name that is not a profile (no
+ * leading Ng, or N outside 1..8); and the compute slices of a whole GPU by
+ * its model name: 4 for an A30, else 7 (A100, H100, H200, B200).  An
+ * instance's share of the GPU is N over the larger of that and the sum of
+ * its instances' N; the slices no instance holds are unallocated.
  */
-#define ATTR_MIG_SLICES	7
-double	 attr_mig_share(const char *profile);
+int	 attr_mig_slices(const char *profile);
+int	 attr_mig_total(const char *gpu_model);
 
 /* "proportional", "per_gpu", "whole_per_gpu". */
 const char *attr_rule_name(int rule);

@@ -320,7 +320,7 @@ struct node_split {
 
 /* A node's GPUs as the tenants split them: one entry per (GPU slot,
  * holder), with its share of the GPU (weight) and energy. */
-#define GP_MAX	(REPORT_MAX_GPUS * (ATTR_MAX_HOLDS + 1))
+#define GP_MAX	(REPORT_MAX_GPUS * (ATTR_MAX_HOLDS * 2 + 1))
 struct gpu_parts {
 	size_t	 n;
 	size_t	 slot[GP_MAX];
@@ -377,6 +377,37 @@ slot_tenant(const struct report_input *in, size_t i, const struct report *r,
 	return t;
 }
 
+/* A MIG GPU's parts (its `mig` label: "profile:namespace,..."): each
+ * instance N slices over the larger of the GPU's (attr_mig_total) and the
+ * instances' sum; the slices no instance holds, and instances whose
+ * profile is not one, to unallocated. */
+static void
+mig_parts(const struct report_input *in, size_t i, const struct report *r,
+    const struct node_split *ns, const struct report_series *s, size_t k,
+    char *lab, struct gpu_parts *gp)
+{
+	char model[REPORT_MODEL_NAME], *it, *save = NULL, *c;
+	int n[ATTR_MAX_HOLDS * 2], t[ATTR_MAX_HOLDS * 2], m = 0, sum = 0, tot, j;
+
+	for (it = strtok_r(lab, ",", &save); it != NULL && m < ATTR_MAX_HOLDS * 2;
+	    it = strtok_r(NULL, ",", &save)) {
+		if ((c = strchr(it, ':')) != NULL)
+			*c++ = '\0';
+		if ((n[m] = attr_mig_slices(it)) < 0)
+			continue;
+		t[m] = c != NULL && *c ? slot_tenant(in, i, r, ns, k, c) : -1;
+		sum += n[m++];
+	}
+	label_value(s->labels, "model", model, sizeof(model));
+	tot = attr_mig_total(model);
+	if (sum > tot)
+		tot = sum;
+	for (j = 0; j < m; j++)
+		gp_add(gp, k, t[j], (double)n[j] / tot);
+	if (tot > sum)
+		gp_add(gp, k, -1, (double)(tot - sum) / tot);
+}
+
 /* The parts of GPU slot k, appended to gp: a MIG GPU (its `mig` label,
  * "profile:namespace,..."): each instance by its compute slices out of
  * ATTR_MIG_SLICES, the slices no instance or no known profile holds to
@@ -387,24 +418,13 @@ slot_parts(const struct report_input *in, size_t i, const struct report *r,
     const struct node_split *ns, const struct report_series *s, size_t k,
     struct gpu_parts *gp)
 {
-	char lab[REPORT_MODEL_NAME * 4], *it, *save = NULL, *c;
-	double share[ATTR_MAX_HOLDS + 1], left = 1, w;
+	char lab[WP_LABEL_MAX];
+	double share[ATTR_MAX_HOLDS + 1];
 	size_t h;
 
 	label_value(s ? s->labels : "", "mig", lab, sizeof(lab));
 	if (lab[0] != '\0') {
-		for (it = strtok_r(lab, ",", &save); it != NULL;
-		    it = strtok_r(NULL, ",", &save)) {
-			if ((c = strchr(it, ':')) != NULL)
-				*c++ = '\0';
-			if ((w = attr_mig_share(it)) <= 0 || w > left + 1e-12)
-				continue;
-			left -= w;
-			gp_add(gp, k, c != NULL && *c ? slot_tenant(in, i, r, ns,
-			    k, c) : -1, w);
-		}
-		if (left > 1e-12)
-			gp_add(gp, k, -1, left);
+		mig_parts(in, i, r, ns, s, k, lab, gp);
 		return;
 	}
 	if (s != NULL && s->holds != NULL && s->holds->n > 0 &&

@@ -235,21 +235,24 @@ test_holds_overflow(void **st)
 	assert_true(h.v[ATTR_MAX_HOLDS].j > 0);
 }
 
-/* MIG: the profile's compute slices out of 7. */
+/* MIG: the profile's compute slices; a GPU's by its model. */
 static void
-test_mig_share(void **st)
+test_mig_slices(void **st)
 {
 	(void)st;
-	assert_near(attr_mig_share("3g.40gb"), 3.0 / 7, 1e-12);
-	assert_near(attr_mig_share("1g.10gb+me"), 1.0 / 7, 1e-12);
-	assert_near(attr_mig_share("7g.80gb"), 1, 1e-12);
-	assert_near(attr_mig_share("4g.40gb"), 4.0 / 7, 1e-12);
-	assert_true(attr_mig_share("8g.80gb") < 0);
-	assert_true(attr_mig_share("0g.1gb") < 0);
-	assert_true(attr_mig_share("g.40gb") < 0);
-	assert_true(attr_mig_share("3c.40gb") < 0);
-	assert_true(attr_mig_share("") < 0);
-	assert_true(attr_mig_share(NULL) < 0);
+	assert_int_equal(attr_mig_slices("3g.40gb"), 3);
+	assert_int_equal(attr_mig_slices("1g.10gb+me"), 1);
+	assert_int_equal(attr_mig_slices("7g.80gb"), 7);
+	assert_int_equal(attr_mig_slices("1g.6gb"), 1);
+	assert_int_equal(attr_mig_slices("9g.80gb"), -1);
+	assert_int_equal(attr_mig_slices("0g.1gb"), -1);
+	assert_int_equal(attr_mig_slices("g.40gb"), -1);
+	assert_int_equal(attr_mig_slices("3c.40gb"), -1);
+	assert_int_equal(attr_mig_slices(""), -1);
+	assert_int_equal(attr_mig_slices(NULL), -1);
+	assert_int_equal(attr_mig_total("NVIDIA A30"), 4);
+	assert_int_equal(attr_mig_total("NVIDIA H100 80GB HBM3"), 7);
+	assert_int_equal(attr_mig_total(NULL), 7);
 }
 
 /* A GPU split over two holders (weights 0.6 and 0.4) and a whole GPU:
@@ -290,7 +293,7 @@ main(void)
 		cmocka_unit_test(test_random_sums),
 		cmocka_unit_test(test_holds_pod_move),
 		cmocka_unit_test(test_holds_overflow),
-		cmocka_unit_test(test_mig_share),
+		cmocka_unit_test(test_mig_slices),
 		cmocka_unit_test(test_weights_per_gpu),
 	};
 
