@@ -484,6 +484,32 @@ engine_tenant(const struct report_input *in, size_t i,
 	return t;
 }
 
+/* Engine k's counts and tokens onto its tenant et[k] (skip: the tokens
+ * were counted at another node of the replica). */
+static void
+tenant_engines(struct report *r, size_t i, const struct node_split *ns,
+    const int *et, bool skip)
+{
+	struct report_model *m;
+	size_t k;
+
+	for (k = 0; k < ns->ne; k++) {
+		if (et[k] < 0)
+			continue;
+		m = &r->tenants.v[et[k]];
+		m->engines++;
+		if (skip)
+			continue;
+		if (ns->e[k].out < 0) {
+			m->engines_no_tokens++;
+			continue;
+		}
+		m->out += ns->e[k].out;
+		m->cls[class_slot(r, i)].out += ns->e[k].out;
+		m->in = m->in < 0 || ns->e[k].in < 0 ? -1 : m->in + ns->e[k].in;
+	}
+}
+
 /* Node i's split by tenant onto r->tenants (entries in config order,
  * unallocated last).  0, or -1 out of memory. */
 static int
@@ -545,23 +571,7 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 	}
 	for (k = 0; k < ns->ng; k++)
 		r->tenants.v[tt[k] >= 0 ? tt[k] : (int)nt].gpus++;
-	for (k = 0; k < ns->ne; k++) {
-		struct report_model *m;
-
-		if (et[k] < 0)
-			continue;
-		m = &r->tenants.v[et[k]];
-		m->engines++;
-		if (skip)
-			continue;
-		if (ns->e[k].out < 0) {
-			m->engines_no_tokens++;
-			continue;
-		}
-		m->out += ns->e[k].out;
-		m->cls[class_slot(r, i)].out += ns->e[k].out;
-		m->in = m->in < 0 || ns->e[k].in < 0 ? -1 : m->in + ns->e[k].in;
-	}
+	tenant_engines(r, i, ns, et, skip);
 	add_split(&r->tenants, pi, np, (int)nt, part_j, &o,
 	    class_slot(r, i));
 	free(loc);
