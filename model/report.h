@@ -51,8 +51,17 @@ enum report_role {
 	RR_NONE, RR_WALL, RR_WALL_P, RR_GPU_IB, RR_GPU_IB_P, RR_GPU_BMC,
 	RR_GPU_BMC_P, RR_LIMIT, RR_OUTLET, RR_OUTLET_P, RR_TOK_OUT, RR_TOK_IN,
 	RR_FAC, RR_IT,
-	RR_INLET	/* a PDU's inlet energy: only for the drift watch */
+	RR_INLET,	/* a PDU's inlet energy: only for the drift watch */
+	RR_CLOCK	/* a GPU's SM clock (MHz): its mean, like RR_LIMIT */
 };
+
+/* The roles whose figure is the mean of their readings (lim_sum, lim_n),
+ * not an energy. */
+static inline bool
+report_role_is_mean(int role)
+{
+	return role == RR_LIMIT || role == RR_CLOCK;
+}
 
 /* A window's energy of a series: 0 with energy, or -1 refused. */
 struct report_energy {
@@ -74,11 +83,16 @@ struct report_series {
 	wp_time	 interval;	/* the target's sampling interval */
 	double	 gres;		/* gauges: reading resolution (W) */
 	char	 labels[WP_LABEL_MAX];
-	double	 lim_sum;	/* RR_LIMIT: sum and count of readings */
+	double	 lim_sum;	/* RR_LIMIT, RR_CLOCK: sum and count of
+				   readings */
 	size_t	 lim_n;
-	double	 lim_min, lim_max;	/* RR_LIMIT: with lim_n > 0 */
+	double	 lim_min, lim_max;	/* mean roles: with lim_n > 0 */
 	struct attr_holds *holds;	/* RR_GPU_IB counters when tracked
 					   (report_load.h), else NULL; owned */
+	/* readings in the main window stamped by the device: its time
+	 * minus the collector's, s (lowest and highest) */
+	size_t	 clk_n;
+	double	 clk_min, clk_max;
 	struct integ main, idle;
 	struct integ *run;	/* plan runs, or NULL */
 	struct integ_result res;	/* main window */

@@ -11,7 +11,7 @@
 static const char *const id_keys[REPORT_ID_KEYS + 1] = { "vendor", "model",
     "fw", "firmware", "sysdescr", "profile", "meter", "category", "driver",
     "nvml", "cuda", "dcgm_field", "dcgm", "collect_interval_s", "uuid",
-    "source", "engine", NULL };
+    "source", "engine", "engine_version", "precision", NULL };
 
 static const char text_edges[] = "counters interpolated linearly between "
     "the readings around each edge; gauges only when no counter "
@@ -203,7 +203,75 @@ intervals(const struct report_input *in, struct report_disclosure *d)
 	return 0;
 }
 
-/* Per node: the sum of its GPUs' enforced power limits, W. */
+/* The entry of the target of series key ("target|series") in d, added
+ * when new (NULL: the list is full, more_clocks counts it, or ENOMEM). */
+static struct report_clock *
+clock_of(struct report_disclosure *d, const char *key, bool *oom)
+{
+	size_t i, n = strcspn(key, "|");
+
+	for (i = 0; i < d->n_clocks; i++)
+		if (strncmp(d->clocks[i].target, key, n) == 0 &&
+		    d->clocks[i].target[n] == '\0')
+			return &d->clocks[i];
+	if (d->n_clocks == REPORT_DISCLOSE_MAX) {
+		d->more_clocks++;
+		return NULL;
+	}
+	if ((d->clocks[i].target = strndup(key, n)) == NULL) {
+		*oom = true;
+		return NULL;
+	}
+	d->n_clocks++;
+	return &d->clocks[i];
+}
+
+/* The device clocks' offsets per target, warned beyond the tolerance. */
+static int
+clocks(const struct report_input *in, struct report *r)
+{
+	struct report_disclosure *d = &r->disc;
+	double tol = in->set != NULL ? secs(in->set->clock_tolerance) :
+	    secs(REPORT_CLOCK_TOLERANCE);
+	bool oom = false;
+	size_t i;
+
+	d->clock_tolerance_s = tol;
+	if ((d->clocks = calloc(REPORT_DISCLOSE_MAX, sizeof(*d->clocks))) ==
+	    NULL)
+		return -1;
+	for (i = 0; i < in->n_ser; i++) {
+		const struct report_series *s = in->ser[i];
+		struct report_clock *c;
+
+		if (s->role == RR_NONE || s->clk_n == 0 ||
+		    (c = clock_of(d, s->key, &oom)) == NULL) {
+			if (oom)
+				return -1;
+			continue;
+		}
+		if (c->readings == 0 || s->clk_min < c->min_s)
+			c->min_s = s->clk_min;
+		if (c->readings == 0 || s->clk_max > c->max_s)
+			c->max_s = s->clk_max;
+		c->readings += s->clk_n;
+	}
+	for (i = 0; i < d->n_clocks; i++) {
+		struct report_clock *c = &d->clocks[i];
+
+		c->beyond = fabs(c->min_s) > tol || fabs(c->max_s) > tol;
+		if (c->beyond)
+			report_warn(&r->warnings, "%s: the device's clock "
+			    "differs from the collector's by %+.1f .. %+.1f s "
+			    "(tolerance %.0f s): its readings are placed at "
+			    "the collector's poll time", c->target, c->min_s,
+			    c->max_s, tol);
+	}
+	return 0;
+}
+
+/* Per node: the sum of its GPUs' enforced power limits, W, and their
+ * mean SM clock, MHz. */
 static int
 limits(const struct report_input *in, const struct report_sel *sel,
     struct report_disclosure *d)
@@ -218,6 +286,15 @@ limits(const struct report_input *in, const struct report_sel *sel,
 			d->limits[d->n_limits++] = (struct report_limit){
 			    .node = in->nodes[i].name,
 			    .w = report_node_limit(&sel[i]) };
+	if ((d->clocks_mhz = calloc(REPORT_DISCLOSE_MAX,
+	    sizeof(*d->clocks_mhz))) == NULL)
+		return -1;
+	for (i = 0; i < in->n_nodes && d->n_clocks_mhz < REPORT_DISCLOSE_MAX;
+	    i++)
+		if (!isnan(report_node_clock(&sel[i])))
+			d->clocks_mhz[d->n_clocks_mhz++] = (struct report_limit){
+			    .node = in->nodes[i].name,
+			    .w = report_node_clock(&sel[i]) };
 	return 0;
 }
 
@@ -352,7 +429,8 @@ report_disclose_build(const struct report_input *in,
 	for (g = 0; g < REPORT_I_N; g++)
 		if (instruments(in, roles[g][0], roles[g][1], g, r) == -1)
 			return -1;
-	if (limits(in, sel, d) == -1 || intervals(in, d) == -1)
+	if (limits(in, sel, d) == -1 || intervals(in, d) == -1 ||
+	    clocks(in, r) == -1)
 		return -1;
 	d->sampling_interval_s = secs(in->interval);
 	d->window_s = r->secs;
@@ -396,6 +474,10 @@ report_disclose_free(struct report_disclosure *d)
 		}
 	}
 	free(d->limits);
+	free(d->clocks_mhz);
+	for (i = 0; d->clocks != NULL && i < d->n_clocks; i++)
+		free(d->clocks[i].target);
+	free(d->clocks);
 	free(d->intervals_s);
 	for (g = 0; g < BND_N; g++)
 		free(d->partial[g]);

@@ -5,7 +5,7 @@
  * and the distinct device identities (BMC vendor/model/firmware, PDU
  * sysDescr, meter model, GPU model/driver/NVML/CUDA and the DCGM field
  * read, engine and model, KV cache precision), the GPUs' power limits,
- * the sampling intervals, the window and runs, the policies (edges, idle,
+ * the sampling intervals, the device clocks' offsets, the window and runs, the policies (edges, idle,
  * token denominator, PUE, facility method, wall model, bounds, coverage)
  * as text, the SLO thresholds, the journal's reading, the request log's
  * distributions (ISL, OSL, achieved TTFT and TPOT).  The
@@ -24,7 +24,7 @@ struct report_input;
 struct report_sel;
 
 #define REPORT_DISCLOSE_MAX	64	/* entries per list */
-#define REPORT_ID_KEYS		17	/* identity label keys */
+#define REPORT_ID_KEYS		19	/* identity label keys */
 
 /* The instrument groups, and their devices. */
 enum { REPORT_I_GPU, REPORT_I_WALL, REPORT_I_OUTLET, REPORT_I_FACILITY,
@@ -66,6 +66,17 @@ struct report_limit {
 	double	 w;
 };
 
+/* A target whose readings carry the device's own time (Redfish
+ * ReadingTime, a MetricReport's Timestamp): that time minus the
+ * collector's poll time over the window's readings, s.  A reading's own
+ * time also lags by the device's update interval. */
+struct report_clock {
+	char	*target;	/* owned */
+	size_t	 readings;
+	double	 min_s, max_s;
+	bool	 beyond;	/* |min_s| or |max_s| above the tolerance */
+};
+
 /* Input or output tokens of the requests that ended in the window. */
 struct report_dist {
 	size_t	 n;
@@ -77,7 +88,13 @@ struct report_disclosure {
 	struct report_devices dev[REPORT_I_N];
 	struct report_limit *limits;	/* nodes with limits */
 	size_t	 n_limits;
+	struct report_limit *clocks_mhz;	/* nodes with SM clocks: w is
+						   their GPUs' mean, MHz */
+	size_t	 n_clocks_mhz;
 	double	 sampling_interval_s;
+	struct report_clock *clocks;	/* at most REPORT_DISCLOSE_MAX */
+	size_t	 n_clocks, more_clocks;	/* more: targets not listed */
+	double	 clock_tolerance_s;
 	double	*intervals_s;		/* distinct, of the series used */
 	size_t	 n_intervals;
 	double	 window_s;

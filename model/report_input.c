@@ -10,6 +10,7 @@ report_settings_init(struct report_settings *s)
 	memset(s, 0, sizeof(*s));
 	s->curve_tolerance = REPORT_CURVE_TOLERANCE;
 	s->run_gap = REPORT_RUN_GAP;
+	s->clock_tolerance = REPORT_CLOCK_TOLERANCE;
 }
 
 void

@@ -19,6 +19,7 @@
 
 #define REPORT_CURVE_TOLERANCE	0.05		/* report.curve_tolerance */
 #define REPORT_RUN_GAP		(30 * WP_SEC)	/* report.run_gap */
+#define REPORT_CLOCK_TOLERANCE	(10 * WP_SEC)	/* report.clock_tolerance */
 #define REPORT_CURRENCY		"EUR"		/* site.tariff.currency */
 
 /* One outlet feeding a node: the PDU's name, the outlet's 1-based number
@@ -93,6 +94,9 @@ struct report_settings {
 	double		 curve_tolerance;	/* default REPORT_CURVE_TOLERANCE */
 	wp_time		 curve_step;	/* 0: the default step */
 	wp_time		 run_gap;	/* default REPORT_RUN_GAP */
+	wp_time		 clock_tolerance;	/* report.clock_tolerance: a
+					   device clock further off is
+					   warned (REPORT_CLOCK_TOLERANCE) */
 	int		 attribution;	/* report.attribution: enum attr_rule
 					   (0 proportional, 1 per_gpu) */
 	struct report_tenant *tenants;	/* tenants: (top level) */

@@ -43,6 +43,9 @@ select_one(struct report_sel *a, const struct report_series *s)
 	case RR_LIMIT:
 		a->lim[s->idx] = s;
 		break;
+	case RR_CLOCK:
+		a->clk[s->idx] = s;
+		break;
 	case RR_OUTLET: case RR_OUTLET_P:
 		if (s->idx < REPORT_MAX_SLOTS)
 			a->outl[s->idx] = better(a->outl[s->idx], s);
@@ -254,6 +257,20 @@ report_node_limit(const struct report_sel *a)
 		if (a->lim[g] != NULL && a->lim[g]->lim_n > 0)
 			sum += a->lim[g]->lim_sum / (double)a->lim[g]->lim_n;
 	return sum;
+}
+
+double
+report_node_clock(const struct report_sel *a)
+{
+	double sum = 0;
+	int g, n = 0;
+
+	for (g = 0; g < REPORT_MAX_GPUS; g++)
+		if (a->clk[g] != NULL && a->clk[g]->lim_n > 0) {
+			sum += a->clk[g]->lim_sum / (double)a->clk[g]->lim_n;
+			n++;
+		}
+	return n > 0 ? sum / n : NAN;
 }
 
 void

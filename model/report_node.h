@@ -41,6 +41,7 @@ struct report_sel {
 	const struct report_series *gib[REPORT_MAX_GPUS];
 	const struct report_series *gbmc[REPORT_MAX_GPUS];
 	const struct report_series *lim[REPORT_MAX_GPUS];
+	const struct report_series *clk[REPORT_MAX_GPUS];	/* SM clocks */
 	const struct report_series *outl[REPORT_MAX_SLOTS];
 	const struct report_series *tok_out[REPORT_MAX_TOKEN_SRC];
 	const struct report_series *tok_in[REPORT_MAX_TOKEN_SRC];
@@ -78,6 +79,8 @@ double	 report_node_tokens(const struct report_sel *a, bool output,
 	    int which);
 /* The sum of the node's GPUs' mean enforced power limits, W (0 none). */
 double	 report_node_limit(const struct report_sel *a);
+/* The mean SM clock of a's GPUs over the window, MHz (NAN: none read). */
+double	 report_node_clock(const struct report_sel *a);
 /* Feeds the node's complete curve steps inside the window into c. */
 void	 report_node_curve(const struct report_sel *a,
 	    const struct report_plan *p, struct curve *c);

@@ -215,7 +215,8 @@ static int
 load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 {
 	static const char *const keys[] = { "slo", "replicas", "idle", "pue",
-	    "curve_tolerance", "curve_step", "run_gap", "attribution", NULL };
+	    "curve_tolerance", "curve_step", "run_gap", "attribution",
+	    "clock_tolerance", NULL };
 	static const char *const rules[] = { "proportional", "per_gpu", NULL };
 	const char *a;
 
@@ -228,6 +229,7 @@ load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 	    &s->curve_tolerance);
 	get_dur(d, r, "curve_step", "report", &s->curve_step);
 	get_dur(d, r, "run_gap", "report", &s->run_gap);
+	get_dur(d, r, "clock_tolerance", "report", &s->clock_tolerance);
 	return load_replicas(d, r, s);
 }
 

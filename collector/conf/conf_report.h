@@ -5,7 +5,8 @@
  * errors as FILE:LINE: message like the rest of the config:
  *   report: slo {ttft_ms, tpot_ms}, replicas [{name, nodes: [...]}],
  *           idle {from, to}, pue {value >= 1, category},
- *           curve_tolerance, curve_step, run_gap
+ *           curve_tolerance, curve_step, run_gap, attribution,
+ *           clock_tolerance
  *   site:   name, zone, grid {intensity_csv, basis, yearly_average_g_per_kwh,
  *           gas, cfe_csv}, market {instruments_csv, instruments [{id, type, market,
  *           mwh, vintage_start, vintage_end, factor, cancelled_for, site,

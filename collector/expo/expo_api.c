@@ -11,6 +11,7 @@
 #include "../ingest.h"
 #include "../report/report_api.h"
 #include "../lib/sample.h"
+#include "../lib/timearg.h"
 
 #define MAX_WINDOW	(31LL * 86400 * WP_SEC)
 #define PAIRS_MAX	(HIST_PAIRS)
@@ -380,15 +381,19 @@ window(const struct expo_req *q, wp_time *from, wp_time *to,
     struct expo_resp *r)
 {
 	const char *a = q->arg(q->ctx, "from"), *b = q->arg(q->ctx, "to");
+	wp_time now = clock_real();
+	char msg[WP_ERR_MSG];
 
-	*to = clock_real();
-	if (b != NULL && clock_parse_time(b, to) == -1) {
-		fail(r, 400, "to: not a time (ISO-8601 or epoch seconds)");
+	*to = now;
+	if (b != NULL && timearg_opt("to", b, TA_TO, now, to, msg,
+	    sizeof(msg)) == -1) {
+		fail(r, 400, msg);
 		return -1;
 	}
 	*from = *to - 3600 * WP_SEC;
-	if (a != NULL && clock_parse_time(a, from) == -1) {
-		fail(r, 400, "from: not a time (ISO-8601 or epoch seconds)");
+	if (a != NULL && timearg_opt("from", a, TA_FROM, now, from, msg,
+	    sizeof(msg)) == -1) {
+		fail(r, 400, msg);
 		return -1;
 	}
 	if (*to - *from > MAX_WINDOW) {

@@ -584,6 +584,33 @@ slo_json(const struct report_disclosure *d)
 	return o;
 }
 
+/* disclosure.clock_offsets: the device clocks against the collector's. */
+static json_object *
+clocks_json(const struct report_disclosure *d)
+{
+	json_object *o = json_object_new_object();
+	json_object *a = json_object_new_array(), *e;
+	size_t i;
+
+	jset(o, "tolerance_s", jnum(d->clock_tolerance_s));
+	for (i = 0; i < d->n_clocks; i++) {
+		const struct report_clock *c = &d->clocks[i];
+
+		e = json_object_new_object();
+		jset(e, "target", json_object_new_string(c->target));
+		jset(e, "readings", json_object_new_int64((int64_t)c->readings));
+		jset(e, "min_s", jnum(c->min_s));
+		jset(e, "max_s", jnum(c->max_s));
+		jset(e, "beyond_tolerance", json_object_new_boolean(c->beyond));
+		json_object_array_add(a, e);
+	}
+	jset(o, "targets", a);
+	if (d->more_clocks > 0)
+		jset(o, "targets_not_listed", json_object_new_int64(
+		    (int64_t)d->more_clocks));
+	return o;
+}
+
 /* disclosure: what was measured with what, the lists. */
 static void
 disc_lists(const struct report_disclosure *d, json_object *o)
@@ -604,11 +631,16 @@ disc_lists(const struct report_disclosure *d, json_object *o)
 	for (i = 0; i < d->n_limits; i++)
 		jset(x, d->limits[i].node, jnum(d->limits[i].w));
 	jset(o, "gpu_power_limit_w", x);
+	x = json_object_new_object();
+	for (i = 0; i < d->n_clocks_mhz; i++)
+		jset(x, d->clocks_mhz[i].node, jnum(d->clocks_mhz[i].w));
+	jset(o, "gpu_sm_clock_mhz", x);
 	jset(o, "sampling_interval_s", jnum(d->sampling_interval_s));
 	x = json_object_new_array();
 	for (i = 0; i < d->n_intervals; i++)
 		json_object_array_add(x, jnum(d->intervals_s[i]));
 	jset(o, "sampling_intervals_s", x);
+	jset(o, "clock_offsets", clocks_json(d));
 }
 
 /* disclosure: the method, as text. */

@@ -154,6 +154,8 @@ classify_node(int kind, const char *s, int *idx)
 			return *idx = i, RR_GPU_IB_P;
 		if ((i = gpu_series(s, "power_limit")) >= 0)
 			return *idx = i, RR_LIMIT;
+		if ((i = gpu_series(s, "sm_clock")) >= 0)
+			return *idx = i, RR_CLOCK;
 		return RR_NONE;
 	case TK_ENGINE:
 		if (strcmp(s, "tokens/output") == 0)
@@ -395,7 +397,16 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 	double x = v->s.kind == WP_COUNTER ? v->cum : v->s.value;
 	int i;
 
-	if (s->role == RR_LIMIT) {
+	if (v->s.device_time != 0 && t >= p->from && t <= p->to) {
+		double off = (double)(v->s.device_time - t) / (double)WP_SEC;
+
+		if (s->clk_n == 0 || off < s->clk_min)
+			s->clk_min = off;
+		if (s->clk_n == 0 || off > s->clk_max)
+			s->clk_max = off;
+		s->clk_n++;
+	}
+	if (report_role_is_mean(s->role)) {
 		if (t >= p->from && t <= p->to && v->s.value > 0) {
 			lim_range(s, v->s.value, v->s.value);
 			s->lim_sum += v->s.value;
@@ -545,7 +556,7 @@ sum_fits(struct report_load *l, struct report_series *s,
 	if (e->flags & JSUM_F_NONFINITE)
 		return false;
 	for (k = 0; k < e->n; k++) {
-		if (s->role == RR_LIMIT) {
+		if (report_role_is_mean(s->role)) {
 			if (!limit_fits(p, s, e, &e->span[k]))
 				return false;
 			continue;
@@ -577,7 +588,7 @@ sum_apply(struct report_load *l, struct report_series *s,
 	for (k = 0; k < e->n; k++) {
 		const struct jsum_span *sp = &e->span[k];
 
-		if (s->role == RR_LIMIT) {
+		if (report_role_is_mean(s->role)) {
 			if (sp->t0 >= p->from && sp->t1 <= p->to && sp->n > 0) {
 				lim_range(s, sp->vmin, sp->vmax);
 				s->lim_sum += sp->vsum;
@@ -639,7 +650,7 @@ forced_apply(struct report_load *l, struct report_series *s,
 
 	if (s->role == RR_NONE || e->kind != s->kind)
 		return;
-	if (s->role == RR_LIMIT) {
+	if (report_role_is_mean(s->role)) {
 		sum_apply(l, s, e);
 		return;
 	}
@@ -694,7 +705,7 @@ finish(struct report_load *l)
 		if (s == NULL)
 			continue;
 		l->v[l->n++] = s;
-		if (s->role == RR_LIMIT || s->role == RR_NONE)
+		if (report_role_is_mean(s->role) || s->role == RR_NONE)
 			continue;
 		s->rc = integ_finish(&s->main, &s->res, &e);
 		snprintf(s->why, sizeof(s->why), "%s", e.msg);

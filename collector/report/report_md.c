@@ -392,6 +392,26 @@ dev_list(const struct report_devices *d, const char *key, char *buf,
 		snprintf(buf, len, "-");
 }
 
+/* The device clocks that stamp their readings, against the collector's. */
+static void
+md_clocks(const struct report_disclosure *d, FILE *f)
+{
+	const char *sep = ":";
+	size_t i, beyond = 0;
+
+	for (i = 0; i < d->n_clocks; i++)
+		beyond += d->clocks[i].beyond;
+	fprintf(f, "- **Device clocks**: %zu target(s) stamp their readings; "
+	    "%zu beyond the %.0f s tolerance", d->n_clocks + d->more_clocks,
+	    beyond, d->clock_tolerance_s);
+	for (i = 0; i < d->n_clocks; i++)
+		if (d->clocks[i].beyond)
+			fprintf(f, "%s %s %+.1f .. %+.1f s", sep,
+			    d->clocks[i].target, d->clocks[i].min_s,
+			    d->clocks[i].max_s), sep = ";";
+	fprintf(f, " (readings placed at the collector's poll time).\n");
+}
+
 /* Counts of counter and gauge series among the listed instruments. */
 static void
 kinds(const struct report_instruments *ins, int *ctr, int *gauge)
@@ -445,6 +465,7 @@ md_instruments(const struct report *r, FILE *f)
 	    "none stated" : buf[2], strcmp(buf[2], "-") == 0 ? "" : " s");
 	fprintf(f, "- **Sampling**: every %s s (%s).\n", report_md_sig(
 	    d->sampling_interval_s, iv, sizeof(iv)), d->edges);
+	md_clocks(d, f);
 }
 
 /* The SLO thresholds and the achieved TTFT and TPOT percentiles. */

@@ -7,7 +7,7 @@
 #include "dcgm.h"
 #include "promtext.h"
 
-enum { F_ENERGY, F_POWER, F_LIMIT, F_UTIL };
+enum { F_ENERGY, F_POWER, F_LIMIT, F_UTIL, F_CLOCK };
 enum { D_INT64, D_INT32, D_FP64 };
 
 struct field {
@@ -38,6 +38,8 @@ static const struct field fields[] = {
 	    "W", 1, 0, 1 },
 	{ "DCGM_FI_DEV_GPU_UTIL", 203, F_UTIL, D_INT32, "%", 1, 0, 0 },
 	{ "dcgm_gpu_utilization", 203, F_UTIL, D_INT32, "%", 1, 0, 0 },
+	{ "DCGM_FI_DEV_SM_CLOCK", 100, F_CLOCK, D_INT32, "MHz", 1, 0, 0 },
+	{ "dcgm_sm_clock", 100, F_CLOCK, D_INT32, "MHz", 1, 0, 0 },
 };
 
 /* A joule-valued energy field, recognised by name or OpenMetrics unit. */
@@ -190,7 +192,7 @@ gpu_slot(struct ctx *c, const struct prom_sample *s, long idx,
 	g = &r->gpu[r->n++];
 	memset(g, 0, sizeof(*g));
 	g->index = (int)idx;
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < (int)(sizeof(g->prio) / sizeof(g->prio[0])); i++)
 		g->prio[i] = 1000;
 	snprintf(g->uuid, sizeof(g->uuid), "%s", uuid ? uuid : "");
 	v = label2(s, "modelName", "model_name");
@@ -235,9 +237,13 @@ store(struct gpu_reading *g, const struct field *f, double v)
 		g->limit_w = si;
 		g->limit_field = f->id;
 		break;
-	default:
+	case F_UTIL:
 		g->has_util = true;
 		g->util_pct = si;
+		break;
+	default:
+		g->has_clock = true;
+		g->sm_clock_mhz = si;
 		break;
 	}
 	g->prio[f->what] = f->prio;

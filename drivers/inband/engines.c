@@ -426,15 +426,15 @@ model_list(const struct engine_result *r, char *buf, size_t len)
 }
 
 int
-engine_samples(const struct engine_result *r, struct wp_sample *out,
-    struct wp_err *err)
+engine_samples(const struct engine_result *r, const char *const *extra,
+    struct wp_sample *out, struct wp_err *err)
 {
 	static const char *const series[] = { "tokens/output", "tokens/input",
 	    "requests/success" };
 	static const char *const dir[] = { "output", "input", "" };
 	struct wp_sample *s;
 	char models[WP_LABEL_MAX];
-	int w, n = 0;
+	int w, x, n = 0;
 
 	for (w = 0; w < EW_NWHAT; w++) {
 		if (!r->has[w])
@@ -451,6 +451,11 @@ engine_samples(const struct engine_result *r, struct wp_sample *out,
 		if (dir[w][0])
 			sample_add_label(s, "direction", dir[w]);
 		sample_add_label(s, "engine", engine_kind_name(r->kind));
+		for (x = 0; extra != NULL && extra[x] != NULL &&
+		    extra[x + 1] != NULL; x += 2)
+			if (sample_add_label(s, extra[x], extra[x + 1]) == -1)
+				return err_set(err, WP_E_CONFIG, "label %s=%s "
+				    "does not fit", extra[x], extra[x + 1]);
 		model_list(r, models, WP_LABEL_MAX - strlen(s->labels) - 8);
 		if (models[0])
 			sample_add_label(s, "model", models);

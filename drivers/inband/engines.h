@@ -86,9 +86,12 @@ int	 engines_parse(const char *body, size_t len, bool openmetrics,
 
 /*
  * Fills out[] (room for ENGINE_SAMPLES_MAX) with tokens/output,
- * tokens/input and requests/success.  Returns the count, or -1 with err.
+ * tokens/input and requests/success, each labelled with extra (NULL, or
+ * key, value, ..., NULL: declared labels, before the model list that is
+ * cut to fit).  Returns the count, or -1 with err.
  */
-int	 engine_samples(const struct engine_result *r, struct wp_sample *out,
+int	 engine_samples(const struct engine_result *r,
+	    const char *const *extra, struct wp_sample *out,
 	    struct wp_err *err);
 
 #endif

@@ -85,6 +85,8 @@ field_of(const struct gpu_reading *r, const char *what)
 		return 155;
 	if (strcmp(what, "util") == 0)
 		return 203;
+	if (strcmp(what, "sm_clock") == 0)
+		return 100;
 	return r->limit_field;
 }
 
@@ -140,6 +142,14 @@ gpu_samples(const struct gpu_reading *r, const char *source,
 			return -1;
 		out[n].value = out[n].raw_value = r->util_pct;
 		sample_set_unit(&out[n], "%");
+		n++;
+	}
+	if (r->has_clock) {
+		if (one(&out[n], r, source, "sm_clock", WP_B_NONE, WP_Q_OTHER,
+		    WP_GAUGE, err) == -1)
+			return -1;
+		out[n].value = out[n].raw_value = r->sm_clock_mhz;
+		sample_set_unit(&out[n], "MHz");
 		n++;
 	}
 	return n;

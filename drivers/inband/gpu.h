@@ -37,7 +37,7 @@ struct gpu_reading {
 	} mig[GPU_MIG_MAX];
 	unsigned n_mig;
 	bool	 module;	/* superchip: covers CPU + GPU */
-	bool	 has_energy, has_power, has_limit, has_util;
+	bool	 has_energy, has_power, has_limit, has_util, has_clock;
 	double	 energy_j;	/* counter since driver load */
 	double	 energy_raw;
 	char	 energy_unit[8];	/* "mJ" (field 156, NVML) or "J" */
@@ -49,11 +49,12 @@ struct gpu_reading {
 	double	 limit_w;	/* enforced power limit */
 	int	 limit_field;	/* DCGM field id (164 enforced, 160), 0 */
 	double	 util_pct;
+	double	 sm_clock_mhz;	/* SM clock */
 	unsigned rows;		/* source rows folded into this GPU (MIG) */
-	int	 prio[4];	/* dcgm.c: priority of the field that set each */
+	int	 prio[5];	/* dcgm.c: priority of the field that set each */
 };
 
-#define GPU_SAMPLES_MAX	4
+#define GPU_SAMPLES_MAX	5
 
 /* True for Grace superchips (GH200, GB200, GB300) by model name. */
 bool	 gpu_is_superchip(const char *model);

@@ -8,7 +8,9 @@
  *   gpu:     {dcgm_exporter: URL, hostname: H, collect_interval: 30s,
  *             timeout: 5s, max_body: N, ca_file: F, insecure: false}
  *            or   {nvml: true}
- *   engines: [{url: URL, kind: vllm|sglang|tgi|llamacpp|auto, timeout...}]
+ *   engines: [{url: URL, kind: vllm|sglang|tgi|llamacpp|auto, timeout...,
+ *             version: V, precision: P}]  (declared: labels for the
+ *             disclosure, as no engine's metrics say them)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,8 @@ struct inband {
 	int			 mode;
 	char			*url;
 	char			*hostname;	/* dcgm filter, or NULL */
+	char			*version;	/* engine: declared, or NULL */
+	char			*precision;	/* engine: declared, or NULL */
 	char			*ca_file;
 	bool			 insecure;
 	int			 kind;		/* engine kind */
@@ -58,7 +62,7 @@ static const char *const gpu_keys[] = { "dcgm_exporter", "nvml", "hostname",
 /* model and gpus: read by the config for the report's attribution
  * (collector/conf/conf_engine.c) */
 static const char *const engine_keys[] = { "url", "kind", "max_body",
-	"ca_file", "insecure", "model", "gpus", NULL };
+	"ca_file", "insecure", "model", "gpus", "version", "precision", NULL };
 
 static void
 target_free(void *state)
@@ -71,6 +75,8 @@ target_free(void *state)
 	nvml_close(t->nvml);
 	free(t->url);
 	free(t->hostname);
+	free(t->version);
+	free(t->precision);
 	free(t->ca_file);
 	free(t);
 }
@@ -133,6 +139,25 @@ gpu_conf(struct inband *t, const struct wp_target_conf *tc, struct diag *d)
 	http_conf(t, tc, url, d);
 }
 
+/* A declared label of the engine block (version, precision) into *out:
+ * a short value a label can carry. */
+static void
+declared(struct diag *d, const struct wp_target_conf *tc, const char *key,
+    char **out)
+{
+	const char *v = ycheck_scalar(d, tc->block, key, tc->where, false);
+
+	if (v == NULL)
+		return;
+	if (v[0] == '\0' || strlen(v) >= 64 || strpbrk(v, ";,=\"") != NULL) {
+		diag_at(d, ynode_get(tc->block, key), false, "%s: %s: a value "
+		    "of 1..63 bytes without ';', ',', '=' or '\"'", tc->where,
+		    key);
+		return;
+	}
+	diag_strdup(d, tc->block, tc->where, out, v);
+}
+
 static void
 engine_conf(struct inband *t, const struct wp_target_conf *tc,
     struct diag *d)
@@ -150,6 +175,8 @@ engine_conf(struct inband *t, const struct wp_target_conf *tc,
 		t->kind = engine_kind_parse(kind);
 	http_conf(t, tc, ycheck_typed(d, b, "url", YN_SCALAR, tc->where,
 	    true), d);
+	declared(d, tc, "version", &t->version);
+	declared(d, tc, "precision", &t->precision);
 }
 
 /* Reads tc's block into t; every problem to d (validate and target_new
@@ -248,10 +275,26 @@ note_once(struct inband *t, const char *note)
 	log_warnx("%s: ignored: %s", t->name, note);
 }
 
+/* The declared labels of engine t as engine_samples takes them, in x
+ * (room for 5). */
+static const char *const *
+declared_labels(const struct inband *t, const char **x)
+{
+	int n = 0;
+
+	if (t->version != NULL)
+		x[n++] = "engine_version", x[n++] = t->version;
+	if (t->precision != NULL)
+		x[n++] = "precision", x[n++] = t->precision;
+	x[n] = NULL;
+	return x;
+}
+
 static int
 decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
     struct wp_err *err)
 {
+	const char *extra[5];
 	struct dcgm_opts o = { 0 };
 	struct dcgm_result *d;
 	struct engine_result *e;
@@ -275,7 +318,7 @@ decode(struct inband *t, struct wp_poll *poll, const struct http_resp *r,
 	if ((e = malloc(sizeof(*e))) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	if (engines_parse(r->body, r->len, om, t->kind, e, err) == 0 &&
-	    (n = engine_samples(e, s, err)) >= 0) {
+	    (n = engine_samples(e, declared_labels(t, extra), s, err)) >= 0) {
 		note_once(t, e->note);
 		for (i = 0; i < n; i++)
 			poll_add(poll, &s[i]);
@@ -456,7 +499,7 @@ probe_engine(const struct engine_result *e, struct wp_probe_result *out,
 	snprintf(out->extra, sizeof(out->extra), "engine=%s models=%zu "
 	    "rejected=%u%s%.160s", engine_kind_name(e->kind), e->n, e->rejected,
 	    e->note[0] ? " " : "", e->note);
-	if ((n = engine_samples(e, s, err)) < 0)
+	if ((n = engine_samples(e, NULL, s, err)) < 0)
 		return -1;
 	for (w = 0; w < EW_NWHAT; w++) {
 		if (!e->has[w] || k >= n)

@@ -15,6 +15,7 @@ struct nvml_util {
 };
 
 #define NVML_SUCCESS		0
+#define NVML_CLOCK_SM		1	/* nvmlClockType_t */
 #define NVML_NAME_LEN		96
 #define NVML_UUID_LEN		96
 
@@ -34,6 +35,7 @@ struct nvml {
 	nvml_ret	(*driver)(char *, unsigned int);
 	nvml_ret	(*version)(char *, unsigned int);	/* optional */
 	nvml_ret	(*cuda)(int *);			/* optional */
+	nvml_ret	(*clock)(nvml_dev, int, unsigned int *);	/* optional */
 };
 
 static const char *
@@ -78,6 +80,8 @@ resolve(struct nvml *h, struct wp_err *err)
 		h->version = NULL;
 	if (sym(h, "nvmlSystemGetCudaDriverVersion", &h->cuda, NULL) == -1)
 		h->cuda = NULL;
+	if (sym(h, "nvmlDeviceGetClockInfo", &h->clock, NULL) == -1)
+		h->clock = NULL;
 	return 0;
 }
 
@@ -147,7 +151,7 @@ read_one(struct nvml *h, nvml_dev d, unsigned int i, const char *drv,
     struct gpu_reading *g)
 {
 	unsigned long long mj;
-	unsigned int mw;
+	unsigned int mw, mhz;
 	struct nvml_util u;
 	char buf[NVML_NAME_LEN];
 
@@ -181,6 +185,11 @@ read_one(struct nvml *h, nvml_dev d, unsigned int i, const char *drv,
 	if (h->util(d, &u) == NVML_SUCCESS && u.gpu <= 100) {
 		g->has_util = true;
 		g->util_pct = u.gpu;
+	}
+	if (h->clock != NULL && h->clock(d, NVML_CLOCK_SM, &mhz) ==
+	    NVML_SUCCESS) {
+		g->has_clock = true;
+		g->sm_clock_mhz = mhz;
 	}
 }
 

@@ -133,6 +133,9 @@ site:
   grid: {source: static, gco2_per_kwh: 56}
   tariff: {eur_per_kwh: 0.18}
   market: {holdr: acme}
+nodes:
+  - name: n1
+    engines: [{url: "http://127.0.0.1:1/metrics", kind: vllm, version: "0.6;3", precision: bf16}]
 EOF
 "$WATTPATH" check-config -c "$T/typo.yaml" >"$T/typo.out" 2>"$T/typo.err"
 rc=$?
@@ -144,7 +147,8 @@ for want in \
 	"$Y:6: site: grid: unknown key 'source'" \
 	"$Y:6: site: grid: unknown key 'gco2_per_kwh' (known: intensity_csv, basis, yearly_average_g_per_kwh, gas, cfe_csv)" \
 	"$Y:7: site: tariff: unknown key 'eur_per_kwh' (known: price, price_csv, currency)" \
-	"$Y:8: site: market: unknown key 'holdr' (did you mean 'holder'?)"; do
+	"$Y:8: site: market: unknown key 'holdr' (did you mean 'holder'?)" \
+	"$Y:11: node n1: engines[0]: version: a value of 1..63 bytes without ';', ',', '=' or '\"'"; do
 	grep -qF "$want" "$T/typo.err" || { cat "$T/typo.err" >&2; fail "missing: $want"; }
 done
 grep -q ': warning: ' "$T/typo.err" && fail "an unknown key only warned"

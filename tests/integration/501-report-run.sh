@@ -23,8 +23,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 B, N = d["boundaries"], {n["name"]: n for n in d["nodes"]}
 def near(what, got, want, rel):
+    # the report's own warnings say why a figure is missing
     assert got is not None and abs(got - want) <= rel * abs(want), \
-        "%s: %s, expected %s +/- %g %%" % (what, got, want, rel * 100)
+        "%s: %s, expected %s +/- %g %%; warnings: %s" % (
+            what, got, want, rel * 100, "; ".join(d["warnings"]))
 assert d["window"]["seconds"] == 62, d["window"]
 # what the peers served: GPU 150 W, tokens 500/s per node, walls 800/1000 W
 for n in ("n1", "n2", "n4"):
@@ -70,11 +72,23 @@ D = d["disclosure"]
 assert "NVIDIA GH200 480GB" in D["devices"]["gpu"]["model"], D["devices"]
 assert "560.35.03" in D["devices"]["gpu"]["driver"], D["devices"]
 assert D["gpu_power_limit_w"]["n1"] == 900, D["gpu_power_limit_w"]
+assert D["gpu_sm_clock_mhz"]["n1"] == 1980, D["gpu_sm_clock_mhz"]
 assert "schneider-iem3000" in D["devices"]["meter"]["meter"], D["devices"]
 assert D["sampling_intervals_s"] == [2.0], D["sampling_intervals_s"]
 walls = D["instruments"]["wall"]
 assert any(w["target"] == "n1/bmc" and w["kind"] == "counter" for w in walls), walls
 near("disclosed PUE", D["pue"]["value"], 4 / 3, 0.01)
+# the engines' declared version and precision (no engine's metrics say)
+E = D["devices"]["engine"]
+assert E.get("engine_version") == ["0.6.3"] and E.get("precision") == ["bf16"], E
+# n4's BMC stamps its readings 90 s ahead (ReadingTime): disclosed and
+# warned; its figures are the same (placed at our poll time)
+C = {c["target"]: c for c in D["clock_offsets"]["targets"]}
+assert D["clock_offsets"]["tolerance_s"] == 10, D["clock_offsets"]
+assert "n4/bmc" in C and C["n4/bmc"]["beyond_tolerance"], C
+assert 85 <= C["n4/bmc"]["min_s"] <= C["n4/bmc"]["max_s"] <= 92, C["n4/bmc"]
+assert "n1/bmc" not in C or not C["n1/bmc"]["beyond_tolerance"], C
+assert any(w.startswith("n4/bmc: the device's clock differs") for w in d["warnings"]), d["warnings"]
 print("report ok: wall %.3f J/token, gpu %.3f, PUE %.4f" % (
     B["wall"]["j_per_output_token"], B["gpu"]["j_per_output_token"], P["value"]))
 PYEOF
@@ -164,7 +178,7 @@ MB=$(free_port); L=$(free_port)
 bg rf1 $PY "$PEERS/redfish_server.py" --root "$FIX/redfish/dmtf-rackmount1" \
 	--port "$RF1" --trace 800 --auth none
 bg rf4 $PY "$PEERS/redfish_server.py" --root "$FIX/redfish/dmtf-rackmount1" \
-	--port "$RF4" --trace 1000 --auth none
+	--port "$RF4" --trace 1000 --auth none --clock-skew 90
 bg mx $PY "$PEERS/metrics_server.py" --port "$MX" --step 300000 \
 	--route /d1=$FIX/inband/dcgm_gh200_synth.txt \
 	--route /d2=$FIX/inband/dcgm_gh200_synth.txt \
@@ -196,7 +210,7 @@ YAML
 		case $n in
 		n3) echo "    gpu: {dcgm_exporter: http://127.0.0.1:$MX/fault/backwards/d3}";;
 		*) echo "    gpu: {dcgm_exporter: http://127.0.0.1:$MX/d${n#n}}"
-		   echo "    engines: [{url: http://127.0.0.1:$MV/v${n#n}, kind: vllm}]";;
+		   echo "    engines: [{url: http://127.0.0.1:$MV/v${n#n}, kind: vllm, version: 0.6.3, precision: bf16}]";;
 		esac
 	done
 	cat <<YAML

@@ -78,6 +78,16 @@ $PY "$T/get.py" "$BASE/api/v1/report?from=$A&to=$B" "$T/cli.json" ||
 $PY "$T/get.py" "$BASE/api/v1/curves?class=hgx-h100-8&from=$A&to=$B" \
 	"$T/cli-curve.json" || fail "/api/v1/curves"
 note "API documents equal the commands'"
+# the API's times are the command line's (now-5m, a day, epoch, ISO-8601);
+# a bad one is a 400 naming the argument
+$PY - "$T" "$BASE" <<'PYEOF' || fail "API time arguments"
+import sys; sys.path.insert(0, sys.argv[1]); from get import get
+base = sys.argv[2]
+st, _, body = get(base + "/api/v1/report?from=bogus")
+assert st == 400 and b"from: cannot parse 'bogus'" in body, (st, body[:200])
+st, _, body = get(base + "/api/v1/report?from=now-5m&to=now")
+assert st != 400, (st, body[:200])
+PYEOF
 
 # A stream of reports, and a burst past the queue, with a SIGHUP in the
 # middle; then the polls of that time.

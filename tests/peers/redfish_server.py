@@ -121,6 +121,10 @@ def set_reading(obj, key, value):
         obj[key]["Reading"] = value
 
 
+# --clock-skew S: every Sensor's ReadingTime is our clock + S seconds
+CLOCK_SKEW = None
+
+
 def advance(doc, p, e):
     """Makes the readings of one resource follow the trace."""
     t = doc.get("@odata.type", "")
@@ -128,6 +132,9 @@ def advance(doc, p, e):
         rt = doc.get("ReadingType")
         if doc.get("Reading") is None:
             return
+        if CLOCK_SKEW is not None:
+            doc["ReadingTime"] = time.strftime(
+                "%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + CLOCK_SKEW))
         if rt == "Power":
             doc["Reading"] = p
         elif rt == "EnergyJoules":
@@ -530,7 +537,12 @@ def main():
                     help="collection members per page (0: all)")
     ap.add_argument("--no-expand", action="store_true")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--clock-skew", type=float, default=None,
+                    help="stamp every Sensor's ReadingTime with our clock "
+                         "+ this many seconds")
     args = ap.parse_args()
+    global CLOCK_SKEW
+    CLOCK_SKEW = args.clock_skew
     if args.fault == "none":
         args.fault = ""
     srv = ThreadingHTTPServer((args.bind, args.port), Handler)

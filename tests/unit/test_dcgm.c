@@ -61,8 +61,11 @@ test_t4_energy_in_joules_not_millijoules(void **st)
 	assert_true(fabs(g->power_w - 8.969) < 1e-9);
 	assert_true(g->has_util && g->util_pct == 0);
 	assert_false(g->has_limit);	/* the limit row is another host's */
+	assert_true(g->has_clock && g->sm_clock_mhz == 300);	/* field 100 */
 	n = gpu_samples(g, "dcgm", s, &err);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4);
+	assert_string_equal(s[3].series, "gpu/0/sm_clock");
+	assert_true(s[3].value == 300 && s[3].kind == WP_GAUGE);
 	assert_string_equal(s[0].series, "gpu/0/energy");
 	assert_int_equal(s[0].boundary, WP_B_GPU);
 	assert_int_equal(s[0].quantity, WP_Q_ENERGY);
@@ -263,7 +266,9 @@ test_superchip_is_module(void **st)
 	assert_true(res.gpu[0].module);
 	assert_true(res.gpu[0].has_limit && res.gpu[0].limit_w == 900);
 	n = gpu_samples(&res.gpu[0], "dcgm", s, &err);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4);
+	assert_string_equal(s[3].series, "gpu/0/sm_clock");
+	assert_int_equal(s[3].boundary, WP_B_NONE);
 	assert_int_equal(s[0].boundary, WP_B_MODULE);
 	assert_int_equal(s[1].boundary, WP_B_MODULE);
 	assert_string_equal(s[2].series, "gpu/0/power_limit");

@@ -77,7 +77,7 @@ test_vllm_two_models_summed_duplicate_once(void **st)
 	assert_true(res.v[EW_SUCCESS] == 14);
 	assert_int_equal(res.duplicates, 1);
 	assert_true(res.start_time == 1.7644104e9);
-	n = engine_samples(&res, s, &err);
+	n = engine_samples(&res, NULL, s, &err);
 	assert_int_equal(n, 3);
 	assert_string_equal(s[0].series, "tokens/output");
 	assert_int_equal(s[0].quantity, WP_Q_TOKENS);
