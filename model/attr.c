@@ -1,4 +1,6 @@
 /* attr.c - one node's energy split over what ran on it (see attr.h). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "attr.h"
@@ -34,23 +36,32 @@ give(double *part_j, struct attr_out *out, int o, int b, double x)
 		part_j[(size_t)o * BND_N + (size_t)b] += x;
 }
 
-/* x split evenly over the allocated GPUs (all to unallocated when none). */
+static double
+weight_of(const struct attr_in *in, size_t g)
+{
+	return in->weight != NULL ? in->weight[g] : 1.0;
+}
+
+/* x split evenly over the allocated GPUs by weight (all to unallocated
+ * when none). */
 static void
 even(const struct attr_in *in, double *part_j, struct attr_out *out, int b,
     double x)
 {
-	size_t g, n = 0;
+	double n = 0;
+	size_t g;
 
 	for (g = 0; g < in->n_gpus; g++)
 		if (owner_of(in, g) >= 0)
-			n++;
-	if (n == 0) {
+			n += weight_of(in, g);
+	if (!(n > 0)) {
 		out->unalloc_j[b] += x;
 		return;
 	}
 	for (g = 0; g < in->n_gpus; g++)
 		if (owner_of(in, g) >= 0)
-			give(part_j, out, owner_of(in, g), b, x / (double)n);
+			give(part_j, out, owner_of(in, g), b,
+			    x * (weight_of(in, g) / n));
 }
 
 /* x split in proportion to each GPU's energy (of total gsum > 0). */
@@ -97,4 +108,92 @@ attr_split(const struct attr_in *in, double *part_j, struct attr_out *out)
 		else
 			even(in, part_j, out, b, over);
 	}
+}
+
+/* Adds energy x to holder ns (the overflow entry past ATTR_MAX_HOLDS). */
+static void
+hold_give(struct attr_holds *h, const char *ns, double x)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (strcmp(h->v[i].ns, ns) == 0) {
+			h->v[i].j += x;
+			return;
+		}
+	if (h->n >= ATTR_MAX_HOLDS) {	/* full: the "" overflow */
+		if (ns[0] != '\0') {
+			hold_give(h, "", x);
+			return;
+		}
+		i = ATTR_MAX_HOLDS;
+		h->n = ATTR_MAX_HOLDS + 1;
+		h->v[i].ns[0] = '\0';
+		h->v[i].j = x;
+		return;
+	}
+	snprintf(h->v[h->n].ns, sizeof(h->v[h->n].ns), "%s", ns);
+	h->v[h->n++].j = x;
+}
+
+void
+attr_holds_add(struct attr_holds *h, long long from, long long to,
+    long long t, double cum, const char *ns)
+{
+	long long a, b;
+	double d;
+
+	if (h->prev && t > h->t) {
+		a = h->t > from ? h->t : from;
+		b = t < to ? t : to;
+		d = cum - h->cum;
+		if (b > a && d > 0) {
+			d *= (double)(b - a) / (double)(t - h->t);
+			if (strcmp(h->ns, ns) == 0) {
+				hold_give(h, ns, d);
+			} else {
+				hold_give(h, h->ns, d / 2);
+				hold_give(h, ns, d / 2);
+			}
+		}
+	}
+	if (h->prev && t <= h->t)
+		return;		/* out of order: skipped */
+	h->prev = true;
+	h->t = t;
+	h->cum = cum;
+	snprintf(h->ns, sizeof(h->ns), "%s", ns);
+}
+
+double
+attr_holds_shares(const struct attr_holds *h, double *share)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		sum += h->v[i].j;
+	for (i = 0; i < h->n; i++)
+		share[i] = sum > 0 ? h->v[i].j / sum : 0;
+	return sum;
+}
+
+int
+attr_mig_slices(const char *profile)
+{
+	char *end;
+	long n;
+
+	if (profile == NULL || *profile < '1' || *profile > '9')
+		return -1;
+	n = strtol(profile, &end, 10);
+	if (*end != 'g' || n < 1 || n > 8)
+		return -1;
+	return (int)n;
+}
+
+int
+attr_mig_total(const char *gpu_model)
+{
+	return gpu_model != NULL && strstr(gpu_model, "A30") != NULL ? 4 : 7;
 }

@@ -34,6 +34,10 @@ struct attr_in {
 	size_t	 n_parts;
 	const struct bnd_value *tot;	/* BND_N: the node's figures */
 	int	 rule;			/* ATTR_PROPORTIONAL or ATTR_PER_GPU */
+	/* n_gpus: each entry's share of one device, for the per-GPU rules
+	 * (a GPU split over holders is one entry per holder, weights adding
+	 * up to 1); NULL: 1 each */
+	const double *weight;
 };
 
 struct attr_out {
@@ -48,6 +52,50 @@ struct attr_out {
  */
 void	 attr_split(const struct attr_in *in, double *part_j,
 	    struct attr_out *out);
+/*
+ * Who held one GPU over a window, from its readings: the holder each
+ * reading names (dcgm's `namespace` label, "" none) and the energy of the
+ * intervals between readings, clipped to the window [from, to] (linear
+ * within an interval, as the report's integrator takes a counter).  An
+ * interval whose two readings name the same holder is its; one whose
+ * readings differ (the pod moved at an unknown time within it) is split
+ * half and half.  Past ATTR_MAX_HOLDS holders the rest goes to "".
+ */
+#define ATTR_MAX_HOLDS	4
+#define ATTR_HOLD_NAME	64
+struct attr_hold {
+	char	 ns[ATTR_HOLD_NAME];
+	double	 j;
+};
+
+struct attr_holds {
+	struct attr_hold v[ATTR_MAX_HOLDS + 1];	/* the last: "" overflow */
+	size_t	 n;
+	bool	 prev;		/* the previous reading: */
+	long long t;		/* wp_time */
+	double	 cum;
+	char	 ns[ATTR_HOLD_NAME];
+};
+
+/* One reading at t (wp_time) of cumulative energy cum (J) naming holder
+ * ns, for the window [from, to]. */
+void	 attr_holds_add(struct attr_holds *h, long long from, long long to,
+	    long long t, double cum, const char *ns);
+/* The holders' shares of the energy held: share[i] for h->v[i] (h->n
+ * entries); returns the energy held (0: no interval in the window). */
+double	 attr_holds_shares(const struct attr_holds *h, double *share);
+
+/*
+ * MIG: a GPU instance's compute slices from its profile name ("3g.40gb",
+ * "1g.10gb+me", "7g.80gb": N), -1 for a name that is not a profile (no
+ * leading Ng, or N outside 1..8); and the compute slices of a whole GPU by
+ * its model name: 4 for an A30, else 7 (A100, H100, H200, B200).  An
+ * instance's share of the GPU is N over the larger of that and the sum of
+ * its instances' N; the slices no instance holds are unallocated.
+ */
+int	 attr_mig_slices(const char *profile);
+int	 attr_mig_total(const char *gpu_model);
+
 /* "proportional", "per_gpu", "whole_per_gpu". */
 const char *attr_rule_name(int rule);
 

@@ -23,6 +23,7 @@
 #include "../collector/lib/clock.h"
 #include "../collector/lib/err.h"
 #include "../collector/lib/sample.h"
+#include "attr.h"
 #include "boundary.h"
 #include "carbon.h"
 #include "curve.h"
@@ -85,6 +86,9 @@ struct report_series {
 	double	 lim_sum;	/* RR_LIMIT, RR_CLOCK: sum and count of
 				   readings */
 	size_t	 lim_n;
+	double	 lim_min, lim_max;	/* mean roles: with lim_n > 0 */
+	struct attr_holds *holds;	/* RR_GPU_IB counters when tracked
+					   (report_load.h), else NULL; owned */
 	/* readings in the main window stamped by the device: its time
 	 * minus the collector's, s (lowest and highest) */
 	size_t	 clk_n;
@@ -184,6 +188,10 @@ struct report_node_fig {
 	double	 gpu_cross_bmc_j;
 	double	 wall_over_outlet;
 	double	 limit_w;
+	/* the per-GPU limit readings: GPUs with one, least and most (NAN
+	 * without), for `wattpath advise` */
+	size_t	 limit_gpus;
+	double	 limit_min_w, limit_max_w;
 	size_t	 curve_intervals;
 	double	 curve_dev;
 	bool	 curve_deviates;

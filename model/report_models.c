@@ -318,6 +318,26 @@ struct node_split {
 	const struct bnd_value *v;
 };
 
+/* A node's GPUs as the tenants split them: one entry per (GPU slot,
+ * holder), with its share of the GPU (weight) and energy. */
+#define GP_MAX	(REPORT_MAX_GPUS * (ATTR_MAX_HOLDS * 2 + 1))
+struct gpu_parts {
+	size_t	 n;
+	size_t	 slot[GP_MAX];
+	int	 t[GP_MAX];		/* tenant, -1 unallocated */
+	double	 w[GP_MAX], j[GP_MAX];
+};
+
+static void
+gp_add(struct gpu_parts *gp, size_t slot, int t, double w)
+{
+	if (gp->n >= GP_MAX || !(w > 0))
+		return;
+	gp->slot[gp->n] = slot;
+	gp->t[gp->n] = t;
+	gp->w[gp->n++] = w;
+}
+
 /* The tenant (index in s->tenants) listing name under the list at
  * offsets off_v/off_n, or -1. */
 static int
@@ -341,28 +361,110 @@ tenant_by(const struct report_settings *s, const char *name, int what)
 	return -1;
 }
 
-/* Per GPU slot the tenant: its series' namespace label, else the model
- * of the engine holding it, else the node's. */
-static void
-gpu_tenants(const struct report_input *in, const struct report_sel *a,
-    size_t i, const struct report *r, const struct node_split *ns, int *tt)
+/* The tenant of a GPU slot k held by namespace ns ("" none): ns's, else
+ * the model of the engine holding it, else the node's. */
+static int
+slot_tenant(const struct report_input *in, size_t i, const struct report *r,
+    const struct node_split *ns, size_t k, const char *name)
 {
 	const struct report_settings *s = in->set;
-	char lab[REPORT_MODEL_NAME];
-	int g, k, t;
+	int t = tenant_by(s, name, 1);
 
+	if (t < 0 && ns->owner[k] >= 0)
+		t = tenant_by(s, r->models.v[ns->pi[ns->owner[k]]].name, 0);
+	if (t < 0)
+		t = tenant_by(s, in->nodes[i].name, 2);
+	return t;
+}
+
+/* A MIG GPU's parts (its `mig` label: "profile:namespace,..."): each
+ * instance N slices over the larger of the GPU's (attr_mig_total) and the
+ * instances' sum; the slices no instance holds, and instances whose
+ * profile is not one, to unallocated. */
+static void
+mig_parts(const struct report_input *in, size_t i, const struct report *r,
+    const struct node_split *ns, const struct report_series *s, size_t k,
+    char *lab, struct gpu_parts *gp)
+{
+	char model[REPORT_MODEL_NAME], *it, *save = NULL, *c;
+	int n[ATTR_MAX_HOLDS * 2], t[ATTR_MAX_HOLDS * 2], m = 0, sum = 0, tot, j;
+
+	for (it = strtok_r(lab, ",", &save); it != NULL && m < ATTR_MAX_HOLDS * 2;
+	    it = strtok_r(NULL, ",", &save)) {
+		if ((c = strchr(it, ':')) != NULL)
+			*c++ = '\0';
+		if ((n[m] = attr_mig_slices(it)) < 0)
+			continue;
+		t[m] = c != NULL && *c ? slot_tenant(in, i, r, ns, k, c) : -1;
+		sum += n[m++];
+	}
+	label_value(s->labels, "model", model, sizeof(model));
+	tot = attr_mig_total(model);
+	if (sum > tot)
+		tot = sum;
+	for (j = 0; j < m; j++)
+		gp_add(gp, k, t[j], (double)n[j] / tot);
+	if (tot > sum)
+		gp_add(gp, k, -1, (double)(tot - sum) / tot);
+}
+
+/* The parts of GPU slot k, appended to gp: a MIG GPU (its `mig` label,
+ * "profile:namespace,..."): each instance by its compute slices out of
+ * ATTR_MIG_SLICES, the slices no instance or no known profile holds to
+ * unallocated; a GPU whose holder changed (s->holds): each holder by the
+ * energy it held; else its one holder (its namespace label). */
+static void
+slot_parts(const struct report_input *in, size_t i, const struct report *r,
+    const struct node_split *ns, const struct report_series *s, size_t k,
+    struct gpu_parts *gp)
+{
+	char lab[WP_LABEL_MAX];
+	double share[ATTR_MAX_HOLDS + 1];
+	size_t h;
+
+	label_value(s ? s->labels : "", "mig", lab, sizeof(lab));
+	if (lab[0] != '\0') {
+		mig_parts(in, i, r, ns, s, k, lab, gp);
+		return;
+	}
+	if (s != NULL && s->holds != NULL && s->holds->n > 0 &&
+	    attr_holds_shares(s->holds, share) > 0) {
+		for (h = 0; h < s->holds->n; h++)
+			gp_add(gp, k, slot_tenant(in, i, r, ns, k,
+			    s->holds->v[h].ns), share[h]);
+		return;
+	}
+	label_value(s ? s->labels : "", "namespace", lab, sizeof(lab));
+	gp_add(gp, k, slot_tenant(in, i, r, ns, k, lab), 1);
+}
+
+/* Per GPU slot its parts (gp) and its main tenant tt[k] (the largest
+ * share's, -1 unallocated). */
+static void
+gpu_tenants(const struct report_input *in, const struct report_sel *a,
+    size_t i, const struct report *r, const struct node_split *ns, int *tt,
+    struct gpu_parts *gp)
+{
+	double best[REPORT_MAX_GPUS];
+	size_t j;
+	int g, k;
+
+	gp->n = 0;
 	for (g = 0; g < REPORT_MAX_GPUS; g++) {
 		if ((k = ns->slot[g]) < 0)
 			continue;
-		label_value(report_gpu_pick(a, g) ? report_gpu_pick(a,
-		    g)->labels : "", "namespace", lab, sizeof(lab));
-		t = tenant_by(s, lab, 1);
-		if (t < 0 && ns->owner[k] >= 0)
-			t = tenant_by(s, r->models.v[ns->pi[ns->owner[k]]].name, 0);
-		if (t < 0)
-			t = tenant_by(s, in->nodes[i].name, 2);
-		tt[k] = t;
+		j = gp->n;
+		slot_parts(in, i, r, ns, a->gib[g] != NULL ? a->gib[g] :
+		    report_gpu_pick(a, g), (size_t)k, gp);
+		best[k] = -1;
+		for (; j < gp->n; j++)
+			if (gp->w[j] > best[k]) {
+				best[k] = gp->w[j];
+				tt[k] = gp->t[j];
+			}
 	}
+	for (j = 0; j < gp->n; j++)
+		gp->j[j] = ns->gpu_j[gp->slot[j]] * gp->w[j];
 }
 
 /* The tenant of engine k: its model's, else the node's, else that of
@@ -382,65 +484,16 @@ engine_tenant(const struct report_input *in, size_t i,
 	return t;
 }
 
-/* Node i's split by tenant onto r->tenants (entries in config order,
- * unallocated last).  0, or -1 out of memory. */
-static int
-node_tenants(const struct report_input *in, const struct report_sel *sel,
-    size_t i, struct report *r, const struct node_split *ns)
+/* Engine k's counts and tokens onto its tenant et[k] (skip: the tokens
+ * were counted at another node of the replica). */
+static void
+tenant_engines(struct report *r, size_t i, const struct node_split *ns,
+    const int *et, bool skip)
 {
-	size_t nt = in->set->n_tenants, k, np = 0;
-	int tt[REPORT_MAX_GPUS], own[REPORT_MAX_GPUS], et[REPORT_MAX_TOKEN_SRC];
-	int *loc, *pi, t;
-	bool skip;
-	double *part_j;
-	struct attr_out o;
+	struct report_model *m;
+	size_t k;
 
-	if (nt == 0)
-		return 0;
-	loc = calloc(nt, sizeof(int));
-	pi = calloc(nt, sizeof(int));
-	part_j = calloc(nt * BND_N, sizeof(double));
-	if (loc == NULL || pi == NULL || part_j == NULL) {
-		free(loc);
-		free(pi);
-		free(part_j);
-		return -1;
-	}
-	for (k = 0; k < nt; k++)
-		loc[k] = -1;
-	gpu_tenants(in, &sel[i], i, r, ns, tt);
-	for (k = 0; k < ns->ne; k++)
-		et[k] = engine_tenant(in, i, ns, tt, k);
-	/* the tenants present on the node, as local parts */
-	for (k = 0; k < ns->ng + ns->ne; k++) {
-		t = k < ns->ng ? tt[k] : et[k - ns->ng];
-		if (t >= 0 && loc[t] < 0) {
-			loc[t] = (int)np;
-			pi[np] = t;
-			np++;
-		}
-	}
-	for (k = 0; k < ns->ng; k++)
-		own[k] = tt[k] >= 0 ? loc[tt[k]] : -1;
-	attr_split(&(struct attr_in){ .n_gpus = ns->ng, .gpu_j = ns->gpu_j,
-	    .owner = own, .n_parts = np, .tot = ns->v,
-	    .rule = in->set->attribution }, part_j, &o);
-	skip = replica_later(in, sel, i);
-	for (k = 0; k < np; k++) {
-		r->tenants.v[pi[k]].nodes++;
-		r->tenants.v[pi[k]].cls[class_slot(r, i)].nodes++;
-	}
-	for (k = 0; k < ns->ng && tt[k] >= 0; k++)
-		;
-	if (k < ns->ng || np == 0) {
-		r->tenants.v[nt].nodes++;
-		r->tenants.v[nt].cls[class_slot(r, i)].nodes++;
-	}
-	for (k = 0; k < ns->ng; k++)
-		r->tenants.v[tt[k] >= 0 ? tt[k] : (int)nt].gpus++;
 	for (k = 0; k < ns->ne; k++) {
-		struct report_model *m;
-
 		if (et[k] < 0)
 			continue;
 		m = &r->tenants.v[et[k]];
@@ -455,11 +508,77 @@ node_tenants(const struct report_input *in, const struct report_sel *sel,
 		m->cls[class_slot(r, i)].out += ns->e[k].out;
 		m->in = m->in < 0 || ns->e[k].in < 0 ? -1 : m->in + ns->e[k].in;
 	}
+}
+
+/* Node i's split by tenant onto r->tenants (entries in config order,
+ * unallocated last).  0, or -1 out of memory. */
+static int
+node_tenants(const struct report_input *in, const struct report_sel *sel,
+    size_t i, struct report *r, const struct node_split *ns)
+{
+	size_t nt = in->set->n_tenants, k, np = 0;
+	int tt[REPORT_MAX_GPUS], et[REPORT_MAX_TOKEN_SRC], *own;
+	int *loc, *pi, t;
+	bool skip, un = false;
+	double *part_j;
+	struct gpu_parts *gp;
+	struct attr_out o;
+
+	if (nt == 0)
+		return 0;
+	loc = calloc(nt, sizeof(int));
+	pi = calloc(nt, sizeof(int));
+	part_j = calloc(nt * BND_N, sizeof(double));
+	gp = calloc(1, sizeof(*gp));
+	own = calloc(GP_MAX, sizeof(int));
+	if (loc == NULL || pi == NULL || part_j == NULL || gp == NULL ||
+	    own == NULL) {
+		free(loc);
+		free(pi);
+		free(part_j);
+		free(gp);
+		free(own);
+		return -1;
+	}
+	for (k = 0; k < nt; k++)
+		loc[k] = -1;
+	gpu_tenants(in, &sel[i], i, r, ns, tt, gp);
+	for (k = 0; k < ns->ne; k++)
+		et[k] = engine_tenant(in, i, ns, tt, k);
+	/* the tenants present on the node, as local parts */
+	for (k = 0; k < gp->n + ns->ne; k++) {
+		t = k < gp->n ? gp->t[k] : et[k - gp->n];
+		if (t >= 0 && loc[t] < 0) {
+			loc[t] = (int)np;
+			pi[np] = t;
+			np++;
+		}
+		un |= k < gp->n && t < 0;
+	}
+	for (k = 0; k < gp->n; k++)
+		own[k] = gp->t[k] >= 0 ? loc[gp->t[k]] : -1;
+	attr_split(&(struct attr_in){ .n_gpus = gp->n, .gpu_j = gp->j,
+	    .owner = own, .weight = gp->w, .n_parts = np, .tot = ns->v,
+	    .rule = in->set->attribution }, part_j, &o);
+	skip = replica_later(in, sel, i);
+	for (k = 0; k < np; k++) {
+		r->tenants.v[pi[k]].nodes++;
+		r->tenants.v[pi[k]].cls[class_slot(r, i)].nodes++;
+	}
+	if (un || np == 0) {
+		r->tenants.v[nt].nodes++;
+		r->tenants.v[nt].cls[class_slot(r, i)].nodes++;
+	}
+	for (k = 0; k < ns->ng; k++)
+		r->tenants.v[tt[k] >= 0 ? tt[k] : (int)nt].gpus++;
+	tenant_engines(r, i, ns, et, skip);
 	add_split(&r->tenants, pi, np, (int)nt, part_j, &o,
 	    class_slot(r, i));
 	free(loc);
 	free(pi);
 	free(part_j);
+	free(gp);
+	free(own);
 	return 0;
 }
 

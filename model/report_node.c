@@ -226,6 +226,27 @@ report_node_tokens(const struct report_sel *a, bool output, int which)
 	return sum;
 }
 
+/* The per-GPU limit readings' count, least and most, into o. */
+static void
+limit_range(const struct report_sel *a, struct report_node_fig *o)
+{
+	int g;
+
+	o->limit_gpus = 0;
+	o->limit_min_w = o->limit_max_w = NAN;
+	for (g = 0; g < REPORT_MAX_GPUS; g++) {
+		const struct report_series *s = a->lim[g];
+
+		if (s == NULL || s->lim_n == 0)
+			continue;
+		if (o->limit_gpus == 0 || s->lim_min < o->limit_min_w)
+			o->limit_min_w = s->lim_min;
+		if (o->limit_gpus == 0 || s->lim_max > o->limit_max_w)
+			o->limit_max_w = s->lim_max;
+		o->limit_gpus++;
+	}
+}
+
 double
 report_node_limit(const struct report_sel *a)
 {
@@ -591,6 +612,7 @@ node_row(struct report *r, const struct report_node *nd, size_t i,
 	    v[BND_OUTLET].energy_j > 0 ? v[BND_WALL].energy_j /
 	    v[BND_OUTLET].energy_j : NAN;
 	o->limit_w = report_node_limit(a) > 0 ? report_node_limit(a) : NAN;
+	limit_range(a, o);
 	o->curve_intervals = r->cls.node_curve[i].n;
 }
 

@@ -45,6 +45,9 @@ struct json_object;
 struct sim_fleet;
 struct json_object *sim_truth_models(const struct sim_fleet *f, double a,
 	    double b);
+/* The truth of a power-limit sweep (sim_truth_caps.c). */
+struct json_object *sim_truth_caps(const struct sim_fleet *f, double a,
+	    double b);
 int	 sim_cmd_history(const struct sim_args *a);	/* sim_history.c */
 
 #endif

@@ -106,6 +106,22 @@ bmc_samples(struct hist *h, int i, double t)
 		    "EnvironmentMetrics.PowerWatts");
 }
 
+/* --shared: the Kubernetes pod mapping of GPU g at t, as serve's dcgm. */
+static void
+pod_labels(struct wp_sample *s, const struct sim_node *nd, int i, int g,
+    double t)
+{
+	char pod[48];
+	int m = sim_gpu_model_at(nd, g, t);
+
+	if (!nd->shared || m < 0)
+		return;
+	snprintf(pod, sizeof(pod), "%s-%d", m ? "mistral" : "llama", i);
+	sample_add_label(s, "namespace", m ? SIM_NS_B : SIM_NS_A);
+	sample_add_label(s, "pod", pod);
+	sample_add_label(s, "container", "vllm");
+}
+
 static void
 gpu_samples(struct hist *h, int i, double t)
 {
@@ -124,6 +140,7 @@ gpu_samples(struct hist *h, int i, double t)
 		    mj / 1000.0, mj, "mJ", 0.001)) != NULL) {
 			sample_add_label(s, "uuid", uuid);
 			sample_add_label(s, "dcgm", "156");
+			pod_labels(s, &h->s.f->node[i], i, g, t);
 		}
 		snprintf(series, sizeof(series), "gpu/%d/power", g);
 		if ((s = add(h, series, WP_B_GPU, WP_Q_POWER, WP_GAUGE,
@@ -131,7 +148,8 @@ gpu_samples(struct hist *h, int i, double t)
 			sample_add_label(s, "uuid", uuid);
 		snprintf(series, sizeof(series), "gpu/%d/power_limit", g);
 		if ((s = add(h, series, WP_B_NONE, WP_Q_OTHER, WP_GAUGE,
-		    SIM_GPU_MAX_W, SIM_GPU_MAX_W, "W", 0)) != NULL)
+		    sim_cap_at(&h->s.f->o, t), sim_cap_at(&h->s.f->o, t), "W",
+		    0)) != NULL)
 			sample_add_label(s, "uuid", uuid);
 	}
 }

@@ -980,7 +980,7 @@ bprintf(struct buf *b, const char *fmt, ...)
 }
 
 static void
-dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g)
+dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g, double t)
 {
 	char host[32], uuid[64];
 
@@ -993,10 +993,11 @@ dcgm_labels(struct buf *b, const struct sim_srv *s, int i, int g)
 	    "DCGM_FI_CUDA_DRIVER_VERSION=\"12040\"", g, uuid,
 	    0x18 + 0x10 * g, g, host);
 	/* --shared: Kubernetes pod mapping on the shared nodes' busy GPUs */
-	if (s->f->node[i].shared && sim_gpu_model(&s->f->node[i], g) >= 0)
+	if (s->f->node[i].shared && sim_gpu_model_at(&s->f->node[i], g, t) >= 0)
 		bprintf(b, ",pod=\"%s-%d\",namespace=\"%s\",container=\"vllm\"",
-		    sim_gpu_model(&s->f->node[i], g) ? "mistral" : "llama", i,
-		    sim_gpu_model(&s->f->node[i], g) ? SIM_NS_B : SIM_NS_A);
+		    sim_gpu_model_at(&s->f->node[i], g, t) ? "mistral" : "llama",
+		    i, sim_gpu_model_at(&s->f->node[i], g, t) ? SIM_NS_B :
+		    SIM_NS_A);
 	bprintf(b, "}");
 }
 
@@ -1014,7 +1015,7 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	    "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n");
 	for (g = 0; g < SIM_GPUS; g++) {
 		bprintf(&b, "DCGM_FI_DEV_POWER_USAGE");
-		dcgm_labels(&b, s, i, g);
+		dcgm_labels(&b, s, i, g, t);
 		bprintf(&b, " %.6f\n", p.gpu[g]);
 	}
 	bprintf(&b, "# HELP DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION Total energy "
@@ -1022,7 +1023,7 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	    "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n");
 	for (g = 0; g < SIM_GPUS; g++) {
 		bprintf(&b, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION");
-		dcgm_labels(&b, s, i, g);
+		dcgm_labels(&b, s, i, g, t);
 		bprintf(&b, " %.0f\n", sim_srv_gpu_mj(s, i, g, t));
 	}
 	bprintf(&b, "# HELP DCGM_FI_DEV_ENFORCED_POWER_LIMIT Current power "
@@ -1030,15 +1031,15 @@ dcgm_text(const struct sim_srv *s, int i, double t)
 	    "# TYPE DCGM_FI_DEV_ENFORCED_POWER_LIMIT gauge\n");
 	for (g = 0; g < SIM_GPUS; g++) {
 		bprintf(&b, "DCGM_FI_DEV_ENFORCED_POWER_LIMIT");
-		dcgm_labels(&b, s, i, g);
-		bprintf(&b, " %.6f\n", SIM_GPU_MAX_W);
+		dcgm_labels(&b, s, i, g, t);
+		bprintf(&b, " %.6f\n", sim_cap_at(&s->f->o, t));
 	}
 	bprintf(&b, "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %%).\n"
 	    "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
 	sim_node_inst(nd, t, &p);
 	for (g = 0; g < SIM_GPUS; g++) {
 		bprintf(&b, "DCGM_FI_DEV_GPU_UTIL");
-		dcgm_labels(&b, s, i, g);
+		dcgm_labels(&b, s, i, g, t);
 		bprintf(&b, " %.0f\n", round((p.gpu[g] / nd->gpu_k[g] -
 		    SIM_GPU_IDLE_W) / (SIM_GPU_MAX_W - SIM_GPU_IDLE_W) * 100));
 	}

@@ -9,7 +9,8 @@
  *
  * Fleet options (the same for every command, so truth matches serve):
  *   --nodes N --racks R --pdus P --meters M --seed S --profile NAME
- *   --shape NAME --kwh-step KWH
+ *   --shape NAME --kwh-step KWH --shared K --cap-sweep LO:HI:STEP
+ *   --cap-dwell D --pod-move T
  * main() is the only place that exits.
  */
 #include <errno.h>
@@ -59,6 +60,9 @@ static const struct option long_opts[] = {
 	{ "drift-bmc", required_argument, NULL, 'W' },
 	{ "dead-outlet", required_argument, NULL, 'O' },
 	{ "fault-at", required_argument, NULL, 'A' },
+	{ "cap-sweep", required_argument, NULL, 'C' },
+	{ "cap-dwell", required_argument, NULL, 'w' },
+	{ "pod-move", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -105,6 +109,25 @@ parse_addr(const char *s, uint32_t *out)
 	return 0;
 }
 
+/* --cap-sweep LO:HI:STEP (W per GPU): LO, LO+STEP, .. HI. */
+static int
+parse_caps(const char *s, struct sim_opts *o)
+{
+	double lo, hi, st, l;
+	char tail;
+	int n = 0;
+
+	if (sscanf(s, "%lf:%lf:%lf%c", &lo, &hi, &st, &tail) != 3 ||
+	    !(lo >= 100) || !(hi <= SIM_GPU_MAX_W) || !(st > 0) || hi < lo)
+		return -1;
+	for (l = lo; l <= hi + 1e-9 && n < SIM_CAPS_MAX; l += st)
+		o->caps[n++] = l;
+	if (l <= hi + 1e-9 || n < 2)
+		return -1;
+	o->n_caps = n;
+	return 0;
+}
+
 static int
 opt_fleet(struct sim_args *a, int c, const char *v)
 {
@@ -139,6 +162,19 @@ opt_fleet(struct sim_args *a, int c, const char *v)
 		    (a->dead_outlet = (int)n, 0);
 	case 'A':
 		return parse_time(v, &a->fault_at);
+	case 'C':
+		return parse_caps(v, &a->fo);
+	case 'o':
+		return parse_time(v, &a->fo.pod_move);
+	case 'w': {
+		wp_time d;
+
+		if (clock_parse_duration(v, &d) == -1 || d < WP_SEC ||
+		    d > 86400 * WP_SEC)
+			return -1;
+		a->fo.cap_dwell = (double)d / WP_SEC;
+		return 0;
+	}
 	}
 	return 1;
 }
@@ -236,6 +272,8 @@ defaults(struct sim_args *a)
 	a->start = NAN;
 	a->drift_bmc = a->dead_outlet = -1;
 	a->fault_at = NAN;
+	a->fo.cap_dwell = 600;
+	a->fo.pod_move = NAN;
 }
 
 static int
@@ -255,7 +293,10 @@ usage(FILE *f)
 	    "--profile mix|seed|bursty|steady|idle "
 	    "--shape mix|joules|kwh|watts|legacy --kwh-step 0.01 --shared 0\n"
 	    "faults (serve, history): --drift-bmc N --dead-outlet N "
-	    "--fault-at T\n");
+	    "--fault-at T\n"
+	    "power-limit sweep (fleet option): --cap-sweep LO:HI:STEP "
+	    "[--cap-dwell 10m]\n"
+	    "a pod that moves (fleet option, with --shared): --pod-move T\n");
 	return f == stdout ? 0 : 2;
 }
 

@@ -97,31 +97,57 @@ sim_psu_eff(double dc_w)
 	return 0.955 - 0.06 * d * d * d;
 }
 
-int
-sim_gpu_model(const struct sim_node *n, int g)
+/* The layout: before the move (moved 0) or after it (1). */
+static int
+gpu_model(const struct sim_node *n, int g, int moved)
 {
 	if (!n->shared)
+		return 0;
+	if (moved && g == SIM_MOVE_FROM)
+		return -1;
+	if (moved && g == SIM_IDLE_GPU)
 		return 0;
 	return g == SIM_IDLE_GPU ? -1 : g < SIM_SHARED_A_GPUS ? 0 : 1;
 }
 
-/* Power of every channel while phase p runs. */
-static void
-phase_power(const struct sim_node *n, const struct sim_phase *p,
-    struct sim_cum *w)
+int
+sim_gpu_model(const struct sim_node *n, int g)
 {
-	double g = sim_gpu_power(p->u), idle = sim_gpu_power(0);
+	return gpu_model(n, g, 0);
+}
+
+int
+sim_gpu_model_at(const struct sim_node *n, int g, double t)
+{
+	return gpu_model(n, g, t >= n->move_t);
+}
+
+/* Power of every channel while phase p runs under the GPU power limit cap
+ * (W per GPU; 0: none). */
+static void
+phase_power(const struct sim_node *n, const struct sim_phase *p, double cap,
+    int moved, struct sim_cum *w)
+{
+	double g = sim_gpu_power(p->u), idle = sim_gpu_power(0), f = 1, tf;
 	int i;
 
+	if (cap > 0 && g > cap && g > idle) {
+		f = (cap - idle) / (g - idle);
+		if (f < 0.05)
+			f = 0.05;
+		g = idle + (g - idle) * f;
+	}
+	tf = f < 1 ? pow(f, SIM_CAP_EXP) : 1;
 	memset(w, 0, sizeof(*w));
 	for (i = 0; i < SIM_GPUS; i++) {
-		w->gpu[i] = (sim_gpu_model(n, i) < 0 ? idle : g) * n->gpu_k[i];
+		w->gpu[i] = (gpu_model(n, i, moved) < 0 ? idle : g) *
+		    n->gpu_k[i];
 		w->gpu_total += w->gpu[i];
 	}
-	w->dc = w->gpu_total + sim_host_power(p->u);
+	w->dc = w->gpu_total + sim_host_power(p->u * f);
 	w->wall = w->dc / sim_psu_eff(w->dc);
-	w->out_tok = p->out_rate;
-	w->in_tok = p->in_rate;
+	w->out_tok = p->out_rate * tf;
+	w->in_tok = p->in_rate * tf;
 }
 
 static void
@@ -190,6 +216,49 @@ profile_bursty(uint64_t seed, int node, struct sim_phase *ph, uint32_t *n)
 	}
 }
 
+/* Per limit of the sweep: one period's integral and the prefix sums. */
+static int
+cap_tables(struct sim_node *nd)
+{
+	struct sim_cum w;
+	uint32_t k;
+	int c;
+
+	if (nd->n_caps == 0)
+		return 0;
+	nd->cper = calloc(nd->n_caps, sizeof(*nd->cper));
+	nd->cpre = calloc((size_t)nd->n_caps * nd->n_ph, sizeof(*nd->cpre));
+	if (nd->cper == NULL || nd->cpre == NULL)
+		return -1;
+	for (c = 0; c < nd->n_caps; c++)
+		for (k = 0; k < nd->n_ph; k++) {
+			nd->cpre[(size_t)c * nd->n_ph + k] = nd->cper[c];
+			phase_power(nd, &nd->ph[k], nd->caps[c], 0, &w);
+			cum_axpy(&nd->cper[c], nd->ph[k].ticks * SIM_TICK, &w);
+		}
+	return 0;
+}
+
+/* The moved layout's period integral and prefix sums (--pod-move). */
+static int
+move_tables(struct sim_node *nd)
+{
+	struct sim_cum w;
+	uint32_t k;
+
+	if (!isfinite(nd->move_t))
+		return 0;
+	if ((nd->mpre = calloc(nd->n_ph, sizeof(*nd->mpre))) == NULL)
+		return -1;
+	memset(&nd->mper, 0, sizeof(nd->mper));
+	for (k = 0; k < nd->n_ph; k++) {
+		nd->mpre[k] = nd->mper;
+		phase_power(nd, &nd->ph[k], 0, 1, &w);
+		cum_axpy(&nd->mper, nd->ph[k].ticks * SIM_TICK, &w);
+	}
+	return 0;
+}
+
 static int
 node_profile(struct sim_node *nd, uint64_t seed, int i)
 {
@@ -224,12 +293,12 @@ node_profile(struct sim_node *nd, uint64_t seed, int i)
 
 		nd->t0[k] = t;
 		nd->pre[k] = nd->per;
-		phase_power(nd, &ph[k], &w);
+		phase_power(nd, &ph[k], 0, 0, &w);
 		cum_axpy(&nd->per, ph[k].ticks * SIM_TICK, &w);
 		t += ph[k].ticks * SIM_TICK;
 	}
 	nd->period = t;
-	return 0;
+	return cap_tables(nd) == -1 ? -1 : move_tables(nd);
 }
 
 static void
@@ -283,9 +352,21 @@ check_opts(const struct sim_opts *o, char *err, unsigned long errlen)
 		snprintf(err, errlen, "at most 512 nodes per rack with PDUs");
 	else if (o->meters < 0 || o->meters > 3)
 		snprintf(err, errlen, "--meters must be 0..3");
+	else if (isfinite(o->pod_move) && (o->shared < 1 || o->n_caps > 0))
+		snprintf(err, errlen, "--pod-move needs --shared and no "
+		    "--cap-sweep");
 	else
 		return 0;
 	return -1;
+}
+
+/* Whether a is a whole multiple of b (to a tick's rounding). */
+static int
+whole(double a, double b)
+{
+	double q = a / b;
+
+	return b > 0 && q >= 1 && fabs(q - floor(q + 0.5)) < 1e-9;
 }
 
 struct sim_fleet *
@@ -309,11 +390,24 @@ sim_fleet_new(const struct sim_opts *o, char *err, unsigned long errlen)
 		    o->profile;
 		nd->shape = o->shape == SS_MIX ? (i + i / 8) % SS_N : o->shape;
 		nd->shared = i >= o->nodes - o->shared;
+		nd->caps = f->o.caps;
+		nd->n_caps = o->n_caps;
+		nd->dwell = o->cap_dwell;
+		nd->move_t = nd->shared && isfinite(o->pod_move) ? o->pod_move :
+		    INFINITY;
 		node_layout(f, nd, i);
 		if (node_profile(nd, o->seed, i) == -1)
 			goto oom;
 		nd->shift = floor(sim_unif(o->seed, i, 7) * nd->period /
 		    SIM_TICK) * SIM_TICK;
+		if (nd->n_caps > 0 && !whole(nd->dwell, nd->period)) {
+			snprintf(err, errlen, "--cap-dwell %g s is not a whole "
+			    "number of node %d's load period (%g s: steady and "
+			    "idle 1 s, seed 15 s, bursty 61.7 s)", nd->dwell, i,
+			    nd->period);
+			sim_fleet_free(f);
+			return NULL;
+		}
 	}
 	return f;
 oom:
@@ -333,6 +427,9 @@ sim_fleet_free(struct sim_fleet *f)
 		free(f->node[i].ph);
 		free(f->node[i].t0);
 		free(f->node[i].pre);
+		free(f->node[i].cper);
+		free(f->node[i].cpre);
+		free(f->node[i].mpre);
 	}
 	free(f->node);
 	free(f);
@@ -355,11 +452,18 @@ phase_at(const struct sim_node *n, double r)
 	return lo;
 }
 
-void
-sim_node_cum(const struct sim_node *n, double t, struct sim_cum *c)
+/* The integral from the epoch to t as if limit c (-1: none) held all
+ * along. */
+static void
+cum_at_cap(const struct sim_node *n, int c, int moved, double t,
+    struct sim_cum *out)
 {
 	double x = t + n->shift, cyc = floor(x / n->period);
 	double r = x - cyc * n->period;
+	const struct sim_cum *per = moved ? &n->mper : c < 0 ? &n->per :
+	    &n->cper[c];
+	const struct sim_cum *pre = moved ? n->mpre : c < 0 ? n->pre :
+	    &n->cpre[(size_t)c * n->n_ph];
 	struct sim_cum w;
 	uint32_t k;
 
@@ -368,11 +472,46 @@ sim_node_cum(const struct sim_node *n, double t, struct sim_cum *c)
 	if (r > n->period)
 		r = n->period;
 	k = phase_at(n, r);
+	memset(out, 0, sizeof(*out));
+	cum_axpy(out, cyc, per);
+	cum_axpy(out, 1.0, &pre[k]);
+	phase_power(n, &n->ph[k], c < 0 ? 0 : n->caps[c], moved, &w);
+	cum_axpy(out, r - n->t0[k], &w);
+}
+
+void
+sim_node_cum(const struct sim_node *n, double t, struct sim_cum *c)
+{
+	double j, cyc, per_seg;
+	struct sim_cum a;
+	int r, k;
+
+	if (n->n_caps == 0 && t >= n->move_t) {
+		/* to the move as before, then the moved layout */
+		cum_at_cap(n, -1, 0, n->move_t, c);
+		cum_at_cap(n, -1, 1, t, &a);
+		cum_axpy(c, 1.0, &a);
+		cum_at_cap(n, -1, 1, n->move_t, &a);
+		cum_axpy(c, -1.0, &a);
+		return;
+	}
+	if (n->n_caps == 0) {
+		cum_at_cap(n, -1, 0, t, c);
+		return;
+	}
+	/* whole sweeps, whole segments of this sweep, then the segment in
+	 * force (each segment a whole number of load periods) */
+	j = floor(t / n->dwell);
+	cyc = floor(j / n->n_caps);
+	r = (int)(j - cyc * n->n_caps);
+	per_seg = n->dwell / n->period;
 	memset(c, 0, sizeof(*c));
-	cum_axpy(c, cyc, &n->per);
-	cum_axpy(c, 1.0, &n->pre[k]);
-	phase_power(n, &n->ph[k], &w);
-	cum_axpy(c, r - n->t0[k], &w);
+	for (k = 0; k < n->n_caps; k++)
+		cum_axpy(c, per_seg * (cyc + (k < r ? 1 : 0)), &n->cper[k]);
+	cum_at_cap(n, r, 0, t, &a);
+	cum_axpy(c, 1.0, &a);
+	cum_at_cap(n, r, 0, j * n->dwell, &a);
+	cum_axpy(c, -1.0, &a);
 }
 
 void
@@ -402,8 +541,25 @@ sim_node_inst(const struct sim_node *n, double t, struct sim_cum *p)
 {
 	double x = t + n->shift;
 	double r = x - floor(x / n->period) * n->period;
+	int c = n->n_caps > 0 ? (int)fmod(floor(t / n->dwell), n->n_caps) : -1;
 
-	phase_power(n, &n->ph[phase_at(n, r)], p);
+	phase_power(n, &n->ph[phase_at(n, r)], c < 0 ? 0 : n->caps[c],
+	    t >= n->move_t, p);
+}
+
+int
+sim_cap_index(const struct sim_opts *o, double t)
+{
+	return o->n_caps > 0 ? (int)fmod(floor(t / o->cap_dwell), o->n_caps) :
+	    -1;
+}
+
+double
+sim_cap_at(const struct sim_opts *o, double t)
+{
+	int c = sim_cap_index(o, t);
+
+	return c < 0 ? SIM_GPU_MAX_W : o->caps[c];
 }
 
 /* Hourly outdoor temperature: a daily swing plus weather noise. */

@@ -40,6 +40,26 @@
 #define SIM_SHARE_A	0.7
 #define SIM_SHARED_A_GPUS	4	/* engine0: GPUs 0..3 */
 #define SIM_IDLE_GPU	(SIM_GPUS - 1)
+/*
+ * --pod-move T (with --shared): at T engine0's pod on GPU SIM_MOVE_FROM
+ * moves to the idle GPU SIM_IDLE_GPU: from T that GPU serves SIM_MODEL_A
+ * (namespace SIM_NS_A in dcgm's labels) and SIM_MOVE_FROM idles.  Energy
+ * stays exact (the integral to T, then the moved layout's).
+ */
+#define SIM_MOVE_FROM	3
+
+/*
+ * --cap-sweep LO:HI:STEP: the GPUs' power limit steps through LO, LO+STEP,
+ * .. HI, each held --cap-dwell seconds (segments start at whole multiples
+ * of the dwell since the epoch, every node together), cycling.  Under a
+ * limit L below the phase's uncapped GPU power g0, the dynamic part of the
+ * power is cut to f = (L - idle) / (g0 - idle), tokens flow at f^SIM_CAP_EXP
+ * of their rate (clocks fall, the work per clock does not), and the host's
+ * fans follow the GPUs (load u f).  The dwell must be a whole number of
+ * every node's load period, so each segment's energy is exact.
+ */
+#define SIM_CAPS_MAX	16
+#define SIM_CAP_EXP	0.5
 
 enum sim_profile { SP_SEED, SP_BURSTY, SP_STEADY, SP_IDLE, SP_N, SP_MIX };
 enum sim_shape { SS_JOULES, SS_KWH, SS_WATTS, SS_LEGACY, SS_N, SS_MIX };
@@ -75,6 +95,18 @@ struct sim_node {
 	struct sim_cum	 per;		/* integral over one period */
 	double		 reset;		/* counters' reset epoch (s) */
 	int		 shared;	/* two models, an idle GPU (--shared) */
+	/* --cap-sweep: the schedule (borrowed from the fleet's options) and
+	 * per limit the integral over one period and the prefix sums */
+	const double	*caps;
+	int		 n_caps;
+	double		 dwell;
+	struct sim_cum	*cper;		/* n_caps */
+	struct sim_cum	*cpre;		/* n_caps x n_ph */
+	/* --pod-move: from move_t (INFINITY: never) the moved layout, its
+	 * integral over one period and prefix sums */
+	double		 move_t;
+	struct sim_cum	 mper;
+	struct sim_cum	*mpre;		/* n_ph, or NULL */
 };
 
 struct sim_opts {
@@ -83,6 +115,10 @@ struct sim_opts {
 	int		 profile;	/* enum sim_profile, SP_MIX default */
 	int		 shape;		/* enum sim_shape, SS_MIX default */
 	int		 shared;	/* the last nodes shared by two models */
+	int		 n_caps;	/* --cap-sweep: 0 none */
+	double		 caps[SIM_CAPS_MAX];	/* W per GPU, ascending */
+	double		 cap_dwell;	/* s each limit is held */
+	double		 pod_move;	/* --pod-move T; NAN none */
 };
 
 struct sim_fleet {
@@ -135,8 +171,15 @@ double		 sim_pdu_energy(const struct sim_fleet *f, int pdu, double a,
 /* Outlet energy of node n on pdu (0 if not fed by it). */
 double		 sim_outlet_share(const struct sim_node *n, int pdu);
 
-/* The model of GPU g of node n (-1: idle): 0 SIM_MODEL_A, 1 SIM_MODEL_B. */
+/* The GPU power limit in force at t (W per GPU; SIM_GPU_MAX_W without a
+ * sweep), and its index in o->caps (-1 without). */
+double		 sim_cap_at(const struct sim_opts *o, double t);
+int		 sim_cap_index(const struct sim_opts *o, double t);
+
+/* The model of GPU g of node n (-1: idle): 0 SIM_MODEL_A, 1 SIM_MODEL_B;
+ * before any --pod-move, and at t. */
 int		 sim_gpu_model(const struct sim_node *n, int g);
+int		 sim_gpu_model_at(const struct sim_node *n, int g, double t);
 
 const char	*sim_profile_name(int p);
 int		 sim_profile_parse(const char *s);	/* -1 unknown */

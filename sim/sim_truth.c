@@ -206,6 +206,8 @@ truth_json(const struct sim_fleet *f, double a, double b)
 	json_object_object_add(o, "wall_gpu_curve", curve_json());
 	if (f->o.shared > 0)
 		json_object_object_add(o, "models", sim_truth_models(f, a, b));
+	if (f->o.n_caps > 0)
+		json_object_object_add(o, "power_cap", sim_truth_caps(f, a, b));
 	return o;
 }
 

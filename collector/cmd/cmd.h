@@ -21,6 +21,7 @@ int	 cmd_report(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_curve(int argc, char **argv);		/* report_cmd.c */
 int	 cmd_graph(int argc, char **argv);		/* graph_cmd.c */
 int	 cmd_calibrate(int argc, char **argv);	/* drift_cmd.c, also drift */
+int	 cmd_advise(int argc, char **argv);		/* advise_cmd.c */
 
 /* help.c: every command's synopsis to f; one command's synopsis, with
  * every option when full, to f (0, or -1 when there is no such command). */

@@ -117,6 +117,24 @@ static const struct help helps[] = {
 	    "  -c, --config FILE    the configuration (drift: block)\n"
 	    "  --from T, --to T     the period\n"
 	    "  --format F           text (default) or json\n", true },
+	{ "advise", "advise -c FILE --class C --from T --to T [--slo SPEC] "
+	    "[options]",
+	    "The power-cap curve of a node class (J/token at the wall and the\n"
+	    "facility, throughput and SLO attainment per GPU power limit seen)\n"
+	    "and the limit that minimises facility J/token while meeting the\n"
+	    "SLO, with its uncertainty (docs/advise.md).\n"
+	    "  -c, --config FILE    the configuration\n"
+	    "  --class C            the node class\n"
+	    "  --from T, --to T     the period\n"
+	    "  --slo SPEC           ttft_ms=N,tpot_ms=N,target=SHARE (any of them;\n"
+	    "                       default report.slo, target 0.99); needs\n"
+	    "                       --requests\n"
+	    "  --requests LOG       the request log (JSON lines) for attainment\n"
+	    "  --window DURATION    the length of each window (default 5m)\n"
+	    "  --format F           text (default) or json\n"
+	    "  --plot FILE.svg      also the curve as SVG\n"
+	    "Exits 1 when it refuses to advise (too few power limits, none\n"
+	    "meeting the SLO).\n", true },
 	{ "version", "version", "Prints the version.\n", false },
 	{ "help", "help [COMMAND]",
 	    "Lists the commands, or the usage of one (as COMMAND --help).\n",

@@ -25,6 +25,7 @@ static const struct {
 	{ "ledger", cmd_ledger },
 	{ "calibrate", cmd_calibrate },
 	{ "drift", cmd_calibrate },
+	{ "advise", cmd_advise },
 };
 
 static bool

@@ -105,6 +105,19 @@ before_data(const struct run *u, struct wp_err *err)
 	    "over it; start the window at or after %s", a, b, b);
 }
 
+/* Whether a tenant is given by namespace: GPUs then split by who held
+ * them (their readings' namespace labels). */
+static bool
+tenants_by_namespace(const struct wp_conf *c)
+{
+	size_t t;
+
+	for (t = 0; t < c->report.n_tenants; t++)
+		if (c->report.tenants[t].n_namespaces > 0)
+			return true;
+	return false;
+}
+
 /* Everything up to the model: the request log, the windows, the journal,
  * the site's files.  0, or -1 with err. */
 static int
@@ -127,7 +140,8 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	    c->interval, &u->w, err) == -1)
 		return -1;
 	u->ld = (struct report_load){ .c = c, .p = &u->plan,
-	    .selected = u->selected, .cancel = q->cancel };
+	    .selected = u->selected, .cancel = q->cancel,
+	    .holders = !req.curve && tenants_by_namespace(c) };
 	if (report_load_scan(&u->ld, err) == -1)
 		return -1;
 	if (q->refuse_before_data && before_data(u, err) == -1)

@@ -263,6 +263,9 @@ ser_setup(struct report_load *l, struct report_series *s, const char *target,
 	s->gres = smp->kind == WP_GAUGE && smp->resolution > 0 ?
 	    smp->resolution : 0;
 	snprintf(s->labels, sizeof(s->labels), "%s", smp->labels);
+	if (l->holders && s->role == RR_GPU_IB && s->kind == WP_COUNTER &&
+	    (s->holds = calloc(1, sizeof(*s->holds))) == NULL)
+		return -1;
 	if (hourly_role(s->role) && !p->curve)
 		io.bin_len[0] = REPORT_HOUR;
 	if (curve_role(s->role) && p->step > 0)
@@ -358,8 +361,31 @@ ser_free(struct report_series *s, int runs)
 		integ_fini(&s->run[i]);
 	free(s->run);
 	free(s->run_e);
+	free(s->holds);
 	free(s->key);
 	free(s);
+}
+
+/* Widens a limit series' range of readings to [lo, hi]. */
+static void
+lim_range(struct report_series *s, double lo, double hi)
+{
+	if (s->lim_n == 0 || lo < s->lim_min)
+		s->lim_min = lo;
+	if (s->lim_n == 0 || hi > s->lim_max)
+		s->lim_max = hi;
+}
+
+/* Who holds the GPU of s at this reading (its namespace label). */
+static void
+hold(const struct report_load *l, struct report_series *s, wp_time t,
+    const struct journal_value *v)
+{
+	char ns[ATTR_HOLD_NAME];
+
+	if (sample_get_label(&v->s, "namespace", ns, sizeof(ns)) != 0)
+		ns[0] = '\0';
+	attr_holds_add(s->holds, l->p->from, l->p->to, t, v->cum, ns);
 }
 
 static void
@@ -382,6 +408,7 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 	}
 	if (report_role_is_mean(s->role)) {
 		if (t >= p->from && t <= p->to && v->s.value > 0) {
+			lim_range(s, v->s.value, v->s.value);
 			s->lim_sum += v->s.value;
 			s->lim_n++;
 		}
@@ -396,6 +423,8 @@ feed(struct report_load *l, struct report_series *s, wp_time t,
 			pf |= INTEG_P_HELD;
 	}
 	integ_add(&s->main, t, x, pf);
+	if (s->holds != NULL && !(pf & INTEG_P_HELD))
+		hold(l, s, t, v);
 	if (p->have_idle)
 		integ_add(&s->idle, t, x, pf);
 	for (i = 0; s->run != NULL && i < p->runs; i++)
@@ -520,6 +549,8 @@ sum_fits(struct report_load *l, struct report_series *s,
 
 	if (s->role == RR_NONE)
 		return true;
+	if (s->holds != NULL)		/* who held it: the readings' labels */
+		return false;
 	if (e->kind != s->kind)		/* its readings are skipped */
 		return !(e->flags & JSUM_F_KIND);
 	if (e->flags & JSUM_F_NONFINITE)
@@ -558,7 +589,8 @@ sum_apply(struct report_load *l, struct report_series *s,
 		const struct jsum_span *sp = &e->span[k];
 
 		if (report_role_is_mean(s->role)) {
-			if (sp->t0 >= p->from && sp->t1 <= p->to) {
+			if (sp->t0 >= p->from && sp->t1 <= p->to && sp->n > 0) {
+				lim_range(s, sp->vmin, sp->vmax);
 				s->lim_sum += sp->vsum;
 				s->lim_n += sp->n;
 			}

@@ -31,6 +31,11 @@ struct report_load {
 	const atomic_bool *cancel;	/* stops the scan when set, or NULL */
 	bool		 inlets;	/* PDU inlet energy as RR_INLET (idx:
 					   the PDU's index), for drift_load */
+	bool		 holders;	/* track who held each in-band GPU
+					   (its namespace label, attr_holds)
+					   over the main window; their
+					   segments are then read raw, as a
+					   summary keeps one reading's labels */
 	/* results: */
 	struct report_series **v;	/* the series in table order */
 	size_t		 n;

@@ -297,6 +297,42 @@ pod_labels(struct gpu_reading *g, const struct prom_sample *s)
 			snprintf(dst[i], sizeof(g->pod), "%s", v);
 }
 
+/* MIG: the row's GPU instance (GPU_I_ID, GPU_I_PROFILE) and its pod's
+ * namespace, kept once per instance (a profile or namespace with ',', ':'
+ * or ';' is left out). */
+static void
+mig_instance(struct gpu_reading *g, const struct prom_sample *s)
+{
+	const char *id = prom_label(s, "GPU_I_ID");
+	const char *prof = prom_label(s, "GPU_I_PROFILE");
+	const char *ns = prom_label(s, "namespace");
+	struct gpu_mig *m;
+	char *end;
+	long n;
+	unsigned i;
+
+	if (id == NULL || prof == NULL || *prof == '\0' ||
+	    strpbrk(prof, ",:;=") != NULL)
+		return;
+	n = strtol(id, &end, 10);
+	if (*id == '\0' || *end != '\0' || n < 0 || n > 1000)
+		return;
+	for (i = 0; i < g->n_mig; i++)
+		if (g->mig[i].id == (int)n) {
+			m = &g->mig[i];
+			if (!m->ns[0] && ns != NULL && strpbrk(ns, ",:;=") == NULL)
+				snprintf(m->ns, sizeof(m->ns), "%s", ns);
+			return;
+		}
+	if (g->n_mig >= GPU_MIG_MAX)
+		return;
+	m = &g->mig[g->n_mig++];
+	m->id = (int)n;
+	snprintf(m->profile, sizeof(m->profile), "%s", prof);
+	snprintf(m->ns, sizeof(m->ns), "%s", ns != NULL &&
+	    strpbrk(ns, ",:;=") == NULL ? ns : "");
+}
+
 static int
 on_sample(void *arg, const struct prom_sample *s, struct wp_err *err)
 {
@@ -327,6 +363,7 @@ on_sample(void *arg, const struct prom_sample *s, struct wp_err *err)
 	if ((g = gpu_slot(c, s, i, err)) == NULL)
 		return -1;
 	pod_labels(g, s);
+	mig_instance(g, s);
 	if (f->prio > g->prio[f->what])
 		return 0;
 	if (f->prio == g->prio[f->what] && f->what != F_ENERGY) {

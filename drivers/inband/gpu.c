@@ -18,17 +18,40 @@ gpu_is_superchip(const char *model)
 	return false;
 }
 
+/* MIG: "profile:namespace,..." of r's instances into buf ("" none). */
+static void
+mig_label(const struct gpu_reading *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned i;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->n_mig; i++) {
+		n = snprintf(buf + used, len - used, "%s%s:%s", i ? "," : "",
+		    r->mig[i].profile, r->mig[i].ns);
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[used] = '\0';	/* what fits, whole instances */
+			return;
+		}
+		used += (size_t)n;
+	}
+}
+
 /* Labels in order of importance; what does not fit is left out. */
 static void
 add_labels(struct wp_sample *s, const struct gpu_reading *r,
     const char *source, int field_id)
 {
-	char field[16];
+	char field[16], mig[96];
 
 	if (r->uuid[0])
 		sample_add_label(s, "uuid", r->uuid);
 	if (r->model[0])
 		sample_add_label(s, "model", r->model);
+	mig_label(r, mig, sizeof(mig));
+	if (mig[0])	/* the report splits the GPU by it */
+		sample_add_label(s, "mig", mig);
 	if (strcmp(source, "dcgm") == 0 && field_id > 0) {
 		snprintf(field, sizeof(field), "%d", field_id);
 		sample_add_label(s, "dcgm_field", field);

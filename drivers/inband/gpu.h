@@ -15,6 +15,8 @@
 
 #include "../../collector/lib/sample.h"
 
+#define GPU_MIG_MAX	8	/* GPU instances kept per GPU */
+
 struct gpu_reading {
 	int	 index;		/* as the source numbers it (gpu label) */
 	char	 uuid[64];
@@ -26,6 +28,14 @@ struct gpu_reading {
 	double	 collect_s;	/* the source's own refresh interval, 0 none */
 	/* dcgm-exporter with Kubernetes pod mapping: the pod holding it */
 	char	 pod[64], ns[64], container[64];
+	/* MIG: its GPU instances (GPU_I_ID, GPU_I_PROFILE and the namespace
+	 * of each instance's pod, "" none), in the order first seen */
+	struct gpu_mig {
+		int	 id;
+		char	 profile[16];
+		char	 ns[64];
+	} mig[GPU_MIG_MAX];
+	unsigned n_mig;
 	bool	 module;	/* superchip: covers CPU + GPU */
 	bool	 has_energy, has_power, has_limit, has_util, has_clock;
 	double	 energy_j;	/* counter since driver load */

@@ -63,6 +63,7 @@ check_opts report_cmd.c report curve
 check_opts graph_cmd.c graph
 check_opts journal_cmd.c journal
 check_opts drift_cmd.c calibrate drift
+check_opts advise_cmd.c advise
 
 # 2. a fixed history: 2026-11-29T06:00Z .. 08:00Z
 TO=1795939200

@@ -186,6 +186,46 @@ test_mig_rows_counted_once(void **st)
 	assert_true(fabs(res.gpu[1].power_w - 56.121) < 1e-9);
 	assert_int_equal(res.folded, 7);
 	assert_string_equal(res.gpu[0].model, "NVIDIA A30");
+	/* its GPU instances, once each, for the report's MIG split */
+	assert_int_equal(res.gpu[0].n_mig, 4);
+	assert_int_equal(res.gpu[0].mig[0].id, 3);
+	assert_string_equal(res.gpu[0].mig[3].profile, "1g.6gb");
+	assert_string_equal(res.gpu[0].mig[0].ns, "");
+}
+
+/* MIG instances with their pods' namespaces: the energy series carries
+ * them as mig=profile:namespace,... (issue 22). */
+static void
+test_mig_instances_label(void **st)
+{
+	static const char text[] =
+	    "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"
+	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-a\","
+	    "modelName=\"NVIDIA H100 80GB HBM3\",GPU_I_PROFILE=\"3g.40gb\","
+	    "GPU_I_ID=\"1\",namespace=\"search\",pod=\"p1\"} 1000\n"
+	    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-a\","
+	    "modelName=\"NVIDIA H100 80GB HBM3\",GPU_I_PROFILE=\"4g.40gb\","
+	    "GPU_I_ID=\"2\",namespace=\"chat\",pod=\"p2\"} 1000\n"
+	    "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n"
+	    "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-a\","
+	    "GPU_I_PROFILE=\"4g.40gb\",GPU_I_ID=\"2\"} 300\n";
+	struct wp_sample out[GPU_SAMPLES_MAX];
+	struct wp_err err;
+	int n, i;
+	bool seen = false;
+
+	(void)st;
+	assert_int_equal(parse_text(text, NULL, &err), 0);
+	assert_int_equal(res.n, 1);
+	assert_int_equal(res.gpu[0].n_mig, 2);
+	assert_true((n = gpu_samples(&res.gpu[0], "dcgm", out, &err)) > 0);
+	for (i = 0; i < n; i++)
+		if (strcmp(out[i].series, "gpu/0/energy") == 0) {
+			assert_non_null(strstr(out[i].labels,
+			    "mig=3g.40gb:search,4g.40gb:chat"));
+			seen = true;
+		}
+	assert_true(seen);
 }
 
 static void
@@ -358,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_energy_delta_matches_power),
 		cmocka_unit_test(test_rows_from_several_hosts_are_an_error),
 		cmocka_unit_test(test_mig_rows_counted_once),
+		cmocka_unit_test(test_mig_instances_label),
 		cmocka_unit_test(test_pod_labels),
 		cmocka_unit_test(test_blank_sentinels_never_readings),
 		cmocka_unit_test(test_superchip_is_module),

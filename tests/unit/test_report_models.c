@@ -291,6 +291,102 @@ test_tenants(void **st)
 	teardown(&f);
 }
 
+/* The tenants' sums at every boundary equal the fleet's. */
+static void
+assert_tenant_sums(const struct report *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < BND_N; k++) {
+		double sum = 0;
+
+		for (i = 0; i < r->tenants.n; i++)
+			sum += r->tenants.v[i].energy_j[k];
+		assert_near(sum, r->tot[k].energy_j, 1e-12 * r->tot[k].energy_j);
+	}
+}
+
+static struct report_tenant ten_c[1];
+static const char *nc_only[] = { "ns-c" };
+
+/* MIG (issue 22): n1's idle GPU 3 (30 J) split into a 3g.40gb instance
+ * whose pod is in ns-c and a 2g.20gb one without a pod: ns-c gets 3/7 of
+ * it, the 2 slices of the instance without a pod and the 2 no instance
+ * holds go to unallocated; an A30 has 4 slices. */
+static void
+test_tenants_mig(void **st)
+{
+	const struct report_model *c, *u;
+	struct fx f;
+
+	(void)st;
+	setup(&f, true);
+	ten_c[0] = (struct report_tenant){ .name = "team-c",
+	    .namespaces = nc_only, .n_namespaces = 1 };
+	f.set.tenants = ten_c;
+	f.set.n_tenants = 1;
+	snprintf(f.s[3]->labels, sizeof(f.s[3]->labels),
+	    "uuid=GPU-3;model=NVIDIA H100 80GB HBM3;mig=3g.40gb:ns-c,"
+	    "2g.20gb:;namespace=ns-c");
+	assert_int_equal(report_models_build(&f.in, f.sel, &f.r), 0);
+	c = &f.r.tenants.v[0];
+	u = &f.r.tenants.v[1];
+	assert_string_equal(c->name, "team-c");
+	assert_near(c->energy_j[BND_GPU], 30 * 3 / 7.0, 1e-12);
+	assert_near(c->energy_j[BND_WALL], 30 * 3 / 7.0 * (1 + 220 / 380.0),
+	    1e-9);
+	assert_near(u->energy_j[BND_GPU], f.r.tot[BND_GPU].energy_j -
+	    30 * 3 / 7.0, 1e-9);
+	assert_tenant_sums(&f.r);
+	report_models_free(&f.r.tenants);
+	report_models_free(&f.r.models);
+	memset(&f.r.tenants, 0, sizeof(f.r.tenants));
+	memset(&f.r.models, 0, sizeof(f.r.models));
+	/* the same layout on an A30: 3 of 4 slices (no other instance fits
+	 * the rest but the 2g: 5 slices seen, so 3/5) */
+	snprintf(f.s[3]->labels, sizeof(f.s[3]->labels),
+	    "model=NVIDIA A30;mig=3g.40gb:ns-c,2g.20gb:");
+	assert_int_equal(report_models_build(&f.in, f.sel, &f.r), 0);
+	assert_near(f.r.tenants.v[0].energy_j[BND_GPU], 30 * 3 / 5.0, 1e-12);
+	assert_tenant_sums(&f.r);
+	report_models_free(&f.r.tenants);
+	teardown(&f);
+}
+
+/* A pod that moved: n1's GPU 2 (50 J) held by ns-c for 60 % of the
+ * energy the loader saw, then by a pod without a namespace: ns-c gets
+ * 60 % of it (and of its share of the overheads), the rest unallocated. */
+static void
+test_tenants_pod_move(void **st)
+{
+	struct attr_holds h = { 0 };
+	const struct report_model *c;
+	struct fx f;
+
+	(void)st;
+	setup(&f, true);
+	ten_c[0] = (struct report_tenant){ .name = "team-c",
+	    .namespaces = nc_only, .n_namespaces = 1 };
+	f.set.tenants = ten_c;
+	f.set.n_tenants = 1;
+	attr_holds_add(&h, 0, 100, 0, 0, "ns-c");
+	attr_holds_add(&h, 0, 100, 50, 60, "ns-c");
+	attr_holds_add(&h, 0, 100, 100, 100, "");
+	/* 0..50: 60 J ns-c; 50..100: 40 J split (a move in it) */
+	assert_int_equal(h.n, 2);
+	f.s[2]->holds = &h;
+	snprintf(f.s[2]->labels, sizeof(f.s[2]->labels), "namespace=ns-c");
+	assert_int_equal(report_models_build(&f.in, f.sel, &f.r), 0);
+	c = &f.r.tenants.v[0];
+	assert_near(c->energy_j[BND_GPU], 50 * 0.8, 1e-12);
+	assert_near(c->energy_j[BND_WALL], 50 * 0.8 * (1 + 220 / 380.0), 1e-9);
+	assert_tenant_sums(&f.r);
+	f.s[2]->holds = NULL;
+	report_models_free(&f.r.tenants);
+	teardown(&f);
+}
+
 int
 main(void)
 {
@@ -298,6 +394,8 @@ main(void)
 		cmocka_unit_test(test_mapped),
 		cmocka_unit_test(test_unmapped_and_unknown),
 		cmocka_unit_test(test_tenants),
+		cmocka_unit_test(test_tenants_mig),
+		cmocka_unit_test(test_tenants_pod_move),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
