@@ -41,6 +41,10 @@ struct journal_opts {
 					   segment there; NULL: none */
 	wp_time		 ledger_slot;	/* 0: 1 h */
 	wp_time		 ledger_retention;	/* 0: 10 years */
+	int		 compress;	/* 0: zstd at segment close (jzst.c);
+					   < 0: closed segments stay plain */
+	int		 record_version;	/* 0: the current (2);
+					   1: the old encoding (tests) */
 };
 
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */

@@ -196,6 +196,12 @@ frames(const unsigned char *b, long len, long off[], int max)
 }
 
 static const struct journal_opts opts60 = { .segment_len = 60 * WP_SEC };
+/* closed segments left plain: tests that edit record frames */
+static const struct journal_opts opts60p = { .segment_len = 60 * WP_SEC,
+    .compress = -1 };
+/* the version-1 record encoding: old journals */
+static const struct journal_opts opts60v1 = { .segment_len = 60 * WP_SEC,
+    .compress = -1, .record_version = 1 };
 
 static void
 test_roundtrip_every_field(void **state)
@@ -346,7 +352,7 @@ test_labels_written_as_edits(void **state)
 	make_edit_record(&r, v);
 	for (k = 0; k < N_EDIT; k++)
 		labels_total += strlen(v[k].s.labels);
-	assert_non_null(j = journal_open(f->dir, &opts60, &err));
+	assert_non_null(j = journal_open(f->dir, &opts60v1, &err));
 	assert_int_equal(journal_append(j, &r, &err), 0);
 	journal_close(j);
 	assert_int_equal(journal_scan(f->dir, 0, 0, edit_cmp_cb, &c, &err), 0);
@@ -435,7 +441,7 @@ test_verify_detects_edited_byte(void **state)
 	unsigned char *b;
 	long len, off[64];
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 1, p, sizeof(p));
 	b = slurp(p, &len);
 	assert_int_equal(frames(b, len, off, 63), 6);
@@ -476,7 +482,7 @@ test_verify_detects_deleted_record(void **state)
 	unsigned char *b;
 	long len, off[64], rl;
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -491,7 +497,7 @@ test_verify_detects_deleted_record(void **state)
 	teardown(state);
 	setup(state);
 	f = *state;
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -509,7 +515,7 @@ test_verify_detects_reordered_records(void **state)
 	unsigned char *b, *c;
 	long len, off[64], l1, l2;
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 1, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -720,7 +726,7 @@ test_scan_rejects_corrupt_segment(void **state)
 	unsigned char *b;
 	long len, off[64];
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 12);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 12);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
