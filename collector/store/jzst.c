@@ -22,7 +22,7 @@
 
 #include "jseg.h"
 
-#define ZLEVEL		6	/* docs/benchmarks.md: size and CPU */
+#define ZLEVEL		3	/* docs/benchmarks.md: size and CPU */
 #define ZBUF		(128u << 10)
 
 /* ---- reading ---- */

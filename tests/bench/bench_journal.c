@@ -15,6 +15,7 @@
  *        vendor, sysDescr), plus the inlet's two
  *   gpu  a GPU node's NVML target: 8 GPUs x (energy counter mJ, power,
  *        power limit) with the GPU's uuid label
+ *   eng  an inference engine's token counters (output, input)
  * Each: HOURS hours at 10 s (hourly segments), fsync none; bytes are the
  * .wpj files (segments) and, apart, the .wps (summaries), per poll.
  *
@@ -36,8 +37,9 @@
 #define STEP	(10 * WP_SEC)
 #define MAXV	98
 
-enum shape { BMC, PDU, GPU, NSHAPES };
-static const char *const shape_name[] = { "bmc", "pdu", "gpu" };
+enum shape { BMC, PDU, GPU, ENGINE, NSHAPES };
+static const char *const shape_name[] = { "bmc", "pdu", "gpu", "eng" };
+static const int shape_values[] = { 2, 98, 24, 2 };
 
 struct gen {
 	uint64_t	 rng;
@@ -129,6 +131,27 @@ make_poll(struct gen *g, enum shape s, int i, wp_time t)
 		gauge(g, 97, "inlet/1/power", WP_B_PDU, p, 1, t);
 		return 98;
 	}
+	if (s == ENGINE) {
+		for (k = 0; k < 2; k++) {
+			struct journal_value *v = &g->v[k];
+			double d = (double)(long long)(urand(g) * 3000 *
+			    (k ? 2 : 1));
+
+			sample_init(&v->s, k ? "tokens/input" : "tokens/output",
+			    WP_B_NONE, WP_Q_TOKENS, WP_COUNTER);
+			g->raw[k] += d;
+			v->s.value = v->s.raw_value = g->raw[k];
+			sample_set_unit(&v->s, "tokens");
+			v->s.resolution = 1;
+			v->s.t_real = t;
+			sample_add_label(&v->s, "direction", k ? "input" :
+			    "output");
+			v->delta = d;
+			g->cum[k] += d;
+			v->cum = g->cum[k];
+		}
+		return 2;
+	}
 	for (k = 0; k < 8; k++) {
 		p = (i / 30 + k) % 3 ? 650 + 50 * urand(g) : 90 + 5 * urand(g);
 		snprintf(lab, sizeof(lab), "uuid=GPU-%08x-94f7-%04x-4000-"
@@ -210,7 +233,8 @@ run(enum shape s, int version, int compress, int polls, double *seg_b,
 		    .t_mono = t - T0 + 1000 * WP_SEC,
 		    .duration = (wp_time)(30e6 + urand(&g) * 20e6),
 		    .target = s == BMC ? "gpu-001/bmc" : s == PDU ?
-		    "pdu-r1-a" : "gpu-001/gpu", .error = "",
+		    "pdu-r1-a" : s == GPU ? "gpu-001/gpu" : "gpu-001/engine0",
+		    .error = "",
 		    .v = g.v };
 		r.n = make_poll(&g, s, i, t);
 		for (size_t k = 0; k < r.n; k++)
@@ -253,7 +277,7 @@ main(int argc, char **argv)
 			return 1;
 		}
 		printf("%-4s %7d %10.0f %10.0f %10.1f %9.1f | %18.1f %6.1f "
-		    "%6.1f\n", shape_name[s], s == BMC ? 2 : s == PDU ? 98 : 24,
+		    "%6.1f\n", shape_name[s], shape_values[s],
 		    b1, b2, bz, sum, c1, c2, cz);
 	}
 	return 0;
