@@ -29,7 +29,7 @@ enum journal_fsync { JOURNAL_FSYNC_POLL, JOURNAL_FSYNC_SEGMENT,
     JOURNAL_FSYNC_NONE };
 
 struct journal_opts {
-	wp_time		 retention;	/* 0: 14 days */
+	wp_time		 retention;	/* 0: 90 days */
 	int		 fsync;		/* enum journal_fsync */
 	wp_time		 segment_len;	/* 0: 1 h (tests use less) */
 	wp_time		 summary_slot;	/* summary span length (jsum.h);

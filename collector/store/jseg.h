@@ -33,7 +33,7 @@
 #define TARGET_MAX	255
 #define ERROR_MAX	1023
 #define NAME_MAX_WPJ	32
-#define DEFAULT_RETENTION (14LL * 86400 * WP_SEC)
+#define DEFAULT_RETENTION (90LL * 86400 * WP_SEC)	/* docs/journal.md */
 #define DEFAULT_SEGMENT	(3600LL * WP_SEC)
 
 /* Presence bits of a value's optional fields (docs/journal.md). */
