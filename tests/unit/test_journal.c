@@ -856,12 +856,17 @@ test_export_csv_quoting(void **state)
  * With WP_JOURNAL_FIXTURE=DIR, writes a journal of 30 polls (10 s apart,
  * 60 s segments: 5 segments) into DIR and exits; tests/integration/
  * 021-journal-tamper.sh uses it to get a journal without a running
- * collector.
+ * collector.  WP_JOURNAL_FIXTURE_FORMAT: "plain" (closed segments not
+ * compressed: 022) or "v1" (the version-1 records of old journals, plain:
+ * 023); unset: as the collector writes (compressed, version 2).
  */
 static int
 write_fixture(const char *dir)
 {
-	fill(dir, &opts60, T0, 10 * WP_SEC, 0, 30);
+	const char *fmt = getenv("WP_JOURNAL_FIXTURE_FORMAT");
+
+	fill(dir, fmt == NULL ? &opts60 : strcmp(fmt, "v1") == 0 ? &opts60v1 :
+	    &opts60p, T0, 10 * WP_SEC, 0, 30);
 	printf("wrote 30 records from %lld\n", (long long)(T0 / WP_SEC));
 	return 0;
 }
