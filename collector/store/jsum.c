@@ -58,9 +58,9 @@ jsum_free(struct jsum *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; s->arena == NULL && i < s->nt; i++)
+	for (i = 0; i < s->nt; i++)
 		free(s->t[i].name);
-	for (i = 0; s->arena == NULL && i < s->ns; i++) {
+	for (i = 0; i < s->ns; i++) {
 		free(s->s[i].span);
 		free(s->s[i].series);
 		if (!s->s[i].lab_shared)
@@ -68,7 +68,6 @@ jsum_free(struct jsum *s)
 	}
 	free(s->t);
 	free(s->s);
-	free(s->arena);
 	hmap_fini(&s->thash);
 	hmap_fini(&s->shash);
 	free(s);
@@ -435,39 +434,13 @@ dec_span(struct wire_rd *d, struct jsum_span *sp)
 		d->bad = true;
 }
 
-/* n bytes of s's arena (aligned for a span), or NULL (past its end). */
-static void *
-arena_get(struct jsum *s, size_t n)
-{
-	size_t a = _Alignof(struct jsum_span), off = (s->arena_off + a - 1) /
-	    a * a;
-	void *p;
-
-	if (off > s->arena_len || n > s->arena_len - off)
-		return NULL;
-	p = s->arena + off;
-	s->arena_off = off + n;
-	return p;
-}
-
-static char *
-arena_str(struct jsum *s, const char *str)
-{
-	size_t n = strlen(str) + 1;
-	char *p = arena_get(s, n);
-
-	if (p != NULL)
-		memcpy(p, str, n);
-	return p;
-}
-
 static int
-dec_target(struct wire_rd *d, struct jsum *s, struct jsum_target *t)
+dec_target(struct wire_rd *d, struct jsum_target *t)
 {
 	char name[256];
 
 	wire_rd_str(d, 1, name, sizeof(name));
-	if (d->bad || name[0] == '\0' || (t->name = arena_str(s, name)) == NULL)
+	if (d->bad || name[0] == '\0' || (t->name = strdup(name)) == NULL)
 		return -1;
 	t->polls = (uint32_t)wire_rd_le(d, 4);
 	t->failures = (uint32_t)wire_rd_le(d, 4);
@@ -478,7 +451,7 @@ dec_target(struct wire_rd *d, struct jsum *s, struct jsum_target *t)
 }
 
 static int
-dec_series(struct wire_rd *d, struct jsum *s, struct jsum_series *se)
+dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
 	char series[WP_SERIES_MAX], labels[WP_LABEL_MAX];
 	size_t k, n;
@@ -490,15 +463,15 @@ dec_series(struct wire_rd *d, struct jsum *s, struct jsum_series *se)
 	se->kind = (uint8_t)wire_rd_le(d, 1);
 	se->resolution = wire_rd_f64(d);
 	wire_rd_str(d, 1, labels, sizeof(labels));
-	if ((se->series = arena_str(s, series)) == NULL ||
-	    (se->labels = arena_str(s, labels)) == NULL)
+	if ((se->series = strdup(series)) == NULL ||
+	    (se->labels = strdup(labels)) == NULL)
 		return -1;
 	se->flags = (uint32_t)wire_rd_le(d, 4);
 	n = (size_t)wire_rd_le(d, 4);
 	if (d->bad || se->target >= s->nt || (se->flags & ~JSUM_F_ALL) ||
 	    n > (d->len - d->off) / JSUM_SPAN_LEN)
 		return -1;
-	if (n && (se->span = arena_get(s, n * sizeof(*se->span))) == NULL)
+	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
 		return -1;
 	se->n = se->cap = n;
 	for (k = 0; k < n && !d->bad; k++) {
@@ -539,16 +512,11 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 	ns = (size_t)wire_rd_le(&d, 4);
 	if (s->slot <= 0 || nt > len / 30 || ns > len / 20)
 		goto bad;
-	/* one allocation for every string and span: each string is at most
-	   its encoding plus a NUL, a span's encoding at least JSUM_SPAN_LEN */
-	s->arena_len = len + nt + 2 * ns + (len / JSUM_SPAN_LEN + 1) *
-	    (sizeof(struct jsum_span) + _Alignof(struct jsum_span)) + 64;
 	if ((nt && (s->t = calloc(nt, sizeof(*s->t))) == NULL) ||
-	    (ns && (s->s = calloc(ns, sizeof(*s->s))) == NULL) ||
-	    (s->arena = malloc(s->arena_len)) == NULL)
+	    (ns && (s->s = calloc(ns, sizeof(*s->s))) == NULL))
 		goto bad;
 	for (i = 0; i < nt; i++, s->nt++)
-		if (dec_target(&d, s, &s->t[i]) != 0)
+		if (dec_target(&d, &s->t[i]) != 0)
 			goto bad;
 	for (i = 0; i < ns; i++)	/* counted first: freed if it fails */
 		if (++s->ns, dec_series(&d, s, &s->s[i]) != 0)

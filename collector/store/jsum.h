@@ -89,9 +89,6 @@ struct jsum {
 	struct jsum_series *s;
 	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
 	int	 last_t;	/* lookup cache */
-	uint8_t	*arena;		/* decoded: names, labels and spans live
-				   here (one allocation), not apart */
-	size_t	 arena_off, arena_len;
 };
 
 /* New empty summary (slot 0: default).  Caller frees with jsum_free. */
