@@ -1240,7 +1240,7 @@ conf_defaults(struct wp_conf *c)
 	c->backoff_max = 300 * WP_SEC;
 	c->poll_batch = 250 * WP_MS;
 	c->log_level = LOG_LVL_INFO;
-	c->journal_retention = 14 * 86400 * WP_SEC;
+	c->journal_retention = 90 * 86400 * WP_SEC;
 	c->ledger_slot = 3600 * WP_SEC;
 	c->ledger_retention = 3650LL * 86400 * WP_SEC;
 	c->rrd_write_delay = 300 * WP_SEC;

@@ -508,6 +508,44 @@ sum_ser_get(struct report_load *l, const struct jsum *sm,
 	return ser_new(l, s, target, &g, e->series, &smp) == -1 ? NULL : s;
 }
 
+/*
+ * sum_ser_get for series i of a summary, trying first the series at the
+ * same position in the previous one (consecutive blocks list a fleet's
+ * series in the same order): one compare instead of a hash lookup.
+ */
+static struct report_series *
+pos_ser_get(struct report_load *l, const struct jsum *sm, size_t i)
+{
+	const struct jsum_series *e = &sm->s[i];
+	struct report_series *s = i < l->sum_n ? l->sum_ser[i] : NULL;
+	const char *target = sm->t[e->target].name;
+	struct ser_key k = { target, e->series, strlen(target) };
+
+	if (s == NULL || !ser_eq(s, &k))
+		s = sum_ser_get(l, sm, e);
+	if (s != NULL) {
+		l->sum_ser[i] = s;
+		if (i >= l->sum_n)
+			l->sum_n = i + 1;
+	}
+	return s;
+}
+
+/* Room for n positions in l->sum_ser.  0, or -1 out of memory. */
+static int
+pos_reserve(struct report_load *l, size_t n)
+{
+	struct report_series **nv;
+
+	if (n <= l->sum_cap)
+		return 0;
+	if ((nv = reallocarray(l->sum_ser, n, sizeof(*nv))) == NULL)
+		return -1;
+	l->sum_ser = nv;
+	l->sum_cap = n;
+	return 0;
+}
+
 static void
 to_ispan(const struct jsum_series *e, const struct jsum_span *sp,
     struct integ_span *is)
@@ -617,17 +655,10 @@ on_summary(const struct jsum *sm, void *arg)
 
 	if (l->cancel != NULL && atomic_load(l->cancel))
 		return -1;
-	if (sm->ns > l->sum_cap) {
-		struct report_series **nv = reallocarray(l->sum_ser, sm->ns,
-		    sizeof(*nv));
-
-		if (nv == NULL)
-			return l->oom = true, -1;
-		l->sum_ser = nv;
-		l->sum_cap = sm->ns;
-	}
+	if (pos_reserve(l, sm->ns) != 0)
+		return l->oom = true, -1;
 	for (i = 0; i < sm->ns; i++) {
-		if ((l->sum_ser[i] = sum_ser_get(l, sm, &sm->s[i])) == NULL)
+		if (pos_ser_get(l, sm, i) == NULL)
 			return l->oom = true, -1;
 		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
 			return 0;
@@ -677,8 +708,10 @@ on_forced(const struct jsum *sm, void *arg)
 	struct report_series *s;
 	size_t i;
 
+	if (pos_reserve(l, sm->ns) != 0)
+		return l->oom = true, -1;
 	for (i = 0; i < sm->ns; i++) {
-		if ((s = sum_ser_get(l, sm, &sm->s[i])) == NULL)
+		if ((s = pos_ser_get(l, sm, i)) == NULL)
 			return l->oom = true, -1;
 		forced_apply(l, s, &sm->s[i]);
 	}

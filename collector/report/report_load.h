@@ -49,6 +49,8 @@ struct report_load {
 	struct hmap	 ser;		/* by "target|series" */
 	struct report_series **sum_ser;	/* per summary series */
 	size_t		 sum_cap;
+	size_t		 sum_n;		/* sum_ser entries set: the last
+					   block's series, by position */
 	bool		 oom;
 };
 

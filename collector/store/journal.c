@@ -51,6 +51,7 @@ struct journal {
 	struct jsum	*sum;		/* summary of the open segment, or NULL */
 	struct ledger	*ledger;	/* the ledger's writer, or NULL */
 	struct jsum	*lsum;		/* the open segment at the ledger slot */
+	struct jctx	 ctx;		/* the open segment's record context */
 };
 
 static int
@@ -254,6 +255,25 @@ ledger_resume(struct journal *j)
 		    n);
 }
 
+/* Compresses closed segment e (jzst.c) unless the options say not; a
+ * failure leaves it plain (readers take both). */
+static void
+pack_segment(struct journal *j, const struct mentry *e)
+{
+	struct wp_err err;
+	int rc;
+
+	if (j->o.compress < 0)
+		return;
+	rc = jzst_pack(j->dir, e->name, e->count, e->fin,
+	    j->o.fsync != JOURNAL_FSYNC_NONE, &err);
+	if (rc < 0)
+		log_warnx("%s; the segment stays plain", err.msg);
+	else if (rc > 0)
+		log_warnx("journal: segment %s does not match its chain; left "
+		    "plain (run wattpath journal verify)", e->name);
+}
+
 static int
 close_segment(struct journal *j, struct wp_err *err)
 {
@@ -274,6 +294,7 @@ close_segment(struct journal *j, struct wp_err *err)
 	e->state = M_CLOSED;
 	write_summary(j, e->name);
 	write_ledger(j, e);
+	pack_segment(j, e);
 	return 0;
 }
 
@@ -367,6 +388,7 @@ open_segment(struct journal *j, wp_time t, struct wp_err *err)
 	j->seg_len = len;
 	j->seg_count = 0;
 	j->seg_off = SEG_HDR_LEN;
+	jctx_reset(&j->ctx, start);
 	summary_start(j, start, len, e.in);
 	return 0;
 }
@@ -422,6 +444,10 @@ resume_segment(struct journal *j, struct mentry *e, struct wp_err *err)
 		    "record %" PRIu64, e->name, sr.count);
 	j->seg_off = sr.good_end;
 	lseek(j->fd, j->seg_off, SEEK_SET);
+	/* appending goes on against what the reader has seen */
+	jctx_fini(&j->ctx);
+	j->ctx = sr.ctx;
+	jctx_init(&sr.ctx, 0);
 	jseg_rd_fini(&sr);
 	return 0;
 }
@@ -572,7 +598,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 {
 	uint8_t h[HASH_LEN];
 
-	if (jseg_encode_record(&j->b, r, err) != 0)
+	if (jseg_check_record(r, err) != 0)
 		return -1;
 	if (j->fd >= 0 && r->t_real >= j->seg_start + j->seg_len &&
 	    close_segment(j, err) != 0)
@@ -582,6 +608,9 @@ journal_append(struct journal *j, const struct journal_record *r,
 			return -1;
 		expire(j, r->t_real);
 	}
+	if ((j->o.record_version == 1 ? jseg_encode_record(&j->b, r, err) :
+	    jctx_encode(&j->ctx, &j->b, r, err)) != 0)
+		return -1;
 	if (jseg_chain_hash(j->md, j->h, j->b.p, j->b.len, h) != 0)
 		return err_set(err, WP_E_INTERNAL, "journal: SHA-256 failed");
 	wire_put(&j->b, h, HASH_LEN);
@@ -610,6 +639,14 @@ journal_append(struct journal *j, const struct journal_record *r,
 	memcpy(j->h, h, HASH_LEN);
 	j->seg_count++;
 	j->seg_off += (off_t)j->b.len;
+	if (jctx_commit(&j->ctx, r) != 0) {
+		/* the next record cannot be encoded against this one: start
+		 * a new segment (with a new context) for it */
+		log_warnx("journal: out of memory; closing segment %s",
+		    j->seg_name);
+		if (close_segment(j, err) != 0)
+			return -1;
+	}
 	summary_add(j, r);
 	return 0;
 }
@@ -647,6 +684,7 @@ journal_close(struct journal *j)
 	jsum_free(j->sum);
 	jsum_free(j->lsum);
 	ledger_close(j->ledger);
+	jctx_fini(&j->ctx);
 	EVP_MD_CTX_free(j->md);
 	free(j->b.p);
 	free(j->dir);

@@ -29,7 +29,7 @@ enum journal_fsync { JOURNAL_FSYNC_POLL, JOURNAL_FSYNC_SEGMENT,
     JOURNAL_FSYNC_NONE };
 
 struct journal_opts {
-	wp_time		 retention;	/* 0: 14 days */
+	wp_time		 retention;	/* 0: 90 days */
 	int		 fsync;		/* enum journal_fsync */
 	wp_time		 segment_len;	/* 0: 1 h (tests use less) */
 	wp_time		 summary_slot;	/* summary span length (jsum.h);
@@ -41,6 +41,10 @@ struct journal_opts {
 					   segment there; NULL: none */
 	wp_time		 ledger_slot;	/* 0: 1 h */
 	wp_time		 ledger_retention;	/* 0: 10 years */
+	int		 compress;	/* 0: zstd at segment close (jzst.c);
+					   < 0: closed segments stay plain */
+	int		 record_version;	/* 0: the current (2);
+					   1: the old encoding (tests) */
 };
 
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */

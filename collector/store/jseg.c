@@ -64,8 +64,8 @@ labels_common(const char *a, const char *b, size_t *pre, size_t *suf)
  * True if b is worth writing as an edit of a (saves more than it costs),
  * with the edit's prefix and suffix lengths in *pre and *suf.
  */
-static bool
-labels_as_edit(const char *a, const char *b, size_t *pre, size_t *suf)
+bool
+jseg_labels_as_edit(const char *a, const char *b, size_t *pre, size_t *suf)
 {
 	if (a == NULL || b[0] == '\0')
 		return false;
@@ -74,8 +74,8 @@ labels_as_edit(const char *a, const char *b, size_t *pre, size_t *suf)
 }
 
 /* edit: the labels go in as an edit of the previous value's. */
-static uint16_t
-value_present(const struct journal_record *r, const struct journal_value *v,
+uint16_t
+jseg_value_present(const struct journal_record *r, const struct journal_value *v,
     bool edit)
 {
 	const struct wp_sample *s = &v->s;
@@ -114,8 +114,8 @@ value_present(const struct journal_record *r, const struct journal_value *v,
 
 /* Writes labels b as the lengths of the prefix and suffix it shares with
  * the previous value's (labels_common) plus the middle. */
-static void
-put_labels_edit(struct wire_buf *w, const char *b, size_t pre, size_t suf)
+void
+jseg_put_labels_edit(struct wire_buf *w, const char *b, size_t pre, size_t suf)
 {
 	size_t lb = strlen(b);
 
@@ -132,8 +132,8 @@ encode_value(struct wire_buf *b, const struct journal_record *r,
 {
 	const struct wp_sample *s = &v->s;
 	size_t pre = 0, suf = 0;
-	uint16_t p = value_present(r, v,
-	    labels_as_edit(prev_labels, s->labels, &pre, &suf));
+	uint16_t p = jseg_value_present(r, v,
+	    jseg_labels_as_edit(prev_labels, s->labels, &pre, &suf));
 
 	wire_put_str(b, s->series, WP_SERIES_MAX - 1, 1);
 	wire_put_le(b, s->boundary, 1);
@@ -163,7 +163,7 @@ encode_value(struct wire_buf *b, const struct journal_record *r,
 	if (p & P_LABELS)
 		wire_put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
 	if (p & P_LABELS_PREV)
-		put_labels_edit(b, s->labels, pre, suf);
+		jseg_put_labels_edit(b, s->labels, pre, suf);
 	if (p & P_DELTA)
 		wire_put_f64(b, v->delta);
 	if (p & P_CUM)
@@ -172,16 +172,11 @@ encode_value(struct wire_buf *b, const struct journal_record *r,
 		wire_put_le(b, v->ctr_flags, 4);
 }
 
-/* Encodes the frame header and body (no hash) into b. */
 int
-jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
-    struct wp_err *err)
+jseg_check_record(const struct journal_record *r, struct wp_err *err)
 {
-	size_t i, tl;
+	size_t tl = r->target ? strlen(r->target) : 0;
 
-	b->len = 0;
-	b->oom = false;
-	tl = r->target ? strlen(r->target) : 0;
 	if (tl == 0 || tl > TARGET_MAX)
 		return err_set(err, WP_E_INTERNAL,
 		    "journal: target name empty or over %d bytes", TARGET_MAX);
@@ -189,6 +184,20 @@ jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
 		return err_set(err, WP_E_INTERNAL,
 		    "journal: %zu values in one record (max %d)", r->n,
 		    VALUES_MAX);
+	return 0;
+}
+
+/* Encodes the frame header and body (no hash) into b. */
+int
+jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
+    struct wp_err *err)
+{
+	size_t i;
+
+	if (jseg_check_record(r, err) != 0)
+		return -1;
+	b->len = 0;
+	b->oom = false;
 	wire_put_le(b, 'W', 1);
 	wire_put_le(b, 'J', 1);
 	wire_put_le(b, FRAME_VERSION, 1);
@@ -213,8 +222,8 @@ jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
 }
 
 /* Reads labels written by put_labels_edit against prev into out. */
-static void
-rd_labels_edit(struct wire_rd *d, const char *prev, char out[WP_LABEL_MAX])
+void
+jseg_rd_labels_edit(struct wire_rd *d, const char *prev, char out[WP_LABEL_MAX])
 {
 	size_t lp = strlen(prev), pre, suf, mid;
 
@@ -267,7 +276,7 @@ decode_value(struct wire_rd *d, const struct journal_record *r,
 	if (p & P_LABELS)
 		wire_rd_str(d, 1, s->labels, sizeof(s->labels));
 	if ((p & P_LABELS_PREV) && !d->bad)
-		rd_labels_edit(d, prev_labels, s->labels);
+		jseg_rd_labels_edit(d, prev_labels, s->labels);
 	v->delta = (p & P_DELTA) ? wire_rd_f64(d) : 0;
 	v->cum = (p & P_CUM) ? wire_rd_f64(d) : 0;
 	v->ctr_flags = (p & P_CTR_FLAGS) ? (uint32_t)wire_rd_le(d, 4) : 0;
@@ -449,8 +458,9 @@ static void
 seg_rd_close(struct seg_rd *sr)
 {
 	if (sr->f)
-		fclose(sr->f);
+		fclose(sr->f);	/* a compressed one frees its state */
 	sr->f = NULL;
+	sr->z = NULL;
 }
 
 void
@@ -459,6 +469,7 @@ jseg_rd_fini(struct seg_rd *sr)
 	seg_rd_close(sr);
 	free(sr->body);
 	free(sr->v);
+	jctx_fini(&sr->ctx);
 	EVP_MD_CTX_free(sr->md);
 	memset(sr, 0, sizeof(*sr));
 }
@@ -469,7 +480,23 @@ jseg_rd_init(struct seg_rd *sr, struct wp_err *err)
 	memset(sr, 0, sizeof(*sr));
 	if ((sr->md = EVP_MD_CTX_new()) == NULL)
 		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
+	jctx_init(&sr->ctx, 0);
 	return 0;
+}
+
+/* After a SEG_VERSION_Z header: count and final hash, then the
+ * compressed frames (jzst.c) in place of the file. */
+static int
+open_packed(struct seg_rd *sr)
+{
+	uint8_t x[8 + HASH_LEN];
+
+	if (fread(x, 1, sizeof(x), sr->f) != sizeof(x))
+		return -1;
+	sr->z_count = wire_get_le(x, 8);
+	memcpy(sr->z_fin, x + 8, HASH_LEN);
+	sr->f = jzst_reader(sr->f, &sr->z);
+	return sr->f ? 0 : -1;
 }
 
 /* Opens dir/name and reads its header.  0, or -1 (missing: errno ENOENT;
@@ -495,7 +522,7 @@ jseg_open(struct seg_rd *sr, const char *dir, const char *name,
 	}
 	got = fread(h, 1, SEG_HDR_LEN, sr->f);
 	if (got != SEG_HDR_LEN || memcmp(h, "WPJS", 4) != 0 ||
-	    h[4] != SEG_VERSION) {
+	    (h[4] != SEG_VERSION && h[4] != SEG_VERSION_Z)) {
 		/* short, no read error and what is there is right: still
 		 * being written (ENODATA) */
 		e = got < SEG_HDR_LEN && !ferror(sr->f) && memcmp(h, "WPJS",
@@ -511,6 +538,14 @@ jseg_open(struct seg_rd *sr, const char *dir, const char *name,
 	memcpy(sr->h, sr->in, HASH_LEN);
 	sr->count = 0;
 	sr->good_end = SEG_HDR_LEN;
+	jctx_reset(&sr->ctx, sr->start);
+	sr->packed = h[4] == SEG_VERSION_Z;
+	if (sr->packed && open_packed(sr) != 0) {
+		seg_rd_close(sr);
+		errno = EINVAL;
+		return err_set(err, WP_E_PROTOCOL,
+		    "segment %s: bad compressed header", name);
+	}
 	return 0;
 }
 
@@ -523,10 +558,48 @@ all_zero(const uint8_t *p, size_t n)
 	return true;
 }
 
+/* A read that failed: the decompressor's error (a damaged compressed
+ * segment) or the file's. */
+static int
+read_failed(struct seg_rd *sr, struct wp_err *err)
+{
+	const char *ze = sr->z ? jzst_error(sr->z) : NULL;
+
+	if (ze != NULL)
+		return err_set(err, WP_E_PROTOCOL, "segment %s record %" PRIu64
+		    ": compressed data damaged (%s)", sr->name, sr->count + 1,
+		    ze);
+	return err_set(err, WP_E_TRANSIENT, "segment %s: read error",
+	    sr->name);
+}
+
+/* The end of a compressed segment: its count and final hash must be the
+ * ones its header names (the hashes are not stored per record). */
+static int
+packed_end(struct seg_rd *sr, struct wp_err *err)
+{
+	if (sr->count != sr->z_count || memcmp(sr->h, sr->z_fin, HASH_LEN) != 0)
+		return err_set(err, WP_E_PROTOCOL, "segment %s record %" PRIu64
+		    ": chain differs from the segment's final hash (edited, "
+		    "removed or reordered)", sr->name, sr->count);
+	return RD_END;
+}
+
+/* Decodes the body (after the frame header) of a frame of version ver. */
+static int
+decode_body(struct seg_rd *sr, int ver, size_t len)
+{
+	if (ver == FRAME_VERSION)
+		return decode_record(sr, len);
+	return jctx_decode(&sr->ctx, sr->body, len, &sr->rec, sr->target,
+	    sr->error, &sr->v, &sr->vcap);
+}
+
 /*
  * Reads the next record: RD_RECORD, RD_END (clean end of file),
  * RD_TRUNCATED (an incomplete or zero-filled frame at the end: a crash
- * mid-write), or RD_ERROR with err (bad frame, hash mismatch).
+ * mid-write), or RD_ERROR with err (bad frame, hash mismatch).  Either
+ * frame version, in a plain or a compressed segment.
  */
 int
 jseg_next(struct seg_rd *sr, struct wp_err *err)
@@ -537,15 +610,16 @@ jseg_next(struct seg_rd *sr, struct wp_err *err)
 
 	got = fread(fh, 1, FRAME_HDR_LEN, sr->f);
 	if (got == 0 && feof(sr->f))
-		return RD_END;
+		return sr->packed ? packed_end(sr, err) : RD_END;
 	if (got < FRAME_HDR_LEN)
-		return ferror(sr->f) ? err_set(err, WP_E_TRANSIENT,
-		    "segment %s: read error", sr->name) : RD_TRUNCATED;
-	if (all_zero(fh, FRAME_HDR_LEN))
+		return ferror(sr->f) ? read_failed(sr, err) : sr->packed ?
+		    packed_end(sr, err) : RD_TRUNCATED;
+	if (all_zero(fh, FRAME_HDR_LEN) && !sr->packed)
 		return RD_TRUNCATED;
 	len = (size_t)wire_get_le(fh + 4, 4);
-	if (fh[0] != 'W' || fh[1] != 'J' || fh[2] != FRAME_VERSION ||
-	    fh[3] != FRAME_RECORD || len > BODY_MAX)
+	if (fh[0] != 'W' || fh[1] != 'J' || (fh[2] != FRAME_VERSION &&
+	    fh[2] != FRAME_VERSION2) || fh[3] != FRAME_RECORD ||
+	    len > BODY_MAX)
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s record %" PRIu64 ": bad frame header",
 		    sr->name, sr->count + 1);
@@ -557,19 +631,20 @@ jseg_next(struct seg_rd *sr, struct wp_err *err)
 	}
 	memcpy(sr->body, fh, FRAME_HDR_LEN);
 	if (fread(sr->body + FRAME_HDR_LEN, 1, len, sr->f) != len ||
-	    fread(stored, 1, HASH_LEN, sr->f) != HASH_LEN)
-		return ferror(sr->f) ? err_set(err, WP_E_TRANSIENT,
-		    "segment %s: read error", sr->name) : RD_TRUNCATED;
+	    (!sr->packed && fread(stored, 1, HASH_LEN, sr->f) != HASH_LEN))
+		return ferror(sr->f) ? read_failed(sr, err) : sr->packed ?
+		    packed_end(sr, err) : RD_TRUNCATED;
 	if (jseg_chain_hash(sr->md, sr->h, sr->body, len + FRAME_HDR_LEN,
 	    calc) != 0)
 		return err_set(err, WP_E_INTERNAL, "journal: SHA-256 failed");
-	if (memcmp(calc, stored, HASH_LEN) != 0)
+	if (!sr->packed && memcmp(calc, stored, HASH_LEN) != 0)
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s record %" PRIu64 ": hash mismatch (edited, "
 		    "removed or reordered)", sr->name, sr->count + 1);
-	/* decode_record reads the body after the frame header */
+	/* the decoders read the body after the frame header */
 	memmove(sr->body, sr->body + FRAME_HDR_LEN, len);
-	if (decode_record(sr, len) != 0)
+	if (decode_body(sr, fh[2], len) != 0 ||
+	    jctx_commit(&sr->ctx, &sr->rec) != 0)
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s record %" PRIu64 ": malformed body",
 		    sr->name, sr->count + 1);

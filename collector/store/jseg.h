@@ -22,15 +22,18 @@
 #define HASH_LEN	32
 #define SEG_HDR_LEN	56
 #define FRAME_HDR_LEN	8
-#define FRAME_VERSION	1
+#define FRAME_VERSION	1	/* a record on its own (jseg.c) */
+#define FRAME_VERSION2	2	/* against the segment's context (jcodec.c) */
 #define FRAME_RECORD	1
-#define SEG_VERSION	1
+#define SEG_VERSION	1	/* plain: frames with their chain hashes */
+#define SEG_VERSION_Z	2	/* closed and compressed (jzst.c) */
+#define SEG_ZHDR_LEN	(SEG_HDR_LEN + 8 + HASH_LEN)	/* + count, final */
 #define BODY_MAX	(4u << 20)	/* bytes */
 #define VALUES_MAX	8192
 #define TARGET_MAX	255
 #define ERROR_MAX	1023
 #define NAME_MAX_WPJ	32
-#define DEFAULT_RETENTION (14LL * 86400 * WP_SEC)
+#define DEFAULT_RETENTION (90LL * 86400 * WP_SEC)	/* docs/journal.md */
 #define DEFAULT_SEGMENT	(3600LL * WP_SEC)
 
 /* Presence bits of a value's optional fields (docs/journal.md). */
@@ -70,6 +73,31 @@ struct manifest {
 	bool		 exists;		/* the file exists */
 };
 
+/*
+ * The version-2 record context of one segment (jcodec.c): per target, its
+ * index in the segment and its previous record.  Built the same way by the
+ * writer (jctx_commit after each append) and every reader (after each
+ * record read), from the segment's first record on.
+ */
+struct jc_target {
+	char		 name[TARGET_MAX + 1];
+	char		 error[ERROR_MAX + 1];
+	bool		 seen;
+	wp_time		 t_real, dt;	/* last t_real, and the step to it */
+	wp_time		 off;		/* t_mono - t_real */
+	wp_time		 duration;
+	struct journal_value *v;	/* the last record's values, owned */
+	size_t		 n, vcap;
+};
+
+struct jctx {
+	wp_time		 seg_start;
+	struct jc_target *t;
+	size_t		 n, cap;
+	uint32_t	*slot;		/* name hash -> index + 1 */
+	size_t		 scap;
+};
+
 struct seg_file {
 	char	 name[NAME_MAX_WPJ];
 	wp_time	 start;
@@ -91,13 +119,58 @@ struct seg_rd {
 	uint64_t	 count;
 	off_t		 good_end;
 	EVP_MD_CTX	*md;
+	struct jctx	 ctx;
+	bool		 packed;	/* SEG_VERSION_Z: hashes not stored */
+	uint64_t	 z_count;	/* packed: record count and */
+	uint8_t		 z_fin[HASH_LEN];	/* final hash from the header */
+	void		*z;		/* packed: the decompressor (jzst.c) */
 };
 
 enum { RD_RECORD = 1, RD_END = 0, RD_ERROR = -1, RD_TRUNCATED = 2 };
 
-/* Appends r's body (values encoded against the previous ones) to b. */
+/* Appends r as a version-1 frame (no hash) to b (tests: old segments). */
 int	 jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
 	    struct wp_err *err);
+/* Checks what both encodings refuse (target name, value count). 0/-1. */
+int	 jseg_check_record(const struct journal_record *r, struct wp_err *err);
+/* Shared by both encodings (docs/journal.md, presence bits, labels). */
+uint16_t jseg_value_present(const struct journal_record *r,
+	    const struct journal_value *v, bool edit);
+bool	 jseg_labels_as_edit(const char *a, const char *b, size_t *pre,
+	    size_t *suf);
+void	 jseg_put_labels_edit(struct wire_buf *w, const char *b, size_t pre,
+	    size_t suf);
+void	 jseg_rd_labels_edit(struct wire_rd *d, const char *prev,
+	    char out[WP_LABEL_MAX]);
+
+/* Version-2 records (jcodec.c).  init/reset: an empty context for the
+ * segment starting at seg_start; fini frees it. */
+void	 jctx_init(struct jctx *c, wp_time seg_start);
+void	 jctx_reset(struct jctx *c, wp_time seg_start);
+void	 jctx_fini(struct jctx *c);
+/* Encodes r as a version-2 frame (header + body, no hash) into b. */
+int	 jctx_encode(struct jctx *c, struct wire_buf *b,
+	    const struct journal_record *r, struct wp_err *err);
+/* Decodes a version-2 body into r (strings in target, error; values in
+ * *v, grown).  0 or -1 (malformed). */
+int	 jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
+	    struct journal_record *r, char target[TARGET_MAX + 1],
+	    char error[ERROR_MAX + 1], struct journal_value **v, size_t *vcap);
+/* Makes r (written or read) its target's previous record.  0 or -1. */
+int	 jctx_commit(struct jctx *c, const struct journal_record *r);
+
+/* Compression of a closed segment (jzst.c).  jzst_pack rewrites dir/name
+ * (plain, chain starting at in, count records ending at fin) as
+ * SEG_VERSION_Z via a temporary file and rename; 0, 1 (left plain: not a
+ * plain segment whose chain matches), or -1 with err.  sync: fsync the
+ * file and dir. */
+int	 jzst_pack(const char *dir, const char *name, uint64_t count,
+	    const uint8_t fin[HASH_LEN], bool sync, struct wp_err *err);
+/* Wraps raw (positioned after the SEG_VERSION_Z header) in a reading
+ * stream that decompresses; takes raw.  NULL on failure (raw closed). */
+FILE	*jzst_reader(FILE *raw, void **state);
+/* The decompressor's error for a failed read, or NULL. */
+const char *jzst_error(void *state);
 /* out = SHA-256(prev || p[0..n)).  0, or -1 (OpenSSL failed). */
 int	 jseg_chain_hash(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
 	    const void *p, size_t n, uint8_t out[HASH_LEN]);

@@ -16,6 +16,7 @@
  * keeps the ledger and its config, for profiling `wattpath report`)
  */
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,14 +203,18 @@ dir_bytes(const char *dir)
 static int
 write_conf(const char *dir, int nodes, char *path, size_t len)
 {
+	char maps[PATH_MAX];
 	FILE *f;
 	int n;
 
+	/* the meter maps of the checkout (run from its root) */
+	if (realpath("etc", maps) == NULL)
+		return -1;
 	snprintf(path, len, "%s/wattpath.yaml", dir);
 	if ((f = fopen(path, "w")) == NULL)
 		return -1;
-	fprintf(f, "collector: {interval: 10s, data_dir: %s, maps_dir: etc}\n"
-	    "nodes:\n", dir);
+	fprintf(f, "collector: {interval: 10s, data_dir: %s, maps_dir: %s}\n"
+	    "nodes:\n", dir, maps);
 	for (n = 0; n < nodes; n++)
 		fprintf(f, "  - name: n%04d\n    class: h100-4\n"
 		    "    bmc: {url: https://10.%d.%d.1, auth: none}\n"

@@ -155,7 +155,7 @@ test_defaults(void **st)
 	assert_null(f->c->maps_dir);
 	assert_int_equal(f->c->workers, 4);
 	assert_int_equal(f->c->http_max_inflight, 256);
-	assert_int_equal(f->c->journal_retention, 14 * 86400 * WP_SEC);
+	assert_int_equal(f->c->journal_retention, 90 * 86400 * WP_SEC);
 	assert_int_equal(f->c->rrd_write_delay, 300 * WP_SEC);
 	assert_int_equal(f->c->poll_batch, 250 * WP_MS);
 	assert_int_equal(f->c->n_targets, 0);

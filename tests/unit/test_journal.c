@@ -1,5 +1,6 @@
 /* Unit tests: collector/journal.c - chain, verify, tamper, tail, expiry,
- * scan ranges, CSV export, labels written as edits. */
+ * scan ranges, CSV export, labels written as edits; the version-2 record
+ * codec (jcodec.c), old-format segments, compressed segments (jzst.c). */
 #include <sys/stat.h>
 
 #include <stdarg.h>
@@ -14,7 +15,11 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
+#include <math.h>
+#include <zstd.h>
+
 #include "../../collector/store/journal.h"
+#include "../../collector/store/jseg.h"
 #include "../../model/counter.h"
 
 #define T0	(1764410400LL * WP_SEC)		/* 2025-11-29T10:00:00Z */
@@ -196,6 +201,12 @@ frames(const unsigned char *b, long len, long off[], int max)
 }
 
 static const struct journal_opts opts60 = { .segment_len = 60 * WP_SEC };
+/* closed segments left plain: tests that edit record frames */
+static const struct journal_opts opts60p = { .segment_len = 60 * WP_SEC,
+    .compress = -1 };
+/* the version-1 record encoding: old journals */
+static const struct journal_opts opts60v1 = { .segment_len = 60 * WP_SEC,
+    .compress = -1, .record_version = 1 };
 
 static void
 test_roundtrip_every_field(void **state)
@@ -346,7 +357,7 @@ test_labels_written_as_edits(void **state)
 	make_edit_record(&r, v);
 	for (k = 0; k < N_EDIT; k++)
 		labels_total += strlen(v[k].s.labels);
-	assert_non_null(j = journal_open(f->dir, &opts60, &err));
+	assert_non_null(j = journal_open(f->dir, &opts60v1, &err));
 	assert_int_equal(journal_append(j, &r, &err), 0);
 	journal_close(j);
 	assert_int_equal(journal_scan(f->dir, 0, 0, edit_cmp_cb, &c, &err), 0);
@@ -435,7 +446,7 @@ test_verify_detects_edited_byte(void **state)
 	unsigned char *b;
 	long len, off[64];
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 1, p, sizeof(p));
 	b = slurp(p, &len);
 	assert_int_equal(frames(b, len, off, 63), 6);
@@ -476,7 +487,7 @@ test_verify_detects_deleted_record(void **state)
 	unsigned char *b;
 	long len, off[64], rl;
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -491,7 +502,7 @@ test_verify_detects_deleted_record(void **state)
 	teardown(state);
 	setup(state);
 	f = *state;
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -509,7 +520,7 @@ test_verify_detects_reordered_records(void **state)
 	unsigned char *b, *c;
 	long len, off[64], l1, l2;
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 18);
 	seg_path(f->dir, 1, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -720,7 +731,7 @@ test_scan_rejects_corrupt_segment(void **state)
 	unsigned char *b;
 	long len, off[64];
 
-	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 12);
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 12);
 	seg_path(f->dir, 0, p, sizeof(p));
 	b = slurp(p, &len);
 	frames(b, len, off, 63);
@@ -845,14 +856,271 @@ test_export_csv_quoting(void **state)
  * With WP_JOURNAL_FIXTURE=DIR, writes a journal of 30 polls (10 s apart,
  * 60 s segments: 5 segments) into DIR and exits; tests/integration/
  * 021-journal-tamper.sh uses it to get a journal without a running
- * collector.
+ * collector.  WP_JOURNAL_FIXTURE_FORMAT: "plain" (closed segments not
+ * compressed: 022) or "v1" (the version-1 records of old journals, plain:
+ * 023); unset: as the collector writes (compressed, version 2).
  */
 static int
 write_fixture(const char *dir)
 {
-	fill(dir, &opts60, T0, 10 * WP_SEC, 0, 30);
+	const char *fmt = getenv("WP_JOURNAL_FIXTURE_FORMAT");
+
+	fill(dir, fmt == NULL ? &opts60 : strcmp(fmt, "v1") == 0 ? &opts60v1 :
+	    &opts60p, T0, 10 * WP_SEC, 0, 30);
 	printf("wrote 30 records from %lld\n", (long long)(T0 / WP_SEC));
 	return 0;
+}
+
+/* ---- version-2 records (jcodec.c) ---- */
+
+/* Record k of an irregular stream of three targets: values that change
+ * shape, non-finite and signed-zero numbers, labels that change, failed
+ * polls, times that step back. */
+static void
+codec_record(int k, struct journal_record *r, struct journal_value v[4])
+{
+	static const char *const tg[] = { "gpu-001/bmc", "pdu-r1-a",
+	    "gpu-002/gpu" };
+	static const char *const err[] = { "", "timeout after 2 s", "" };
+	int i, n = k % 11 == 5 ? 0 : 1 + (k % 4 == 3 ? 3 : k % 2);
+
+	memset(v, 0, 4 * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		char series[32];
+
+		snprintf(series, sizeof(series), "%s/%d/%s", i % 2 ? "outlet" :
+		    "wall", k % 13 == 7 ? 9 : i, i % 2 ? "power" : "energy");
+		sample_init(&v[i].s, series, i % 2 ? WP_B_OUTLET : WP_B_WALL,
+		    i % 2 ? WP_Q_POWER : WP_Q_ENERGY, i % 2 ? WP_GAUGE :
+		    WP_COUNTER);
+		v[i].s.value = k % 9 == 4 ? NAN : k % 17 == 3 ? -0.0 :
+		    k % 19 == 2 ? INFINITY : 1e9 + 3.7 * k * k - i;
+		v[i].s.raw_value = k % 5 ? v[i].s.value / 3.6e6 : v[i].s.value;
+		if (k % 5)
+			sample_set_unit(&v[i].s, k % 7 ? "kWh" : "0.1kWh");
+		v[i].s.resolution = k % 3 ? 3600 : 0;
+		v[i].s.wrap = k % 23 == 1 ? 4294967296.0 : 0;
+		v[i].s.device_time = k % 4 ? T0 + k * 10 * WP_SEC - 7 : 0;
+		v[i].s.reset_time = k % 6 ? T0 - 86400 * WP_SEC + (k / 10) : 0;
+		v[i].s.avg_window = k % 8 == 1 ? 30 * WP_SEC : 0;
+		v[i].s.t_real = T0 + k * 10 * WP_SEC + (k % 3) * WP_MS + i;
+		v[i].s.t_mono = k % 10 == 9 ? 12345 : 1000 + k * 10 * WP_SEC;
+		v[i].s.flags = k % 29 == 11 ? WP_F_STALE : 0;
+		if (k % 3 != 2)
+			snprintf(v[i].s.labels, WP_LABEL_MAX, "name=Outlet %d;"
+			    "index=1.%d;vendor=Raritan", i + (k % 31 == 30), i);
+		v[i].delta = i % 2 ? 0 : k % 15 == 14 ? -0.0 : 3.7 * (2 * k - 1);
+		v[i].cum = i % 2 ? 0 : 3.7 * k * k;
+		v[i].ctr_flags = k % 12 == 0 ? CTR_DISCONT | CTR_RESET : 0;
+	}
+	*r = (struct journal_record){
+	    .t_real = T0 + k * 10 * WP_SEC - (k % 16 == 15 ? 100 * WP_SEC : 0),
+	    .t_mono = 1000 + k * 10 * WP_SEC + (k % 14 == 13 ? WP_SEC : 0),
+	    .duration = 40 * WP_MS + k * 1001, .target = tg[k % 3],
+	    .status = n ? 0 : 1, .error = n ? "" : err[k % 3], .n = (size_t)n,
+	    .v = v };
+}
+
+static int
+record_mismatch(const struct journal_record *got,
+    const struct journal_record *want)
+{
+	if (got->t_real != want->t_real || got->t_mono != want->t_mono ||
+	    got->duration != want->duration ||
+	    strcmp(got->target, want->target) || got->status != want->status ||
+	    strcmp(got->error, want->error) || got->n != want->n)
+		return 1;
+	return value_mismatches(got->v, want->v, want->n);
+}
+
+/* Every record comes back bit for bit, against the context both sides
+ * build; a cut or edited body is malformed, never a wrong record. */
+static void
+test_codec_roundtrip(void **state)
+{
+	struct jctx we, rd;
+	struct wire_buf b = { 0 };
+	struct journal_record r, got;
+	struct journal_value v[4], *dv = NULL;
+	size_t dvcap = 0;
+	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
+	struct wp_err err;
+	size_t v2_total = 0, v1_total = 0;
+	int k, bad = 0;
+
+	(void)state;
+	jctx_init(&we, T0);
+	jctx_init(&rd, T0);
+	for (k = 0; k < 400; k++) {
+		codec_record(k, &r, v);
+		assert_int_equal(jseg_encode_record(&b, &r, &err), 0);
+		v1_total += b.len;
+		assert_int_equal(jctx_encode(&we, &b, &r, &err), 0);
+		v2_total += b.len;
+		assert_int_equal(b.p[2], FRAME_VERSION2);
+		/* a body cut short is refused */
+		if (k % 37 == 0)
+			assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
+			    b.len - FRAME_HDR_LEN - 1, &got, target, error, &dv,
+			    &dvcap), -1);
+		assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
+		    b.len - FRAME_HDR_LEN, &got, target, error, &dv, &dvcap), 0);
+		bad += record_mismatch(&got, &r);
+		assert_int_equal(jctx_commit(&we, &r), 0);
+		assert_int_equal(jctx_commit(&rd, &got), 0);
+	}
+	assert_int_equal(bad, 0);
+	assert_true(v2_total < v1_total);
+	/* a target index the segment has not seen */
+	{
+		const uint8_t body[] = { 0x00, 0x7f, 0, 0, 0, 0 };
+
+		assert_int_equal(jctx_decode(&rd, body, sizeof(body), &got,
+		    target, error, &dv, &dvcap), -1);
+	}
+	jctx_fini(&we);
+	jctx_fini(&rd);
+	free(dv);
+	free(b.p);
+}
+
+/* Old segments (version-1 records) still read and verify, and a writer
+ * that resumes one appends version-2 records after them. */
+static void
+test_old_format_segments_read(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	struct cmp c = { 0 };
+	struct wp_err err;
+	char p[300];
+	unsigned char *b;
+	long len;
+
+	fill(f->dir, &opts60v1, T0, 10 * WP_SEC, 0, 16);	/* 2 closed, 1 open */
+	seg_path(f->dir, 0, p, sizeof(p));
+	b = slurp(p, &len);
+	assert_int_equal(b[4], 1);		/* plain */
+	assert_int_equal(b[56 + 2], 1);		/* a version-1 frame */
+	free(b);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 16);
+	/* resumed by today's writer: v2 after v1 in the open segment, which
+	   then closes compressed */
+	fill(f->dir, &opts60, T0 + 160 * WP_SEC, 10 * WP_SEC, 16, 14);
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 30);
+	assert_int_equal(st.segments, 5);
+	seg_path(f->dir, 2, p, sizeof(p));
+	b = slurp(p, &len);
+	assert_int_equal(b[4], SEG_VERSION_Z);
+	free(b);
+	seg_path(f->dir, 1, p, sizeof(p));
+	b = slurp(p, &len);
+	assert_int_equal(b[4], 1);	/* closed before: left as it was */
+	free(b);
+	assert_int_equal(journal_scan(f->dir, 0, 0, cmp_cb, &c, &err), 0);
+	assert_int_equal(c.i, 30);
+	assert_int_equal(c.mismatches, 0);
+}
+
+/* Closed segments are compressed, read back exactly and verify with the
+ * same chain; the open one stays plain. */
+static void
+test_compressed_segments_verify(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st, st_plain;
+	struct cmp c = { 0 };
+	struct wp_err err;
+	char p[300], q[300];
+	unsigned char *b;
+	long len;
+	int k;
+
+	fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 30);	/* 5 segments */
+	for (k = 0; k < 5; k++) {
+		seg_path(f->dir, k, p, sizeof(p));
+		b = slurp(p, &len);
+		assert_int_equal(b[4], k < 4 ? SEG_VERSION_Z : SEG_VERSION);
+		free(b);
+	}
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 30);
+	assert_int_equal(journal_scan(f->dir, 0, 0, cmp_cb, &c, &err), 0);
+	assert_int_equal(c.i, 30);
+	assert_int_equal(c.mismatches, 0);
+	/* the same records plain: the same chain (MANIFEST byte for byte) */
+	snprintf(q, sizeof(q), "%s/plain", f->dir);
+	fill(q, &opts60p, T0, 10 * WP_SEC, 0, 30);
+	assert_int_equal(verify(q, &st_plain), 0);
+	snprintf(p, sizeof(p), "%s/MANIFEST", f->dir);
+	snprintf(q, sizeof(q), "%s/plain/MANIFEST", f->dir);
+	{
+		long l1, l2;
+		unsigned char *m1 = slurp(p, &l1), *m2 = slurp(q, &l2);
+
+		assert_int_equal(l1, l2);
+		assert_memory_equal(m1, m2, (size_t)l1);
+		free(m1);
+		free(m2);
+	}
+}
+
+/* A flipped byte anywhere in a compressed segment fails verify and scan
+ * naming the segment; so does an edit recompressed with a valid zstd
+ * frame (the chain, not the compression, is the evidence). */
+static void
+test_compressed_segment_tamper_detected(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	struct collect c = { 0 };
+	struct wp_err err;
+	char p[300];
+	unsigned char *b, *plain, *z;
+	long len, at;
+	size_t pn, zn;
+
+	for (at = SEG_HDR_LEN; ; at += 29) {
+		teardown(state);
+		setup(state);
+		f = *state;
+		fill(f->dir, &opts60, T0, 10 * WP_SEC, 0, 18);
+		seg_path(f->dir, 1, p, sizeof(p));
+		b = slurp(p, &len);
+		if (at >= len) {
+			free(b);
+			break;
+		}
+		b[at] ^= 0x10;
+		spit(p, b, len);
+		free(b);
+		if (verify(f->dir, &st) != -1)
+			fail_msg("flip at %ld of %ld not detected", at, len);
+		assert_non_null(strstr(st.first_bad, "20251129T100100.wpj"));
+		assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c,
+		    &err), -1);
+	}
+	/* decompress, edit a record, recompress validly */
+	seg_path(f->dir, 1, p, sizeof(p));
+	b = slurp(p, &len);
+	plain = malloc(1 << 20);
+	pn = ZSTD_decompress(plain, 1 << 20, b + SEG_ZHDR_LEN,
+	    (size_t)len - SEG_ZHDR_LEN);
+	assert_false(ZSTD_isError(pn));
+	plain[pn - 3] ^= 0x01;		/* the last record's last bytes */
+	z = malloc(ZSTD_compressBound(pn) + SEG_ZHDR_LEN);
+	memcpy(z, b, SEG_ZHDR_LEN);
+	zn = ZSTD_compress(z + SEG_ZHDR_LEN, ZSTD_compressBound(pn), plain, pn,
+	    3);
+	assert_false(ZSTD_isError(zn));
+	spit(p, z, (long)(zn + SEG_ZHDR_LEN));
+	assert_int_equal(verify(f->dir, &st), -1);
+	assert_non_null(strstr(st.first_bad, "20251129T100100.wpj record"));
+	free(b);
+	free(z);
+	free(plain);
 }
 
 int
@@ -874,6 +1142,13 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_verify_detects_edit_in_open_segment, setup, teardown),
+		cmocka_unit_test(test_codec_roundtrip),
+		cmocka_unit_test_setup_teardown(test_old_format_segments_read,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_compressed_segments_verify, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_compressed_segment_tamper_detected, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_verify_detects_deleted_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(

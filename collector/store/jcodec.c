@@ -1,0 +1,575 @@
+/*
+ * jcodec.c - the journal's record encoding, version 2: each record is
+ * written against the previous record of the same target in the same
+ * segment (jseg.h, docs/journal.md "Record body, version 2"): the target
+ * by its index in the segment, times as the difference from what the
+ * previous poll predicts, each value's name, labels, unit and flags as
+ * "same as before", and its numbers as the XOR with a prediction, leading
+ * zero bytes dropped.  The context is per segment: a reader rebuilds it
+ * by reading the segment from its start, as the writer does on resume.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../model/counter.h"
+#include "jseg.h"
+
+/* Same-as-the-previous-poll bits of a version-2 value. */
+#define M_SAME_ID	0x01	/* series, boundary, quantity, kind */
+#define M_SAME_LABELS	0x02
+#define M_SAME_UNIT	0x04	/* raw_unit */
+#define M_SAME_FLAGS	0x08	/* sample flags */
+#define M_SAME_P	0x10	/* presence bits */
+#define M_ALL		0x1f
+
+/* Record bits. */
+#define R_NEW_TARGET	0x01	/* target name follows (else its index) */
+#define R_SAME_ERROR	0x02
+#define R_SAME_N	0x04
+#define R_ALL		0x07
+
+/* ---- the context ---- */
+
+void
+jctx_init(struct jctx *c, wp_time seg_start)
+{
+	memset(c, 0, sizeof(*c));
+	c->seg_start = seg_start;
+}
+
+void
+jctx_fini(struct jctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->t[i].v);
+	free(c->t);
+	free(c->slot);
+	memset(c, 0, sizeof(*c));
+}
+
+void
+jctx_reset(struct jctx *c, wp_time seg_start)
+{
+	jctx_fini(c);
+	jctx_init(c, seg_start);
+}
+
+static uint64_t
+name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* The index of target name, or -1. */
+static long
+jctx_find(const struct jctx *c, const char *name)
+{
+	size_t i, m;
+
+	if (c->scap == 0)
+		return -1;
+	m = c->scap - 1;
+	for (i = name_hash(name) & m; c->slot[i]; i = (i + 1) & m)
+		if (strcmp(c->t[c->slot[i] - 1].name, name) == 0)
+			return (long)c->slot[i] - 1;
+	return -1;
+}
+
+static int
+jctx_rehash(struct jctx *c, size_t cap)
+{
+	uint32_t *ns = calloc(cap, sizeof(*ns));
+	size_t i, k;
+
+	if (ns == NULL)
+		return -1;
+	for (k = 0; k < c->n; k++) {
+		for (i = name_hash(c->t[k].name) & (cap - 1); ns[i];
+		    i = (i + 1) & (cap - 1))
+			;
+		ns[i] = (uint32_t)k + 1;
+	}
+	free(c->slot);
+	c->slot = ns;
+	c->scap = cap;
+	return 0;
+}
+
+/* Adds target name; its index, or -1 (out of memory). */
+static long
+jctx_add(struct jctx *c, const char *name)
+{
+	struct jc_target *nt;
+	size_t i;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+
+		if ((nt = reallocarray(c->t, cap, sizeof(*nt))) == NULL)
+			return -1;
+		c->t = nt;
+		c->cap = cap;
+	}
+	if ((c->n + 1) * 2 > c->scap && jctx_rehash(c, c->scap ?
+	    c->scap * 2 : 32) != 0)
+		return -1;
+	nt = &c->t[c->n];
+	memset(nt, 0, sizeof(*nt));
+	snprintf(nt->name, sizeof(nt->name), "%s", name);
+	for (i = name_hash(name) & (c->scap - 1); c->slot[i];
+	    i = (i + 1) & (c->scap - 1))
+		;
+	c->slot[i] = (uint32_t)++c->n;
+	return (long)c->n - 1;
+}
+
+/*
+ * Remembers r as its target's previous record (after it was written or
+ * read), adding the target if new.  0 or -1 (out of memory).
+ */
+int
+jctx_commit(struct jctx *c, const struct journal_record *r)
+{
+	long k = jctx_find(c, r->target);
+	struct jc_target *t;
+	struct journal_value *nv;
+
+	if (k < 0 && (k = jctx_add(c, r->target)) < 0)
+		return -1;
+	t = &c->t[k];
+	if (r->n > t->vcap) {
+		if ((nv = reallocarray(t->v, r->n, sizeof(*nv))) == NULL)
+			return -1;
+		t->v = nv;
+		t->vcap = r->n;
+	}
+	if (r->n && t->v != r->v)
+		memmove(t->v, r->v, r->n * sizeof(*t->v));
+	t->n = r->n;
+	t->dt = t->seen ? r->t_real - t->t_real : 0;
+	t->t_real = r->t_real;
+	t->off = r->t_mono - r->t_real;
+	t->duration = r->duration;
+	snprintf(t->error, sizeof(t->error), "%s", r->error ? r->error : "");
+	t->seen = true;
+	return 0;
+}
+
+/* ---- primitives ---- */
+
+static void
+put_uv(struct wire_buf *b, uint64_t v)
+{
+	uint8_t x[10];
+	size_t n = 0;
+
+	do {
+		x[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			x[n] |= 0x80;
+		n++;
+	} while (v);
+	wire_put(b, x, n);
+}
+
+static uint64_t
+rd_uv(struct wire_rd *d)
+{
+	uint64_t v = 0;
+	int sh;
+
+	for (sh = 0; sh < 64; sh += 7) {
+		uint64_t byte = wire_rd_le(d, 1);
+
+		if (d->bad)
+			return 0;
+		v |= (byte & 0x7f) << sh;
+		if (!(byte & 0x80))
+			return v;
+	}
+	d->bad = true;
+	return 0;
+}
+
+static void
+put_sv(struct wire_buf *b, int64_t v)
+{
+	put_uv(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static int64_t
+rd_sv(struct wire_rd *d)
+{
+	uint64_t u = rd_uv(d);
+
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static uint64_t
+dbits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double
+bitsd(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* d as its XOR with pred: a byte count, then that many low bytes. */
+static void
+put_dx(struct wire_buf *b, double d, double pred)
+{
+	uint64_t x = dbits(d) ^ dbits(pred);
+	int n = 0;
+
+	while (n < 8 && (x >> (8 * n)) != 0)
+		n++;
+	wire_put_le(b, (uint64_t)n, 1);
+	if (n)
+		wire_put_le(b, x, n);
+}
+
+static double
+rd_dx(struct wire_rd *d, double pred)
+{
+	uint64_t n = wire_rd_le(d, 1);
+
+	if (n > 8) {
+		d->bad = true;
+		return 0;
+	}
+	return bitsd(dbits(pred) ^ (n ? wire_rd_le(d, (int)n) : 0));
+}
+
+/* ---- predictions: the encoder and the decoder compute the same ---- */
+
+static const struct journal_value zero_value;
+
+static double
+pred_raw(const struct journal_value *ref, double value)
+{
+	double f;
+
+	if (ref->s.value == 0 || !isfinite(ref->s.value) ||
+	    !isfinite(ref->s.raw_value))
+		return ref->s.raw_value;
+	f = ref->s.raw_value / ref->s.value;
+	return isfinite(f) ? value * f : ref->s.raw_value;
+}
+
+static double
+pred_delta(const struct journal_value *ref, double value)
+{
+	return ref == &zero_value ? 0 : value - ref->s.value;
+}
+
+/* ---- encoding ---- */
+
+static uint8_t
+same_bits(const struct journal_value *v, const struct journal_value *ref,
+    uint16_t p, uint16_t refp)
+{
+	const struct wp_sample *s = &v->s, *q = &ref->s;
+	uint8_t m = 0;
+
+	if (ref == &zero_value)
+		return 0;
+	if (strcmp(s->series, q->series) == 0 && s->boundary == q->boundary &&
+	    s->quantity == q->quantity && s->kind == q->kind)
+		m |= M_SAME_ID;
+	if (strcmp(s->labels, q->labels) == 0)
+		m |= M_SAME_LABELS;
+	if (strcmp(s->raw_unit, q->raw_unit) == 0)
+		m |= M_SAME_UNIT;
+	if (s->flags == q->flags)
+		m |= M_SAME_FLAGS;
+	if (p == refp)
+		m |= M_SAME_P;
+	return m;
+}
+
+static void
+encode_value2(struct wire_buf *b, const struct journal_record *r,
+    const struct journal_value *v, const struct journal_value *ref,
+    const struct journal_record *refr, const char *prev_labels)
+{
+	const struct wp_sample *s = &v->s, *q = &ref->s;
+	uint16_t p = jseg_value_present(r, v, false);
+	uint16_t refp = ref == &zero_value ? 0 :
+	    jseg_value_present(refr, ref, false);
+	uint8_t m = same_bits(v, ref, p, refp);
+	size_t pre = 0, suf = 0;
+
+	wire_put_le(b, m, 1);
+	if (!(m & M_SAME_ID)) {
+		wire_put_str(b, s->series, WP_SERIES_MAX - 1, 1);
+		wire_put_le(b, s->boundary, 1);
+		wire_put_le(b, s->quantity, 1);
+		wire_put_le(b, s->kind, 1);
+	}
+	if (!(m & M_SAME_P))
+		put_uv(b, p);
+	if (!(m & M_SAME_FLAGS))
+		put_uv(b, s->flags);
+	put_dx(b, s->value, q->value);
+	if (p & P_RAW_VALUE)
+		put_dx(b, s->raw_value, pred_raw(ref, s->value));
+	if ((p & P_RAW_UNIT) && !(m & M_SAME_UNIT))
+		wire_put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
+	if (p & P_RESOLUTION)
+		put_dx(b, s->resolution, q->resolution);
+	if (p & P_WRAP)
+		put_dx(b, s->wrap, q->wrap);
+	if (p & P_DEVICE_TIME)
+		put_sv(b, s->device_time - (q->device_time ? q->device_time +
+		    (r->t_real - refr->t_real) : r->t_real));
+	if (p & P_RESET_TIME)
+		put_sv(b, s->reset_time - q->reset_time);
+	if (p & P_AVG_WINDOW)
+		put_sv(b, s->avg_window - q->avg_window);
+	if (p & P_T_REAL)
+		put_sv(b, s->t_real - r->t_real);
+	if (p & P_T_MONO)
+		put_sv(b, s->t_mono - r->t_mono);
+	if ((p & P_LABELS) && !(m & M_SAME_LABELS)) {
+		if (jseg_labels_as_edit(prev_labels, s->labels, &pre, &suf)) {
+			wire_put_le(b, 1, 1);
+			jseg_put_labels_edit(b, s->labels, pre, suf);
+		} else {
+			wire_put_le(b, 0, 1);
+			wire_put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
+		}
+	}
+	if (p & P_DELTA)
+		put_dx(b, v->delta, pred_delta(ref, s->value));
+	if (p & P_CUM)
+		put_dx(b, v->cum, ref->cum + v->delta);
+	if (p & P_CTR_FLAGS)
+		put_uv(b, v->ctr_flags);
+}
+
+/* The previous record of target k as a journal_record, for predictions. */
+static void
+ref_record(const struct jc_target *t, struct journal_record *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->t_real = t->t_real;
+	out->t_mono = t->t_real + t->off;
+	out->n = t->n;
+	out->v = t->v;
+}
+
+/*
+ * Encodes r as a version-2 frame (header and body, no hash) into b,
+ * against c (which it does not change: jctx_commit after the write).
+ */
+int
+jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
+    struct wp_err *err)
+{
+	static const struct jc_target none;
+	const struct jc_target *t;
+	struct journal_record refr;
+	long k;
+	size_t i;
+	uint8_t rf = 0;
+
+	if (jseg_check_record(r, err) != 0)
+		return -1;
+	b->len = 0;
+	b->oom = false;
+	k = jctx_find(c, r->target);
+	t = k >= 0 ? &c->t[k] : &none;
+	if (k < 0)
+		rf |= R_NEW_TARGET;
+	if (k >= 0 && strcmp(t->error, r->error ? r->error : "") == 0)
+		rf |= R_SAME_ERROR;
+	if (k >= 0 && t->n == r->n)
+		rf |= R_SAME_N;
+	ref_record(t, &refr);
+	wire_put_le(b, 'W', 1);
+	wire_put_le(b, 'J', 1);
+	wire_put_le(b, FRAME_VERSION2, 1);
+	wire_put_le(b, FRAME_RECORD, 1);
+	wire_put_le(b, 0, 4);		/* body length, patched below */
+	wire_put_le(b, rf, 1);
+	if (rf & R_NEW_TARGET)
+		wire_put_str(b, r->target, TARGET_MAX, 1);
+	else
+		put_uv(b, (uint64_t)k);
+	put_sv(b, r->t_real - (t->seen ? t->t_real + t->dt : c->seg_start));
+	put_sv(b, (r->t_mono - r->t_real) - t->off);
+	put_sv(b, r->duration - t->duration);
+	wire_put_le(b, (uint8_t)r->status, 1);
+	if (!(rf & R_SAME_ERROR))
+		wire_put_str(b, r->error ? r->error : "", ERROR_MAX, 2);
+	if (!(rf & R_SAME_N))
+		put_uv(b, r->n);
+	for (i = 0; i < r->n; i++)
+		encode_value2(b, r, &r->v[i], i < t->n ? &t->v[i] : &zero_value,
+		    &refr, i ? r->v[i - 1].s.labels : NULL);
+	if (b->oom)
+		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
+	if (b->len - FRAME_HDR_LEN > BODY_MAX)
+		return err_set(err, WP_E_INTERNAL, "journal: record too large");
+	for (i = 0; i < 4; i++)
+		b->p[4 + i] = (uint8_t)((b->len - FRAME_HDR_LEN) >> (8 * i));
+	return 0;
+}
+
+/* ---- decoding ---- */
+
+static void
+decode_value2(struct wire_rd *d, const struct journal_record *r,
+    struct journal_value *v, const struct journal_value *ref,
+    const struct journal_record *refr, const char *prev_labels)
+{
+	struct wp_sample *s = &v->s;
+	const struct wp_sample *q = &ref->s;
+	uint16_t p;
+	uint64_t m = wire_rd_le(d, 1);
+
+	memset(v, 0, sizeof(*v));
+	if ((m & ~(uint64_t)M_ALL) || (ref == &zero_value && m)) {
+		d->bad = true;
+		return;
+	}
+	if (m & M_SAME_ID) {
+		memcpy(s->series, q->series, sizeof(s->series));
+		s->boundary = q->boundary;
+		s->quantity = q->quantity;
+		s->kind = q->kind;
+	} else {
+		wire_rd_str(d, 1, s->series, sizeof(s->series));
+		s->boundary = (uint8_t)wire_rd_le(d, 1);
+		s->quantity = (uint8_t)wire_rd_le(d, 1);
+		s->kind = (uint8_t)wire_rd_le(d, 1);
+	}
+	if (m & M_SAME_P) {
+		p = jseg_value_present(refr, ref, false);
+	} else {
+		uint64_t pp = rd_uv(d);
+
+		p = (uint16_t)pp;
+		if (pp & ~(uint64_t)(P_ALL & ~P_LABELS_PREV))
+			d->bad = true;
+	}
+	s->flags = (m & M_SAME_FLAGS) ? q->flags : (uint32_t)rd_uv(d);
+	s->value = rd_dx(d, q->value);
+	s->raw_value = (p & P_RAW_VALUE) ? rd_dx(d, pred_raw(ref, s->value)) :
+	    s->value;
+	if (p & P_RAW_UNIT) {
+		if (m & M_SAME_UNIT)
+			memcpy(s->raw_unit, q->raw_unit, sizeof(s->raw_unit));
+		else
+			wire_rd_str(d, 1, s->raw_unit, sizeof(s->raw_unit));
+	}
+	s->resolution = (p & P_RESOLUTION) ? rd_dx(d, q->resolution) : 0;
+	s->wrap = (p & P_WRAP) ? rd_dx(d, q->wrap) : 0;
+	if (p & P_DEVICE_TIME)
+		s->device_time = rd_sv(d) + (q->device_time ? q->device_time +
+		    (r->t_real - refr->t_real) : r->t_real);
+	s->reset_time = (p & P_RESET_TIME) ? rd_sv(d) + q->reset_time : 0;
+	s->avg_window = (p & P_AVG_WINDOW) ? rd_sv(d) + q->avg_window : 0;
+	s->t_real = (p & P_T_REAL) ? rd_sv(d) + r->t_real : r->t_real;
+	s->t_mono = (p & P_T_MONO) ? rd_sv(d) + r->t_mono : r->t_mono;
+	if (p & P_LABELS) {
+		if (m & M_SAME_LABELS)
+			memcpy(s->labels, q->labels, sizeof(s->labels));
+		else if (wire_rd_le(d, 1) == 0)
+			wire_rd_str(d, 1, s->labels, sizeof(s->labels));
+		else if (prev_labels == NULL)
+			d->bad = true;
+		else if (!d->bad)
+			jseg_rd_labels_edit(d, prev_labels, s->labels);
+	}
+	v->delta = (p & P_DELTA) ? rd_dx(d, pred_delta(ref, s->value)) : 0;
+	v->cum = (p & P_CUM) ? rd_dx(d, ref->cum + v->delta) : 0;
+	v->ctr_flags = (p & P_CTR_FLAGS) ? (uint32_t)rd_uv(d) : 0;
+	/* the encoder's presence bits must come out again: no value that a
+	 * present bit calls absent, no absent one that is set */
+	if (!d->bad && jseg_value_present(r, v, false) != p)
+		d->bad = true;
+}
+
+/*
+ * Decodes a version-2 body (len bytes) against c into r, its strings in
+ * target and error and its values in *v (grown as needed, *vcap).
+ * 0, or -1 (malformed).  The caller commits r after checking its hash.
+ */
+int
+jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
+    struct journal_record *r, char target[TARGET_MAX + 1],
+    char error[ERROR_MAX + 1], struct journal_value **v, size_t *vcap)
+{
+	static const struct jc_target none;
+	struct wire_rd d = { body, len, 0, false };
+	const struct jc_target *t = &none;
+	struct journal_record refr;
+	struct journal_value *nv;
+	uint64_t rf, k;
+	size_t i, n;
+
+	memset(r, 0, sizeof(*r));
+	rf = wire_rd_le(&d, 1);
+	if (rf & ~(uint64_t)R_ALL)
+		return -1;
+	if (rf & R_NEW_TARGET) {
+		wire_rd_str(&d, 1, target, TARGET_MAX + 1);
+		if (d.bad || target[0] == '\0' || jctx_find(c, target) >= 0)
+			return -1;
+		if (rf & (R_SAME_ERROR | R_SAME_N))
+			return -1;
+	} else {
+		k = rd_uv(&d);
+		if (d.bad || k >= c->n)
+			return -1;
+		t = &c->t[k];
+		memcpy(target, t->name, TARGET_MAX + 1);
+	}
+	ref_record(t, &refr);
+	r->t_real = rd_sv(&d) + (t->seen ? t->t_real + t->dt : c->seg_start);
+	r->t_mono = rd_sv(&d) + t->off + r->t_real;
+	r->duration = rd_sv(&d) + t->duration;
+	r->status = (int)wire_rd_le(&d, 1);
+	if (rf & R_SAME_ERROR)
+		memcpy(error, t->error, ERROR_MAX + 1);
+	else
+		wire_rd_str(&d, 2, error, ERROR_MAX + 1);
+	n = (rf & R_SAME_N) ? t->n : (size_t)rd_uv(&d);
+	if (d.bad || n > VALUES_MAX)
+		return -1;
+	if (n > *vcap) {
+		if ((nv = reallocarray(*v, n, sizeof(*nv))) == NULL)
+			return -1;
+		*v = nv;
+		*vcap = n;
+	}
+	for (i = 0; i < n && !d.bad; i++)
+		decode_value2(&d, r, &(*v)[i], i < t->n ? &t->v[i] :
+		    &zero_value, &refr, i ? (*v)[i - 1].s.labels : NULL);
+	if (d.bad || d.off != len)
+		return -1;
+	r->target = target;
+	r->error = error;
+	r->n = n;
+	r->v = *v;
+	return 0;
+}
