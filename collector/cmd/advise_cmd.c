@@ -70,43 +70,20 @@ bad:
 }
 
 static void
-jnum(FILE *f, const char *k, double v, const char *sep)
-{
-	if (isfinite(v))
-		fprintf(f, "\"%s\": %.6g%s", k, v, sep);
-	else
-		fprintf(f, "\"%s\": null%s", k, sep);
-}
-
-static void
-jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	fputc('"', f);
-}
-
-static void
 json_point(FILE *f, const struct advise_point *p)
 {
 	fprintf(f, "    {");
-	jnum(f, "limit_w", p->limit_w, ", ");
+	cmd_json_num(f, "limit_w", p->limit_w, ", ");
 	fprintf(f, "\"windows\": %zu, ", p->n);
-	jnum(f, "seconds", p->secs, ", ");
-	jnum(f, "tokens_output", p->tokens, ", ");
-	jnum(f, "tokens_per_s", p->tps, ", ");
-	jnum(f, "wall_j", p->wall_j, ", ");
-	jnum(f, "facility_j", p->fac_j, ", ");
-	jnum(f, "wall_j_per_token", p->wall_jpt, ", ");
-	jnum(f, "facility_j_per_token", p->fac_jpt, ", ");
-	jnum(f, "facility_j_per_token_se", p->fac_se, ", ");
-	jnum(f, "slo_attainment", p->slo, ", ");
+	cmd_json_num(f, "seconds", p->secs, ", ");
+	cmd_json_num(f, "tokens_output", p->tokens, ", ");
+	cmd_json_num(f, "tokens_per_s", p->tps, ", ");
+	cmd_json_num(f, "wall_j", p->wall_j, ", ");
+	cmd_json_num(f, "facility_j", p->fac_j, ", ");
+	cmd_json_num(f, "wall_j_per_token", p->wall_jpt, ", ");
+	cmd_json_num(f, "facility_j_per_token", p->fac_jpt, ", ");
+	cmd_json_num(f, "facility_j_per_token_se", p->fac_se, ", ");
+	cmd_json_num(f, "slo_attainment", p->slo, ", ");
 	fprintf(f, "\"meets_slo\": %s, \"used\": %s}", p->meets ? "true" :
 	    "false", p->used ? "true" : "false");
 }
@@ -121,15 +98,15 @@ print_json(FILE *f, const struct opts *o, const struct advise_data *d,
 	clock_iso8601(o->q.from, a, sizeof(a));
 	clock_iso8601(o->q.to, b, sizeof(b));
 	fprintf(f, "{\"class\": ");
-	jstr(f, o->q.cls);
+	cmd_json_str(f, o->q.cls);
 	fprintf(f, ", \"from\": \"%s\", \"to\": \"%s\", \"window_s\": %.0f, "
 	    "\"guard_s\": %.0f,\n \"slo\": ", a, b, (double)d->window / WP_SEC,
 	    (double)d->guard / WP_SEC);
 	if (o->q.slo_set) {
 		fprintf(f, "{");
-		jnum(f, "ttft_ms", o->q.ttft_ms > 0 ? o->q.ttft_ms : NAN, ", ");
-		jnum(f, "tpot_ms", o->q.tpot_ms > 0 ? o->q.tpot_ms : NAN, ", ");
-		jnum(f, "target", o->target, "}");
+		cmd_json_num(f, "ttft_ms", o->q.ttft_ms > 0 ? o->q.ttft_ms : NAN, ", ");
+		cmd_json_num(f, "tpot_ms", o->q.tpot_ms > 0 ? o->q.tpot_ms : NAN, ", ");
+		cmd_json_num(f, "target", o->target, "}");
 	} else {
 		fprintf(f, "null");
 	}
@@ -143,18 +120,18 @@ print_json(FILE *f, const struct opts *o, const struct advise_data *d,
 	fprintf(f, " ],\n \"advice\": ");
 	if (r->ok) {
 		fprintf(f, "{");
-		jnum(f, "limit_w", r->limit_w, ", ");
-		jnum(f, "facility_j_per_token", r->fac_jpt, ", ");
-		jnum(f, "facility_j_per_token_se", r->fac_se, ", ");
+		cmd_json_num(f, "limit_w", r->limit_w, ", ");
+		cmd_json_num(f, "facility_j_per_token", r->fac_jpt, ", ");
+		cmd_json_num(f, "facility_j_per_token_se", r->fac_se, ", ");
 		fprintf(f, "\"range_w\": [%.6g, %.6g], ", r->range_lo_w,
 		    r->range_hi_w);
-		jnum(f, "fit_limit_w", r->fit_w, ", ");
-		jnum(f, "highest_limit_w", r->uncapped_w, ", ");
-		jnum(f, "saving_vs_highest", r->saving, "}");
+		cmd_json_num(f, "fit_limit_w", r->fit_w, ", ");
+		cmd_json_num(f, "highest_limit_w", r->uncapped_w, ", ");
+		cmd_json_num(f, "saving_vs_highest", r->saving, "}");
 		fprintf(f, ",\n \"refused\": null}\n");
 	} else {
 		fprintf(f, "null,\n \"refused\": ");
-		jstr(f, r->why);
+		cmd_json_str(f, r->why);
 		fprintf(f, "}\n");
 	}
 }

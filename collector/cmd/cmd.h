@@ -32,5 +32,9 @@ int	 cmd_usage(const char *name, FILE *f, bool full);
  * "wattpath report: --from: cannot parse 'xyz' (expected ...)". */
 int	 cmd_time_opt(const char *cmd, const char *opt, const char *arg,
 	    bool to, wp_time *out);
+/* cmd_json.c: s as a JSON string (quotes, backslashes and controls
+ * escaped); "key": v (null when not finite) followed by sep. */
+void	 cmd_json_str(FILE *f, const char *s);
+void	 cmd_json_num(FILE *f, const char *key, double v, const char *sep);
 
 #endif

@@ -32,31 +32,6 @@ iso(wp_time t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* A JSON string (config names: escapes quotes, backslashes, controls). */
-static void
-jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void
-jnum(FILE *f, const char *key, double v, bool comma)
-{
-	if (isfinite(v))
-		fprintf(f, "\"%s\": %.6g%s", key, v, comma ? ", " : "");
-	else
-		fprintf(f, "\"%s\": null%s", key, comma ? ", " : "");
-}
-
 static const char *
 status(const struct drift_pair *p)
 {
@@ -74,20 +49,20 @@ json_pair(FILE *f, const struct drift_pair *p)
 	char at[32] = "";
 
 	fprintf(f, "    {\"kind\": \"%s\", \"name\": ", drift_kind_name(p->kind));
-	jstr(f, p->name);
+	cmd_json_str(f, p->name);
 	fprintf(f, ", \"a\": \"%s\", \"b\": \"%s\", \"window_s\": %lld, "
 	    "\"windows\": %zu, \"invalid\": %zu, ",
 	    drift_side_name(p->kind, 0), drift_side_name(p->kind, 1),
 	    (long long)(p->window / WP_SEC), t->n, t->invalid);
-	jnum(f, "usual", t->usual, true);
-	jnum(f, "mean", drift_track_mean(t), true);
-	jnum(f, "sd", drift_track_sd(t), true);
-	jnum(f, "min", t->n ? t->min : NAN, true);
-	jnum(f, "max", t->n ? t->max : NAN, true);
-	jnum(f, "last", t->last, true);
-	jnum(f, "last_dev", t->last_dev, true);
-	jnum(f, "worst_dev", t->learned ? t->worst_dev : NAN, true);
-	jnum(f, "tolerance", t->last_tol, true);
+	cmd_json_num(f, "usual", t->usual, ", ");
+	cmd_json_num(f, "mean", drift_track_mean(t), ", ");
+	cmd_json_num(f, "sd", drift_track_sd(t), ", ");
+	cmd_json_num(f, "min", t->n ? t->min : NAN, ", ");
+	cmd_json_num(f, "max", t->n ? t->max : NAN, ", ");
+	cmd_json_num(f, "last", t->last, ", ");
+	cmd_json_num(f, "last_dev", t->last_dev, ", ");
+	cmd_json_num(f, "worst_dev", t->learned ? t->worst_dev : NAN, ", ");
+	cmd_json_num(f, "tolerance", t->last_tol, ", ");
 	fprintf(f, "\"beyond\": %zu, \"events\": %zu, \"drifting\": %s, "
 	    "\"status\": \"%s\", \"event_at\": ", t->n_beyond, t->events,
 	    t->active ? "true" : "false", status(p));
