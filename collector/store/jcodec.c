@@ -425,13 +425,7 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	for (i = 0; i < r->n; i++)
 		encode_value2(b, r, &r->v[i], i < t->n ? &t->v[i] : &zero_value,
 		    &refr, i ? r->v[i - 1].s.labels : NULL);
-	if (b->oom)
-		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
-	if (b->len - FRAME_HDR_LEN > BODY_MAX)
-		return err_set(err, WP_E_INTERNAL, "journal: record too large");
-	for (i = 0; i < 4; i++)
-		b->p[4 + i] = (uint8_t)((b->len - FRAME_HDR_LEN) >> (8 * i));
-	return 0;
+	return jseg_frame_finish(b, err);
 }
 
 /* ---- decoding ---- */

@@ -212,6 +212,14 @@ jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
 	wire_put_le(b, r->n, 2);
 	for (i = 0; i < r->n; i++)
 		encode_value(b, r, &r->v[i], i ? r->v[i - 1].s.labels : NULL);
+	return jseg_frame_finish(b, err);
+}
+
+int
+jseg_frame_finish(struct wire_buf *b, struct wp_err *err)
+{
+	int i;
+
 	if (b->oom)
 		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
 	if (b->len - FRAME_HDR_LEN > BODY_MAX)

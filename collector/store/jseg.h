@@ -131,6 +131,9 @@ enum { RD_RECORD = 1, RD_END = 0, RD_ERROR = -1, RD_TRUNCATED = 2 };
 /* Appends r as a version-1 frame (no hash) to b (tests: old segments). */
 int	 jseg_encode_record(struct wire_buf *b, const struct journal_record *r,
 	    struct wp_err *err);
+/* Ends the frame b holds (its body after FRAME_HDR_LEN bytes): the body
+ * length patched in, or -1 with err (out of memory, over BODY_MAX). */
+int	 jseg_frame_finish(struct wire_buf *b, struct wp_err *err);
 /* Checks what both encodings refuse (target name, value count). 0/-1. */
 int	 jseg_check_record(const struct journal_record *r, struct wp_err *err);
 /* Shared by both encodings (docs/journal.md, presence bits, labels). */
