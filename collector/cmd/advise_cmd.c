@@ -104,8 +104,10 @@ print_json(FILE *f, const struct opts *o, const struct advise_data *d,
 	    (double)d->guard / WP_SEC);
 	if (o->q.slo_set) {
 		fprintf(f, "{");
-		cmd_json_num(f, "ttft_ms", o->q.ttft_ms > 0 ? o->q.ttft_ms : NAN, ", ");
-		cmd_json_num(f, "tpot_ms", o->q.tpot_ms > 0 ? o->q.tpot_ms : NAN, ", ");
+		cmd_json_num(f, "ttft_ms", o->q.ttft_ms > 0 ? o->q.ttft_ms :
+		    NAN, ", ");
+		cmd_json_num(f, "tpot_ms", o->q.tpot_ms > 0 ? o->q.tpot_ms :
+		    NAN, ", ");
 		cmd_json_num(f, "target", o->target, "}");
 	} else {
 		fprintf(f, "null");
