@@ -132,6 +132,23 @@ jctx_add(struct jctx *c, const char *name)
 }
 
 /*
+ * Time fields are coded as differences; a damaged segment can hold any
+ * 64-bit value, so the arithmetic wraps (two's complement) instead of
+ * overflowing.  Encoder and decoder wrap alike, so round trips are exact.
+ */
+static int64_t
+wsub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
+static int64_t
+wadd(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+/*
  * Remembers r as its target's previous record (after it was written or
  * read), adding the target if new.  0 or -1 (out of memory).
  */
@@ -154,9 +171,9 @@ jctx_commit(struct jctx *c, const struct journal_record *r)
 	if (r->n && t->v != r->v)
 		memmove(t->v, r->v, r->n * sizeof(*t->v));
 	t->n = r->n;
-	t->dt = t->seen ? r->t_real - t->t_real : 0;
+	t->dt = t->seen ? wsub(r->t_real, t->t_real) : 0;
 	t->t_real = r->t_real;
-	t->off = r->t_mono - r->t_real;
+	t->off = wsub(r->t_mono, r->t_real);
 	t->duration = r->duration;
 	snprintf(t->error, sizeof(t->error), "%s", r->error ? r->error : "");
 	t->seen = true;
@@ -338,16 +355,17 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 	if (p & P_WRAP)
 		put_dx(b, s->wrap, q->wrap);
 	if (p & P_DEVICE_TIME)
-		put_sv(b, s->device_time - (q->device_time ? q->device_time +
-		    (r->t_real - refr->t_real) : r->t_real));
+		put_sv(b, wsub(s->device_time, q->device_time ?
+		    wadd(q->device_time, wsub(r->t_real, refr->t_real)) :
+		    r->t_real));
 	if (p & P_RESET_TIME)
-		put_sv(b, s->reset_time - q->reset_time);
+		put_sv(b, wsub(s->reset_time, q->reset_time));
 	if (p & P_AVG_WINDOW)
-		put_sv(b, s->avg_window - q->avg_window);
+		put_sv(b, wsub(s->avg_window, q->avg_window));
 	if (p & P_T_REAL)
-		put_sv(b, s->t_real - r->t_real);
+		put_sv(b, wsub(s->t_real, r->t_real));
 	if (p & P_T_MONO)
-		put_sv(b, s->t_mono - r->t_mono);
+		put_sv(b, wsub(s->t_mono, r->t_mono));
 	if ((p & P_LABELS) && !(m & M_SAME_LABELS)) {
 		if (jseg_labels_as_edit(prev_labels, s->labels, &pre, &suf)) {
 			wire_put_le(b, 1, 1);
@@ -371,7 +389,7 @@ ref_record(const struct jc_target *t, struct journal_record *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->t_real = t->t_real;
-	out->t_mono = t->t_real + t->off;
+	out->t_mono = wadd(t->t_real, t->off);
 	out->n = t->n;
 	out->v = t->v;
 }
@@ -414,9 +432,10 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 		wire_put_str(b, r->target, TARGET_MAX, 1);
 	else
 		put_uv(b, (uint64_t)k);
-	put_sv(b, r->t_real - (t->seen ? t->t_real + t->dt : c->seg_start));
-	put_sv(b, (r->t_mono - r->t_real) - t->off);
-	put_sv(b, r->duration - t->duration);
+	put_sv(b, wsub(r->t_real, t->seen ? wadd(t->t_real, t->dt) :
+	    c->seg_start));
+	put_sv(b, wsub(wsub(r->t_mono, r->t_real), t->off));
+	put_sv(b, wsub(r->duration, t->duration));
 	wire_put_le(b, (uint8_t)r->status, 1);
 	if (!(rf & R_SAME_ERROR))
 		wire_put_str(b, r->error ? r->error : "", ERROR_MAX, 2);
@@ -478,12 +497,15 @@ decode_value2(struct wire_rd *d, const struct journal_record *r,
 	s->resolution = (p & P_RESOLUTION) ? rd_dx(d, q->resolution) : 0;
 	s->wrap = (p & P_WRAP) ? rd_dx(d, q->wrap) : 0;
 	if (p & P_DEVICE_TIME)
-		s->device_time = rd_sv(d) + (q->device_time ? q->device_time +
-		    (r->t_real - refr->t_real) : r->t_real);
-	s->reset_time = (p & P_RESET_TIME) ? rd_sv(d) + q->reset_time : 0;
-	s->avg_window = (p & P_AVG_WINDOW) ? rd_sv(d) + q->avg_window : 0;
-	s->t_real = (p & P_T_REAL) ? rd_sv(d) + r->t_real : r->t_real;
-	s->t_mono = (p & P_T_MONO) ? rd_sv(d) + r->t_mono : r->t_mono;
+		s->device_time = wadd(rd_sv(d), q->device_time ?
+		    wadd(q->device_time, wsub(r->t_real, refr->t_real)) :
+		    r->t_real);
+	s->reset_time = (p & P_RESET_TIME) ?
+	    wadd(rd_sv(d), q->reset_time) : 0;
+	s->avg_window = (p & P_AVG_WINDOW) ?
+	    wadd(rd_sv(d), q->avg_window) : 0;
+	s->t_real = (p & P_T_REAL) ? wadd(rd_sv(d), r->t_real) : r->t_real;
+	s->t_mono = (p & P_T_MONO) ? wadd(rd_sv(d), r->t_mono) : r->t_mono;
 	if (p & P_LABELS) {
 		if (m & M_SAME_LABELS)
 			memcpy(s->labels, q->labels, sizeof(s->labels));
@@ -539,9 +561,10 @@ jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 		memcpy(target, t->name, TARGET_MAX + 1);
 	}
 	ref_record(t, &refr);
-	r->t_real = rd_sv(&d) + (t->seen ? t->t_real + t->dt : c->seg_start);
-	r->t_mono = rd_sv(&d) + t->off + r->t_real;
-	r->duration = rd_sv(&d) + t->duration;
+	r->t_real = wadd(rd_sv(&d), t->seen ? wadd(t->t_real, t->dt) :
+	    c->seg_start);
+	r->t_mono = wadd(wadd(rd_sv(&d), t->off), r->t_real);
+	r->duration = wadd(rd_sv(&d), t->duration);
 	r->status = (int)wire_rd_le(&d, 1);
 	if (rf & R_SAME_ERROR)
 		memcpy(error, t->error, ERROR_MAX + 1);

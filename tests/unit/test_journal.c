@@ -419,6 +419,63 @@ test_decoded_equals_appended(void **state)
 	assert_int_equal(c.mismatches, 0);
 }
 
+struct extremes {
+	int				 i, bad;
+	const struct journal_record	*want;
+};
+
+static int
+extremes_cb(const struct journal_record *r, void *arg)
+{
+	struct extremes *x = arg;
+	const struct journal_record *w = &x->want[x->i++];
+
+	if (r->t_real != w->t_real || r->t_mono != w->t_mono || r->n != 2)
+		x->bad++;
+	else
+		x->bad += value_mismatches(r->v, w->v, 2);
+	return 0;
+}
+
+/*
+ * Times are coded as differences: fields at the ends of the 64-bit range
+ * (a device clock reading nonsense, a monotonic clock far from the real
+ * one) wrap in the coder and still read back exactly.
+ */
+static void
+test_extreme_times_roundtrip(void **state)
+{
+	static const wp_time odd[] = { INT64_MAX, INT64_MIN + 1, -WP_SEC,
+	    INT64_MAX - 3, 0 };
+	struct fx *f = *state;
+	struct journal_record r[5];
+	struct journal_value v[5][2];
+	struct wp_err err;
+	struct journal *j;
+	struct extremes x = { 0 };
+	int i, k;
+
+	j = journal_open(f->dir, &opts60, &err);
+	assert_non_null(j);
+	for (i = 0; i < 5; i++) {
+		make_record(i, T0 + i * 10 * WP_SEC, &r[i], v[i]);
+		r[i].v = v[i];
+		r[i].t_mono = odd[(i + 1) % 5];
+		for (k = 0; k < 2; k++) {
+			v[i][k].s.device_time = odd[(i + k) % 5];
+			v[i][k].s.reset_time = odd[(i + 2 + k) % 5];
+			v[i][k].s.avg_window = odd[(i + 3 + k) % 5];
+			v[i][k].s.t_mono = odd[(i + 4 + k) % 5];
+		}
+		assert_int_equal(journal_append(j, &r[i], &err), 0);
+	}
+	journal_close(j);
+	x.want = r;
+	assert_int_equal(journal_scan(f->dir, 0, 0, extremes_cb, &x, &err), 0);
+	assert_int_equal(x.i, 5);
+	assert_int_equal(x.bad, 0);
+}
+
 static void
 test_verify_intact_across_segments(void **state)
 {
@@ -1135,6 +1192,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_decoded_equals_appended,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_labels_written_as_edits,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_extreme_times_roundtrip,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_verify_intact_across_segments, setup, teardown),
