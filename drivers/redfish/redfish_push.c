@@ -114,36 +114,45 @@ sse_line(struct rf_sse *s, rf_sse_cb cb, void *arg)
 	sse_field(s, l, flen, c, (size_t)(l + n - c));
 }
 
+/* One byte of the stream past the BOM. */
+static void
+sse_byte(struct rf_sse *s, char ch, rf_sse_cb cb, void *arg)
+{
+	if (ch == '\n' && s->last_cr) {
+		s->last_cr = false;
+		return;
+	}
+	s->last_cr = ch == '\r';
+	if (ch == '\n' || ch == '\r') {
+		sse_line(s, cb, arg);
+		return;
+	}
+	if (s->line_len >= s->max) {
+		s->line_over = true;
+		return;
+	}
+	s->line[s->line_len++] = ch;
+}
+
 void
 rf_sse_feed(struct rf_sse *s, const char *p, size_t n, rf_sse_cb cb,
     void *arg)
 {
-	size_t i;
+	static const char bom[3] = { '\xef', '\xbb', '\xbf' };
+	size_t i, k;
 
 	for (i = 0; i < n; i++) {
-		char ch = p[i];
-
-		if (!s->started) {		/* a leading BOM is skipped */
-			s->started = true;
-			if (n - i >= 3 && memcmp(p + i, "\xef\xbb\xbf", 3) == 0) {
-				i += 2;
+		if (!s->started) {	/* a leading BOM, in any split, is skipped */
+			if (p[i] == bom[s->bom]) {
+				if (++s->bom == 3)
+					s->started = true;
 				continue;
 			}
+			s->started = true;
+			for (k = 0; k < s->bom; k++)
+				sse_byte(s, bom[k], cb, arg);
 		}
-		if (ch == '\n' && s->last_cr) {
-			s->last_cr = false;
-			continue;
-		}
-		s->last_cr = ch == '\r';
-		if (ch == '\n' || ch == '\r') {
-			sse_line(s, cb, arg);
-			continue;
-		}
-		if (s->line_len >= s->max) {
-			s->line_over = true;
-			continue;
-		}
-		s->line[s->line_len++] = ch;
+		sse_byte(s, p[i], cb, arg);
 	}
 }
 

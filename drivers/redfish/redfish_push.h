@@ -40,6 +40,7 @@ struct rf_sse {
 	char		 event[64];
 	char		 id[128];
 	bool		 over, line_over, last_cr, started;
+	unsigned	 bom;		/* BOM bytes matched at the start */
 	unsigned long	 events, refused;	/* dispatched; oversized */
 };
 

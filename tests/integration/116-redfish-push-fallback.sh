@@ -9,11 +9,13 @@
 # is polled (its BMC answers EnvironmentMetrics GETs again, stream_up 0)
 # after a named warning ("push stream down (no report for 3 s): polling");
 # after the reboot wattpath logs in again and opens a new stream, which is
-# up at the end; n3 is polled with an info line and no warning; no value
-# of any series twice or backwards in the journal; `wattpath report` over
+# up again; a reload that makes n1 `mode: poll` closes its stream (+58 s)
+# and it is polled from then on; n3 is polled with an info line and no
+# warning; the journal verifies, no value of any series in it twice or
+# backwards; `wattpath report` over
 # a 62 s window covering all of it gives n1 (pushed, polled meanwhile) and
 # n2 (polled) wall energies by their counters within 1 % of each other and
-# of 5 kW x 62 s; at exit the stream is closed.
+# of 5 kW x 62 s.
 . "$(dirname "$0")/lib.sh"
 
 PEER=$ROOT/tests/peers/redfish_server.py
@@ -89,17 +91,27 @@ wait_for 15 stat_gt sse_opened "$o0" ||
 [ "$(stat created)" -gt "$c0" ] || fail "no new session after the reboot"
 wait_for 8 up_is 1 || fail "stream not up after the reboot"
 
+# a reload that makes n1 a polled BMC closes its stream; polls go on
+sleep $((T0 + 58 - $(date +%s)))
+up_is 1 || fail "stream down before the reload: $(grep -i push "$T/wp.log" | tail -3)"
+sed -i 's/credentials: bmc, mode: push}/credentials: bmc, mode: poll}/' "$T/c.yaml"
+kill -HUP "$PID_wp"
+wait_for 5 grep -q "reloaded" "$T/wp.log" || fail "no reload: $(tail -3 "$T/wp.log")"
+wait_for 5 stat_is sse_open 0 || fail "the stream stayed open after the reload"
+g0=$(env_gets)
 sleep $((T0 + 72 - $(date +%s)))
 alive "$PID_wp"
-up_is 1 || fail "stream down at the end: $(grep -i push "$T/wp.log" | tail -3)"
+[ $(($(env_gets) - g0)) -ge 20 ] || fail "n1 not polled after the reload"
+[ "$(metric "wattpath_push_stream_up{target=\"n1/bmc\"}")" = none ] ||
+	fail "n1 still a push target after the reload"
 kill -TERM "$PID_wp"
 wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
-wait_for 5 stat_is sse_open 0 ||
-	fail "the stream stayed open after exit"
 grep -q "info: redfish n3/bmc: push stream not available" "$T/wp.log" ||
 	fail "n3: $(grep n3 "$T/wp.log" | head -5)"
 grep -q "warn: redfish n3/bmc" "$T/wp.log" && fail "n3 (auto) warned: $(grep n3 "$T/wp.log")"
 
+"$WATTPATH" journal verify -c "$T/c.yaml" >"$T/verify.log" 2>&1 ||
+	fail "journal verify: $(tail -3 "$T/verify.log")"
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
 F=$((T0 + 6)); TO=$((T0 + 68))
