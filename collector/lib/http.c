@@ -709,6 +709,7 @@ recv_some(struct http_conn *c)
 			c->stream(c->arg, c->rx->status, c->rx->body.p,
 			    c->rx->body.len);
 			c->rx->body.len = 0;	/* handed over: not kept */
+			c->rx->body.p[0] = '\0';
 		}
 		if (r == HTTP_RX_DONE) {
 			finish_ok(c);
