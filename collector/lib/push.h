@@ -38,8 +38,9 @@ enum wp_push_result {
 const char *push_result_name(int result);
 
 struct wp_push_sink {
-	/* One report: result, and its samples when WP_PUSH_OK (borrowed;
-	 * t_real filled by the core where 0). */
+	/* One report: result, and its samples when WP_PUSH_OK (borrowed
+	 * for the call: the core fills t_real where 0, and may reorder and
+	 * overwrite them). */
 	void	(*report)(void *owner, int result, struct wp_sample *v,
 		    size_t n);
 	/* The push channel went up (true) or down (false). */

@@ -33,6 +33,7 @@ struct rf_stream {
 	struct loop_timer *watchdog;
 	int		 state;
 	char		 uri[RF_URI_MAX];	/* ServerSentEventUri, or "" */
+	char		 last_id[128];	/* the last event id, for a reopen */
 	struct rf_sse	 sse;
 	struct rf_readings vals;
 	struct wp_sample *smp;
@@ -253,8 +254,8 @@ static int
 get(struct rf_stream *s, const char *path, bool stream, http_done_cb done)
 {
 	struct http_req_opts o = { 0 };
-	char url[RF_URI_MAX + 320], hdr[600];
-	const char *hdrs[3] = { NULL, NULL, NULL };
+	char url[RF_URI_MAX + 320], hdr[600], lid[160];
+	const char *hdrs[4] = { NULL, NULL, NULL, NULL };
 	struct wp_err err;
 	int rc;
 
@@ -267,6 +268,10 @@ get(struct rf_stream *s, const char *path, bool stream, http_done_cb done)
 	hdrs[0] = stream ? "Accept: text/event-stream" :
 	    "Accept: application/json";
 	hdrs[1] = hdr[0] ? hdr : NULL;
+	if (stream && s->last_id[0] != '\0') {	/* what we missed, again */
+		snprintf(lid, sizeof(lid), "Last-Event-ID: %s", s->last_id);
+		hdrs[hdr[0] ? 2 : 1] = lid;
+	}
 	o.headers = hdrs;
 	o.timeout = stream ? RF_STREAM_LONG : 10 * WP_SEC;
 	o.max_body = stream ? RF_STREAM_MAX : 0;
@@ -281,6 +286,8 @@ get(struct rf_stream *s, const char *path, bool stream, http_done_cb done)
 static void
 open_stream(struct rf_stream *s)
 {
+	if (s->sse.line != NULL && s->sse.id[0] != '\0')
+		memcpy(s->last_id, s->sse.id, sizeof(s->last_id));
 	rf_sse_fini(&s->sse);
 	if (rf_sse_init(&s->sse, RF_STREAM_MAX) < 0) {
 		went_down(s, "out of memory", RF_BACKOFF_MAX);

@@ -14,7 +14,8 @@
  * ends or no report came for 3 poll intervals (at least 2 s): then it is
  * down (logged: a warning in mode push, info in auto), the target is
  * polled, and the stream is opened again after a backoff (1 interval,
- * doubling to 60 s).  A BMC without ServerSentEventUri is polled; asked
+ * doubling to 60 s), with Last-Event-ID the last event's id (a BMC that
+ * keeps a buffer sends what was missed; the core refuses what it has).  A BMC without ServerSentEventUri is polled; asked
  * again after 10 minutes.  rf_stream_fresh() says whether a poll may be
  * skipped.  All on the loop thread.
  */

@@ -5,7 +5,8 @@
 # The pushing BMC drops its stream (+8 s), stalls it (open, silent) for
 # 8 s (+16 s), then "reboots" (+34 s): streams closed, every session
 # forgotten, 503 to logins and streams for 3 s.
-# Checks: after the drop the stream comes back; while it stalls the target
+# Checks: after the drop the stream comes back (asking with Last-Event-ID
+# for what it missed); while it stalls the target
 # is polled (its BMC answers EnvironmentMetrics GETs again, stream_up 0)
 # after a named warning ("push stream down (no report for 3 s): polling");
 # after the reboot wattpath logs in again and opens a new stream, which is
@@ -68,6 +69,7 @@ wait_for 5 grep -q "push stream down (the BMC closed the stream)" "$T/wp.log" ||
 	fail "drop not seen: $(grep -i push "$T/wp.log")"
 wait_for 8 up_is 1 || fail "stream not back after a drop"
 [ "$(stat sse_opened)" -ge 2 ] || fail "no second stream: $(stat sse_opened)"
+[ -n "$(stat last_event_id)" ] || fail "reopened without Last-Event-ID"
 
 # a silent stream: polled meanwhile, with a warning
 sleep $((T0 + 16 - $(date +%s)))

@@ -55,7 +55,7 @@ open, send nothing more until "resume"), replay (each stream sends its
 last report again, then goes on), malformed (one event of broken JSON),
 oversized (one event of 2 MiB), resume.  /_test/stats gains "sse_open"
 (streams open now), "sse_opened" (since the start), "pushed" (reports
-sent).
+sent), "last_event_id" (the Last-Event-ID header of the latest stream).
 """
 import argparse
 import base64
@@ -129,6 +129,7 @@ class State:
         self.push_once = {}         # stream id -> one-off action pending
         self.down_until = 0.0       # reboot: 503 until then
         self.env_paths = None       # EnvironmentMetrics URIs of the tree
+        self.last_event_id = ""     # Last-Event-ID of the latest stream GET
 
     def note(self, method, path):
         with self.lock:
@@ -392,7 +393,8 @@ class Handler(BaseHTTPRequestHandler):
                                 "trace": st.args.trace,
                                 "sse_open": st.sse_open,
                                 "sse_opened": st.sse_opened,
-                                "pushed": st.pushed})
+                                "pushed": st.pushed,
+                                "last_event_id": st.last_event_id})
             return
         if path == "/_test/log":
             with st.lock:
@@ -512,6 +514,7 @@ class Handler(BaseHTTPRequestHandler):
                 st.sse_opened += 1
                 sid = st.sse_opened
                 gen = st.push_gen
+                st.last_event_id = self.headers.get("Last-Event-ID", "")
         if down:
             self.send(503, {"error": {"code": "Base.1.0.ServiceUnavailable"}})
             return
