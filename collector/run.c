@@ -91,7 +91,7 @@ struct collector {
 
 static void poll_begin(void *arg);
 static void poll_finish(struct wp_poll *p);
-static void push_report(void *owner, int result, struct wp_sample *v,
+static size_t push_report(void *owner, int result, struct wp_sample *v,
     size_t n);
 static void push_stream(void *owner, bool up);
 
@@ -459,7 +459,7 @@ push_ingest(struct target *t, struct wp_sample *v, size_t n)
  * than the last of its series ingested, the rest ingested in batches of
  * distinct series (a report may hold a series at several times).
  */
-static void
+static size_t
 push_report(void *owner, int result, struct wp_sample *v, size_t n)
 {
 	struct target *t = owner;
@@ -471,7 +471,7 @@ push_report(void *owner, int result, struct wp_sample *v, size_t n)
 		t->push_reports[result == WP_PUSH_OK ? WP_PUSH_IGNORED :
 		    result >= 0 && result < WP_PUSH_N ? result :
 		    WP_PUSH_MALFORMED]++;
-		return;
+		return 0;
 	}
 	for (i = b = 0; i < n; i++) {
 		if (v[i].t_real == 0)
@@ -503,6 +503,7 @@ push_report(void *owner, int result, struct wp_sample *v, size_t n)
 	t->push_reports[kept > 0 ? WP_PUSH_OK :
 	    t->push_refused[WP_PUSH_OUT_OF_ORDER] > o0 ? WP_PUSH_OUT_OF_ORDER :
 	    WP_PUSH_REPLAYED]++;
+	return kept;
 }
 
 static void

@@ -11,7 +11,8 @@
  * refusal result with none.  The core refuses, per series, a value not
  * newer than the last one it ingested (polled or pushed): equal is
  * WP_PUSH_REPLAYED, older WP_PUSH_OUT_OF_ORDER, so that nothing is
- * counted twice.  sink->stream tells whether the push channel is up (the
+ * counted twice; report returns how many it ingested (a driver should not
+ * let a channel whose values are all refused stand in for polling).  sink->stream tells whether the push channel is up (the
  * driver polls as usual while it is down).  All on the loop thread.
  */
 #ifndef WP_PUSH_H
@@ -41,8 +42,8 @@ struct wp_push_sink {
 	/* One report: result, and its samples when WP_PUSH_OK (borrowed
 	 * for the call: the core fills t_real where 0, and may reorder and
 	 * overwrite them). */
-	void	(*report)(void *owner, int result, struct wp_sample *v,
-		    size_t n);
+	size_t	(*report)(void *owner, int result, struct wp_sample *v,
+		    size_t n);	/* returns the values ingested */
 	/* The push channel went up (true) or down (false). */
 	void	(*stream)(void *owner, bool up);
 	void	*owner;

@@ -17,6 +17,7 @@
 #define RF_STREAM_LONG	(24 * 3600 * WP_SEC)	/* the stream's own timeout */
 #define RF_BACKOFF_MAX	(60 * WP_SEC)
 #define RF_NO_SSE_RETRY	(600 * WP_SEC)
+#define RF_SKEW_WARN	(60 * WP_SEC)
 
 enum st { ST_IDLE, ST_ES, ST_OPEN };
 
@@ -26,7 +27,7 @@ struct rf_stream {
 	wp_time		 interval, stall, backoff, retry_at, last_report;
 	struct wp_services svc;
 	struct wp_push_sink sink;
-	bool		 has_sink, up, fail_logged, gpu_crosscheck;
+	bool		 has_sink, up, fail_logged, gpu_crosscheck, skew_logged;
 	const struct rf_plan *plan;
 	const struct rf_bmc *bmc;
 	struct http_conn *conn;
@@ -101,11 +102,28 @@ rf_stream_fresh(const struct rf_stream *s)
 	return s != NULL && s->up && clock_mono() - s->last_report < s->stall;
 }
 
-static void
+static size_t
 report(struct rf_stream *s, int result, struct wp_sample *v, size_t n)
 {
-	if (s->has_sink)
-		s->sink.report(s->sink.owner, result, v, n);
+	return s->has_sink ? s->sink.report(s->sink.owner, result, v, n) : 0;
+}
+
+/* A pushed Timestamp far from our clock: logged once per stream. */
+static void
+check_skew(struct rf_stream *s, const struct wp_sample *v, size_t n)
+{
+	wp_time now = clock_real(), d;
+
+	if (s->skew_logged || n == 0 || v[0].t_real == 0)
+		return;
+	d = v[0].t_real > now ? v[0].t_real - now : now - v[0].t_real;
+	if (d > RF_SKEW_WARN) {
+		log_warnx("redfish %s: pushed Timestamps differ from our clock "
+		    "by %.0f s: values older than a poll's are refused, and "
+		    "the target is polled while none is taken", s->name,
+		    (double)d / WP_SEC);
+		s->skew_logged = true;
+	}
 }
 
 /* The channel is down (or could not come up): polled, retried later. */
@@ -197,7 +215,9 @@ on_event(void *arg, const struct rf_sse_event *ev)
 		report(s, WP_PUSH_IGNORED, NULL, 0);
 		return;
 	}
-	report(s, WP_PUSH_OK, s->smp, n);
+	check_skew(s, s->smp, n);
+	if (report(s, WP_PUSH_OK, s->smp, n) == 0)
+		return;		/* all refused: no stand-in for a poll */
 	s->last_report = clock_mono();
 	s->backoff = s->interval;
 	loop_timer_arm(s->watchdog, s->last_report + s->stall);

@@ -10,8 +10,10 @@
  * MetricReport (redfish_push.h); its values become samples of the plan's
  * series, each at its own Timestamp, handed to the core's sink
  * (lib/push.h) with the result counted there (malformed, oversized,
- * ignored).  The channel is up from the first report until the stream
- * ends or no report came for 3 poll intervals (at least 2 s): then it is
+ * ignored).  The channel is up from the first report the core takes
+ * values of until the stream ends or no such report came for 3 poll
+ * intervals (at least 2 s; a BMC whose clock lags ours so far that every
+ * pushed value is older than a poll's is polled): then it is
  * down (logged: a warning in mode push, info in auto), the target is
  * polled, and the stream is opened again after a backoff (1 interval,
  * doubling to 60 s), with Last-Event-ID the last event's id (a BMC that
