@@ -44,6 +44,11 @@ struct target {
 	unsigned long		 polls, nfail;
 	struct lastset		 last;		/* compact: expanded for views */
 	struct ingest_ctr	*last_ctr;	/* last.n entries, or NULL */
+	/* pushed readings (lib/push.h) */
+	struct wp_push_sink	 sink;
+	bool			 push_target, push_up, pushed;
+	unsigned long		 push_reports[WP_PUSH_N];
+	unsigned long		 push_refused[WP_PUSH_N];
 };
 
 /* A poll in flight: the driver's sink (p) and the core's timer. */
@@ -82,9 +87,13 @@ struct collector {
 };
 
 #define LOGOUT_GRACE	(3 * WP_SEC)	/* for session DELETEs at exit */
+#define PUSH_AHEAD_MAX	(60 * WP_SEC)	/* a pushed value's time past ours */
 
 static void poll_begin(void *arg);
 static void poll_finish(struct wp_poll *p);
+static size_t push_report(void *owner, int result, struct wp_sample *v,
+    size_t n);
+static void push_stream(void *owner, bool up);
 
 /* --- config references: a target keeps the conf it was built from --- */
 
@@ -227,6 +236,10 @@ target_new(struct collector *co, size_t i, struct wp_err *err)
 		err_prefix(err, "%s", t->tc->name);
 		goto fail;
 	}
+	if (t->drv->push_attach != NULL) {
+		t->sink = (struct wp_push_sink){ push_report, push_stream, t };
+		t->drv->push_attach(t->state, &t->sink);
+	}
 	return t;
 nomem:
 	err_set(err, WP_E_INTERNAL, "out of memory");
@@ -271,13 +284,13 @@ log_health(struct target *t, int ok, const struct wp_err *err)
  * restart or a reload that rebuilds the target.
  */
 static void
-integrate_gauges(const struct target *t, const struct wp_poll *p,
+integrate_gauges(const struct target *t, const struct wp_sample *v, size_t n,
     struct ingest_ctr *ctr)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++) {
-		const struct wp_sample *s = &p->v[i];
+	for (i = 0; i < n; i++) {
+		const struct wp_sample *s = &v[i];
 		struct integ_run r = { 0 };
 		long j;
 		int kind;
@@ -298,18 +311,86 @@ integrate_gauges(const struct target *t, const struct wp_poll *p,
 	}
 }
 
-/* Keeps the poll's samples and their counter states (ctr taken over). */
+/*
+ * Keeps v's samples and their counter states (ctr taken over) as the
+ * target's last readings: in place of the last set, or (a target that
+ * received pushed readings, whose reports carry some series only) merged
+ * into it, series by series.
+ */
 static void
-keep_last(struct target *t, const struct wp_poll *p, struct ingest_ctr *ctr)
+keep_last(struct target *t, const struct wp_sample *v, size_t n,
+    struct ingest_ctr *ctr)
 {
+	struct wp_sample *m = NULL;
+	struct ingest_ctr *mc = NULL;
+	size_t i, mn;
+	long j;
+
 	if (ctr != NULL)
-		integrate_gauges(t, p, ctr);
-	if (p->n == 0 || lastset_set(&t->last, p->v, p->n) < 0) {
-		free(ctr);
+		integrate_gauges(t, v, n, ctr);
+	if (n == 0)
+		goto drop;
+	if (!t->pushed || t->last.n == 0) {
+		if (lastset_set(&t->last, v, n) < 0)
+			goto drop;
+		free(t->last_ctr);
+		t->last_ctr = ctr;
 		return;
 	}
+	if ((m = calloc(t->last.n + n, sizeof(*m))) == NULL ||
+	    (mc = calloc(t->last.n + n, sizeof(*mc))) == NULL)
+		goto drop;
+	mn = lastset_expand(&t->last, m);
+	if (t->last_ctr != NULL)
+		memcpy(mc, t->last_ctr, mn * sizeof(*mc));
+	for (i = 0; i < n; i++) {
+		j = lastset_find(&t->last, v[i].series, i);
+		m[j >= 0 ? (size_t)j : mn] = v[i];
+		mc[j >= 0 ? (size_t)j : mn] = ctr != NULL ? ctr[i] :
+		    (struct ingest_ctr){ 0 };
+		mn += j < 0;
+	}
+	if (lastset_set(&t->last, m, mn) < 0)
+		goto drop;
 	free(t->last_ctr);
-	t->last_ctr = ctr;
+	t->last_ctr = mc;
+	free(m);
+	free(ctr);
+	return;
+drop:
+	free(m);
+	free(mc);
+	free(ctr);
+}
+
+/*
+ * A target that received pushed readings: leaves out of v (in place) each
+ * sample not newer than the last one ingested of its series (counted as
+ * replayed or out of order).  Returns the number kept.
+ */
+static size_t
+drop_seen(struct target *t, struct wp_sample *v, size_t n)
+{
+	size_t i, k = 0;
+	wp_time lt;
+	double lv;
+	long j;
+	int kind;
+
+	for (i = 0; i < n; i++) {
+		if ((j = lastset_find(&t->last, v[i].series, i)) >= 0) {
+			lastset_reading(&t->last, (size_t)j, &lt, &lv, &kind);
+			if (v[i].t_real <= lt) {
+				t->push_refused[v[i].t_real == lt ?
+				    WP_PUSH_REPLAYED : WP_PUSH_OUT_OF_ORDER]++;
+				continue;
+			}
+		}
+		if (k != i)
+			v[k] = v[i];
+		k++;
+	}
+	return k;
 }
 
 static void
@@ -325,6 +406,8 @@ ingest(struct target *t, struct wp_poll *p)
 	    .v = p->v, .n = p->status == 0 ? p->n : 0 };
 	struct wp_err err;
 
+	if (t->pushed && ip.n > 0)
+		ip.n = p->n = drop_seen(t, p->v, p->n);
 	t->last_duration = ip.duration;
 	t->last_poll_real = p->t_real;
 	if (ip.n > 0)
@@ -334,9 +417,102 @@ ingest(struct target *t, struct wp_poll *p)
 		drift_watch_poll(t->co->drift, t->tc->name, p->t_real, p->v,
 		    ip.ctr, ip.n);
 	if (p->status == 0)
-		keep_last(t, p, ip.ctr);
+		keep_last(t, p->v, ip.n, ip.ctr);
 	else
 		free(ip.ctr);
+}
+
+/* --- pushed readings (lib/push.h) --- */
+
+static int
+by_time(const void *a, const void *b)
+{
+	const struct wp_sample *x = a, *y = b;
+
+	return x->t_real < y->t_real ? -1 : x->t_real > y->t_real;
+}
+
+/* One batch of pushed samples (distinct series, none seen): journal,
+ * store, drift watch and the last readings, as a poll's. */
+static void
+push_ingest(struct target *t, struct wp_sample *v, size_t n)
+{
+	struct ingest_poll ip = { .target = t->tc->name,
+	    .hold_dips = strcmp(t->tc->kind, "meter") == 0,
+	    .t_mono = clock_mono(), .interval = t->tc->interval,
+	    .error = "", .v = v, .n = n };
+	struct wp_err err;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].t_real > ip.t_real)
+			ip.t_real = v[i].t_real;
+	ip.ctr = calloc(n, sizeof(*ip.ctr));
+	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
+	drift_watch_poll(t->co->drift, t->tc->name, ip.t_real, v, ip.ctr, n);
+	t->pushed = true;
+	keep_last(t, v, n, ip.ctr);
+}
+
+/*
+ * A pushed report: its values in time order, each refused when not newer
+ * than the last of its series ingested, the rest ingested in batches of
+ * distinct series (a report may hold a series at several times).
+ */
+static size_t
+push_report(void *owner, int result, struct wp_sample *v, size_t n)
+{
+	struct target *t = owner;
+	wp_time now = clock_real(), mono = clock_mono();
+	unsigned long o0 = t->push_refused[WP_PUSH_OUT_OF_ORDER];
+	size_t i, b = 0, kept = 0;
+
+	if (result != WP_PUSH_OK || n == 0) {
+		t->push_reports[result == WP_PUSH_OK ? WP_PUSH_IGNORED :
+		    result >= 0 && result < WP_PUSH_N ? result :
+		    WP_PUSH_MALFORMED]++;
+		return 0;
+	}
+	for (i = b = 0; i < n; i++) {
+		if (v[i].t_real == 0)
+			v[i].t_real = now;
+		if (v[i].t_real > now + PUSH_AHEAD_MAX) {
+			t->push_refused[WP_PUSH_OUT_OF_ORDER]++;
+			continue;	/* would shadow every later value */
+		}
+		v[b] = v[i];
+		v[b++].t_mono = mono - (now - v[i].t_real);
+	}
+	n = b;
+	b = 0;
+	qsort(v, n, sizeof(*v), by_time);
+	t->pushed = true;
+	for (i = 0; i <= n; i++) {
+		bool cut = i == n;
+		size_t k, m;
+
+		for (k = b; !cut && k < i; k++)
+			cut = strcmp(v[k].series, v[i].series) == 0;
+		if (!cut)
+			continue;
+		if ((m = drop_seen(t, v + b, i - b)) > 0)
+			push_ingest(t, v + b, m);
+		kept += m;
+		b = i;
+	}
+	t->push_reports[kept > 0 ? WP_PUSH_OK :
+	    t->push_refused[WP_PUSH_OUT_OF_ORDER] > o0 ? WP_PUSH_OUT_OF_ORDER :
+	    WP_PUSH_REPLAYED]++;
+	return kept;
+}
+
+static void
+push_stream(void *owner, bool up)
+{
+	struct target *t = owner;
+
+	t->push_target = true;
+	t->push_up = up;
 }
 
 /* Sets the target's timer for its next poll, on the batching grid. */
@@ -746,7 +922,10 @@ collector_each_target(const struct collector *co,
 		    t->tc->node, t->up && t->polls > 0,
 		    t->up ? "" : err_class_name(t->last_class), t->last_err,
 		    t->last_poll_real, t->last_duration, t->polls, t->nfail,
-		    buf, lastset_expand(&t->last, buf), t->last_ctr };
+		    buf, lastset_expand(&t->last, buf), t->last_ctr,
+		    t->push_target ? t->push_up : -1,
+		    t->push_target ? t->push_reports : NULL,
+		    t->push_target ? t->push_refused : NULL };
 		rc = fn(&v, arg) != 0;
 	}
 	free(buf);

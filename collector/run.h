@@ -33,6 +33,12 @@ struct target_view {
 	size_t		 n_last;
 	/* Counter state per sample of last (n_last entries), or NULL. */
 	const struct ingest_ctr *ctr;
+	/* Pushed readings (lib/push.h): push_up -1 not a push target, 0
+	 * channel down, 1 up; reports by result and values refused
+	 * (replayed, out of order) by WP_PUSH_* (NULL when push_up -1). */
+	int		 push_up;
+	const unsigned long *push_reports;	/* WP_PUSH_N entries */
+	const unsigned long *push_refused;	/* WP_PUSH_N entries */
 };
 
 struct collector_opts {

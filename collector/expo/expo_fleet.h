@@ -26,6 +26,7 @@
 
 #include "../ingest.h"
 #include "../lib/clock.h"
+#include "../lib/push.h"
 #include "../run.h"
 
 struct wp_conf;
@@ -93,6 +94,10 @@ struct fleet_target {
 	unsigned long	 polls, failures;
 	unsigned long	 resets;		/* counter resets seen */
 	unsigned	 stale;			/* samples flagged stale */
+	bool		 push, push_up;		/* takes pushed readings; its
+						   channel delivers now */
+	unsigned long	 push_reports[WP_PUSH_N];	/* by result */
+	unsigned long	 push_refused[WP_PUSH_N];	/* values, by result */
 };
 
 struct fleet_meter {

@@ -380,6 +380,51 @@ storage_families(FILE *f, const struct fleet *fl)
 	    (double)fl->storage.rrd.queued);
 }
 
+/* Pushed readings of the targets that take them (lib/push.h). */
+static void
+push_families(FILE *f, const struct fleet *fl)
+{
+	static const char *const rep = "wattpath_push_reports_total",
+	    *const val = "wattpath_push_values_refused_total",
+	    *const up = "wattpath_push_stream_up";
+	size_t i;
+	int r;
+
+	for (i = 0; i < fl->n_targets && !fl->targets[i].push; i++)
+		;
+	if (i == fl->n_targets)
+		return;		/* no target takes pushed readings */
+	family(f, rep, "counter", "Reports a device pushed, by result: ok, "
+	    "malformed, oversized, replayed (every value already ingested), "
+	    "out_of_order, unknown_sender, ignored (nothing read).");
+	for (i = 0; i < fl->n_targets; i++)
+		for (r = 0; r < WP_PUSH_N && fl->targets[i].push; r++) {
+			const char *kv[] = { "target", fl->targets[i].name,
+			    "result", push_result_name(r) };
+
+			series(f, fl->site, rep, kv, 2);
+			value(f, (double)fl->targets[i].push_reports[r]);
+		}
+	family(f, val, "counter", "Values refused because one of their "
+	    "series as new or newer was already ingested (polled or pushed): "
+	    "replayed (same time) or out_of_order (older, or too far ahead).");
+	for (i = 0; i < fl->n_targets; i++)
+		for (r = WP_PUSH_REPLAYED; r <= WP_PUSH_OUT_OF_ORDER &&
+		    fl->targets[i].push; r++) {
+			const char *kv[] = { "target", fl->targets[i].name,
+			    "reason", push_result_name(r) };
+
+			series(f, fl->site, val, kv, 2);
+			value(f, (double)fl->targets[i].push_refused[r]);
+		}
+	family(f, up, "gauge", "1 while the target's push channel (SSE "
+	    "stream or subscription) delivers, else 0: it is polled.");
+	for (i = 0; i < fl->n_targets; i++)
+		if (fl->targets[i].push)
+			one(f, fl, up, "target", fl->targets[i].name,
+			    fl->targets[i].push_up);
+}
+
 /* The exposition server's connections. */
 static void
 http_families(FILE *f, const struct fleet *fl)
@@ -418,6 +463,7 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 	for (w = TF_UP; w <= TF_STALE; w++)
 		target_family(f, fl, w);
 	reason_family(f, fl);
+	push_families(f, fl);
 	if (fl->has_storage)
 		storage_families(f, fl);
 	if (fl->has_http)

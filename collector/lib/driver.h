@@ -29,6 +29,9 @@
  *   describe()      one-line identity for logs, never with secrets.
  *   probe()         optional: what a device offers, for `wattpath probe`;
  *                   may run svc->loop itself until done.
+ *   push_attach()   optional: the target may receive pushed readings
+ *                   (lib/push.h); the core calls it once after
+ *                   target_new with a sink valid until target_free.
  *   fini()          once at the end; optional.
  *
  * All callbacks run on the loop thread.  A driver gets its own block, the
@@ -43,6 +46,7 @@
 
 #include "err.h"
 #include "poll.h"
+#include "push.h"
 #include "sample.h"
 
 struct loop;
@@ -154,6 +158,7 @@ struct wp_driver {
 	int	(*probe)(const struct wp_probe_req *req,
 		    const struct wp_services *svc, struct wp_probe_result *out,
 		    struct wp_err *err);
+	void	(*push_attach)(void *state, const struct wp_push_sink *sink);
 };
 
 /* Adds a source to a probe result (copies).  Returns 0 or -1 (ENOMEM). */

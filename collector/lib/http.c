@@ -86,6 +86,8 @@ struct http_conn {
 	size_t		 sent;
 	struct http_rx	*rx;		/* while a request is on: req_clear */
 	http_done_cb	 cb;
+	void		(*stream)(void *arg, long status, const char *p,
+			    size_t n);
 	void		*arg;
 	wp_time		 timeout, connect_timeout, started;
 	struct loop_timer *deadline;
@@ -419,6 +421,7 @@ req_clear(struct http_conn *c)
 		c->rx = NULL;
 	}
 	c->cb = NULL;
+	c->stream = NULL;
 	c->arg = NULL;
 	loop_timer_disarm(c->deadline);
 }
@@ -700,7 +703,15 @@ recv_some(struct http_conn *c)
 			}
 			return;
 		}
-		if ((r = http_rx_feed(c->rx, buf, n)) == HTTP_RX_DONE) {
+		r = http_rx_feed(c->rx, buf, n);
+		if (c->stream != NULL && r != HTTP_RX_ERROR &&
+		    c->rx->status != 0 && c->rx->body.len > 0) {
+			c->stream(c->arg, c->rx->status, c->rx->body.p,
+			    c->rx->body.len);
+			c->rx->body.len = 0;	/* handed over: not kept */
+			c->rx->body.p[0] = '\0';
+		}
+		if (r == HTTP_RX_DONE) {
 			finish_ok(c);
 			return;
 		}
@@ -906,6 +917,7 @@ http_start(struct http_conn *c, const struct http_req_opts *o,
 		    "%s", o->url, msg);
 	}
 	c->cb = cb;
+	c->stream = o->stream;
 	c->arg = arg;
 	if (h->max_inflight > 0 && h->inflight >= h->max_inflight) {
 		c->phase = P_QUEUED;

@@ -37,6 +37,16 @@ struct http_req_opts {
 	wp_time		 timeout;	/* whole request; 0: 10 s */
 	wp_time		 connect_timeout;	/* 0: min(timeout, 5 s) */
 	size_t		 max_body;	/* 0: HTTP_MAX_BODY_DEFAULT */
+	/*
+	 * A stream (server-sent events): once the headers are in, the body
+	 * is handed to stream as it arrives, in pieces, instead of being
+	 * kept (max_body then caps what one read holds); the done callback
+	 * still ends the exchange (the peer closed, the timeout, an error)
+	 * with an empty body.  stream must not cancel or free the
+	 * connection itself (arm a timer to).  NULL: an ordinary request.
+	 */
+	void		(*stream)(void *arg, long status, const char *p,
+			    size_t n);
 };
 
 /* A finished exchange; borrowed by the callback, valid only during it. */

@@ -41,6 +41,7 @@
 #include "redfish_discover.h"
 #include "redfish_parse.h"
 #include "redfish_probe.h"
+#include "redfish_stream.h"
 
 #define RF_REDISCOVER	(4 * 3600 * WP_SEC)
 #define RF_STALE_POLLS	30	/* identical readings while others move */
@@ -64,7 +65,9 @@ struct rf_target {
 	char		*user, *pw_file, *pw_env;	/* where the password is */
 	char		*ca_file, *pin;
 	bool		 insecure, gpu_inband;
-	wp_time		 timeout;
+	int		 push;		/* enum rf_push_mode (bmc: mode:) */
+	wp_time		 timeout, interval;
+	struct rf_stream *stream;	/* mode push/auto, or NULL */
 	struct rf_bmc	*bmc;		/* rf_bmc_unref */
 	/* discovery: the walker while it runs, then only the plan */
 	struct rf_disc	*disc;
@@ -87,7 +90,7 @@ static void target_step(struct rf_target *t);
 
 static const char *const bmc_keys[] = { "url", "credentials", "auth",
 	"ca_file", "pin_sha256", "insecure", "max_inflight", "name", "system",
-	NULL };
+	"mode", NULL };
 
 /* scheme://host[:port] of a checked URL into t->base. */
 static void
@@ -182,6 +185,23 @@ system_conf(struct rf_target *t, const struct wp_target_conf *tc,
 		snprintf(t->system, sizeof(t->system), "%s", s);
 }
 
+/* mode: poll (default), push or auto: a node's BMC's readings pushed over
+ * the EventService's SSE stream, polled while it is down. */
+static void
+mode_conf(struct rf_target *t, const struct wp_target_conf *tc,
+    struct diag *d)
+{
+	static const char *const modes[] = { "poll", "push", "auto", NULL };
+	const char *m = ycheck_enum(d, tc->block, "mode", tc->where, modes,
+	    "poll, push, auto");
+
+	t->push = m == NULL || strcasecmp(m, "poll") == 0 ? RF_PUSH_POLL :
+	    strcasecmp(m, "push") == 0 ? RF_PUSH_PUSH : RF_PUSH_AUTO;
+	if (t->push != RF_PUSH_POLL && t->mode == RF_MODE_PDU)
+		diag_at(d, ynode_get(tc->block, "mode"), false, "%s: mode %s "
+		    "is for a node's bmc block, not a PDU", tc->where, m);
+}
+
 /* Reads tc's block into t; every problem to d (validate and target_new
  * read it alike). */
 static void
@@ -220,6 +240,8 @@ rf_conf(struct rf_target *t, const struct wp_target_conf *tc,
 	t->timeout = tc->timeout > 0 ? tc->timeout : 10 * WP_SEC;
 	inflight_conf(tc, d);
 	system_conf(t, tc, d);
+	mode_conf(t, tc, d);
+	t->interval = tc->interval;
 	t->gpu_inband = tc->node_gpu_inband;
 	creds_conf(t, tc, auth != NULL || ynode_get(b, "auth") == NULL, d);
 }
@@ -282,6 +304,11 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 	if ((t->bmc = rf_bmc_get(&bc, svc, err)) == NULL) {
 		target_free(t);
 		return -1;
+	}
+	if (t->push != RF_PUSH_POLL && (t->stream = rf_stream_new(t->name,
+	    t->push, t->interval, t->gpu_inband, svc)) == NULL) {
+		target_free(t);
+		return err_set(err, WP_E_INTERNAL, "out of memory");
 	}
 	t->u.ready = on_ready;
 	t->u.answer = on_answer;
@@ -349,6 +376,7 @@ drop_discovery(struct rf_target *t)
 {
 	rf_disc_free(t->disc);
 	t->disc = NULL;
+	rf_stream_forget_plan(t->stream);
 	rf_plan_free(t->plan);
 	t->plan = NULL;
 	t->disc_done = false;
@@ -656,6 +684,13 @@ poll_start(void *state, struct wp_poll *poll)
 {
 	struct rf_target *t = state;
 
+	if (t->stream != NULL && t->disc_done) {
+		rf_stream_kick(t->stream, t->plan, t->bmc);
+		if (rf_stream_fresh(t->stream)) {
+			poll_done(poll, 0, NULL);	/* the stream has it */
+			return 0;
+		}
+	}
 	t->poll = poll;
 	t->u.relogged = false;
 	t->next_uri = 0;
@@ -690,6 +725,7 @@ target_free(void *state)
 	if (t == NULL)
 		return;
 	log_debug("redfish %s: closing", t->name);
+	rf_stream_free(t->stream);
 	if (t->bmc != NULL) {
 		rf_bmc_leave(t->bmc, &t->u);
 		rf_bmc_unref(t->bmc);
@@ -705,6 +741,15 @@ target_free(void *state)
 	free(t);
 }
 
+static void
+push_attach(void *state, const struct wp_push_sink *sink)
+{
+	struct rf_target *t = state;
+
+	if (t->stream != NULL)
+		rf_stream_attach(t->stream, sink);
+}
+
 const struct wp_driver redfish_driver = {
 	.name = "redfish",
 	.validate = validate,
@@ -714,4 +759,5 @@ const struct wp_driver redfish_driver = {
 	.target_free = target_free,
 	.describe = describe,
 	.probe = redfish_probe,
+	.push_attach = push_attach,
 };

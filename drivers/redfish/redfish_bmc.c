@@ -366,6 +366,30 @@ rf_bmc_request(struct rf_bmc *b, struct rf_user *u, const char *method,
 	return 0;
 }
 
+int
+rf_bmc_side_opts(const struct rf_bmc *b, struct http_req_opts *o,
+    char *url, size_t urllen, const char *path, char *hdr, size_t len)
+{
+	hdr[0] = '\0';
+	if (b->auth == AUTH_SESSION) {
+		if (b->token == NULL)
+			return -1;
+		snprintf(hdr, len, "X-Auth-Token: %s", b->token);
+	}
+	if (b->auth == AUTH_BASIC) {
+		if (b->password == NULL)
+			return -1;
+		o->basic_user = b->user;
+		o->basic_password = b->password;
+	}
+	snprintf(url, urllen, "%s%s", b->base, path);
+	o->url = url;
+	o->ca_file = b->ca_file;
+	o->pin_sha256 = b->pin;
+	o->insecure = b->insecure;
+	return 0;
+}
+
 /* ---- login ---- */
 
 static char *

@@ -98,6 +98,16 @@ bool	 rf_bmc_serving(const struct rf_bmc *b, const struct rf_user *u);
 /* "session", "basic" or "no auth"; the base URL. */
 const char *rf_bmc_auth_name(const struct rf_bmc *b);
 const char *rf_bmc_base(const struct rf_bmc *b);
+/*
+ * The settings of a request to b on another connection than b's own (the
+ * SSE stream): URL base + path, authentication (the session's token in
+ * hdr, "X-Auth-Token: ..."; Basic), TLS.  o's strings are borrowed from b
+ * and hdr (len bytes, wiped by the caller after http_start).  Returns 0,
+ * or -1 when session auth has no session yet (a poll opens one).
+ */
+int	 rf_bmc_side_opts(const struct rf_bmc *b, struct http_req_opts *o,
+	    char *url, size_t urllen, const char *path, char *hdr,
+	    size_t len);
 /* Users of b (for tests). */
 int	 rf_bmc_users(const struct rf_bmc *b);
 

@@ -13,6 +13,8 @@
 #   csv        the nodes_csv inventory
 #   reqlog     the load generator's request log (JSON Lines)
 #   journal    the journal's segment reader, verify, scan and export
+#   push       SSE framing (whole vs split must agree) and pushed
+#              MetricReports (drivers/redfish/redfish_push.c)
 # Inputs the fuzzer finds new stay in $FUZZ_OUT/corpus/NAME (FUZZ_MERGE=1:
 # merged back into tests/fuzz/corpus/NAME, minimised).  Exit 0: no crash;
 # 77: clang or libFuzzer missing; else a crash (the reproducer is in

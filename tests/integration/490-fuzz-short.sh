@@ -1,6 +1,6 @@
 #!/bin/sh
 # A short libFuzzer run of every harness (tests/fuzz/run.sh: promtext,
-# http_wire, redfish, snmp, modbus, conf, csv, reqlog, journal), 6 s each
+# http_wire, redfish, snmp, modbus, conf, csv, reqlog, journal, push), 6 s each
 # over its seed corpus tests/fuzz/corpus/NAME (about 70 s, plus the first
 # build of build-fuzz/); `make fuzz` runs them longer.  A crash fails;
 # a missing clang or libFuzzer skips (77), which tests/run.sh counts as a

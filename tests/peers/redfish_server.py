@@ -41,6 +41,21 @@ resource),
 absurdpower (power readings 1e12 W, energy counters still right),
 evilstrings (Manufacturer, Model, FirmwareVersion, SerialNumber carrying
 CR, LF and ESC sequences).
+
+Push (--push): /redfish/v1/EventService (unless the fixture has one) names
+ServerSentEventUri /redfish/v1/EventService/SSE; a GET of it (authed) is a
+text/event-stream that sends, every --push-every seconds, a MetricReport
+(#MetricReport.v1_5_0) with every EnvironmentMetrics resource of the tree's
+EnergyJoules and PowerWatts at that instant (MetricProperty
+"<uri>#/EnergyJoules", MetricValue a string, Timestamp with milliseconds),
+as "id: N" + "data: <json>".  POST /_test/push?action=A acts on it: drop
+(close every stream), reboot (close every stream, forget every session,
+refuse streams and logins with 503 for --reboot-secs), stall (streams stay
+open, send nothing more until "resume"), replay (each stream sends its
+last report again, then goes on), malformed (one event of broken JSON),
+oversized (one event of 2 MiB), resume.  /_test/stats gains "sse_open"
+(streams open now), "sse_opened" (since the start), "pushed" (reports
+sent), "last_event_id" (the Last-Event-ID header of the latest stream).
 """
 import argparse
 import base64
@@ -108,6 +123,13 @@ class State:
         self.trace = Trace(args.trace)
         self.log = []               # (wall time, method, path), last 10000
         self.peak_open = 0
+        self.sse_open = self.sse_opened = self.pushed = 0
+        self.push_gen = 0           # bumped by drop/reboot: streams end
+        self.push_stall = False
+        self.push_once = {}         # stream id -> one-off action pending
+        self.down_until = 0.0       # reboot: 503 until then
+        self.env_paths = None       # EnvironmentMetrics URIs of the tree
+        self.last_event_id = ""     # Last-Event-ID of the latest stream GET
 
     def note(self, method, path):
         with self.lock:
@@ -368,7 +390,11 @@ class Handler(BaseHTTPRequestHandler):
                                 "created": st.created, "deleted": st.deleted,
                                 "gets": st.gets, "posts": st.posts,
                                 "t0": st.trace.t0_real,
-                                "trace": st.args.trace})
+                                "trace": st.args.trace,
+                                "sse_open": st.sse_open,
+                                "sse_opened": st.sse_opened,
+                                "pushed": st.pushed,
+                                "last_event_id": st.last_event_id})
             return
         if path == "/_test/log":
             with st.lock:
@@ -393,7 +419,20 @@ class Handler(BaseHTTPRequestHandler):
         if path.rstrip("/") == "/redfish":
             self.send(200, {"v1": "/redfish/v1/"})
             return
+        if st.args.push and path.rstrip("/") == "/redfish/v1/EventService/SSE":
+            self.sse()
+            return
         doc = self.load(path)
+        if doc is None and st.args.push and \
+                path.rstrip("/") == "/redfish/v1/EventService":
+            doc = {"@odata.id": "/redfish/v1/EventService",
+                   "@odata.type": "#EventService.v1_9_0.EventService",
+                   "Id": "EventService", "Name": "Event Service",
+                   "ServiceEnabled": True,
+                   "ServerSentEventUri": "/redfish/v1/EventService/SSE",
+                   "EventFormatTypes": ["Event", "MetricReport"],
+                   "Subscriptions": {"@odata.id":
+                                     "/redfish/v1/EventService/Subscriptions"}}
         if doc is None:
             self.send(404, {"error": {"code": "Base.1.0.ResourceMissing"}})
             return
@@ -418,6 +457,104 @@ class Handler(BaseHTTPRequestHandler):
             doc = {k: v for k, v in doc.items()
                    if k in keep or k.startswith("@odata")}
         self.send(200, doc)
+
+    # -- push --
+    def env_paths(self):
+        """The URIs of every EnvironmentMetrics resource of the tree."""
+        st = self.server.st
+        if st.env_paths is None:
+            out = []
+            base = os.path.join(st.args.root, "redfish", "v1")
+            for d, _, files in sorted(os.walk(base)):
+                if "index.json" not in files:
+                    continue
+                with open(os.path.join(d, "index.json"), "rb") as fh:
+                    doc = json.loads(fh.read())
+                if "EnvironmentMetrics." in doc.get("@odata.type", ""):
+                    rel = os.path.relpath(d, base).replace(os.sep, "/")
+                    out.append("/redfish/v1/" + rel)
+            st.env_paths = out
+        return st.env_paths
+
+    def report(self, seq):
+        """A MetricReport of every EnvironmentMetrics' energy and power."""
+        st = self.server.st
+        t = time.time()
+        p, e = st.trace.now()
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + \
+            ".%03dZ" % int((t % 1) * 1000)
+        vals = []
+        for uri in self.env_paths():
+            doc = self.load(uri)
+            advance(doc, p, e)
+            if st.vfault:
+                value_fault(doc, st.vfault, seq % 2 == 1)
+            for k in ("EnergyJoules", "PowerWatts"):
+                r = (doc.get(k) or {}).get("Reading")
+                if r is None:
+                    continue
+                vals.append({"MetricId": uri.rsplit("/", 2)[-2] + "_" + k,
+                             "MetricProperty": uri + "#/" + k,
+                             "MetricValue": "%.3f" % r, "Timestamp": stamp})
+        return {"@odata.id": "/redfish/v1/TelemetryService/MetricReports/"
+                             "PushedPower",
+                "@odata.type": "#MetricReport.v1_5_0.MetricReport",
+                "Id": "PushedPower", "Name": "Pushed power",
+                "Timestamp": stamp, "MetricValues": vals}
+
+    def sse(self):
+        """The SSE stream: a report every --push-every s until dropped."""
+        st = self.server.st
+        with st.lock:
+            if time.time() < st.down_until:
+                down = True
+            else:
+                down = False
+                st.sse_open += 1
+                st.sse_opened += 1
+                sid = st.sse_opened
+                gen = st.push_gen
+                st.last_event_id = self.headers.get("Last-Event-ID", "")
+        if down:
+            self.send(503, {"error": {"code": "Base.1.0.ServiceUnavailable"}})
+            return
+        self.close_connection = True
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b": wattpath test stream\n\n")
+            self.wfile.flush()
+            seq, last = 0, None
+            while True:
+                with st.lock:
+                    if st.push_gen != gen:
+                        break
+                    stall = st.push_stall
+                    once = st.push_once.pop(sid, None)
+                if once == "replay" and last is not None:
+                    self.wfile.write(last)
+                elif once == "malformed":
+                    self.wfile.write(b"data: {\"MetricValues\": [nope\n\n")
+                elif once == "oversized":
+                    self.wfile.write(b"data: " + b"x" * (2 << 20) + b"\n\n")
+                elif not stall:
+                    seq += 1
+                    body = json.dumps(self.report(seq))
+                    last = ("id: %d\ndata: %s\n\n" % (seq, body)).encode()
+                    self.wfile.write(last)
+                    with st.lock:
+                        st.pushed += 1
+                self.wfile.flush()
+                if once is None:
+                    time.sleep(st.args.push_every)
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+        finally:
+            with st.lock:
+                st.sse_open -= 1
 
     def sessions_path(self, path):
         p = path.rstrip("/")
@@ -447,12 +584,30 @@ class Handler(BaseHTTPRequestHandler):
                 st.sessions.clear()
             self.send(204)
             return
+        if path == "/_test/push":
+            a = parse_qs(urlsplit(self.path).query).get("action", [""])[0]
+            with st.lock:
+                if a in ("drop", "reboot"):
+                    st.push_gen += 1
+                if a == "reboot":
+                    st.sessions.clear()
+                    st.down_until = time.time() + st.args.reboot_secs
+                if a in ("stall", "resume"):
+                    st.push_stall = a == "stall"
+                if a in ("replay", "malformed", "oversized"):
+                    for i in range(1, st.sse_opened + 1):
+                        st.push_once[i] = a
+            self.send(204)
+            return
         st.note("POST", self.path)
         with st.lock:
             st.posts += 1
         if path.rstrip("/") == "/redfish/v1/SessionService/Sessions" and \
                 st.args.legacy_sessions:
             self.send(405, {"error": {"code": "Base.1.0.OperationNotAllowed"}})
+            return
+        if time.time() < st.down_until:
+            self.send(503, {"error": {"code": "Base.1.0.ServiceUnavailable"}})
             return
         if not self.sessions_path(path) or st.args.auth == "basic":
             self.send(405, "")
@@ -536,6 +691,10 @@ def main():
     ap.add_argument("--page", type=int, default=0,
                     help="collection members per page (0: all)")
     ap.add_argument("--no-expand", action="store_true")
+    ap.add_argument("--push", action="store_true",
+                    help="serve an EventService SSE stream of reports")
+    ap.add_argument("--push-every", type=float, default=1.0)
+    ap.add_argument("--reboot-secs", type=float, default=2.0)
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--clock-skew", type=float, default=None,
                     help="stamp every Sensor's ReadingTime with our clock "

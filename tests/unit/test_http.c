@@ -526,11 +526,80 @@ test_chunked_and_not_http(void **state)
 	loop_free(l);
 }
 
+/* A streamed body: handed over as it comes, never kept, so the cap is
+ * per read; the done callback still ends the exchange. */
+struct streamed {
+	size_t	 bytes, calls;
+	char	 text[64];
+	long	 status;
+};
+
+static void
+on_stream(void *arg, long status, const char *p, size_t n)
+{
+	struct streamed *st = arg;
+	size_t have = strlen(st->text);
+
+	st->status = status;
+	st->bytes += n;
+	st->calls++;
+	if (have + n < sizeof(st->text))
+		memcpy(st->text + have, p, n);
+}
+
+struct stream_result {
+	struct streamed	 st;	/* first: the stream callback's arg */
+	struct result	 r;
+};
+
+static void
+on_stream_done(void *arg, const struct http_resp *r, const struct wp_err *e)
+{
+	struct stream_result *sr = arg;
+
+	on_done(&sr->r, r, e);
+}
+
+static void
+test_streamed_bodies(void **state)
+{
+	struct server *s = *state;
+	struct loop *l = loop_new(NULL);
+	struct http *h = http_new(l, 0, NULL);
+	struct http_conn *c = http_conn_new(h, NULL);
+	int left = 1;
+	struct stream_result sr = { .r = { .l = l, .left = &left } };
+	char u[128];
+	struct http_req_opts o = { .url = u, .timeout = 20 * WP_SEC,
+	    .max_body = 1 << 20, .stream = on_stream };
+
+	url(u, sizeof(u), s, "/big");	/* 12.5 MiB, over the 1 MiB cap */
+	assert_int_equal(http_start(c, &o, on_stream_done, &sr, NULL), 0);
+	loop_run(l);
+	assert_false(sr.r.failed);
+	assert_int_equal(sr.st.status, 200);
+	assert_int_equal(sr.st.bytes, (size_t)200 * 65536);
+	assert_true(sr.st.calls > 1);
+	assert_string_equal(sr.r.body, "");	/* nothing kept */
+	memset(&sr, 0, sizeof(sr));
+	sr.r = (struct result){ .l = l, .left = &left };
+	left = 1;
+	url(u, sizeof(u), s, "/chunked");	/* decoded, in two pieces */
+	assert_int_equal(http_start(c, &o, on_stream_done, &sr, NULL), 0);
+	loop_run(l);
+	assert_false(sr.r.failed);
+	assert_string_equal(sr.st.text, "{\"a\": 2.5}");
+	http_conn_free(c);
+	http_free(h);
+	loop_free(l);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_get_body_and_headers),
+		cmocka_unit_test(test_streamed_bodies),
 		cmocka_unit_test(test_oversized_body_is_protocol_error),
 		cmocka_unit_test(test_silent_and_trickling_servers_do_not_delay_others),
 		cmocka_unit_test(test_cancel_means_no_callback_and_cap_queues),
