@@ -89,8 +89,12 @@ axis_fit(struct axis *a, const double *v, size_t n, size_t stride, int nser,
 	if (zero && a->lo > 0)
 		a->lo = 0;
 	if (a->hi - a->lo < 1e-9 * fmax(1, fabs(a->hi))) {
+		bool nonneg = a->lo >= 0;
+
 		a->hi += fmax(1e-3, fabs(a->hi) * 0.05);
 		a->lo -= fmax(1e-3, fabs(a->lo) * 0.05);
+		if (zero && nonneg)	/* a flat zero: no axis below it */
+			a->lo = 0;
 	}
 }
 
