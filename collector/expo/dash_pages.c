@@ -10,6 +10,7 @@
 #include "../conf/conf_rack.h"
 #include "dash_pages.h"
 #include "dashboard_svg.h"
+#include "expo_rrdhist.h"
 #include "html.h"
 
 #define PAIRS_MAX	600	/* class points drawn */
@@ -49,7 +50,7 @@ static const char page_js[] =
 	"  }\n"
 	"  function timeStep(span) {\n"
 	"    var st = [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 604800];\n"
-	"    for (var i = 0; i < st.length - 1; i++) if (span / st[i] <= 6) return st[i];\n"
+	"    for (var i = 0; i < st.length - 1; i++) if (span / st[i] <= 7) return st[i];\n"
 	"    return st[st.length - 1];\n"
 	"  }\n"
 	"  function node(tag, attrs, text) {\n"
@@ -91,7 +92,7 @@ static const char page_js[] =
 	"    var box = document.getElementById('hist-chart');\n"
 	"    while (box.firstChild) box.removeChild(box.firstChild);\n"
 	"    var svg = node('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, role: 'img' });\n"
-	"    MT = 16 + 14 * Math.max(1, Math.ceil(d.series.length / 5));	/* legend rows above */\n"
+	"    MT = 16 + 14 * Math.max(1, Math.ceil(d.series.length / 3));	/* legend rows above */\n"
 	"    var t = d.t, n = t.length, lo = 0, hi = isFinite(cap) ? cap : 0, k, i;\n"
 	"    for (k = 0; k < d.series.length; k++) {\n"
 	"      var m = max(d.series[k].power_w);\n"
@@ -124,7 +125,7 @@ static const char page_js[] =
 	"        pen = true;\n"
 	"      }\n"
 	"      svg.appendChild(node('path', { 'class': 'data', 'data-series': s.name, d: p || 'M0 0', fill: 'none', stroke: col, 'stroke-width': 2 }));\n"
-	"      svg.appendChild(node('text', { x: ML + 8 + 150 * (k % 5), y: 14 + 14 * Math.floor(k / 5), 'font-size': 11, fill: col }, s.name));\n"
+	"      svg.appendChild(node('text', { x: ML + 8 + 260 * (k % 3), y: 14 + 14 * Math.floor(k / 3), 'font-size': 11, fill: col }, s.name));\n"
 	"      var r = tb.insertRow(-1), mv = mean(v);\n"
 	"      r.setAttribute('data-series', s.name);\n"
 	"      r.setAttribute('data-mean', mv === null ? '' : String(mv));\n"
@@ -142,7 +143,7 @@ static const char page_js[] =
 	"  function load() {\n"
 	"    var w = win(), b = document.querySelectorAll('#range button[data-range]');\n"
 	"    for (var i = 0; i < b.length; i++) b[i].className = b[i].getAttribute('data-range') === w.label ? 'on' : '';\n"
-	"    document.getElementById('hist-window').textContent = fmtT(w.from, w.to - w.from) + ' \\u2013 ' + fmtT(w.to, w.to - w.from);\n"
+	"    document.getElementById('hist-window').textContent = fmtT(w.from, 3 * 86400) + ' \\u2013 ' + fmtT(w.to, 3 * 86400);\n"
 	"    var url = '/api/v1/history?' + scope + '=' + encodeURIComponent(name) + '&from=' + w.from + '&to=' + w.to;\n"
 	"    el.setAttribute('data-url', url);\n"
 	"    el.setAttribute('data-state', 'loading');\n"
@@ -207,7 +208,8 @@ head(FILE *f, const struct fleet *fl, const char *what, const char *name)
 	    ".down{color:#b00}svg{border:1px solid #eee;background:#fff}"
 	    "#range button.on{font-weight:bold;background:#dde}"
 	    "#hist-status{color:#555}</style></head><body>\n<p><a href=\"/\">"
-	    "fleet</a> &middot; <a href=\"/targets\">targets</a>", f);
+	    "fleet</a> &middot; <a href=\"/history\">history</a> &middot; "
+	    "<a href=\"/targets\">targets</a>", f);
 	if (*fl->site) {
 		fputs(" &middot; site ", f);
 		html_escape(f, fl->site);
@@ -546,19 +548,36 @@ targets_page(FILE *f, const struct fleet *fl)
 	fputs("</body></html>\n", f);
 }
 
+/* The fleet's history: its meters, and its nodes' boundaries summed. */
+static void
+fleet_page(FILE *f, const struct fleet *fl)
+{
+	head(f, fl, "fleet history", *fl->site ? fl->site : "");
+	history_box(f, "fleet", "all", NAN);
+	fprintf(f, "<p>%zu nodes; the boundaries are summed over every node "
+	    "for fleets of up to %d nodes (beyond, the site meters alone: each "
+	    "rack's page sums its own).</p>\n", fl->n_nodes,
+	    RRDHIST_FLEET_NODES);
+	foot(f);
+}
+
 bool
 dash_page_is(const char *url)
 {
 	return strncmp(url, "/node/", 6) == 0 || strncmp(url, "/rack/", 6) ==
-	    0 || strncmp(url, "/pdu/", 5) == 0 || strcmp(url, "/targets") == 0;
+	    0 || strncmp(url, "/pdu/", 5) == 0 || strcmp(url, "/targets") == 0 ||
+	    strcmp(url, "/history") == 0;
 }
 
 int
 dash_page_write(FILE *f, const char *url, const struct fleet *fl,
     const struct history *h)
 {
-	if (strcmp(url, "/targets") == 0) {
-		targets_page(f, fl);
+	if (strcmp(url, "/targets") == 0 || strcmp(url, "/history") == 0) {
+		if (url[1] == 't')
+			targets_page(f, fl);
+		else
+			fleet_page(f, fl);
 		return ferror(f) ? -1 : 0;
 	}
 	if (strncmp(url, "/node/", 6) == 0 && url[6] != '\0')

@@ -8,6 +8,8 @@
  *                (racks:), per PDU and phase, its nodes
  *   /pdu/NAME    a PDU: its phases (else inlets) over time, its readings
  *   /targets     every target, the failing first, with their reasons
+ *   /history     the fleet over time: its site meters and its nodes'
+ *                boundaries summed (expo_rrdhist.h)
  * The live parts are rendered here from the snapshot; the history is
  * drawn in the page by one inline script from /api/v1/history (the RRD
  * files, so it survives restarts), with a time-range picker (1 h, 6 h,

@@ -422,18 +422,19 @@ static int
 history_parse(const struct expo_req *q, wp_time from, wp_time to,
     struct expo_report_req *rr, struct expo_resp *r)
 {
-	static const char *const keys[] = { "node", "rack", "pdu" };
+	static const char *const keys[] = { "node", "rack", "pdu", "fleet" };
 	const char *st = q->arg(q->ctx, "step"), *v = NULL;
 	int i, n = 0;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		if (q->arg(q->ctx, keys[i]) != NULL) {
 			v = q->arg(q->ctx, keys[i]);
 			rr->h.scope = i;
 			n++;
 		}
 	if (n != 1) {
-		fail(r, 400, "exactly one of node=, rack= and pdu= is needed");
+		fail(r, 400, "exactly one of node=, rack=, pdu= and fleet= is "
+		    "needed");
 		return -1;
 	}
 	if (st != NULL && (clock_parse_duration(st, &rr->h.step) == -1 ||

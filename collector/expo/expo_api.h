@@ -7,7 +7,7 @@
  *   /api/v1/series?target=T              a target's last good samples
  *   /api/v1/curves?node=N|class=C&from=&to=[&step=]   the curve document
  *   /api/v1/report?from=&to=             the report document
- *   /api/v1/history?node=N|rack=R|pdu=P&from=&to=[&step=]   power over
+ *   /api/v1/history?node=N|rack=R|pdu=P|fleet=all&from=&to=[&step=]   power over
  *                                        time from the RRD store
  *                                        (expo_rrdhist.h)
  * Times are ISO-8601 or epoch seconds; from/to default to the last hour.

@@ -206,8 +206,9 @@ boundaries(struct hctx *h, const struct rrdhist_query *q, struct wp_err *err)
 	for (i = 0; rc == 0 && i < h->c->n_nodes; i++) {
 		const struct wp_node *nd = &h->c->nodes[i];
 
-		if (q->scope == RH_NODE ? strcmp(nd->name, q->name) == 0 :
-		    nd->rack != NULL && strcmp(nd->rack, q->name) == 0)
+		if (q->scope == RH_FLEET || (q->scope == RH_NODE ?
+		    strcmp(nd->name, q->name) == 0 :
+		    nd->rack != NULL && strcmp(nd->rack, q->name) == 0))
 			rc = node_add(h, nd, b, err);
 	}
 	for (i = 0; i < 3; i++) {
@@ -218,12 +219,37 @@ boundaries(struct hctx *h, const struct rrdhist_query *q, struct wp_err *err)
 	return rc;
 }
 
+/* Each site meter as a series of its own. */
+static int
+meter_series(struct hctx *h, struct wp_err *err)
+{
+	char name[200];
+	struct acc a;
+	size_t i;
+
+	for (i = 0; i < h->c->n_meters; i++) {
+		const struct wp_meter *m = &h->c->meters[i];
+
+		if (acc_init(&a, h->g.n) == -1)
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		snprintf(name, sizeof(name), "meter %s (%s)", m->name, m->role);
+		if (acc_add(h, &a, m->name, "", err) == -1) {
+			free(a.v);
+			return -1;
+		}
+		acc_emit(h, &a, name, "meter", NULL, 0);
+	}
+	return 0;
+}
+
 int
 rrdhist_scope(const struct wp_conf *c, const struct rrdhist_query *q,
     struct wp_err *err)
 {
 	size_t i;
 
+	if (q->scope == RH_FLEET)
+		return 0;
 	for (i = 0; q->scope == RH_NODE && i < c->n_nodes; i++)
 		if (strcmp(c->nodes[i].name, q->name) == 0)
 			return 0;
@@ -242,7 +268,7 @@ rrdhist_scope(const struct wp_conf *c, const struct rrdhist_query *q,
 static json_object *
 document(struct hctx *h, const struct rrdhist_query *q)
 {
-	static const char *const sn[] = { "node", "rack", "pdu" };
+	static const char *const sn[] = { "node", "rack", "pdu", "fleet" };
 	const struct wp_rack *r;
 	json_object *o = json_object_new_object(), *t;
 	size_t i;
@@ -259,6 +285,9 @@ document(struct hctx *h, const struct rrdhist_query *q)
 	    h->c->rrdcached != NULL ? "rrd (rrdcached, flushed)" : "rrd"));
 	json_object_object_add(o, "written_to", h->files == 0 ? NULL :
 	    json_object_new_int64(h->written_to / WP_SEC));
+	if (q->scope == RH_FLEET)
+		json_object_object_add(o, "nodes_summed", json_object_new_boolean(
+		    h->c->n_nodes <= RRDHIST_FLEET_NODES));
 	if (q->scope == RH_RACK) {
 		r = conf_rack(h->c, q->name);
 		json_object_object_add(o, "capacity_w", r != NULL ?
@@ -292,7 +321,10 @@ rrdhist_json(const struct wp_conf *c, const struct rrdhist_query *q,
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	if (q->scope != RH_PDU)
+	if (q->scope == RH_FLEET)
+		rc = meter_series(&h, err);
+	if (rc == 0 && (q->scope == RH_NODE || q->scope == RH_RACK ||
+	    (q->scope == RH_FLEET && c->n_nodes <= RRDHIST_FLEET_NODES)))
 		rc = boundaries(&h, q, err);
 	if (rc == 0 && q->scope == RH_PDU)
 		rc = pdu_series(&h, q->name, err);

@@ -8,6 +8,9 @@
  *            (racks:, conf_rack.h) and each phase of the PDUs its nodes'
  *            outlets are on
  *   pdu=P    each phase (else each inlet) of the PDU
+ *   fleet=all  every site meter, and the boundaries summed over every
+ *            node (fleets of up to RRDHIST_FLEET_NODES nodes; beyond,
+ *            the meters alone: a rack's page sums its own)
  * A sum is unknown (null) at a point where any of its files is: a part is
  * never shown as the whole.  Blocking (librrd): computed on the
  * exposition's report workers, never on the loop.  Schema:
@@ -23,7 +26,9 @@
 
 struct wp_conf;
 
-enum { RH_NODE, RH_RACK, RH_PDU };
+enum { RH_NODE, RH_RACK, RH_PDU, RH_FLEET };
+
+#define RRDHIST_FLEET_NODES	500
 
 struct rrdhist_query {
 	int		 scope;		/* RH_* */

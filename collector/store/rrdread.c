@@ -169,10 +169,11 @@ rrdread_power(const char *data_dir, const char *daemon, const char *target,
 	char name[200], path[4096];
 	size_t len = strlen(prefix);
 
-	if (len < 2 || len >= sizeof(name) - 8 || prefix[len - 1] != '/')
+	if (len >= sizeof(name) - 8 || (len > 0 && (len < 2 ||
+	    prefix[len - 1] != '/')))
 		return err_set(err, WP_E_INTERNAL, "bad prefix '%s'", prefix);
-	snprintf(name, sizeof(name), "%.*s", (int)len - 1, prefix);
-	if (!file_of(data_dir, target, name, path, sizeof(path))) {
+	snprintf(name, sizeof(name), "%.*s", len > 0 ? (int)len - 1 : 0, prefix);
+	if (len == 0 || !file_of(data_dir, target, name, path, sizeof(path))) {
 		snprintf(name, sizeof(name), "%senergy", prefix);
 		if (!file_of(data_dir, target, name, path, sizeof(path))) {
 			snprintf(name, sizeof(name), "%spower", prefix);

@@ -2,7 +2,8 @@
  * rrdread.h - power read back from the RRD store (store.h) for the
  * dashboard's history (/api/v1/history) and `wattpath graph`: the mean
  * power of one series prefix of a target ("wall/", "gpu/0/",
- * "outlet/3/", "phase/1/") on a regular grid, from the pair file
+ * "outlet/3/", "phase/1/"; "": a meter's own "energy" and "power") on a
+ * regular grid, from the pair file
  * "<prefix>.rrd" (energy_mj / 1000 where known, else power_w), else the
  * counter's file "<prefix>energy.rrd", else the gauge's
  * "<prefix>power.rrd".  Through rrdcached (daemon non-NULL) each file is

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The dashboard's pages in headless Chromium (driven over the DevTools
 # protocol by dash_cdp.py; Debian's /usr/bin/chromium, nothing downloaded):
-# a node, a rack, a PDU and the targets page, on a simulated fleet with six
+# a node, a rack, a PDU, the fleet's history and the targets page, on a
+# simulated fleet with six
 # hours of history in its RRD files (wattpath-sim history) and the
 # simulator serving it live, plus one node whose BMC is not there.  Every
 # page loads without a console error or a failed load; the history chart
@@ -65,7 +66,7 @@ done
 timeout 120 $PY "$ROOT/tests/integration/dash_cdp.py" "$CHROME" "$SHOTS" \
 	"fleet=$U/" "node=$U/node/gpu-001" "node6h=$U/node/gpu-002#range=6h" \
 	"custom=$U/node/gpu-003#from=$A&to=$B" "rack=$U/rack/r1" \
-	"pdu=$U/pdu/pdu-r1-a" "targets=$U/targets" >"$T/cdp.json" 2>"$T/cdp.err" ||
+	"pdu=$U/pdu/pdu-r1-a" "history=$U/history#range=24h" "targets=$U/targets" >"$T/cdp.json" 2>"$T/cdp.err" ||
 	{ cat "$T/cdp.err"; fail "chromium"; }
 curl -sf "$U/api/v1/targets" >"$T/targets.json" || fail "api targets"
 $PY - "$T/cdp.json" "$U" "$A" "$B" "$T/targets.json" <<'PYEOF' || fail "pages"
@@ -107,7 +108,7 @@ for name, p in pages.items():
         err.append("%s: %d clock ticks" % (name, len(xs)))
     q = dict(kv.split("=") for kv in h["url"].split("?")[1].split("&"))
     span = int(q["to"]) - int(q["from"])
-    want = {"node6h": 21600, "custom": B - A}.get(name, 3600)
+    want = {"node6h": 21600, "custom": B - A, "history": 86400}.get(name, 3600)
     if span != want or (name == "custom" and (int(q["from"]), int(q["to"])) != (A, B)):
         err.append("%s: window %s, want %d s" % (name, h["url"], want))
 node = pages["node"]["dom"]
@@ -120,6 +121,9 @@ if not any(r["jpt"] for r in node["jpt"]):
     err.append("node: no J/token")
 if not [t for t in node["targets"] if t["target"] == "gpu-001/bmc"]:
     err.append("node: its targets not listed")
+fleet = [r["series"] for r in pages["history"]["dom"]["summary"]]
+if "wall" not in fleet or not [x for x in fleet if x.startswith("meter incomer-1")]:
+    err.append("history: fleet series %r" % fleet)
 rack = pages["rack"]["dom"]
 if rack["hist"]["capacity"] != "25000.000" or rack["hist"]["capacity_line"] != 1:
     err.append("rack: capacity %r" % rack["hist"]["capacity"])
@@ -135,7 +139,7 @@ for t in down:
         err.append("targets: %s shown %r, API %s %r" % (t["name"], r, t["reason"], t["error"]))
 print("\n".join(err)); sys.exit(1 if err else 0)
 PYEOF
-for s in fleet node node6h custom rack pdu targets; do
+for s in fleet node node6h custom rack pdu history targets; do
 	[ -s "$SHOTS/$s.png" ] || fail "no screenshot of $s"
 done
 note "screenshots in $SHOTS"
