@@ -9,6 +9,7 @@
 #include "../conf/conf.h"
 #include "../conf/conf_rack.h"
 #include "../store/rrdread.h"
+#include "expo_jtail.h"
 #include "expo_rrdhist.h"
 
 #define MAX_PARTS	64	/* GPUs, phases, PDUs kept per scope */
@@ -27,7 +28,37 @@ struct hctx {
 	json_object *series;
 	wp_time	 written_to;	/* the earliest of every file read */
 	size_t	 files;
+	struct jtail *tail;	/* the journal after the files' ends */
+	bool	 tail_tried;
+	char	 tail_err[WP_ERR_MSG];	/* why the journal was not read */
+	size_t	 journal_points;	/* points filled from it */
 };
+
+/* Fills the points of target's prefix after wt from the journal (no
+ * rrdcached: the collector holds them, expo_jtail.h). */
+static void
+tail_fill(struct hctx *h, const char *target, const char *prefix, wp_time wt)
+{
+	wp_time end = h->g.t0 + (wp_time)(h->g.n - 1) * h->g.step;
+	struct wp_err err = { 0 };
+	size_t i, before = 0, after = 0;
+
+	if (h->c->rrdcached != NULL || wt >= end)
+		return;
+	if (!h->tail_tried) {
+		h->tail_tried = true;
+		if ((h->tail = jtail_load(h->c, &h->g, &err)) == NULL)
+			snprintf(h->tail_err, sizeof(h->tail_err), "%s", err.msg);
+	}
+	if (h->tail == NULL)
+		return;
+	for (i = 0; i < h->g.n; i++)
+		before += !isnan(h->tmp[i]);
+	jtail_fill(h->tail, target, prefix, wt, h->tmp);
+	for (i = 0; i < h->g.n; i++)
+		after += !isnan(h->tmp[i]);
+	h->journal_points += after - before;
+}
 
 static json_object *
 jnum(double v)
@@ -67,6 +98,7 @@ acc_add(struct hctx *h, struct acc *a, const char *target, const char *prefix,
 	    &h->g, h->tmp, &wt, err);
 	if (rc <= 0)
 		return rc;
+	tail_fill(h, target, prefix, wt);
 	for (i = 0; i < h->g.n; i++)
 		a->v[i] = a->files == 0 ? h->tmp[i] : a->v[i] + h->tmp[i];
 	if (a->files == 0 || wt < a->written_to)
@@ -285,6 +317,13 @@ document(struct hctx *h, const struct rrdhist_query *q)
 	    h->c->rrdcached != NULL ? "rrd (rrdcached, flushed)" : "rrd"));
 	json_object_object_add(o, "written_to", h->files == 0 ? NULL :
 	    json_object_new_int64(h->written_to / WP_SEC));
+	json_object_object_add(o, "journal_points", json_object_new_int64(
+	    (int64_t)h->journal_points));
+	json_object_object_add(o, "journal_from", h->tail == NULL ? NULL :
+	    json_object_new_int64(jtail_from(h->tail) / WP_SEC));
+	if (*h->tail_err)
+		json_object_object_add(o, "journal_error",
+		    json_object_new_string(h->tail_err));
 	if (q->scope == RH_FLEET)
 		json_object_object_add(o, "nodes_summed", json_object_new_boolean(
 		    h->c->n_nodes <= RRDHIST_FLEET_NODES));
@@ -336,6 +375,7 @@ rrdhist_json(const struct wp_conf *c, const struct rrdhist_query *q,
 	if (rc == 0)
 		o = document(&h, q);
 	json_object_put(h.series);
+	jtail_free(h.tail);
 	free(h.tmp);
 	return o;
 }
