@@ -200,7 +200,8 @@ svg_lines(FILE *f, const char *title, const double *x, size_t n,
 	ax.unit = xunit;
 	ay.unit = yunit;
 	frame(f, title, &ax, &ay);
-	for (k = 0; k < nser; k++) {
+	/* the last series first: the first (the wall) on top where equal */
+	for (k = nser - 1; k >= 0; k--) {
 		fprintf(f, "<path class=\"data\" fill=\"none\" stroke=\"%s\" "
 		    "stroke-width=\"2\" d=\"", colours[k]);
 		for (i = 0, pen = false; i < n; i++) {
