@@ -5,7 +5,8 @@
 # Usage: scripts/deps.sh [build|check|demo|bench|deb]
 # deb: what `make deb` and `make deb-test` need (debhelper, lintian); not in
 # the check set.
-# check: clang with libclang-rt-dev, whose libclang-rt-14-dev (Debian 12)
+# check: python3-websocket drives headless Chromium over the DevTools
+# protocol (712-dash-pages). clang with libclang-rt-dev, whose libclang-rt-14-dev (Debian 12)
 # carries libFuzzer and the sanitizer runtimes: without it 490-fuzz-short
 # skips, which fails make check.
 set -u
@@ -14,7 +15,7 @@ libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-de
 libzstd-dev"
 check="$build python3 libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
 socat python3-yaml python3-serial-asyncio openssl curl clang libclang-rt-dev prometheus \
-chromium procps psmisc"
+chromium python3-websocket procps psmisc"
 demo="$build rrdtool openssl curl python3"
 bench="$check collectd-core libyajl2"
 deb="$build debhelper dpkg-dev fakeroot lintian libcmocka-dev"

@@ -63,7 +63,12 @@ poll(struct hist *h, const char *target, double t, int hold)
 {
 	struct ingest_poll p = { 0 };
 	struct wp_err err;
+	size_t i;
 
+	/* each reading at the poll's time, as a driver stamps it (else the
+	 * RRD store takes it as "now" and the whole history is skipped) */
+	for (i = 0; i < h->n; i++)
+		h->v[i].t_real = NS(t);
 	p.target = target;
 	p.hold_dips = hold;
 	p.t_real = NS(t);

@@ -52,7 +52,9 @@ run_integration() {	# binary tag fast-only
 		name="$2$(basename "$t" .sh)"
 		case "$name" in *"$pattern"*) ;; *) continue ;; esac
 		log="$logdir/$(echo "$name" | tr / _).log"
-		WATTPATH="$PWD/$1" timeout 900 sh "$t" >"$log" 2>&1
+		# files a test leaves for a person (screenshots) go beside its log
+		TEST_LOG_DIR="${log%.log}.files" WATTPATH="$PWD/$1" \
+		    timeout 900 sh "$t" >"$log" 2>&1
 		record "$name" $? "$log"
 	done
 }

@@ -2,11 +2,18 @@
  * graph_cmd.c - `wattpath graph`: a node's power at the wall, GPU and
  * outlet boundaries from the RRD store (mean power from energy counters
  * where stored, else power gauges), drawn by librrd's graph API
- * (rrd_graph_v) as PNG or SVG (by the output's extension), for dashboards
- * that embed images.  GPU and outlet lines sum every GPU / mapped outlet
- * whose RRD file exists; a boundary with no file is left out.
+ * (rrd_graph_v) as PNG, SVG or PDF (--format, else the output's
+ * extension), for dashboards that embed images.  GPU and outlet lines sum
+ * every GPU / mapped outlet whose RRD file exists (unknown where any of
+ * them is: a part is never drawn as the whole); a boundary with no file is
+ * left out.  Never partial data as real: through rrdcached the files are
+ * flushed first (rrd_graph's --daemon); without it the graph ends at the
+ * last update every file has (the collector holds later values up to
+ * collector.rrd_write_delay), and says so.  No data in the window: exit 1
+ * with a message, and no image.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +33,8 @@
 struct gargs {
 	char	*v[MAX_ARGS];
 	int	 n;
+	int	 files;		/* DEFs added */
+	time_t	 last;		/* the earliest last update among them */
 };
 
 static void
@@ -51,6 +60,13 @@ def(struct gargs *a, const struct wp_conf *c, const char *target,
 		return 0;
 	snprintf(buf, sizeof(buf), "DEF:%s=%s:%s:AVERAGE", id, path, ds);
 	add(a, "%s%s", buf, NULL);
+	if (c->rrdcached == NULL) {	/* through the daemon: flushed */
+		time_t t = rrd_last_r(path);
+
+		if (a->files == 0 || t < a->last)
+			a->last = t;
+	}
+	a->files++;
 	return 1;
 }
 
@@ -68,9 +84,17 @@ sum_line(struct gargs *a, const char *name, const char *p, int n,
 	off = (size_t)snprintf(buf, sizeof(buf), "CDEF:%s=%s0", name, p);
 	for (i = 1; i < n && off < sizeof(buf) - 32; i++)
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
-		    ",%s%d,ADDNAN", p, i);
+		    ",%s%d,+", p, i);
 	add(a, "%s%s", buf, NULL);
 	snprintf(buf, sizeof(buf), "LINE2:%s%s:%s", name, colour, legend);
+	add(a, "%s%s", buf, NULL);
+	/* how many of the line's points are known: none anywhere is "no
+	 * data" (draw checks the PRINTs) */
+	snprintf(buf, sizeof(buf), "CDEF:%s_k=%s,UN,0,1,IF", name, name);
+	add(a, "%s%s", buf, NULL);
+	snprintf(buf, sizeof(buf), "VDEF:%s_n=%s_k,TOTAL", name, name);
+	add(a, "%s%s", buf, NULL);
+	snprintf(buf, sizeof(buf), "PRINT:%s_n:%%.0lf", name);
 	add(a, "%s%s", buf, NULL);
 }
 
@@ -142,43 +166,118 @@ usage(void)
 	return 2;
 }
 
+/* The image format: fmt when given, else by out's extension.  NULL
+ * (with a message) when neither says. */
+static const char *
+image_format(const char *fmt, const char *out)
+{
+	static const char *const ext[][2] = { { "png", "PNG" }, { "svg", "SVG" },
+	    { "pdf", "PDF" } };
+	const char *e = fmt;
+	size_t i;
+
+	if (e == NULL && (e = strrchr(out, '.')) != NULL)
+		e++;
+	for (i = 0; e != NULL && i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (strcasecmp(e, ext[i][0]) == 0)
+			return ext[i][1];
+	if (fmt != NULL)
+		fprintf(stderr, "wattpath graph: --format %s: png, svg or pdf\n",
+		    fmt);
+	else
+		fprintf(stderr, "wattpath graph: %s: name the format with the "
+		    "extension (.png, .svg, .pdf) or --format\n", out);
+	return NULL;
+}
+
+/* Whether any line's PRINT (its known points) is above 0. */
+static bool
+any_known(const rrd_info_t *info)
+{
+	for (; info != NULL; info = info->next)
+		if (strncmp(info->key, "print[", 6) == 0 &&
+		    info->type == RD_I_STR && atof(info->value.u_str) > 0)
+			return true;
+	return false;
+}
+
+static void
+note_held(const struct wp_conf *c, time_t last)
+{
+	char ts[64];
+
+	clock_iso8601((wp_time)last * WP_SEC, ts, sizeof(ts));
+	fprintf(stderr, "wattpath graph: drawn up to %s, the last value every "
+	    "file holds: a running collector writes later values within "
+	    "collector.rrd_write_delay (%llds; with collector.rrdcached they "
+	    "are flushed before drawing)\n", ts,
+	    (long long)(c->rrd_write_delay / WP_SEC));
+}
+
+static int
+render(struct gargs *a, const struct wp_node *nd, const char *out)
+{
+	rrd_info_t *info;
+	int rc = 0;
+
+	rrd_clear_error();
+	if ((info = rrd_graph_v(a->n, a->v)) == NULL) {
+		fprintf(stderr, "wattpath graph: %s\n", rrd_get_error());
+		return 1;
+	}
+	if (!any_known(info)) {
+		fprintf(stderr, "wattpath graph: no data for node %s in the "
+		    "window (its files hold no value there yet)\n", nd->name);
+		unlink(out);
+		rc = 1;
+	}
+	rrd_info_free(info);
+	return rc;
+}
+
 static int
 draw(const struct wp_conf *c, const struct wp_node *nd, wp_time from,
-    wp_time to, const char *out)
+    wp_time to, const char *out, const char *format)
 {
 	struct gargs a = { 0 };
-	const char *ext = strrchr(out, '.');
-	rrd_info_t *info;
-	char s[32], e[32];
-	int i, before, rc = 0;
+	char s[32], e[40];
+	int i, rc = 0, end;
 
 	snprintf(s, sizeof(s), "%lld", (long long)(from / WP_SEC));
-	snprintf(e, sizeof(e), "%lld", (long long)(to / WP_SEC));
 	add(&a, "graph%s%s", NULL, NULL);
 	add(&a, "%s%s", out, NULL);
 	add(&a, "--start=%s%s", s, NULL);
-	add(&a, "--end=%s%s", e, NULL);
-	add(&a, "--imgformat=%s%s", ext && strcasecmp(ext, ".svg") == 0 ?
-	    "SVG" : "PNG", NULL);
+	end = a.n;
+	add(&a, "--end=%s%s", "", NULL);
+	add(&a, "--imgformat=%s%s", format, NULL);
 	add(&a, "--title=power of %s%s", nd->name, NULL);
 	add(&a, "--vertical-label=W%s%s", NULL, NULL);
 	add(&a, "--width=800%s%s", NULL, NULL);
 	add(&a, "--height=300%s%s", NULL, NULL);
-	before = a.n;
+	if (c->rrdcached != NULL)
+		add(&a, "--daemon=%s%s", c->rrdcached, NULL);
 	node_lines(&a, c, nd);
-	if (a.n == before) {
+	if (a.files == 0) {
 		fprintf(stderr, "wattpath graph: no power series stored for "
 		    "node %s under %s/rrd (a running collector writes a new "
 		    "series' file within collector.rrd_write_delay)\n",
 		    nd->name, c->data_dir);
 		rc = 1;
+	} else if (c->rrdcached == NULL && (wp_time)a.last * WP_SEC <= from) {
+		fprintf(stderr, "wattpath graph: no data for node %s in the "
+		    "window: its files are written up to before --from (a running "
+		    "collector holds values up to collector.rrd_write_delay)\n",
+		    nd->name);
+		rc = 1;
 	} else {
-		rrd_clear_error();
-		if ((info = rrd_graph_v(a.n, a.v)) == NULL) {
-			fprintf(stderr, "wattpath graph: %s\n", rrd_get_error());
-			rc = 1;
-		} else
-			rrd_info_free(info);
+		if (c->rrdcached == NULL && (wp_time)a.last * WP_SEC < to) {
+			to = (wp_time)a.last * WP_SEC;
+			note_held(c, a.last);
+		}
+		snprintf(e, sizeof(e), "--end=%lld", (long long)(to / WP_SEC));
+		free(a.v[end]);
+		a.v[end] = strdup(e);
+		rc = a.v[end] == NULL ? 1 : render(&a, nd, out);
 	}
 	for (i = 0; i < a.n; i++)
 		free(a.v[i]);
@@ -194,9 +293,10 @@ cmd_graph(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *cfg = NULL, *node = NULL, *out = NULL;
+	const char *cfg = NULL, *node = NULL, *out = NULL, *fmt = NULL, *img;
 	wp_time to = clock_real(), from = 0;
 	struct conf_errs errs = { 0 };
 	const struct wp_node *nd;
@@ -210,6 +310,7 @@ cmd_graph(int argc, char **argv)
 		case 'c': cfg = optarg; break;
 		case 'n': node = optarg; break;
 		case 'o': out = optarg; break;
+		case 'F': fmt = optarg; break;
 		case 'f': if (cmd_time_opt("graph", "--from", optarg, false,
 			    &from) == -1)
 				return 2;
@@ -223,6 +324,8 @@ cmd_graph(int argc, char **argv)
 	}
 	if (cfg == NULL || node == NULL || out == NULL || optind != argc)
 		return usage();
+	if ((img = image_format(fmt, out)) == NULL)
+		return 2;
 	if (from == 0)
 		from = to - 3600 * WP_SEC;
 	if (from >= to) {
@@ -241,7 +344,7 @@ cmd_graph(int argc, char **argv)
 		conf_free(c);
 		return 1;
 	}
-	rc = draw(c, nd, from, to, out);
+	rc = draw(c, nd, from, to, out, img);
 	conf_free(c);
 	return rc;
 }

@@ -83,12 +83,17 @@ static const struct help helps[] = {
 	    "  --step DURATION      the interval of each point (default from\n"
 	    "                       report.curve_step or the sampling interval)\n"
 	    "  --format F           json (default), csv or svg\n", true },
-	{ "graph", "graph -c FILE --node N [--from T --to T] -o FILE.png|svg",
-	    "Draws a node's wall, GPU and outlet power from the RRD store.\n"
+	{ "graph", "graph -c FILE --node N [--from T --to T] -o FILE.png|svg|pdf "
+	    "[--format png|svg|pdf]",
+	    "Draws a node's wall, GPU and outlet power from the RRD store, up to\n"
+	    "the last value every file holds (rrdcached: flushed first); exit 1\n"
+	    "when the window has no data.\n"
 	    "  -c, --config FILE    the configuration\n"
 	    "  --node N             the node\n"
 	    "  --from T, --to T     the window (default: the last hour)\n"
-	    "  -o, --output FILE    the image; .svg gives SVG, else PNG\n", true },
+	    "  -o, --output FILE    the image\n"
+	    "  --format F           png, svg or pdf (default: the extension)\n",
+	    true },
 	{ "journal", "journal (verify | export) (-c FILE | --dir DIR) "
 	    "[--from T] [--to T]",
 	    "verify checks the hash chain of every segment and the ledger beside\n"

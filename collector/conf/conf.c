@@ -17,6 +17,7 @@
 
 #include "conf.h"
 #include "conf_ld.h"
+#include "conf_rack.h"
 #include "conf_tenant.h"
 #include "conf_drift.h"
 #include "conf_report.h"
@@ -1085,7 +1086,7 @@ conf_load_node_list(struct ld *l, struct ynode *seq)
 
 static const char *const top_keys[] = {
 	"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
-	"site", "report", "drift", "tenants", NULL
+	"site", "report", "drift", "tenants", "racks", NULL
 };
 
 static void
@@ -1134,6 +1135,9 @@ load_root(struct ld *l, struct ynode *root)
 	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
 	conf_report_load(l->c, report, site, &l->d);
 	if (conf_tenants_load(l->c, ycheck_typed(&l->d, root, "tenants", YN_SEQ,
+	    "config", false), &l->d) == -1)
+		l->oom = true;
+	if (conf_racks_load(l->c, ycheck_typed(&l->d, root, "racks", YN_SEQ,
 	    "config", false), &l->d) == -1)
 		l->oom = true;
 	conf_drift_load(&l->c->drift, ycheck_typed(&l->d, root, "drift",
@@ -1365,6 +1369,7 @@ conf_free(struct wp_conf *c)
 	}
 	conf_report_free(c);
 	conf_tenants_free(c);
+	conf_racks_free(c);
 	for (i = 0; i < c->n_nodes; i++) {
 		free(c->nodes[i].outlets);
 		free(c->nodes[i].engines);

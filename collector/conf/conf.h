@@ -74,6 +74,8 @@ struct wp_meter {
 	int		 line;
 };
 
+struct wp_rack;			/* conf_rack.h */
+
 struct wp_conf {
 	char		*path;
 	/* collector: */
@@ -123,6 +125,8 @@ struct wp_conf {
 	struct report_settings report;
 	struct report_site site;
 	struct drift_settings drift;	/* drift: (conf_drift.h) */
+	struct wp_rack	*racks;		/* racks: (conf_rack.h) */
+	size_t		 n_racks;
 	const struct ynode *root;
 	void		*priv;			/* parser-owned storage */
 };

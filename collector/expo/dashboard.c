@@ -32,7 +32,7 @@ head(FILE *f, const struct fleet *fl)
 
 	clock_iso8601(fl->now, ts, sizeof(ts));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	    "<meta http-equiv=\"refresh\" content=\"30\"><title>wattpath", f);
+	    "<link rel=\"icon\" href=\"data:,\"><meta http-equiv=\"refresh\" content=\"30\"><title>wattpath", f);
 	if (*fl->site) {
 		fputs(" &ndash; ", f);
 		html_escape(f, fl->site);
@@ -51,7 +51,9 @@ head(FILE *f, const struct fleet *fl)
 		html_escape(f, fl->site);
 	}
 	fprintf(f, "</h1><p>%s &middot; %zu nodes &middot; %zu targets "
-	    "(%zu down) &middot; <a href=\"/metrics\">metrics</a> &middot; "
+	    "(%zu down) &middot; <a href=\"/targets\">targets</a> &middot; "
+	    "<a href=\"/history\">history (1 h to 30 d)</a> &middot; "
+	    "<a href=\"/metrics\">metrics</a> &middot; "
 	    "<a href=\"/api/v1/nodes\">API</a></p>\n", ts, fl->n_nodes,
 	    fl->n_targets, fl->targets_down);
 }
@@ -97,20 +99,22 @@ time_charts(FILE *f, const struct fleet *fl, const struct history *h)
 	for (i = 0; i < n; i++) {
 		const struct hist_point *p = history_at(h, i);
 
-		t[i] = (double)(p->t - fl->now) / WP_SEC / 60;
+		/* realtime: the ring's points never run ahead of the
+		 * snapshot, so no point is "in the future" */
+		t[i] = (double)(p->t < fl->now ? p->t : fl->now) / WP_SEC;
 		for (b = 0; b < FB_N; b++)
 			y[b * (n + 1) + i] = p->has_power[b] ? p->power[b] : NAN;
 	}
 	for (b = 0; b < FB_N; b++)
 		names[b] = fleet_boundary_name(b);
 	fputs("<h2>Fleet</h2><div class=\"charts\">", f);
-	svg_lines(f, "Fleet power by boundary (W) vs minutes", t, n, y, n + 1,
-	    FB_N, names, colours);
+	svg_lines(f, "Fleet power by boundary (UTC)", t, n, y, n + 1,
+	    FB_N, names, colours, SVG_U_TIME, SVG_U_WATTS);
 	for (i = 0; i < n; i++)
 		y[i] = history_at(h, i)->pue;
 	names[0] = "PUE";
-	svg_lines(f, "PUE (15 min) vs minutes", t, n, y, n + 1, 1, names,
-	    &colours[2]);
+	svg_lines(f, "PUE (15 min, UTC)", t, n, y, n + 1, 1, names,
+	    &colours[2], SVG_U_TIME, SVG_U_NUM);
 	free(t);
 	free(y);
 }
@@ -133,7 +137,7 @@ tokens_chart(FILE *f, const struct fleet *fl, const struct history *h)
 		names[b] = lab[b];
 	}
 	svg_bars(f, "Output tokens per joule by boundary (15 min, covered "
-	    "nodes)", v, names, colours, FB_N);
+	    "nodes)", v, names, colours, FB_N, SVG_U_NUM);
 	fputs("</div>\n<table id=\"tpj\"><tr><th>boundary</th><th>tokens/J "
 	    "(15 min)</th><th>coverage</th></tr>", f);
 	for (b = 0; b < FB_N; b++) {
@@ -244,14 +248,22 @@ node_row(FILE *f, const struct fleet_node *n)
 {
 	int b;
 
-	fputs("<tr><td><a href=\"/?node=", f);
+	fputs("<tr><td><a href=\"/node/", f);
 	html_url_escape(f, n->name);
 	fputs("\">", f);
 	html_escape(f, n->name);
-	fputs("</a></td><td>", f);
+	fputs("</a> <a href=\"/?node=", f);
+	html_url_escape(f, n->name);
+	fputs("\" title=\"highlight in the scatter\">&bull;</a></td><td>", f);
 	html_escape(f, n->class);
 	fputs("</td><td>", f);
-	html_escape(f, n->rack);
+	if (*n->rack) {
+		fputs("<a href=\"/rack/", f);
+		html_url_escape(f, n->rack);
+		fputs("\">", f);
+		html_escape(f, n->rack);
+		fputs("</a>", f);
+	}
 	for (b = 0; b < FB_N; b++) {
 		fputs("</td><td>", f);
 		watts(f, n->b[b].has_power, n->b[b].power);

@@ -21,6 +21,7 @@
 #include <microhttpd.h>
 
 #include "../conf/conf.h"
+#include "dash_pages.h"
 #include "dashboard.h"
 #include "expo.h"
 #include "expo_api.h"
@@ -256,6 +257,33 @@ serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
 	}
 	return reply(c, 200, metrics ? "text/plain; version=0.0.4; "
 	    "charset=utf-8" : "text/html; charset=utf-8", buf, len);
+}
+
+/* The node, rack, PDU and targets pages (dash_pages.h). */
+static enum MHD_Result
+serve_page(struct expo *x, struct MHD_Connection *c, const char *url)
+{
+	struct fleet *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+
+	if ((f = snapshot(x)) == NULL ||
+	    (m = open_memstream(&buf, &len)) == NULL) {
+		fleet_free(f);
+		return reply_text(c, 500, "out of memory\n");
+	}
+	rc = dash_page_write(m, url, f, x->hist);
+	fclose(m);
+	fleet_free(f);
+	if (rc != 0) {
+		free(buf);
+		return rc == 1 ? reply_text(c, 404, "no such node, rack or pdu "
+		    "in the configuration\n") : reply_text(c, 500,
+		    "render failed\n");
+	}
+	return reply(c, 200, "text/html; charset=utf-8", buf, len);
 }
 
 static enum MHD_Result
@@ -499,6 +527,8 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		return serve_health(x, c);
 	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/") == 0)
 		return serve_fleet(x, c, url);
+	if (dash_page_is(url))
+		return serve_page(x, c, url);
 	if (strncmp(url, "/api/v1/", 8) == 0) {
 		struct expo_req q = { url, conn_arg, c };
 

@@ -408,7 +408,8 @@ expo_api_is_report(const struct expo_req *q)
 {
 	const char *p = q->path + strlen("/api/v1/");
 
-	return strcmp(p, "report") == 0 || strcmp(p, "curves") == 0;
+	return strcmp(p, "report") == 0 || strcmp(p, "curves") == 0 ||
+	    strcmp(p, "history") == 0;
 }
 
 /* Copies the optional argument key of q into *out.  0, or -1 (ENOMEM). */
@@ -419,6 +420,46 @@ copy_arg(const struct expo_req *q, const char *key, char **out)
 
 	*out = NULL;
 	return v != NULL && (*out = strdup(v)) == NULL ? -1 : 0;
+}
+
+/* /api/v1/history's scope and step into rr: 0, or -1 answered. */
+static int
+history_parse(const struct expo_req *q, wp_time from, wp_time to,
+    struct expo_report_req *rr, struct expo_resp *r)
+{
+	static const char *const keys[] = { "node", "rack", "pdu", "fleet" };
+	const char *st = q->arg(q->ctx, "step"), *v = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < 4; i++)
+		if (q->arg(q->ctx, keys[i]) != NULL) {
+			v = q->arg(q->ctx, keys[i]);
+			rr->h.scope = i;
+			n++;
+		}
+	if (n != 1) {
+		fail(r, 400, "exactly one of node=, rack=, pdu= and fleet= is "
+		    "needed");
+		return -1;
+	}
+	if (st != NULL && (clock_parse_duration(st, &rr->h.step) == -1 ||
+	    rr->h.step < WP_SEC || rr->h.step % WP_SEC != 0)) {
+		fail(r, 400, "step: not a duration of whole seconds");
+		return -1;
+	}
+	if (from >= to) {
+		fail(r, 400, "from: must be before to");
+		return -1;
+	}
+	if ((rr->name = strdup(v)) == NULL) {
+		fail(r, 500, "out of memory");
+		return -1;
+	}
+	rr->history = true;
+	rr->h.name = rr->name;
+	rr->h.from = from;
+	rr->h.to = to;
+	return 0;
 }
 
 int
@@ -432,6 +473,8 @@ expo_api_report_parse(const struct expo_req *q, struct expo_report_req *rr,
 	memset(rr, 0, sizeof(*rr));
 	if (window(q, &from, &to, r) == -1)
 		return -1;
+	if (strcmp(q->path + strlen("/api/v1/"), "history") == 0)
+		return history_parse(q, from, to, rr, r);
 	if (curve && (q->arg(q->ctx, "node") == NULL) ==
 	    (q->arg(q->ctx, "class") == NULL)) {
 		fail(r, 400, "exactly one of node= and class= is needed");
@@ -462,6 +505,13 @@ expo_api_report_run(const struct wp_conf *c, const struct expo_report_req *rr,
 	struct wp_err err = { 0 };
 	json_object *o;
 
+	if (rr->history) {
+		if (rrdhist_scope(c, &rr->h, &err) == -1)
+			return fail(r, 404, err.msg);
+		if ((o = rrdhist_json(c, &rr->h, &err)) != NULL)
+			return finish(r, 200, o);
+		return fail(r, err.class == WP_E_CONFIG ? 400 : 500, err.msg);
+	}
 	if (report_query_scope(c, &rr->q, &err) == -1)
 		return fail(r, 404, err.msg);
 	if ((o = report_query_json(c, &rr->q, &err)) != NULL)
@@ -476,7 +526,8 @@ expo_api_report_fini(struct expo_report_req *rr)
 {
 	free(rr->node);
 	free(rr->cls);
-	rr->node = rr->cls = NULL;
+	free(rr->name);
+	rr->node = rr->cls = rr->name = NULL;
 }
 
 void

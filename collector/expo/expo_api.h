@@ -7,10 +7,14 @@
  *   /api/v1/series?target=T              a target's last good samples
  *   /api/v1/curves?node=N|class=C&from=&to=[&step=]   the curve document
  *   /api/v1/report?from=&to=             the report document
+ *   /api/v1/history?node=N|rack=R|pdu=P|fleet=all&from=&to=[&step=]   power over
+ *                                        time from the RRD store
+ *                                        (expo_rrdhist.h)
  * Times are ISO-8601 or epoch seconds; from/to default to the last hour.
  * Errors are {"error": "..."} with 400 (bad request), 404, 500.  Report
  * and curves read the journal: their requests are parsed here on the loop
- * thread (expo_api_report_parse) and computed on a worker thread
+ * thread (expo_api_report_parse) and computed on a worker thread; so is
+ * history, which reads the RRD files
  * (expo_api_report_run, expo.c); windows are capped at 31 days.
  */
 #ifndef WP_EXPO_API_H
@@ -22,6 +26,7 @@
 #include "../report/report_api.h"
 #include "expo_fleet.h"
 #include "expo_history.h"
+#include "expo_rrdhist.h"
 
 struct wp_conf;
 
@@ -39,13 +44,18 @@ struct expo_resp {
 	size_t		 len;
 };
 
-/* A report or curves request, to compute off the loop (strings owned). */
+/* A report, curves or history request, to compute off the loop (strings
+ * owned). */
 struct expo_report_req {
 	struct report_query q;		/* node and cls point below */
 	char		*node, *cls;
+	bool		 history;	/* /api/v1/history: h, not q */
+	struct rrdhist_query h;		/* h.name points at name */
+	char		*name;
 };
 
-/* Whether q is /api/v1/report or /api/v1/curves (not for expo_api_handle). */
+/* Whether q is /api/v1/report, /api/v1/curves or /api/v1/history (not
+ * for expo_api_handle). */
 bool	 expo_api_is_report(const struct expo_req *q);
 /* Parses report or curves request q into rr: 0 (release rr with
  * expo_api_report_fini), or -1 with the error answered into r. */

@@ -23,7 +23,7 @@ import sys
 import yaml
 
 TOP = {"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
-       "site", "report", "drift", "tenants"}
+       "site", "report", "drift", "tenants", "racks"}
 CANARY = "zz_canary_key"
 FREE_FORM = {"labels"}          # mappings of the user's own keys
 YAML_LINE = re.compile(r"^(- \{|- [a-z_0-9]+:(\s|$)|[a-z_0-9]+:(\s|$))")

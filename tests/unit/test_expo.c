@@ -1,7 +1,8 @@
 /* Unit tests: expo_metrics.c (names, escaping, plain decimals, site) and
  * dashboard.c (escaping, charts, paging) on a hand-built fleet; html.c's
  * URL decoding; expo_fleet.c's energy methods and coverage, and the
- * history's tokens per joule over the covered nodes. */
+ * history's tokens per joule over the covered nodes; the charts' human
+ * axis labels and the history API's grid. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 #include <cmocka.h>
 
 #include "../../collector/expo/dashboard.h"
+#include "../../collector/expo/dashboard_svg.h"
+#include "../../collector/store/rrdread.h"
 #include "../../collector/expo/expo_history.h"
 #include "../../collector/expo/expo_metrics.h"
 #include "../../collector/expo/html.h"
@@ -140,9 +143,10 @@ test_dashboard(void **st)
 	(void)st;
 	fleet_one(&fl, &n, &t);
 	for (i = 0; i < 5; i++) {
-		fl.now = (1000 + i) * WP_SEC;
+		fl.now = (1796197200 + 60 * i) * WP_SEC;
 		fl.total[FB_WALL] = (struct fleet_fig){ .energy = 10.0 * i,
-		    .power = 100 + i, .has_energy = true, .has_power = true };
+		    .power = 88270 + 1000 * i, .has_energy = true,
+		    .has_power = true };
 		assert_int_equal(history_add(h, &fl), 0);
 	}
 	s = render(&fl, NAN, h, &q);
@@ -153,6 +157,10 @@ test_dashboard(void **st)
 	assert_non_null(strstr(s, "<path class=\"data\""));
 	assert_non_null(strstr(s, " L"));	/* a line of several points */
 	assert_null(strstr(s, "<script"));
+	assert_null(strstr(s, "e+0"));		/* no exponent notation */
+	assert_non_null(strstr(s, "kW</text>"));	/* power ticks in kW */
+	assert_non_null(strstr(s, ">07:41:00</text>"));	/* clock times, UTC */
+	assert_null(strstr(s, ">-"));		/* no negative minutes */
 	free(s);
 	q.q = "hgx";
 	q.page = 7;
@@ -307,6 +315,58 @@ test_fleet_cover(void **st)
 	history_free(h);
 }
 
+static void
+test_svg_fmt(void **st)
+{
+	char b[40];
+
+	(void)st;
+	svg_fmt(b, sizeof(b), 88270, SVG_U_WATTS, 0);
+	assert_string_equal(b, "88.3 kW");
+	svg_fmt(b, sizeof(b), 1.5e6, SVG_U_WATTS, 0);
+	assert_string_equal(b, "1.50 MW");
+	svg_fmt(b, sizeof(b), 950, SVG_U_WATTS, 0);
+	assert_string_equal(b, "950 W");
+	svg_fmt(b, sizeof(b), 0, SVG_U_WATTS, 0);
+	assert_string_equal(b, "0 W");
+	svg_fmt(b, sizeof(b), 0.001234, SVG_U_NUM, 0);
+	assert_string_equal(b, "0.00123");
+	svg_fmt(b, sizeof(b), 123456789, SVG_U_NUM, 0);
+	assert_string_equal(b, "123456789");
+	svg_fmt(b, sizeof(b), 1796197200, SVG_U_TIME, 3600);
+	assert_string_equal(b, "07:40");
+	svg_fmt(b, sizeof(b), 1796197200, SVG_U_TIME, 300);
+	assert_string_equal(b, "07:40:00");
+	svg_fmt(b, sizeof(b), 1796197200, SVG_U_TIME, 7 * 86400);
+	assert_string_equal(b, "Dec 02 07:40");
+	svg_fmt(b, sizeof(b), NAN, SVG_U_WATTS, 0);
+	assert_string_equal(b, "-");
+}
+
+static void
+test_rrdgrid(void **st)
+{
+	struct rrdgrid g;
+	struct wp_err err;
+	wp_time to = 1796197230 * WP_SEC;
+
+	(void)st;
+	assert_int_equal(rrdgrid_make(to - 3600 * WP_SEC, to, 0, &g, &err), 0);
+	assert_int_equal(g.step, 12 * WP_SEC);
+	/* points end on the step's grid, the last at or before to */
+	assert_int_equal(g.t0 % g.step, 0);
+	assert_true(g.t0 + (wp_time)(g.n - 1) * g.step <= to);
+	assert_true(g.t0 + (wp_time)g.n * g.step > to);
+	assert_true(g.t0 - g.step <= to - 3600 * WP_SEC);
+	assert_int_equal(rrdgrid_make(to - 3600 * WP_SEC, to, 60 * WP_SEC, &g,
+	    &err), 0);
+	assert_int_equal(g.n, 60);
+	assert_int_equal(rrdgrid_make(to, to, 0, &g, &err), -1);
+	assert_int_equal(rrdgrid_make(to - 86400 * WP_SEC, to, WP_SEC, &g,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "over 2000"));
+}
+
 int
 main(void)
 {
@@ -316,6 +376,8 @@ main(void)
 		cmocka_unit_test(test_dashboard),
 		cmocka_unit_test(test_url_unescape),
 		cmocka_unit_test(test_fleet_cover),
+		cmocka_unit_test(test_svg_fmt),
+		cmocka_unit_test(test_rrdgrid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
