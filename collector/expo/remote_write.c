@@ -1,0 +1,372 @@
+/* remote_write.c - batches to remote-write receivers (remote_write.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../conf/conf.h"
+#include "expo_metrics.h"
+#include "remote_write.h"
+#include "../lib/diskq.h"
+#include "../lib/http.h"
+#include "../lib/log.h"
+#include "../lib/loop.h"
+#include "../lib/promwrite.h"
+#include "../lib/secret.h"
+
+#define BACKOFF_MIN	(1 * WP_SEC)
+#define BACKOFF_MAX	(60 * WP_SEC)
+#define HEADERS_MAX	24		/* the protocol's 3, the config's */
+#define ANSWER_MAX	(64u << 10)	/* a receiver's answer body */
+
+/* One receiver: its queue, its connection, its counters. */
+struct rw_dest {
+	struct rw		*w;
+	char			*name, *url, *ca_file, *user;
+	char			*pass;		/* secret, or NULL */
+	char			*hdr[HEADERS_MAX + 1];	/* "Name: value" */
+	bool			 insecure;
+	wp_time			 timeout;
+	struct diskq		*q;
+	struct http_conn	*conn;
+	struct loop_timer	*retry;
+	wp_time			 backoff;	/* 0: the last one went through */
+	bool			 inflight;
+	uint64_t		 seq, items;	/* the batch in flight */
+	uint64_t		 sent, rejected, dropped, failures;
+	wp_time			 last_ok;	/* realtime, 0 never */
+};
+
+struct rw {
+	struct loop	*loop;
+	struct http	*http;
+	struct rw_dest	*d;
+	size_t		 n;
+};
+
+static void	kick(struct rw_dest *d);
+
+static void
+on_retry(void *arg)
+{
+	kick(arg);
+}
+
+static void
+later(struct rw_dest *d, const char *why)
+{
+	d->failures++;
+	if (d->backoff == 0)
+		log_warnx("remote_write %s: %s; the queue keeps the batches and "
+		    "retries", d->name, why);
+	else
+		log_debug("remote_write %s: %s", d->name, why);
+	d->backoff = d->backoff ? d->backoff * 2 : BACKOFF_MIN;
+	if (d->backoff > BACKOFF_MAX)
+		d->backoff = BACKOFF_MAX;
+	loop_timer_arm(d->retry, clock_mono() + d->backoff);
+}
+
+static void
+on_done(void *arg, const struct http_resp *r, const struct wp_err *err)
+{
+	struct rw_dest *d = arg;
+	char why[160];
+
+	d->inflight = false;
+	if (err != NULL || r == NULL) {
+		diskq_unmark(d->q);
+		later(d, err ? err->msg : "no answer");
+		return;
+	}
+	if (r->status >= 200 && r->status < 300) {
+		diskq_pop(d->q, d->seq);
+		d->sent += d->items;
+		d->last_ok = clock_real();
+		if (d->backoff != 0)
+			log_info("remote_write %s: the receiver takes batches "
+			    "again (%zu queued)", d->name, diskq_len(d->q));
+		d->backoff = 0;
+	} else if (r->status >= 400 && r->status < 500 && r->status != 408 &&
+	    r->status != 429) {
+		log_warnx("remote_write %s: batch %" PRIu64 " of %" PRIu64
+		    " samples refused (HTTP %ld: %.120s); dropped", d->name,
+		    d->seq, d->items, r->status, r->body ? r->body : "");
+		diskq_pop(d->q, d->seq);
+		d->rejected += d->items;
+	} else {
+		diskq_unmark(d->q);
+		snprintf(why, sizeof(why), "HTTP %ld", r->status);
+		later(d, why);
+		return;
+	}
+	kick(d);
+}
+
+/* Starts sending the oldest batch, unless one is in flight or waiting
+ * for its backoff. */
+static void
+kick(struct rw_dest *d)
+{
+	struct http_req_opts o = { .method = "POST", .url = d->url,
+	    .content_type = "application/x-protobuf",
+	    .headers = (const char *const *)d->hdr, .basic_user = d->user,
+	    .basic_password = d->pass, .ca_file = d->ca_file,
+	    .insecure = d->insecure, .timeout = d->timeout,
+	    .max_body = ANSWER_MAX };
+	struct wp_err err;
+	uint8_t *body;
+	size_t len;
+	int rc, tries;
+
+	if (d->inflight || loop_timer_armed(d->retry))
+		return;
+	for (tries = 0; tries < 16; tries++) {
+		rc = diskq_peek(d->q, &body, &len, &d->seq, &d->items,
+		    &d->dropped, &err);
+		if (rc == 1)
+			return;
+		if (rc == 0)
+			break;
+		log_warnx("remote_write %s: %s", d->name, err.msg);
+	}
+	if (rc != 0)
+		return;
+	o.body = (const char *)body;
+	o.body_len = len;
+	rc = http_start(d->conn, &o, on_done, d, &err);
+	free(body);
+	if (rc == -1) {
+		diskq_unmark(d->q);
+		later(d, err.msg);
+		return;
+	}
+	d->inflight = true;
+}
+
+void
+rw_push(struct rw *w, const char *text, size_t len, wp_time ts)
+{
+	struct wp_err err;
+	uint8_t *body;
+	size_t blen, n, i;
+
+	if (w == NULL || w->n == 0)
+		return;
+	if (promwrite_encode(text, len, ts / WP_MS, &body, &blen, &n,
+	    &err) == -1) {
+		log_warnx("remote_write: %s", err.msg);
+		return;
+	}
+	for (i = 0; i < w->n; i++) {
+		struct rw_dest *d = &w->d[i];
+
+		if (diskq_push(d->q, body, blen, n, &d->dropped, &err) == -1) {
+			d->dropped += n;
+			log_warnx("remote_write %s: %s; %zu samples dropped",
+			    d->name, err.msg, n);
+		}
+		kick(d);
+	}
+	free(body);
+}
+
+static int
+dest_headers(struct rw_dest *d, const struct wp_remote_write *rc)
+{
+	const struct ynode *h;
+	size_t k = 0;
+
+	if ((d->hdr[k++] = strdup("Content-Encoding: snappy")) == NULL ||
+	    (d->hdr[k++] = strdup("X-Prometheus-Remote-Write-Version: "
+	    "0.1.0")) == NULL)
+		return -1;
+	for (h = rc->headers ? rc->headers->child : NULL; h != NULL &&
+	    k < HEADERS_MAX; h = h->next)
+		if (asprintf(&d->hdr[k++], "%s: %s", h->key, h->value) < 0) {
+			d->hdr[k - 1] = NULL;
+			return -1;
+		}
+	return 0;
+}
+
+static int
+dest_init(struct rw *w, struct rw_dest *d, const struct wp_remote_write *rc,
+    const char *data_dir, struct wp_err *err)
+{
+	char dir[4096];
+
+	d->w = w;
+	d->timeout = rc->timeout;
+	d->insecure = rc->insecure;
+	if ((d->name = strdup(rc->name)) == NULL ||
+	    (d->url = strdup(rc->url)) == NULL ||
+	    (rc->ca_file && (d->ca_file = strdup(rc->ca_file)) == NULL) ||
+	    (rc->username && (d->user = strdup(rc->username)) == NULL) ||
+	    dest_headers(d, rc) == -1 ||
+	    (d->retry = loop_timer_new(w->loop, on_retry, d)) == NULL ||
+	    (d->conn = http_conn_new(w->http, err)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	if (rc->username != NULL && (d->pass = secret_load(rc->password_file,
+	    rc->password_env, err)) == NULL) {
+		err_prefix(err, "remote_write %s: password", rc->name);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s/remote_write", data_dir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return err_set(err, WP_E_CONFIG, "%s: %s", dir, strerror(errno));
+	snprintf(dir, sizeof(dir), "%s/remote_write/%s", data_dir, rc->name);
+	if ((d->q = diskq_open(dir, (uint64_t)rc->max_queue_bytes,
+	    err)) == NULL)
+		return -1;
+	if (diskq_len(d->q) > 0)
+		log_info("remote_write %s: %zu batches (%" PRIu64 " samples) "
+		    "queued from before", d->name, diskq_len(d->q),
+		    diskq_items(d->q));
+	return 0;
+}
+
+struct rw *
+rw_new(struct loop *l, const struct wp_conf *c, struct wp_err *err)
+{
+	struct rw *w;
+	size_t i;
+
+	err_clear(err);
+	if (c->n_remote_write == 0)
+		return NULL;
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->d = calloc(c->n_remote_write, sizeof(*w->d))) == NULL) {
+		free(w);
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	w->loop = l;
+	if ((w->http = http_new(l, 0, err)) == NULL) {
+		rw_free(w);
+		return NULL;
+	}
+	for (i = 0; i < c->n_remote_write; i++) {
+		w->n = i + 1;
+		if (dest_init(w, &w->d[i], &c->remote_write[i], c->data_dir,
+		    err) == -1) {
+			rw_free(w);
+			return NULL;
+		}
+		log_info("remote_write %s: to %s", w->d[i].name, w->d[i].url);
+	}
+	return w;
+}
+
+void
+rw_free(struct rw *w)
+{
+	size_t i, k;
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < w->n; i++) {
+		struct rw_dest *d = &w->d[i];
+
+		if (d->q != NULL)
+			log_info("remote_write %s: stopped: %" PRIu64 " samples "
+			    "sent, %" PRIu64 " rejected, %" PRIu64 " dropped; "
+			    "%zu batches (%" PRIu64 " samples) stay queued",
+			    d->name, d->sent, d->rejected, d->dropped,
+			    diskq_len(d->q), diskq_items(d->q));
+		http_conn_free(d->conn);
+		loop_timer_free(d->retry);
+		diskq_close(d->q);
+		free(d->name);
+		free(d->url);
+		free(d->ca_file);
+		free(d->user);
+		secret_free(d->pass);
+		for (k = 0; d->hdr[k] != NULL; k++)
+			free(d->hdr[k]);
+	}
+	http_free(w->http);
+	free(w->d);
+	free(w);
+}
+
+/* One series: name{site="..",remote=".."[,result=".."]} v. */
+static void
+rw_series(FILE *f, const char *site, const char *name, const char *remote,
+    const char *result, double v)
+{
+	char buf[64];
+
+	fprintf(f, "%s{", name);
+	if (site != NULL && *site) {
+		fputs("site=\"", f);
+		expo_label_escape(f, site);
+		fputs("\",", f);
+	}
+	fputs("remote=\"", f);
+	expo_label_escape(f, remote);
+	fputc('"', f);
+	if (result != NULL)
+		fprintf(f, ",result=\"%s\"", result);
+	expo_fmt_value(buf, sizeof(buf), v);
+	fprintf(f, "} %s\n", buf);
+}
+
+static const struct {
+	const char *name, *type, *help;
+} rw_fam[] = {
+	{ "wattpath_remote_write_samples_total", "counter", "Samples of the "
+	    "exposition for a remote-write receiver, by result: sent (a 2xx), "
+	    "rejected (a 4xx: never to be taken), dropped (the queue's bound, "
+	    "or a disk error)." },
+	{ "wattpath_remote_write_queue_batches", "gauge", "Batches (one per "
+	    "interval) waiting on disk for the receiver." },
+	{ "wattpath_remote_write_queue_samples", "gauge", "Samples in the "
+	    "batches waiting for the receiver." },
+	{ "wattpath_remote_write_queue_bytes", "gauge", "Bytes of the "
+	    "receiver's queue on disk (bounded by max_queue_bytes)." },
+	{ "wattpath_remote_write_failures_total", "counter", "Requests to "
+	    "the receiver that failed and will be retried (5xx, 408, 429, "
+	    "no connection, timeout)." },
+	{ "wattpath_remote_write_last_success_timestamp_seconds", "gauge",
+	    "When the receiver last took a batch (Unix time)." },
+};
+
+void
+rw_metrics_write(FILE *f, const struct rw *w, const char *site)
+{
+	static const char *const res[] = { "sent", "rejected", "dropped" };
+	size_t j, i, r;
+
+	if (w == NULL)
+		return;
+	for (j = 0; j < sizeof(rw_fam) / sizeof(rw_fam[0]); j++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", rw_fam[j].name,
+		    rw_fam[j].help, rw_fam[j].name, rw_fam[j].type);
+		for (i = 0; i < w->n; i++) {
+			const struct rw_dest *d = &w->d[i];
+			const uint64_t v[] = { d->sent, d->rejected, d->dropped };
+
+			switch (j) {
+			case 0:
+				for (r = 0; r < 3; r++)
+					rw_series(f, site, rw_fam[j].name, d->name,
+					    res[r], (double)v[r]);
+				break;
+			case 1: rw_series(f, site, rw_fam[j].name, d->name, NULL,
+				    (double)diskq_len(d->q)); break;
+			case 2: rw_series(f, site, rw_fam[j].name, d->name, NULL,
+				    (double)diskq_items(d->q)); break;
+			case 3: rw_series(f, site, rw_fam[j].name, d->name, NULL,
+				    (double)diskq_bytes(d->q)); break;
+			case 4: rw_series(f, site, rw_fam[j].name, d->name, NULL,
+				    (double)d->failures); break;
+			default:
+				if (d->last_ok != 0)
+					rw_series(f, site, rw_fam[j].name, d->name,
+					    NULL, (double)d->last_ok / WP_SEC);
+			}
+		}
+	}
+}
