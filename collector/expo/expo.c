@@ -158,6 +158,25 @@ render_metrics(const struct expo *x, const struct fleet *f, char **buf,
 	return 0;
 }
 
+/* After a reload: new senders if collector.remote_write changed. */
+static void
+rw_reload(struct expo *x)
+{
+	const struct wp_conf *c = collector_conf(x->co);
+	struct wp_err err;
+
+	/* compared by content every interval: a new config may have the
+	 * old one's address */
+	if (rw_same(x->rw, c))
+		return;
+	log_info("remote_write: the receivers changed: starting anew");
+	rw_free(x->rw);
+	if ((x->rw = rw_new(x->loop, c, &err)) == NULL &&
+	    err.class != WP_E_NONE)
+		log_error("remote_write: %s (none until the next reload)",
+		    err.msg);
+}
+
 /* Every interval: the history's point and the remote-write batch. */
 static void
 on_sample(void *arg)
@@ -169,12 +188,12 @@ on_sample(void *arg)
 
 	if ((f = snapshot(x)) == NULL || history_add(x->hist, f) == -1)
 		log_warnx("http: history: out of memory");
+	rw_reload(x);
 	if (f != NULL && x->rw != NULL) {
 		if (render_metrics(x, f, &buf, &len) == 0)
-			rw_push(x->rw, buf, len, f->now);
+			rw_push(x->rw, buf, len, f->now);	/* takes buf */
 		else
 			log_warnx("remote_write: the exposition did not render");
-		free(buf);
 	}
 	fleet_free(f);
 	loop_timer_arm(x->sampler, clock_mono() +

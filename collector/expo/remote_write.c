@@ -14,6 +14,7 @@
 #include "../lib/loop.h"
 #include "../lib/promwrite.h"
 #include "../lib/secret.h"
+#include "../lib/workers.h"
 
 #define BACKOFF_MIN	(1 * WP_SEC)
 #define BACKOFF_MAX	(60 * WP_SEC)
@@ -41,6 +42,10 @@ struct rw_dest {
 struct rw {
 	struct loop	*loop;
 	struct http	*http;
+	struct workers	*enc;		/* one thread: the encoding */
+	size_t		 pending;	/* batches given to it, not yet back */
+	bool		 closing;
+	char		*sig;		/* the config it was made from */
 	struct rw_dest	*d;
 	size_t		 n;
 };
@@ -145,31 +150,84 @@ kick(struct rw_dest *d)
 	d->inflight = true;
 }
 
-void
-rw_push(struct rw *w, const char *text, size_t len, wp_time ts)
-{
-	struct wp_err err;
-	uint8_t *body;
-	size_t blen, n, i;
+/* One batch on its way: the text to the worker, the body back. */
+struct rw_job {
+	struct rw	*w;
+	char		*text;		/* owned until encoded */
+	size_t		 len, blen, n;
+	int64_t		 ts_ms;
+	uint8_t		*body;		/* owned */
+	int		 rc;
+	struct wp_err	 err;
+};
 
-	if (w == NULL || w->n == 0)
-		return;
-	if (promwrite_encode(text, len, ts / WP_MS, &body, &blen, &n,
-	    &err) == -1) {
-		log_warnx("remote_write: %s", err.msg);
-		return;
-	}
-	for (i = 0; i < w->n; i++) {
+/* On the worker: parse, pack, compress. */
+static void
+job_run(void *arg)
+{
+	struct rw_job *j = arg;
+
+	j->rc = promwrite_encode(j->text, j->len, j->ts_ms, &j->body,
+	    &j->blen, &j->n, &j->err);
+	free(j->text);
+	j->text = NULL;
+}
+
+/* On the loop: the body into every queue, then sending. */
+static void
+job_done(void *arg)
+{
+	struct rw_job *j = arg;
+	struct rw *w = j->w;
+	struct wp_err err;
+	size_t i;
+
+	w->pending--;
+	if (j->text != NULL)		/* never run: the pool is closing */
+		log_warnx("remote_write: a batch was not encoded before the "
+		    "stop");
+	else if (j->rc == -1)
+		log_warnx("remote_write: %s", j->err.msg);
+	for (i = 0; j->body != NULL && i < w->n; i++) {
 		struct rw_dest *d = &w->d[i];
 
-		if (diskq_push(d->q, body, blen, n, &d->dropped, &err) == -1) {
-			d->dropped += n;
+		if (diskq_push(d->q, j->body, j->blen, j->n, &d->dropped,
+		    &err) == -1) {
+			d->dropped += j->n;
 			log_warnx("remote_write %s: %s; %zu samples dropped",
-			    d->name, err.msg, n);
+			    d->name, err.msg, j->n);
 		}
-		kick(d);
+		if (!w->closing)
+			kick(d);
 	}
-	free(body);
+	free(j->text);
+	free(j->body);
+	free(j);
+}
+
+void
+rw_push(struct rw *w, char *text, size_t len, wp_time ts)
+{
+	struct rw_job *j;
+	struct wp_err err;
+
+	if (w == NULL || w->n == 0 || (j = calloc(1, sizeof(*j))) == NULL) {
+		if (w != NULL)
+			log_warnx("remote_write: out of memory: a batch lost");
+		free(text);
+		return;
+	}
+	*j = (struct rw_job){ .w = w, .text = text, .len = len,
+	    .ts_ms = ts / WP_MS };
+	/* one key: batches are encoded and queued in their order */
+	if (workers_submit(w->enc, "remote_write", job_run, job_done, j,
+	    &err) == -1) {
+		log_warnx("remote_write: %s: a batch lost", err.msg);
+		free(text);
+		free(j);
+		return;
+	}
+	w->pending++;
 }
 
 static int
@@ -227,6 +285,54 @@ dest_init(struct rw *w, struct rw_dest *d, const struct wp_remote_write *rc,
 	return 0;
 }
 
+/* Everything of c's remote_write that rw_new reads, as one string (a
+ * new one, caller frees; NULL out of memory). */
+static char *
+rw_sig(const struct wp_conf *c)
+{
+	const struct ynode *h;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	fprintf(f, "%s\n", c->data_dir);
+	for (i = 0; i < c->n_remote_write; i++) {
+		const struct wp_remote_write *r = &c->remote_write[i];
+
+		fprintf(f, "%s|%s|%lld|%lld|%s|%d|%s|%s|%s", r->name, r->url,
+		    (long long)r->timeout, r->max_queue_bytes,
+		    r->ca_file ? r->ca_file : "", r->insecure,
+		    r->username ? r->username : "",
+		    r->password_file ? r->password_file : "",
+		    r->password_env ? r->password_env : "");
+		for (h = r->headers ? r->headers->child : NULL; h; h = h->next)
+			fprintf(f, "|%s=%s", h->key, h->value ? h->value : "");
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+bool
+rw_same(const struct rw *w, const struct wp_conf *c)
+{
+	char *s;
+	bool same;
+
+	if (w == NULL)
+		return c->n_remote_write == 0;
+	if ((s = rw_sig(c)) == NULL)
+		return true;	/* keep what runs */
+	same = strcmp(s, w->sig) == 0;
+	free(s);
+	return same;
+}
+
 struct rw *
 rw_new(struct loop *l, const struct wp_conf *c, struct wp_err *err)
 {
@@ -243,7 +349,13 @@ rw_new(struct loop *l, const struct wp_conf *c, struct wp_err *err)
 		return NULL;
 	}
 	w->loop = l;
-	if ((w->http = http_new(l, 0, err)) == NULL) {
+	if ((w->sig = rw_sig(c)) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		rw_free(w);
+		return NULL;
+	}
+	if ((w->http = http_new(l, 0, err)) == NULL ||
+	    (w->enc = workers_new(l, 1, err)) == NULL) {
 		rw_free(w);
 		return NULL;
 	}
@@ -266,6 +378,9 @@ rw_free(struct rw *w)
 
 	if (w == NULL)
 		return;
+	/* the batches being encoded still go into the queues */
+	w->closing = true;
+	workers_free(w->enc);
 	for (i = 0; i < w->n; i++) {
 		struct rw_dest *d = &w->d[i];
 
@@ -287,6 +402,7 @@ rw_free(struct rw *w)
 			free(d->hdr[k]);
 	}
 	http_free(w->http);
+	free(w->sig);
 	free(w->d);
 	free(w);
 }

@@ -4,8 +4,8 @@
  *
  * Every sample of the exposition (expo_metrics.h: the same series and
  * labels, site included) is sent once per collector interval, at the
- * snapshot's time, as one batch: the text is encoded once
- * (lib/promwrite.h: protobuf + snappy) and the batch queued on disk per
+ * snapshot's time, as one batch: the text is encoded once, on a thread
+ * of its own (lib/promwrite.h: protobuf + snappy), and the batch queued on disk per
  * receiver (lib/diskq.h, DATA_DIR/remote_write/NAME, bounded by
  * max_queue_bytes: the oldest batches are dropped first, and counted).
  * Each receiver sends its queue oldest first, one request at a time, on
@@ -15,11 +15,14 @@
  * connection, a timeout) keeps it first and retries it after a backoff of
  * 1 s doubling to 1 min.  So after an outage every sample arrives once,
  * in order; a batch whose 2xx was lost is sent again, which receivers
- * take as the same samples (equal timestamps and values).
+ * take as the same samples (equal timestamps and values).  A reload
+ * (SIGHUP) that changes collector.remote_write (or data_dir) stops the
+ * senders and starts them anew on the same queues.
  */
 #ifndef WP_REMOTE_WRITE_H
 #define WP_REMOTE_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,10 +41,16 @@ struct rw	*rw_new(struct loop *l, const struct wp_conf *c,
 /* Stops sending (a request in flight is abandoned: its batch stays
  * queued) and frees.  NULL-safe. */
 void		 rw_free(struct rw *w);
-/* Queues text[0..len) (a text exposition) as one batch at realtime ts
- * for every receiver and starts sending.  Failures are logged and
- * counted. */
-void		 rw_push(struct rw *w, const char *text, size_t len, wp_time ts);
+/* Whether w (NULL: none) was made from c's remote_write as it is (a
+ * reload that changed nothing there keeps the running one). */
+bool		 rw_same(const struct rw *w, const struct wp_conf *c);
+/*
+ * Takes text[0..len) (a text exposition, malloc'd: freed here) as one
+ * batch at realtime ts for every receiver: encoded on a thread of its own
+ * (in order), then queued and sent on the loop.  Failures are logged and
+ * counted.
+ */
+void		 rw_push(struct rw *w, char *text, size_t len, wp_time ts);
 /* The wattpath_remote_write_* families (docs/exposition.md), each series
  * labelled site (when not empty) and remote (the receiver's name). */
 void		 rw_metrics_write(FILE *f, const struct rw *w, const char *site);

@@ -55,6 +55,15 @@ wait_tcp 127.0.0.1 "$RECV_PORT" 30
 wait_for 30 sh -c "[ \"\$(curl -sf http://127.0.0.1:$LISTEN/metrics | grep '^wattpath_remote_write_queue_batches{.*remote=\"rw\"' | sed 's/.* //')\" = 0 ]" ||
 	fail "the queue did not drain after the outage: $(rw queue_batches) batches"
 sleep 2
+if [ -n "${RELOAD:-}" ]; then
+	# a reload that changes the receiver's settings starts its sender anew
+	# on the same queue: a request it abandons stays queued
+	sed -i 's|timeout: 2s}|timeout: 3s}|' "$T/w.yaml"
+	kill -HUP "$PID_run"
+	wait_for 20 grep -q "remote_write: the receivers changed" "$T/run.log" ||
+		fail "no new sender after the reload"
+	sleep 3
+fi
 # the figures stand still once the fleet is gone (every poll fails)
 kill "$PID_sim"
 sleep 3
@@ -66,7 +75,9 @@ wait_for 20 sh -c "[ \"\$(curl -sf http://127.0.0.1:$LISTEN/metrics | grep '^wat
 	fail "samples rejected or dropped: $(rw samples_total | tr '\n' ' ')"
 kill "$PID_run"
 wait_for 20 sh -c "! kill -0 $PID_run" || fail "the collector did not stop"
-SENT=$(sed -n 's/.*remote_write rw: stopped: \([0-9]*\) samples sent.*/\1/p' "$T/run.log")
+# one "stopped" line per sender (a reload stops one and starts another)
+SENT=$(sed -n 's/.*remote_write rw: stopped: \([0-9]*\) samples sent.*/\1/p' "$T/run.log" |
+	awk '{ n += $1 } END { if (NR) print n }')
 [ -n "$SENT" ] || { tail "$T/run.log"; fail "no 'stopped' line in the log"; }
 note "$SENT samples sent"
 $PY "$ROOT/tests/integration/rw_check.py" "$RECV_KIND" "http://127.0.0.1:$RECV_PORT" \
