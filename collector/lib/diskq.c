@@ -139,7 +139,8 @@ scan(struct diskq *q, struct wp_err *err)
 			q->next = seq + 1;
 	}
 	closedir(d);
-	qsort(q->e, q->n, sizeof(*q->e), cmp_ent);
+	if (q->n > 1)
+		qsort(q->e, q->n, sizeof(*q->e), cmp_ent);
 	return 0;
 }
 
