@@ -81,12 +81,13 @@ struct wp_remote_write {
 					   label; default from the URL */
 	const char	*url;		/* http(s), checked */
 	wp_time		 timeout;	/* per request; default 10 s */
-	long long	 max_queue_bytes;	/* disk bound; default 256 MiB */
+	long long	 max_queue_bytes;	/* disk bound; default 1 GiB */
 	const char	*ca_file;	/* or NULL */
 	bool		 insecure;	/* skip TLS verification */
 	const char	*username;	/* Basic auth, or NULL */
 	const char	*password_file, *password_env;	/* one with username */
 	const struct ynode *headers;	/* map of extra headers, or NULL */
+	const struct ynode *labels;	/* map of labels for every series */
 	int		 line;
 };
 

@@ -18,7 +18,7 @@
 static const char *const rw_keys[] = {
 	"name", "url", "timeout", "max_queue_bytes", "ca_file", "insecure",
 	"username", "password_file", "password_env", "password_credential",
-	"headers", NULL
+	"headers", "labels", NULL
 };
 
 static bool
@@ -82,6 +82,34 @@ load_headers(struct ld *l, const struct ynode *m, const char *where)
 	}
 }
 
+/* labels: a map of label: value added to every series that has none of
+ * that name (instance defaults to this host:port); names as Prometheus
+ * allows, not reserved (__*), values one line. */
+static void
+load_labels(struct ld *l, const struct ynode *m, const char *where)
+{
+	const struct ynode *h;
+	const char *k;
+	size_t i, n = 0;
+
+	for (h = m->child; h != NULL; h = h->next, n++) {
+		k = h->key;
+		for (i = 0; k[i]; i++)
+			if (!(isalpha((unsigned char)k[i]) || k[i] == '_' ||
+			    (i > 0 && isdigit((unsigned char)k[i]))))
+				break;
+		if (*k == '\0' || k[i] != '\0' || strncmp(k, "__", 2) == 0)
+			conf_bad(l, h, "%s: labels: '%s' is not a label name "
+			    "([a-zA-Z_][a-zA-Z0-9_]*, not __...)", where, k);
+		if (h->type != YN_SCALAR || h->value == NULL || !*h->value ||
+		    strpbrk(h->value, "\r\n") != NULL)
+			conf_bad(l, h, "%s: labels: %s needs a one-line value",
+			    where, k);
+	}
+	if (n > 15)
+		conf_bad(l, m, "%s: labels: at most 15", where);
+}
+
 static void
 load_auth(struct ld *l, const struct ynode *m, struct wp_remote_write *r,
     const char *where)
@@ -110,7 +138,7 @@ load_one(struct ld *l, const struct ynode *m, struct wp_remote_write *r,
 
 	snprintf(where, sizeof(where), "collector: remote_write[%zu]", i);
 	*r = (struct wp_remote_write){ .timeout = 10 * WP_SEC,
-	    .max_queue_bytes = 256LL << 20, .line = m->line };
+	    .max_queue_bytes = 1LL << 30, .line = m->line };
 	ycheck_keys(&l->d, m, where, rw_keys);
 	if ((r->url = ycheck_scalar(&l->d, m, "url", where, true)) != NULL &&
 	    url_check(r->url, &tls, &err) == -1)
@@ -141,6 +169,9 @@ load_one(struct ld *l, const struct ynode *m, struct wp_remote_write *r,
 	if ((r->headers = ycheck_typed(&l->d, m, "headers", YN_MAP, where,
 	    false)) != NULL)
 		load_headers(l, r->headers, where);
+	if ((r->labels = ycheck_typed(&l->d, m, "labels", YN_MAP, where,
+	    false)) != NULL)
+		load_labels(l, r->labels, where);
 }
 
 void

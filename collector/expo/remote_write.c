@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../conf/conf.h"
 #include "expo_metrics.h"
@@ -19,7 +20,9 @@
 #define BACKOFF_MIN	(1 * WP_SEC)
 #define BACKOFF_MAX	(60 * WP_SEC)
 #define HEADERS_MAX	24		/* the protocol's 3, the config's */
-#define ANSWER_MAX	(64u << 10)	/* a receiver's answer body */
+#define LABELS_MAX	16		/* the config's labels, instance */
+#define DESTS_MAX	8		/* as conf_rw.c allows */
+#define ANSWER_MAX	(1u << 20)	/* a receiver's answer body */
 
 /* One receiver: its queue, its connection, its counters. */
 struct rw_dest {
@@ -27,6 +30,7 @@ struct rw_dest {
 	char			*name, *url, *ca_file, *user;
 	char			*pass;		/* secret, or NULL */
 	char			*hdr[HEADERS_MAX + 1];	/* "Name: value" */
+	char			*extra[2 * LABELS_MAX + 1];	/* name, value, NULL */
 	bool			 insecure;
 	wp_time			 timeout;
 	struct diskq		*q;
@@ -150,30 +154,38 @@ kick(struct rw_dest *d)
 	d->inflight = true;
 }
 
-/* One batch on its way: the text to the worker, the body back. */
+/* One batch on its way: the text to the worker, a body per receiver
+ * back (each its own labels). */
 struct rw_job {
 	struct rw	*w;
 	char		*text;		/* owned until encoded */
-	size_t		 len, blen, n;
+	size_t		 len;
 	int64_t		 ts_ms;
-	uint8_t		*body;		/* owned */
-	int		 rc;
+	bool		 ran;
+	uint8_t		*body[DESTS_MAX];	/* owned */
+	size_t		 blen[DESTS_MAX], n[DESTS_MAX];
 	struct wp_err	 err;
 };
 
-/* On the worker: parse, pack, compress. */
+/* On the worker: parse, pack, compress, per receiver (their labels are
+ * not changed after rw_new). */
 static void
 job_run(void *arg)
 {
 	struct rw_job *j = arg;
+	size_t i;
 
-	j->rc = promwrite_encode(j->text, j->len, j->ts_ms, &j->body,
-	    &j->blen, &j->n, &j->err);
+	for (i = 0; i < j->w->n; i++)
+		if (promwrite_encode(j->text, j->len, j->ts_ms,
+		    (const char *const *)j->w->d[i].extra, &j->body[i],
+		    &j->blen[i], &j->n[i], &j->err) == -1)
+			break;
 	free(j->text);
 	j->text = NULL;
+	j->ran = true;
 }
 
-/* On the loop: the body into every queue, then sending. */
+/* On the loop: each body into its queue, then sending. */
 static void
 job_done(void *arg)
 {
@@ -183,25 +195,25 @@ job_done(void *arg)
 	size_t i;
 
 	w->pending--;
-	if (j->text != NULL)		/* never run: the pool is closing */
+	if (!j->ran)		/* never run: the pool is closing */
 		log_warnx("remote_write: a batch was not encoded before the "
 		    "stop");
-	else if (j->rc == -1)
+	else if (*j->err.msg)
 		log_warnx("remote_write: %s", j->err.msg);
-	for (i = 0; j->body != NULL && i < w->n; i++) {
+	for (i = 0; i < w->n; i++) {
 		struct rw_dest *d = &w->d[i];
 
-		if (diskq_push(d->q, j->body, j->blen, j->n, &d->dropped,
-		    &err) == -1) {
-			d->dropped += j->n;
+		if (j->body[i] != NULL && diskq_push(d->q, j->body[i],
+		    j->blen[i], j->n[i], &d->dropped, &err) == -1) {
+			d->dropped += j->n[i];
 			log_warnx("remote_write %s: %s; %zu samples dropped",
-			    d->name, err.msg, j->n);
+			    d->name, err.msg, j->n[i]);
 		}
 		if (!w->closing)
 			kick(d);
+		free(j->body[i]);
 	}
 	free(j->text);
-	free(j->body);
 	free(j);
 }
 
@@ -249,10 +261,43 @@ dest_headers(struct rw_dest *d, const struct wp_remote_write *rc)
 	return 0;
 }
 
+/* The config's labels, and instance (this host and the listen port, as
+ * a scrape would name it) unless they give one. */
+static int
+dest_labels(struct rw_dest *d, const struct wp_remote_write *rc,
+    const char *listen)
+{
+	const struct ynode *l;
+	const char *port = listen ? strrchr(listen, ':') : NULL;
+	char host[256];
+	size_t k = 0;
+	bool inst = false;
+
+	for (l = rc->labels ? rc->labels->child : NULL; l != NULL &&
+	    k < 2 * (LABELS_MAX - 1); l = l->next) {
+		if ((d->extra[k++] = strdup(l->key)) == NULL ||
+		    (d->extra[k++] = strdup(l->value)) == NULL)
+			return -1;
+		inst |= strcmp(l->key, "instance") == 0;
+	}
+	if (inst)
+		return 0;
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	if ((d->extra[k++] = strdup("instance")) == NULL ||
+	    asprintf(&d->extra[k], "%s%s", host, port ? port : "") < 0) {
+		d->extra[k] = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 static int
 dest_init(struct rw *w, struct rw_dest *d, const struct wp_remote_write *rc,
-    const char *data_dir, struct wp_err *err)
+    const struct wp_conf *c, struct wp_err *err)
 {
+	const char *data_dir = c->data_dir;
 	char dir[4096];
 
 	d->w = w;
@@ -262,7 +307,7 @@ dest_init(struct rw *w, struct rw_dest *d, const struct wp_remote_write *rc,
 	    (d->url = strdup(rc->url)) == NULL ||
 	    (rc->ca_file && (d->ca_file = strdup(rc->ca_file)) == NULL) ||
 	    (rc->username && (d->user = strdup(rc->username)) == NULL) ||
-	    dest_headers(d, rc) == -1 ||
+	    dest_headers(d, rc) == -1 || dest_labels(d, rc, c->listen) == -1 ||
 	    (d->retry = loop_timer_new(w->loop, on_retry, d)) == NULL ||
 	    (d->conn = http_conn_new(w->http, err)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
@@ -297,7 +342,7 @@ rw_sig(const struct wp_conf *c)
 
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		return NULL;
-	fprintf(f, "%s\n", c->data_dir);
+	fprintf(f, "%s|%s\n", c->data_dir, c->listen ? c->listen : "");
 	for (i = 0; i < c->n_remote_write; i++) {
 		const struct wp_remote_write *r = &c->remote_write[i];
 
@@ -309,6 +354,8 @@ rw_sig(const struct wp_conf *c)
 		    r->password_env ? r->password_env : "");
 		for (h = r->headers ? r->headers->child : NULL; h; h = h->next)
 			fprintf(f, "|%s=%s", h->key, h->value ? h->value : "");
+		for (h = r->labels ? r->labels->child : NULL; h; h = h->next)
+			fprintf(f, "|l:%s=%s", h->key, h->value ? h->value : "");
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
@@ -361,8 +408,7 @@ rw_new(struct loop *l, const struct wp_conf *c, struct wp_err *err)
 	}
 	for (i = 0; i < c->n_remote_write; i++) {
 		w->n = i + 1;
-		if (dest_init(w, &w->d[i], &c->remote_write[i], c->data_dir,
-		    err) == -1) {
+		if (dest_init(w, &w->d[i], &c->remote_write[i], c, err) == -1) {
 			rw_free(w);
 			return NULL;
 		}
@@ -400,6 +446,8 @@ rw_free(struct rw *w)
 		secret_free(d->pass);
 		for (k = 0; d->hdr[k] != NULL; k++)
 			free(d->hdr[k]);
+		for (k = 0; d->extra[k] != NULL; k++)
+			free(d->extra[k]);
 	}
 	http_free(w->http);
 	free(w->sig);

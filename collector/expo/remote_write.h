@@ -3,7 +3,8 @@
  * remote-write receivers (collector.remote_write; docs/deploy.md).
  *
  * Every sample of the exposition (expo_metrics.h: the same series and
- * labels, site included) is sent once per collector interval, at the
+ * labels, site included, and the receiver's labels: instance, by default
+ * this host and the listen port) is sent once per collector interval, at the
  * snapshot's time, as one batch: the text is encoded once, on a thread
  * of its own (lib/promwrite.h: protobuf + snappy), and the batch queued on disk per
  * receiver (lib/diskq.h, DATA_DIR/remote_write/NAME, bounded by

@@ -20,6 +20,7 @@ struct pw_ser {
 
 /* What a parse builds: the text copied (strings point into it). */
 struct pw_parse {
+	const char *const *extra;	/* name, value, ..., NULL */
 	char		*buf;
 	struct pw_lab	*labs;
 	size_t		 n_labs, cap_labs;
@@ -133,6 +134,25 @@ sort_labels(struct pw_lab *l, size_t n)
 	return 0;
 }
 
+/* The extra labels series s does not carry itself; 0 or -1. */
+static int
+add_extra(struct pw_parse *ps, struct pw_ser *s)
+{
+	const char *const *x;
+	size_t i;
+
+	for (x = ps->extra; x != NULL && x[0] != NULL; x += 2) {
+		for (i = s->first; i < s->first + s->n; i++)
+			if (strcmp(ps->labs[i].name, x[0]) == 0)
+				break;
+		if (i < s->first + s->n || *x[1] == '\0')
+			continue;
+		if (++s->n > PROMWRITE_MAX_LABELS || add_label(ps, x[0], x[1]) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* One sample line at p (NUL-terminated at its end); 0 or -1. */
 static int
 sample_line(struct pw_parse *ps, char *p)
@@ -156,7 +176,8 @@ sample_line(struct pw_parse *ps, char *p)
 	s.value = strtod(p, &end);
 	if (end == p || errno == ERANGE || (*end != '\0' && *end != ' '))
 		return -1;
-	if (sort_labels(ps->labs + s.first, s.n) == -1 ||
+	if (add_extra(ps, &s) == -1 ||
+	    sort_labels(ps->labs + s.first, s.n) == -1 ||
 	    grow((void **)&ps->ser, &ps->cap_ser, ps->n_ser + 1,
 	    sizeof(*ps->ser)) == -1)
 		return -1;
@@ -254,11 +275,12 @@ tree_build(struct pw_tree *t, const struct pw_parse *ps, int64_t ts_ms)
 }
 
 int
-promwrite_pack(const char *text, size_t len, int64_t ts_ms, uint8_t **out,
-    size_t *out_len, size_t *n_samples, struct wp_err *err)
+promwrite_pack(const char *text, size_t len, int64_t ts_ms,
+    const char *const *extra, uint8_t **out, size_t *out_len,
+    size_t *n_samples, struct wp_err *err)
 {
 	Prometheus__WriteRequest wr = PROMETHEUS__WRITE_REQUEST__INIT;
-	struct pw_parse ps = { 0 };
+	struct pw_parse ps = { .extra = extra };
 	struct pw_tree t = { 0 };
 	int rc = -1;
 
@@ -286,14 +308,16 @@ done:
 }
 
 int
-promwrite_encode(const char *text, size_t len, int64_t ts_ms, uint8_t **out,
-    size_t *out_len, size_t *n_samples, struct wp_err *err)
+promwrite_encode(const char *text, size_t len, int64_t ts_ms,
+    const char *const *extra, uint8_t **out, size_t *out_len,
+    size_t *n_samples, struct wp_err *err)
 {
 	uint8_t *pb, *z;
 	size_t pb_len, z_len;
 
 	*out = NULL;
-	if (promwrite_pack(text, len, ts_ms, &pb, &pb_len, n_samples, err) == -1)
+	if (promwrite_pack(text, len, ts_ms, extra, &pb, &pb_len, n_samples,
+	    err) == -1)
 		return -1;
 	z_len = snappy_max_compressed_length(pb_len);
 	if ((z = malloc(z_len)) == NULL) {

@@ -6,7 +6,9 @@
  * TimeSeries of one Sample at ts_ms (the line's own timestamp, if any, is
  * ignored: a body is one instant); comments and blank lines are skipped.
  * Labels are sorted by name with __name__ among them; a label with an
- * empty value is left out (the specification: empty means absent).  The
+ * empty value is left out (the specification: empty means absent); extra
+ * labels (name, value pairs, NULL-ended; NULL: none) are added to every
+ * series that has no label of that name.  The
  * WriteRequest (collector/lib/remote.proto, packed by protobuf-c) is then
  * compressed with snappy's block format, as the protocol requires.
  */
@@ -27,11 +29,11 @@
  * number; out of memory).
  */
 int	 promwrite_pack(const char *text, size_t len, int64_t ts_ms,
-	    uint8_t **out, size_t *out_len, size_t *n_samples,
-	    struct wp_err *err);
+	    const char *const *extra, uint8_t **out, size_t *out_len,
+	    size_t *n_samples, struct wp_err *err);
 /* promwrite_pack, then snappy: the body to POST.  Same contract. */
 int	 promwrite_encode(const char *text, size_t len, int64_t ts_ms,
-	    uint8_t **out, size_t *out_len, size_t *n_samples,
-	    struct wp_err *err);
+	    const char *const *extra, uint8_t **out, size_t *out_len,
+	    size_t *n_samples, struct wp_err *err);
 
 #endif

@@ -89,7 +89,7 @@ main(int argc, char **argv)
 		char *t = exposition(bmcs, r * 10.0, &len);
 
 		t0 = cpu_ms();
-		if (promwrite_encode(t, len, 1796000000000LL + r * 10000, &b,
+		if (promwrite_encode(t, len, 1796000000000LL + r * 10000, NULL, &b,
 		    &blen, &n, &err) == -1) {
 			fprintf(stderr, "bench_rwrite: %s\n", err.msg);
 			return 1;

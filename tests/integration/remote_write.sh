@@ -81,4 +81,4 @@ SENT=$(sed -n 's/.*remote_write rw: stopped: \([0-9]*\) samples sent.*/\1/p' "$T
 [ -n "$SENT" ] || { tail "$T/run.log"; fail "no 'stopped' line in the log"; }
 note "$SENT samples sent"
 $PY "$ROOT/tests/integration/rw_check.py" "$RECV_KIND" "http://127.0.0.1:$RECV_PORT" \
-	"$T/final.txt" "$SENT" "$OUTAGE" || fail "the receiver's samples"
+	"$T/final.txt" "$SENT" "$OUTAGE" "$LISTEN" || fail "the receiver's samples"

@@ -1,4 +1,4 @@
-"""rw_check.py KIND URL FINAL SENT OUTAGE - the samples a remote-write
+"""rw_check.py KIND URL FINAL SENT OUTAGE PORT - the samples a remote-write
 receiver holds after tests/integration/remote_write.sh's run.
 
 KIND vm (VictoriaMetrics: /api/v1/export, raw) or prom (Prometheus: a
@@ -7,8 +7,10 @@ SENT samples (the collector's count of samples taken with a 2xx); no
 series has two samples at one time; the batches (one timestamp each) are
 one interval apart across the outage, none missing; every energy and token
 series, once there, is in every later batch; wattpath_build_info is in
-every batch; and the last value of every energy and token series equals
-the final /metrics (FINAL) to the printed digits.
+every batch; every series carries the sender's instance label (this
+host:PORT, the collector's listen port); and the last value of every
+energy and token series equals the final /metrics (FINAL) to the printed
+digits.
 """
 import json
 import re
@@ -17,8 +19,8 @@ import time
 import urllib.parse
 import urllib.request
 
-KIND, URL, FINAL, SENT, OUTAGE = sys.argv[1], sys.argv[2], sys.argv[3], \
-    int(sys.argv[4]), float(sys.argv[5])
+KIND, URL, FINAL, SENT, OUTAGE, LISTEN = sys.argv[1], sys.argv[2], \
+    sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
 INTERVAL = 1.0
 FIGURES = re.compile(r"^wattpath_(node_energy_joules_total|tokens_total|"
                      r"facility_energy_joules_total|pdu_energy_joules_total)$")
@@ -30,8 +32,15 @@ def get(path, **q):
     return urllib.request.urlopen(u, timeout=30).read().decode()
 
 
+INSTANCES = set()
+
+
 def key(labels):
-    return tuple(sorted((k, v) for k, v in labels.items() if v != ""))
+    """The series' labels but instance (the sender's, on every series;
+    /metrics has none), which is noted."""
+    INSTANCES.add(labels.get("instance"))
+    return tuple(sorted((k, v) for k, v in labels.items()
+                        if v != "" and k != "instance"))
 
 
 def samples():
@@ -74,6 +83,10 @@ def parse_final():
 
 
 s = samples()
+inst = INSTANCES
+INSTANCES = set()
+if len(inst) != 1 or None in inst or "" in inst or not list(inst)[0].endswith(":" + LISTEN):
+    err.append("series' instance labels %r, not one host:%s" % (sorted(map(str, inst)), LISTEN))
 total = sum(len(v) for v in s.values())
 print("--- %d series, %d samples held, %d sent" % (len(s), total, SENT), file=sys.stderr)
 if total != SENT:

@@ -1116,12 +1116,12 @@ test_remote_write(void **st)
 	    "    - url: http://127.0.0.1:8428/api/v1/write\n"
 	    "    - {name: prom-2, url: \"https://tsdb.example/api/v1/write\", "
 	    "timeout: 30s, max_queue_bytes: 1048576, insecure: true, "
-	    "headers: {X-Scope-OrgID: site-a}}\n");
+	    "headers: {X-Scope-OrgID: site-a}, labels: {instance: a1, dc: x}}\n");
 	assert_int_equal(f->c->n_remote_write, 2);
 	r = &f->c->remote_write[0];
 	assert_string_equal(r->name, "127.0.0.1_8428_api_v1_write");
 	assert_true(r->timeout == 10 * WP_SEC);
-	assert_true(r->max_queue_bytes == 256LL << 20);
+	assert_true(r->max_queue_bytes == 1LL << 30);
 	assert_null(r->username);
 	r = &f->c->remote_write[1];
 	assert_string_equal(r->name, "prom-2");
@@ -1129,6 +1129,7 @@ test_remote_write(void **st)
 	assert_true(r->max_queue_bytes == 1048576);
 	assert_true(r->insecure);
 	assert_non_null(r->headers);
+	assert_non_null(r->labels);
 	put(f, "pw", "secret\n", 0600);
 	snprintf(y, sizeof(y), "collector:\n  remote_write:\n"
 	    "    - url: https://tsdb.example/w\n      username: wp\n"
@@ -1159,6 +1160,12 @@ test_remote_write(void **st)
 	    "    - {name: a, url: http://b/w}\n    - {name: ../x, url: http://c/w}\n"));
 	ERR_AT(f, 4, "name 'a' is taken");
 	ERR_AT(f, 5, "name '../x' must be");
+	assert_null(load(f, "collector:\n  remote_write:\n"
+	    "    - url: http://a/w\n      labels:\n        __x: 1\n"
+	    "        1a: b\n        ok: \"\"\n"));
+	ERR_AT(f, 5, "'__x' is not a label name");
+	ERR_AT(f, 6, "'1a' is not a label name");
+	ERR_AT(f, 7, "ok needs a one-line value");
 }
 
 int

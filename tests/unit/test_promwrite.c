@@ -29,21 +29,30 @@ static const char text[] =
     "wattpath_build_info{version=\"0.1.0\"} 1\n"
     "wattpath_up 0 1700000000000\n";
 
+/* with the extra labels instance (every series) and site (where none) */
+static const char *const extra[] = { "instance", "c-1:9810", "site", "other",
+    NULL };
+
 static const char want[] =
     "1 {\n"
     "  1 {\n    1: \"__name__\"\n    2: \"wattpath_x\"\n  }\n"
     "  1 {\n    1: \"boundary\"\n    2: \"wall\"\n  }\n"
+    "  1 {\n    1: \"instance\"\n    2: \"c-1:9810\"\n  }\n"
     "  1 {\n    1: \"node\"\n    2: \"n\\\"1\\\\\"\n  }\n"
     "  1 {\n    1: \"site\"\n    2: \"s-1\"\n  }\n"
     "  2 {\n    1: 0x4029000000000000\n    2: 1796000000123\n  }\n"
     "}\n"
     "1 {\n"
     "  1 {\n    1: \"__name__\"\n    2: \"wattpath_build_info\"\n  }\n"
+    "  1 {\n    1: \"instance\"\n    2: \"c-1:9810\"\n  }\n"
+    "  1 {\n    1: \"site\"\n    2: \"other\"\n  }\n"
     "  1 {\n    1: \"version\"\n    2: \"0.1.0\"\n  }\n"
     "  2 {\n    1: 0x3ff0000000000000\n    2: 1796000000123\n  }\n"
     "}\n"
     "1 {\n"
     "  1 {\n    1: \"__name__\"\n    2: \"wattpath_up\"\n  }\n"
+    "  1 {\n    1: \"instance\"\n    2: \"c-1:9810\"\n  }\n"
+    "  1 {\n    1: \"site\"\n    2: \"other\"\n  }\n"
     "  2 {\n    2: 1796000000123\n  }\n"
     "}\n";
 
@@ -81,7 +90,7 @@ test_pack_reference(void **st)
 	char *got;
 
 	(void)st;
-	assert_int_equal(promwrite_pack(text, strlen(text), 1796000000123LL,
+	assert_int_equal(promwrite_pack(text, strlen(text), 1796000000123LL, extra,
 	    &pb, &len, &n, &err), 0);
 	assert_int_equal(n, 3);
 	if ((got = decode_raw(pb, len)) == NULL) {
@@ -102,9 +111,9 @@ test_encode_is_snappy_of_pack(void **st)
 	struct wp_err err;
 
 	(void)st;
-	assert_int_equal(promwrite_pack(text, strlen(text), 5, &pb, &len, &n,
+	assert_int_equal(promwrite_pack(text, strlen(text), 5, NULL, &pb, &len, &n,
 	    &err), 0);
-	assert_int_equal(promwrite_encode(text, strlen(text), 5, &z, &zlen, &n,
+	assert_int_equal(promwrite_encode(text, strlen(text), 5, NULL, &z, &zlen, &n,
 	    &err), 0);
 	assert_int_equal(snappy_uncompressed_length((char *)z, zlen, &ulen),
 	    SNAPPY_OK);
@@ -138,7 +147,7 @@ test_bad_lines(void **st)
 		char t[64];
 
 		snprintf(t, sizeof(t), "# ok\n%s", bad[i]);
-		assert_int_equal(promwrite_pack(t, strlen(t), 0, &pb, &len, &n,
+		assert_int_equal(promwrite_pack(t, strlen(t), 0, NULL, &pb, &len, &n,
 		    &err), -1);
 		assert_null(pb);
 		assert_non_null(strstr(err.msg, "line 2"));
@@ -154,11 +163,11 @@ test_empty_and_values(void **st)
 	struct wp_err err;
 
 	(void)st;
-	assert_int_equal(promwrite_pack("", 0, 0, &pb, &len, &n, &err), 0);
+	assert_int_equal(promwrite_pack("", 0, 0, NULL, &pb, &len, &n, &err), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(len, 0);
 	free(pb);
-	assert_int_equal(promwrite_pack(t, strlen(t), 0, &pb, &len, &n, &err), 0);
+	assert_int_equal(promwrite_pack(t, strlen(t), 0, NULL, &pb, &len, &n, &err), 0);
 	assert_int_equal(n, 3);
 	free(pb);
 }
