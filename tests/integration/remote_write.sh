@@ -26,7 +26,26 @@ bg sim "$SIM" serve $FLEET --port-base "$BASE" --config-out "$T/w.yaml" \
 	--maps-dir "$ROOT/etc" --interval 1s --listen-port "$LISTEN"
 wait_for 20 grep -q "^wattpath-sim: config" "$T/sim.log" ||
 	{ cat "$T/sim.log"; fail "simulator not ready"; }
-sed -i "s|^collector:\$|collector:\n  remote_write: [{name: rw, url: \"http://127.0.0.1:$RECV_PORT$RECV_WRITE\", timeout: 2s}]|" \
+# a second receiver refuses every batch (400): each is logged, counted as
+# rejected and dropped, and the first receiver's queue is not held up
+BAD_PORT=$(free_port)
+cat >"$T/bad.py" <<'PYEOF'
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        b = b"out of bounds\n"
+        self.send_response(400)
+        self.send_header("Content-Length", str(len(b)))
+        self.end_headers()
+        self.wfile.write(b)
+    def log_message(self, *a): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PYEOF
+bg bad $PY "$T/bad.py" "$BAD_PORT"
+wait_tcp 127.0.0.1 "$BAD_PORT" 20
+sed -i "s|^collector:\$|collector:\n  remote_write: [{name: rw, url: \"http://127.0.0.1:$RECV_PORT$RECV_WRITE\", timeout: 2s}, {name: bad, url: \"http://127.0.0.1:$BAD_PORT/api/v1/write\"}]|" \
 	"$T/w.yaml"
 grep -q 'remote_write: \[{name: rw' "$T/w.yaml" || fail "no collector: block to add remote_write to"
 "$WATTPATH" check-config -c "$T/w.yaml" || fail "check-config"
@@ -73,6 +92,20 @@ wait_for 20 sh -c "[ \"\$(curl -sf http://127.0.0.1:$LISTEN/metrics | grep '^wat
 	fail "the queue did not drain"
 [ "$(rw 'samples_total' | sed -n 2,3p | tr '\n' ' ')" = "0 0 " ] ||
 	fail "samples rejected or dropped: $(rw samples_total | tr '\n' ' ')"
+curl -sf "http://127.0.0.1:$LISTEN/metrics" | grep '^wattpath_remote_write_.*remote="bad"' >"$T/bad.txt"
+$PY - "$T/bad.txt" <<'PYEOF' || { cat "$T/bad.txt"; fail "the refusing receiver's figures"; }
+import re, sys
+v = {}
+for l in open(sys.argv[1]):
+    m = re.match(r'^(\S+)\{[^}]*?(?:result="(\w+)")?\} (\S+)$', l.strip())
+    if m: v[(m.group(1), m.group(2))] = float(m.group(3))
+s = "wattpath_remote_write_samples_total"
+ok = v[(s, "rejected")] > 1000 and v[(s, "sent")] == 0 and v[(s, "dropped")] == 0 \
+    and v[("wattpath_remote_write_queue_batches", None)] <= 1
+sys.exit(0 if ok else 1)
+PYEOF
+grep -q 'remote_write bad: batch [0-9]* of [0-9]* samples refused (HTTP 400: out of bounds' "$T/run.log" ||
+	fail "no refusal logged"
 kill "$PID_run"
 wait_for 20 sh -c "! kill -0 $PID_run" || fail "the collector did not stop"
 # one "stopped" line per sender (a reload stops one and starts another)
