@@ -4,7 +4,7 @@ wattpath against collectd on the same simulated devices, in one run.
 
   bench.py [--wattpath BIN] [--sim BIN] [--sizes 1000,5000] [--pdus 200]
            [--interval 10] [--window 4] [--only redfish,snmp] [--no-rrdcached]
-           [--fsync segment|none] [--no-remote-write] [--keep]
+           [--fsync segment|none] [--no-remote-write] [--no-collectd] [--keep]
 
 One `wattpath-sim serve` plays every device: BMCs over HTTPS with sessions
 (one per 127.1.x.y address, one port, one certificate whose subjectAltName
@@ -487,7 +487,7 @@ class Bench:
             log("  collectd not run at %d BMCs: it would need about %.1f GiB "
                 "(%.0f KiB per BMC measured at %d) of %.1f GiB available" %
                 (n, need / 2**20, self.cd_kib, self.cd_n, avail / 2**20))
-        else:
+        elif not self.a.no_collectd:
             cds = [self.collectd(tag + "-collectd", "redfish", n)]
         try:
             # wattpath: wall power and energy in one file; collectd: 2.
@@ -630,14 +630,17 @@ class Bench:
         reqs, body, wire = r["sink"]
         if sent <= 0:
             return "remote write: no sample sent in the window"
-        added = rw["cpu"] / rw["polls"] * plain["polls"] - plain["cpu"] \
-            if rw["polls"] else float("nan")
+        # the same BMCs polled by both at the same interval: the difference
+        # is what remote write costs (compare their polls and failures)
+        added = rw["cpu"] - plain["cpu"]
         return ("remote write (wattpath-remote-write beside wattpath, the "
-                "same polls): %.0f samples in %d requests; CPU added %.3f s "
+                "same BMCs; polls %.0f and %.0f): %.0f samples in %d "
+                "requests; CPU added %.3f s "
                 "= %.2f us per sample (%.1f%% of plain polling's CPU); on "
                 "the wire %.1f bytes per sample (body %.1f, snappy "
                 "protobuf), %.0f KiB per request" %
-                (sent, reqs, added, 1e6 * added / sent,
+                (plain["polls"], rw["polls"], sent, reqs, added,
+                 1e6 * added / sent,
                  100 * added / plain["cpu"] if plain["cpu"] else 0,
                  wire / sent, body / sent, wire / reqs / 1024 if reqs else 0))
 
@@ -713,6 +716,8 @@ def main():
     ap.add_argument("--only", default="redfish,snmp")
     ap.add_argument("--no-rrdcached", action="store_true")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--no-collectd", action="store_true",
+                    help="no collectd in the Redfish runs (its figures: none)")
     ap.add_argument("--no-remote-write", dest="remote_write",
                     action="store_false",
                     help="no wattpath-remote-write beside the Redfish runs")
