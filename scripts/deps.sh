@@ -12,10 +12,10 @@
 set -u
 build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
 libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev \
-libzstd-dev"
+libzstd-dev libprotobuf-c-dev protobuf-c-compiler libsnappy-dev"
 check="$build python3 libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
 socat python3-yaml python3-serial-asyncio openssl curl clang libclang-rt-dev prometheus \
-chromium python3-websocket procps psmisc"
+chromium python3-websocket procps psmisc victoria-metrics protobuf-compiler"
 demo="$build rrdtool openssl curl python3"
 bench="$check collectd-core libyajl2"
 deb="$build debhelper dpkg-dev fakeroot lintian libcmocka-dev"

@@ -276,7 +276,7 @@ static const char *const collector_keys[] = {
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
 	"http_password_credential", "rrd_write_delay", "poll_batch", "shard",
-	"ledger_slot", "ledger_retention",
+	"ledger_slot", "ledger_retention", "remote_write",
 	NULL
 };
 
@@ -295,8 +295,6 @@ set_str(struct ld *l, char **dst, const char *v)
 	*dst = d;
 }
 
-static bool check_secret_pair(struct ld *, const struct ynode *,
-    const char *, const char *, const char **, const char **);
 
 /* Whether a listen address (host:port, checked) is a loopback one. */
 static bool
@@ -327,7 +325,7 @@ load_collector_http(struct ld *l, const struct ynode *m)
 	    false));
 	/* the same checks as a credential's: a private file of the right
 	 * size, or a variable that must be set when wattpath runs */
-	hp = check_secret_pair(l, m, "http_password", "collector", &pf, &pe);
+	hp = conf_secret_pair(l, m, "http_password", "collector", &pf, &pe);
 	set_str(l, &c->http_password_file, pf);
 	set_str(l, &c->http_password_env, pe);
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
@@ -491,6 +489,7 @@ load_collector(struct ld *l, const struct ynode *m)
 		c->http_max_inflight = (int)n;
 	load_collector_paths(l, m);
 	load_shard(l, ynode_get(m, "shard"));
+	conf_rw_load(l, ynode_get(m, "remote_write"));
 }
 
 /* credentials: */
@@ -541,8 +540,8 @@ cred_file(struct ld *l, const struct ynode *m, const char *key,
  * Checks the sources PFX_file / PFX_env / PFX_credential (at most one);
  * returns true if one is set.  A credential comes back as its file.
  */
-static bool
-check_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
+bool
+conf_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
     const char *where, const char **file, const char **env)
 {
 	char kf[64], ke[64], kc[64];
@@ -594,15 +593,15 @@ load_cred(struct ld *l, const struct ynode *m, struct wp_cred *cr)
 	snprintf(where, sizeof(where), "credential %s", cr->name);
 	ycheck_keys(&l->d, m, where, cred_keys);
 	cr->username = ycheck_scalar(&l->d, m, "username", where, false);
-	pw = check_secret_pair(l, m, "password", where, &cr->password_file,
+	pw = conf_secret_pair(l, m, "password", where, &cr->password_file,
 	    &cr->password_env);
-	com = check_secret_pair(l, m, "community", where, &cr->password_file,
+	com = conf_secret_pair(l, m, "community", where, &cr->password_file,
 	    &cr->password_env);
 	if (pw && com)
 		conf_bad(l, m, "%s: give a password or a community, not both", where);
-	apw = check_secret_pair(l, m, "auth_password", where, NULL, NULL);
-	ppw = check_secret_pair(l, m, "priv_password", where, NULL, NULL);
-	tok = check_secret_pair(l, m, "token", where, NULL, NULL);
+	apw = conf_secret_pair(l, m, "auth_password", where, NULL, NULL);
+	ppw = conf_secret_pair(l, m, "priv_password", where, NULL, NULL);
+	tok = conf_secret_pair(l, m, "token", where, NULL, NULL);
 	ap = ycheck_enum(&l->d, m, "auth_protocol", where, auths,
 	    "MD5, SHA, SHA-224, SHA-256, SHA-384, SHA-512");
 	pp = ycheck_enum(&l->d, m, "priv_protocol", where, privs,
@@ -1380,6 +1379,7 @@ conf_free(struct wp_conf *c)
 	free(c->meters);
 	free(c->targets);
 	free(c->target_drivers);
+	free(c->remote_write);
 	free(c->path);
 	free(c->data_dir);
 	free(c->listen);

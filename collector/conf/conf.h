@@ -76,6 +76,23 @@ struct wp_meter {
 
 struct wp_rack;			/* conf_rack.h */
 
+/* One collector.remote_write entry (docs/config.md); strings borrowed
+ * from the YAML tree, valid while the conf lives. */
+struct wp_remote_write {
+	const char	*name;		/* the queue's folder and the metrics'
+					   label; default from the URL */
+	const char	*url;		/* http(s), checked */
+	wp_time		 timeout;	/* per request; default 10 s */
+	long long	 max_queue_bytes;	/* disk bound; default 1 GiB */
+	const char	*ca_file;	/* or NULL */
+	bool		 insecure;	/* skip TLS verification */
+	const char	*username;	/* Basic auth, or NULL */
+	const char	*password_file, *password_env;	/* one with username */
+	const struct ynode *headers;	/* map of extra headers, or NULL */
+	const struct ynode *labels;	/* map of labels for every series */
+	int		 line;
+};
+
 struct wp_conf {
 	char		*path;
 	/* collector: */
@@ -104,6 +121,9 @@ struct wp_conf {
 	 * (the node's name for a node's targets, else the target's name)
 	 * lib/shard.h puts in shard_index of shard_count; count 0: all */
 	unsigned	 shard_index, shard_count;
+	/* collector.remote_write: the receivers each poll's figures go to */
+	struct wp_remote_write *remote_write;
+	size_t		 n_remote_write;
 	/* exposition server (expo.h): TLS and Basic auth, each optional */
 	char		*tls_cert_file, *tls_key_file;	/* both or neither */
 	char		*http_user;

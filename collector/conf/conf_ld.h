@@ -68,6 +68,13 @@ void	 conf_load_node_list(struct ld *l, struct ynode *seq);
  * free) records which engine holds GPU g (conf_engine.c). */
 void	 conf_engine_attr(struct ld *l, const struct ynode *e,
 	    struct report_engine *re, int *held, size_t k, const char *where);
+/* The secret of keys PFX_file, PFX_env, PFX_credential in m: at most one,
+ * checked (a private file; a variable name; a credential, as its file);
+ * *file, *env set when given (either may be NULL); true if one is set. */
+bool	 conf_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
+	    const char *where, const char **file, const char **env);
+/* collector.remote_write (n: its value, or NULL) into l->c (conf_rw.c). */
+void	 conf_rw_load(struct ld *l, const struct ynode *n);
 /* Reads nodes_csv (n: its value) into l->pv->csv. */
 void	 conf_csv_load(struct ld *l, const struct ynode *n);
 

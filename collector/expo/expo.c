@@ -31,6 +31,7 @@
 #include "expo_metrics.h"
 #include "guard.h"
 #include "html.h"
+#include "remote_write.h"
 #include "../lib/log.h"
 #include "../lib/loop.h"
 #include "../run.h"
@@ -52,6 +53,7 @@ struct expo {
 	struct loop_timer	*timer;		/* MHD's timeout */
 	struct loop_timer	*sampler;	/* history, every interval */
 	struct history		*hist;
+	struct rw		*rw;		/* remote write, or NULL */
 	char			*user, *pass;	/* Basic auth, or NULL */
 	char			*cert, *key;	/* PEM, or NULL */
 	struct workers		*reports;	/* the report workers */
@@ -130,14 +132,70 @@ snapshot(const struct expo *x)
 	return f;
 }
 
+/* The /metrics text of snapshot f into a new buffer *buf (caller frees)
+ * of *len bytes; 0, or -1 (nothing to free). */
+static int
+render_metrics(const struct expo *x, const struct fleet *f, char **buf,
+    size_t *len)
+{
+	FILE *m;
+	int rc;
+
+	*buf = NULL;
+	if ((m = open_memstream(buf, len)) == NULL)
+		return -1;
+	rc = expo_metrics_write(m, f, history_pue(x->hist, f, PUE_WINDOW));
+	if (rc == 0)
+		rc = expo_drift_write(m, collector_drift(x->co));
+	if (rc == 0) {
+		rw_metrics_write(m, x->rw, f->site);
+		rc = ferror(m) ? -1 : 0;
+	}
+	if (fclose(m) != 0 || rc == -1) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* After a reload: new senders if collector.remote_write changed. */
+static void
+rw_reload(struct expo *x)
+{
+	const struct wp_conf *c = collector_conf(x->co);
+	struct wp_err err;
+
+	/* compared by content every interval: a new config may have the
+	 * old one's address */
+	if (rw_same(x->rw, c))
+		return;
+	log_info("remote_write: the receivers changed: starting anew");
+	rw_free(x->rw);
+	if ((x->rw = rw_new(x->loop, c, &err)) == NULL &&
+	    err.class != WP_E_NONE)
+		log_error("remote_write: %s (none until the next reload)",
+		    err.msg);
+}
+
+/* Every interval: the history's point and the remote-write batch. */
 static void
 on_sample(void *arg)
 {
 	struct expo *x = arg;
 	struct fleet *f;
+	char *buf;
+	size_t len;
 
 	if ((f = snapshot(x)) == NULL || history_add(x->hist, f) == -1)
 		log_warnx("http: history: out of memory");
+	rw_reload(x);
+	if (f != NULL && x->rw != NULL) {
+		if (render_metrics(x, f, &buf, &len) == 0)
+			rw_push(x->rw, buf, len, f->now);	/* takes buf */
+		else
+			log_warnx("remote_write: the exposition did not render");
+	}
 	fleet_free(f);
 	loop_timer_arm(x->sampler, clock_mono() +
 	    collector_conf(x->co)->interval);
@@ -236,20 +294,16 @@ serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
 	int rc;
 	bool metrics = strcmp(url, "/metrics") == 0;
 
-	if ((f = snapshot(x)) == NULL ||
-	    (m = open_memstream(&buf, &len)) == NULL) {
-		fleet_free(f);
+	if ((f = snapshot(x)) == NULL)
 		return reply_text(c, 500, "out of memory\n");
-	}
-	if (metrics) {
-		rc = expo_metrics_write(m, f, history_pue(x->hist, f,
-		    PUE_WINDOW));
-		if (rc == 0)
-			rc = expo_drift_write(m, collector_drift(x->co));
-	}
-	else
+	if (metrics)
+		rc = render_metrics(x, f, &buf, &len);
+	else if ((m = open_memstream(&buf, &len)) == NULL)
+		rc = -1;
+	else {
 		rc = dashboard_write(m, f, x->hist, &q);
-	fclose(m);
+		fclose(m);
+	}
 	fleet_free(f);
 	if (rc == -1) {
 		free(buf);
@@ -674,6 +728,8 @@ expo_new(struct loop *loop, struct collector *co, struct wp_err *err)
 		goto fail;
 	if (load_secrets(x, c, err) == -1 || start(x, c, err) == -1)
 		goto fail;
+	if ((x->rw = rw_new(loop, c, err)) == NULL && err->class != WP_E_NONE)
+		goto fail;
 	loop_timer_arm(x->sampler, clock_mono() + c->interval);
 	expo_pump(x);
 	log_info("serving %s on %s%s", x->cert ? "https" : "http", c->listen,
@@ -701,6 +757,7 @@ expo_free(struct expo *x)
 	guard_free(x->guard);
 	loop_timer_free(x->timer);
 	loop_timer_free(x->sampler);
+	rw_free(x->rw);
 	history_free(x->hist);
 	free(x->user);
 	secret_free(x->pass);

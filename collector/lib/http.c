@@ -876,7 +876,8 @@ prepare(struct http_conn *c, const struct http_req_opts *o, char *msg,
 	struct http_wire_req w = { .method = o->method ? o->method : "GET",
 	    .headers = o->headers, .basic_user = o->basic_user,
 	    .basic_password = o->basic_password, .body = o->body,
-	    .body_len = o->body ? strlen(o->body) : 0,
+	    .body_len = o->body_len ? o->body_len :
+	    o->body ? strlen(o->body) : 0,
 	    .content_type = o->content_type,
 	    .user_agent = "wattpath/" WP_VERSION };
 	wp_time to = o->timeout ? o->timeout : 10 * WP_SEC;

@@ -27,6 +27,7 @@ struct http_req_opts {
 	const char	*method;	/* "GET" (default), "POST", "DELETE" */
 	const char	*url;
 	const char	*body;		/* request body or NULL */
+	size_t		 body_len;	/* 0: strlen(body) (binary: give it) */
 	const char	*content_type;	/* for body; default application/json */
 	const char *const *headers;	/* "Name: value", NULL-ended, or NULL */
 	const char	*basic_user;	/* HTTP Basic when non-NULL */

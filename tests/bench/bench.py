@@ -4,7 +4,7 @@ wattpath against collectd on the same simulated devices, in one run.
 
   bench.py [--wattpath BIN] [--sim BIN] [--sizes 1000,5000] [--pdus 200]
            [--interval 10] [--window 4] [--only redfish,snmp] [--no-rrdcached]
-           [--fsync segment|none] [--keep]
+           [--fsync segment|none] [--no-remote-write] [--no-collectd] [--keep]
 
 One `wattpath-sim serve` plays every device: BMCs over HTTPS with sessions
 (one per 127.1.x.y address, one port, one certificate whose subjectAltName
@@ -12,6 +12,10 @@ lists every address) and Raritan PDUs (48 outlets) over SNMP v2c.  For each
 Redfish size the same BMCs are polled at the same time by
   - wattpath writing RRD files itself (librrd),
   - wattpath through rrdcached (unless --no-rrdcached),
+  - wattpath with collector.remote_write to a receiver in this process
+    that counts the bytes it is sent (unless --no-remote-write): the CPU
+    remote write adds per sample, beside plain polling, and its bytes on
+    the wire per sample,
   - collectd's curl_json plugin into its rrdtool plugin,
 and the SNMP PDUs by wattpath (librrd) and collectd's snmp plugin.  After a
 warm-up (every target logged in, polled and its RRD files created, then one
@@ -192,17 +196,60 @@ def metrics(port):
             text = r.read().decode("utf-8", "replace")
     except OSError:
         return None
-    out = {"up": 0.0, "polls": 0.0, "fail": 0.0, "targets": 0}
+    out = {"up": 0.0, "polls": 0.0, "fail": 0.0, "targets": 0, "rw_sent": 0.0}
     names = {"wattpath_target_up": "up",
              "wattpath_target_polls_total": "polls",
              "wattpath_target_poll_failures_total": "fail"}
     for line in text.splitlines():
+        if line.startswith("wattpath_remote_write_samples_total{") and \
+                'result="sent"' in line:
+            out["rw_sent"] += float(line.split()[-1])
         m = re.match(r"^(wattpath_target_[a-z_]+)\{[^}]*\} (\S+)$", line)
         if m and m.group(1) in names:
             out[names[m.group(1)]] += float(m.group(2))
             if m.group(1) == "wattpath_target_up":
                 out["targets"] += 1
     return out
+
+
+class Sink:
+    """A remote-write receiver that takes every request (204) and counts
+    what came over the wire: request line, headers and body bytes."""
+
+    def __init__(self):
+        import http.server
+        import threading
+        sink = self
+        self.lock = threading.Lock()
+        self.requests = self.body = self.wire = 0
+
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length", 0))
+                body = self.rfile.read(n)
+                head = len(self.requestline) + 2 + len(str(self.headers)) + 2
+                with sink.lock:
+                    sink.requests += 1
+                    sink.body += len(body)
+                    sink.wire += head + len(body)
+                self.send_response(204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.url = "http://127.0.0.1:%d/api/v1/write" % self.srv.server_address[1]
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+
+    def counts(self):
+        with self.lock:
+            return self.requests, self.body, self.wire
+
+    def close(self):
+        self.srv.shutdown()
 
 
 def gen(*args):
@@ -274,7 +321,7 @@ class Bench:
             "ports %d..%d" % (nodes, pdus, OUTLETS, racks, self.sim.pid,
                               base, base + 4))
 
-    def wattpath(self, tag, what, n, rrdcached=None, fsync=None):
+    def wattpath(self, tag, what, n, rrdcached=None, fsync=None, rw=None):
         d = os.path.join(self.tmp, tag)
         os.makedirs(d)
         conf = os.path.join(self.tmp, tag + ".yaml")
@@ -286,6 +333,8 @@ class Bench:
             args += ["--rrdcached", rrdcached]
         if fsync:
             args += ["--fsync", fsync]
+        if rw:
+            args += ["--remote-write", rw]
         gen(*args)
         p = self.procs.start(tag, [self.a.wattpath, "run", "-c", conf],
                              os.path.join(self.tmp, tag + ".log"))
@@ -401,6 +450,8 @@ class Bench:
             if m0[p.name] is None or m1[p.name] is None:
                 raise RuntimeError("%s: no /metrics" % p.name)
             out["fail"][p.name] = m1[p.name]["fail"] - m0[p.name]["fail"]
+            out.setdefault("rw_sent", {})[p.name] = (m1[p.name]["rw_sent"] -
+                                                     m0[p.name]["rw_sent"])
             # Successful polls: a failed one read nothing.
             out["polls"][p.name] = (m1[p.name]["polls"] -
                                     m0[p.name]["polls"] - out["fail"][p.name])
@@ -424,6 +475,11 @@ class Bench:
             wps.append(self.wattpath(tag + "-wattpath-fsync-" +
                                      self.a.fsync, "redfish", n,
                                      fsync=self.a.fsync))
+        sink = None
+        if self.a.remote_write:
+            sink = Sink()
+            wps.append(self.wattpath(tag + "-wattpath-remote-write",
+                                     "redfish", n, rw=sink.url))
         cds = []
         need = self.cd_kib * n if self.cd_kib else 0
         avail = meminfo("MemAvailable")
@@ -431,16 +487,21 @@ class Bench:
             log("  collectd not run at %d BMCs: it would need about %.1f GiB "
                 "(%.0f KiB per BMC measured at %d) of %.1f GiB available" %
                 (n, need / 2**20, self.cd_kib, self.cd_n, avail / 2**20))
-        else:
+        elif not self.a.no_collectd:
             cds = [self.collectd(tag + "-collectd", "redfish", n)]
         try:
             # wattpath: wall power and energy in one file; collectd: 2.
             w = self.warm(wps, cds, n, 2, 1)
             log("  warm-up %.0f s; measuring %d intervals" %
                 (w, self.a.window))
+            s0 = sink.counts() if sink else None
             r = self.measure(wps, cds, others)
+            if sink:
+                r["sink"] = [b - a for a, b in zip(s0, sink.counts())]
         finally:
             self.procs.stop(wps + cds + ([rc] if rc else []), grace=30)
+            if sink:
+                sink.close()
         self.report_rf(n, r, wps, cds, rc)
 
     def snmp(self, n):
@@ -539,6 +600,8 @@ class Bench:
                          "files it updated in the last interval: %d of %d" %
                          (n, r["elapsed"], self.a.interval,
                           r["fresh"][cds[0].name], 2 * n))
+        if "sink" in r:
+            extra.append(self.rw_line(r, by, wps))
         extra.append(self.load_line(r))
         cr = c["ms"] / w["ms"] if w["ms"] else float("inf")
         mr = c["per"] / w["per"] if w["per"] > 0 else float("inf")
@@ -558,6 +621,28 @@ class Bench:
                       RATIO, self.verdict(cr >= RATIO),
                       self.verdict(mr >= RATIO)))
         self.print_rows(rows, "BMC", extra)
+
+    def rw_line(self, r, by, wps):
+        """Remote write beside plain polling: the CPU it adds, per sample
+        sent, and the bytes on the wire per sample."""
+        plain, rw = by[wps[0].name], by[wps[-1].name]
+        sent = r["rw_sent"][wps[-1].name]
+        reqs, body, wire = r["sink"]
+        if sent <= 0:
+            return "remote write: no sample sent in the window"
+        # the same BMCs polled by both at the same interval: the difference
+        # is what remote write costs (compare their polls and failures)
+        added = rw["cpu"] - plain["cpu"]
+        return ("remote write (wattpath-remote-write beside wattpath, the "
+                "same BMCs; polls %.0f and %.0f): %.0f samples in %d "
+                "requests; CPU added %.3f s "
+                "= %.2f us per sample (%.1f%% of plain polling's CPU); on "
+                "the wire %.1f bytes per sample (body %.1f, snappy "
+                "protobuf), %.0f KiB per request" %
+                (plain["polls"], rw["polls"], sent, reqs, added,
+                 1e6 * added / sent,
+                 100 * added / plain["cpu"] if plain["cpu"] else 0,
+                 wire / sent, body / sent, wire / reqs / 1024 if reqs else 0))
 
     def report_snmp(self, n, r, wps, cds):
         rows, expect = self.common(r, n, cds, "PDU")
@@ -631,6 +716,11 @@ def main():
     ap.add_argument("--only", default="redfish,snmp")
     ap.add_argument("--no-rrdcached", action="store_true")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--no-collectd", action="store_true",
+                    help="no collectd in the Redfish runs (its figures: none)")
+    ap.add_argument("--no-remote-write", dest="remote_write",
+                    action="store_false",
+                    help="no wattpath-remote-write beside the Redfish runs")
     ap.add_argument("--fsync", choices=["segment", "none"],
                     help="also run wattpath with this collector.fsync")
     a = ap.parse_args()

@@ -5,7 +5,7 @@ the CA stay the simulator's).
 
   gen.py wattpath SIM.yaml OUT.yaml --what redfish|snmp --n N --data DIR
          --listen PORT --interval S [--rrdcached SPEC] [--maps-dir DIR]
-         [--fsync poll|segment|none]
+         [--fsync poll|segment|none] [--remote-write URL]
   gen.py collectd SIM.yaml OUT.conf --what redfish|snmp --n N --data DIR
          --interval S --pidfile F --typesdb F
 
@@ -78,6 +78,9 @@ def wattpath(sim, a, out):
         out.append("  maps_dir: %s" % q(a.maps_dir))
     if a.fsync:
         out.append("  fsync: %s" % a.fsync)
+    if a.remote_write:
+        out.append("  remote_write: [{name: bench, url: %s}]" %
+                   q(a.remote_write))
     out.append("credentials:")
     out.append("  - {name: bmc, username: %s, password_file: %s}" %
                (q(bmc["username"]), q(bmc["password_file"])))
@@ -175,6 +178,7 @@ def main():
     ap.add_argument("--rrdcached")
     ap.add_argument("--maps-dir")
     ap.add_argument("--fsync", choices=["poll", "segment", "none"])
+    ap.add_argument("--remote-write", help="a remote-write receiver's URL")
     ap.add_argument("--pidfile", default="/dev/null")
     ap.add_argument("--typesdb", default="/dev/null")
     a = ap.parse_args()

@@ -11,7 +11,9 @@
 # 2. bench_config.sh: check-config on 10,000 to 100,000 nodes (linear?).
 # 3. $BUILD/bench/bench_* (built by `make bench` from tests/bench/*.c):
 #    report over 1,000 nodes x 7 days (issue 8), /metrics and dashboard
-#    at 10,000 nodes (issue 10), when present.
+#    at 10,000 nodes (issue 10), one remote-write batch at 5,000 BMCs
+#    (bench_rwrite, issue 21; the whole process beside plain polling is
+#    bench.py's wattpath-remote-write), when present.
 # Only 127.0.0.0/8 is used; bench.py stops everything it starts.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -25,7 +25,7 @@ import yaml
 TOP = {"collector", "credentials", "nodes", "nodes_csv", "pdus", "meters",
        "site", "report", "drift", "tenants", "racks"}
 CANARY = "zz_canary_key"
-FREE_FORM = {"labels"}          # mappings of the user's own keys
+FREE_FORM = {"labels", "headers"}  # mappings of the user's own keys
 YAML_LINE = re.compile(r"^(- \{|- [a-z_0-9]+:(\s|$)|[a-z_0-9]+:(\s|$))")
 
 
@@ -126,8 +126,11 @@ def table_docs(text):
         d.update(fixed)
         return d
     if "collector" in secs:
-        docs.append(("config.md collector", {"collector":
-                     block(secs["collector"])}))
+        col = block(secs["collector"])
+        if "collector.remote_write" in secs:
+            col["remote_write"] = [block(secs["collector.remote_write"],
+                                         url="http://127.0.0.1:1/api/v1/write")]
+        docs.append(("config.md collector", {"collector": col}))
     if "credentials" in secs:
         docs.append(("config.md credentials", {"credentials": [
             block(secs["credentials"], name="c", username="u")]}))

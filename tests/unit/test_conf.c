@@ -1103,11 +1103,78 @@ test_credentials_and_shard(void **st)
 	ERR_AT(f, 2, "count");
 }
 
+/* collector.remote_write: each key checked at its line; defaults; the
+ * password as a credential's; names unique. */
+static void
+test_remote_write(void **st)
+{
+	struct fx *f = *st;
+	const struct wp_remote_write *r;
+	char y[512];
+
+	LOAD_OK(f, "collector:\n  remote_write:\n"
+	    "    - url: http://127.0.0.1:8428/api/v1/write\n"
+	    "    - {name: prom-2, url: \"https://tsdb.example/api/v1/write\", "
+	    "timeout: 30s, max_queue_bytes: 1048576, insecure: true, "
+	    "headers: {X-Scope-OrgID: site-a}, labels: {instance: a1, dc: x}}\n");
+	assert_int_equal(f->c->n_remote_write, 2);
+	r = &f->c->remote_write[0];
+	assert_string_equal(r->name, "127.0.0.1_8428_api_v1_write");
+	assert_true(r->timeout == 10 * WP_SEC);
+	assert_true(r->max_queue_bytes == 1LL << 30);
+	assert_null(r->username);
+	r = &f->c->remote_write[1];
+	assert_string_equal(r->name, "prom-2");
+	assert_true(r->timeout == 30 * WP_SEC);
+	assert_true(r->max_queue_bytes == 1048576);
+	assert_true(r->insecure);
+	assert_non_null(r->headers);
+	assert_non_null(r->labels);
+	put(f, "pw", "secret\n", 0600);
+	snprintf(y, sizeof(y), "collector:\n  remote_write:\n"
+	    "    - url: https://tsdb.example/w\n      username: wp\n"
+	    "      password_file: %s/pw\n", f->dir);
+	LOAD_OK(f, y);
+	assert_string_equal(f->c->remote_write[0].username, "wp");
+	assert_non_null(f->c->remote_write[0].password_file);
+	assert_null(load(f, "collector:\n  remote_write: {url: x}\n"));
+	ERR_AT(f, 2, "remote_write must be a list");
+	assert_null(load(f, "collector:\n  remote_write:\n    - {name: a}\n"));
+	ERR_AT(f, 3, "remote_write[0]");
+	assert_null(load(f, "collector:\n  remote_write:\n"
+	    "    - url: ftp://x/\n      urll: 1\n"));
+	ERR_AT(f, 3, "URL");
+	ERR_AT(f, 4, "unknown key 'urll'");
+	assert_null(load(f, "collector:\n  remote_write:\n"
+	    "    - url: http://a/w\n      timeout: 0s\n"
+	    "      max_queue_bytes: 10\n      insecure: true\n"
+	    "      username: u\n      headers: {Content-Type: x, \"a b\": c}\n"));
+	ERR_AT(f, 4, "timeout");
+	ERR_AT(f, 5, "max_queue_bytes");
+	ERR_AT(f, 6, "for an https:// url");
+	ERR_AT(f, 7, "username needs one of");
+	ERR_AT(f, 8, "set by the protocol");
+	ERR_AT(f, 8, "not a header name");
+	assert_null(load(f, "collector:\n  remote_write:\n"
+	    "    - {name: a, url: http://a/w}\n"
+	    "    - {name: a, url: http://b/w}\n    - {name: ../x, url: http://c/w}\n"));
+	ERR_AT(f, 4, "name 'a' is taken");
+	ERR_AT(f, 5, "name '../x' must be");
+	assert_null(load(f, "collector:\n  remote_write:\n"
+	    "    - url: http://a/w\n      labels:\n        __x: 1\n"
+	    "        1a: b\n        ok: \"\"\n"));
+	ERR_AT(f, 5, "'__x' is not a label name");
+	ERR_AT(f, 6, "'1a' is not a label name");
+	ERR_AT(f, 7, "ok needs a one-line value");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_remote_write, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_empty_sections, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_collector_values, setup,
