@@ -95,6 +95,9 @@ struct report_settings {
 	wp_time		 run_gap;	/* default REPORT_RUN_GAP */
 	int		 attribution;	/* report.attribution: enum attr_rule
 					   (0 proportional, 1 per_gpu) */
+	const char	**data_dirs;	/* report.data_dirs: several collectors'
+					   data dirs (as written), or NULL */
+	size_t		 n_data_dirs;
 	struct report_tenant *tenants;	/* tenants: (top level) */
 	size_t		 n_tenants;
 };

@@ -23,6 +23,8 @@
 #include "../report/report_svg.h"
 #include "cmd.h"
 
+#define REPORT_MAX_DATA_DIRS	64	/* --data-dir given at most */
+
 struct opts {
 	const char	*cmd;		/* "report" or "curve" */
 	const char	*cfg, *format;
@@ -30,6 +32,8 @@ struct opts {
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
 	const char	*showback_csv;	/* --showback-csv FILE ("-": stdout) */
 	bool		 finalise;	/* --finalise: record the claims */
+	const char	*dirs[REPORT_MAX_DATA_DIRS];	/* --data-dir */
+	size_t		 n_dirs;
 	struct report_query q;
 };
 
@@ -96,6 +100,14 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'K': o->carbon_csv = optarg; return 0;
 	case 'B': o->showback_csv = optarg; return 0;
 	case 'Z': o->finalise = true; return 0;
+	case 'D':
+		if (o->n_dirs == REPORT_MAX_DATA_DIRS) {
+			fprintf(stderr, "wattpath %s: --data-dir: at most %d\n",
+			    o->cmd, REPORT_MAX_DATA_DIRS);
+			return -1;
+		}
+		o->dirs[o->n_dirs++] = optarg;
+		return 0;
 	case 'f': o->from = optarg;
 		return opt_time(o->cmd, "--from", optarg, false, &r->from,
 		    &have[0]);
@@ -195,6 +207,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "carbon-csv", required_argument, NULL, 'K' },
 		{ "showback-csv", required_argument, NULL, 'B' },
 		{ "finalise", no_argument, NULL, 'Z' },
+		{ "data-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_request *r = &o->q.req;
@@ -215,6 +228,8 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		return -1;
 	r->have_window = have[0] && have[1];
 	r->have_idle = have[2] && have[3];
+	o->q.data_dirs = o->dirs;
+	o->q.n_data_dirs = o->n_dirs;
 	return check_args(o, have, curve, optind != argc ? argv[optind] : NULL);
 }
 
