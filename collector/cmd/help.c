@@ -56,7 +56,8 @@ static const struct help helps[] = {
 	{ "report", "report -c FILE (--from T --to T | --requests LOG) "
 	    "[options]",
 	    "Energy per token per boundary, PUE, carbon and cost over a window.\n"
-	    "  -c, --config FILE    the configuration\n"
+	    "  -c, --config FILE    the configuration (repeat: one per site, a\n"
+	    "                       report over several sites with a fleet total)\n"
 	    "  --from T, --to T     the window\n"
 	    "  --requests LOG       a request log (JSON lines); without --from\n"
 	    "                       and --to its first start to its last end\n"
