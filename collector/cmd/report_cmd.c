@@ -265,6 +265,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 	r->have_idle = have[2] && have[3];
 	o->q.data_dirs = o->dirs;
 	o->q.n_data_dirs = o->n_dirs;
+	o->q.config_dirs = true;
 	return check_args(o, have, curve, optind != argc ? argv[optind] : NULL);
 }
 

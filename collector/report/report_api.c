@@ -106,8 +106,8 @@ before_data(const struct run *u, struct wp_err *err)
 	    "over it; start the window at or after %s", a, b, b);
 }
 
-/* The data dirs the report reads: the query's, report.data_dirs, or
- * collector.data_dir. */
+/* The data dirs the report reads: the query's, report.data_dirs (when
+ * the query takes them), or collector.data_dir. */
 static void
 data_dirs(const struct wp_conf *c, const struct report_query *q,
     struct report_merge *m)
@@ -115,7 +115,7 @@ data_dirs(const struct wp_conf *c, const struct report_query *q,
 	if (q->n_data_dirs > 0) {
 		m->dirs = q->data_dirs;
 		m->n_dirs = q->n_data_dirs;
-	} else if (c->report.n_data_dirs > 0) {
+	} else if (q->config_dirs && c->report.n_data_dirs > 0) {
 		m->dirs = (const char *const *)c->report.data_dirs;
 		m->n_dirs = c->report.n_data_dirs;
 	} else {

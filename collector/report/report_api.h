@@ -31,9 +31,11 @@ struct report_query {
 	const char	*node, *cls;	/* curve: exactly one */
 	const atomic_bool *cancel;	/* stops the journal scan, or NULL */
 	/* several collectors' data dirs (--data-dir), merged
-	 * (report_merge.h); none: report.data_dirs, else c->data_dir */
+	 * (report_merge.h); none: report.data_dirs when config_dirs (the
+	 * commands; the exposition reads its own), else c->data_dir */
 	const char *const *data_dirs;
 	size_t		 n_data_dirs;
+	bool		 config_dirs;
 	/* refuse a window that starts before the journal's first reading
 	 * (the command line; the exposition's "last N minutes" just after a
 	 * start is answered with its warnings instead) */
