@@ -3,8 +3,9 @@
 # simulated fleet and a real Prometheus scrapes both.  The shipped Grafana
 # dashboard's fleet and per-site power expressions (etc/grafana/
 # wattpath.json, with $site = all) count each node once: they equal one
-# collector's own sum within 5 %, where a plain sum over both instances is
-# twice that.  Its site variable lists the site.
+# collector's own sum within 10 % (the two collectors' rates over a few
+# seconds of joule counters differ by a few %), where a plain sum over both
+# instances is twice that.  Its site variable lists the site.
 . "$(dirname "$0")/lib.sh"
 
 SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
@@ -71,7 +72,7 @@ for name in ("fleet", "naive"):
     got = {b: v for (_, b), v in R[name].items()}
     for b in ("gpu", "wall"):
         want = one.get(b, 0) * (2 if name == "naive" else 1)
-        ok = want > 0 and abs(got.get(b, 0) - want) <= 0.05 * want
+        ok = want > 0 and abs(got.get(b, 0) - want) <= 0.10 * want
         print("%-6s %-5s %12.1f W, one collector %12.1f W %s" % (name, b, got.get(b, 0), one.get(b, 0), "ok" if ok else "FAIL"))
         if not ok:
             fails.append("%s %s" % (name, b))
@@ -79,7 +80,7 @@ sites = sorted({s for (s, _) in R["site"]})
 if sites != ["sim-1"]:
     fails.append("per-site panel sites %r" % sites)
 for (s, b), v in R["site"].items():
-    if b in one and abs(v - one[b]) > 0.05 * one[b]:
+    if b in ("gpu", "wall") and abs(v - one[b]) > 0.10 * one[b]:
         fails.append("per-site %s %s = %.1f, not %.1f" % (s, b, v, one[b]))
 tv = [v for v in d["templating"]["list"] if v["name"] == "site"]
 if not tv or "site" not in tv[0]["query"]["query"]:
