@@ -1,4 +1,5 @@
 /* report_merge.c - series from several data dirs (see report_merge.h). */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,9 @@ report_merge_verify(const char *d, struct wp_err *err)
 	snprintf(ldir, sizeof(ldir), "%s/ledger", d);
 	memset(&js, 0, sizeof(js));
 	memset(&ls, 0, sizeof(ls));
+	if (access(jdir, R_OK | X_OK) != 0)
+		return err_set(err, WP_E_CONFIG, "data dir %s: no journal: %s: %s",
+		    d, jdir, strerror(errno));
 	if (journal_verify(jdir, &js, &e) != 0)
 		return err_set(err, WP_E_CONFIG, "data dir %s: the journal does "
 		    "not verify: %s", d, js.first_bad[0] ? js.first_bad :
