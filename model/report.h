@@ -63,6 +63,13 @@ report_role_is_mean(int role)
 	return role == RR_LIMIT || role == RR_CLOCK;
 }
 
+/* Where a target's series came from in a report over several data dirs
+ * (collectors): the one chosen, and how many held the target. */
+struct report_source {
+	const char *target, *data_dir;
+	int	 candidates;
+};
+
 /* A window's energy of a series: 0 with energy, or -1 refused. */
 struct report_energy {
 	int	 rc;
@@ -160,6 +167,10 @@ struct report_input {
 	size_t	 n_ser;
 	size_t	 segments_read, summaries_used;	/* journal scan */
 	size_t	 ledger_used;	/* ledger blocks taken */
+	/* a report over several data dirs: the one each target's series
+	 * were taken from (disclosure.sources), else none */
+	const struct report_source *sources;
+	size_t	 n_sources;
 };
 
 /* A figure at one boundary. */

@@ -415,6 +415,27 @@ policies(const struct report_input *in, struct report *r)
 	facility_text(r, d);
 }
 
+/* The sources of a report over several data dirs, copied. */
+static int
+sources(const struct report_input *in, struct report_disclosure *d)
+{
+	size_t i;
+
+	if (in->n_sources == 0)
+		return 0;
+	if ((d->sources = calloc(in->n_sources, sizeof(*d->sources))) == NULL)
+		return -1;
+	for (i = 0; i < in->n_sources; i++, d->n_sources++) {
+		d->sources[i].candidates = in->sources[i].candidates;
+		d->sources[i].target = strdup(in->sources[i].target);
+		d->sources[i].data_dir = strdup(in->sources[i].data_dir);
+		if (d->sources[i].target == NULL ||
+		    d->sources[i].data_dir == NULL)
+			return d->n_sources++, -1;
+	}
+	return 0;
+}
+
 int
 report_disclose_build(const struct report_input *in,
     const struct report_sel *sel, struct report *r)
@@ -439,6 +460,8 @@ report_disclose_build(const struct report_input *in,
 	d->segments_read = in->segments_read;
 	d->summaries_used = in->summaries_used;
 	d->ledger_used = in->ledger_used;
+	if (sources(in, d) == -1)
+		return -1;
 	d->slo_set = in->set != NULL && in->set->slo_set;
 	d->slo_ttft_ms = d->slo_set ? in->set->slo_ttft_ms : 0;
 	d->slo_tpot_ms = d->slo_set ? in->set->slo_tpot_ms : 0;
@@ -473,6 +496,11 @@ report_disclose_free(struct report_disclosure *d)
 			free(d->dev[g].keys[k].vals);
 		}
 	}
+	for (i = 0; i < d->n_sources; i++) {
+		free(d->sources[i].target);
+		free(d->sources[i].data_dir);
+	}
+	free(d->sources);
 	free(d->limits);
 	free(d->clocks_mhz);
 	for (i = 0; d->clocks != NULL && i < d->n_clocks; i++)

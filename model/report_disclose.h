@@ -83,6 +83,12 @@ struct report_dist {
 	double	 p50, p90, p99, mean;
 };
 
+/* disclosure.sources: a report_source with its strings owned. */
+struct report_disc_source {
+	char	*target, *data_dir;
+	int	 candidates;
+};
+
 struct report_disclosure {
 	struct report_instruments ins[REPORT_I_N];
 	struct report_devices dev[REPORT_I_N];
@@ -112,6 +118,8 @@ struct report_disclosure {
 	double	 facility_primary_j, facility_alloc_rel;
 	size_t	 segments_read, summaries_used;
 	size_t	 ledger_used;
+	struct report_disc_source *sources;	/* several data dirs */
+	size_t	 n_sources;
 	bool	 slo_set;		/* report.slo given */
 	double	 slo_ttft_ms, slo_tpot_ms;	/* 0: not constrained */
 	bool	 has_requests;

@@ -99,6 +99,9 @@ struct report_settings {
 					   warned (REPORT_CLOCK_TOLERANCE) */
 	int		 attribution;	/* report.attribution: enum attr_rule
 					   (0 proportional, 1 per_gpu) */
+	const char	**data_dirs;	/* report.data_dirs: several collectors'
+					   data dirs (as written), or NULL */
+	size_t		 n_data_dirs;
 	struct report_tenant *tenants;	/* tenants: (top level) */
 	size_t		 n_tenants;
 };

@@ -56,7 +56,8 @@ static const struct help helps[] = {
 	{ "report", "report -c FILE (--from T --to T | --requests LOG) "
 	    "[options]",
 	    "Energy per token per boundary, PUE, carbon and cost over a window.\n"
-	    "  -c, --config FILE    the configuration\n"
+	    "  -c, --config FILE    the configuration (repeat: one per site, a\n"
+	    "                       report over several sites with a fleet total)\n"
 	    "  --from T, --to T     the window\n"
 	    "  --requests LOG       a request log (JSON lines); without --from\n"
 	    "                       and --to its first start to its last end\n"
@@ -72,6 +73,9 @@ static const struct help helps[] = {
 	    "                       FILE (-: only that, to stdout)\n"
 	    "  --finalise           record the report's instrument claims in the\n"
 	    "                       ledger under data_dir (no MWh claimed twice)\n"
+	    "  --data-dir DIR       a collector's data dir (repeat: shards, an HA\n"
+	    "                       pair; each verified, one per target kept;\n"
+	    "                       default report.data_dirs, else data_dir)\n"
 	    "Exits 1 when the report has no figure at all.\n", true },
 	{ "curve", "curve -c FILE (--node N | --class C) --from T --to T "
 	    "[options]",
@@ -82,6 +86,7 @@ static const struct help helps[] = {
 	    "  --from T, --to T     the window\n"
 	    "  --step DURATION      the interval of each point (default from\n"
 	    "                       report.curve_step or the sampling interval)\n"
+	    "  --data-dir DIR       a collector's data dir (repeatable, as report)\n"
 	    "  --format F           json (default), csv or svg\n", true },
 	{ "graph", "graph -c FILE --node N [--from T --to T] -o FILE.png|svg|pdf "
 	    "[--format png|svg|pdf]",
@@ -100,7 +105,8 @@ static const struct help helps[] = {
 	    "the journal (exit 1 at the first break); export writes the records\n"
 	    "as CSV to stdout.\n"
 	    "  -c FILE              the journal under this config's data_dir\n"
-	    "  --dir DIR            a journal directory\n"
+	    "  --dir DIR            a journal directory (verify: repeatable, each\n"
+	    "                       collector's journal verified on its own)\n"
 	    "  --from T, --to T     export: the window (default: everything)\n",
 	    true },
 	{ "ledger", "ledger rebuild (-c FILE | --dir DIR)",

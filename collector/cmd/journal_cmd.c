@@ -1,12 +1,13 @@
 /*
  * journal_cmd.c - `wattpath journal verify|export` (docs/journal.md).
  *
- *   wattpath journal verify (-c FILE | --dir DIR)
+ *   wattpath journal verify (-c FILE | --dir DIR [--dir DIR ...])
  *   wattpath journal export (-c FILE | --dir DIR) [--from T] [--to T]
  * With -c the journal is <data_dir>/journal of that config; --dir names a
- * journal directory directly.  verify prints one summary line and exits 0
- * (intact) or 1 (naming the first bad segment and record); export writes
- * CSV to stdout.  verify also checks the ledger beside the journal
+ * journal directory directly.  verify prints one summary line per journal
+ * (several --dir: several collectors', each verified on its own) and
+ * exits 0 (all intact) or 1 (each bad one named with its first bad
+ * segment and record); export writes CSV to stdout.  verify also checks the ledger beside the journal
  * (<data_dir>/ledger, docs/ledger.md) when there is one.
  *
  *   wattpath ledger rebuild (-c FILE | --dir DIR)
@@ -139,13 +140,27 @@ do_export(const char *dir, wp_time from, wp_time to)
 	return 0;
 }
 
+#define JOURNAL_MAX_DIRS	64	/* verify: --dir given at most */
+
+/* verify over every --dir: 0 all intact, 1 not. */
+static int
+verify_all(const char *const *dirs, int n)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < n; i++)
+		rc |= do_verify(dirs[i]);
+	return rc;
+}
+
 int
 cmd_journal(int argc, char **argv)
 {
 	const char *conf = NULL, *dir = NULL, *verb;
+	const char *dirs[JOURNAL_MAX_DIRS];
 	char jdir[4096];
 	wp_time from = 0, to = 0;
-	int i;
+	int i, n_dirs = 0;
 
 	if (argc < 2)
 		return usage();
@@ -157,8 +172,11 @@ cmd_journal(int argc, char **argv)
 			return usage();
 		if (strcmp(a, "-c") == 0)
 			conf = v;
-		else if (strcmp(a, "--dir") == 0)
-			dir = v;
+		else if (strcmp(a, "--dir") == 0) {
+			if (n_dirs == JOURNAL_MAX_DIRS)
+				return usage();
+			dir = dirs[n_dirs++] = v;
+		}
 		else if (strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) {
 			if (cmd_time_opt("journal", a, v, a[2] == 't',
 			    a[2] == 'f' ? &from : &to) == -1)
@@ -177,11 +195,15 @@ cmd_journal(int argc, char **argv)
 	if (strcmp(verb, "verify") == 0) {
 		if (from || to)
 			return usage();
+		if (n_dirs > 1)
+			return verify_all(dirs, n_dirs);
 		if (journal_dir(conf, dir, jdir, sizeof(jdir)) != 0)
 			return 1;
 		return do_verify(jdir);
 	}
 	if (strcmp(verb, "export") == 0) {
+		if (n_dirs > 1)
+			return usage();
 		if (journal_dir(conf, dir, jdir, sizeof(jdir)) != 0)
 			return 1;
 		return do_export(jdir, from, to);

@@ -12,6 +12,7 @@
 
 #include "../../model/report.h"
 #include "../../model/report_check.h"
+#include "../../model/report_sites.h"
 #include "../conf/conf.h"
 #include "../report/report_api.h"
 #include "../report/report_claims.h"
@@ -20,8 +21,12 @@
 #include "../report/report_md.h"
 #include "../report/report_models_out.h"
 #include "../report/report_period.h"
+#include "../report/report_sites_json.h"
 #include "../report/report_svg.h"
 #include "cmd.h"
+
+#define REPORT_MAX_DATA_DIRS	64	/* --data-dir given at most */
+#define REPORT_MAX_SITES	64	/* -c given at most (report: sites) */
 
 struct opts {
 	const char	*cmd;		/* "report" or "curve" */
@@ -30,6 +35,10 @@ struct opts {
 	const char	*carbon_csv;	/* --carbon-csv FILE ("-": stdout) */
 	const char	*showback_csv;	/* --showback-csv FILE ("-": stdout) */
 	bool		 finalise;	/* --finalise: record the claims */
+	const char	*dirs[REPORT_MAX_DATA_DIRS];	/* --data-dir */
+	size_t		 n_dirs;
+	const char	*cfgs[REPORT_MAX_SITES];	/* -c: one per site */
+	size_t		 n_cfgs;
 	struct report_query q;
 };
 
@@ -88,7 +97,16 @@ opt_one(int ch, struct opts *o, bool have[4])
 	struct report_request *r = &o->q.req;
 
 	switch (ch) {
-	case 'c': o->cfg = optarg; return 0;
+	case 'c':
+		if (o->n_cfgs == REPORT_MAX_SITES) {
+			fprintf(stderr, "wattpath %s: -c: at most %d\n", o->cmd,
+			    REPORT_MAX_SITES);
+			return -1;
+		}
+		if (o->n_cfgs == 0)
+			o->cfg = optarg;
+		o->cfgs[o->n_cfgs++] = optarg;
+		return 0;
 	case 'r': o->q.requests = optarg; return 0;
 	case 'F': o->format = optarg; return 0;
 	case 'N': o->q.node = optarg; return 0;
@@ -96,6 +114,14 @@ opt_one(int ch, struct opts *o, bool have[4])
 	case 'K': o->carbon_csv = optarg; return 0;
 	case 'B': o->showback_csv = optarg; return 0;
 	case 'Z': o->finalise = true; return 0;
+	case 'D':
+		if (o->n_dirs == REPORT_MAX_DATA_DIRS) {
+			fprintf(stderr, "wattpath %s: --data-dir: at most %d\n",
+			    o->cmd, REPORT_MAX_DATA_DIRS);
+			return -1;
+		}
+		o->dirs[o->n_dirs++] = optarg;
+		return 0;
 	case 'f': o->from = optarg;
 		return opt_time(o->cmd, "--from", optarg, false, &r->from,
 		    &have[0]);
@@ -130,6 +156,25 @@ period_window(struct opts *o, bool have[4])
 	return 0;
 }
 
+/* Several -c (one report over several sites): what does not go with
+ * it, or NULL. */
+static const char *
+sites_why(const struct opts *o, bool curve)
+{
+	if (curve)
+		return "one -c: a curve is one site's";
+	if (o->n_dirs > 0)
+		return "--data-dir goes with one -c (with several sites, each "
+		    "site's config lists its collectors in report.data_dirs)";
+	if (o->finalise || o->carbon_csv != NULL || o->showback_csv != NULL ||
+	    period_table(o))
+		return "--finalise, --carbon-csv, --showback-csv and --period "
+		    "month|year are one site's (one -c)";
+	if (strcmp(o->format, "json") != 0)
+		return "a report over several sites (several -c) is JSON only";
+	return NULL;
+}
+
 /* What the options together must hold; -1 (said) when they do not. */
 static int
 check_args(const struct opts *o, const bool have[4], bool curve,
@@ -161,6 +206,8 @@ check_args(const struct opts *o, const bool have[4], bool curve,
 		why = "only one of --carbon-csv and --showback-csv can be -";
 	else if (curve && o->finalise)
 		why = "--finalise is an option of report";
+	else if (o->n_cfgs > 1 && (why = sites_why(o, curve)) != NULL)
+		;
 	else if (o->finalise && period_table(o))
 		why = "--finalise records one report's claims, not a --period "
 		    "table's";
@@ -195,6 +242,7 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		{ "carbon-csv", required_argument, NULL, 'K' },
 		{ "showback-csv", required_argument, NULL, 'B' },
 		{ "finalise", no_argument, NULL, 'Z' },
+		{ "data-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_request *r = &o->q.req;
@@ -215,6 +263,9 @@ parse_args(int argc, char **argv, struct opts *o, bool curve)
 		return -1;
 	r->have_window = have[0] && have[1];
 	r->have_idle = have[2] && have[3];
+	o->q.data_dirs = o->dirs;
+	o->q.n_data_dirs = o->n_dirs;
+	o->q.config_dirs = true;
 	return check_args(o, have, curve, optind != argc ? argv[optind] : NULL);
 }
 
@@ -313,6 +364,101 @@ cmd_period(struct wp_conf *c, const struct opts *o)
 	return 0;
 }
 
+/* The configs of the sites after the first (c[0], loaded).  0, or 1
+ * (said). */
+static int
+load_sites(const struct opts *o, struct wp_conf **c)
+{
+	struct conf_errs errs = { 0 };
+	size_t i, j;
+
+	for (i = 1; i < o->n_cfgs; i++) {
+		if ((c[i] = conf_load(o->cfgs[i], NULL, &errs)) == NULL) {
+			for (j = 0; j < errs.n; j++)
+				fprintf(stderr, "%s\n", errs.msg[j]);
+			conf_errs_fini(&errs);
+			return 1;
+		}
+		conf_errs_fini(&errs);
+	}
+	for (i = 0; i < o->n_cfgs; i++) {
+		if (c[i]->site.name == NULL) {
+			fprintf(stderr, "wattpath report: %s: site.name is needed "
+			    "to report over several sites\n", o->cfgs[i]);
+			return 1;
+		}
+		for (j = 0; j < i; j++)
+			if (strcmp(c[j]->site.name, c[i]->site.name) == 0) {
+				fprintf(stderr, "wattpath report: %s and %s are "
+				    "both site '%s': one -c per site (one site's "
+				    "collectors go in its report.data_dirs)\n",
+				    o->cfgs[j], o->cfgs[i], c[i]->site.name);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/* The reports of the sites and the fleet (model/report_sites.h). */
+static int
+sites_report(struct wp_conf **c, const struct opts *o)
+{
+	struct report_site_row rows[REPORT_MAX_SITES];
+	struct report *reps[REPORT_MAX_SITES];
+	const char *zones[REPORT_MAX_SITES];
+	struct report_sites s = { 0 };
+	struct wp_err err = { 0 };
+	json_object *doc;
+	size_t i, n = 0;
+	int rc = 0;
+
+	for (i = 0; i < o->n_cfgs; i++, n++) {
+		rows[i].name = c[i]->site.name;
+		zones[i] = c[i]->site.zone;
+		if ((rows[i].r = reps[i] = report_run(c[i], &o->q,
+		    &err)) == NULL) {
+			fprintf(stderr, "wattpath report: site %s (%s): %s\n",
+			    c[i]->site.name, o->cfgs[i], err.msg);
+			rc = 1;
+			break;
+		}
+	}
+	if (rc == 0 && (report_sites_sum(&s, rows, n) == -1 ||
+	    (doc = report_sites_json_doc(&s, zones)) == NULL)) {
+		fprintf(stderr, "wattpath report: out of memory\n");
+		rc = 1;
+	} else if (rc == 0) {
+		report_json_print(stdout, doc);
+		json_object_put(doc);
+		for (i = 0; i < BND_N && !s.b[i].valid; i++)
+			;
+		if (i == BND_N) {
+			fprintf(stderr, "wattpath report: no fleet energy figure "
+			    "at any boundary (%zu warnings say why)\n", s.w.n);
+			rc = 1;
+		}
+	}
+	report_sites_fini(&s);
+	for (i = 0; i < n; i++)
+		report_free(reps[i]);
+	return rc;
+}
+
+/* Several -c: one report over several sites.  c[0] is loaded. */
+static int
+cmd_sites(struct wp_conf *c0, const struct opts *o)
+{
+	struct wp_conf *c[REPORT_MAX_SITES] = { c0 };
+	size_t i;
+	int rc;
+
+	if ((rc = load_sites(o, c)) == 0)
+		rc = sites_report(c, o);
+	for (i = 0; i < o->n_cfgs; i++)
+		conf_free(c[i]);
+	return rc;
+}
+
 int
 cmd_report(int argc, char **argv)
 {
@@ -324,6 +470,8 @@ cmd_report(int argc, char **argv)
 
 	if ((rc = open_cmd(argc, argv, false, &o, &c)) != 0)
 		return rc;
+	if (o.n_cfgs > 1)
+		return cmd_sites(c, &o);
 	if (period_table(&o))
 		return cmd_period(c, &o);
 	if ((r = report_run(c, &o.q, &err)) == NULL) {

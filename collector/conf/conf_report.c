@@ -211,12 +211,49 @@ load_report_maps(struct diag *d, const struct ynode *r,
 	}
 }
 
+/* report.data_dirs: the data dirs of several collectors (shards, an HA
+ * pair, sites) a report merges; each a non-empty path, none twice. */
+static int
+load_data_dirs(struct diag *d, const struct ynode *r,
+    struct report_settings *s)
+{
+	const struct ynode *seq, *n, *m;
+	size_t k = 0;
+
+	if ((seq = ycheck_typed(d, r, "data_dirs", YN_SEQ, "report",
+	    false)) == NULL)
+		return 0;
+	for (n = seq->child; n != NULL; n = n->next)
+		k++;
+	if ((s->data_dirs = calloc(k + 1, sizeof(*s->data_dirs))) == NULL)
+		return -1;
+	for (n = seq->child; n != NULL; n = n->next) {
+		if (n->type != YN_SCALAR || *n->value == '\0') {
+			diag_at(d, n, false, "report: data_dirs: each entry must "
+			    "be a directory path, not %s", n->type == YN_SCALAR ?
+			    "an empty string" : ynode_type_name(n->type));
+			continue;
+		}
+		for (m = seq->child; m != n; m = m->next)
+			if (m->type == YN_SCALAR && strcmp(m->value,
+			    n->value) == 0)
+				break;
+		if (m != n) {
+			diag_at(d, n, false, "report: data_dirs: '%s' is listed "
+			    "twice", n->value);
+			continue;
+		}
+		s->data_dirs[s->n_data_dirs++] = n->value;
+	}
+	return 0;
+}
+
 static int
 load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 {
 	static const char *const keys[] = { "slo", "replicas", "idle", "pue",
 	    "curve_tolerance", "curve_step", "run_gap", "attribution",
-	    "clock_tolerance", NULL };
+	    "clock_tolerance", "data_dirs", NULL };
 	static const char *const rules[] = { "proportional", "per_gpu", NULL };
 	const char *a;
 
@@ -230,6 +267,8 @@ load_report(struct diag *d, const struct ynode *r, struct report_settings *s)
 	get_dur(d, r, "curve_step", "report", &s->curve_step);
 	get_dur(d, r, "run_gap", "report", &s->run_gap);
 	get_dur(d, r, "clock_tolerance", "report", &s->clock_tolerance);
+	if (load_data_dirs(d, r, s) == -1)
+		return -1;
 	return load_replicas(d, r, s);
 }
 
@@ -476,6 +515,9 @@ conf_report_free(struct wp_conf *c)
 		free(c->report.replicas[i].nodes);
 	free(c->report.replicas);
 	c->report.replicas = NULL;
+	free(c->report.data_dirs);
+	c->report.data_dirs = NULL;
+	c->report.n_data_dirs = 0;
 	free(c->site.market.instruments);
 	c->site.market.instruments = NULL;
 	c->site.market.n_instruments = 0;

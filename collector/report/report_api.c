@@ -10,6 +10,7 @@
 #include "report_inputs.h"
 #include "report_json.h"
 #include "report_load.h"
+#include "report_merge.h"
 #include "reqlog_load.h"
 
 /* What the model is given, and what owns it. */
@@ -20,7 +21,7 @@ struct run {
 	struct report_meter *meters;
 	struct report_plan plan;
 	struct reqlog	*rq;
-	struct report_load ld;
+	struct report_merge ld;
 	struct report_site_data data;
 	struct report_warnings w;
 	bool		*selected;	/* curve: nodes in scope */
@@ -118,6 +119,40 @@ tenants_by_namespace(const struct wp_conf *c)
 	return false;
 }
 
+/* The data dirs the report reads: the query's, report.data_dirs (when
+ * the query takes them), or collector.data_dir. */
+static void
+data_dirs(const struct wp_conf *c, const struct report_query *q,
+    struct report_merge *m)
+{
+	if (q->n_data_dirs > 0) {
+		m->dirs = q->data_dirs;
+		m->n_dirs = q->n_data_dirs;
+	} else if (q->config_dirs && c->report.n_data_dirs > 0) {
+		m->dirs = (const char *const *)c->report.data_dirs;
+		m->n_dirs = c->report.n_data_dirs;
+	} else {
+		m->dirs = (const char *const *)&c->data_dir;
+		m->n_dirs = 1;
+	}
+}
+
+/* What a report over several data dirs says of its choices. */
+static void
+merge_warnings(const struct report_merge *m, struct report_warnings *w)
+{
+	if (m->shared == 0)
+		return;
+	report_warn(w, "%zu targets were polled by several collectors (data "
+	    "dirs): each target's series were taken from one of them, never "
+	    "added (disclosure.sources)", m->shared);
+	if (m->moved > 0)
+		report_warn(w, "%zu targets were taken from a data dir other than "
+		    "the first listed holding them, whose series had a gap or a "
+		    "refused window: %s%s", m->moved, m->moved_names,
+		    m->moved > 4 ? ", ..." : "");
+}
+
 /* Everything up to the model: the request log, the windows, the journal,
  * the site's files.  0, or -1 with err. */
 static int
@@ -139,10 +174,11 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	if (report_plan_make(&u->plan, &req, &c->report, u->rq, q->requests,
 	    c->interval, &u->w, err) == -1)
 		return -1;
-	u->ld = (struct report_load){ .c = c, .p = &u->plan,
+	u->ld = (struct report_merge){ .c = c, .p = &u->plan,
 	    .selected = u->selected, .cancel = q->cancel,
 	    .holders = !req.curve && tenants_by_namespace(c) };
-	if (report_load_scan(&u->ld, err) == -1)
+	data_dirs(c, q, &u->ld);
+	if (report_merge_scan(&u->ld, err) == -1)
 		return -1;
 	if (q->refuse_before_data && before_data(u, err) == -1)
 		return -1;
@@ -156,6 +192,9 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	u->in.segments_read = u->ld.segments_read;
 	u->in.summaries_used = u->ld.summaries_used;
 	u->in.ledger_used = u->ld.ledger_used;
+	u->in.sources = u->ld.src;
+	u->in.n_sources = u->ld.n_src;
+	merge_warnings(&u->ld, &u->w);
 	if (u->ld.ledger_snapped > 0)
 		report_warn(&u->w, "raw journal records at a window edge have "
 		    "expired: %zu ledger spans in %zu ledger blocks were taken "
@@ -168,7 +207,7 @@ static void
 run_fini(struct run *u)
 {
 	if (u->ld.p != NULL)
-		report_load_fini(&u->ld);
+		report_merge_fini(&u->ld);
 	report_site_data_fini(&u->data);
 	report_warnings_fini(&u->w);
 	reqlog_free(u->rq);

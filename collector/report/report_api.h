@@ -2,7 +2,9 @@
  * report_api.h - the report and the curve as a library: what `wattpath
  * report`/`curve` (collector/cmd/report_cmd.c) and the exposition's
  * /api/v1/report and /api/v1/curves call.  One call reads the journal
- * under c->data_dir over the query's windows (synchronously: the
+ * under c->data_dir (or the query's or report.data_dirs' data dirs, each
+ * verified and one per target kept: report_merge.h) over the query's
+ * windows (synchronously: the
  * exposition calls it on a worker thread), the request log and the site's
  * files it names, and hands the loaded series and c's typed settings to
  * the model (model/report.h).  c is borrowed, and must outlive what is
@@ -28,6 +30,12 @@ struct report_query {
 	const char	*requests;	/* request log path, or NULL */
 	const char	*node, *cls;	/* curve: exactly one */
 	const atomic_bool *cancel;	/* stops the journal scan, or NULL */
+	/* several collectors' data dirs (--data-dir), merged
+	 * (report_merge.h); none: report.data_dirs when config_dirs (the
+	 * commands; the exposition reads its own), else c->data_dir */
+	const char *const *data_dirs;
+	size_t		 n_data_dirs;
+	bool		 config_dirs;
 	/* refuse a window that starts before the journal's first reading
 	 * (the command line; the exposition's "last N minutes" just after a
 	 * start is answered with its warnings instead) */

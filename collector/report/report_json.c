@@ -685,6 +685,25 @@ disc_method(const struct report_disclosure *d, json_object *o)
 	jset(o, "facility_second_method", p);
 }
 
+/* disclosure.sources: per target, the data dir its series came from
+ * (a report over several data dirs). */
+static json_object *
+sources_json(const struct report_disclosure *d)
+{
+	json_object *a = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; i < d->n_sources; i++) {
+		o = json_object_new_object();
+		jset(o, "target", json_object_new_string(d->sources[i].target));
+		jset(o, "data_dir",
+		    json_object_new_string(d->sources[i].data_dir));
+		jset(o, "candidates", jint((size_t)d->sources[i].candidates));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static json_object *
 disclosure_json(const struct report_disclosure *d)
 {
@@ -699,6 +718,8 @@ disclosure_json(const struct report_disclosure *d)
 	jset(j, "summaries_used", jint(d->summaries_used));
 	jset(j, "ledger_blocks_used", jint(d->ledger_used));
 	jset(o, "journal", j);
+	if (d->n_sources > 0)
+		jset(o, "sources", sources_json(d));
 	if (!d->has_requests)
 		return o;
 	jset(o, "isl", dist_json(&d->isl));

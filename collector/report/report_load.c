@@ -759,6 +759,7 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 {
 	const struct report_plan *p = l->p;
 	wp_time margin = 4 * l->c->interval, from = p->from, to = p->to;
+	const char *dd = l->data_dir != NULL ? l->data_dir : l->c->data_dir;
 	struct journal_scan_stats st = { 0 };
 	char dir[PATH_MAX], ldir[PATH_MAX];
 	int rc;
@@ -770,8 +771,8 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 		if (p->idle_to > to)
 			to = p->idle_to;
 	}
-	snprintf(dir, sizeof(dir), "%s/journal", l->c->data_dir);
-	snprintf(ldir, sizeof(ldir), "%s/ledger", l->c->data_dir);
+	snprintf(dir, sizeof(dir), "%s/journal", dd);
+	snprintf(ldir, sizeof(ldir), "%s/ledger", dd);
 	if (getenv("WATTPATH_NO_LEDGER") != NULL ||
 	    getenv("WATTPATH_NO_SUMMARIES") != NULL)
 		rc = journal_scan_sum(dir, from - margin, to + margin + 1,

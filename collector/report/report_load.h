@@ -26,6 +26,8 @@ struct wp_conf;
 struct report_load {
 	/* set by the caller (borrowed): */
 	const struct wp_conf *c;
+	const char	*data_dir;	/* the journal's data dir, or NULL:
+					   c->data_dir */
 	const struct report_plan *p;
 	const bool	*selected;	/* curve: nodes in scope, else NULL */
 	const atomic_bool *cancel;	/* stops the scan when set, or NULL */

@@ -68,7 +68,7 @@ for i, e in enumerate(exprs):
     for n in names - known: err.append("unknown metric %s in %r" % (n, e))
     if e.startswith("label_values"): continue
     rules.append("      - record: grafana:expr_%d" % i)
-    rules.append("        expr: %s" % json.dumps(e.replace("$node", ".*")))
+    rules.append("        expr: %s" % json.dumps(e.replace("$node", ".*").replace("$site", ".*")))
 open(sys.argv[2], "w").write("\n".join(rules) + "\n")
 for m in ("wattpath_node_energy_joules_total", "wattpath_node_power_watts", "wattpath_target_up",
           "wattpath_facility_pue", "wattpath_poll_duration_seconds"):

@@ -264,6 +264,33 @@ test_report_errors(void **st)
 	assert_string_equal(f->c->report.pue_period, "2025");
 }
 
+/* report.data_dirs: a list of paths, none empty, none twice. */
+static void
+test_data_dirs(void **st)
+{
+	struct fx *f = *st;
+
+	LOAD_OK(f, "report:\n  data_dirs: [/srv/a, /srv/b]\n");
+	assert_int_equal(f->c->report.n_data_dirs, 2);
+	assert_string_equal(f->c->report.data_dirs[0], "/srv/a");
+	assert_string_equal(f->c->report.data_dirs[1], "/srv/b");
+	assert_null(load(f,
+	    "report:\n"				/* 1 */
+	    "  data_dirs:\n"			/* 2 */
+	    "    - /srv/a\n"			/* 3 */
+	    "    - \"\"\n"			/* 4 */
+	    "    - {path: /srv/c}\n"		/* 5 */
+	    "    - /srv/a\n"));			/* 6 */
+	ERR_AT(f, 4, "report: data_dirs: each entry must be a directory path, "
+	    "not an empty string");
+	ERR_AT(f, 5, "report: data_dirs: each entry must be a directory path, "
+	    "not a mapping");
+	ERR_AT(f, 6, "report: data_dirs: '/srv/a' is listed twice");
+	assert_int_equal(f->errs.n, 3);
+	assert_null(load(f, "report:\n  data_dirs: /srv/a\n"));
+	ERR_AT(f, 2, "report: data_dirs must be a list, not a single value");
+}
+
 static void
 test_site_errors(void **st)
 {
@@ -355,6 +382,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_typed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_data_dirs, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_site_errors, setup,
 		    teardown),
