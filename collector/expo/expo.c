@@ -26,6 +26,7 @@
 #include "expo_api.h"
 #include "expo_drift.h"
 #include "expo_fleet.h"
+#include "expo_gzip.h"
 #include "expo_history.h"
 #include "expo_metrics.h"
 #include "guard.h"
@@ -55,6 +56,7 @@ struct expo {
 	char			*cert, *key;	/* PEM, or NULL */
 	struct workers		*reports;	/* the report workers */
 	size_t			 jobs;		/* submitted, not yet done */
+	struct expo_stats	 stats;		/* the /metrics renders */
 	atomic_bool		 closing;	/* stops the reports' scans */
 };
 
@@ -125,6 +127,12 @@ snapshot(const struct expo *x)
 		f->has_storage = true;
 		guard_stats(x->guard, &f->http);
 		f->has_http = true;
+		collector_reloads(x->co, &f->reloads);
+		f->has_reloads = true;
+		f->expo = x->stats;
+		f->has_expo = true;
+		proc_stats_read(&f->proc);
+		f->has_proc = true;
 	}
 	return f;
 }
@@ -221,41 +229,86 @@ conn_arg(const void *ctx, const char *key)
 	    MHD_GET_ARGUMENT_KIND, key);
 }
 
-/* Renders one of the fleet views into a memory stream. */
-static enum MHD_Result
-serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
+/* Renders one of the fleet views (/metrics, the dashboard) into *buf
+ * (caller frees); 0, or -1 with *buf NULL. */
+static int
+render(struct expo *x, struct MHD_Connection *c, bool metrics, char **buf,
+    size_t *len)
 {
 	struct dash_query q = { conn_arg(c, "q"), conn_arg(c, "node"),
 	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1,
 	    collector_drift(x->co) };
 	struct fleet *f;
-	char *buf = NULL;
-	size_t len = 0;
 	FILE *m;
 	int rc;
-	bool metrics = strcmp(url, "/metrics") == 0;
 
+	*buf = NULL;
+	*len = 0;
 	if ((f = snapshot(x)) == NULL ||
-	    (m = open_memstream(&buf, &len)) == NULL) {
+	    (m = open_memstream(buf, len)) == NULL) {
 		fleet_free(f);
-		return reply_text(c, 500, "out of memory\n");
+		return -1;
 	}
 	if (metrics) {
 		rc = expo_metrics_write(m, f, history_pue(x->hist, f,
 		    PUE_WINDOW));
 		if (rc == 0)
 			rc = expo_drift_write(m, collector_drift(x->co));
-	}
-	else
+	} else
 		rc = dashboard_write(m, f, x->hist, &q);
 	fclose(m);
 	fleet_free(f);
 	if (rc == -1) {
-		free(buf);
-		return reply_text(c, 500, "render failed\n");
+		free(*buf);
+		*buf = NULL;
 	}
-	return reply(c, 200, metrics ? "text/plain; version=0.0.4; "
-	    "charset=utf-8" : "text/html; charset=utf-8", buf, len);
+	return rc;
+}
+
+/* The dashboard, or /metrics: gzip when the client takes it; the time
+ * it took counted for the next /metrics (wattpath_exposition_*). */
+static enum MHD_Result
+serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
+{
+	bool metrics = strcmp(url, "/metrics") == 0;
+	wp_time t0 = clock_mono();
+	struct MHD_Response *r;
+	enum MHD_Result rc;
+	char *buf, *z;
+	size_t len, zlen;
+	bool gz;
+
+	if (render(x, c, metrics, &buf, &len) == -1)
+		return reply_text(c, 500, "render failed\n");
+	if (!metrics)
+		return reply(c, 200, "text/html; charset=utf-8", buf, len);
+	gz = expo_accepts_gzip(MHD_lookup_connection_value(c,
+	    MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	if (gz && (z = expo_gzip(buf, len, EXPO_GZIP_LEVEL, &zlen)) != NULL) {
+		free(buf);
+		buf = z;
+		len = zlen;
+	} else
+		gz = false;
+	if ((r = MHD_create_response_from_buffer(len, buf,
+	    MHD_RESPMEM_MUST_FREE)) == NULL) {
+		free(buf);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	    "text/plain; version=0.0.4; charset=utf-8");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+	    MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+		    "gzip");
+	rc = MHD_queue_response(c, 200, r);
+	MHD_destroy_response(r);
+	x->stats.last_s = (double)(clock_mono() - t0) / WP_SEC;
+	x->stats.sum_s += x->stats.last_s;
+	x->stats.count++;
+	return rc;
 }
 
 static enum MHD_Result

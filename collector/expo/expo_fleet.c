@@ -447,7 +447,8 @@ add_target(struct build *bd, const struct target_view *tv)
 	    tv->error ? tv->error : "", tv->up,
 	    (double)tv->last_duration / WP_SEC, tv->last_poll_real,
 	    tv->n_last > 0 ? tv->last[0].t_real : 0, tv->polls,
-	    tv->failures, 0, 0 };
+	    tv->failures, 0, 0, tv->last_error_reason ?
+	    tv->last_error_reason : "", tv->last_error_real };
 	for (i = 0; i < tv->n_last; i++) {
 		if (tv->ctr != NULL && tv->ctr[i].valid)
 			t->resets += tv->ctr[i].resets;
