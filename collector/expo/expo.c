@@ -29,6 +29,7 @@
 #include "expo_gzip.h"
 #include "expo_history.h"
 #include "expo_metrics.h"
+#include "expo_out.h"
 #include "guard.h"
 #include "html.h"
 #include "../lib/log.h"
@@ -229,6 +230,35 @@ conn_arg(const void *ctx, const char *key)
 	    MHD_GET_ARGUMENT_KIND, key);
 }
 
+static int
+drift_cb(FILE *f, const void *w)
+{
+	return expo_drift_write(f, w);
+}
+
+/* /metrics of snapshot f into *buf (caller frees), in memory sized as the
+ * last one; 0, or -1 with *buf NULL. */
+static int
+render_metrics(struct expo *x, const struct fleet *f, char **buf,
+    size_t *len)
+{
+	struct expo_out o;
+
+	*buf = NULL;
+	if (eo_init_mem(&o, x->stats.last_bytes + x->stats.last_bytes / 8) ==
+	    -1)
+		return -1;
+	if (expo_metrics_out(&o, f, history_pue(x->hist, f, PUE_WINDOW)) ==
+	    -1 || eo_stream(&o, drift_cb, collector_drift(x->co)) == -1) {
+		eo_fini(&o);
+		return -1;
+	}
+	if ((*buf = eo_take(&o, len)) == NULL)
+		return -1;
+	x->stats.last_bytes = *len;
+	return 0;
+}
+
 /* Renders one of the fleet views (/metrics, the dashboard) into *buf
  * (caller frees); 0, or -1 with *buf NULL. */
 static int
@@ -239,24 +269,22 @@ render(struct expo *x, struct MHD_Connection *c, bool metrics, char **buf,
 	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1,
 	    collector_drift(x->co) };
 	struct fleet *f;
-	FILE *m;
+	FILE *m = NULL;
 	int rc;
 
 	*buf = NULL;
 	*len = 0;
 	if ((f = snapshot(x)) == NULL ||
-	    (m = open_memstream(buf, len)) == NULL) {
+	    (!metrics && (m = open_memstream(buf, len)) == NULL)) {
 		fleet_free(f);
 		return -1;
 	}
-	if (metrics) {
-		rc = expo_metrics_write(m, f, history_pue(x->hist, f,
-		    PUE_WINDOW));
-		if (rc == 0)
-			rc = expo_drift_write(m, collector_drift(x->co));
-	} else
+	if (metrics)
+		rc = render_metrics(x, f, buf, len);
+	else {
 		rc = dashboard_write(m, f, x->hist, &q);
-	fclose(m);
+		fclose(m);
+	}
 	fleet_free(f);
 	if (rc == -1) {
 		free(*buf);

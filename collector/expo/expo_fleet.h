@@ -115,10 +115,12 @@ struct http_stats {
 };
 
 /* /metrics renders by this server so far: their time (snapshot, text,
- * compression) summed, the last one's, and their count. */
+ * compression) summed, the last one's, and their count; the last text's
+ * size (the next one's first guess). */
 struct expo_stats {
 	double		 sum_s, last_s;
 	unsigned long	 count;
+	size_t		 last_bytes;
 };
 
 /* One PDU reading (outlet, inlet, phase, circuit) for /metrics. */

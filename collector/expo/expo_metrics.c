@@ -1,6 +1,7 @@
 /* expo_metrics.c - Prometheus text for a fleet snapshot. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "expo_metrics.h"
@@ -72,8 +73,109 @@ series(struct expo_out *f, const char *site, const char *name,
 		eo_chr(f, '}');
 }
 
+/* The labels every series of an entity (a node, a target) starts with,
+ * "{site=..,k1=..,..." (no closing brace), escaped once per render and
+ * copied into each of its series: off[i]..off[i + 1] in o's text. */
+struct pfx {
+	struct expo_out	 o;
+	size_t		*off;
+};
+
+/* Builds the prefixes of n entities, label(i, kv) giving entity i's k
+ * pairs; 0, or -1 out of memory. */
+static int
+pfx_build(struct pfx *p, const char *site, size_t n, int k,
+    void (*label)(const void *, size_t, const char **), const void *arg)
+{
+	const char *kv[8];
+	size_t i;
+	int j;
+
+	if ((p->off = malloc((n + 1) * sizeof(*p->off))) == NULL)
+		return -1;
+	if (eo_init_mem(&p->o, n * 64) == -1) {
+		free(p->off);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		p->off[i] = p->o.n;
+		label(arg, i, kv);
+		eo_chr(&p->o, '{');
+		if (site != NULL && *site) {
+			eo_put(&p->o, "site=\"", 6);
+			eo_esc(&p->o, site);
+			eo_put(&p->o, "\",", 2);
+		}
+		for (j = 0; j < k; j++) {
+			eo_str(&p->o, kv[2 * j]);
+			eo_put(&p->o, "=\"", 2);
+			eo_esc(&p->o, kv[2 * j + 1]);
+			eo_put(&p->o, j + 1 < k ? "\"," : "\"", j + 1 < k ? 2 : 1);
+		}
+	}
+	p->off[n] = p->o.n;
+	if (p->o.err) {
+		eo_fini(&p->o);
+		free(p->off);
+		return -1;
+	}
+	return 0;
+}
+
 static void
-node_family(struct expo_out *f, const struct fleet *fl, bool energy)
+pfx_fini(struct pfx *p)
+{
+	eo_fini(&p->o);
+	free(p->off);
+}
+
+/* name{<prefix i>,k1="v1",...} with n more pairs from kv. */
+static void
+pfx_series(struct expo_out *f, const char *name, const struct pfx *p,
+    size_t i, const char *const *kv, int n)
+{
+	int j;
+
+	eo_str(f, name);
+	eo_put(f, p->o.b + p->off[i], p->off[i + 1] - p->off[i]);
+	for (j = 0; j < n; j++) {
+		eo_chr(f, ',');
+		eo_str(f, kv[2 * j]);
+		eo_put(f, "=\"", 2);
+		eo_esc(f, kv[2 * j + 1]);
+		eo_chr(f, '"');
+	}
+	eo_chr(f, '}');
+}
+
+static void
+node_labels(const void *arg, size_t i, const char **kv)
+{
+	const struct fleet_node *n = &((const struct fleet *)arg)->nodes[i];
+
+	kv[0] = "node";
+	kv[1] = n->name;
+	kv[2] = "class";
+	kv[3] = n->class;
+	kv[4] = "rack";
+	kv[5] = n->rack;
+}
+
+static void
+target_labels(const void *arg, size_t i, const char **kv)
+{
+	const struct fleet_target *t =
+	    &((const struct fleet *)arg)->targets[i];
+
+	kv[0] = "target";
+	kv[1] = t->name;
+	kv[2] = "protocol";
+	kv[3] = t->protocol;
+}
+
+static void
+node_family(struct expo_out *f, const struct fleet *fl, const struct pfx *p,
+    bool energy)
 {
 	const char *name = energy ? "wattpath_node_energy_joules_total" :
 	    "wattpath_node_power_watts";
@@ -96,22 +198,21 @@ node_family(struct expo_out *f, const struct fleet *fl, bool energy)
 
 		for (b = 0; b < FB_N; b++) {
 			const struct fleet_fig *g = &n->b[b];
-			const char *kv[] = { "node", n->name, "class", n->class,
-			    "rack", n->rack, "boundary", fleet_boundary_name(b),
+			const char *kv[] = { "boundary", fleet_boundary_name(b),
 			    "method", "" };
 
 			if (!energy) {
 				if (!g->has_power)
 					continue;
-				series(f, fl->site, name, kv, 4);
+				pfx_series(f, name, p, i, kv, 1);
 				value(f, g->power);
 				continue;
 			}
 			for (m = 0; m < FM_N; m++) {
 				if (!g->has_m[m])
 					continue;
-				kv[9] = fleet_method_name(m);
-				series(f, fl->site, name, kv, 5);
+				kv[3] = fleet_method_name(m);
+				pfx_series(f, name, p, i, kv, 2);
 				value(f, g->energy_m[m]);
 			}
 		}
@@ -273,7 +374,8 @@ static const struct {
 };
 
 static void
-target_family(struct expo_out *f, const struct fleet *fl, int which)
+target_family(struct expo_out *f, const struct fleet *fl, const struct pfx *p,
+    int which)
 {
 	size_t i;
 	double v;
@@ -281,7 +383,6 @@ target_family(struct expo_out *f, const struct fleet *fl, int which)
 	family(f, tfam[which].name, tfam[which].type, tfam[which].help);
 	for (i = 0; i < fl->n_targets; i++) {
 		const struct fleet_target *t = &fl->targets[i];
-		const char *kv[] = { "target", t->name, "protocol", t->protocol };
 
 		switch (which) {
 		case TF_UP: v = t->up; break;
@@ -295,13 +396,13 @@ target_family(struct expo_out *f, const struct fleet *fl, int which)
 		case TF_RESETS: v = (double)t->resets; break;
 		default: v = t->stale; break;
 		}
-		series(f, fl->site, tfam[which].name, kv, 2);
+		pfx_series(f, tfam[which].name, p, i, NULL, 0);
 		value(f, v);
 	}
 }
 
 static void
-reason_family(struct expo_out *f, const struct fleet *fl)
+reason_family(struct expo_out *f, const struct fleet *fl, const struct pfx *p)
 {
 	size_t i;
 
@@ -310,12 +411,12 @@ reason_family(struct expo_out *f, const struct fleet *fl)
 	    "protocol, config, auth, internal).");
 	for (i = 0; i < fl->n_targets; i++) {
 		const struct fleet_target *t = &fl->targets[i];
-		const char *kv[] = { "target", t->name, "protocol", t->protocol,
-		    "reason", *t->reason ? t->reason : "pending" };
+		const char *kv[] = { "reason", *t->reason ? t->reason :
+		    "pending" };
 
 		if (t->up)
 			continue;
-		series(f, fl->site, "wattpath_target_down_reason", kv, 3);
+		pfx_series(f, "wattpath_target_down_reason", p, i, kv, 1);
 		value(f, 1);
 	}
 }
@@ -324,7 +425,8 @@ reason_family(struct expo_out *f, const struct fleet *fl)
  * at most one series per target (the reason a fixed set: transient,
  * protocol, config, auth, internal), and when. */
 static void
-last_error_families(struct expo_out *f, const struct fleet *fl)
+last_error_families(struct expo_out *f, const struct fleet *fl,
+    const struct pfx *p)
 {
 	const char *info = "wattpath_target_last_error_info";
 	const char *ts = "wattpath_target_last_error_timestamp_seconds";
@@ -336,23 +438,19 @@ last_error_families(struct expo_out *f, const struct fleet *fl)
 	    "recovers; the message is in /api/v1/targets.");
 	for (i = 0; i < fl->n_targets; i++) {
 		const struct fleet_target *t = &fl->targets[i];
-		const char *kv[] = { "target", t->name, "protocol", t->protocol,
-		    "reason", t->last_error_reason };
+		const char *kv[] = { "reason", t->last_error_reason };
 
 		if (t->last_error == 0)
 			continue;
-		series(f, fl->site, info, kv, 3);
+		pfx_series(f, info, p, i, kv, 1);
 		value(f, 1);
 	}
 	family(f, ts, "gauge", "Unix time of the target's last failed poll.");
 	for (i = 0; i < fl->n_targets; i++) {
-		const struct fleet_target *t = &fl->targets[i];
-		const char *kv[] = { "target", t->name, "protocol", t->protocol };
-
-		if (t->last_error == 0)
+		if (fl->targets[i].last_error == 0)
 			continue;
-		series(f, fl->site, ts, kv, 2);
-		value(f, (double)t->last_error / WP_SEC);
+		pfx_series(f, ts, p, i, NULL, 0);
+		value(f, (double)fl->targets[i].last_error / WP_SEC);
 	}
 }
 
@@ -494,25 +592,45 @@ self_families(struct expo_out *f, const struct fleet *fl)
 		    NULL, fl->expo.last_s);
 }
 
-int
-expo_metrics_write(FILE *out, const struct fleet *fl, double pue)
+static int
+models_cb(FILE *f, const void *fl)
 {
-	struct expo_out o, *f = &o;
+	return expo_models_write(f, fl);
+}
+
+/* The families of the nodes and the targets, on their prefixes. */
+static int
+entity_families(struct expo_out *f, const struct fleet *fl, double pue)
+{
+	struct pfx pn, pt;
 	int w;
 
-	eo_init(f, out);
-	node_family(f, fl, true);
-	node_family(f, fl, false);
+	if (pfx_build(&pn, fl->site, fl->n_nodes, 3, node_labels, fl) == -1)
+		return -1;
+	node_family(f, fl, &pn, true);
+	node_family(f, fl, &pn, false);
+	pfx_fini(&pn);
 	coverage_family(f, fl);
 	tokens_family(f, fl);
-	if (eo_flush(f) == -1 || expo_models_write(out, fl) == -1)
+	if (eo_stream(f, models_cb, fl) == -1)
 		return -1;
 	facility_families(f, fl, pue);
 	pdu_families(f, fl);
+	if (pfx_build(&pt, fl->site, fl->n_targets, 2, target_labels, fl) == -1)
+		return -1;
 	for (w = TF_UP; w <= TF_STALE; w++)
-		target_family(f, fl, w);
-	reason_family(f, fl);
-	last_error_families(f, fl);
+		target_family(f, fl, &pt, w);
+	reason_family(f, fl, &pt);
+	last_error_families(f, fl, &pt);
+	pfx_fini(&pt);
+	return 0;
+}
+
+int
+expo_metrics_out(struct expo_out *f, const struct fleet *fl, double pue)
+{
+	if (entity_families(f, fl, pue) == -1)
+		return -1;
 	if (fl->has_storage)
 		storage_families(f, fl);
 	if (fl->has_http)
@@ -524,4 +642,13 @@ expo_metrics_write(FILE *out, const struct fleet *fl, double pue)
 	if (fl->has_proc)
 		process_families(f, fl);
 	return eo_flush(f);
+}
+
+int
+expo_metrics_write(FILE *out, const struct fleet *fl, double pue)
+{
+	struct expo_out o;
+
+	eo_init(&o, out);
+	return expo_metrics_out(&o, fl, pue);
 }

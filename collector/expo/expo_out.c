@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "expo_out.h"
@@ -10,32 +11,126 @@ void
 eo_init(struct expo_out *o, FILE *f)
 {
 	o->f = f;
+	o->b = o->fixed;
 	o->n = 0;
+	o->cap = sizeof(o->fixed);
 	o->err = false;
+}
+
+int
+eo_init_mem(struct expo_out *o, size_t hint)
+{
+	o->f = NULL;
+	o->n = 0;
+	o->cap = hint < 4096 ? 4096 : hint;
+	o->err = (o->b = malloc(o->cap)) == NULL;
+	return o->err ? -1 : 0;
+}
+
+void
+eo_fini(struct expo_out *o)
+{
+	if (o->f == NULL)
+		free(o->b);
+	o->b = NULL;
+	o->n = o->cap = 0;
+}
+
+char *
+eo_take(struct expo_out *o, size_t *len)
+{
+	char *b;
+
+	eo_chr(o, '\0');
+	if (o->f != NULL || o->err) {
+		eo_fini(o);
+		return NULL;
+	}
+	b = o->b;
+	*len = o->n - 1;
+	o->b = NULL;
+	o->n = o->cap = 0;
+	return b;
 }
 
 int
 eo_flush(struct expo_out *o)
 {
+	if (o->f == NULL)
+		return o->err ? -1 : 0;
 	if (o->n > 0 && fwrite(o->b, 1, o->n, o->f) != o->n)
 		o->err = true;
 	o->n = 0;
 	return o->err || ferror(o->f) ? -1 : 0;
 }
 
+/* Into memory: room for n more bytes (doubling; a large block's realloc
+ * moves pages, not bytes); false out of memory. */
+static bool
+grow(struct expo_out *o, size_t n)
+{
+	size_t cap = o->cap;
+	char *b;
+
+	if (o->err)
+		return false;
+	while (cap - o->n < n)
+		cap *= 2;
+	if ((b = realloc(o->b, cap)) == NULL) {
+		o->err = true;
+		return false;
+	}
+	o->b = b;
+	o->cap = cap;
+	return true;
+}
+
 void
 eo_put(struct expo_out *o, const char *s, size_t n)
 {
-	if (o->n + n > sizeof(o->b)) {
-		eo_flush(o);
-		if (n > sizeof(o->b)) {
-			if (fwrite(s, 1, n, o->f) != n)
-				o->err = true;
-			return;
+	if (o->cap - o->n < n) {
+		if (o->f == NULL) {
+			if (!grow(o, n))
+				return;
+		} else {
+			eo_flush(o);
+			if (n > o->cap) {
+				if (fwrite(s, 1, n, o->f) != n)
+					o->err = true;
+				return;
+			}
 		}
 	}
 	memcpy(o->b + o->n, s, n);
 	o->n += n;
+}
+
+int
+eo_stream(struct expo_out *o, int (*fn)(FILE *, const void *),
+    const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+
+	if (o->f != NULL) {
+		if (eo_flush(o) == -1)
+			return -1;
+		rc = fn(o->f, arg);
+		return rc;
+	}
+	if ((m = open_memstream(&buf, &len)) == NULL) {
+		o->err = true;
+		return -1;
+	}
+	rc = fn(m, arg);
+	if (fclose(m) != 0)
+		rc = -1;
+	if (buf != NULL)
+		eo_put(o, buf, len);
+	free(buf);
+	return rc;
 }
 
 void
@@ -48,9 +143,10 @@ eo_str(struct expo_out *o, const char *s)
 void
 eo_chr(struct expo_out *o, char c)
 {
-	if (o->n == sizeof(o->b))
-		eo_flush(o);
-	o->b[o->n++] = c;
+	if (o->n < o->cap)
+		o->b[o->n++] = c;
+	else
+		eo_put(o, &c, 1);
 }
 
 void

@@ -23,6 +23,7 @@
 #include "../../collector/expo/expo_gzip.h"
 #include "../../collector/expo/expo_history.h"
 #include "../../collector/expo/expo_metrics.h"
+#include "../../collector/expo/expo_out.h"
 #include "../../collector/ingest.h"
 #include "../../collector/lib/sample.h"
 
@@ -180,17 +181,24 @@ render(const struct wp_conf *c, const struct synth *sy, struct history *h,
 	double c0 = cpu_s(), c1, c2;
 	struct fleet *f = fleet_build(c, each, sy, clock_real());
 	char *buf = NULL, *z;
-	FILE *m = open_memstream(&buf, &sz[0]);
+	struct expo_out o;
+	FILE *m = NULL;
 
-	if (f == NULL || m == NULL)
+	if (f == NULL)
 		abort();
 	t1 = clock_mono();
 	c1 = cpu_s();
-	if (metrics)
-		expo_metrics_write(m, f, history_pue(h, f, PUE_WINDOW));
-	else
+	if (metrics) {	/* as the server: into memory, sized as the last */
+		if (eo_init_mem(&o, sz[0] + sz[0] / 8) == -1 ||
+		    expo_metrics_out(&o, f, history_pue(h, f, PUE_WINDOW)) ==
+		    -1 || (buf = eo_take(&o, &sz[0])) == NULL)
+			abort();
+	} else {
+		if ((m = open_memstream(&buf, &sz[0])) == NULL)
+			abort();
 		dashboard_write(m, f, h, &q);
-	fclose(m);
+		fclose(m);
+	}
 	fleet_free(f);
 	t2 = clock_mono();
 	c2 = cpu_s();
