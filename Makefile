@@ -24,7 +24,7 @@ CC	?= cc
 VERSION	:= 0.1.0
 
 PKGS	:= libcurl json-c netsnmp libmodbus librrd openssl yaml-0.1 libmicrohttpd libzstd \
-	   libprotobuf-c
+	   libprotobuf-c zlib
 WARN	:= -Wall -Wextra -Wshadow -Wpointer-arith -Wmissing-prototypes \
 	   -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation
 CFLAGS	?= -O2 -g

@@ -40,6 +40,8 @@ struct target {
 	bool			 up, ever_polled, polled_once;
 	int			 last_class;
 	char			 last_err[WP_ERR_MSG];
+	int			 err_class;	/* last failure's, kept */
+	wp_time			 err_real;	/* when, 0 never */
 	wp_time			 last_poll_real, last_duration;
 	unsigned long		 polls, nfail;
 	struct lastset		 last;		/* compact: expanded for views */
@@ -84,6 +86,7 @@ struct collector {
 	struct loop_timer	*once_timer;
 	struct loop_timer	*sync_timer;	/* journal group commit */
 	bool			 drivers_up;	/* registry_init done */
+	struct collector_reloads reloads;
 };
 
 #define LOGOUT_GRACE	(3 * WP_SEC)	/* for session DELETEs at exit */
@@ -272,7 +275,8 @@ log_health(struct target *t, int ok, const struct wp_err *err)
 	    strcmp(t->last_err, err->msg) != 0)
 		log_warnx("%s: %s", who, err->msg);
 	t->up = false;
-	t->last_class = err->class;
+	t->last_class = t->err_class = err->class;
+	t->err_real = clock_real();
 	snprintf(t->last_err, sizeof(t->last_err), "%s", err->msg);
 }
 
@@ -684,8 +688,8 @@ build_targets(struct collector *co, struct target **old, size_t n_old,
 	return 0;
 }
 
-static void
-reload(struct collector *co)
+static int
+reload_try(struct collector *co)
 {
 	struct conf_errs errs = { 0 };
 	struct wp_conf *nc;
@@ -699,20 +703,20 @@ reload(struct collector *co)
 			log_warnx("%s", errs.msg[i]);
 		log_warnx("reload failed: keeping the running configuration");
 		conf_errs_fini(&errs);
-		return;
+		return -1;
 	}
 	for (i = 0; i < errs.n_warn; i++)
 		log_warnx("%s", errs.warn[i]);
 	conf_errs_fini(&errs);
 	if (conf_adopt(co, nc) == -1) {
 		conf_free(nc);
-		return;
+		return -1;
 	}
 	if (build_targets(co, old, n_old, &err) == -1) {
 		log_warnx("reload: %s", err.msg);
 		co->t = old;
 		co->n = n_old;
-		return;
+		return -1;
 	}
 	for (i = 0; i < n_old; i++)
 		target_free(old[i]);
@@ -721,6 +725,21 @@ reload(struct collector *co)
 	co->drift = drift_watch_new(co->conf);
 	conf_sweep(co);
 	log_info("reloaded: %zu targets", co->n);
+	return 0;
+}
+
+/* A reload, counted (collector_reloads). */
+static void
+reload(struct collector *co)
+{
+	struct collector_reloads *r = &co->reloads;
+
+	r->tried++;
+	r->ok = reload_try(co) == 0;
+	if (r->ok)
+		r->last_ok_real = clock_real();
+	else
+		r->failed++;
 }
 
 static void
@@ -792,6 +811,7 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 	}
 	co->sigfd = -1;
 	co->once = o != NULL && o->once;
+	co->reloads = (struct collector_reloads){ true, clock_real(), 0, 0 };
 	if (conf_adopt(co, conf) == -1) {
 		conf_free(conf);
 		free(co);
@@ -925,7 +945,9 @@ collector_each_target(const struct collector *co,
 		    buf, lastset_expand(&t->last, buf), t->last_ctr,
 		    t->push_target ? t->push_up : -1,
 		    t->push_target ? t->push_reports : NULL,
-		    t->push_target ? t->push_refused : NULL };
+		    t->push_target ? t->push_refused : NULL,
+		    t->err_real ? err_class_name(t->err_class) : "",
+		    t->err_real };
 		rc = fn(&v, arg) != 0;
 	}
 	free(buf);
@@ -962,6 +984,12 @@ void
 collector_health(const struct collector *co, struct ingest_health *h)
 {
 	ingest_health(co->ingest, h);
+}
+
+void
+collector_reloads(const struct collector *co, struct collector_reloads *r)
+{
+	*r = co->reloads;
 }
 
 struct loop *

@@ -39,6 +39,18 @@ struct target_view {
 	int		 push_up;
 	const unsigned long *push_reports;	/* WP_PUSH_N entries */
 	const unsigned long *push_refused;	/* WP_PUSH_N entries */
+	/* The class of its last failed poll, kept after it recovers ("" if
+	 * none since the start), and when (realtime, 0 never). */
+	const char	*last_error_reason;
+	wp_time		 last_error_real;
+};
+
+/* Config reloads (SIGHUP): whether the last one took, when one last took
+ * (realtime; the start counts as one), and how many were tried. */
+struct collector_reloads {
+	bool		 ok;
+	wp_time		 last_ok_real;
+	unsigned long	 tried, failed;
 };
 
 struct collector_opts {
@@ -69,6 +81,8 @@ struct drift_watch;
 /* The drift watch of the current config (borrowed: valid until the next
  * reload), for drift_watch_each (drift_watch.h). */
 const struct drift_watch *collector_drift(const struct collector *co);
+void		 collector_reloads(const struct collector *co,
+		    struct collector_reloads *r);
 /* The loop the collector runs on (borrowed), for servers beside it. */
 struct loop	*collector_loop(const struct collector *co);
 

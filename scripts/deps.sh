@@ -12,7 +12,7 @@
 set -u
 build="gcc make pkg-config libcurl4-openssl-dev libjson-c-dev libsnmp-dev \
 libmodbus-dev librrd-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev \
-libzstd-dev libprotobuf-c-dev protobuf-c-compiler libsnappy-dev"
+libzstd-dev libprotobuf-c-dev protobuf-c-compiler libsnappy-dev zlib1g-dev"
 check="$build python3 libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymodbus \
 socat python3-yaml python3-serial-asyncio openssl curl clang libclang-rt-dev prometheus \
 chromium python3-websocket procps psmisc victoria-metrics protobuf-compiler"

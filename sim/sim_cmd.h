@@ -31,6 +31,9 @@ struct sim_args {
 	int		 drift_bmc;	/* node whose BMC drifts, -1 none */
 	int		 dead_outlet;	/* node whose A outlet dies, -1 none */
 	double		 fault_at;	/* NAN: the start (serve), --from */
+	double		 drift_gain;	/* the drifting BMC's gain at the end */
+	double		 drift_ramp;	/* s to reach it (0: at once) */
+	int		 dead_pdu;	/* PDU that never answers, -1 none */
 };
 
 struct sim_srv;

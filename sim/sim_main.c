@@ -63,6 +63,9 @@ static const struct option long_opts[] = {
 	{ "cap-sweep", required_argument, NULL, 'C' },
 	{ "cap-dwell", required_argument, NULL, 'w' },
 	{ "pod-move", required_argument, NULL, 'o' },
+	{ "drift-gain", required_argument, NULL, 'g' },
+	{ "drift-ramp", required_argument, NULL, 'q' },
+	{ "dead-pdu", required_argument, NULL, 'u' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -175,6 +178,15 @@ opt_fleet(struct sim_args *a, int c, const char *v)
 		a->fo.cap_dwell = (double)d / WP_SEC;
 		return 0;
 	}
+	case 'g':
+		a->drift_gain = strtod(v, NULL);
+		return a->drift_gain > -1 && a->drift_gain <= 10 ? 0 : -1;
+	case 'q':
+		a->drift_ramp = strtod(v, NULL);
+		return a->drift_ramp >= 0 && a->drift_ramp <= 1e7 ? 0 : -1;
+	case 'u':
+		return parse_long(v, 0, 59999, &n) ? -1 :
+		    (a->dead_pdu = (int)n, 0);
 	}
 	return 1;
 }
@@ -270,7 +282,9 @@ defaults(struct sim_args *a)
 	a->meter_map = "eastron-sdm630";
 	a->from = a->to = NAN;
 	a->start = NAN;
-	a->drift_bmc = a->dead_outlet = -1;
+	a->drift_bmc = a->dead_outlet = a->dead_pdu = -1;
+	a->drift_gain = SIM_DRIFT;
+	a->drift_ramp = SIM_DRIFT_RAMP;
 	a->fault_at = NAN;
 	a->fo.cap_dwell = 600;
 	a->fo.pod_move = NAN;
@@ -292,8 +306,9 @@ usage(FILE *f)
 	    "fleet options: --nodes 16 --racks 2 --pdus 4 --meters 3 --seed 1 "
 	    "--profile mix|seed|bursty|steady|idle "
 	    "--shape mix|joules|kwh|watts|legacy --kwh-step 0.01 --shared 0\n"
-	    "faults (serve, history): --drift-bmc N --dead-outlet N "
-	    "--fault-at T\n"
+	    "faults (serve, history): --drift-bmc N [--drift-gain 0.05] "
+	    "[--drift-ramp 3600] --dead-outlet N --fault-at T; "
+	    "(serve) --dead-pdu N\n"
 	    "power-limit sweep (fleet option): --cap-sweep LO:HI:STEP "
 	    "[--cap-dwell 10m]\n"
 	    "a pod that moves (fleet option, with --shared): --pod-move T\n");

@@ -420,7 +420,7 @@ register_tree(struct sim_snmp *p, const char *name, const oid *root,
 	return netsnmp_register_handler(reg) == MIB_REGISTERED_OK ? 0 : -1;
 }
 
-/* "udp:A:P,udp:B:P,..." for every PDU; caller frees. */
+/* "udp:A:P,udp:B:P,..." for every PDU but the dead one; caller frees. */
 static char *
 ports_spec(const struct sim_srv *s)
 {
@@ -432,9 +432,11 @@ ports_spec(const struct sim_srv *s)
 		return NULL;
 	spec[0] = '\0';
 	for (i = 0; i < s->f->o.pdus; i++) {
+		if (i == s->dead_pdu)
+			continue;
 		sim_addr_str(sim_addr(s, SK_PDU, i), a, sizeof(a));
 		off += snprintf(spec + off, cap - off, "%sudp:%s:%d",
-		    i ? "," : "", a, sim_port(s, SP_SNMP));
+		    off ? "," : "", a, sim_port(s, SP_SNMP));
 	}
 	return spec;
 }

@@ -101,7 +101,9 @@ sim_srv_init(struct sim_srv *s, const struct sim_fleet *f, double start)
 
 	s->f = f;
 	s->start = start;
-	s->drift_bmc = s->dead_outlet = -1;
+	s->drift_bmc = s->dead_outlet = s->dead_pdu = -1;
+	s->drift_gain = SIM_DRIFT;
+	s->drift_ramp = SIM_DRIFT_RAMP;
 	s->fault_at = start;
 	s->ns = calloc(f->o.nodes, sizeof(*s->ns));
 	s->pdu_base = calloc(f->o.pdus + 1, sizeof(*s->pdu_base));
@@ -182,9 +184,10 @@ sim_srv_pdu_counter(const struct sim_srv *s, int p, double t)
 static double
 drift_gain(const struct sim_srv *s, double t)
 {
-	double x = (t - s->fault_at) / SIM_DRIFT_RAMP;
+	double x = s->drift_ramp > 0 ? (t - s->fault_at) / s->drift_ramp :
+	    t > s->fault_at ? 1 : 0;
 
-	return SIM_DRIFT * (x <= 0 ? 0 : x >= 1 ? 1 : x);
+	return s->drift_gain * (x <= 0 ? 0 : x >= 1 ? 1 : x);
 }
 
 /* The extra energy the drifting BMC has counted by t: its gain over 10 s
@@ -192,7 +195,7 @@ drift_gain(const struct sim_srv *s, double t)
 static double
 drift_extra(const struct sim_srv *s, const struct sim_node *nd, double t)
 {
-	double a = s->fault_at, end = fmin(t, a + SIM_DRIFT_RAMP), x = 0, b;
+	double a = s->fault_at, end = fmin(t, a + s->drift_ramp), x = 0, b;
 	struct sim_cum c;
 
 	for (; a < end; a = b) {
@@ -202,7 +205,7 @@ drift_extra(const struct sim_srv *s, const struct sim_node *nd, double t)
 	}
 	if (t > end) {
 		sim_node_energy(nd, end, t, &c);
-		x += SIM_DRIFT * c.wall;
+		x += s->drift_gain * c.wall;
 	}
 	return x;
 }
@@ -283,10 +286,14 @@ int
 sim_srv_faults(struct sim_srv *s, const struct sim_args *a)
 {
 	if (a->drift_bmc >= s->f->o.nodes || a->dead_outlet >= s->f->o.nodes ||
+	    a->dead_pdu >= s->f->o.pdus ||
 	    (a->dead_outlet >= 0 && s->f->node[a->dead_outlet].pdu_a < 0))
 		return -1;
 	s->drift_bmc = a->drift_bmc;
 	s->dead_outlet = a->dead_outlet;
+	s->dead_pdu = a->dead_pdu;
+	s->drift_gain = a->drift_gain;
+	s->drift_ramp = a->drift_ramp;
 	if (!isnan(a->fault_at))
 		s->fault_at = a->fault_at;
 	return 0;

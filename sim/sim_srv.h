@@ -54,6 +54,8 @@ struct sim_srv {
 	 * frozen, power 0) while the PDU's inlet still counts it; -1 none */
 	int		 drift_bmc, dead_outlet;
 	double		 fault_at;
+	double		 drift_gain, drift_ramp;	/* SIM_DRIFT, _RAMP */
+	int		 dead_pdu;	/* its SNMP address unbound; -1 none */
 	pthread_mutex_t	 lock;		/* sessions */
 	struct sim_session *sess;
 	uint32_t	 next_sess;

@@ -27,8 +27,10 @@
 #include "expo_api.h"
 #include "expo_drift.h"
 #include "expo_fleet.h"
+#include "expo_gzip.h"
 #include "expo_history.h"
 #include "expo_metrics.h"
+#include "expo_out.h"
 #include "guard.h"
 #include "html.h"
 #include "remote_write.h"
@@ -58,6 +60,7 @@ struct expo {
 	char			*cert, *key;	/* PEM, or NULL */
 	struct workers		*reports;	/* the report workers */
 	size_t			 jobs;		/* submitted, not yet done */
+	struct expo_stats	 stats;		/* the /metrics renders */
 	atomic_bool		 closing;	/* stops the reports' scans */
 };
 
@@ -128,34 +131,59 @@ snapshot(const struct expo *x)
 		f->has_storage = true;
 		guard_stats(x->guard, &f->http);
 		f->has_http = true;
+		collector_reloads(x->co, &f->reloads);
+		f->has_reloads = true;
+		f->expo = x->stats;
+		f->has_expo = true;
+		proc_stats_read(&f->proc);
+		f->has_proc = true;
 	}
 	return f;
 }
 
-/* The /metrics text of snapshot f into a new buffer *buf (caller frees)
- * of *len bytes; 0, or -1 (nothing to free). */
 static int
-render_metrics(const struct expo *x, const struct fleet *f, char **buf,
+drift_cb(FILE *f, const void *w)
+{
+	return expo_drift_write(f, w);
+}
+
+/* The remote-write families (rw_metrics_write) through eo_stream. */
+struct rw_families {
+	const struct rw	*w;
+	const char	*site;
+};
+
+static int
+rw_cb(FILE *f, const void *arg)
+{
+	const struct rw_families *r = arg;
+
+	rw_metrics_write(f, r->w, r->site);
+	return ferror(f) ? -1 : 0;
+}
+
+/* /metrics of snapshot f into *buf (caller frees), in memory sized as the
+ * last one; 0, or -1 with *buf NULL. */
+static int
+render_metrics(struct expo *x, const struct fleet *f, char **buf,
     size_t *len)
 {
-	FILE *m;
-	int rc;
+	struct rw_families rw = { x->rw, f->site };
+	struct expo_out o;
 
 	*buf = NULL;
-	if ((m = open_memstream(buf, len)) == NULL)
+	if (eo_init_mem(&o, x->stats.last_bytes + x->stats.last_bytes / 8) ==
+	    -1)
 		return -1;
-	rc = expo_metrics_write(m, f, history_pue(x->hist, f, PUE_WINDOW));
-	if (rc == 0)
-		rc = expo_drift_write(m, collector_drift(x->co));
-	if (rc == 0) {
-		rw_metrics_write(m, x->rw, f->site);
-		rc = ferror(m) ? -1 : 0;
-	}
-	if (fclose(m) != 0 || rc == -1) {
-		free(*buf);
-		*buf = NULL;
+	if (expo_metrics_out(&o, f, history_pue(x->hist, f, PUE_WINDOW)) ==
+	    -1 || eo_stream(&o, drift_cb, collector_drift(x->co)) == -1 ||
+	    eo_stream(&o, rw_cb, &rw) == -1) {
+		eo_fini(&o);
 		return -1;
 	}
+	if ((*buf = eo_take(&o, len)) == NULL)
+		return -1;
+	x->stats.last_bytes = *len;
 	return 0;
 }
 
@@ -280,37 +308,84 @@ conn_arg(const void *ctx, const char *key)
 	    MHD_GET_ARGUMENT_KIND, key);
 }
 
-/* Renders one of the fleet views into a memory stream. */
-static enum MHD_Result
-serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
+/* Renders one of the fleet views (/metrics, the dashboard) into *buf
+ * (caller frees); 0, or -1 with *buf NULL. */
+static int
+render(struct expo *x, struct MHD_Connection *c, bool metrics, char **buf,
+    size_t *len)
 {
 	struct dash_query q = { conn_arg(c, "q"), conn_arg(c, "node"),
 	    conn_arg(c, "page") ? atol(conn_arg(c, "page")) : 1,
 	    collector_drift(x->co) };
 	struct fleet *f;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
+	FILE *m = NULL;
 	int rc;
-	bool metrics = strcmp(url, "/metrics") == 0;
 
-	if ((f = snapshot(x)) == NULL)
-		return reply_text(c, 500, "out of memory\n");
+	*buf = NULL;
+	*len = 0;
+	if ((f = snapshot(x)) == NULL ||
+	    (!metrics && (m = open_memstream(buf, len)) == NULL)) {
+		fleet_free(f);
+		return -1;
+	}
 	if (metrics)
-		rc = render_metrics(x, f, &buf, &len);
-	else if ((m = open_memstream(&buf, &len)) == NULL)
-		rc = -1;
+		rc = render_metrics(x, f, buf, len);
 	else {
 		rc = dashboard_write(m, f, x->hist, &q);
 		fclose(m);
 	}
 	fleet_free(f);
 	if (rc == -1) {
-		free(buf);
-		return reply_text(c, 500, "render failed\n");
+		free(*buf);
+		*buf = NULL;
 	}
-	return reply(c, 200, metrics ? "text/plain; version=0.0.4; "
-	    "charset=utf-8" : "text/html; charset=utf-8", buf, len);
+	return rc;
+}
+
+/* The dashboard, or /metrics: gzip when the client takes it; the time
+ * it took counted for the next /metrics (wattpath_exposition_*). */
+static enum MHD_Result
+serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
+{
+	bool metrics = strcmp(url, "/metrics") == 0;
+	wp_time t0 = clock_mono();
+	struct MHD_Response *r;
+	enum MHD_Result rc;
+	char *buf, *z;
+	size_t len, zlen;
+	bool gz;
+
+	if (render(x, c, metrics, &buf, &len) == -1)
+		return reply_text(c, 500, "render failed\n");
+	if (!metrics)
+		return reply(c, 200, "text/html; charset=utf-8", buf, len);
+	gz = expo_accepts_gzip(MHD_lookup_connection_value(c,
+	    MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	if (gz && (z = expo_gzip(buf, len, EXPO_GZIP_LEVEL, &zlen)) != NULL) {
+		free(buf);
+		buf = z;
+		len = zlen;
+	} else
+		gz = false;
+	if ((r = MHD_create_response_from_buffer(len, buf,
+	    MHD_RESPMEM_MUST_FREE)) == NULL) {
+		free(buf);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	    "text/plain; version=0.0.4; charset=utf-8");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+	    MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+		    "gzip");
+	rc = MHD_queue_response(c, 200, r);
+	MHD_destroy_response(r);
+	x->stats.last_s = (double)(clock_mono() - t0) / WP_SEC;
+	x->stats.sum_s += x->stats.last_s;
+	x->stats.count++;
+	return rc;
 }
 
 /* The node, rack, PDU and targets pages (dash_pages.h). */

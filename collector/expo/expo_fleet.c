@@ -448,7 +448,8 @@ add_target(struct build *bd, const struct target_view *tv)
 	    (double)tv->last_duration / WP_SEC, tv->last_poll_real,
 	    tv->n_last > 0 ? tv->last[0].t_real : 0, tv->polls,
 	    tv->failures, 0, 0, tv->push_up >= 0, tv->push_up > 0, { 0 },
-	    { 0 } };
+	    { 0 }, tv->last_error_reason ? tv->last_error_reason : "",
+	    tv->last_error_real };
 	if (tv->push_reports != NULL)
 		memcpy(t->push_reports, tv->push_reports,
 		    sizeof(t->push_reports));

@@ -28,6 +28,7 @@
 #include "../lib/clock.h"
 #include "../lib/push.h"
 #include "../run.h"
+#include "expo_process.h"
 
 struct wp_conf;
 struct wp_node;
@@ -98,6 +99,8 @@ struct fleet_target {
 						   channel delivers now */
 	unsigned long	 push_reports[WP_PUSH_N];	/* by result */
 	unsigned long	 push_refused[WP_PUSH_N];	/* values, by result */
+	const char	*last_error_reason;	/* "" none since the start */
+	wp_time		 last_error;		/* realtime, 0 never */
 };
 
 struct fleet_meter {
@@ -114,6 +117,15 @@ struct http_stats {
 	unsigned long	evicted;	/* idle, gave way to a new one */
 	unsigned long	timed_out;	/* past a deadline */
 	unsigned long	auth_limited;	/* answered 429 */
+};
+
+/* /metrics renders by this server so far: their time (snapshot, text,
+ * compression) summed, the last one's, and their count; the last text's
+ * size (the next one's first guess). */
+struct expo_stats {
+	double		 sum_s, last_s;
+	unsigned long	 count;
+	size_t		 last_bytes;
 };
 
 /* One PDU reading (outlet, inlet, phase, circuit) for /metrics. */
@@ -153,6 +165,14 @@ struct fleet {
 	/* the exposition server's own connections, when it serves this */
 	struct http_stats http;
 	bool		 has_http;
+	/* the collector process itself, its reloads, its /metrics renders,
+	 * when the snapshot's source is a running collector */
+	struct proc_stats proc;
+	bool		 has_proc;
+	struct collector_reloads reloads;
+	bool		 has_reloads;
+	struct expo_stats expo;
+	bool		 has_expo;
 };
 
 /* Visits target views, like collector_each_target. */

@@ -1,93 +1,181 @@
 /* expo_metrics.c - Prometheus text for a fleet snapshot. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "expo_metrics.h"
 #include "expo_models.h"
+#include "expo_out.h"
 
 void
 expo_label_escape(FILE *f, const char *s)
 {
-	for (; s != NULL && *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '"')
-			fputs("\\\"", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
+	struct expo_out o;
+
+	eo_init(&o, f);
+	eo_esc(&o, s);
+	eo_flush(&o);
 }
 
 void
 expo_fmt_value(char *buf, size_t len, double v)
 {
-	double a = fabs(v);
-	int dec = 6;
-	char *p;
-
-	if (v == 0 || !isfinite(v)) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	/* enough decimals for ~7 significant digits of a small value */
-	while (a < 1 && dec < 18 && a * pow(10, dec - 6) < 1)
-		dec++;
-	snprintf(buf, len, "%.*f", dec, v);
-	if (strchr(buf, '.') != NULL) {
-		p = buf + strlen(buf) - 1;
-		while (*p == '0')
-			*p-- = '\0';
-		if (*p == '.')
-			*p = '\0';
-	}
-	if (strcmp(buf, "-0") == 0)
-		snprintf(buf, len, "0");
+	eo_fmt(buf, len, v);
 }
 
 static void
-family(FILE *f, const char *name, const char *type, const char *help)
+family(struct expo_out *f, const char *name, const char *type,
+    const char *help)
 {
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	eo_str(f, "# HELP ");
+	eo_str(f, name);
+	eo_chr(f, ' ');
+	eo_str(f, help);
+	eo_str(f, "\n# TYPE ");
+	eo_str(f, name);
+	eo_chr(f, ' ');
+	eo_str(f, type);
+	eo_chr(f, '\n');
 }
 
 static void
-value(FILE *f, double v)
+value(struct expo_out *f, double v)
 {
-	char buf[64];
-
-	expo_fmt_value(buf, sizeof(buf), v);
-	fprintf(f, " %s\n", buf);
+	eo_chr(f, ' ');
+	eo_num(f, v);
+	eo_chr(f, '\n');
 }
 
 /* name{site="s",k1="v1",k2="v2",...} with n label pairs from kv, the
  * site first (site.name; none when unset). */
 static void
-series(FILE *f, const char *site, const char *name, const char *const *kv,
-    int n)
+series(struct expo_out *f, const char *site, const char *name,
+    const char *const *kv, int n)
 {
 	bool any = site != NULL && *site;
 	int i;
 
-	fputs(name, f);
+	eo_str(f, name);
 	if (any) {
-		fputs("{site=\"", f);
-		expo_label_escape(f, site);
-		fputc('"', f);
+		eo_put(f, "{site=\"", 7);
+		eo_esc(f, site);
+		eo_chr(f, '"');
 	}
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s%s=\"", i || any ? "," : "{", kv[2 * i]);
-		expo_label_escape(f, kv[2 * i + 1]);
-		fputc('"', f);
+		eo_chr(f, i || any ? ',' : '{');
+		eo_str(f, kv[2 * i]);
+		eo_put(f, "=\"", 2);
+		eo_esc(f, kv[2 * i + 1]);
+		eo_chr(f, '"');
 	}
 	if (n > 0 || any)
-		fputc('}', f);
+		eo_chr(f, '}');
+}
+
+/* The labels every series of an entity (a node, a target) starts with,
+ * "{site=..,k1=..,..." (no closing brace), escaped once per render and
+ * copied into each of its series: off[i]..off[i + 1] in o's text. */
+struct pfx {
+	struct expo_out	 o;
+	size_t		*off;
+};
+
+/* Builds the prefixes of n entities, label(i, kv) giving entity i's k
+ * pairs; 0, or -1 out of memory. */
+static int
+pfx_build(struct pfx *p, const char *site, size_t n, int k,
+    void (*label)(const void *, size_t, const char **), const void *arg)
+{
+	const char *kv[8];
+	size_t i;
+	int j;
+
+	if ((p->off = malloc((n + 1) * sizeof(*p->off))) == NULL)
+		return -1;
+	if (eo_init_mem(&p->o, n * 64) == -1) {
+		free(p->off);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		p->off[i] = p->o.n;
+		label(arg, i, kv);
+		eo_chr(&p->o, '{');
+		if (site != NULL && *site) {
+			eo_put(&p->o, "site=\"", 6);
+			eo_esc(&p->o, site);
+			eo_put(&p->o, "\",", 2);
+		}
+		for (j = 0; j < k; j++) {
+			eo_str(&p->o, kv[2 * j]);
+			eo_put(&p->o, "=\"", 2);
+			eo_esc(&p->o, kv[2 * j + 1]);
+			eo_put(&p->o, j + 1 < k ? "\"," : "\"", j + 1 < k ? 2 : 1);
+		}
+	}
+	p->off[n] = p->o.n;
+	if (p->o.err) {
+		eo_fini(&p->o);
+		free(p->off);
+		return -1;
+	}
+	return 0;
 }
 
 static void
-node_family(FILE *f, const struct fleet *fl, bool energy)
+pfx_fini(struct pfx *p)
+{
+	eo_fini(&p->o);
+	free(p->off);
+}
+
+/* name{<prefix i>,k1="v1",...} with n more pairs from kv. */
+static void
+pfx_series(struct expo_out *f, const char *name, const struct pfx *p,
+    size_t i, const char *const *kv, int n)
+{
+	int j;
+
+	eo_str(f, name);
+	eo_put(f, p->o.b + p->off[i], p->off[i + 1] - p->off[i]);
+	for (j = 0; j < n; j++) {
+		eo_chr(f, ',');
+		eo_str(f, kv[2 * j]);
+		eo_put(f, "=\"", 2);
+		eo_esc(f, kv[2 * j + 1]);
+		eo_chr(f, '"');
+	}
+	eo_chr(f, '}');
+}
+
+static void
+node_labels(const void *arg, size_t i, const char **kv)
+{
+	const struct fleet_node *n = &((const struct fleet *)arg)->nodes[i];
+
+	kv[0] = "node";
+	kv[1] = n->name;
+	kv[2] = "class";
+	kv[3] = n->class;
+	kv[4] = "rack";
+	kv[5] = n->rack;
+}
+
+static void
+target_labels(const void *arg, size_t i, const char **kv)
+{
+	const struct fleet_target *t =
+	    &((const struct fleet *)arg)->targets[i];
+
+	kv[0] = "target";
+	kv[1] = t->name;
+	kv[2] = "protocol";
+	kv[3] = t->protocol;
+}
+
+static void
+node_family(struct expo_out *f, const struct fleet *fl, const struct pfx *p,
+    bool energy)
 {
 	const char *name = energy ? "wattpath_node_energy_joules_total" :
 	    "wattpath_node_power_watts";
@@ -110,22 +198,21 @@ node_family(FILE *f, const struct fleet *fl, bool energy)
 
 		for (b = 0; b < FB_N; b++) {
 			const struct fleet_fig *g = &n->b[b];
-			const char *kv[] = { "node", n->name, "class", n->class,
-			    "rack", n->rack, "boundary", fleet_boundary_name(b),
+			const char *kv[] = { "boundary", fleet_boundary_name(b),
 			    "method", "" };
 
 			if (!energy) {
 				if (!g->has_power)
 					continue;
-				series(f, fl->site, name, kv, 4);
+				pfx_series(f, name, p, i, kv, 1);
 				value(f, g->power);
 				continue;
 			}
 			for (m = 0; m < FM_N; m++) {
 				if (!g->has_m[m])
 					continue;
-				kv[9] = fleet_method_name(m);
-				series(f, fl->site, name, kv, 5);
+				kv[3] = fleet_method_name(m);
+				pfx_series(f, name, p, i, kv, 2);
 				value(f, g->energy_m[m]);
 			}
 		}
@@ -134,7 +221,7 @@ node_family(FILE *f, const struct fleet *fl, bool energy)
 
 /* Coverage of each boundary: the fleet, then each class. */
 static void
-coverage_family(FILE *f, const struct fleet *fl)
+coverage_family(struct expo_out *f, const struct fleet *fl)
 {
 	const char *name = "wattpath_boundary_coverage_ratio";
 	size_t i;
@@ -164,7 +251,7 @@ coverage_family(FILE *f, const struct fleet *fl)
 }
 
 static void
-tokens_family(FILE *f, const struct fleet *fl)
+tokens_family(struct expo_out *f, const struct fleet *fl)
 {
 	size_t i;
 
@@ -187,7 +274,7 @@ tokens_family(FILE *f, const struct fleet *fl)
 }
 
 static void
-facility_families(FILE *f, const struct fleet *fl, double pue)
+facility_families(struct expo_out *f, const struct fleet *fl, double pue)
 {
 	size_t i;
 
@@ -226,7 +313,7 @@ facility_families(FILE *f, const struct fleet *fl, double pue)
 
 /* The PDU families: one per quantity, labels pdu, role, index. */
 static void
-pdu_families(FILE *f, const struct fleet *fl)
+pdu_families(struct expo_out *f, const struct fleet *fl)
 {
 	static const struct {
 		int q;
@@ -287,7 +374,8 @@ static const struct {
 };
 
 static void
-target_family(FILE *f, const struct fleet *fl, int which)
+target_family(struct expo_out *f, const struct fleet *fl, const struct pfx *p,
+    int which)
 {
 	size_t i;
 	double v;
@@ -295,7 +383,6 @@ target_family(FILE *f, const struct fleet *fl, int which)
 	family(f, tfam[which].name, tfam[which].type, tfam[which].help);
 	for (i = 0; i < fl->n_targets; i++) {
 		const struct fleet_target *t = &fl->targets[i];
-		const char *kv[] = { "target", t->name, "protocol", t->protocol };
 
 		switch (which) {
 		case TF_UP: v = t->up; break;
@@ -309,13 +396,13 @@ target_family(FILE *f, const struct fleet *fl, int which)
 		case TF_RESETS: v = (double)t->resets; break;
 		default: v = t->stale; break;
 		}
-		series(f, fl->site, tfam[which].name, kv, 2);
+		pfx_series(f, tfam[which].name, p, i, NULL, 0);
 		value(f, v);
 	}
 }
 
 static void
-reason_family(FILE *f, const struct fleet *fl)
+reason_family(struct expo_out *f, const struct fleet *fl, const struct pfx *p)
 {
 	size_t i;
 
@@ -324,19 +411,52 @@ reason_family(FILE *f, const struct fleet *fl)
 	    "protocol, config, auth, internal).");
 	for (i = 0; i < fl->n_targets; i++) {
 		const struct fleet_target *t = &fl->targets[i];
-		const char *kv[] = { "target", t->name, "protocol", t->protocol,
-		    "reason", *t->reason ? t->reason : "pending" };
+		const char *kv[] = { "reason", *t->reason ? t->reason :
+		    "pending" };
 
 		if (t->up)
 			continue;
-		series(f, fl->site, "wattpath_target_down_reason", kv, 3);
+		pfx_series(f, "wattpath_target_down_reason", p, i, kv, 1);
 		value(f, 1);
+	}
+}
+
+/* The class of each target's last failed poll, kept after it recovers:
+ * at most one series per target (the reason a fixed set: transient,
+ * protocol, config, auth, internal), and when. */
+static void
+last_error_families(struct expo_out *f, const struct fleet *fl,
+    const struct pfx *p)
+{
+	const char *info = "wattpath_target_last_error_info";
+	const char *ts = "wattpath_target_last_error_timestamp_seconds";
+	size_t i;
+
+	family(f, info, "gauge", "1 for each target that failed a poll "
+	    "since the collector started, with the class of its last error "
+	    "(transient, protocol, config, auth, internal), kept after it "
+	    "recovers; the message is in /api/v1/targets.");
+	for (i = 0; i < fl->n_targets; i++) {
+		const struct fleet_target *t = &fl->targets[i];
+		const char *kv[] = { "reason", t->last_error_reason };
+
+		if (t->last_error == 0)
+			continue;
+		pfx_series(f, info, p, i, kv, 1);
+		value(f, 1);
+	}
+	family(f, ts, "gauge", "Unix time of the target's last failed poll.");
+	for (i = 0; i < fl->n_targets; i++) {
+		if (fl->targets[i].last_error == 0)
+			continue;
+		pfx_series(f, ts, p, i, NULL, 0);
+		value(f, (double)fl->targets[i].last_error / WP_SEC);
 	}
 }
 
 /* One series of a single label (k, v; k NULL: none) and an integer. */
 static void
-one(FILE *f, const struct fleet *fl, const char *name, const char *k,
+one(struct expo_out *f, const struct fleet *fl, const char *name, const char *k,
     const char *v, double x)
 {
 	const char *kv[] = { k, v };
@@ -347,7 +467,7 @@ one(FILE *f, const struct fleet *fl, const char *name, const char *k,
 
 /* The collector's own storage: up, failures, drops, queue, last write. */
 static void
-storage_families(FILE *f, const struct fleet *fl)
+storage_families(struct expo_out *f, const struct fleet *fl)
 {
 	const struct ingest_part *p[2] = { &fl->storage.journal,
 	    &fl->storage.rrd };
@@ -382,7 +502,7 @@ storage_families(FILE *f, const struct fleet *fl)
 
 /* Pushed readings of the targets that take them (lib/push.h). */
 static void
-push_families(FILE *f, const struct fleet *fl)
+push_families(struct expo_out *f, const struct fleet *fl)
 {
 	static const char *const rep = "wattpath_push_reports_total",
 	    *const val = "wattpath_push_values_refused_total",
@@ -427,7 +547,7 @@ push_families(FILE *f, const struct fleet *fl)
 
 /* The exposition server's connections. */
 static void
-http_families(FILE *f, const struct fleet *fl)
+http_families(struct expo_out *f, const struct fleet *fl)
 {
 	const struct http_stats *h = &fl->http;
 	const char *cl = "wattpath_http_connections_closed_total";
@@ -447,23 +567,116 @@ http_families(FILE *f, const struct fleet *fl)
 	    (double)h->auth_limited);
 }
 
-int
-expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
+/* The process's own figures, as the Prometheus client libraries name
+ * them (process_*), each with the site label only. */
+static void
+process_families(struct expo_out *f, const struct fleet *fl)
 {
+	const struct proc_stats *p = &fl->proc;
+	static const struct {
+		const char *name, *type, *help;
+	} pf[] = {
+		{ "process_cpu_seconds_total", "counter", "Total user and "
+		    "system CPU time spent in seconds." },
+		{ "process_resident_memory_bytes", "gauge", "Resident memory "
+		    "size in bytes." },
+		{ "process_virtual_memory_bytes", "gauge", "Virtual memory "
+		    "size in bytes." },
+		{ "process_start_time_seconds", "gauge", "Start time of the "
+		    "process since unix epoch in seconds." },
+		{ "process_open_fds", "gauge", "Number of open file "
+		    "descriptors." },
+		{ "process_max_fds", "gauge", "Maximum number of open file "
+		    "descriptors." },
+	};
+	const double v[] = { p->cpu_s, p->rss, p->vsize, p->start_s,
+	    p->open_fds, p->max_fds };
+	const bool has[] = { p->ok, p->ok, p->ok, p->ok && p->start_s > 0,
+	    p->has_fds, p->has_max };
+	size_t i;
+
+	for (i = 0; i < sizeof(pf) / sizeof(pf[0]); i++) {
+		if (!has[i])
+			continue;
+		family(f, pf[i].name, pf[i].type, pf[i].help);
+		one(f, fl, pf[i].name, NULL, NULL, v[i]);
+	}
+}
+
+/* Config reloads (SIGHUP) and the renders of /metrics itself. */
+static void
+self_families(struct expo_out *f, const struct fleet *fl)
+{
+	const char *ok = "wattpath_config_last_reload_successful";
+	const char *okt = "wattpath_config_last_reload_success_timestamp_seconds";
+	const char *d = "wattpath_exposition_duration_seconds";
+
+	if (fl->has_reloads) {
+		family(f, ok, "gauge", "1 if the last configuration reload "
+		    "(SIGHUP) took, 0 if it was refused (the running "
+		    "configuration kept); 1 before any.");
+		one(f, fl, ok, NULL, NULL, fl->reloads.ok);
+		family(f, okt, "gauge", "Unix time of the last configuration "
+		    "load that took (the start, or a SIGHUP reload).");
+		one(f, fl, okt, NULL, NULL,
+		    (double)fl->reloads.last_ok_real / WP_SEC);
+	}
+	if (!fl->has_expo)
+		return;
+	family(f, d, "summary", "Time the server took to produce /metrics "
+	    "(snapshot, text, gzip), over the renders before this one.");
+	one(f, fl, "wattpath_exposition_duration_seconds_sum", NULL, NULL,
+	    fl->expo.sum_s);
+	one(f, fl, "wattpath_exposition_duration_seconds_count", NULL, NULL,
+	    (double)fl->expo.count);
+	family(f, "wattpath_exposition_last_duration_seconds", "gauge",
+	    "Time the server took to produce the last /metrics before this "
+	    "one.");
+	if (fl->expo.count > 0)
+		one(f, fl, "wattpath_exposition_last_duration_seconds", NULL,
+		    NULL, fl->expo.last_s);
+}
+
+static int
+models_cb(FILE *f, const void *fl)
+{
+	return expo_models_write(f, fl);
+}
+
+/* The families of the nodes and the targets, on their prefixes. */
+static int
+entity_families(struct expo_out *f, const struct fleet *fl, double pue)
+{
+	struct pfx pn, pt;
 	int w;
 
-	node_family(f, fl, true);
-	node_family(f, fl, false);
+	if (pfx_build(&pn, fl->site, fl->n_nodes, 3, node_labels, fl) == -1)
+		return -1;
+	node_family(f, fl, &pn, true);
+	node_family(f, fl, &pn, false);
+	pfx_fini(&pn);
 	coverage_family(f, fl);
 	tokens_family(f, fl);
-	if (expo_models_write(f, fl) == -1)
+	if (eo_stream(f, models_cb, fl) == -1)
 		return -1;
 	facility_families(f, fl, pue);
 	pdu_families(f, fl);
+	if (pfx_build(&pt, fl->site, fl->n_targets, 2, target_labels, fl) == -1)
+		return -1;
 	for (w = TF_UP; w <= TF_STALE; w++)
-		target_family(f, fl, w);
-	reason_family(f, fl);
+		target_family(f, fl, &pt, w);
+	reason_family(f, fl, &pt);
+	last_error_families(f, fl, &pt);
+	pfx_fini(&pt);
 	push_families(f, fl);
+	return 0;
+}
+
+int
+expo_metrics_out(struct expo_out *f, const struct fleet *fl, double pue)
+{
+	if (entity_families(f, fl, pue) == -1)
+		return -1;
 	if (fl->has_storage)
 		storage_families(f, fl);
 	if (fl->has_http)
@@ -471,5 +684,17 @@ expo_metrics_write(FILE *f, const struct fleet *fl, double pue)
 	family(f, "wattpath_build_info", "gauge", "Version of the "
 	    "collector; always 1.");
 	one(f, fl, "wattpath_build_info", "version", WP_VERSION, 1);
-	return ferror(f) ? -1 : 0;
+	self_families(f, fl);
+	if (fl->has_proc)
+		process_families(f, fl);
+	return eo_flush(f);
+}
+
+int
+expo_metrics_write(FILE *out, const struct fleet *fl, double pue)
+{
+	struct expo_out o;
+
+	eo_init(&o, out);
+	return expo_metrics_out(&o, fl, pue);
 }

@@ -14,9 +14,14 @@
 
 #include "expo_fleet.h"
 
+struct expo_out;
+
 /* Writes every metric family; pue is NAN when unknown. 0, or -1 on a
- * write error. */
+ * write error (or out of memory). */
 int	 expo_metrics_write(FILE *f, const struct fleet *fl, double pue);
+/* The same into a writer (expo_out.h), e.g. one into memory. */
+int	 expo_metrics_out(struct expo_out *o, const struct fleet *fl,
+	    double pue);
 /* Writes s as a label value, escaped. */
 void	 expo_label_escape(FILE *f, const char *s);
 /* Formats v as a plain decimal ("12345.6", "0.000123", "-3"): no exponent,

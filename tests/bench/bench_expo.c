@@ -4,19 +4,26 @@
  * PDUs of 80 outlets, 2 meters, 20 minutes of history.  The config is
  * written to a temporary directory (nodes_csv) and loaded by conf_load;
  * every target gets a view with plausible samples and counter states, and
- * the timings cover fleet_build plus rendering, as a request does.
- * Usage: bench_expo [NODES] (run from the repository root: meter maps).
+ * the timings cover fleet_build plus rendering, as a request does, and
+ * gzip of /metrics (what a scraper that accepts it gets), each the best of
+ * REPS runs, in CPU time (wall time beside it: the machine may be shared).
+ * BENCH_EXPO_DUMP=FILE writes the last /metrics there.
+ * Usage: bench_expo [NODES [REPS]] (run from the repository root: meter
+ * maps).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../collector/conf/conf.h"
 #include "../../collector/expo/dashboard.h"
 #include "../../collector/expo/expo_fleet.h"
+#include "../../collector/expo/expo_gzip.h"
 #include "../../collector/expo/expo_history.h"
 #include "../../collector/expo/expo_metrics.h"
+#include "../../collector/expo/expo_out.h"
 #include "../../collector/ingest.h"
 #include "../../collector/lib/sample.h"
 
@@ -90,7 +97,8 @@ fill(struct synth *sy, const struct wp_conf *c, size_t i)
 	sy->v[i] = (struct target_view){ c->targets[i].name,
 	    c->target_drivers[i], c->targets[i].node, i % 97 != 0,
 	    i % 97 ? "" : "transient", i % 97 ? "" : "timed out",
-	    (wp_time)1.7e9 * WP_SEC, 20 * WP_MS, 100, 1, sy->s[i], n, sy->k[i] };
+	    (wp_time)1.7e9 * WP_SEC, 20 * WP_MS, 100, 1, sy->s[i], n, sy->k[i],
+	    i % 97 ? "" : "transient", i % 97 ? 0 : (wp_time)1.7e9 * WP_SEC };
 }
 
 static int
@@ -150,39 +158,95 @@ write_conf(const char *dir, int nodes)
 	return c;
 }
 
+/* CPU time of the process (s): the machine may be shared, so wall time
+ * is printed beside it but the CPU time is what a render costs. */
 static double
-render(const struct wp_conf *c, const struct synth *sy, struct history *h,
-    bool metrics, size_t *bytes)
+cpu_s(void)
 {
-	struct dash_query q = { NULL, NULL, 1 };
-	wp_time t0 = clock_mono();
-	struct fleet *f = fleet_build(c, each, sy, clock_real());
-	char *buf = NULL;
-	FILE *m = open_memstream(&buf, bytes);
+	struct timespec ts;
 
-	if (f == NULL || m == NULL)
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One /metrics (or dashboard) render as a request does it: the snapshot
+ * (t[0]), the text (t[1]), and for /metrics gzip of it (t[2]); wall in
+ * w[], CPU in c[], ms.  The sizes in sz[0] (text), sz[1] (gzip). */
+static void
+render(const struct wp_conf *c, const struct synth *sy, struct history *h,
+    bool metrics, double w[3], double cp[3], size_t sz[2])
+{
+	struct dash_query q = { NULL, NULL, 1, NULL };
+	wp_time t0 = clock_mono(), t1, t2;
+	double c0 = cpu_s(), c1, c2;
+	struct fleet *f = fleet_build(c, each, sy, clock_real());
+	char *buf = NULL, *z;
+	struct expo_out o;
+	FILE *m = NULL;
+
+	if (f == NULL)
 		abort();
-	if (metrics)
-		expo_metrics_write(m, f, history_pue(h, f, PUE_WINDOW));
-	else
+	t1 = clock_mono();
+	c1 = cpu_s();
+	if (metrics) {	/* as the server: into memory, sized as the last */
+		if (eo_init_mem(&o, sz[0] + sz[0] / 8) == -1 ||
+		    expo_metrics_out(&o, f, history_pue(h, f, PUE_WINDOW)) ==
+		    -1 || (buf = eo_take(&o, &sz[0])) == NULL)
+			abort();
+	} else {
+		if ((m = open_memstream(&buf, &sz[0])) == NULL)
+			abort();
 		dashboard_write(m, f, h, &q);
-	fclose(m);
+		fclose(m);
+	}
 	fleet_free(f);
+	t2 = clock_mono();
+	c2 = cpu_s();
+	if (metrics && getenv("BENCH_EXPO_DUMP") != NULL &&
+	    (m = fopen(getenv("BENCH_EXPO_DUMP"), "w")) != NULL) {
+		fwrite(buf, 1, sz[0], m);
+		fclose(m);
+	}
+	w[0] = (double)(t1 - t0) / WP_MS;
+	w[1] = (double)(t2 - t1) / WP_MS;
+	cp[0] = (c1 - c0) * 1e3;
+	cp[1] = (c2 - c1) * 1e3;
+	w[2] = cp[2] = 0;
+	sz[1] = 0;
+	if (metrics) {
+		if ((z = expo_gzip(buf, sz[0], EXPO_GZIP_LEVEL, &sz[1])) == NULL)
+			abort();
+		w[2] = (double)(clock_mono() - t2) / WP_MS;
+		cp[2] = (cpu_s() - c2) * 1e3;
+		free(z);
+	}
 	free(buf);
-	return (double)(clock_mono() - t0) / WP_MS;
+}
+
+static void
+report(const char *what, const double w[3], const double cp[3],
+    const size_t sz[2], int reps)
+{
+	printf("expo: %-9s %7.1f ms CPU (%6.1f snapshot + %6.1f text), "
+	    "wall %7.1f ms, %9zu bytes (best of %d)\n", what, cp[0] + cp[1],
+	    cp[0], cp[1], w[0] + w[1], sz[0], reps);
+	if (sz[1] > 0)
+		printf("expo: %-9s %7.1f ms CPU, wall %7.1f ms, %9zu bytes "
+		    "(%.1fx, level %d)\n", "  gzip", cp[2], w[2], sz[1],
+		    (double)sz[0] / (double)sz[1], EXPO_GZIP_LEVEL);
 }
 
 int
 main(int argc, char **argv)
 {
-	int nodes = argc > 1 ? atoi(argv[1]) : 10000, r, w;
+	int nodes = argc > 1 ? atoi(argv[1]) : 10000, r, w, k;
+	int reps = argc > 2 ? atoi(argv[2]) : 5;
 	char dir[] = "/tmp/wp-bench-expo.XXXXXX", cmd[600];
 	struct synth sy = { 0 };
 	struct history *h = history_new(360);
 	struct wp_conf *c;
-	size_t i, bytes = 0;
-	double best[2] = { 1e18, 1e18 };
-	size_t sz[2] = { 0, 0 };
+	size_t i, sz[2][2] = { { 0 } };
+	double bw[2][3] = { { 0 } }, bc[2][3] = { { 0 } };
 
 	if (mkdtemp(dir) == NULL || (c = write_conf(dir, nodes)) == NULL)
 		return 1;
@@ -204,19 +268,21 @@ main(int argc, char **argv)
 		history_add(h, f);
 		fleet_free(f);
 	}
-	for (r = 0; r < 5; r++)
+	for (r = 0; r < reps; r++)
 		for (w = 0; w < 2; w++) {
-			double ms = render(c, &sy, h, w == 0, &bytes);
+			double tw[3], tc[3];
 
-			if (ms < best[w])
-				best[w] = ms;
-			sz[w] = bytes;
+			render(c, &sy, h, w == 0, tw, tc, sz[w]);
+			for (k = 0; k < 3; k++) {
+				if (r == 0 || tw[k] < bw[w][k])
+					bw[w][k] = tw[k];
+				if (r == 0 || tc[k] < bc[w][k])
+					bc[w][k] = tc[k];
+			}
 		}
 	printf("expo: %d nodes, %zu targets\n", nodes, sy.n);
-	printf("expo: /metrics   %8.1f ms  %8zu bytes (best of 5)\n", best[0],
-	    sz[0]);
-	printf("expo: dashboard  %8.1f ms  %8zu bytes (best of 5)\n", best[1],
-	    sz[1]);
+	report("/metrics", bw[0], bc[0], sz[0], reps);
+	report("dashboard", bw[1], bc[1], sz[1], reps);
 	for (i = 0; i < sy.n; i++) {
 		free(sy.s[i]);
 		free(sy.k[i]);

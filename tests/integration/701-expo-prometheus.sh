@@ -45,7 +45,7 @@ done
 grep -q 'boundary="outlet"} 400$' "$T/scrape.txt" || fail "outlet power not 400 W"
 grep -Eq '[0-9]e[+-]?[0-9]' "$T/scrape.txt" && fail "exponent notation in values"
 # every series carries the site (site.name), the energy its method
-grep -v '^#' "$T/scrape.txt" | grep -v '^wattpath_[a-z_]*{site="test-site"[,}]' &&
+grep -v '^#' "$T/scrape.txt" | grep -Ev '^(wattpath|process)_[a-z_]*\{site="test-site"[,}]' &&
 	fail "series without site=\"test-site\""
 grep -q 'boundary="wall",method="counter"} ' "$T/scrape.txt" || fail "no method label"
 

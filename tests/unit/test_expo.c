@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "../../collector/expo/dashboard.h"
 #include "../../collector/expo/dashboard_svg.h"
 #include "../../collector/store/rrdread.h"
 #include "../../collector/expo/expo_history.h"
+#include "../../collector/expo/expo_gzip.h"
 #include "../../collector/expo/expo_metrics.h"
+#include "../../collector/expo/expo_out.h"
 #include "../../collector/expo/html.h"
 #include "../../collector/conf/conf.h"
 #include "../../collector/lib/sample.h"
@@ -127,6 +130,143 @@ test_metrics_text(void **st)
 	s = render(&fl, 0.9, NULL, NULL);	/* below 1: left out */
 	assert_null(strstr(s, "\nwattpath_facility_pue{"));
 	free(s);
+	/* the last error, kept after recovery; the site-less prefix */
+	t.up = true;
+	t.last_error_reason = "auth";
+	t.last_error = 999 * WP_SEC;
+	fl.site = "";
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "\nwattpath_target_last_error_info{target="
+	    "\"gpu-7/bmc\",protocol=\"redfish\",reason=\"auth\"} 1\n"));
+	assert_non_null(strstr(s, "\nwattpath_target_last_error_timestamp_seconds"
+	    "{target=\"gpu-7/bmc\",protocol=\"redfish\"} 999\n"));
+	assert_null(strstr(s, "\nwattpath_target_down_reason{"));
+	assert_null(strstr(s, "\nprocess_"));	/* no process: none */
+	free(s);
+	fl.has_proc = fl.has_reloads = fl.has_expo = true;
+	fl.proc = (struct proc_stats){ .cpu_s = 1.5, .start_s = 1e9, .rss = 2e6,
+	    .vsize = 3e6, .open_fds = 9, .max_fds = 1024, .ok = true,
+	    .has_fds = true, .has_max = true };
+	fl.reloads = (struct collector_reloads){ false, 5 * WP_SEC, 2, 1 };
+	fl.expo = (struct expo_stats){ 0.5, 0.25, 2, 0 };
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "\nprocess_cpu_seconds_total 1.5\n"));
+	assert_non_null(strstr(s, "\nprocess_max_fds 1024\n"));
+	assert_non_null(strstr(s, "\nprocess_start_time_seconds 1000000000\n"));
+	assert_non_null(strstr(s, "\nwattpath_config_last_reload_successful 0\n"));
+	assert_non_null(strstr(s, "\nwattpath_config_last_reload_success_"
+	    "timestamp_seconds 5\n"));
+	assert_non_null(strstr(s, "# TYPE wattpath_exposition_duration_seconds "
+	    "summary\nwattpath_exposition_duration_seconds_sum 0.5\n"
+	    "wattpath_exposition_duration_seconds_count 2\n"));
+	assert_non_null(strstr(s, "\nwattpath_exposition_last_duration_seconds "
+	    "0.25\n"));
+	free(s);
+}
+
+/* The fast path of the number format is byte for byte the slow one
+ * (snprintf "%.6f", trimmed), ties to even and carries included. */
+static void
+test_fmt_fast_exact(void **st)
+{
+	static const double v[] = { 1, 1.5, 1.0078125, 2.0078125, 1.0000005,
+	    1.9999995, 1.99999949999, 9.9999999, 12345678901.5, 1e15 + 0.5,
+	    9007199254740991.0, 123.000001, 4503599627370495.5, -7.25,
+	    -1.0000015, 1796198055.512183, 2600, 1e9 + 1e-6 };
+	char a[400], b[400];
+	uint64_t x = 88172645463325252ull;
+	double r;
+	size_t i;
+	int k;
+
+	(void)st;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]) + 200000; i++) {
+		if (i < sizeof(v) / sizeof(v[0]))
+			r = v[i];
+		else {		/* xorshift: mantissas and scales at random */
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			k = (int)(x % 60) - 4;
+			r = ldexp((double)(x >> 11) / 9007199254740992.0, k);
+			if (x & 1)
+				r = -r;
+			if (x & 2)
+				r = round(r * 1024) / 1024;	/* binary ties */
+		}
+		eo_fmt(a, sizeof(a), r);
+		k = 6;
+		snprintf(b, sizeof(b), "%.*f", k, r);
+		if (fabs(r) >= 1 && fabs(r) < 9007199254740992.0) {
+			char *p = b + strlen(b) - 1;
+
+			while (*p == '0')
+				*p-- = '\0';
+			if (*p == '.')
+				*p = '\0';
+			if (strcmp(a, b) != 0)
+				fail_msg("%.17g: fast %s, snprintf %s", r, a, b);
+		}
+	}
+}
+
+static void
+test_gzip(void **st)
+{
+	static const char text[] = "wattpath_target_up{target=\"a\"} 1\n"
+	    "wattpath_target_up{target=\"b\"} 1\n";
+	char out[256];
+	uLongf n = sizeof(out);
+	size_t zn;
+	char *z;
+	z_stream zs = { 0 };
+
+	(void)st;
+	assert_true(expo_accepts_gzip("gzip"));
+	assert_true(expo_accepts_gzip("deflate, gzip;q=0.8"));
+	assert_true(expo_accepts_gzip("GZIP"));
+	assert_true(expo_accepts_gzip("*"));
+	assert_true(expo_accepts_gzip("x-gzip"));
+	assert_false(expo_accepts_gzip(NULL));
+	assert_false(expo_accepts_gzip(""));
+	assert_false(expo_accepts_gzip("identity"));
+	assert_false(expo_accepts_gzip("gzip;q=0"));
+	assert_false(expo_accepts_gzip("gzip; q=0.0, deflate"));
+	assert_false(expo_accepts_gzip("gzipx, br"));
+	assert_false(expo_accepts_gzip("*;q=0"));
+	z = expo_gzip(text, sizeof(text) - 1, EXPO_GZIP_LEVEL, &zn);
+	assert_non_null(z);
+	assert_true((unsigned char)z[0] == 0x1f && (unsigned char)z[1] == 0x8b);
+	assert_int_equal(inflateInit2(&zs, 15 + 16), Z_OK);
+	zs.next_in = (Bytef *)z;
+	zs.avail_in = (uInt)zn;
+	zs.next_out = (Bytef *)out;
+	zs.avail_out = (uInt)n;
+	assert_int_equal(inflate(&zs, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(zs.total_out, sizeof(text) - 1);
+	assert_memory_equal(out, text, sizeof(text) - 1);
+	inflateEnd(&zs);
+	free(z);
+}
+
+/* The writer into memory grows, and hands its text over. */
+static void
+test_out_mem(void **st)
+{
+	struct expo_out o;
+	size_t i, n;
+	char *b;
+
+	(void)st;
+	assert_int_equal(eo_init_mem(&o, 0), 0);
+	for (i = 0; i < 100000; i++)
+		eo_esc(&o, "a\"b\\c\n");
+	b = eo_take(&o, &n);
+	assert_non_null(b);
+	assert_int_equal(n, 100000 * 9);
+	assert_memory_equal(b, "a\\\"b\\\\c\\n", 9);
+	assert_int_equal(b[n], '\0');
+	free(b);
 }
 
 static void
@@ -373,6 +513,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_plain_decimal),
 		cmocka_unit_test(test_metrics_text),
+		cmocka_unit_test(test_fmt_fast_exact),
+		cmocka_unit_test(test_gzip),
+		cmocka_unit_test(test_out_mem),
 		cmocka_unit_test(test_dashboard),
 		cmocka_unit_test(test_url_unescape),
 		cmocka_unit_test(test_fleet_cover),
