@@ -9,7 +9,8 @@
  *
  * Redfish: one libcurl multi handle, one easy handle per BMC, kept-alive
  * TLS (verified against the CA), a GET of the resource with Basic auth;
- * the body is dropped unread.  SNMP: one net-snmp session per PDU, the
+ * the body is dropped unread; the timeout is wattpath's default, 80 % of the
+ * interval.  SNMP: one net-snmp session per PDU, the
  * GETs wattpath's raritan-pdu2 profile makes (outlet power and energy, the
  * inlet's power, VA and energy: 99 varbinds, up to 24 a GET, one GET at a
  * time per PDU); the answer is not decoded.  Target i is due at
@@ -176,7 +177,8 @@ rf_setup(struct fl *f)
 		curl_easy_setopt(x->easy, CURLOPT_CAINFO, x->b);
 		curl_easy_setopt(x->easy, CURLOPT_USERPWD, up);
 		curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, drop);
-		curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, 5000L);
+		/* wattpath's default poll timeout: 80 % of the interval */
+		curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, (long)(f->iv * 800));
 		curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
 	}
@@ -200,8 +202,9 @@ rf_done(struct fl *f, CURLM *m)
 		    &code);
 		if (msg->data.result == CURLE_OK && code == 200)
 			f->ok++;
-		else
-			f->fail++;
+		else if (f->fail++ < 10)
+			fprintf(stderr, "floor: %s: %s, HTTP %ld\n", x->a,
+			    curl_easy_strerror(msg->data.result), code);
 		curl_multi_remove_handle(m, msg->easy_handle);
 		x->busy = 0;
 	}

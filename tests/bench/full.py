@@ -119,13 +119,15 @@ def pin(cpu):
 
 def write_conf(simconf, conf, data, port):
     with open(simconf, encoding="utf-8") as f:
-        c = yaml.safe_load(f)
+        c = yaml.load(f, Loader=getattr(yaml, "CSafeLoader",
+                                        yaml.SafeLoader))
     c["collector"].update({"data_dir": data, "listen": "127.0.0.1:%d" % port,
                            "log_level": "warn", "interval": "%ds" % IV})
     for p in c.get("pdus") or []:
         p["interval"] = "%ds" % PDU_IV
     with open(conf, "w", encoding="utf-8") as f:
-        yaml.safe_dump(c, f, default_flow_style=None, sort_keys=False)
+        yaml.dump(c, f, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
+                  default_flow_style=None, sort_keys=False)
     return c
 
 
