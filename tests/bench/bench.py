@@ -520,7 +520,7 @@ class Bench:
             log("  profile: perf not installed")
             return
         data = os.path.join(self.tmp, p.name + ".perf")
-        rec = subprocess.run(["perf", "record", "-q", "-F", "499", "-g",
+        rec = subprocess.run(["perf", "record", "-q", "-F", "2999", "-g",
                               "-o", data, "-p", str(p.pid), "--", "sleep",
                               str(self.a.profile)], capture_output=True,
                              check=False)
@@ -747,6 +747,10 @@ class Bench:
             return []
         f = fl[0]
         ratio = w["ms"] / f["ms"]
+        if f["fail"] > 0.01 * (f["polls"] + f["fail"]):
+            return ["floor: %.0f of %.0f polls failed: no floor measured in "
+                    "this run (%s)" % (f["fail"], f["polls"] + f["fail"],
+                                       what)]
         return ["floor (tests/bench/floor.c: the same GETs, nothing parsed "
                 "or stored): %.4f ms per %s; %.0f polls, %.0f failed" %
                 (f["ms"], what, f["polls"], f["fail"]),

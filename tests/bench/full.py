@@ -277,7 +277,16 @@ def main():
     ap.add_argument("--sim-cpu", type=int, default=1)
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
-    bench.raise_nofile()
+    nofile = bench.raise_nofile()
+    # a kept-alive connection per BMC, dcgm-exporter and engine, a socket
+    # per PDU and meter, journal, RRD and library files
+    need = 3 * a.nodes + a.pdus + a.meters + 1000
+    if need > nofile:
+        sys.exit("full: %d nodes need about %d open files in wattpath (and "
+                 "as many in the simulator); the limit here is %d: scale "
+                 "down (--nodes %d fits)" % (a.nodes, need, nofile,
+                                             (nofile - 1000 - a.pdus -
+                                              a.meters) // 3))
     signal.signal(signal.SIGTERM, bench.on_signal)
     signal.signal(signal.SIGINT, bench.on_signal)
     log("# wattpath full load, %s: %d nodes, %d PDUs, %d meters" %
