@@ -9,6 +9,8 @@
 #   make lint       the layout's rules (scripts/lint)
 #   make demo       run the collector on the built-in simulated fleet
 #   make bench      benchmarks (figures go to docs/benchmarks.md by hand)
+#   make bench-full the whole design load on one CPU (tests/bench/full.py,
+#                   about 15 minutes; FULL_ARGS='--nodes 2000' scales down)
 #   make asan       sanitizer build in build-asan/
 #   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
 #                   libFuzzer; docs/hardening.md)
@@ -55,7 +57,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all sim deps lint check unit integration asan check-asan soak demo \
-	demo-serve bench fuzz fuzz-bins fuzz-bins-in install uninstall deb deb-test clean
+	demo-serve bench bench-full fuzz fuzz-bins fuzz-bins-in install uninstall deb deb-test clean
 all: $(BUILD)/wattpath wattpath
 sim: $(BUILD)/wattpath-sim wattpath-sim
 
@@ -162,6 +164,12 @@ bench:
 	@scripts/deps.sh bench
 	@$(MAKE) --no-print-directory all sim $(BENCH_BINS)
 	@tests/bench/run.sh
+
+bench-full:
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory all sim
+	@/usr/bin/python3 tests/bench/full.py --wattpath $(BUILD)/wattpath \
+		--sim $(BUILD)/wattpath-sim $(FULL_ARGS)
 
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c), linked with the library built
 # by clang with ASan+UBSan and fuzzer instrumentation in build-fuzz/.

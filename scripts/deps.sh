@@ -17,7 +17,7 @@ check="$build python3 libcmocka-dev rrdtool rrdcached snmpsim snmp python3-pymod
 socat python3-yaml python3-serial-asyncio openssl curl clang libclang-rt-dev prometheus \
 chromium python3-websocket procps psmisc victoria-metrics protobuf-compiler"
 demo="$build rrdtool openssl curl python3"
-bench="$check collectd-core libyajl2"
+bench="$check collectd-core libyajl2 prometheus-snmp-exporter"
 deb="$build debhelper dpkg-dev fakeroot lintian libcmocka-dev"
 case "${1:-check}" in
 build) want=$build ;;

@@ -1,8 +1,25 @@
-/* mb_link.c - a libmodbus connection used from a worker thread. */
+/*
+ * mb_link.c - a libmodbus connection used from a worker thread.
+ *
+ * libmodbus waits with select(), which cannot take a descriptor at or above
+ * FD_SETSIZE (glibc aborts the process).  A collector polling thousands of
+ * BMCs holds more descriptors than that, so each link reserves a low one
+ * when it is made (at configuration time, when few are open) and its
+ * connection is moved onto it (dup3) when it lands higher.  TCP connects
+ * here (poll()), not in modbus_connect, which select()s too.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <modbus.h>
 
 #include "../../collector/lib/log.h"
@@ -16,7 +33,16 @@ struct mb_link {
 	modbus_t	*ctx;		/* NULL while disconnected */
 	wp_time		 backoff;	/* current reconnect backoff */
 	wp_time		 retry_at;	/* no connect before (monotonic) */
+	int		 slot;		/* reserved low descriptor, or -1 */
+	bool		 in_slot;	/* the connection sits on slot */
 };
+
+/* A descriptor on /dev/null (a placeholder), or -1. */
+static int
+placeholder(void)
+{
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
 
 struct mb_link *
 mb_link_new(const struct mb_link_conf *c, struct wp_err *err)
@@ -28,17 +54,41 @@ mb_link_new(const struct mb_link_conf *c, struct wp_err *err)
 		return NULL;
 	}
 	l->c = *c;
+	l->slot = placeholder();
+	if (l->slot >= FD_SETSIZE) {
+		close(l->slot);
+		l->slot = -1;
+	}
 	return l;
 }
 
 static void
 drop(struct mb_link *l)
 {
+	int z;
+
 	if (l->ctx == NULL)
 		return;
+	if (l->in_slot && !l->c.rtu && (z = placeholder()) >= 0) {
+		/* the placeholder takes the slot back, closing the socket */
+		dup3(z, l->slot, O_CLOEXEC);
+		close(z);
+		modbus_set_socket(l->ctx, -1);
+	}
 	modbus_close(l->ctx);
 	modbus_free(l->ctx);
 	l->ctx = NULL;
+	if (l->in_slot &&
+	    fcntl(l->slot, F_GETFD) == -1) {
+		/* an RTU line restored and closed by modbus_close: reserve
+		 * again (the lowest free descriptor, likely the same) */
+		l->slot = placeholder();
+		if (l->slot >= FD_SETSIZE) {
+			close(l->slot);
+			l->slot = -1;
+		}
+	}
+	l->in_slot = false;
 }
 
 void
@@ -47,6 +97,8 @@ mb_link_free(struct mb_link *l)
 	if (l == NULL)
 		return;
 	drop(l);
+	if (l->slot >= 0)
+		close(l->slot);
 	free(l);
 }
 
@@ -100,6 +152,105 @@ new_ctx(const struct mb_link *l)
 	return modbus_new_tcp_pi(l->c.host, port);
 }
 
+/* A connected TCP socket to the link's host and port (non-blocking, as
+ * libmodbus makes it), or -1 with errno set. */
+static int
+tcp_connect(const struct mb_link *l, wp_time timeout)
+{
+	struct addrinfo hints, *ai, *a;
+	char port[16];
+	int fd = -1, e = ECONNREFUSED, one = 1;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(port, sizeof(port), "%d", l->c.port);
+	if (getaddrinfo(l->c.host, port, &hints, &ai) != 0) {
+		errno = EHOSTUNREACH;
+		return -1;
+	}
+	for (a = ai; a != NULL; a = a->ai_next) {
+		struct pollfd p;
+		socklen_t len = sizeof(e);
+
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC |
+		    SOCK_NONBLOCK, a->ai_protocol);
+		if (fd < 0) {
+			e = errno;
+			continue;
+		}
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+			break;
+		e = errno;
+		p.fd = fd;
+		p.events = POLLOUT;
+		if (e == EINPROGRESS && poll(&p, 1, (int)(timeout / WP_MS)) ==
+		    1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 &&
+		    e == 0)
+			break;
+		if (e == EINPROGRESS)
+			e = ETIMEDOUT;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (fd < 0)
+		errno = e;
+	return fd;
+}
+
+/* Puts the connection's descriptor fd where select() can take it and
+ * hands it to libmodbus.  0, or -1 with errno set (fd closed). */
+static int
+place(struct mb_link *l, int fd)
+{
+	if (fd >= FD_SETSIZE) {
+		if (l->slot < 0) {
+			close(fd);
+			errno = EMFILE;
+			return -1;
+		}
+		if (dup3(fd, l->slot, O_CLOEXEC) < 0) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		close(fd);
+		fd = l->slot;
+		l->in_slot = true;
+	}
+	return modbus_set_socket(l->ctx, fd);
+}
+
+/* Opens the connection of a fresh context.  0, or -1 with errno set. */
+static int
+open_conn(struct mb_link *l, wp_time timeout)
+{
+	int fd;
+
+	if (!l->c.rtu) {
+		if ((fd = tcp_connect(l, timeout)) < 0)
+			return -1;
+		return place(l, fd);
+	}
+	if (modbus_connect(l->ctx) == -1)
+		return -1;
+	if ((fd = modbus_get_socket(l->ctx)) < FD_SETSIZE)
+		return 0;
+	/* drop() closes the line (restoring its settings) and reserves
+	 * a descriptor again */
+	if (l->slot < 0 || dup3(fd, l->slot, O_CLOEXEC) < 0) {
+		errno = EMFILE;
+		return -1;
+	}
+	close(fd);
+	l->in_slot = true;
+	return modbus_set_socket(l->ctx, l->slot);
+}
+
 /* Connects if needed, honouring the backoff.  0 or -1. */
 static int
 ensure(struct mb_link *l, wp_time timeout, struct wp_err *err)
@@ -119,7 +270,7 @@ ensure(struct mb_link *l, wp_time timeout, struct wp_err *err)
 		    where(l, w, sizeof(w)), modbus_strerror(errno));
 	set_timeout(l->ctx, timeout);
 	if (modbus_set_slave(l->ctx, l->c.unit) == -1 ||
-	    modbus_connect(l->ctx) == -1) {
+	    open_conn(l, timeout) == -1) {
 		e = errno;
 		drop(l);
 		l->backoff = l->backoff == 0 ? BACKOFF_MIN :

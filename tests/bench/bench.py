@@ -52,6 +52,8 @@ OUTLETS = 48
 RF_CPU_MS = 0.1         # ms of CPU per BMC poll, store included
 RF_MEM_KIB = 64         # KiB per BMC
 RATIO = 5.0             # at least 5x below collectd
+EXPORTER_RATIO = 3.0    # at least 3x below snmp_exporter + Prometheus
+FLOOR_RATIO = 1.5       # at most 1.5x the floor (issue 24)
 
 
 class Stop(Exception):
@@ -252,6 +254,44 @@ class Sink:
         self.srv.shutdown()
 
 
+def exporter_counts(port):
+    """snmp_exporter's own counters: scrapes done and SNMP request errors."""
+    url = "http://127.0.0.1:%d/metrics" % port
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            text = r.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    out = {"polls": 0.0, "fail": 0.0}
+    for line in text.splitlines():
+        if line.startswith("snmp_collection_duration_seconds_count"):
+            out["polls"] += float(line.split()[-1])
+        elif line.startswith("snmp_request_errors_total"):
+            out["fail"] += float(line.split()[-1])
+    return out
+
+
+def prom_up(port):
+    """How many of Prometheus's targets were up at their last scrape."""
+    url = ("http://127.0.0.1:%d/api/v1/query?query=sum(up)" % port)
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            text = r.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    m = re.search(r'"value":\[[0-9.]+,"([0-9.]+)"\]', text)
+    return float(m.group(1)) if m else 0.0
+
+
+def floor_counts(path):
+    try:
+        with open(path, encoding="ascii") as f:
+            ok, fail = f.read().split()
+        return {"polls": float(ok), "fail": float(fail)}
+    except (OSError, ValueError):
+        return None
+
+
 def gen(*args):
     subprocess.run([sys.executable, GEN] + [str(a) for a in args],
                    check=True)
@@ -272,6 +312,14 @@ def all_files(d):
     return len(glob.glob(os.path.join(d, "**", "*.rrd"), recursive=True))
 
 
+def prog_of(name, unit):
+    """The baseline a process's memory is taken against."""
+    for p in ("wattpath", "floor", "snmp_exporter", "prometheus"):
+        if p in name:
+            return p
+    return "collectd-" + ("curl_json" if unit == "BMC" else "snmp")
+
+
 class Bench:
     def __init__(self, a):
         self.a = a
@@ -283,6 +331,8 @@ class Bench:
         with open(self.types, "w", encoding="ascii") as f:
             f.write("pdu_sensor\tpower:GAUGE:0:U, energy:DERIVE:0:U\n")
         self.base = {}
+        self.counted = []       # floor, snmp_exporter: p.counter()
+        self.helpers = []       # Prometheus: CPU and memory, no counts
         self.cd_kib = 0         # collectd's KiB per BMC, last size run
         self.cd_n = 0
         self.cd_ms = 0
@@ -355,6 +405,41 @@ class Bench:
         p.data = d
         return p
 
+    def floor(self, tag, what, n):
+        """tests/bench/floor.c on the same targets (the floor)."""
+        d = os.path.join(self.tmp, tag)
+        os.makedirs(d)
+        targets = os.path.join(d, "targets.txt")
+        gen("floor", self.simconf, targets, "--what", what, "--n", n)
+        p = self.procs.start(tag, [self.a.floor, what, targets,
+                                   str(self.a.interval),
+                                   os.path.join(d, "stats")],
+                             os.path.join(self.tmp, tag + ".log"))
+        p.stats = os.path.join(d, "stats")
+        return p
+
+    def snmp_exporter(self, tag, n):
+        """prometheus-snmp-exporter and a Prometheus scraping it for each
+        of n PDUs every interval (storing what it scrapes in its TSDB)."""
+        d = os.path.join(self.tmp, tag)
+        os.makedirs(d)
+        port, pport = free_tcp_port(), free_tcp_port()
+        gen("snmp_exporter", self.simconf, d, "--n", n, "--interval",
+            self.a.interval, "--listen", port)
+        e = self.procs.start(tag + "-snmp_exporter", [
+            "prometheus-snmp-exporter", "--config.file=" +
+            os.path.join(d, "snmp.yml"), "--log.level=warn",
+            "--web.listen-address=127.0.0.1:%d" % port],
+            os.path.join(self.tmp, tag + "-snmp_exporter.log"))
+        pr = self.procs.start(tag + "-prometheus", [
+            "prometheus", "--config.file=" + os.path.join(d,
+                                                          "prometheus.yml"),
+            "--storage.tsdb.path=" + os.path.join(d, "tsdb"),
+            "--web.listen-address=127.0.0.1:%d" % pport, "--log.level=warn"],
+            os.path.join(self.tmp, tag + "-prometheus.log"))
+        e.port, pr.port = port, pport
+        return e, pr
+
     def rrdcached(self, tag):
         d = os.path.join(self.tmp, tag)
         os.makedirs(d)
@@ -383,6 +468,8 @@ class Bench:
             ps.append(self.collectd("base1-collectd-curl_json", "redfish", 1))
         if "snmp" in self.a.only:
             ps.append(self.collectd("base-collectd-snmp", "snmp", 0))
+            if self.a.exporter:
+                ps.extend(self.snmp_exporter("base", 0))
         time.sleep(5 if "redfish" not in self.a.only else
                    3 * self.a.interval + 5)
         for p in ps:
@@ -405,12 +492,18 @@ class Bench:
         limit = max(6 * iv, 60 + n * 0.02) + 330
 
         def done():
-            for p in wps + cds:
+            for p in wps + cds + self.counted + self.helpers:
                 if not p.alive():
                     raise RuntimeError("%s exited:\n%s" % (p.name, p.tail()))
             for p in wps:
                 m = metrics(p.port)
                 if m is None or m["targets"] < n or m["up"] < n:
+                    return False
+            for p in self.counted:
+                m = p.counter()
+                if m is None or m["polls"] < n:
+                    return False
+                if getattr(p, "prom", None) and prom_up(p.prom.port) != n:
                     return False
             return (all(all_files(p.data) >= wp_files_per_target * n
                         for p in wps) and
@@ -425,6 +518,8 @@ class Bench:
                 log("    %s: %s" % (p.name, m))
             for p in wps + cds:
                 log("    %s: %d RRD files" % (p.name, all_files(p.data)))
+            for p in self.counted:
+                log("    %s: %s" % (p.name, p.counter()))
         time.sleep(iv)
         return time.time() - t0
 
@@ -433,13 +528,15 @@ class Bench:
         iv = self.a.interval
         window = self.a.window * iv
         m0 = {p.name: metrics(p.port) for p in wps}
-        everyone = wps + cds + others
+        k0 = {p.name: p.counter() for p in self.counted}
+        everyone = wps + cds + others + self.counted + self.helpers
         c0 = {p.name: p.cpu() for p in everyone}
         t0 = time.time()
         time.sleep(window)
         c1 = {p.name: p.cpu() for p in everyone}
         t1 = time.time()
         m1 = {p.name: metrics(p.port) for p in wps}
+        k1 = {p.name: p.counter() for p in self.counted}
         fresh = {p.name: fresh_files(p.data, t1 - iv) for p in cds}
         hwm = {p.name: p.hwm() for p in everyone}
         out = {"elapsed": t1 - t0, "cpu": {}, "polls": {}, "fail": {},
@@ -455,7 +552,44 @@ class Bench:
             # Successful polls: a failed one read nothing.
             out["polls"][p.name] = (m1[p.name]["polls"] -
                                     m0[p.name]["polls"] - out["fail"][p.name])
+        for p in self.counted:
+            if k0[p.name] is None or k1[p.name] is None:
+                raise RuntimeError("%s: no poll counts" % p.name)
+            out["fail"][p.name] = k1[p.name]["fail"] - k0[p.name]["fail"]
+            out["polls"][p.name] = k1[p.name]["polls"] - k0[p.name]["polls"]
+        for p in self.helpers:
+            if getattr(p, "prom_of", None):
+                out["prom_up"] = prom_up(p.port)
+        if self.a.profile:
+            self.profile(wps[0])
         return out
+
+    def profile(self, p):
+        """perf on one wattpath after the window (so it does not count),
+        its top symbols on stdout: where the rest of the floor goes."""
+        if shutil.which("perf") is None:
+            log("  profile: perf not installed")
+            return
+        data = os.path.join(self.tmp, p.name + ".perf")
+        rec = subprocess.run(["perf", "record", "-q", "-F", "2999", "-g",
+                              "-o", data, "-p", str(p.pid), "--", "sleep",
+                              str(self.a.profile)], capture_output=True,
+                             check=False)
+        if rec.returncode != 0:
+            log("  profile: perf record failed: %s" %
+                rec.stderr.decode("utf-8", "replace").strip()[-200:])
+            return
+        for sort in ("dso", "dso,sym"):
+            rep = subprocess.run(["perf", "report", "-i", data, "--stdio",
+                                  "--no-children", "-g", "none",
+                                  "--sort", sort, "--percent-limit", "1.5"],
+                                 capture_output=True, check=False)
+            lines = [x for x in rep.stdout.decode("utf-8", "replace")
+                     .splitlines() if x.strip() and not x.startswith("#")]
+            log("  profile of %s (%d s, perf, by %s):" %
+                (p.name.split("-", 1)[1], self.a.profile, sort))
+            for x in lines[:25]:
+                log("    " + x.strip())
 
     def redfish(self, n):
         self.a.interval = self.a.rf_interval
@@ -489,6 +623,11 @@ class Bench:
                 (n, need / 2**20, self.cd_kib, self.cd_n, avail / 2**20))
         elif not self.a.no_collectd:
             cds = [self.collectd(tag + "-collectd", "redfish", n)]
+        self.counted, self.helpers = [], []
+        if self.a.floor:
+            fl = self.floor(tag + "-floor", "redfish", n)
+            fl.counter = lambda p=fl: floor_counts(p.stats)
+            self.counted.append(fl)
         try:
             # wattpath: wall power and energy in one file; collectd: 2.
             w = self.warm(wps, cds, n, 2, 1)
@@ -499,7 +638,8 @@ class Bench:
             if sink:
                 r["sink"] = [b - a for a, b in zip(s0, sink.counts())]
         finally:
-            self.procs.stop(wps + cds + ([rc] if rc else []), grace=30)
+            self.procs.stop(wps + cds + ([rc] if rc else []) +
+                            self.counted, grace=30)
             if sink:
                 sink.close()
         self.report_rf(n, r, wps, cds, rc)
@@ -512,6 +652,17 @@ class Bench:
         tag = "snmp%d" % n
         wps = [self.wattpath(tag + "-wattpath", "snmp", n)]
         cds = [self.collectd(tag + "-collectd", "snmp", n)]
+        self.counted, self.helpers = [], []
+        if self.a.floor:
+            fl = self.floor(tag + "-floor", "snmp", n)
+            fl.counter = lambda p=fl: floor_counts(p.stats)
+            self.counted.append(fl)
+        if self.a.exporter:
+            e, pr = self.snmp_exporter(tag, n)
+            e.counter = lambda p=e: exporter_counts(p.port)
+            e.prom, pr.prom_of = pr, e
+            self.counted.append(e)
+            self.helpers.append(pr)
         try:
             # One file per outlet and inlet (power and energy), both.
             w = self.warm(wps, cds, n, OUTLETS + 1, OUTLETS + 1)
@@ -519,7 +670,8 @@ class Bench:
                 (w, self.a.window))
             r = self.measure(wps, cds, [self.sim])
         finally:
-            self.procs.stop(wps + cds, grace=30)
+            self.procs.stop(wps + cds + self.counted + self.helpers,
+                            grace=30)
         self.report_snmp(n, r, wps, cds)
 
     # ---- figures ----
@@ -530,20 +682,21 @@ class Bench:
             r["polls"][p.name] = expect
             r["fail"][p.name] = 0
         rows = []
+        for p in self.helpers:
+            # Prometheus's polls are its exporter's scrapes.
+            r["polls"][p.name] = r["polls"][p.prom_of.name]
+            r["fail"][p.name] = 0
         for name in r["polls"]:
             polls = r["polls"][name]
             cpu = r["cpu"][name]
-            base = self.base.get("base-" + ("wattpath" if "wattpath" in name
-                                 else "collectd-" + ("curl_json" if unit ==
-                                                     "BMC" else "snmp")), 0)
+            base = self.base.get("base-" + prog_of(name, unit), 0)
             hwm = r["hwm"][name]
             row = {"name": name, "polls": polls, "fail": r["fail"][name],
                    "cpu": cpu, "ms": 1000 * cpu / polls if polls else
                    float("nan"), "hwm": hwm, "per": (hwm - base) / n}
             if unit == "BMC" and n > 1:
                 # the memory each BMC adds, over one polled BMC
-                base1 = self.base.get("base1-" + ("wattpath" if "wattpath"
-                                      in name else "collectd-curl_json"))
+                base1 = self.base.get("base1-" + prog_of(name, unit))
                 if base1 is not None:
                     row["added"] = (hwm - base1) / (n - 1)
             rows.append(row)
@@ -607,6 +760,7 @@ class Bench:
         mr = c["per"] / w["per"] if w["per"] > 0 else float("inf")
         extra.append("ratio collectd / wattpath%s: CPU %.1fx, memory %.1fx" %
                      (cmp_note, cr, mr))
+        extra += self.floor_lines(by, w, "BMC poll")
         added = w.get("added", w["per"])
         extra.append("RSS/BMC is (peak - nothing to poll) / N; 'each BMC "
                      "adds' is (peak - one BMC polled) / (N - 1), without "
@@ -667,8 +821,49 @@ class Bench:
                      (cr, mr))
         extra.append("target: >= %.0fx less CPU per outlet reading than "
                      "collectd: %s" % (RATIO, self.verdict(cr >= RATIO)))
+        extra += self.exporter_lines(by, w, n, r)
+        extra += self.floor_lines(by, w, "outlet reading")
         log("  (CPU s/1000 polls below is per 1,000 outlet readings)")
         self.print_rows(rows, "PDU", extra)
+
+    def floor_lines(self, by, w, what):
+        fl = [x for x in by.values() if x["name"].endswith("-floor")]
+        if not fl or not fl[0]["ms"] or fl[0]["ms"] != fl[0]["ms"]:
+            return []
+        f = fl[0]
+        ratio = w["ms"] / f["ms"]
+        if f["fail"] > 0.01 * (f["polls"] + f["fail"]):
+            return ["floor: %.0f of %.0f polls failed: no floor measured in "
+                    "this run (%s)" % (f["fail"], f["polls"] + f["fail"],
+                                       what)]
+        return ["floor (tests/bench/floor.c: the same GETs, nothing parsed "
+                "or stored): %.4f ms per %s; %.0f polls, %.0f failed" %
+                (f["ms"], what, f["polls"], f["fail"]),
+                "ratio wattpath / floor: CPU %.2fx; target <= %.1fx: %s" %
+                (ratio, FLOOR_RATIO, self.verdict(ratio <= FLOOR_RATIO))]
+
+    def exporter_lines(self, by, w, n, r):
+        ex = [x for x in by.values() if x["name"].endswith("-snmp_exporter")]
+        pr = [x for x in by.values() if x["name"].endswith("-prometheus")]
+        if not ex or not pr:
+            return []
+        e, p = ex[0], pr[0]
+        ms = 1000 * (e["cpu"] + p["cpu"]) / e["polls"] if e["polls"] else \
+            float("nan")
+        per = e["per"] + p["per"]
+        cr = ms / w["ms"] if w["ms"] else float("inf")
+        mr = per / w["per"] if w["per"] > 0 else float("inf")
+        return ["snmp_exporter + Prometheus (scraping it for each PDU every "
+                "%d s, its TSDB included): %.4f ms CPU per outlet reading, "
+                "%.1f KiB peak RSS per PDU; Prometheus targets up at the "
+                "end: %s of %d" % (self.a.interval, ms, per,
+                                   "%.0f" % r["prom_up"] if r.get("prom_up")
+                                   is not None else "?", n),
+                "ratio (snmp_exporter + Prometheus) / wattpath: CPU %.1fx, "
+                "memory %.1fx" % (cr, mr),
+                "target: >= %.0fx less CPU per outlet reading than "
+                "snmp_exporter + Prometheus: %s" %
+                (EXPORTER_RATIO, self.verdict(cr >= EXPORTER_RATIO))]
 
     def run(self):
         self.start_sim()
@@ -721,6 +916,14 @@ def main():
     ap.add_argument("--no-remote-write", dest="remote_write",
                     action="store_false",
                     help="no wattpath-remote-write beside the Redfish runs")
+    ap.add_argument("--floor", default=os.path.join(ROOT, "build", "bench",
+                                                    "floor"),
+                    help="tests/bench/floor.c built ('' to leave it out)")
+    ap.add_argument("--profile", type=int, default=0, metavar="S",
+                    help="after each window, perf-record the first "
+                    "wattpath for S seconds and print its top symbols")
+    ap.add_argument("--no-exporter", dest="exporter", action="store_false",
+                    help="leave out snmp_exporter + Prometheus")
     ap.add_argument("--fsync", choices=["segment", "none"],
                     help="also run wattpath with this collector.fsync")
     a = ap.parse_args()
@@ -732,6 +935,12 @@ def main():
             sys.exit("bench: %s not built" % b)
     if shutil.which("collectd") is None:
         sys.exit("bench: collectd not installed (scripts/deps.sh bench)")
+    if a.exporter and (shutil.which("prometheus-snmp-exporter") is None or
+                       shutil.which("prometheus") is None):
+        sys.exit("bench: prometheus-snmp-exporter or prometheus not "
+                 "installed (scripts/deps.sh bench)")
+    if a.floor and not os.access(a.floor, os.X_OK):
+        sys.exit("bench: %s not built (make bench builds it)" % a.floor)
     nofile = raise_nofile()
     log("open-file limit %d" % nofile)
     signal.signal(signal.SIGTERM, on_signal)

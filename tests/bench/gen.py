@@ -9,6 +9,14 @@ the CA stay the simulator's).
   gen.py collectd SIM.yaml OUT.conf --what redfish|snmp --n N --data DIR
          --interval S --pidfile F --typesdb F
 
+  gen.py floor SIM.yaml OUT.txt --what redfish|snmp --n N
+  gen.py snmp_exporter SIM.yaml OUT_DIR --n N --interval S --listen PORT
+
+floor: the targets file of tests/bench/floor.c ("URL CA USER PASSWORD" or
+"ADDRESS COMMUNITY" a line).  snmp_exporter: OUT_DIR/snmp.yml (the 0.21
+format of Debian 12's prometheus-snmp-exporter: auth inside the module) and
+OUT_DIR/prometheus.yml, Prometheus scraping the exporter (at 127.0.0.1:PORT)
+for each PDU every S seconds.
 N is how many BMCs (redfish) or PDUs (snmp) of the simulator's fleet to
 poll; 0 makes the empty configuration whose peak RSS is the baseline.
 Every BMC is polled with a session (wattpath) or Basic auth (collectd's
@@ -165,14 +173,106 @@ def collectd_snmp(sim, a, out):
     out.append("</Plugin>")
 
 
+def floor(sim, a, out):
+    if a.what == "redfish":
+        bmc = cred(sim, "bmc")
+        pw = read_file(bmc["password_file"])
+        for _name, url, ca in bmcs(sim, a.n):
+            out.append("%s %s %s %s" % (url.rstrip("/") + RF_PATH, ca,
+                                        bmc["username"], pw))
+    else:
+        community = read_file(cred(sim, "pdu-community")["community_file"])
+        for _name, addr in pdus(sim, a.n):
+            out.append("%s %s" % (addr, community))
+
+
+# PDU2-MIB columns walked the way upstream's `raritan` module walks
+# PDU-MIB's (generator.yml: whole columns, the outlet names as a lookup):
+# measurementsInletSensorValue and measurementsOutletSensorValue, indexed
+# pduId.{inlet,outlet}Id.sensorType, and outletName (pduId.outletId).
+SNMP_YML = """# snmp.yml for prometheus-snmp-exporter 0.21 (hand-written: Debian ships
+# none).  Module raritan_pdu2: PDU2-MIB inlet and outlet sensor values.
+raritan_pdu2:
+  walk:
+  - 1.3.6.1.2.1.1.3
+  - 1.3.6.1.4.1.13742.6.3.5.3.1.3
+  - 1.3.6.1.4.1.13742.6.5.2.3.1.4
+  - 1.3.6.1.4.1.13742.6.5.4.3.1.4
+  metrics:
+  - name: sysUpTime
+    oid: 1.3.6.1.2.1.1.3
+    type: gauge
+    help: The time since the network management portion of the system was last re-initialized.
+  - name: measurementsInletSensorValue
+    oid: 1.3.6.1.4.1.13742.6.5.2.3.1.4
+    type: gauge
+    help: The sensor value - 1.3.6.1.4.1.13742.6.5.2.3.1.4
+    indexes:
+    - labelname: pduId
+      type: gauge
+    - labelname: inletId
+      type: gauge
+    - labelname: sensorType
+      type: gauge
+  - name: measurementsOutletSensorValue
+    oid: 1.3.6.1.4.1.13742.6.5.4.3.1.4
+    type: gauge
+    help: The sensor value - 1.3.6.1.4.1.13742.6.5.4.3.1.4
+    indexes:
+    - labelname: pduId
+      type: gauge
+    - labelname: outletId
+      type: gauge
+    - labelname: sensorType
+      type: gauge
+    lookups:
+    - labels: [pduId, outletId]
+      labelname: outletName
+      oid: 1.3.6.1.4.1.13742.6.3.5.3.1.3
+      type: DisplayString
+  version: 2
+  max_repetitions: 25
+  retries: 1
+  timeout: 5s
+  auth:
+    community: %s
+"""
+
+
+def snmp_exporter(sim, a):
+    community = read_file(cred(sim, "pdu-community")["community_file"])
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "snmp.yml"), "w", encoding="utf-8") as f:
+        f.write(SNMP_YML % q(community))
+    out = ["global:", "  scrape_interval: %ds" % a.interval,
+           "  scrape_timeout: %ds" % min(a.interval, 20),
+           "scrape_configs:"]
+    if a.n:
+        out += ["  - job_name: snmp", "    metrics_path: /snmp",
+                "    params: {module: [raritan_pdu2]}",
+                "    static_configs:", "      - targets:"]
+        out += ["        - %s" % q(addr) for _name, addr in pdus(sim, a.n)]
+        out += ["    relabel_configs:",
+                "      - {source_labels: [__address__], "
+                "target_label: __param_target}",
+                "      - {source_labels: [__param_target], "
+                "target_label: instance}",
+                "      - {target_label: __address__, replacement: "
+                "\"127.0.0.1:%d\"}" % a.listen]
+    with open(os.path.join(a.out, "prometheus.yml"), "w",
+              encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["wattpath", "collectd"])
+    ap.add_argument("kind", choices=["wattpath", "collectd", "floor",
+                                     "snmp_exporter"])
     ap.add_argument("sim")
     ap.add_argument("out")
-    ap.add_argument("--what", choices=["redfish", "snmp"], required=True)
+    ap.add_argument("--what", choices=["redfish", "snmp"], default="snmp")
     ap.add_argument("--n", type=int, required=True)
-    ap.add_argument("--data", required=True)
+    ap.add_argument("--data", default="")
     ap.add_argument("--interval", type=int, default=10)
     ap.add_argument("--listen", type=int, default=0)
     ap.add_argument("--rrdcached")
@@ -185,8 +285,13 @@ def main():
     with open(a.sim, encoding="utf-8") as f:
         sim = yaml.safe_load(f)
     out = []
+    if a.kind == "snmp_exporter":
+        snmp_exporter(sim, a)
+        return
     if a.kind == "wattpath":
         wattpath(sim, a, out)
+    elif a.kind == "floor":
+        floor(sim, a, out)
     elif a.what == "redfish":
         collectd_redfish(sim, a, out)
     else:

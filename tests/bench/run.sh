@@ -42,6 +42,7 @@ echo "# $($WATTPATH version 2>/dev/null | head -1),"\
 if [ -z "${BENCH_SKIP_COLLECTORS:-}" ]; then
 	# shellcheck disable=SC2086
 	$PY tests/bench/bench.py --wattpath "$WATTPATH" --sim "$SIM" \
+		--floor "$ROOT/$BUILD/bench/floor" \
 		${BENCH_ARGS:-} || rc=1
 fi
 
