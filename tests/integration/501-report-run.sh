@@ -12,13 +12,35 @@
 _KT=${T:-}
 . "$(dirname "$0")/lib.sh"
 $PY -c 'import pymodbus, yaml' 2>/dev/null || skip "python3-pymodbus/python3-yaml missing"
+# diag: what the journal holds per target (polls ok and failed, the first
+# and last good one from T0, the last error) and the run's warnings: why a
+# figure is missing, printed when a check fails.
+diag() {
+	"$WATTPATH" journal export -c "$T/all.yaml" >"$T/diag.csv" 2>&1 || return 0
+	$PY - "$T/diag.csv" "$T0" <<'PYEOF' >&2
+import csv, sys
+t0, per = int(sys.argv[2]), {}
+for r in csv.DictReader(open(sys.argv[1])):
+    k = per.setdefault(r["target"], {"ok": set(), "bad": set(), "err": ""})
+    t = int(r["t_real_ns"]) / 1e9 - t0
+    if r["status"] == "ok":
+        k["ok"].add(t)
+    else:
+        k["bad"].add(t); k["err"] = r.get("error", "")
+for n, k in sorted(per.items()):
+    ok = sorted(k["ok"])
+    print("  %-10s ok %3d (T0%+.1f .. T0%+.1f) failed %d %s" % (n, len(ok),
+          ok[0] if ok else 0, ok[-1] if ok else 0, len(k["bad"]), k["err"]))
+PYEOF
+	grep -E "warn|error" "$T/run.log" | sed "s/^[^ ]* //" | sort | uniq -c | sort -rn | head -8 >&2
+}
 # checks: every report over the stored run (also run alone with T and T0
 # of a kept run: CHECK_ONLY=1 T=... T0=...).
 checks() {
 	F=$((T0 + 6)); TO=$((T0 + 68))
 	"$WATTPATH" report -c "$T/c.yaml" --from $F --to $TO >"$T/r.json" \
 		2>"$T/r.err" || fail "report: $(cat "$T/r.err")"
-	$PY - "$T/r.json" <<'PYEOF' || fail "report figures ($T/r.json)"
+	$PY - "$T/r.json" <<'PYEOF' || { diag; fail "report figures ($T/r.json)"; }
 import json, sys
 d = json.load(open(sys.argv[1]))
 B, N = d["boundaries"], {n["name"]: n for n in d["nodes"]}
