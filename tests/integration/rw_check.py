@@ -50,12 +50,12 @@ def samples():
         get("/internal/force_flush")
         time.sleep(1)
         for line in get("/api/v1/export",
-                        **{"match[]": '{__name__=~"wattpath_.+"}'}).splitlines():
+                        **{"match[]": '{__name__=~"wattpath_.+|process_.+"}'}).splitlines():
             d = json.loads(line)
             out.setdefault(key(d["metric"]), []).extend(
                 zip(d["timestamps"], d["values"]))
     else:
-        d = json.loads(get("/api/v1/query", query='{__name__=~"wattpath_.+"}[1h]',
+        d = json.loads(get("/api/v1/query", query='{__name__=~"wattpath_.+|process_.+"}[1h]',
                            time="%.3f" % time.time()))
         for r in d["data"]["result"]:
             out.setdefault(key(r["metric"]), []).extend(
