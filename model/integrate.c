@@ -234,8 +234,8 @@ integ_span_fits(const struct integ *g, const struct integ_span *sp)
 		return false;
 	if (sp->n == 1)
 		return true;
-	if (sp->refuse || (g->o.kind != WP_COUNTER && g->o.interval > 0 &&
-	    sp->max_gap > 3 * g->o.interval))
+	if (sp->refuse || sp->implausible || (g->o.kind != WP_COUNTER &&
+	    g->o.interval > 0 && sp->max_gap > 3 * g->o.interval))
 		return false;
 	if (sp->t1 <= g->o.from || sp->t0 >= g->o.to)
 		return true;		/* wholly outside the window */
@@ -300,7 +300,12 @@ integ_add_span_gone(struct integ *g, const struct integ_span *sp)
 	if (sp->n < 2 || sp->t1 <= sp->t0)
 		return;
 	inside = sp->t1 > g->o.from && sp->t0 < g->o.to;
-	if (inside && sp->refuse && g->o.kind == WP_COUNTER)
+	if (inside && sp->implausible && g->o.kind == WP_COUNTER)
+		refuse(g, INTEG_IMPLAUSIBLE, "a counter step refused as "
+		    "implausible inside the window (between %.0f and %.0f s "
+		    "after start): its energy is unknown",
+		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));
+	else if (inside && sp->refuse && g->o.kind == WP_COUNTER)
 		refuse(g, INTEG_RESET, "counter reset or step back inside the "
 		    "window (between %.0f and %.0f s after start)",
 		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));

@@ -127,7 +127,8 @@ int	 integ_finish(struct integ *g, struct integ_result *res,
  * their segments' energies (counters: v[i+1] - v[i]; gauges: trapezoid),
  * the largest gap, the count and the last (t1, v1) are needed.  refuse:
  * a reset/discontinuity flag on a reading after the first, or the value
- * going down.
+ * going down; implausible: a step the collector refused as implausible
+ * on one of them (the reason given before a reset's, as for points).
  */
 struct integ_span {
 	wp_time	 t0, t1;
@@ -137,6 +138,7 @@ struct integ_span {
 	double	 energy;
 	wp_time	 max_gap;
 	bool	 refuse;
+	bool	 implausible;
 	bool	 range;	/* vmin, vmax set: the readings' range */
 	double	 vmin, vmax;
 };

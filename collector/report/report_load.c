@@ -554,12 +554,16 @@ to_ispan(const struct jsum_series *e, const struct jsum_span *sp,
 	is->t1 = sp->t1;
 	is->v0 = jsum_x(e->kind, sp->val0, sp->cum0);
 	is->v1 = jsum_x(e->kind, sp->val1, sp->cum1);
-	is->pf0 = e->kind == WP_COUNTER && (sp->cf0 & (CTR_RESET |
-	    CTR_DISCONT)) ? INTEG_P_RESET : 0;
+	is->pf0 = 0;
+	if (e->kind == WP_COUNTER && (sp->cf0 & (CTR_RESET | CTR_DISCONT)))
+		is->pf0 |= INTEG_P_RESET;
+	if (e->kind == WP_COUNTER && (sp->cf0 & CTR_IMPLAUSIBLE))
+		is->pf0 |= INTEG_P_IMPLAUSIBLE;
 	is->n = sp->n;
 	is->energy = sp->energy;
 	is->max_gap = sp->max_gap;
 	is->refuse = (sp->flags & (JSUM_F_RESET | JSUM_F_BACK)) != 0;
+	is->implausible = (sp->flags & JSUM_F_IMPLAUSIBLE) != 0;
 	is->range = true;
 	is->vmin = sp->vmin;
 	is->vmax = sp->vmax;

@@ -10,7 +10,6 @@
 #include "jsum.h"
 #include "../lib/wire.h"
 
-#define JSUM_VERSION	1
 #define JSUM_HDR_LEN	128
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
@@ -48,6 +47,7 @@ jsum_new(wp_time seg_start, wp_time seg_len, wp_time slot,
 	if (in != NULL)
 		memcpy(s->in, in, JSUM_HASH_LEN);
 	s->last_t = -1;
+	s->version = JSUM_VERSION;
 	return s;
 }
 
@@ -227,6 +227,8 @@ span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
 		sp->energy += x - se->prev_x;
 		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
 			sp->flags |= JSUM_F_RESET;
+		if (v->ctr_flags & CTR_IMPLAUSIBLE)
+			sp->flags |= JSUM_F_IMPLAUSIBLE;
 	} else
 		sp->energy += (se->prev_x + x) / 2 * ((double)gap /
 		    (double)WP_SEC);
@@ -332,8 +334,15 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 
 /* ---- encoding ---- */
 
+/* The span and series flags a version has (1: no JSUM_F_IMPLAUSIBLE). */
+static uint32_t
+flags_of(int version)
+{
+	return version == 1 ? JSUM_F_ALL & ~JSUM_F_IMPLAUSIBLE : JSUM_F_ALL;
+}
+
 static void
-enc_span(struct wire_buf *b, const struct jsum_span *sp)
+enc_span(struct wire_buf *b, const struct jsum_span *sp, uint32_t fmask)
 {
 	wire_put_le(b, (uint64_t)sp->t0, 8);
 	wire_put_le(b, (uint64_t)sp->t1, 8);
@@ -344,7 +353,7 @@ enc_span(struct wire_buf *b, const struct jsum_span *sp)
 	wire_put_le(b, sp->cf0, 4);
 	wire_put_le(b, sp->cf1, 4);
 	wire_put_le(b, sp->n, 4);
-	wire_put_le(b, sp->flags, 4);
+	wire_put_le(b, sp->flags & fmask, 4);
 	wire_put_f64(b, sp->energy);
 	wire_put_f64(b, sp->dsum);
 	wire_put_le(b, (uint64_t)sp->max_gap, 8);
@@ -363,7 +372,7 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 	memcpy(s->fin, fin, JSUM_HASH_LEN);
 	s->count = count;
 	wire_put(&b, "WPSS", 4);
-	wire_put_le(&b, JSUM_VERSION, 1);
+	wire_put_le(&b, (uint64_t)s->version, 1);
 	wire_put_le(&b, 0, 3);
 	wire_put_le(&b, (uint64_t)s->seg_start, 8);
 	wire_put_le(&b, (uint64_t)s->seg_len, 8);
@@ -395,10 +404,10 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 		wire_put_le(&b, se->kind, 1);
 		wire_put_f64(&b, se->resolution);
 		wire_put_str(&b, se->labels, WP_LABEL_MAX - 1, 1);
-		wire_put_le(&b, se->flags, 4);
+		wire_put_le(&b, se->flags & flags_of(s->version), 4);
 		wire_put_le(&b, se->n, 4);
 		for (k = 0; k < se->n; k++)
-			enc_span(&b, &se->span[k]);
+			enc_span(&b, &se->span[k], flags_of(s->version));
 	}
 	if (b.oom) {
 		free(b.p);
@@ -412,7 +421,7 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 /* ---- decoding ---- */
 
 static void
-dec_span(struct wire_rd *d, struct jsum_span *sp)
+dec_span(struct wire_rd *d, struct jsum_span *sp, uint32_t fmask)
 {
 	sp->t0 = (wp_time)wire_rd_le(d, 8);
 	sp->t1 = (wp_time)wire_rd_le(d, 8);
@@ -430,7 +439,7 @@ dec_span(struct wire_rd *d, struct jsum_span *sp)
 	sp->vmin = wire_rd_f64(d);
 	sp->vmax = wire_rd_f64(d);
 	sp->vsum = wire_rd_f64(d);
-	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->flags & ~JSUM_F_ALL))
+	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->flags & ~fmask))
 		d->bad = true;
 }
 
@@ -468,14 +477,14 @@ dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 		return -1;
 	se->flags = (uint32_t)wire_rd_le(d, 4);
 	n = (size_t)wire_rd_le(d, 4);
-	if (d->bad || se->target >= s->nt || (se->flags & ~JSUM_F_ALL) ||
+	if (d->bad || se->target >= s->nt || (se->flags & ~flags_of(s->version)) ||
 	    n > (d->len - d->off) / JSUM_SPAN_LEN)
 		return -1;
 	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
 		return -1;
 	se->n = se->cap = n;
 	for (k = 0; k < n && !d->bad; k++) {
-		dec_span(d, &se->span[k]);
+		dec_span(d, &se->span[k], flags_of(s->version));
 		if (k > 0 && se->span[k].t0 <= se->span[k - 1].t1)
 			d->bad = true;
 	}
@@ -490,7 +499,7 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 	size_t i, nt, ns;
 
 	if (len < JSUM_HDR_LEN || memcmp(p, "WPSS", 4) != 0 ||
-	    p[4] != JSUM_VERSION) {
+	    p[4] < 1 || p[4] > JSUM_VERSION) {
 		err_set(err, WP_E_PROTOCOL, "summary: bad header");
 		return NULL;
 	}
@@ -499,6 +508,7 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
+	s->version = p[4];
 	s->seg_start = (wp_time)wire_rd_le(&d, 8);
 	s->seg_len = (wp_time)wire_rd_le(&d, 8);
 	s->slot = (wp_time)wire_rd_le(&d, 8);

@@ -31,6 +31,8 @@
 #include "../lib/sample.h"
 
 #define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
+/* The encoding written: 2 added JSUM_F_IMPLAUSIBLE (1 is still read). */
+#define JSUM_VERSION		2
 #define JSUM_HASH_LEN		32
 
 /* span and series flags */
@@ -41,7 +43,8 @@
 #define JSUM_F_KIND	 0x10	/* readings of another kind skipped */
 #define JSUM_F_ORDER	 0x20	/* a reading at or before the previous skipped */
 #define JSUM_F_WRAP	 0x40	/* CTR_WRAPPED on some reading */
-#define JSUM_F_ALL	 0x7f
+#define JSUM_F_IMPLAUSIBLE 0x80	/* a reading after the first: CTR_IMPLAUSIBLE */
+#define JSUM_F_ALL	 0xff
 
 struct jsum_span {
 	wp_time	 t0, t1;	/* first and last reading */
@@ -89,6 +92,9 @@ struct jsum {
 	struct jsum_series *s;
 	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
 	int	 last_t;	/* lookup cache */
+	int	 version;	/* encoding: JSUM_VERSION when new, a decoded
+				   one's own; set it to encode as an older
+				   one (a block checked against its segment) */
 };
 
 /* New empty summary (slot 0: default).  Caller frees with jsum_free. */

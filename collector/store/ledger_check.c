@@ -270,6 +270,7 @@ verify_raw(const char *jdir, const struct mentry *m, const struct jsum *blk,
 	if ((js = block_from_segment(jdir, m, blk->slot, sr, &le)) == NULL)
 		return errno == ENOENT ? 0 : err_set(err, le.class, "%s",
 		    le.msg);
+	js->version = blk->version;	/* as the block was written */
 	rc = encode_block(js, &want, sr->md, &p, &len);
 	jsum_free(js);
 	if (rc != 0)

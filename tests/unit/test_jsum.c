@@ -1,7 +1,7 @@
 /*
  * Unit tests: journal summaries (collector/jsum.c) and the report's
  * summary path.  A 14-hour journal of three nodes and two meters, with a
- * reset, a counter wrap, held readings, short gaps and a refusing gap
+ * reset, a step refused as implausible, a counter wrap, held readings, short gaps and a refusing gap
  * inside interior segments, is reported over a long window twice: with
  * summaries (interior segments from NAME.wps) and without (every record
  * read); the two documents must agree to floating-point tolerance,
@@ -97,8 +97,11 @@ poll_node(struct fx *f, struct journal *j, int n, long p, wp_time t)
 		put(j, t, tg, v, 0, 2);
 	for (i = 0; i < 2; i++) {
 		snprintf(nm, sizeof(nm), "gpu/%d/energy", i);
+		/* n0's GPU 1: a step refused as implausible at 10:00:30 */
 		val(&v[2 * i], nm, WP_B_GPU, WP_Q_ENERGY, WP_COUNTER,
-		    f->gpu[n][i], f->gpu[n][i], p == 0 ? CTR_DISCONT : 0);
+		    f->gpu[n][i], f->gpu[n][i], p == 0 ? CTR_DISCONT :
+		    n == 0 && i == 1 && p == 10 * 360 + 3 ? CTR_IMPLAUSIBLE :
+		    0);
 		snprintf(nm, sizeof(nm), "gpu/%d/power_limit", i);
 		val(&v[2 * i + 1], nm, WP_B_NONE, WP_Q_OTHER, WP_GAUGE, 700, 0,
 		    0);
