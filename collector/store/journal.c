@@ -795,6 +795,8 @@ verify_one(const char *dir, const struct mentry *e, const uint8_t h[HASH_LEN],
 			goto out;
 		}
 		js = jsum_new(hdr->seg_start, hdr->seg_len, hdr->slot, h);
+		if (js != NULL)		/* rebuilt as it was written */
+			js->version = hdr->version;
 		jsum_free(hdr);
 		if (js == NULL) {
 			err_set(err, WP_E_INTERNAL, "out of memory");

@@ -397,6 +397,7 @@ jseg_parse_name(const char *name, wp_time *start)
 {
 	struct tm tm = { 0 };
 	const char *p;
+	time_t s;
 	size_t n = strlen(name);
 
 	if (n == 15 || n == 19) {
@@ -407,7 +408,10 @@ jseg_parse_name(const char *name, wp_time *start)
 	p = strptime(name, n == 15 ? "%Y%m%dT%H" : "%Y%m%dT%H%M%S", &tm);
 	if (p == NULL || strcmp(p, ".wpj") != 0)
 		return -1;
-	*start = (wp_time)timegm(&tm) * WP_SEC;
+	s = timegm(&tm);
+	if (s < 0 || s > INT64_MAX / WP_SEC)	/* before 1970, after 2262 */
+		return -1;
+	*start = (wp_time)s * WP_SEC;
 	return 0;
 }
 
@@ -542,6 +546,13 @@ jseg_open(struct seg_rd *sr, const char *dir, const char *name,
 	}
 	sr->start = (wp_time)wire_get_le(h + 8, 8);
 	sr->len = (wp_time)wire_get_le(h + 16, 8);
+	if (sr->start < 0 || sr->start > INT64_MAX / 2 || sr->len <= 0 ||
+	    sr->len > INT64_MAX / 4) {	/* start + len cannot overflow */
+		seg_rd_close(sr);
+		errno = EINVAL;
+		return err_set(err, WP_E_PROTOCOL,
+		    "segment %s: start or length out of range", name);
+	}
 	memcpy(sr->in, h + 24, HASH_LEN);
 	memcpy(sr->h, sr->in, HASH_LEN);
 	sr->count = 0;
@@ -603,6 +614,25 @@ decode_body(struct seg_rd *sr, int ver, size_t len)
 	    sr->error, &sr->v, &sr->vcap);
 }
 
+
+/*
+ * Whether a decoded record's times lie in 1970 .. 2262 (well inside
+ * int64 nanoseconds): a damaged segment can decode to any 64-bit time,
+ * and what reads records (summaries, reports) takes differences of them.
+ */
+static bool
+times_sane(const struct journal_record *r)
+{
+	size_t i;
+
+	if (r->t_real < 0 || r->t_real > INT64_MAX / 2)
+		return false;
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].s.t_real < 0 || r->v[i].s.t_real > INT64_MAX / 2)
+			return false;
+	return true;
+}
+
 /*
  * Reads the next record: RD_RECORD, RD_END (clean end of file),
  * RD_TRUNCATED (an incomplete or zero-filled frame at the end: a crash
@@ -651,7 +681,7 @@ jseg_next(struct seg_rd *sr, struct wp_err *err)
 		    "removed or reordered)", sr->name, sr->count + 1);
 	/* the decoders read the body after the frame header */
 	memmove(sr->body, sr->body + FRAME_HDR_LEN, len);
-	if (decode_body(sr, fh[2], len) != 0 ||
+	if (decode_body(sr, fh[2], len) != 0 || !times_sane(&sr->rec) ||
 	    jctx_commit(&sr->ctx, &sr->rec) != 0)
 		return err_set(err, WP_E_PROTOCOL,
 		    "segment %s record %" PRIu64 ": malformed body",

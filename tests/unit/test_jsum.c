@@ -24,6 +24,7 @@
 
 #include "../../collector/conf/conf.h"
 #include "../../collector/store/journal.h"
+#include "../../collector/store/jseg.h"
 #include "../../collector/store/jsum.h"
 #include "../../collector/report/report_api.h"
 #include "../../model/counter.h"
@@ -423,6 +424,48 @@ test_verify_checks_summaries(void **st)
 	rm_fx(&f);
 }
 
+/*
+ * A summary written before version 2 (no JSUM_F_IMPLAUSIBLE) still
+ * verifies against its segment: it is rebuilt as the version it was
+ * written in.  The hour with the implausible step, rewritten as version 1.
+ */
+static void
+test_verify_version1_summary(void **st)
+{
+	struct fx f = { 0 };
+	struct journal_verify_stats vs;
+	struct wp_err err = { 0 };
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	uint8_t *file, *body, h[JSUM_HASH_LEN];
+	size_t flen, blen;
+	struct jsum *js;
+	char path[256];
+	FILE *fp;
+
+	(void)st;
+	make_journal(&f);
+	snprintf(path, sizeof(path), "%s/20261129T18.wps", f.jdir);
+	assert_int_equal(jsum_slurp(path, &file, &flen, &err), 0);
+	assert_non_null(js = jsum_decode(file, flen - JSUM_HASH_LEN, &err));
+	assert_int_equal(js->version, JSUM_VERSION);
+	js->version = 1;
+	assert_int_equal(jsum_encode(js, js->fin, js->count, &body, &blen), 0);
+	assert_int_equal(body[4], 1);
+	assert_non_null(md);
+	assert_int_equal(jseg_chain_hash(md, js->fin, body, blen, h), 0);
+	assert_non_null(fp = fopen(path, "wb"));
+	assert_int_equal(fwrite(body, 1, blen, fp), blen);
+	assert_int_equal(fwrite(h, 1, sizeof(h), fp), sizeof(h));
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(journal_verify(f.jdir, &vs, &err), 0);
+	assert_int_equal(vs.summaries, HOURS - 1);
+	EVP_MD_CTX_free(md);
+	jsum_free(js);
+	free(body);
+	free(file);
+	rm_fx(&f);
+}
+
 static void
 test_scan_skips_bad_summary(void **st)
 {
@@ -514,6 +557,7 @@ main(void)
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
 		cmocka_unit_test(test_verify_checks_summaries),
+		cmocka_unit_test(test_verify_version1_summary),
 		cmocka_unit_test(test_scan_skips_bad_summary),
 		cmocka_unit_test(test_integ_span_exact),
 	};
