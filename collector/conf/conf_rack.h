@@ -1,6 +1,7 @@
 /*
  * conf_rack.h - the racks: block (top level): each rack's power capacity,
- * which the dashboard's rack page draws the rack's power against:
+ * which the dashboard's rack page draws the rack's power against and
+ * /metrics exports (wattpath_rack_capacity_watts):
  *   racks: [{name, capacity_w}]
  * A name once, and a rack some node names (nodes[].rack); capacity_w a
  * number of watts above 0 (at most 10 MW).  Meaning: docs/config.md.

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../conf/conf.h"
+#include "../conf/conf_rack.h"
 #include "expo_metrics.h"
 #include "expo_models.h"
 #include "expo_out.h"
@@ -308,6 +310,23 @@ facility_families(struct expo_out *f, const struct fleet *fl, double pue)
 			continue;
 		series(f, fl->site, "wattpath_facility_power_watts", kv, 2);
 		value(f, fl->meters[i].power);
+	}
+}
+
+/* Each rack's capacity from the configuration (racks:), label rack. */
+static void
+rack_family(struct expo_out *f, const struct fleet *fl)
+{
+	const char *name = "wattpath_rack_capacity_watts";
+	size_t i;
+
+	family(f, name, "gauge", "Power capacity of a rack, the "
+	    "configuration's racks[].capacity_w.");
+	for (i = 0; fl->conf != NULL && i < fl->conf->n_racks; i++) {
+		const char *kv[] = { "rack", fl->conf->racks[i].name };
+
+		series(f, fl->site, name, kv, 1);
+		value(f, fl->conf->racks[i].capacity_w);
 	}
 }
 
@@ -660,6 +679,7 @@ entity_families(struct expo_out *f, const struct fleet *fl, double pue)
 	if (eo_stream(f, models_cb, fl) == -1)
 		return -1;
 	facility_families(f, fl, pue);
+	rack_family(f, fl);
 	pdu_families(f, fl);
 	if (pfx_build(&pt, fl->site, fl->n_targets, 2, target_labels, fl) == -1)
 		return -1;

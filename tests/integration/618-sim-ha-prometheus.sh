@@ -5,7 +5,11 @@
 # wattpath.json, with $site = all) count each node once: they equal one
 # collector's own sum within 10 % (the two collectors' rates over a few
 # seconds of joule counters differ by a few %), where a plain sum over both
-# instances is twice that.  Its site variable lists the site.
+# instances is twice that.  Its site variable lists the site.  Every
+# variable (site, instance, class, node; each substituted by ".*" in the
+# panels, as Grafana's "All" does) lists the fleet's values, and every
+# panel's first query returns data (but "Targets down" and "Counter resets",
+# empty on a healthy fleet); the rack panel's capacity is the racks: entry.
 . "$(dirname "$0")/lib.sh"
 
 SIM=${WATTPATH_SIM:-$(dirname "$WATTPATH")/wattpath-sim}
@@ -24,6 +28,7 @@ for c in a b; do
 	eval "l=\$L$(echo $c | tr ab AB)"
 	sed -e "s|^  data_dir: .*|  data_dir: \"$T/d$c\"|" \
 	    -e "s|^  listen: .*|  listen: 127.0.0.1:$l|" "$T/w.yaml" >"$T/$c.yaml"
+	printf 'racks:\n  - {name: r1, capacity_w: 40000}\n' >>"$T/$c.yaml"
 	bg "run_$c" "$WATTPATH" run -c "$T/$c.yaml"
 	wait_tcp 127.0.0.1 "$l" 20
 done
@@ -40,13 +45,16 @@ wait_tcp 127.0.0.1 "$PP" 30
 sleep 15
 alive "$PID_run_a"; alive "$PID_run_b"
 
-$PY - "$ROOT" "http://127.0.0.1:$PP" "127.0.0.1:$LA" <<'PYEOF' || fail "the dashboard counts an HA pair twice"
-import json, sys, time, urllib.parse, urllib.request
-root, base, inst_a = sys.argv[1:4]
+$PY - "$ROOT" "http://127.0.0.1:$PP" "127.0.0.1:$LA" "127.0.0.1:$LB" <<'PYEOF' || fail "the dashboard counts an HA pair twice, or a panel or variable is empty"
+import json, re, sys, time, urllib.parse, urllib.request
+root, base, inst_a, inst_b = sys.argv[1:5]
 d = json.load(open(root + "/etc/grafana/wattpath.json"))
 panel = {p["title"]: p for p in d["panels"]}
+var_re = re.compile(r"\$\{?(%s)\}?" % "|".join(v["name"] for v in d["templating"]["list"]))
+def all_(e):
+    return var_re.sub(".*", e)
 def expr(title):
-    return panel[title]["targets"][0]["expr"].replace("$site", ".*")
+    return all_(panel[title]["targets"][0]["expr"])
 def q(e, t):
     u = base + "/api/v1/query?" + urllib.parse.urlencode({"query": e, "time": t})
     return json.load(urllib.request.urlopen(u, timeout=5))["data"]["result"]
@@ -85,6 +93,45 @@ for (s, b), v in R["site"].items():
 tv = [v for v in d["templating"]["list"] if v["name"] == "site"]
 if not tv or "site" not in tv[0]["query"]["query"]:
     fails.append("no site variable")
+# each variable's values, as Grafana asks for label_values(sel, label)
+want_vals = {"site": ["sim-1"], "instance": sorted([inst_a, inst_b]), "class": ["hgx-h100-8"],
+             "node": None}
+for v in d["templating"]["list"]:
+    if v["type"] != "query":
+        continue
+    m = re.match(r"label_values\((.*), (\w+)\)$", v["query"]["query"])
+    u = base + "/api/v1/label/%s/values?" % m.group(2) + urllib.parse.urlencode({"match[]": all_(m.group(1))})
+    got = sorted(json.load(urllib.request.urlopen(u, timeout=5))["data"])
+    w = want_vals.get(v["name"])
+    ok = got == w if w is not None else len(got) == 3
+    print("variable %-8s %r %s" % (v["name"], got, "ok" if ok else "FAIL"))
+    if not ok:
+        fails.append("variable %s lists %r" % (v["name"], got))
+# every panel's first query returns data on the simulated fleet
+empty_ok = {"Targets down", "Counter resets (1 h)"}
+for attempt in range(30):
+    t = time.time() - 1
+    empty = [p["title"] for p in d["panels"] if p["title"] not in empty_ok
+             and not q(all_(p["targets"][0]["expr"]), t)]
+    if not empty:
+        break
+    time.sleep(1)
+for title in empty:
+    print("panel %r: no data" % title)
+    fails.append("panel %r empty" % title)
+print("%d panels with data" % (len(d["panels"]) - len(empty_ok) - len(empty)))
+rack = panel["Rack power (wall, each node once) against capacity"]["targets"]
+cap = q(all_(rack[1]["expr"]), t)
+if [(r["metric"].get("rack"), float(r["value"][1])) for r in cap] != [("r1", 40000.0)]:
+    fails.append("rack capacity %r, not r1 40000" % cap)
+# the rack's power: its nodes' wall gauges once (one collector's), not twice
+pw = q(all_(rack[0]["expr"]), t)
+wall = q('sum(wattpath_node_power_watts{boundary="wall", instance="%s"})' % inst_a, t)
+wall = float(wall[0]["value"][1]) if wall else 0
+if [r["metric"].get("rack") for r in pw] != ["r1"] or not (0.9 * wall < float(pw[0]["value"][1]) < 1.1 * wall):
+    fails.append("rack power %r, not r1 at one collector's wall %.1f W" % (pw, wall))
+else:
+    print("rack r1 %.1f W (one collector's wall %.1f W) against %.0f W ok" % (float(pw[0]["value"][1]), wall, 40000))
 if fails:
     print("FAILED: " + ", ".join(fails)); sys.exit(1)
 PYEOF

@@ -2,8 +2,12 @@
 # The shipped alert rules pass `promtool check rules` and their unit tests
 # (`promtool test rules`); the Grafana dashboard
 # is valid JSON whose every expression parses as PromQL (checked as
-# recording rules by promtool) and names only metrics /metrics exposes
-# (the families in docs/exposition.md, cross-checked against the source).
+# recording rules by promtool, every variable substituted) and names only
+# metrics /metrics exposes (the families in docs/exposition.md, cross-checked
+# against the source); its variables (datasource, site, instance, class,
+# node) are chained, every panel reads ${datasource} and filters by them,
+# and its J/token and tokens/J panels are the PromQL docs/exposition.md
+# documents, with the variables' matchers added.
 # fast
 . "$(dirname "$0")/lib.sh"
 command -v promtool >/dev/null || skip "promtool (Debian prometheus) missing"
@@ -57,21 +61,100 @@ root = sys.argv[1]
 src = open(root + "/collector/expo/expo_metrics.c").read()
 known = set(re.findall(r'"(wattpath_[a-z_]+)"', src))
 d = json.load(open(root + "/etc/grafana/wattpath.json"))
-exprs = [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
-exprs += [v["query"]["query"] for v in d["templating"]["list"]]
 err = []
+DS = {"type": "prometheus", "uid": "${datasource}"}
+# variables: a datasource one, then site, instance, class, node, chained
+vs = d["templating"]["list"]
+names = [v["name"] for v in vs]
+if names != ["datasource", "site", "instance", "class", "node"]:
+    err.append("variables %r, not datasource, site, instance, class, node" % names)
+byname = {v["name"]: v for v in vs}
+ds = byname.get("datasource", {})
+if ds.get("type") != "datasource" or ds.get("query") != "prometheus":
+    err.append("no datasource variable of prometheus")
+chain = {"site": [], "instance": ["site"], "class": ["site", "instance"],
+         "node": ["site", "instance", "class"]}
+qvars = [v for v in vs if v["type"] == "query"]
+for v in qvars:
+    q = v["query"]["query"]
+    if not q.startswith("label_values(") or not q.endswith(", %s)" % v["name"]):
+        err.append("variable %s: %r is not label_values(..., %s)" % (v["name"], q, v["name"]))
+    for up in chain.get(v["name"], []):
+        if '%s=~"$%s"' % (up, up) not in q:
+            err.append("variable %s does not filter by $%s" % (v["name"], up))
+    if v.get("datasource") != DS:
+        err.append("variable %s datasource %r" % (v["name"], v.get("datasource")))
+if "__inputs" in d or "DS_PROMETHEUS" in json.dumps(d):
+    err.append("a fixed data source (__inputs, DS_PROMETHEUS) left")
+# every panel and target on ${datasource}
+for p in d["panels"]:
+    if p.get("datasource") != DS:
+        err.append("panel %r datasource %r" % (p["title"], p.get("datasource")))
+    for t in p.get("targets", []):
+        if t.get("datasource") != DS:
+            err.append("panel %r target %s datasource %r" % (p["title"], t["refId"], t.get("datasource")))
+exprs = [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
+exprs += [v["query"]["query"] for v in qvars]
 if len(exprs) < 10: err.append("only %d expressions" % len(exprs))
+# each panel selector filters by $site and $instance; on node series by
+# $class too (not the rack panel: a rack's power is all its classes')
+for p in d["panels"]:
+    for t in p.get("targets", []):
+        for m, sel in re.findall(r'\b(wattpath_[a-z_]+)\{([^{}]*)\}', t["expr"]):
+            want = ["site", "instance"]
+            if m.startswith("wattpath_node_") and not p["title"].startswith("Rack power"):
+                want.append("class")
+            for w in want:
+                if '%s=~"$%s"' % (w, w) not in sel:
+                    err.append("panel %r: %s{%s} not filtered by $%s" % (p["title"], m, sel, w))
+        if re.search(r'\bwattpath_[a-z_]+(\[|\)|\s)', t["expr"]):
+            err.append("panel %r: a selector without the variables in %r" % (p["title"], t["expr"]))
+# J/token and tokens/J, and the coverage beside them: exactly the PromQL
+# of docs/exposition.md with the variables' matchers added
+doc = open(root + "/docs/exposition.md").read()
+sec = doc[doc.index("### PromQL"):]
+sec = sec[:sec.index("\n#")] if "\n#" in sec else sec
+rows = dict(re.findall(r"^\| ([a-zA-Z][^|]*?) \| `([^`]*)` \|$", sec, re.M))
+def strip(e):
+    def sel(mo):
+        ms = [m.strip() for m in mo.group(1).split(",") if not re.match(r'\s*\w+=~"\$\w+"\s*$', m)]
+        return "{%s}" % ", ".join(ms) if ms else ""
+    return re.sub(r"\{([^{}]*)\}", sel, e)
+panel = {p["title"]: p for p in d["panels"]}
+for title, row in (("Output tokens per joule by boundary (covered nodes), with coverage",
+                    "output tokens per joule by boundary"),
+                   ("Joules per output token by boundary (covered nodes), with coverage",
+                    "joules per output token by boundary")):
+    if title not in panel: err.append("no panel %r" % title); continue
+    t = panel[title]["targets"]
+    if row not in rows: err.append("docs/exposition.md has no PromQL row %r" % row); continue
+    if strip(t[0]["expr"]) != rows[row]:
+        err.append("panel %r is not the documented %r:\n  %s\n  %s" % (title, row, strip(t[0]["expr"]), rows[row]))
+    if len(t) < 2 or strip(t[1]["expr"]) != rows["coverage by boundary"]:
+        err.append("panel %r: no fleet coverage beside it" % title)
+for title in ("Fleet power by boundary (from energy, each node once)", "PUE (15 min)",
+              "Wall-to-GPU ratio by class (nodes with both)",
+              "Rack power (wall, each node once) against capacity", "Targets up", "Targets down"):
+    if title not in panel: err.append("no panel %r" % title)
+if "wattpath_rack_capacity_watts" not in json.dumps(panel.get(
+        "Rack power (wall, each node once) against capacity", {})):
+    err.append("the rack panel has no capacity")
+ids = [p["id"] for p in d["panels"]]
+if len(set(ids)) != len(ids): err.append("panel ids repeat")
 rules = ["groups:", "  - name: grafana", "    rules:"]
+var_re = re.compile(r"\$\{?(%s)\}?" % "|".join(names))
 for i, e in enumerate(exprs):
-    names = set(re.findall(r'\bwattpath_[a-z_]+', e))
-    if not names: err.append("no wattpath metric in %r" % e)
-    for n in names - known: err.append("unknown metric %s in %r" % (n, e))
+    names_e = set(re.findall(r'\bwattpath_[a-z_]+', e))
+    if not names_e: err.append("no wattpath metric in %r" % e)
+    for n in names_e - known: err.append("unknown metric %s in %r" % (n, e))
     if e.startswith("label_values"): continue
+    sub = var_re.sub(".*", e)
+    if "$" in sub: err.append("an undeclared variable in %r" % e)
     rules.append("      - record: grafana:expr_%d" % i)
-    rules.append("        expr: %s" % json.dumps(e.replace("$node", ".*").replace("$site", ".*")))
+    rules.append("        expr: %s" % json.dumps(sub))
 open(sys.argv[2], "w").write("\n".join(rules) + "\n")
 for m in ("wattpath_node_energy_joules_total", "wattpath_node_power_watts", "wattpath_target_up",
-          "wattpath_facility_pue", "wattpath_poll_duration_seconds"):
+          "wattpath_facility_pue", "wattpath_poll_duration_seconds", "wattpath_rack_capacity_watts"):
     if m not in known: err.append("metric %s not in expo_metrics.c" % m)
 print("\n".join(err))
 sys.exit(1 if err else 0)

@@ -22,6 +22,7 @@
 #include "../../collector/expo/expo_out.h"
 #include "../../collector/expo/html.h"
 #include "../../collector/conf/conf.h"
+#include "../../collector/conf/conf_rack.h"
 #include "../../collector/lib/sample.h"
 
 static char *
@@ -161,6 +162,47 @@ test_metrics_text(void **st)
 	    "wattpath_exposition_duration_seconds_count 2\n"));
 	assert_non_null(strstr(s, "\nwattpath_exposition_last_duration_seconds "
 	    "0.25\n"));
+	free(s);
+}
+
+/* Each rack of racks: with its capacity, the site first; no racks (or no
+ * configuration): the family described, no sample. */
+static void
+test_rack_capacity(void **st)
+{
+	struct wp_rack racks[2] = { { .name = "r1", .capacity_w = 17500 },
+	    { .name = "r\"2\"", .capacity_w = 40000.5 } };
+	struct wp_conf c;
+	struct fleet fl;
+	struct fleet_node n;
+	struct fleet_target t;
+	char *s;
+
+	(void)st;
+	fleet_one(&fl, &n, &t);
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "# HELP wattpath_rack_capacity_watts "));
+	assert_non_null(strstr(s, "# TYPE wattpath_rack_capacity_watts "
+	    "gauge\n"));
+	assert_null(strstr(s, "\nwattpath_rack_capacity_watts{"));
+	free(s);
+	memset(&c, 0, sizeof(c));
+	fl.conf = &c;
+	s = render(&fl, NAN, NULL, NULL);
+	assert_null(strstr(s, "\nwattpath_rack_capacity_watts{"));
+	free(s);
+	c.racks = racks;
+	c.n_racks = 2;
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "\nwattpath_rack_capacity_watts{site="
+	    "\"s<1>\",rack=\"r1\"} 17500\n"));
+	assert_non_null(strstr(s, "\nwattpath_rack_capacity_watts{site="
+	    "\"s<1>\",rack=\"r\\\"2\\\"\"} 40000.5\n"));
+	free(s);
+	fl.site = "";
+	s = render(&fl, NAN, NULL, NULL);
+	assert_non_null(strstr(s, "\nwattpath_rack_capacity_watts{rack="
+	    "\"r1\"} 17500\n"));
 	free(s);
 }
 
@@ -513,6 +555,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_plain_decimal),
 		cmocka_unit_test(test_metrics_text),
+		cmocka_unit_test(test_rack_capacity),
 		cmocka_unit_test(test_fmt_fast_exact),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_out_mem),
