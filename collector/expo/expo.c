@@ -25,6 +25,7 @@
 #include "dashboard.h"
 #include "expo.h"
 #include "expo_api.h"
+#include "expo_attr.h"
 #include "expo_drift.h"
 #include "expo_fleet.h"
 #include "expo_gzip.h"
@@ -55,6 +56,7 @@ struct expo {
 	struct loop_timer	*timer;		/* MHD's timeout */
 	struct loop_timer	*sampler;	/* history, every interval */
 	struct history		*hist;
+	struct expo_attr	*attr;		/* per model and tenant */
 	struct rw		*rw;		/* remote write, or NULL */
 	char			*user, *pass;	/* Basic auth, or NULL */
 	char			*cert, *key;	/* PEM, or NULL */
@@ -120,13 +122,19 @@ each_view(const void *src, int (*fn)(const struct target_view *, void *),
 	return collector_each_target(src, fn, arg);
 }
 
+/* A snapshot of the fleet, the per-model counters committed to it. */
 static struct fleet *
-snapshot(const struct expo *x)
+snapshot(struct expo *x)
 {
 	struct fleet *f = fleet_build(collector_conf(x->co), each_view, x->co,
 	    clock_real());
 
 	if (f != NULL) {
+		if (expo_attr_commit(x->attr, f, history_pue(x->hist, f,
+		    PUE_WINDOW)) == -1)
+			log_warnx("http: per-model counters: out of memory "
+			    "(split at the next snapshot)");
+		f->attr = x->attr;
 		collector_health(x->co, &f->storage);
 		f->has_storage = true;
 		guard_stats(x->guard, &f->http);
@@ -422,7 +430,7 @@ serve_api(struct expo *x, struct MHD_Connection *c, const char *url)
 	struct expo_resp r = { 0 };
 
 	expo_api_handle(&q, collector_conf(x->co), each_view, x->co, x->hist,
-	    &r);
+	    x->attr, &r);
 	return reply(c, r.status, r.ctype ? r.ctype : "application/json",
 	    r.body, r.len);
 }
@@ -795,7 +803,8 @@ expo_new(struct loop *loop, struct collector *co, struct wp_err *err)
 	atomic_init(&x->closing, false);
 	if ((x->timer = loop_timer_new(loop, on_timer, x)) == NULL ||
 	    (x->sampler = loop_timer_new(loop, on_sample, x)) == NULL ||
-	    (x->hist = history_new(HIST_CAP)) == NULL) {
+	    (x->hist = history_new(HIST_CAP)) == NULL ||
+	    (x->attr = expo_attr_new()) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto fail;
 	}
@@ -834,6 +843,7 @@ expo_free(struct expo *x)
 	loop_timer_free(x->sampler);
 	rw_free(x->rw);
 	history_free(x->hist);
+	expo_attr_free(x->attr);
 	free(x->user);
 	secret_free(x->pass);
 	free(x->cert);

@@ -7,7 +7,9 @@
 #include <json-c/json.h>
 
 #include "../conf/conf.h"
+#include "../../model/attr.h"
 #include "expo_api.h"
+#include "expo_attr.h"
 #include "../ingest.h"
 #include "../report/report_api.h"
 #include "../lib/sample.h"
@@ -127,6 +129,64 @@ api_fleet(const struct fleet *f, const struct history *h,
 		json_object_array_add(cl, k);
 	}
 	json_object_object_add(o, "classes", cl);
+	finish(r, 200, o);
+}
+
+/* One model's or tenant's entry of /api/v1/models. */
+static json_object *
+attr_json(const struct attr_sum *s)
+{
+	json_object *o = json_object_new_object(), *e, *jt;
+	int b;
+
+	json_object_object_add(o, "name", json_object_new_string(s->name));
+	e = json_object_new_object();
+	jt = json_object_new_object();
+	for (b = 0; b < BND_N; b++) {
+		json_object_object_add(e, bnd_name(b), s->ok[b] ?
+		    jnum(s->j[b]) : NULL);
+		json_object_object_add(jt, bnd_name(b), s->ok[b] &&
+		    s->has_out && s->out > 0 ? jnum(s->j[b] / s->out) : NULL);
+	}
+	json_object_object_add(o, "energy_j", e);
+	json_object_object_add(o, "tokens_output", s->has_out ?
+	    jnum(s->out) : NULL);
+	json_object_object_add(o, "joules_per_token", jt);
+	return o;
+}
+
+static json_object *
+tab_json(const struct attr_tab *t)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		json_object_array_add(a, attr_json(&t->v[i]));
+	return a;
+}
+
+/* /api/v1/models: the per-model and per-tenant counters of /metrics. */
+static void
+api_models(const struct fleet *f, const struct history *h,
+    struct expo_resp *r)
+{
+	double pue = h != NULL ? history_pue(h, f, PUE_WINDOW) : NAN;
+	json_object *o;
+	struct attr_view v;
+
+	if (expo_attr_view(f->attr, f, pue, &v) == -1)
+		return fail(r, 500, "out of memory");
+	o = json_object_new_object();
+	json_object_object_add(o, "time", jtime(f->now));
+	json_object_object_add(o, "attribution", json_object_new_string(
+	    v.rule == ATTR_PER_GPU ? "per_gpu" : "proportional"));
+	json_object_object_add(o, "pue_15m", jnum(pue));
+	json_object_object_add(o, "facility_unpriced_j",
+	    jnum(v.facility_unpriced_j));
+	json_object_object_add(o, "models", tab_json(&v.models));
+	json_object_object_add(o, "tenants", tab_json(&v.tenants));
+	expo_attr_view_fini(&v);
 	finish(r, 200, o);
 }
 
@@ -533,7 +593,7 @@ expo_api_report_fini(struct expo_report_req *rr)
 void
 expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
     fleet_each_fn each, const void *src, const struct history *h,
-    struct expo_resp *r)
+    struct expo_attr *attr, struct expo_resp *r)
 {
 	const char *p = q->path + strlen("/api/v1/");
 	struct fleet *f;
@@ -541,16 +601,25 @@ expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 	if (strcmp(p, "series") == 0)
 		return api_series(q, each, src, r);
 	if (strcmp(p, "nodes") != 0 && strncmp(p, "nodes/", 6) != 0 &&
-	    strcmp(p, "targets") != 0 && strcmp(p, "fleet") != 0)
+	    strcmp(p, "targets") != 0 && strcmp(p, "fleet") != 0 &&
+	    strcmp(p, "models") != 0)
 		return fail(r, 404, "no such endpoint");
 	if ((f = fleet_build(c, each, src, clock_real())) == NULL)
 		return fail(r, 500, "out of memory");
+	if (attr != NULL && expo_attr_commit(attr, f, h != NULL ?
+	    history_pue(h, f, PUE_WINDOW) : NAN) == -1) {
+		fleet_free(f);
+		return fail(r, 500, "out of memory");
+	}
+	f->attr = attr;
 	if (strcmp(p, "nodes") == 0)
 		api_nodes(q, f, r);
 	else if (strcmp(p, "targets") == 0)
 		api_targets(f, r);
 	else if (strcmp(p, "fleet") == 0)
 		api_fleet(f, h, r);
+	else if (strcmp(p, "models") == 0)
+		api_models(f, h, r);
 	else
 		api_node(p + 6, f, h, r);
 	fleet_free(f);

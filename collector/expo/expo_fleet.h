@@ -30,6 +30,7 @@
 #include "../run.h"
 #include "expo_process.h"
 
+struct expo_attr;
 struct wp_conf;
 struct wp_node;
 
@@ -140,6 +141,8 @@ struct fleet_pdu_reading {
 struct fleet {
 	wp_time		 now;			/* realtime of the snapshot */
 	const struct wp_conf *conf;		/* borrowed: tenants, engines */
+	const struct expo_attr *attr;		/* borrowed: the attribution
+						   counters' state, or NULL */
 	const char	*site;			/* "" if unset */
 	struct fleet_node *nodes;
 	size_t		 n_nodes;

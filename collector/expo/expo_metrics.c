@@ -656,10 +656,17 @@ self_families(struct expo_out *f, const struct fleet *fl)
 		    NULL, fl->expo.last_s);
 }
 
+struct models_arg {
+	const struct fleet	*fl;
+	double			 pue;
+};
+
 static int
-models_cb(FILE *f, const void *fl)
+models_cb(FILE *f, const void *arg)
 {
-	return expo_models_write(f, fl);
+	const struct models_arg *m = arg;
+
+	return expo_models_write(f, m->fl, m->pue);
 }
 
 /* The families of the nodes and the targets, on their prefixes. */
@@ -676,7 +683,7 @@ entity_families(struct expo_out *f, const struct fleet *fl, double pue)
 	pfx_fini(&pn);
 	coverage_family(f, fl);
 	tokens_family(f, fl);
-	if (eo_stream(f, models_cb, fl) == -1)
+	if (eo_stream(f, models_cb, &(struct models_arg){ fl, pue }) == -1)
 		return -1;
 	facility_families(f, fl, pue);
 	rack_family(f, fl);

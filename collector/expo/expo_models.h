@@ -1,15 +1,18 @@
 /*
- * expo_models.h - /metrics per model and per tenant (bounded labels):
- * wattpath_model_gpu_energy_joules_total{model}: each in-band GPU's
- * reset-corrected energy to the model whose engine holds it
- * (engines[].gpus; a node whose engines serve one model and give no gpus:
- * all its GPUs), a GPU no engine holds to "unallocated";
+ * expo_models.h - /metrics per model and per tenant (bounded labels),
+ * from the attribution counters of expo_attr.h (fl->attr, or a state
+ * that has seen only fl):
+ * wattpath_model_energy_joules_total{model,boundary} (gpu, wall, outlet,
+ * facility), "unallocated" for what no model's engine held;
  * wattpath_model_tokens_total{model,direction="output"};
- * wattpath_tenant_gpu_energy_joules_total{tenant} by the tenants: map (a
- * GPU's namespace label, else its engine's model, else its node).  The
- * GPU boundary only: the outer boundaries' split is a window's
- * (wattpath report, docs/report.md "Per model"), not a counter.  At most
- * EXPO_MODELS_MAX model label values; the rest as "other".
+ * wattpath_tenant_energy_joules_total{tenant,boundary} and
+ * wattpath_tenant_tokens_total{tenant,direction="output"} by the tenants:
+ * map (present when it is set);
+ * wattpath_attribution_facility_unpriced_joules_total: wall energy whose
+ * facility share no one got, for want of a PUE at the time;
+ * wattpath_attribution_rule_info{rule}.  Each series has the site label
+ * when site.name is set.  At most EXPO_ATTR_MAX model label values; the
+ * rest as "other".
  */
 #ifndef WP_EXPO_MODELS_H
 #define WP_EXPO_MODELS_H
@@ -18,10 +21,8 @@
 
 #include "expo_fleet.h"
 
-#define EXPO_MODELS_MAX	64
-
-/* The families, from fl's nodes and fl->conf.  0, or -1 out of memory
- * (nothing written). */
-int	 expo_models_write(FILE *f, const struct fleet *fl);
+/* The families, from fl->attr and fl's nodes; pue the facility's now (NAN
+ * none).  0, or -1 out of memory (nothing written). */
+int	 expo_models_write(FILE *f, const struct fleet *fl, double pue);
 
 #endif
