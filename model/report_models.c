@@ -338,10 +338,9 @@ gp_add(struct gpu_parts *gp, size_t slot, int t, double w)
 	gp->w[gp->n++] = w;
 }
 
-/* The tenant (index in s->tenants) listing name under the list at
- * offsets off_v/off_n, or -1. */
-static int
-tenant_by(const struct report_settings *s, const char *name, int what)
+int
+report_tenant_by(const struct report_settings *s, const char *name,
+    int what)
 {
 	size_t t, j, n;
 	const char **v;
@@ -368,12 +367,13 @@ slot_tenant(const struct report_input *in, size_t i, const struct report *r,
     const struct node_split *ns, size_t k, const char *name)
 {
 	const struct report_settings *s = in->set;
-	int t = tenant_by(s, name, 1);
+	int t = report_tenant_by(s, name, RT_BY_NAMESPACE);
 
 	if (t < 0 && ns->owner[k] >= 0)
-		t = tenant_by(s, r->models.v[ns->pi[ns->owner[k]]].name, 0);
+		t = report_tenant_by(s,
+		    r->models.v[ns->pi[ns->owner[k]]].name, RT_BY_MODEL);
 	if (t < 0)
-		t = tenant_by(s, in->nodes[i].name, 2);
+		t = report_tenant_by(s, in->nodes[i].name, RT_BY_NODE);
 	return t;
 }
 
@@ -473,11 +473,12 @@ static int
 engine_tenant(const struct report_input *in, size_t i,
     const struct node_split *ns, const int *tt, size_t k)
 {
-	int t = tenant_by(in->set, ns->e[k].model, 0);
+	int t = report_tenant_by(in->set, ns->e[k].model, RT_BY_MODEL);
 	size_t j;
 
 	if (t < 0)
-		t = tenant_by(in->set, in->nodes[i].name, 2);
+		t = report_tenant_by(in->set, in->nodes[i].name,
+		    RT_BY_NODE);
 	for (j = 0; t < 0 && j < ns->ng; j++)
 		if (ns->owner[j] == ns->e[k].part)
 			t = tt[j];

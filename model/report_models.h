@@ -35,6 +35,15 @@
 struct report;
 struct report_input;
 struct report_sel;
+struct report_settings;
+
+/* The lists of a tenant entry (tenants:) a name is looked up in. */
+enum { RT_BY_MODEL, RT_BY_NAMESPACE, RT_BY_NODE };
+
+/* The tenant (index in s->tenants) whose list what names name, or -1
+ * (name NULL or empty: -1). */
+int	 report_tenant_by(const struct report_settings *s, const char *name,
+	    int what);
 
 /* An entry's figures within one node class. */
 struct report_model_cls {

@@ -12,27 +12,18 @@
 #include "expo_attr.h"
 #include "../ingest.h"
 #include "../report/report_api.h"
+#include "../lib/jsonv.h"
 #include "../lib/sample.h"
 #include "../lib/timearg.h"
 
 #define MAX_WINDOW	(31LL * 86400 * WP_SEC)
 #define PAIRS_MAX	(HIST_PAIRS)
 
+/* A time, null when never (0). */
 static json_object *
-jnum(double v)
+jwhen(wp_time t)
 {
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-static json_object *
-jtime(wp_time t)
-{
-	char buf[64];
-
-	if (t == 0)
-		return NULL;
-	clock_iso8601(t, buf, sizeof(buf));
-	return json_object_new_string(buf);
+	return t != 0 ? jtime(t) : NULL;
 }
 
 static void
@@ -104,7 +95,7 @@ api_fleet(const struct fleet *f, const struct history *h,
 	size_t i;
 	int j;
 
-	json_object_object_add(o, "time", jtime(f->now));
+	json_object_object_add(o, "time", jwhen(f->now));
 	json_object_object_add(o, "nodes", json_object_new_int64(
 	    (int64_t)f->n_nodes));
 	for (j = 0; j < FB_N; j++)
@@ -178,7 +169,7 @@ api_models(const struct fleet *f, const struct history *h,
 	if (expo_attr_view(f->attr, f, pue, &v) == -1)
 		return fail(r, 500, "out of memory");
 	o = json_object_new_object();
-	json_object_object_add(o, "time", jtime(f->now));
+	json_object_object_add(o, "time", jwhen(f->now));
 	json_object_object_add(o, "attribution", json_object_new_string(
 	    v.rule == ATTR_PER_GPU ? "per_gpu" : "proportional"));
 	json_object_object_add(o, "pue_15m", jnum(pue));
@@ -232,8 +223,8 @@ target_json(const struct fleet_target *t)
 	    json_object_new_string(t->reason) : NULL);
 	json_object_object_add(o, "error", *t->error ?
 	    json_object_new_string(t->error) : NULL);
-	json_object_object_add(o, "last_poll", jtime(t->last_poll));
-	json_object_object_add(o, "last_success", jtime(t->last_ok));
+	json_object_object_add(o, "last_poll", jwhen(t->last_poll));
+	json_object_object_add(o, "last_success", jwhen(t->last_ok));
 	json_object_object_add(o, "poll_duration_s", jnum(t->duration_s));
 	json_object_object_add(o, "polls", json_object_new_int64(
 	    (int64_t)t->polls));
@@ -388,7 +379,7 @@ sample_json(const struct wp_sample *s, const struct ingest_ctr *k)
 	json_object_object_add(o, "raw_value", jnum(s->raw_value));
 	json_object_object_add(o, "raw_unit",
 	    json_object_new_string(s->raw_unit));
-	json_object_object_add(o, "time", jtime(s->t_real));
+	json_object_object_add(o, "time", jwhen(s->t_real));
 	json_object_object_add(o, "flags", flags_json(s->flags));
 	if (k != NULL && k->valid) {
 		json_object_object_add(o, "cumulative", jnum(k->cum));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../model/attr.h"
+#include "../../model/report_models.h"
 #include "../conf/conf.h"
 #include "../lib/hmap.h"
 #include "expo_attr.h"
@@ -109,28 +110,13 @@ tab_copy(struct attr_tab *dst, const struct attr_tab *src)
 
 /* --- who holds what on one node --- */
 
-/* The tenant listing name in the list what (0 models, 1 namespaces,
- * 2 nodes), or NULL. */
+/* The name of the tenant whose list what (RT_BY_*) names name, or NULL. */
 static const char *
 tenant_by(const struct wp_conf *c, const char *name, int what)
 {
-	const struct report_settings *s = &c->report;
-	size_t t, j, n;
-	const char **v;
+	int t = report_tenant_by(&c->report, name, what);
 
-	if (name == NULL || *name == '\0')
-		return NULL;
-	for (t = 0; t < s->n_tenants; t++) {
-		const struct report_tenant *x = &s->tenants[t];
-
-		v = what == 0 ? x->models : what == 1 ? x->namespaces : x->nodes;
-		n = what == 0 ? x->n_models : what == 1 ? x->n_namespaces :
-		    x->n_nodes;
-		for (j = 0; j < n; j++)
-			if (strcmp(v[j], name) == 0)
-				return x->name;
-	}
-	return NULL;
+	return t >= 0 ? c->report.tenants[t].name : NULL;
 }
 
 /* The model of each of n's engines into m (its label, else the config's,
@@ -213,11 +199,11 @@ static const char *
 gpu_tenant(const struct wp_conf *c, const struct fleet_node *n, int g,
     const char *model)
 {
-	const char *t = tenant_by(c, n->gpu_ns[g], 1);
+	const char *t = tenant_by(c, n->gpu_ns[g], RT_BY_NAMESPACE);
 
 	if (t == NULL && model != NULL)
-		t = tenant_by(c, model, 0);
-	return t != NULL ? t : tenant_by(c, n->name, 2);
+		t = tenant_by(c, model, RT_BY_MODEL);
+	return t != NULL ? t : tenant_by(c, n->name, RT_BY_NODE);
 }
 
 /* --- the split --- */
@@ -354,8 +340,8 @@ node_tenants(const struct wp_conf *c, const struct fleet_node *n,
 	for (e = 0; e < ne; e++) {
 		if (!(n->eng_has & (1u << e)))
 			continue;
-		if ((tn = tenant_by(c, m[e], 0)) == NULL)
-			tn = tenant_by(c, n->name, 2);
+		if ((tn = tenant_by(c, m[e], RT_BY_MODEL)) == NULL)
+			tn = tenant_by(c, n->name, RT_BY_NODE);
 		if (tokens_onto(t, tn != NULL ? tn : UNALLOCATED,
 		    d->out[e]) == -1)
 			return -1;

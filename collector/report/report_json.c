@@ -4,47 +4,15 @@
 #include <string.h>
 
 #include "../lib/clock.h"
+#include "../lib/jsonv.h"
 #include "report_json.h"
 #include "report_models_out.h"
-
-static json_object *
-jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
 
 /* A count that may be unknown (< 0): null. */
 static json_object *
 jcount(double v)
 {
 	return v >= 0 ? jnum(v) : NULL;
-}
-
-static json_object *
-jint(size_t v)
-{
-	return json_object_new_int64((int64_t)v);
-}
-
-static json_object *
-jstr(const char *s)
-{
-	return s != NULL ? json_object_new_string(s) : NULL;
-}
-
-static void
-jset(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static json_object *
-jtime(wp_time t)
-{
-	char buf[40];
-
-	clock_iso8601(t, buf, sizeof(buf));
-	return json_object_new_string(buf);
 }
 
 /* ------------------------------------------------------- figures */

@@ -5,25 +5,14 @@
 #include <string.h>
 
 #include "../../model/attr.h"
+#include "../lib/jsonv.h"
 #include "report_md.h"
 #include "report_models_out.h"
 
 static json_object *
-num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-static json_object *
 count(double v)
 {
-	return v >= 0 ? num(v) : NULL;
-}
-
-static void
-set(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
+	return v >= 0 ? jnum(v) : NULL;
 }
 
 static const char *
@@ -37,11 +26,11 @@ bnd_json(const struct report_model *m, int b)
 {
 	json_object *o = json_object_new_object();
 
-	set(o, "energy_j", m->ok[b] ? num(m->energy_j[b]) : NULL);
-	set(o, "kwh", m->ok[b] ? num(m->energy_j[b] / 3.6e6) : NULL);
-	set(o, "j_per_output_token", num(m->j_per_token[b]));
-	set(o, "tokens_per_joule", num(m->tokens_per_j[b]));
-	set(o, "rule", json_object_new_string(rule_name(m->rule[b])));
+	jset(o, "energy_j", m->ok[b] ? jnum(m->energy_j[b]) : NULL);
+	jset(o, "kwh", m->ok[b] ? jnum(m->energy_j[b] / 3.6e6) : NULL);
+	jset(o, "j_per_output_token", jnum(m->j_per_token[b]));
+	jset(o, "tokens_per_joule", jnum(m->tokens_per_j[b]));
+	jset(o, "rule", json_object_new_string(rule_name(m->rule[b])));
 	return o;
 }
 
@@ -54,13 +43,13 @@ carbon_json(const struct report_model *m)
 	int c;
 
 	for (c = 0; c < REPORT_C_N; c++) {
-		set(loc, report_carbon_bnd(c), m->loc_ok[c] ?
-		    num(m->loc_kg[c]) : NULL);
-		set(mk, report_carbon_bnd(c), m->mk_ok[c] ? num(m->mk_kg[c]) :
+		jset(loc, report_carbon_bnd(c), m->loc_ok[c] ?
+		    jnum(m->loc_kg[c]) : NULL);
+		jset(mk, report_carbon_bnd(c), m->mk_ok[c] ? jnum(m->mk_kg[c]) :
 		    NULL);
 	}
-	set(o, "location_kg", loc);
-	set(o, "market_kg", mk);
+	jset(o, "location_kg", loc);
+	jset(o, "market_kg", mk);
 	return o;
 }
 
@@ -79,16 +68,16 @@ class_json(const struct report *r, const struct report_model *m)
 		if (q->nodes == 0)
 			continue;
 		x = json_object_new_object();
-		set(x, "nodes", json_object_new_int64((int64_t)q->nodes));
-		set(x, "output_tokens", m->unallocated ? NULL : num(q->out));
+		jset(x, "nodes", json_object_new_int64((int64_t)q->nodes));
+		jset(x, "output_tokens", m->unallocated ? NULL : jnum(q->out));
 		k = json_object_new_object();
 		for (b = 0; b < BND_N; b++)
-			set(k, bnd_name(b), m->ok[b] ? num(q->energy_j[b] / 3.6e6) :
+			jset(k, bnd_name(b), m->ok[b] ? jnum(q->energy_j[b] / 3.6e6) :
 			    NULL);
-		set(x, "kwh", k);
-		set(x, "j_per_output_token_wall", m->ok[BND_WALL] && q->out > 0 ?
-		    num(q->energy_j[BND_WALL] / q->out) : NULL);
-		set(o, report_class_label(r, c), x);
+		jset(x, "kwh", k);
+		jset(x, "j_per_output_token_wall", m->ok[BND_WALL] && q->out > 0 ?
+		    jnum(q->energy_j[BND_WALL] / q->out) : NULL);
+		jset(o, report_class_label(r, c), x);
 	}
 	return o;
 }
@@ -99,31 +88,31 @@ model_json(const struct report *r, const struct report_model *m)
 	json_object *o = json_object_new_object(), *t, *bs, *co;
 	int b;
 
-	set(o, "name", json_object_new_string(m->name));
-	set(o, "unallocated", json_object_new_boolean(m->unallocated));
-	set(o, "nodes", json_object_new_int64((int64_t)m->nodes));
-	set(o, "engines", json_object_new_int64((int64_t)m->engines));
-	set(o, "gpus", json_object_new_int64((int64_t)m->gpus));
+	jset(o, "name", json_object_new_string(m->name));
+	jset(o, "unallocated", json_object_new_boolean(m->unallocated));
+	jset(o, "nodes", json_object_new_int64((int64_t)m->nodes));
+	jset(o, "engines", json_object_new_int64((int64_t)m->engines));
+	jset(o, "gpus", json_object_new_int64((int64_t)m->gpus));
 	t = json_object_new_object();
-	set(t, "output", count(m->out));
-	set(t, "input", count(m->in));
-	set(t, "engines_without_tokens", json_object_new_int64(
+	jset(t, "output", count(m->out));
+	jset(t, "input", count(m->in));
+	jset(t, "engines_without_tokens", json_object_new_int64(
 	    (int64_t)m->engines_no_tokens));
-	set(o, "tokens", t);
+	jset(o, "tokens", t);
 	bs = json_object_new_object();
 	for (b = 0; b < BND_N; b++)
-		set(bs, bnd_name(b), bnd_json(m, b));
-	set(o, "boundaries", bs);
-	set(o, "by_class", class_json(r, m));
+		jset(bs, bnd_name(b), bnd_json(m, b));
+	jset(o, "boundaries", bs);
+	jset(o, "by_class", class_json(r, m));
 	if (r->has_carbon)
-		set(o, "carbon", carbon_json(m));
+		jset(o, "carbon", carbon_json(m));
 	if (r->has_cost) {
 		co = json_object_new_object();
-		set(co, "amount", m->cost_ok ? num(m->cost) : NULL);
-		set(co, "currency", json_object_new_string(r->cost.currency));
-		set(co, "boundary", json_object_new_string(
+		jset(co, "amount", m->cost_ok ? jnum(m->cost) : NULL);
+		jset(co, "currency", json_object_new_string(r->cost.currency));
+		jset(co, "boundary", json_object_new_string(
 		    report_carbon_bnd(r->cost.boundary)));
-		set(o, "cost", co);
+		jset(o, "cost", co);
 	}
 	return o;
 }
@@ -135,20 +124,20 @@ report_models_json(json_object *root, const struct report *r)
 	size_t i;
 
 	at = json_object_new_object();
-	set(at, "rule", json_object_new_string(r->models.rule == ATTR_PER_GPU ?
+	jset(at, "rule", json_object_new_string(r->models.rule == ATTR_PER_GPU ?
 	    "per_gpu" : "proportional"));
-	set(at, "text", json_object_new_string(report_models_rule_text(
+	jset(at, "text", json_object_new_string(report_models_rule_text(
 	    r->models.rule)));
-	set(at, "carbon_and_cost", json_object_new_string("the site's figure "
+	jset(at, "carbon_and_cost", json_object_new_string("the site's figure "
 	    "at the boundary x the model's share of the fleet's energy there"));
-	set(root, "attribution", at);
+	jset(root, "attribution", at);
 	for (i = 0; i < r->models.n; i++)
 		json_object_array_add(a, model_json(r, &r->models.v[i]));
-	set(root, "models", a);
+	jset(root, "models", a);
 	a = json_object_new_array();
 	for (i = 0; i < r->tenants.n; i++)
 		json_object_array_add(a, model_json(r, &r->tenants.v[i]));
-	set(root, "tenants", a);
+	jset(root, "tenants", a);
 }
 
 static const char *

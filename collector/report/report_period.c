@@ -7,6 +7,7 @@
 
 #include "../../model/report.h"
 #include "../conf/conf.h"
+#include "../lib/jsonv.h"
 #include "../store/ledger.h"
 #include "report_api.h"
 #include "report_json.h"
@@ -20,7 +21,7 @@ static const char *const bnds[] = { "gpu", "wall", "outlet", "facility" };
 
 /* The number at doc/k1/k2/k3 (NULL ends the path), NAN when absent. */
 static double
-jnum(json_object *o, const char *k1, const char *k2, const char *k3)
+gnum(json_object *o, const char *k1, const char *k2, const char *k3)
 {
 	const char *k[3] = { k1, k2, k3 };
 	int i;
@@ -35,7 +36,7 @@ jnum(json_object *o, const char *k1, const char *k2, const char *k3)
 }
 
 static const char *
-jstr(json_object *o, const char *k1, const char *k2)
+gstr(json_object *o, const char *k1, const char *k2)
 {
 	json_object *v;
 
@@ -45,27 +46,6 @@ jstr(json_object *o, const char *k1, const char *k2)
 		return NULL;
 	return json_object_is_type(v, json_type_string) ?
 	    json_object_get_string(v) : NULL;
-}
-
-static json_object *
-jnv(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
-static json_object *
-js(const char *s)
-{
-	return s != NULL ? json_object_new_string(s) : NULL;
-}
-
-static json_object *
-jtime(wp_time t)
-{
-	char b[40];
-
-	clock_iso8601(t, b, sizeof(b));
-	return json_object_new_string(b);
 }
 
 /* Per class: wall kWh and output tokens of its nodes. */
@@ -82,18 +62,18 @@ month_classes(json_object *doc)
 		double kwh, tok;
 
 		n = json_object_array_get_idx(nodes, i);
-		cls = jstr(n, "class", NULL);
-		kwh = jnum(n, "boundaries", "wall", "energy_j") / J_PER_KWH;
-		tok = jnum(n, "tokens", NULL, NULL);
+		cls = gstr(n, "class", NULL);
+		kwh = gnum(n, "boundaries", "wall", "energy_j") / J_PER_KWH;
+		tok = gnum(n, "tokens", NULL, NULL);
 		if (!json_object_object_get_ex(out, cls ? cls : "(none)", &c)) {
 			c = json_object_new_object();
-			json_object_object_add(c, "wall_kwh", jnv(0));
-			json_object_object_add(c, "tokens_output", jnv(0));
+			json_object_object_add(c, "wall_kwh", jnum(0));
+			json_object_object_add(c, "tokens_output", jnum(0));
 			json_object_object_add(out, cls ? cls : "(none)", c);
 		}
-		json_object_object_add(c, "wall_kwh", jnv(jnum(c, "wall_kwh",
+		json_object_object_add(c, "wall_kwh", jnum(gnum(c, "wall_kwh",
 		    NULL, NULL) + kwh));
-		json_object_object_add(c, "tokens_output", jnv(jnum(c,
+		json_object_object_add(c, "tokens_output", jnum(gnum(c,
 		    "tokens_output", NULL, NULL) + (tok >= 0 ? tok : NAN)));
 	}
 	return out;
@@ -108,13 +88,14 @@ month_boundaries(json_object *doc)
 
 	for (i = 0; i < NB; i++) {
 		b = json_object_new_object();
-		json_object_object_add(b, "kwh", jnv(jnum(doc, "boundaries",
+		json_object_object_add(b, "kwh", jnum(gnum(doc, "boundaries",
 		    bnds[i], "energy_j") / J_PER_KWH));
-		json_object_object_add(b, "method", js(jstr(json_object_object_get(
-		    doc, "boundaries"), bnds[i], "method")));
-		json_object_object_add(b, "coverage", jnv(jnum(doc, "boundaries",
-		    bnds[i], "coverage")));
-		json_object_object_add(b, "j_per_output_token", jnv(jnum(doc,
+		json_object_object_add(b, "method", jstr(gstr(
+		    json_object_object_get(doc, "boundaries"), bnds[i],
+		    "method")));
+		json_object_object_add(b, "coverage", jnum(gnum(doc,
+		    "boundaries", bnds[i], "coverage")));
+		json_object_object_add(b, "j_per_output_token", jnum(gnum(doc,
 		    "boundaries", bnds[i], "j_per_output_token")));
 		json_object_object_add(o, bnds[i], b);
 	}
@@ -133,7 +114,7 @@ month_carbon(json_object *doc)
 	for (i = 0; i < 2; i++) {
 		m = json_object_new_object();
 		for (k = 1; k < NB; k += 2)
-			json_object_object_add(m, bnds[k], jnv(jnum(carbon,
+			json_object_object_add(m, bnds[k], jnum(gnum(carbon,
 			    meth[i], bnds[k], "kg")));
 		json_object_object_add(o, meth[i], m);
 	}
@@ -151,26 +132,28 @@ month_row(json_object *doc, wp_time from, wp_time to, bool partial)
 	json_object_object_add(m, "partial", json_object_new_boolean(partial));
 	json_object_object_add(m, "boundaries", month_boundaries(doc));
 	x = json_object_new_object();
-	json_object_object_add(x, "output", jnv(jnum(doc, "tokens", "output",
+	json_object_object_add(x, "output", jnum(gnum(doc, "tokens", "output",
 	    NULL)));
-	json_object_object_add(x, "input", jnv(jnum(doc, "tokens", "input",
+	json_object_object_add(x, "input", jnum(gnum(doc, "tokens", "input",
 	    NULL)));
 	json_object_object_add(m, "tokens", x);
 	x = json_object_new_object();
-	json_object_object_add(x, "value", jnv(jnum(doc, "pue", "value", NULL)));
-	json_object_object_add(x, "category", js(jstr(doc, "pue", "category")));
-	json_object_object_add(x, "facility_kwh", jnv(jnum(doc, "pue",
+	json_object_object_add(x, "value", jnum(gnum(doc, "pue", "value",
+	    NULL)));
+	json_object_object_add(x, "category", jstr(gstr(doc, "pue",
+	    "category")));
+	json_object_object_add(x, "facility_kwh", jnum(gnum(doc, "pue",
 	    "facility_energy_j", NULL) / J_PER_KWH));
-	json_object_object_add(x, "it_kwh", jnv(jnum(doc, "pue", "it_energy_j",
+	json_object_object_add(x, "it_kwh", jnum(gnum(doc, "pue", "it_energy_j",
 	    NULL) / J_PER_KWH));
 	json_object_object_add(m, "pue", x);
 	json_object_object_add(m, "kgco2e", month_carbon(doc));
 	x = json_object_new_object();
-	json_object_object_add(x, "amount", jnv(jnum(doc, "cost", "amount",
+	json_object_object_add(x, "amount", jnum(gnum(doc, "cost", "amount",
 	    NULL)));
-	json_object_object_add(x, "currency", js(jstr(doc, "cost",
+	json_object_object_add(x, "currency", jstr(gstr(doc, "cost",
 	    "currency")));
-	json_object_object_add(x, "boundary", js(jstr(doc, "cost",
+	json_object_object_add(x, "boundary", jstr(gstr(doc, "cost",
 	    "boundary")));
 	json_object_object_add(m, "cost", x);
 	json_object_object_add(m, "classes", month_classes(doc));
@@ -202,7 +185,7 @@ msum(json_object *months, const char *k1, const char *k2, const char *k3)
 
 	for (i = 0; i < json_object_array_length(months); i++)
 		if (!no_data(json_object_array_get_idx(months, i)))
-			s += jnum(json_object_array_get_idx(months, i), k1, k2,
+			s += gnum(json_object_array_get_idx(months, i), k1, k2,
 			    k3);
 	return s;
 }
@@ -217,7 +200,7 @@ mcategory(json_object *months)
 	for (i = 0; i < json_object_array_length(months); i++) {
 		if (no_data(json_object_array_get_idx(months, i)))
 			continue;
-		x = jstr(json_object_array_get_idx(months, i), "pue",
+		x = gstr(json_object_array_get_idx(months, i), "pue",
 		    "category");
 		if (x == NULL)
 			return NULL;
@@ -242,39 +225,39 @@ total_row(json_object *months, wp_time from, wp_time to)
 		double kwh = msum(months, "boundaries", bnds[i], "kwh");
 
 		x = json_object_new_object();
-		json_object_object_add(x, "kwh", jnv(kwh));
-		json_object_object_add(x, "j_per_output_token", jnv(out > 0 ?
+		json_object_object_add(x, "kwh", jnum(kwh));
+		json_object_object_add(x, "j_per_output_token", jnum(out > 0 ?
 		    kwh * J_PER_KWH / out : NAN));
 		json_object_object_add(b, bnds[i], x);
 	}
 	json_object_object_add(t, "boundaries", b);
 	x = json_object_new_object();
-	json_object_object_add(x, "output", jnv(out));
-	json_object_object_add(x, "input", jnv(msum(months, "tokens", "input",
+	json_object_object_add(x, "output", jnum(out));
+	json_object_object_add(x, "input", jnum(msum(months, "tokens", "input",
 	    NULL)));
 	json_object_object_add(t, "tokens", x);
 	fac = msum(months, "pue", "facility_kwh", NULL);
 	it = msum(months, "pue", "it_kwh", NULL);
 	x = json_object_new_object();
-	json_object_object_add(x, "value", jnv(it > 0 ? fac / it : NAN));
-	json_object_object_add(x, "category", js(mcategory(months)));
-	json_object_object_add(x, "facility_kwh", jnv(fac));
-	json_object_object_add(x, "it_kwh", jnv(it));
+	json_object_object_add(x, "value", jnum(it > 0 ? fac / it : NAN));
+	json_object_object_add(x, "category", jstr(mcategory(months)));
+	json_object_object_add(x, "facility_kwh", jnum(fac));
+	json_object_object_add(x, "it_kwh", jnum(it));
 	json_object_object_add(t, "pue", x);
 	x = json_object_new_object();
 	for (i = 0; i < 2; i++) {
 		const char *m = i ? "market" : "location";
 
 		c = json_object_new_object();
-		json_object_object_add(c, "wall", jnv(msum(months, "kgco2e", m,
+		json_object_object_add(c, "wall", jnum(msum(months, "kgco2e", m,
 		    "wall")));
-		json_object_object_add(c, "facility", jnv(msum(months, "kgco2e",
-		    m, "facility")));
+		json_object_object_add(c, "facility", jnum(msum(months,
+		    "kgco2e", m, "facility")));
 		json_object_object_add(x, m, c);
 	}
 	json_object_object_add(t, "kgco2e", x);
 	x = json_object_new_object();
-	json_object_object_add(x, "amount", jnv(msum(months, "cost", "amount",
+	json_object_object_add(x, "amount", jnum(msum(months, "cost", "amount",
 	    NULL)));
 	json_object_object_add(t, "cost", x);
 	return t;
@@ -311,7 +294,7 @@ month_run(const struct wp_conf *c, const struct report_query *q, wp_time a,
 			return NULL;
 		}
 		row = month_row(NULL, a, b, partial);
-		json_object_object_add(row, "error", js(e.msg));
+		json_object_object_add(row, "error", jstr(e.msg));
 		return row;
 	}
 	doc = report_json_doc(r);
@@ -373,7 +356,7 @@ report_period_doc(const struct wp_conf *c, const struct report_query *q,
 	w = json_object_new_object();
 	json_object_object_add(w, "start", jtime(from));
 	json_object_object_add(w, "end", jtime(to));
-	json_object_object_add(doc, "period", js(period));
+	json_object_object_add(doc, "period", jstr(period));
 	json_object_object_add(w, "data_start", df < dt ? jtime(df) : NULL);
 	json_object_object_add(w, "data_end", df < dt ? jtime(dt) : NULL);
 	json_object_object_add(doc, "window", w);
@@ -386,7 +369,7 @@ report_period_doc(const struct wp_conf *c, const struct report_query *q,
 		mz = (b < to ? b : to) < dt ? (b < to ? b : to) : dt;
 		if (mz - ma < 60 * WP_SEC) {	/* no data in the month */
 			row = month_row(NULL, a, b < to ? b : to, true);
-			json_object_object_add(row, "error", js("no data in "
+			json_object_object_add(row, "error", jstr("no data in "
 			    "the ledger for this month"));
 			json_object_object_add(row, "no_data",
 			    json_object_new_boolean(true));
@@ -419,7 +402,7 @@ num(FILE *f, double d, const char *fmt)
 static void
 month_name(json_object *m, char out[8])
 {
-	const char *s = jstr(m, "start", NULL);
+	const char *s = gstr(m, "start", NULL);
 
 	snprintf(out, 8, "%.7s", s != NULL ? s : "");
 }
@@ -433,22 +416,22 @@ md_row(FILE *f, json_object *m, const char *name)
 	    json_object_object_get(m, "partial")) ? "partial" : "");
 	for (i = 0; i < NB; i++) {
 		fputc(' ', f);
-		num(f, jnum(m, "boundaries", bnds[i], "kwh"), "%.3f");
+		num(f, gnum(m, "boundaries", bnds[i], "kwh"), "%.3f");
 		fputs(" |", f);
 	}
 	fputc(' ', f);
-	num(f, jnum(m, "pue", "value", NULL), "%.3f");
-	fprintf(f, " | %s | ", jstr(m, "pue", "category") ?
-	    jstr(m, "pue", "category") : "");
-	num(f, jnum(m, "tokens", "output", NULL), "%.0f");
+	num(f, gnum(m, "pue", "value", NULL), "%.3f");
+	fprintf(f, " | %s | ", gstr(m, "pue", "category") ?
+	    gstr(m, "pue", "category") : "");
+	num(f, gnum(m, "tokens", "output", NULL), "%.0f");
 	fputs(" | ", f);
-	num(f, jnum(m, "boundaries", "wall", "j_per_output_token"), "%.4g");
+	num(f, gnum(m, "boundaries", "wall", "j_per_output_token"), "%.4g");
 	fputs(" | ", f);
-	num(f, jnum(m, "kgco2e", "location", "wall"), "%.2f");
+	num(f, gnum(m, "kgco2e", "location", "wall"), "%.2f");
 	fputs(" | ", f);
-	num(f, jnum(m, "kgco2e", "market", "wall"), "%.2f");
+	num(f, gnum(m, "kgco2e", "market", "wall"), "%.2f");
 	fputs(" | ", f);
-	num(f, jnum(m, "cost", "amount", NULL), "%.2f");
+	num(f, gnum(m, "cost", "amount", NULL), "%.2f");
 	fputs(" |\n", f);
 }
 
@@ -468,8 +451,8 @@ md_classes(FILE *f, json_object *months)
 		if (!json_object_object_get_ex(m, "classes", &cls))
 			continue;
 		json_object_object_foreach(cls, name, c) {
-			double kwh = jnum(c, "wall_kwh", NULL, NULL);
-			double tok = jnum(c, "tokens_output", NULL, NULL);
+			double kwh = gnum(c, "wall_kwh", NULL, NULL);
+			double tok = gnum(c, "tokens_output", NULL, NULL);
 
 			fprintf(f, "| %s | %s | ", mn, name);
 			num(f, kwh, "%.3f");
@@ -494,15 +477,15 @@ report_period_md_write(FILE *f, json_object *doc)
 	    "Wall kWh | Outlet kWh | Facility kWh | PUE | PUE category | "
 	    "Output tokens | Wall J/output token | Location kgCO2e (wall) | "
 	    "Market kgCO2e (wall) | Cost |\n|---|---|---:|---:|---:|---:|---:"
-	    "|---|---:|---:|---:|---:|---:|\n", jstr(doc, "period", NULL),
-	    jstr(doc, "window", "start"), jstr(doc, "window", "end"));
+	    "|---|---:|---:|---:|---:|---:|\n", gstr(doc, "period", NULL),
+	    gstr(doc, "window", "start"), gstr(doc, "window", "end"));
 	for (i = 0; i < json_object_array_length(months); i++) {
 		month_name(json_object_array_get_idx(months, i), mn);
 		md_row(f, json_object_array_get_idx(months, i), mn);
 	}
 	md_row(f, json_object_object_get(doc, "total"), "**Total**");
 	for (i = 0; i < json_object_array_length(months); i++)
-		if ((err = jstr(json_object_array_get_idx(months, i), "error",
+		if ((err = gstr(json_object_array_get_idx(months, i), "error",
 		    NULL)) != NULL) {
 			month_name(json_object_array_get_idx(months, i), mn);
 			fprintf(f, "\n%s: no figures: %s\n", mn, err);
@@ -532,25 +515,25 @@ csv_row(FILE *f, json_object *m, const char *mn, const char *scope,
 {
 	bool site = strcmp(scope, "site") == 0, carbon = site &&
 	    (strcmp(bnd, "wall") == 0 || strcmp(bnd, "facility") == 0);
-	const char *cb = jstr(m, "cost", "boundary");
+	const char *cb = gstr(m, "cost", "boundary");
 	bool cost = site && cb != NULL && strcmp(cb, bnd) == 0;
-	double kwh = jnum(fig, site ? "kwh" : "wall_kwh", NULL, NULL);
+	double kwh = gnum(fig, site ? "kwh" : "wall_kwh", NULL, NULL);
 
-	fprintf(f, "%s,%s,%s,%s,%s,%s", mn, jstr(m, "start", NULL),
-	    jstr(m, "end", NULL), json_object_get_boolean(
+	fprintf(f, "%s,%s,%s,%s,%s,%s", mn, gstr(m, "start", NULL),
+	    gstr(m, "end", NULL), json_object_get_boolean(
 	    json_object_object_get(m, "partial")) ? "true" : "false", scope,
 	    bnd);
 	csv_cell(f, kwh);
-	csv_str(f, site ? jstr(fig, "method", NULL) : NULL);
-	csv_cell(f, site ? jnum(fig, "coverage", NULL, NULL) : NAN);
+	csv_str(f, site ? gstr(fig, "method", NULL) : NULL);
+	csv_cell(f, site ? gnum(fig, "coverage", NULL, NULL) : NAN);
 	csv_cell(f, tok);
 	csv_cell(f, tok > 0 ? kwh * J_PER_KWH / tok : NAN);
-	csv_cell(f, site ? jnum(m, "pue", "value", NULL) : NAN);
-	csv_str(f, site ? jstr(m, "pue", "category") : NULL);
-	csv_cell(f, carbon ? jnum(m, "kgco2e", "location", bnd) : NAN);
-	csv_cell(f, carbon ? jnum(m, "kgco2e", "market", bnd) : NAN);
-	csv_cell(f, cost ? jnum(m, "cost", "amount", NULL) : NAN);
-	csv_str(f, cost ? jstr(m, "cost", "currency") : NULL);
+	csv_cell(f, site ? gnum(m, "pue", "value", NULL) : NAN);
+	csv_str(f, site ? gstr(m, "pue", "category") : NULL);
+	csv_cell(f, carbon ? gnum(m, "kgco2e", "location", bnd) : NAN);
+	csv_cell(f, carbon ? gnum(m, "kgco2e", "market", bnd) : NAN);
+	csv_cell(f, cost ? gnum(m, "cost", "amount", NULL) : NAN);
+	csv_str(f, cost ? gstr(m, "cost", "currency") : NULL);
 	fputc('\n', f);
 }
 
@@ -558,7 +541,7 @@ static void
 csv_month(FILE *f, json_object *m, const char *mn)
 {
 	json_object *b = json_object_object_get(m, "boundaries"), *cls;
-	double tok = jnum(m, "tokens", "output", NULL);
+	double tok = gnum(m, "tokens", "output", NULL);
 	char scope[300];
 	size_t i;
 
@@ -569,7 +552,7 @@ csv_month(FILE *f, json_object *m, const char *mn)
 		return;
 	json_object_object_foreach(cls, name, c) {
 		snprintf(scope, sizeof(scope), "class:%s", name);
-		csv_row(f, m, mn, scope, "wall", c, jnum(c, "tokens_output",
+		csv_row(f, m, mn, scope, "wall", c, gnum(c, "tokens_output",
 		    NULL, NULL));
 	}
 }

@@ -2,35 +2,9 @@
 #include <math.h>
 
 #include "../lib/clock.h"
+#include "../lib/jsonv.h"
 #include "report_json.h"
 #include "report_sites_json.h"
-
-static json_object *
-jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-static json_object *
-jstr(const char *s)
-{
-	return s != NULL ? json_object_new_string(s) : NULL;
-}
-
-static void
-jset(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static json_object *
-jtime(wp_time t)
-{
-	char buf[40];
-
-	clock_iso8601(t, buf, sizeof(buf));
-	return json_object_new_string(buf);
-}
 
 /* One site's boundaries, PUE and tokens, and its report. */
 static json_object *
