@@ -635,8 +635,7 @@ load_creds(struct ld *l, const struct ynode *seq)
 	const char *name;
 	size_t n = 0;
 
-	for (m = seq->child; m != NULL; m = m->next)
-		n++;
+	n += ynode_count(seq);
 	if (n == 0 || (l->c->creds = calloc(n, sizeof(*cr))) == NULL) {
 		l->oom = n > 0;
 		return;
@@ -995,8 +994,7 @@ load_engines(struct ld *l, const struct ynode *node,
 	for (i = 0; i < REPORT_ENGINE_GPUS; i++)
 		held[i] = -1;
 	i = 0;
-	for (e = seq->child; e != NULL; e = e->next)
-		i++;
+	i += ynode_count(seq);
 	if ((nd->engines = calloc(i + 1, sizeof(*nd->engines))) == NULL) {
 		l->oom = true;
 		return;

@@ -85,8 +85,7 @@ conf_racks_load(struct wp_conf *c, const struct ynode *seq, struct diag *d)
 
 	if (seq == NULL)
 		return 0;
-	for (m = seq->child; m != NULL; m = m->next)
-		k++;
+	k += ynode_count(seq);
 	if ((c->racks = calloc(k + 1, sizeof(*c->racks))) == NULL)
 		return -1;
 	for (m = seq->child; m != NULL; m = m->next) {

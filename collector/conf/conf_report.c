@@ -120,8 +120,7 @@ load_replica(struct diag *d, const struct ynode *m,
 	unread_keys(d, m, where, keys);
 	if ((ns = ycheck_typed(d, m, "nodes", YN_SEQ, where, false)) == NULL)
 		return 0;
-	for (n = ns->child; n != NULL; n = n->next)
-		k++;
+	k += ynode_count(ns);
 	if ((rp->nodes = calloc(k + 1, sizeof(*rp->nodes))) == NULL)
 		return -1;
 	for (n = ns->child; n != NULL; n = n->next)
@@ -143,8 +142,7 @@ load_replicas(struct diag *d, const struct ynode *r,
 	if ((seq = ycheck_typed(d, r, "replicas", YN_SEQ, "report",
 	    false)) == NULL)
 		return 0;
-	for (m = seq->child; m != NULL; m = m->next)
-		k++;
+	k += ynode_count(seq);
 	if ((s->replicas = calloc(k + 1, sizeof(*s->replicas))) == NULL)
 		return -1;
 	for (m = seq->child; m != NULL; m = m->next) {
@@ -223,8 +221,7 @@ load_data_dirs(struct diag *d, const struct ynode *r,
 	if ((seq = ycheck_typed(d, r, "data_dirs", YN_SEQ, "report",
 	    false)) == NULL)
 		return 0;
-	for (n = seq->child; n != NULL; n = n->next)
-		k++;
+	k += ynode_count(seq);
 	if ((s->data_dirs = calloc(k + 1, sizeof(*s->data_dirs))) == NULL)
 		return -1;
 	for (n = seq->child; n != NULL; n = n->next) {
@@ -402,8 +399,7 @@ load_instruments(struct diag *d, const struct ynode *m,
 	if ((seq = ycheck_typed(d, m, "instruments", YN_SEQ, "site: market",
 	    false)) == NULL)
 		return 0;
-	for (e = seq->child; e != NULL; e = e->next)
-		n++;
+	n += ynode_count(seq);
 	if ((k->instruments = calloc(n + 1, sizeof(*k->instruments))) == NULL)
 		return -1;
 	for (e = seq->child; e != NULL; e = e->next) {

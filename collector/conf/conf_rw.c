@@ -187,8 +187,7 @@ conf_rw_load(struct ld *l, const struct ynode *n)
 		    "{url: ...}");
 		return;
 	}
-	for (e = n->child; e != NULL; e = e->next)
-		cnt++;
+	cnt += ynode_count(n);
 	if (cnt > RW_MAX) {
 		conf_bad(l, n, "collector: remote_write: at most %d receivers",
 		    RW_MAX);

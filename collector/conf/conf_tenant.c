@@ -23,8 +23,7 @@ load_list(struct wp_conf *c, const struct ynode *m, const char *key,
 
 	if ((seq = ycheck_typed(d, m, key, YN_SEQ, where, false)) == NULL)
 		return 0;
-	for (e = seq->child; e != NULL; e = e->next)
-		k++;
+	k += ynode_count(seq);
 	if ((*v = calloc(k + 1, sizeof(**v))) == NULL)
 		return -1;
 	for (e = seq->child; e != NULL; e = e->next) {
@@ -104,8 +103,7 @@ conf_tenants_load(struct wp_conf *c, const struct ynode *seq, struct diag *d)
 
 	if (seq == NULL)
 		return 0;
-	for (m = seq->child; m != NULL; m = m->next)
-		k++;
+	k += ynode_count(seq);
 	if ((c->report.tenants = calloc(k + 1, sizeof(*c->report.tenants))) ==
 	    NULL)
 		return -1;

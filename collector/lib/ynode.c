@@ -61,6 +61,17 @@ ynode_append(struct ynode *parent, struct ynode *c)
 	parent->last = c;
 }
 
+size_t
+ynode_count(const struct ynode *n)
+{
+	const struct ynode *c;
+	size_t k = 0;
+
+	for (c = n->child; c != NULL; c = c->next)
+		k++;
+	return k;
+}
+
 const char *
 ynode_type_name(int type)
 {

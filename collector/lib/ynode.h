@@ -50,6 +50,8 @@ struct ynode	*ynode_new(int type, const char *key, const char *value,
 void		 ynode_free(struct ynode *n);
 /* Appends c as the last child of parent (taken over). */
 void		 ynode_append(struct ynode *parent, struct ynode *c);
+/* The number of n's members (a map's or a list's; 0 for a scalar). */
+size_t		 ynode_count(const struct ynode *n);
 /* "a mapping", "a list", "a single value". */
 const char	*ynode_type_name(int type);
 
