@@ -52,6 +52,8 @@ struct journal {
 	struct ledger	*ledger;	/* the ledger's writer, or NULL */
 	struct jsum	*lsum;		/* the open segment at the ledger slot */
 	struct jctx	 ctx;		/* the open segment's record context */
+	size_t		 pack_from;	/* manifest entries before: not plain
+					   (or tried since the open) */
 };
 
 static int
@@ -274,6 +276,50 @@ pack_segment(struct journal *j, const struct mentry *e)
 		    "plain (run wattpath journal verify)", e->name);
 }
 
+/* Whether dir/name is a plain segment (header version SEG_VERSION). */
+static bool
+seg_plain(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	uint8_t h[5];
+	FILE *f;
+	bool plain;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "rb")) == NULL)
+		return false;
+	plain = fread(h, 1, sizeof(h), f) == sizeof(h) &&
+	    memcmp(h, "WPJS", 4) == 0 && h[4] == SEG_VERSION;
+	fclose(f);
+	return plain;
+}
+
+/*
+ * Compresses the oldest closed segment before the last that is still plain
+ * (a crash between a close and its compression, a failed compression, a
+ * journal written before compression): one a close, so that catching up
+ * never holds a close long.  Each is tried once per open.
+ */
+static void
+pack_leftover(struct journal *j)
+{
+	struct mentry *e;
+
+	if (j->o.compress < 0)
+		return;
+	for (; j->pack_from + 1 < j->m.n; j->pack_from++) {
+		e = &j->m.e[j->pack_from];
+		if (e->state != M_CLOSED || !seg_plain(j->dir, e->name))
+			continue;
+		j->pack_from++;
+		pack_segment(j, e);
+		if (!seg_plain(j->dir, e->name))
+			log_info("journal: segment %s, left plain before, "
+			    "compressed", e->name);
+		return;
+	}
+}
+
 static int
 close_segment(struct journal *j, struct wp_err *err)
 {
@@ -295,6 +341,7 @@ close_segment(struct journal *j, struct wp_err *err)
 	write_summary(j, e->name);
 	write_ledger(j, e);
 	pack_segment(j, e);
+	pack_leftover(j);
 	return 0;
 }
 

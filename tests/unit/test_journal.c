@@ -1074,7 +1074,8 @@ test_old_format_segments_read(void **state)
 	free(b);
 	seg_path(f->dir, 1, p, sizeof(p));
 	b = slurp(p, &len);
-	assert_int_equal(b[4], 1);	/* closed before: left as it was */
+	/* closed plain before: compressed at the next close */
+	assert_int_equal(b[4], SEG_VERSION_Z);
 	free(b);
 	assert_int_equal(journal_scan(f->dir, 0, 0, cmp_cb, &c, &err), 0);
 	assert_int_equal(c.i, 30);
@@ -1122,6 +1123,39 @@ test_compressed_segments_verify(void **state)
 		free(m1);
 		free(m2);
 	}
+}
+
+/* Segments closed plain (a crash before their compression, a failed one,
+ * an old journal) are compressed later, the oldest first, one at each
+ * close; the records and the chain stay the same. */
+static void
+test_plain_leftovers_compressed(void **state)
+{
+	struct fx *f = *state;
+	struct journal_verify_stats st;
+	struct cmp c = { 0 };
+	struct wp_err err;
+	char p[300];
+	unsigned char *b;
+	long len;
+	int k;
+
+	fill(f->dir, &opts60p, T0, 10 * WP_SEC, 0, 30);	/* 5, plain */
+	/* resumed compressing: three closes (segments 4, 5, 6; 7 open) */
+	fill(f->dir, &opts60, T0 + 300 * WP_SEC, 10 * WP_SEC, 30, 14);
+	for (k = 0; k < 8; k++) {
+		seg_path(f->dir, k, p, sizeof(p));
+		b = slurp(p, &len);
+		/* 4-6 at their close, 0-2 the leftovers of those closes */
+		assert_int_equal(b[4], k == 3 || k == 7 ? SEG_VERSION :
+		    SEG_VERSION_Z);
+		free(b);
+	}
+	assert_int_equal(verify(f->dir, &st), 0);
+	assert_int_equal(st.records, 44);
+	assert_int_equal(journal_scan(f->dir, 0, 0, cmp_cb, &c, &err), 0);
+	assert_int_equal(c.i, 44);
+	assert_int_equal(c.mismatches, 0);
 }
 
 /* A flipped byte anywhere in a compressed segment fails verify and scan
@@ -1206,6 +1240,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_compressed_segments_verify, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_plain_leftovers_compressed, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_compressed_segment_tamper_detected, setup, teardown),
 		cmocka_unit_test_setup_teardown(
