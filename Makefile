@@ -130,10 +130,11 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libwattpath.a
 
 unit-bins: $(UNIT_BINS)
 
-# The full suite: normal build, then ASan+UBSan on the unit and fast tests.
+# The full suite: normal build (the benchmarks' programs too, so that they
+# keep compiling), then ASan+UBSan on the unit and fast tests.
 check:
 	@scripts/deps.sh check
-	@$(MAKE) --no-print-directory all sim unit-bins
+	@$(MAKE) --no-print-directory all sim unit-bins $(BENCH_BINS)
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=undefined' \
 		build-asan/wattpath unit-bins-asan

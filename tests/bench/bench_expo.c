@@ -94,11 +94,15 @@ fill(struct synth *sy, const struct wp_conf *c, size_t i)
 		add_sample(sy, i, &n, "power", WP_B_FACILITY, WP_Q_POWER,
 		    WP_GAUGE, 6e7);
 	}
-	sy->v[i] = (struct target_view){ c->targets[i].name,
-	    c->target_drivers[i], c->targets[i].node, i % 97 != 0,
-	    i % 97 ? "" : "transient", i % 97 ? "" : "timed out",
-	    (wp_time)1.7e9 * WP_SEC, 20 * WP_MS, 100, 1, sy->s[i], n, sy->k[i],
-	    i % 97 ? "" : "transient", i % 97 ? 0 : (wp_time)1.7e9 * WP_SEC };
+	sy->v[i] = (struct target_view){ .name = c->targets[i].name,
+	    .driver = c->target_drivers[i], .node = c->targets[i].node,
+	    .up = i % 97 != 0, .reason = i % 97 ? "" : "transient",
+	    .error = i % 97 ? "" : "timed out",
+	    .last_poll_real = (wp_time)1.7e9 * WP_SEC,
+	    .last_duration = 20 * WP_MS, .polls = 100, .failures = 1,
+	    .last = sy->s[i], .n_last = n, .ctr = sy->k[i], .push_up = -1,
+	    .last_error_reason = i % 97 ? "" : "transient",
+	    .last_error_real = i % 97 ? 0 : (wp_time)1.7e9 * WP_SEC };
 }
 
 static int
