@@ -32,16 +32,7 @@ for c in a b; do
 	bg "run_$c" "$WATTPATH" run -c "$T/$c.yaml"
 	wait_tcp 127.0.0.1 "$l" 20
 done
-PP=$(free_port)
-cat >"$T/prom.yml" <<EOF2
-global: {scrape_interval: 1s, evaluation_interval: 1s}
-scrape_configs:
-  - job_name: wattpath
-    static_configs: [{targets: ["127.0.0.1:$LA", "127.0.0.1:$LB"]}]
-EOF2
-bg prom prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
-	--web.listen-address=127.0.0.1:$PP --log.level=warn
-wait_tcp 127.0.0.1 "$PP" 30
+prom_start "" "127.0.0.1:$LA" "127.0.0.1:$LB"
 sleep 15
 alive "$PID_run_a"; alive "$PID_run_b"
 

@@ -50,17 +50,7 @@ grep -v '^#' "$T/scrape.txt" | grep -Ev '^(wattpath|process)_[a-z_]*\{site="test
 grep -q 'boundary="wall",method="counter"} ' "$T/scrape.txt" || fail "no method label"
 
 # A real Prometheus scrapes the daemon.
-PP=$(free_port)
-cat >"$T/prom.yml" <<EOF2
-global: {scrape_interval: 1s, evaluation_interval: 1s}
-rule_files: ["$ROOT/etc/prometheus/wattpath-alerts.yml"]
-scrape_configs:
-  - job_name: wattpath
-    static_configs: [{targets: ["127.0.0.1:$LISTEN"]}]
-EOF2
-bg prom prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
-	--web.listen-address=127.0.0.1:$PP --log.level=warn
-wait_tcp 127.0.0.1 "$PP" 30
+prom_start "$ROOT/etc/prometheus/wattpath-alerts.yml" "127.0.0.1:$LISTEN"
 cat >"$T/q.py" <<'PYEOF'
 import json, sys, urllib.parse, urllib.request
 base, expr = sys.argv[1], sys.argv[2]

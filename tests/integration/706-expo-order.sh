@@ -32,17 +32,7 @@ wait_for 20 grep -q "^wattpath-sim: config" "$T/sim.log" ||
 	{ cat "$T/sim.log"; fail "simulator not ready"; }
 bg run sh -c "cd '$ROOT' && exec '$WATTPATH' run -c '$T/w.yaml'"
 wait_tcp 127.0.0.1 "$LISTEN" 20
-PP=$(free_port)
-cat >"$T/prom.yml" <<EOF2
-global: {scrape_interval: 1s, evaluation_interval: 1s}
-rule_files: ["$ROOT/etc/prometheus/wattpath-alerts.yml"]
-scrape_configs:
-  - job_name: wattpath
-    static_configs: [{targets: ["127.0.0.1:$LISTEN"]}]
-EOF2
-bg prom prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
-	--web.listen-address=127.0.0.1:$PP --log.level=warn
-wait_tcp 127.0.0.1 "$PP" 30
+prom_start "$ROOT/etc/prometheus/wattpath-alerts.yml" "127.0.0.1:$LISTEN"
 api() { curl -sf "http://127.0.0.1:$LISTEN/api/v1/fleet"; }
 # Every node has every boundary's energy within a few polls.
 wait_for 20 sh -c "[ \$(curl -sf http://127.0.0.1:$LISTEN/metrics | grep -c '^wattpath_node_energy_joules_total{') -ge 48 ]" ||

@@ -49,17 +49,7 @@ if not any("for" in r for r in rb) or any(r.get("for", "10s") != "10s" for r in 
 PYEOF
 bg run sh -c "cd '$ROOT' && exec '$WATTPATH' run -c '$T/w.yaml'"
 wait_tcp 127.0.0.1 "$LISTEN" 20
-PP=$(free_port)
-cat >"$T/prom.yml" <<EOF2
-global: {scrape_interval: 1s, evaluation_interval: 1s}
-rule_files: ["$T/rules.yml"]
-scrape_configs:
-  - job_name: wattpath
-    static_configs: [{targets: ["127.0.0.1:$LISTEN"]}]
-EOF2
-bg prom prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
-	--web.listen-address=127.0.0.1:$PP --log.level=warn
-wait_tcp 127.0.0.1 "$PP" 30
+prom_start "$T/rules.yml" "127.0.0.1:$LISTEN"
 $PY - "http://127.0.0.1:$PP" "127.0.0.1:$LISTEN" <<'PYEOF' || fail "alerts"
 import json, sys, time, urllib.parse, urllib.request
 prom, inst = sys.argv[1:3]

@@ -128,3 +128,24 @@ approx() {
 secret_file() {
 	( umask 077; printf '%s\n' "$2" >"$1" )
 }
+
+# prom_start RULES TARGET...: a real Prometheus (Debian prometheus) scraping
+# the targets (host:port) every second, with the rule file RULES ("" none),
+# evaluated every second; its port in PP once it listens.
+prom_start() {
+	_rules=$1; shift
+	PP=$(free_port)
+	{
+		echo "global: {scrape_interval: 1s, evaluation_interval: 1s}"
+		[ -z "$_rules" ] || echo "rule_files: [\"$_rules\"]"
+		echo "scrape_configs:"
+		echo "  - job_name: wattpath"
+		printf '    static_configs: [{targets: ['
+		_sep=
+		for _t in "$@"; do printf '%s"%s"' "$_sep" "$_t"; _sep=", "; done
+		echo ']}]'
+	} >"$T/prom.yml"
+	bg prom prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
+		--web.listen-address=127.0.0.1:$PP --log.level=warn
+	wait_tcp 127.0.0.1 "$PP" 30
+}
