@@ -19,6 +19,7 @@
 #   - the /sites page (headless Chromium, dash_cdp.py, when there) shows
 #     one row per site, this one first, site-c unreachable, and the
 #     combined row; without Chromium the same HTML is checked as text;
+#   - a reload without site-c drops its row (the fetchers started anew);
 #   - collector.peers is checked by check-config (FILE:LINE).
 . "$(dirname "$0")/lib.sh"
 
@@ -258,6 +259,20 @@ PYEOF
 else
 	echo "no chromium/python3-websocket: the page checked as HTML only"
 fi
+# a reload (SIGHUP) without site-c: two rows, nothing partial any more
+sed -i '/name: site-c/d' "$T/a.yaml"
+cat >"$T/two.py" <<'PYEOF'
+import json, sys, urllib.request
+d = json.load(urllib.request.urlopen(sys.argv[1] + "/api/v1/sites", timeout=10))
+w = d["combined"]["boundaries"]["wall"]
+sys.exit(not ([r["name"] for r in d["sites"]] == ["site-a", "site-b"] and
+              d["combined"]["unreachable"] == [] and not w["partial"] and
+              abs(w["energy_j"] - sum(r["boundaries"]["wall"]["energy_j"]
+                                      for r in d["sites"])) <= 1e-9 * w["energy_j"]))
+PYEOF
+eval "kill -HUP \$PID_run_a"
+wait_for 15 $PY "$T/two.py" "$A" || fail "the reload did not drop site-c"
+grep -q "peers: the list changed" "$T/run_a.log" || fail "no log line for the new peers"
 for s in a b; do eval alive "\$PID_run_$s"; done
 # site-a stops cleanly (its peers' fetches freed; under ASan, no report)
 eval "p=\$PID_run_a"; kill "$p"
