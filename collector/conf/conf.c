@@ -276,7 +276,7 @@ static const char *const collector_keys[] = {
 	"fsync", "workers", "http_max_inflight", "tls_cert_file",
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
 	"http_password_credential", "rrd_write_delay", "poll_batch", "shard",
-	"ledger_slot", "ledger_retention", "remote_write",
+	"ledger_slot", "ledger_retention", "remote_write", "peers",
 	NULL
 };
 
@@ -1131,6 +1131,8 @@ load_root(struct ld *l, struct ynode *root)
 	site = ycheck_typed(&l->d, root, "site", YN_MAP, "config", false);
 	report = ycheck_typed(&l->d, root, "report", YN_MAP, "config", false);
 	conf_report_load(l->c, report, site, &l->d);
+	if (n != NULL)		/* after site: (its name is checked there) */
+		conf_peer_load(l, ynode_get(n, "peers"));
 	if (conf_tenants_load(l->c, ycheck_typed(&l->d, root, "tenants", YN_SEQ,
 	    "config", false), &l->d) == -1)
 		l->oom = true;
@@ -1378,6 +1380,7 @@ conf_free(struct wp_conf *c)
 	free(c->targets);
 	free(c->target_drivers);
 	free(c->remote_write);
+	free(c->peers);
 	free(c->path);
 	free(c->data_dir);
 	free(c->listen);

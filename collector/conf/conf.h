@@ -93,6 +93,19 @@ struct wp_remote_write {
 	int		 line;
 };
 
+/* One collector.peers entry: another site's collector, its API read for
+ * the Sites view (expo_sites.h); strings borrowed from the YAML tree. */
+struct wp_peer {
+	const char	*name;		/* that collector's site.name */
+	const char	*url;		/* its base, http(s), checked */
+	wp_time		 timeout;	/* per request; default 5 s */
+	const char	*ca_file;	/* or NULL */
+	bool		 insecure;	/* skip TLS verification */
+	const char	*username;	/* Basic auth, or NULL */
+	const char	*password_file, *password_env;	/* one with username */
+	int		 line;
+};
+
 struct wp_conf {
 	char		*path;
 	/* collector: */
@@ -124,6 +137,9 @@ struct wp_conf {
 	/* collector.remote_write: the receivers each poll's figures go to */
 	struct wp_remote_write *remote_write;
 	size_t		 n_remote_write;
+	/* collector.peers: the other sites' collectors (Sites view) */
+	struct wp_peer	*peers;
+	size_t		 n_peers;
 	/* exposition server (expo.h): TLS and Basic auth, each optional */
 	char		*tls_cert_file, *tls_key_file;	/* both or neither */
 	char		*http_user;

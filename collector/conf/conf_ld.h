@@ -75,6 +75,9 @@ bool	 conf_secret_pair(struct ld *l, const struct ynode *m, const char *pfx,
 	    const char *where, const char **file, const char **env);
 /* collector.remote_write (n: its value, or NULL) into l->c (conf_rw.c). */
 void	 conf_rw_load(struct ld *l, const struct ynode *n);
+/* collector.peers (n: its value, or NULL) into l->c, after site:
+ * (conf_peer.c). */
+void	 conf_peer_load(struct ld *l, const struct ynode *n);
 /* Reads nodes_csv (n: its value) into l->pv->csv. */
 void	 conf_csv_load(struct ld *l, const struct ynode *n);
 

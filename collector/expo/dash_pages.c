@@ -11,6 +11,7 @@
 #include "dash_pages.h"
 #include "dashboard_svg.h"
 #include "expo_rrdhist.h"
+#include "expo_sites.h"
 #include "html.h"
 
 #define PAIRS_MAX	600	/* class points drawn */
@@ -214,7 +215,8 @@ head(FILE *f, const struct fleet *fl, const char *what, const char *name)
 	    "#range button.on{font-weight:bold;background:#dde}"
 	    "#hist-status{color:#555}</style></head><body>\n<p><a href=\"/\">"
 	    "fleet</a> &middot; <a href=\"/history\">history</a> &middot; "
-	    "<a href=\"/targets\">targets</a>", f);
+	    "<a href=\"/targets\">targets</a> &middot; <a href=\"/sites\">"
+	    "sites</a>", f);
 	if (*fl->site) {
 		fputs(" &middot; site ", f);
 		html_escape(f, fl->site);
@@ -592,4 +594,153 @@ dash_page_write(FILE *f, const char *url, const struct fleet *fl,
 	if (strncmp(url, "/pdu/", 5) == 0 && url[5] != '\0')
 		return pdu_page(f, fl, url + 5);
 	return 1;
+}
+
+/* --- /sites --- */
+
+static const char *const sq_titles[SQ_N] = { "wall", "GPU", "outlet",
+	"facility", "IT" };
+
+static void
+site_time(FILE *f, wp_time t)
+{
+	char buf[64];
+
+	if (t == 0) {
+		fputs("&ndash;", f);
+		return;
+	}
+	clock_iso8601(t, buf, sizeof(buf));
+	html_escape(f, buf);
+}
+
+static void
+jpt_cell(FILE *f, bool has, double e, double t)
+{
+	if (has && t > 0 && isfinite(e / t))
+		fprintf(f, "<td class=\"jpt\">%.4g J</td>", e / t);
+	else
+		fputs("<td class=\"jpt\">&ndash;</td>", f);
+}
+
+/* One quantity's power and energy cells; a combined one lacking some
+ * site's names them (missing, NULL for a site's own row). */
+static void
+q_cells(FILE *f, const struct site_q *q, int k, const char *miss_p,
+    const char *miss_e)
+{
+	fprintf(f, "<td class=\"p-%d\">", k);
+	watts(f, q->has_power, q->power);
+	if (miss_p != NULL && *miss_p) {
+		fputs(" <span class=\"partial\">partial: none at ", f);
+		html_escape(f, miss_p);
+		fputs("</span>", f);
+	}
+	fprintf(f, "</td><td class=\"e-%d\">", k);
+	energy(f, q->has_energy, q->energy);
+	if (miss_e != NULL && *miss_e) {
+		fputs(" <span class=\"partial\">partial: none at ", f);
+		html_escape(f, miss_e);
+		fputs("</span>", f);
+	}
+	fputs("</td>", f);
+}
+
+static void
+site_tr(FILE *f, const struct site_row *r)
+{
+	int k;
+
+	fputs("<tr class=\"site\" data-site=\"", f);
+	html_escape(f, r->name);
+	fprintf(f, "\" data-reachable=\"%d\"><td>", r->reachable);
+	html_escape(f, r->name);
+	if (r->self)
+		fputs(" (this collector)", f);
+	fputs("</td><td class=\"state\">", f);
+	if (r->reachable)
+		fputs("up", f);
+	else {
+		fputs("<span class=\"down\">unreachable: ", f);
+		html_escape(f, r->error);
+		fputs("</span>; last answer ", f);
+		site_time(f, r->last_ok);
+	}
+	fputs("</td><td>", f);
+	site_time(f, r->time);
+	fputs("</td>", f);
+	if (r->reachable)
+		fprintf(f, "<td>%ld</td>", r->nodes);
+	else
+		fputs("<td>&ndash;</td>", f);
+	for (k = 0; k < SQ_N; k++)
+		q_cells(f, &r->q[k], k, NULL, NULL);
+	if (r->has_pue15)
+		fprintf(f, "<td>%.3f</td>", r->pue15);
+	else
+		fputs("<td>&ndash;</td>", f);
+	jpt_cell(f, r->has15[FB_WALL], r->e15[FB_WALL], r->t15[FB_WALL]);
+	if (r->reachable)
+		fprintf(f, "<td>%ld / %ld</td></tr>\n", r->up, r->down);
+	else
+		fputs("<td>&ndash;</td></tr>\n", f);
+}
+
+static void
+sum_tr(FILE *f, const struct sites_sum *s, size_t n)
+{
+	int k;
+
+	fprintf(f, "<tr class=\"combined\" data-unreachable=\"%zu\"><th>"
+	    "combined (%zu sites)</th><td>", s->unreachable, n);
+	if (s->unreachable > 0)
+		fprintf(f, "<span class=\"down\">%zu unreachable</span>",
+		    s->unreachable);
+	else
+		fputs("all up", f);
+	fputs("</td><td></td><td></td>", f);
+	for (k = 0; k < SQ_N; k++)
+		q_cells(f, &s->q[k], k, s->miss_p[k], s->miss_e[k]);
+	if (isfinite(s->pue))
+		fprintf(f, "<td>%.3f (power)</td>", s->pue);
+	else
+		fputs("<td>&ndash;</td>", f);
+	jpt_cell(f, s->jpt_sites[FB_WALL] > 0, s->e15[FB_WALL],
+	    s->t15[FB_WALL]);
+	fprintf(f, "<td>%ld / %ld</td></tr>\n", s->up, s->down);
+}
+
+int
+dash_sites_write(FILE *f, const struct fleet *fl, const struct site_row *rows,
+    size_t n)
+{
+	struct sites_sum *s;
+	size_t i;
+	int k;
+
+	if ((s = malloc(sizeof(*s))) == NULL)
+		return -1;
+	sites_combine(rows, n, s);
+	head(f, fl, "sites", "");
+	fputs("<table id=\"sites\"><tr><th>site</th><th>state</th>"
+	    "<th>snapshot</th><th>nodes</th>", f);
+	for (k = 0; k < SQ_N; k++)
+		fprintf(f, "<th>%s power</th><th>%s energy</th>", sq_titles[k],
+		    sq_titles[k]);
+	fputs("<th>PUE</th><th>J / output token (wall, 15 min)</th>"
+	    "<th>targets up / down</th></tr>\n", f);
+	for (i = 0; i < n; i++)
+		site_tr(f, &rows[i]);
+	sum_tr(f, s, n);
+	free(s);
+	fputs("</table>\n<p>Each row is that site's own collector's figures "
+	    "(its <code>/api/v1/fleet</code>), fetched once per interval; "
+	    "energy is each collector's cumulative counter.  The combined row "
+	    "sums a quantity only where every site has it (else partial, "
+	    "naming the sites without it) and never mixes boundaries; its "
+	    "J per token is the summed energy over the summed output tokens "
+	    "of the sites that have both, its PUE the summed facility power "
+	    "over the summed IT power.  JSON: <a href=\"/api/v1/sites\">"
+	    "/api/v1/sites</a>.</p>\n</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
 }

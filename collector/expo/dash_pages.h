@@ -10,6 +10,8 @@
  *   /targets     every target, the failing first, with their reasons
  *   /history     the fleet over time: its site meters and its nodes'
  *                boundaries summed (expo_rrdhist.h)
+ *   /sites       this site and collector.peers' sites, one row each, and
+ *                their combination (expo_sites.h; dash_sites_write)
  * The live parts are rendered here from the snapshot; the history is
  * drawn in the page by one inline script from /api/v1/history (the RRD
  * files, so it survives restarts), with a time-range picker (1 h, 6 h,
@@ -31,5 +33,12 @@ bool	 dash_page_is(const char *url);
  * nothing written), -1 on a write error. */
 int	 dash_page_write(FILE *f, const char *url, const struct fleet *fl,
 	    const struct history *h);
+
+struct site_row;
+
+/* The /sites page of rows[0..n) (this site's first): 0, or -1 on a write
+ * error or out of memory. */
+int	 dash_sites_write(FILE *f, const struct fleet *fl,
+	    const struct site_row *rows, size_t n);
 
 #endif

@@ -53,6 +53,7 @@ head(FILE *f, const struct fleet *fl)
 	fprintf(f, "</h1><p>%s &middot; %zu nodes &middot; %zu targets "
 	    "(%zu down) &middot; <a href=\"/targets\">targets</a> &middot; "
 	    "<a href=\"/history\">history (1 h to 30 d)</a> &middot; "
+	    "<a href=\"/sites\">sites</a> &middot; "
 	    "<a href=\"/metrics\">metrics</a> &middot; "
 	    "<a href=\"/api/v1/nodes\">API</a></p>\n", ts, fl->n_nodes,
 	    fl->n_targets, fl->targets_down);

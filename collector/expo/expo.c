@@ -35,6 +35,7 @@
 #include "guard.h"
 #include "html.h"
 #include "remote_write.h"
+#include "expo_sites.h"
 #include "../lib/log.h"
 #include "../lib/loop.h"
 #include "../run.h"
@@ -58,6 +59,7 @@ struct expo {
 	struct history		*hist;
 	struct expo_attr	*attr;		/* per model and tenant */
 	struct rw		*rw;		/* remote write, or NULL */
+	struct peers		*peers;		/* collector.peers, or NULL */
 	char			*user, *pass;	/* Basic auth, or NULL */
 	char			*cert, *key;	/* PEM, or NULL */
 	struct workers		*reports;	/* the report workers */
@@ -214,7 +216,25 @@ rw_reload(struct expo *x)
 		    err.msg);
 }
 
-/* Every interval: the history's point and the remote-write batch. */
+/* After a reload: new fetchers if collector.peers changed. */
+static void
+peers_reload(struct expo *x)
+{
+	const struct wp_conf *c = collector_conf(x->co);
+	struct wp_err err;
+
+	if (peers_same(x->peers, c))
+		return;
+	log_info("peers: the list changed: starting anew");
+	peers_free(x->peers);
+	if ((x->peers = peers_new(x->loop, c, &err)) == NULL &&
+	    err.class != WP_E_NONE)
+		log_error("peers: %s (none until the next reload)", err.msg);
+	peers_tick(x->peers);
+}
+
+/* Every interval: the history's point, the remote-write batch and the
+ * peers' fetch. */
 static void
 on_sample(void *arg)
 {
@@ -226,6 +246,8 @@ on_sample(void *arg)
 	if ((f = snapshot(x)) == NULL || history_add(x->hist, f) == -1)
 		log_warnx("http: history: out of memory");
 	rw_reload(x);
+	peers_reload(x);
+	peers_tick(x->peers);
 	if (f != NULL && x->rw != NULL) {
 		if (render_metrics(x, f, &buf, &len) == 0)
 			rw_push(x->rw, buf, len, f->now);	/* takes buf */
@@ -420,6 +442,52 @@ serve_page(struct expo *x, struct MHD_Connection *c, const char *url)
 		    "in the configuration\n") : reply_text(c, 500,
 		    "render failed\n");
 	}
+	return reply(c, 200, "text/html; charset=utf-8", buf, len);
+}
+
+/* The Sites view's rows: this site's first, then the peers'; *n set.
+ * The caller frees the snapshot *fp. */
+static int
+site_rows(struct expo *x, struct fleet **fp, struct site_row *rows,
+    size_t *n)
+{
+	if ((*fp = snapshot(x)) == NULL)
+		return -1;
+	site_row_self(*fp, x->hist, &rows[0]);
+	*n = 1 + peers_rows(x->peers, rows + 1, SITES_MAX - 1);
+	return 0;
+}
+
+/* /api/v1/sites (api) and the /sites page. */
+static enum MHD_Result
+serve_sites(struct expo *x, struct MHD_Connection *c, bool api)
+{
+	struct site_row *rows;
+	struct fleet *f = NULL;
+	char *buf = NULL;
+	size_t n, len = 0;
+	FILE *m;
+	int rc = -1;
+
+	if ((rows = calloc(SITES_MAX, sizeof(*rows))) == NULL ||
+	    site_rows(x, &f, rows, &n) == -1) {
+		free(rows);
+		return reply_text(c, 500, "out of memory\n");
+	}
+	if (api)
+		rc = (buf = sites_json(rows, n, f->now)) != NULL ? 0 : -1;
+	else if ((m = open_memstream(&buf, &len)) != NULL) {
+		rc = dash_sites_write(m, f, rows, n);
+		fclose(m);
+	}
+	fleet_free(f);
+	free(rows);
+	if (rc != 0) {
+		free(buf);
+		return reply_text(c, 500, "render failed\n");
+	}
+	if (api)
+		return reply(c, 200, "application/json", buf, strlen(buf));
 	return reply(c, 200, "text/html; charset=utf-8", buf, len);
 }
 
@@ -664,6 +732,8 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		return serve_health(x, c);
 	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/") == 0)
 		return serve_fleet(x, c, url);
+	if (strcmp(url, "/sites") == 0 || strcmp(url, "/api/v1/sites") == 0)
+		return serve_sites(x, c, url[1] == 'a');
 	if (dash_page_is(url))
 		return serve_page(x, c, url);
 	if (strncmp(url, "/api/v1/", 8) == 0) {
@@ -814,6 +884,10 @@ expo_new(struct loop *loop, struct collector *co, struct wp_err *err)
 		goto fail;
 	if ((x->rw = rw_new(loop, c, err)) == NULL && err->class != WP_E_NONE)
 		goto fail;
+	if ((x->peers = peers_new(loop, c, err)) == NULL &&
+	    err->class != WP_E_NONE)
+		goto fail;
+	peers_tick(x->peers);
 	loop_timer_arm(x->sampler, clock_mono() + c->interval);
 	expo_pump(x);
 	log_info("serving %s on %s%s", x->cert ? "https" : "http", c->listen,
@@ -842,6 +916,7 @@ expo_free(struct expo *x)
 	loop_timer_free(x->timer);
 	loop_timer_free(x->sampler);
 	rw_free(x->rw);
+	peers_free(x->peers);
 	history_free(x->hist);
 	expo_attr_free(x->attr);
 	free(x->user);

@@ -85,7 +85,20 @@ cover_json(const struct fleet_fig *g, const struct fleet_cover *c,
 	return o;
 }
 
-/* /api/v1/fleet: the fleet and each class by boundary. */
+/* The site meters' sum of one role (facility_total, it_total). */
+static json_object *
+meter_json(bool has_p, double p, bool has_e, double e)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "power_w", has_p ? jnum(p) : NULL);
+	json_object_object_add(o, "energy_j", has_e ? jnum(e) : NULL);
+	return o;
+}
+
+/* /api/v1/fleet: the fleet and each class by boundary; the site, its
+ * meters, tokens and targets (the Sites view of other collectors reads
+ * these: expo_sites.h). */
 static void
 api_fleet(const struct fleet *f, const struct history *h,
     struct expo_resp *r)
@@ -98,13 +111,37 @@ api_fleet(const struct fleet *f, const struct history *h,
 	json_object_object_add(o, "time", jwhen(f->now));
 	json_object_object_add(o, "nodes", json_object_new_int64(
 	    (int64_t)f->n_nodes));
-	for (j = 0; j < FB_N; j++)
-		json_object_object_add(b, fleet_boundary_name(j),
-		    cover_json(&f->total[j], &f->cov[j], true, h != NULL ?
-		    history_tokens_per_joule(h, f, j, PUE_WINDOW) : NAN));
+	json_object_object_add(o, "site", json_object_new_string(f->site));
+	for (j = 0; j < FB_N; j++) {
+		double de = NAN, dt = NAN;
+
+		if (h == NULL || history_tokens_window(h, f, j, PUE_WINDOW,
+		    &de, &dt) == -1)
+			de = dt = NAN;
+		k = cover_json(&f->total[j], &f->cov[j], true, dt / de);
+		json_object_object_add(k, "tokens_covered",
+		    jnum(f->cov[j].tokens));
+		json_object_object_add(k, "energy_15m_j", jnum(de));
+		json_object_object_add(k, "tokens_15m", jnum(dt));
+		json_object_object_add(b, fleet_boundary_name(j), k);
+	}
 	json_object_object_add(o, "boundaries", b);
 	json_object_object_add(o, "pue_15m", h != NULL ?
 	    jnum(history_pue(h, f, PUE_WINDOW)) : NULL);
+	json_object_object_add(o, "facility", meter_json(f->has_fac_p,
+	    f->fac_power, f->has_fac_e, f->fac_energy));
+	json_object_object_add(o, "it", meter_json(f->has_it_p, f->it_power,
+	    f->has_it_e, f->it_energy));
+	k = json_object_new_object();
+	json_object_object_add(k, "output", jnum(f->tokens_out));
+	json_object_object_add(k, "input", jnum(f->tokens_in));
+	json_object_object_add(o, "tokens", k);
+	k = json_object_new_object();
+	json_object_object_add(k, "up", json_object_new_int64(
+	    (int64_t)f->targets_up));
+	json_object_object_add(k, "down", json_object_new_int64(
+	    (int64_t)f->targets_down));
+	json_object_object_add(o, "targets", k);
 	for (i = 0; i < f->n_classes; i++) {
 		k = json_object_new_object();
 		kb = json_object_new_object();

@@ -110,16 +110,15 @@ history_pue(const struct history *h, const struct fleet *f, wp_time window)
 	return NAN;
 }
 
-double
-history_tokens_per_joule(const struct history *h, const struct fleet *f,
-    int b, wp_time window)
+int
+history_tokens_window(const struct history *h, const struct fleet *f, int b,
+    wp_time window, double *de, double *dt)
 {
 	const struct hist_point *p = NULL;
-	double de, dt;
 	size_t i;
 
 	if (b < 0 || b >= FB_N || !f->total[b].has_energy)
-		return NAN;
+		return -1;
 	for (i = 0; i < h->n && p == NULL; i++) {
 		p = history_at(h, i);
 		if (p->t < f->now - window || p->t >= f->now ||
@@ -127,10 +126,20 @@ history_tokens_per_joule(const struct history *h, const struct fleet *f,
 			p = NULL;
 	}
 	if (p == NULL)
-		return NAN;
-	de = f->total[b].energy - p->energy[b];
-	dt = f->cov[b].tokens - p->cov_tokens[b];
-	return de > 0 && dt >= 0 ? dt / de : NAN;
+		return -1;
+	*de = f->total[b].energy - p->energy[b];
+	*dt = f->cov[b].tokens - p->cov_tokens[b];
+	return *de > 0 && *dt >= 0 ? 0 : -1;
+}
+
+double
+history_tokens_per_joule(const struct history *h, const struct fleet *f,
+    int b, wp_time window)
+{
+	double de, dt;
+
+	return history_tokens_window(h, f, b, window, &de, &dt) == 0 ?
+	    dt / de : NAN;
 }
 
 /* --- per-node pairs --- */

@@ -54,6 +54,11 @@ double		 history_pue(const struct history *h, const struct fleet *f,
  * unknown. */
 double		 history_tokens_per_joule(const struct history *h,
 		    const struct fleet *f, int b, wp_time window);
+/* The same window's energy (*de, J, > 0) and tokens (*dt, >= 0) of those
+ * nodes: 0, or -1 when unknown (*de, *dt then meaningless). */
+int		 history_tokens_window(const struct history *h,
+		    const struct fleet *f, int b, wp_time window, double *de,
+		    double *dt);
 /*
  * Copies up to max recent (gpu, wall) pairs of one node (node non-NULL)
  * or of every node of class cls, evenly thinned.  Returns the count.

@@ -130,6 +130,9 @@ def table_docs(text):
         if "collector.remote_write" in secs:
             col["remote_write"] = [block(secs["collector.remote_write"],
                                          url="http://127.0.0.1:1/api/v1/write")]
+        if "collector.peers" in secs:
+            col["peers"] = [block(secs["collector.peers"], name="site-b",
+                                  url="https://127.0.0.1:1")]
         docs.append(("config.md collector", {"collector": col}))
     if "credentials" in secs:
         docs.append(("config.md credentials", {"credentials": [

@@ -55,6 +55,7 @@ EXTRACT = r"""
     targets: rows('#targets tr[data-target]'),
     readings: rows('#readings tr[data-role]'),
     counts: rows('#counts'),
+    sites: rows('#sites tr.site, #sites tr.combined'),
     capacity: rows('#capacity'),
     scatter: rows('#scatter'),
     ticks: texts('text.tick'),
