@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "../conf/conf.h"
+#include "../lib/jsonv.h"
 #include "../lib/http.h"
 #include "../lib/log.h"
 #include "../lib/secret.h"
@@ -223,27 +224,18 @@ sites_combine(const struct site_row *rows, size_t n, struct sites_sum *s)
 
 /* --- the document --- */
 
+/* A time, null when never (0). */
 static json_object *
-jnum(double v)
+jwhen(wp_time t)
 {
-	return isfinite(v) ? json_object_new_double(v) : NULL;
+	return t != 0 ? jtime(t) : NULL;
 }
 
+/* A text, null when none or empty. */
 static json_object *
-jtime(wp_time t)
+jtext(const char *s)
 {
-	char buf[64];
-
-	if (t == 0)
-		return NULL;
-	clock_iso8601(t, buf, sizeof(buf));
-	return json_object_new_string(buf);
-}
-
-static json_object *
-jstr(const char *s)
-{
-	return s != NULL && *s ? json_object_new_string(s) : NULL;
+	return s != NULL && *s ? jstr(s) : NULL;
 }
 
 static json_object *
@@ -278,9 +270,9 @@ row_json(const struct site_row *r)
 	json_object_object_add(o, "self", json_object_new_boolean(r->self));
 	json_object_object_add(o, "reachable",
 	    json_object_new_boolean(r->reachable));
-	json_object_object_add(o, "error", jstr(r->error));
-	json_object_object_add(o, "time", jtime(r->time));
-	json_object_object_add(o, "last_success", jtime(r->last_ok));
+	json_object_object_add(o, "error", jtext(r->error));
+	json_object_object_add(o, "time", jwhen(r->time));
+	json_object_object_add(o, "last_success", jwhen(r->last_ok));
 	json_object_object_add(o, "nodes", r->reachable ?
 	    json_object_new_int64(r->nodes) : NULL);
 	for (i = 0; i < SQ_N; i++) {
@@ -374,7 +366,7 @@ sites_json(const struct site_row *rows, size_t n, wp_time now)
 		return NULL;
 	}
 	sites_combine(rows, n, s);
-	json_object_object_add(o, "time", jtime(now));
+	json_object_object_add(o, "time", jwhen(now));
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, row_json(&rows[i]));
 	json_object_object_add(o, "sites", a);
