@@ -5,51 +5,13 @@
 
 #include "lastset.h"
 
-#define DEDUP_WINDOW	8	/* strings compared with the last few */
-
 struct lastval {
 	double		 value, raw_value, resolution, wrap;
 	wp_time		 device_time, reset_time, avg_window, t_real, t_mono;
 	uint32_t	 flags;
-	uint32_t	 series, labels, unit;	/* offsets into the pool */
+	uint32_t	 series, labels, unit;	/* references into the pool */
 	uint8_t		 boundary, quantity, kind;
 };
-
-struct build {
-	char	*pool;
-	size_t	 len, cap;
-};
-
-/* Offset of str in b's pool: one of the recent strings (recent[]), or a
- * new copy.  -1 out of memory. */
-static long
-put(struct build *b, const char *str, uint32_t *recent, size_t *nrecent)
-{
-	size_t i, l = strlen(str) + 1, cap;
-	char *np;
-
-	for (i = 0; i < *nrecent; i++)
-		if (strcmp(b->pool + recent[i], str) == 0)
-			return (long)recent[i];
-	if (b->len + l > b->cap) {
-		cap = b->cap ? b->cap * 2 : 1024;
-		while (cap < b->len + l)
-			cap *= 2;
-		if ((np = realloc(b->pool, cap)) == NULL)
-			return -1;
-		b->pool = np;
-		b->cap = cap;
-	}
-	memcpy(b->pool + b->len, str, l);
-	if (*nrecent == DEDUP_WINDOW)
-		memmove(recent, recent + 1, (DEDUP_WINDOW - 1) *
-		    sizeof(recent[0]));
-	else
-		(*nrecent)++;
-	recent[*nrecent - 1] = (uint32_t)b->len;
-	b->len += l;
-	return (long)(b->len - l);
-}
 
 static void
 copy_nums(struct lastval *v, const struct wp_sample *s)
@@ -72,12 +34,10 @@ copy_nums(struct lastval *v, const struct wp_sample *s)
 int
 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 {
-	struct build b = { NULL, 0, 0 };
+	struct strpool b = { 0 };
 	struct lastval *v;
-	uint32_t recent[DEDUP_WINDOW];
-	size_t i, nrecent = 0;
-	long so, lo, uo;
-	char *np;
+	int64_t so, lo, uo;
+	size_t i;
 
 	if (n == 0) {
 		lastset_fini(set);
@@ -86,11 +46,11 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	if ((v = malloc(n * sizeof(*v))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if ((so = put(&b, s[i].series, recent, &nrecent)) < 0 ||
-		    (lo = put(&b, s[i].labels, recent, &nrecent)) < 0 ||
-		    (uo = put(&b, s[i].raw_unit, recent, &nrecent)) < 0) {
+		if ((so = strpool_put(&b, s[i].series)) < 0 ||
+		    (lo = strpool_put(&b, s[i].labels)) < 0 ||
+		    (uo = strpool_put(&b, s[i].raw_unit)) < 0) {
 			free(v);
-			free(b.pool);
+			strpool_fini(&b);
 			return -1;
 		}
 		copy_nums(&v[i], &s[i]);
@@ -98,14 +58,12 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 		v[i].labels = (uint32_t)lo;
 		v[i].unit = (uint32_t)uo;
 	}
-	if (b.len < b.cap && (np = realloc(b.pool, b.len)) != NULL)
-		b.pool = np;	/* give back the slack */
+	strpool_trim(&b);	/* give back the slack */
 	free(set->v);
-	free(set->pool);
+	strpool_fini(&set->pool);
 	set->v = v;
 	set->n = n;
-	set->pool = b.pool;
-	set->pool_len = b.len;
+	set->pool = b;
 	return 0;
 }
 
@@ -119,12 +77,12 @@ lastset_expand(const struct lastset *set, struct wp_sample *out)
 		struct wp_sample *s = &out[i];
 
 		memset(s, 0, sizeof(*s));
-		snprintf(s->series, sizeof(s->series), "%s", set->pool +
-		    v->series);
-		snprintf(s->labels, sizeof(s->labels), "%s", set->pool +
-		    v->labels);
-		snprintf(s->raw_unit, sizeof(s->raw_unit), "%s", set->pool +
-		    v->unit);
+		strpool_get(&set->pool, v->series, s->series,
+		    sizeof(s->series), false);
+		strpool_get(&set->pool, v->labels, s->labels,
+		    sizeof(s->labels), false);
+		strpool_get(&set->pool, v->unit, s->raw_unit,
+		    sizeof(s->raw_unit), false);
 		s->value = v->value;
 		s->raw_value = v->raw_value;
 		s->resolution = v->resolution;
@@ -146,10 +104,9 @@ void
 lastset_fini(struct lastset *set)
 {
 	free(set->v);
-	free(set->pool);
+	strpool_fini(&set->pool);
 	set->v = NULL;
-	set->pool = NULL;
-	set->n = set->pool_len = 0;
+	set->n = 0;
 }
 
 long
@@ -157,11 +114,11 @@ lastset_find(const struct lastset *set, const char *series, size_t hint)
 {
 	size_t i;
 
-	if (hint < set->n && strcmp(set->pool + set->v[hint].series,
-	    series) == 0)
+	if (hint < set->n && strpool_eq(&set->pool, set->v[hint].series,
+	    series))
 		return (long)hint;
 	for (i = 0; i < set->n; i++)
-		if (strcmp(set->pool + set->v[i].series, series) == 0)
+		if (strpool_eq(&set->pool, set->v[i].series, series))
 			return (long)i;
 	return -1;
 }

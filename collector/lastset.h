@@ -4,8 +4,9 @@
  * A struct wp_sample is a fixed 352-byte record (series and labels as
  * arrays); a PDU of 48 outlets keeps about a hundred of them between
  * polls.  A lastset keeps the numbers of each sample and its strings once
- * each in one pool (the labels of an outlet's power and energy are the
- * same text), a quarter of the size, and expands them back into full
+ * each in one pool (strpool.h: the labels of an outlet's power and energy
+ * are the same text, and the outlets' labels share a long tail), a
+ * quarter of the size or less, and expands them back into full
  * samples when the exposition asks (lastset_expand).
  * lastset_set copies; lastset_fini frees; the struct may be reused.
  */
@@ -16,14 +17,14 @@
 #include <stdint.h>
 
 #include "lib/sample.h"
+#include "lib/strpool.h"
 
 struct lastval;
 
 struct lastset {
 	struct lastval	*v;
 	size_t		 n;
-	char		*pool;		/* NUL-ended strings */
-	size_t		 pool_len;
+	struct strpool	 pool;		/* the strings (strpool.h) */
 };
 
 /* Replaces set's contents by copies of s[0..n).  0, or -1 (out of

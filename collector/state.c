@@ -28,9 +28,11 @@
 
 #define STR_MAX	512		/* escaped key parts, bytes */
 
+/* One allocation per counter: the names follow it ("target\0series\0"). */
 struct entry {
-	char		*target, *series;
 	struct wp_counter c;
+	const char	*series;	/* into key */
+	char		 target[];	/* then the series */
 };
 
 struct state {
@@ -80,11 +82,8 @@ state_free(struct state *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->tab.cap; i++)
-		if ((e = s->tab.slot[i].e) != NULL) {
-			free(e->target);
-			free(e->series);
+		if ((e = s->tab.slot[i].e) != NULL)
 			free(e);
-		}
 	hmap_fini(&s->tab);
 	free(s);
 }
@@ -96,22 +95,20 @@ state_counter(struct state *s, const char *target, const char *series,
 	uint64_t h = key_hash(target, series);
 	struct key k = { target, series };
 	struct entry *e;
+	size_t tl, sl;
 
 	if ((e = hmap_get(&s->tab, h, key_eq, &k)) != NULL) {
 		e->c.hold_dips = hold_dips;	/* policy is the caller's */
 		return &e->c;
 	}
-	if ((e = calloc(1, sizeof(*e))) == NULL ||
-	    (e->target = strdup(target)) == NULL ||
-	    (e->series = strdup(series)) == NULL) {
-		if (e)
-			free(e->target);
-		free(e);
+	tl = strlen(target) + 1;
+	sl = strlen(series) + 1;
+	if ((e = calloc(1, sizeof(*e) + tl + sl)) == NULL)
 		return NULL;
-	}
+	memcpy(e->target, target, tl);
+	memcpy(e->target + tl, series, sl);
+	e->series = e->target + tl;
 	if (hmap_put(&s->tab, h, e) == -1) {
-		free(e->target);
-		free(e->series);
 		free(e);
 		return NULL;
 	}

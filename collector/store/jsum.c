@@ -24,6 +24,22 @@ jsum_x(int kind, double val, double cum)
 }
 
 void
+jsum_series_text(const struct jsum *s, const struct jsum_series *se,
+    char series[WP_SERIES_MAX], char labels[WP_LABEL_MAX], const char **sp,
+    const char **lp)
+{
+	if (!se->pooled) {
+		*sp = se->series;
+		*lp = se->labels;
+		return;
+	}
+	strpool_get(&s->pool, se->sref, series, WP_SERIES_MAX, false);
+	strpool_get(&s->pool, se->lref, labels, WP_LABEL_MAX, false);
+	*sp = series;
+	*lp = labels;
+}
+
+void
 jsum_name(const char *seg, char *out, size_t len)
 {
 	size_t n = strlen(seg);
@@ -62,6 +78,8 @@ jsum_free(struct jsum *s)
 		free(s->t[i].name);
 	for (i = 0; i < s->ns; i++) {
 		free(s->s[i].span);
+		if (s->s[i].pooled)
+			continue;
 		free(s->s[i].series);
 		if (!s->s[i].lab_shared)
 			free(s->s[i].labels);
@@ -70,6 +88,7 @@ jsum_free(struct jsum *s)
 	free(s->s);
 	hmap_fini(&s->thash);
 	hmap_fini(&s->shash);
+	strpool_fini(&s->pool);
 	free(s);
 }
 
@@ -100,7 +119,9 @@ s_eq(const void *entry, const void *key)
 	const struct skey *k = key;
 	const struct jsum_series *se = &k->s->s[hmap_ix_of(entry)];
 
-	return se->target == k->target && strcmp(se->series, k->series) == 0;
+	return se->target == k->target && (se->pooled ?
+	    strpool_eq(&k->s->pool, se->sref, k->series) :
+	    strcmp(se->series, k->series) == 0);
 }
 
 static uint64_t
@@ -159,6 +180,7 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	struct skey k = { s, t, smp->series };
 	struct jsum_series *se;
 	uint64_t h = s_hash(t, smp->series);
+	int64_t sr, lr;
 	void *np, *e;
 
 	if ((e = hmap_get(&s->shash, h, s_eq, &k)) != NULL)
@@ -170,29 +192,20 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	se = &s->s[s->ns];
 	memset(se, 0, sizeof(*se));
 	se->target = t;
-	/* a row's power and energy come together with the same labels */
-	if (s->ns > 0 && strcmp(s->s[s->ns - 1].labels, smp->labels) == 0) {
-		se->labels = s->s[s->ns - 1].labels;
-		se->lab_shared = true;
-	} else if ((se->labels = strdup(smp->labels)) == NULL)
+	/* a row's power and energy come together with the same labels (the
+	 * pool stores them once), the outlets' labels share their tail */
+	if ((sr = strpool_put(&s->pool, smp->series)) < 0 ||
+	    (lr = strpool_put(&s->pool, smp->labels)) < 0)
 		return NULL;
-	if ((se->series = strdup(smp->series)) == NULL) {
-		if (!se->lab_shared)
-			free(se->labels);
-		se->labels = NULL;
-		return NULL;
-	}
+	se->pooled = true;
+	se->sref = (uint32_t)sr;
+	se->lref = (uint32_t)lr;
 	se->boundary = (uint8_t)smp->boundary;
 	se->quantity = (uint8_t)smp->quantity;
 	se->kind = (uint8_t)smp->kind;
 	se->resolution = smp->resolution;
-	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1) {
-		free(se->series);
-		if (!se->lab_shared)
-			free(se->labels);
-		se->series = se->labels = NULL;
-		return NULL;
-	}
+	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1)
+		return NULL;	/* not counted: nothing of it to free */
 	s->ns++;
 	return se;
 }
@@ -272,11 +285,13 @@ reading(struct jsum *s, struct jsum_series *se, wp_time t,
 	if (sp != NULL && sp->t0 / s->slot == t / s->slot)
 		span_extend(sp, se, t, v, x);
 	else {
-		if ((np = grow(se->span, &se->cap, se->n, sizeof(*sp),
-		    SPANS_FIRST)) ==
-		    NULL)
+		size_t cap = se->cap;
+
+		if (se->n == UINT32_MAX || (np = grow(se->span, &cap, se->n,
+		    sizeof(*sp), SPANS_FIRST)) == NULL)
 			return -1;
 		se->span = np;
+		se->cap = (uint32_t)cap;
 		sp = &se->span[se->n++];
 		span_start(sp, t, v, x);
 	}
@@ -396,14 +411,17 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 	}
 	for (i = 0; i < s->ns; i++) {
 		const struct jsum_series *se = &s->s[i];
+		char sbuf[WP_SERIES_MAX], lbuf[WP_LABEL_MAX];
+		const char *series, *labels;
 
+		jsum_series_text(s, se, sbuf, lbuf, &series, &labels);
 		wire_put_le(&b, se->target, 4);
-		wire_put_str(&b, se->series, WP_SERIES_MAX - 1, 1);
+		wire_put_str(&b, series, WP_SERIES_MAX - 1, 1);
 		wire_put_le(&b, se->boundary, 1);
 		wire_put_le(&b, se->quantity, 1);
 		wire_put_le(&b, se->kind, 1);
 		wire_put_f64(&b, se->resolution);
-		wire_put_str(&b, se->labels, WP_LABEL_MAX - 1, 1);
+		wire_put_str(&b, labels, WP_LABEL_MAX - 1, 1);
 		wire_put_le(&b, se->flags & flags_of(s->version), 4);
 		wire_put_le(&b, se->n, 4);
 		for (k = 0; k < se->n; k++)
@@ -482,7 +500,7 @@ dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 		return -1;
 	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
 		return -1;
-	se->n = se->cap = n;
+	se->n = se->cap = (uint32_t)n;
 	for (k = 0; k < n && !d->bad; k++) {
 		dec_span(d, &se->span[k], flags_of(s->version));
 		if (k > 0 && se->span[k].t0 <= se->span[k - 1].t1)

@@ -27,6 +27,7 @@
 #include "../lib/clock.h"
 #include "../lib/hmap.h"
 #include "../lib/err.h"
+#include "../lib/strpool.h"
 #include "record.h"
 #include "../lib/sample.h"
 
@@ -59,17 +60,28 @@ struct jsum_span {
 	double	 vmin, vmax, vsum;	/* model values (cum or value) */
 };
 
+/*
+ * A series' name and labels: in a decoded summary, series and labels (owned
+ * strings; labels the previous series' text when lab_shared); in one built
+ * by jsum_add (the writer's, kept for a whole segment), both NULL and the
+ * text in the summary's pool (pooled: sref, lref), which keeps an outlet's
+ * labels as their head only.  jsum_series_text gives either.
+ */
 struct jsum_series {
 	uint32_t target;	/* index into targets */
-	char	*series;	/* owned (kept small: one per series) */
-	uint8_t	 boundary, quantity, kind;	/* of the first reading */
-	double	 resolution;	/* of the first reading */
-	char	*labels;	/* of the first reading; owned unless
-				   lab_shared (the previous series' text) */
-	bool	 lab_shared;
 	uint32_t flags;		/* OR of the spans' */
-	size_t	 n, cap;
+	char	*series;	/* owned, or NULL when pooled */
+	char	*labels;	/* of the first reading; owned unless
+				   lab_shared (the previous series' text);
+				   NULL when pooled */
+	double	 resolution;	/* of the first reading */
+	uint32_t sref, lref;	/* pooled: references into the pool */
+	uint32_t n, cap;	/* spans (fields kept small: a writer holds
+				   one per series of the fleet) */
 	struct jsum_span *span;
+	uint8_t	 boundary, quantity, kind;	/* of the first reading */
+	bool	 lab_shared;
+	bool	 pooled;	/* series and labels in the pool */
 	/* accumulation */
 	bool	 have_prev;
 	wp_time	 prev_t;
@@ -91,6 +103,7 @@ struct jsum {
 	struct jsum_target *t;
 	struct jsum_series *s;
 	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
+	struct strpool pool;	/* pooled series' names and labels */
 	int	 last_t;	/* lookup cache */
 	int	 version;	/* encoding: JSUM_VERSION when new, a decoded
 				   one's own; set it to encode as an older
@@ -116,6 +129,12 @@ int		 jsum_slurp(const char *path, uint8_t **out, size_t *len,
 		    struct wp_err *err);
 /* dir/NAME.wpj -> NAME.wps in out. */
 void		 jsum_name(const char *seg, char *out, size_t len);
+/* Series se's name and labels, written into series and labels (or, when
+ * not pooled, its own strings); pointers to them. */
+void		 jsum_series_text(const struct jsum *s,
+		    const struct jsum_series *se, char series[WP_SERIES_MAX],
+		    char labels[WP_LABEL_MAX], const char **sp,
+		    const char **lp);
 /* The model value of a reading: cum for counters, value for gauges. */
 double		 jsum_x(int kind, double val, double cum);
 

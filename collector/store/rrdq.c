@@ -233,6 +233,10 @@ writer(void *arg)
 		}
 		if (batch == NULL)		/* no memory: drop, count */
 			q->h.dropped += q->n, q->n = 0, n = 0;
+		if (q->n == 0)
+			q->head = 0;	/* empty: start again at the front, so
+					   only the deepest backlog's part of
+					   the ring is ever touched (resident) */
 		q->busy = true;
 		pthread_mutex_unlock(&q->mu);
 		for (i = 0; i < n; i++)

@@ -965,7 +965,9 @@ codec_record(int k, struct journal_record *r, struct journal_value v[4])
 		v[i].s.flags = k % 29 == 11 ? WP_F_STALE : 0;
 		if (k % 3 != 2)
 			snprintf(v[i].s.labels, WP_LABEL_MAX, "name=Outlet %d;"
-			    "index=1.%d;vendor=Raritan", i + (k % 31 == 30), i);
+			    "index=1.%d;vendor=Raritan;profile=raritan-pdu2",
+			    i + (k % 31 == 30), i);	/* a long common tail:
+							   strpool.h shares it */
 		v[i].delta = i % 2 ? 0 : k % 15 == 14 ? -0.0 : 3.7 * (2 * k - 1);
 		v[i].cum = i % 2 ? 0 : 3.7 * k * k;
 		v[i].ctr_flags = k % 12 == 0 ? CTR_DISCONT | CTR_RESET : 0;

@@ -550,10 +550,76 @@ test_integ_span_exact(void **st)
 	integ_fini(&b);
 }
 
+/* A PDU's series, whose labels share a long tail (kept as heads in the
+ * writer's pool), come out of encode and decode with their whole names
+ * and labels, each series once per target. */
+static void
+test_pooled_names_roundtrip(void **st)
+{
+	static const char *const tg[] = { "pdu-r1-a", "pdu-r1-b" };
+	struct journal_value v[97];
+	struct journal_record r;
+	struct wp_err err = { 0 };
+	struct jsum *js, *back;
+	uint8_t fin[JSUM_HASH_LEN] = { 1 }, *body;
+	size_t blen, i;
+	int p, k, g;
+	char want[WP_LABEL_MAX];
+
+	(void)st;
+	assert_non_null(js = jsum_new(T0, 3600 * S, 0, NULL));
+	for (p = 0; p < 3; p++)
+		for (g = 0; g < 2; g++) {
+			for (k = 0; k < 97; k++) {
+				char series[32];
+
+				snprintf(series, sizeof(series), "outlet/%d/%s",
+				    k / 2 + 1, k % 2 ? "energy" : "power");
+				val(&v[k], series, WP_B_OUTLET, k % 2 ?
+				    WP_Q_ENERGY : WP_Q_POWER, k % 2 ?
+				    WP_COUNTER : WP_GAUGE, 100 + p, 1e6 + p, 0);
+				snprintf(v[k].s.labels, WP_LABEL_MAX,
+				    "name=Outlet %d;index=1.%d;unit=1;profile="
+				    "raritan-pdu2;vendor=Raritan;sysdescr=%s",
+				    k / 2 + 1, k / 2 + 1, tg[g]);
+			}
+			r = (struct journal_record){ .t_real = T0 + p * STEP,
+			    .t_mono = T0 + p * STEP, .target = tg[g],
+			    .error = "", .n = 97, .v = v };
+			assert_int_equal(jsum_add(js, &r), 0);
+		}
+	assert_int_equal(js->ns, 2 * 97);
+	assert_int_equal(jsum_encode(js, fin, 6, &body, &blen), 0);
+	assert_non_null(back = jsum_decode(body, blen, &err));
+	assert_int_equal(back->ns, 2 * 97);
+	for (i = 0; i < back->ns; i++) {
+		const struct jsum_series *se = &back->s[i];
+		char series[32];
+
+		k = (int)(i % 97);
+		snprintf(series, sizeof(series), "outlet/%d/%s", k / 2 + 1,
+		    k % 2 ? "energy" : "power");
+		snprintf(want, sizeof(want), "name=Outlet %d;index=1.%d;"
+		    "unit=1;profile=raritan-pdu2;vendor=Raritan;sysdescr=%s",
+		    k / 2 + 1, k / 2 + 1, tg[i / 97]);
+		assert_string_equal(se->series, series);
+		assert_string_equal(se->labels, want);
+		assert_int_equal(se->n, 1);
+		assert_int_equal(se->span[0].n, 3);
+		assert_true(js->s[i].pooled && js->s[i].labels == NULL);
+	}
+	/* the writer's pool: the heads, not 194 whole labels */
+	assert_true(js->pool.len < 194 * 40);
+	free(body);
+	jsum_free(back);
+	jsum_free(js);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
 		cmocka_unit_test(test_verify_checks_summaries),
