@@ -32,16 +32,6 @@
 
 /* ---- the context ---- */
 
-/* A previous value, compact: its numbers, and its strings as offsets into
- * its target's pool. */
-struct jc_val {
-	double		 value, raw_value, resolution, wrap, delta, cum;
-	wp_time		 device_time, reset_time, avg_window, t_real, t_mono;
-	uint32_t	 flags, ctr_flags;
-	uint32_t	 series, labels, unit;	/* pool offsets */
-	uint8_t		 boundary, quantity, kind;
-};
-
 void
 jctx_init(struct jctx *c, wp_time seg_start)
 {
@@ -54,15 +44,10 @@ jctx_fini(struct jctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->n; i++) {
-		free(c->t[i].name);
-		free(c->t[i].error);
+	for (i = 0; i < c->n; i++)
 		free(c->t[i].v);
-		strpool_fini(&c->t[i].pool);
-	}
 	free(c->t);
 	free(c->slot);
-	free(c->ref);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -118,8 +103,7 @@ jctx_rehash(struct jctx *c, size_t cap)
 	return 0;
 }
 
-/* Adds target name (its first TARGET_MAX bytes); its index, or -1 (out of
- * memory). */
+/* Adds target name; its index, or -1 (out of memory). */
 static long
 jctx_add(struct jctx *c, const char *name)
 {
@@ -139,9 +123,8 @@ jctx_add(struct jctx *c, const char *name)
 		return -1;
 	nt = &c->t[c->n];
 	memset(nt, 0, sizeof(*nt));
-	if ((nt->name = strndup(name, TARGET_MAX)) == NULL)
-		return -1;
-	for (i = name_hash(nt->name) & (c->scap - 1); c->slot[i];
+	snprintf(nt->name, sizeof(nt->name), "%s", name);
+	for (i = name_hash(name) & (c->scap - 1); c->slot[i];
 	    i = (i + 1) & (c->scap - 1))
 		;
 	c->slot[i] = (uint32_t)++c->n;
@@ -165,44 +148,6 @@ wadd(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
-/* Room in t for r's values. */
-static int
-target_room(struct jc_target *t, const struct journal_record *r)
-{
-	struct jc_val *nv;
-
-	if (r->n > t->vcap) {
-		if ((nv = reallocarray(t->v, r->n, sizeof(*nv))) == NULL)
-			return -1;
-		t->v = nv;
-		t->vcap = r->n;
-	}
-	return 0;
-}
-
-static void
-val_pack(struct jc_val *c, const struct journal_value *v)
-{
-	const struct wp_sample *s = &v->s;
-
-	c->value = s->value;
-	c->raw_value = s->raw_value;
-	c->resolution = s->resolution;
-	c->wrap = s->wrap;
-	c->delta = v->delta;
-	c->cum = v->cum;
-	c->device_time = s->device_time;
-	c->reset_time = s->reset_time;
-	c->avg_window = s->avg_window;
-	c->t_real = s->t_real;
-	c->t_mono = s->t_mono;
-	c->flags = s->flags;
-	c->ctr_flags = v->ctr_flags;
-	c->boundary = s->boundary;
-	c->quantity = s->quantity;
-	c->kind = s->kind;
-}
-
 /*
  * Remembers r as its target's previous record (after it was written or
  * read), adding the target if new.  0 or -1 (out of memory).
@@ -211,106 +156,27 @@ int
 jctx_commit(struct jctx *c, const struct journal_record *r)
 {
 	long k = jctx_find(c, r->target);
-	int64_t so, lo, uo;
 	struct jc_target *t;
-	char *ne = NULL;
-	size_t i;
+	struct journal_value *nv;
 
 	if (k < 0 && (k = jctx_add(c, r->target)) < 0)
 		return -1;
 	t = &c->t[k];
-	if (target_room(t, r) != 0 || (r->error && r->error[0] &&
-	    (ne = strndup(r->error, ERROR_MAX)) == NULL))
-		return -1;
-	strpool_reset(&t->pool);
-	for (i = 0; i < r->n; i++) {
-		const struct wp_sample *s = &r->v[i].s;
-		struct jc_val *cv = &t->v[i];
-
-		if ((so = strpool_put(&t->pool, s->series)) < 0 ||
-		    (lo = strpool_put(&t->pool, s->labels)) < 0 ||
-		    (uo = strpool_put(&t->pool, s->raw_unit)) < 0) {
-			t->n = 0;	/* no previous values: the caller
-					   starts afresh (journal.c) */
-			free(ne);
+	if (r->n > t->vcap) {
+		if ((nv = reallocarray(t->v, r->n, sizeof(*nv))) == NULL)
 			return -1;
-		}
-		val_pack(cv, &r->v[i]);
-		cv->series = (uint32_t)so;
-		cv->labels = (uint32_t)lo;
-		cv->unit = (uint32_t)uo;
+		t->v = nv;
+		t->vcap = r->n;
 	}
-	strpool_trim(&t->pool);
+	if (r->n && t->v != r->v)
+		memmove(t->v, r->v, r->n * sizeof(*t->v));
 	t->n = r->n;
 	t->dt = t->seen ? wsub(r->t_real, t->t_real) : 0;
 	t->t_real = r->t_real;
 	t->off = wsub(r->t_mono, r->t_real);
 	t->duration = r->duration;
-	free(t->error);
-	t->error = ne;
+	snprintf(t->error, sizeof(t->error), "%s", r->error ? r->error : "");
 	t->seen = true;
-	return 0;
-}
-
-/* Copies str (shorter than len: it came from a sample) into out[len],
- * the rest zeroed: a decoded value's bytes are a function of the record. */
-static void
-str_in(char *out, const char *str, size_t len)
-{
-	size_t l = strlen(str);
-
-	if (l >= len)
-		l = len - 1;
-	memcpy(out, str, l);
-	memset(out + l, 0, len - l);
-}
-
-/*
- * t's previous values expanded into c->ref (grown): what the encoder and
- * decoder predict from, as a struct journal_value the record was decoded
- * into would be (strings zero-padded).  0 or -1 (out of memory).
- */
-static int
-expand_ref(struct jctx *c, const struct jc_target *t)
-{
-	struct journal_value *nr;
-	size_t i;
-
-	if (t->n > c->refcap) {
-		if ((nr = reallocarray(c->ref, t->n, sizeof(*nr))) == NULL)
-			return -1;
-		memset(nr + c->refcap, 0, (t->n - c->refcap) * sizeof(*nr));
-		c->ref = nr;
-		c->refcap = t->n;
-	}
-	for (i = 0; i < t->n; i++) {
-		const struct jc_val *cv = &t->v[i];
-		struct journal_value *v = &c->ref[i];
-		struct wp_sample *s = &v->s;
-
-		strpool_get(&t->pool, cv->series, s->series,
-		    sizeof(s->series), true);
-		strpool_get(&t->pool, cv->labels, s->labels,
-		    sizeof(s->labels), true);
-		strpool_get(&t->pool, cv->unit, s->raw_unit,
-		    sizeof(s->raw_unit), true);
-		s->boundary = cv->boundary;
-		s->quantity = cv->quantity;
-		s->kind = cv->kind;
-		s->flags = cv->flags;
-		s->value = cv->value;
-		s->raw_value = cv->raw_value;
-		s->resolution = cv->resolution;
-		s->wrap = cv->wrap;
-		s->device_time = cv->device_time;
-		s->reset_time = cv->reset_time;
-		s->avg_window = cv->avg_window;
-		s->t_real = cv->t_real;
-		s->t_mono = cv->t_mono;
-		v->delta = cv->delta;
-		v->cum = cv->cum;
-		v->ctr_flags = cv->ctr_flags;
-	}
 	return 0;
 }
 
@@ -517,26 +383,20 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 		put_uv(b, v->ctr_flags);
 }
 
-/* The previous record of target t as a journal_record, for predictions:
- * its values expanded into c->ref.  0 or -1 (out of memory). */
-static int
-ref_record(struct jctx *c, const struct jc_target *t,
-    struct journal_record *out)
+/* The previous record of target k as a journal_record, for predictions. */
+static void
+ref_record(const struct jc_target *t, struct journal_record *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->t_real = t->t_real;
 	out->t_mono = wadd(t->t_real, t->off);
 	out->n = t->n;
-	if (expand_ref(c, t) != 0)
-		return -1;
-	out->v = c->ref;
-	return 0;
+	out->v = t->v;
 }
 
 /*
  * Encodes r as a version-2 frame (header and body, no hash) into b,
- * against c (whose records it does not change: jctx_commit after the
- * write; its scratch holds the target's previous values expanded).
+ * against c (which it does not change: jctx_commit after the write).
  */
 int
 jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
@@ -557,13 +417,11 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	t = k >= 0 ? &c->t[k] : &none;
 	if (k < 0)
 		rf |= R_NEW_TARGET;
-	if (k >= 0 && strcmp(t->error ? t->error : "", r->error ? r->error :
-	    "") == 0)
+	if (k >= 0 && strcmp(t->error, r->error ? r->error : "") == 0)
 		rf |= R_SAME_ERROR;
 	if (k >= 0 && t->n == r->n)
 		rf |= R_SAME_N;
-	if (ref_record(c, t, &refr) != 0)
-		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
+	ref_record(t, &refr);
 	wire_put_le(b, 'W', 1);
 	wire_put_le(b, 'J', 1);
 	wire_put_le(b, FRAME_VERSION2, 1);
@@ -584,7 +442,7 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	if (!(rf & R_SAME_N))
 		put_uv(b, r->n);
 	for (i = 0; i < r->n; i++)
-		encode_value2(b, r, &r->v[i], i < t->n ? &refr.v[i] : &zero_value,
+		encode_value2(b, r, &r->v[i], i < t->n ? &t->v[i] : &zero_value,
 		    &refr, i ? r->v[i - 1].s.labels : NULL);
 	return jseg_frame_finish(b, err);
 }
@@ -700,17 +558,16 @@ jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 		if (d.bad || k >= c->n)
 			return -1;
 		t = &c->t[k];
-		str_in(target, t->name, TARGET_MAX + 1);
+		memcpy(target, t->name, TARGET_MAX + 1);
 	}
-	if (ref_record(c, t, &refr) != 0)
-		return -1;
+	ref_record(t, &refr);
 	r->t_real = wadd(rd_sv(&d), t->seen ? wadd(t->t_real, t->dt) :
 	    c->seg_start);
 	r->t_mono = wadd(wadd(rd_sv(&d), t->off), r->t_real);
 	r->duration = wadd(rd_sv(&d), t->duration);
 	r->status = (int)wire_rd_le(&d, 1);
 	if (rf & R_SAME_ERROR)
-		str_in(error, t->error ? t->error : "", ERROR_MAX + 1);
+		memcpy(error, t->error, ERROR_MAX + 1);
 	else
 		wire_rd_str(&d, 2, error, ERROR_MAX + 1);
 	n = (rf & R_SAME_N) ? t->n : (size_t)rd_uv(&d);
@@ -723,7 +580,7 @@ jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 		*vcap = n;
 	}
 	for (i = 0; i < n && !d.bad; i++)
-		decode_value2(&d, r, &(*v)[i], i < t->n ? &refr.v[i] :
+		decode_value2(&d, r, &(*v)[i], i < t->n ? &t->v[i] :
 		    &zero_value, &refr, i ? (*v)[i - 1].s.labels : NULL);
 	if (d.bad || d.off != len)
 		return -1;

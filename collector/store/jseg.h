@@ -16,7 +16,6 @@
 
 #include "../lib/clock.h"
 #include "../lib/err.h"
-#include "../lib/strpool.h"
 #include "../lib/wire.h"
 #include "record.h"
 
@@ -78,25 +77,17 @@ struct manifest {
  * The version-2 record context of one segment (jcodec.c): per target, its
  * index in the segment and its previous record.  Built the same way by the
  * writer (jctx_commit after each append) and every reader (after each
- * record read), from the segment's first record on.  The previous values
- * are kept compact (struct jc_val: the numbers, and the strings in the
- * target's strpool), under a third of a struct journal_value each, and
- * expanded into the context's scratch (ref) when a record of the target is
- * encoded or decoded: a writer keeps one previous record per target of
- * the fleet for the whole segment.
+ * record read), from the segment's first record on.
  */
-struct jc_val;
-
 struct jc_target {
-	char		*name;		/* owned */
-	char		*error;		/* owned; NULL: "" */
+	char		 name[TARGET_MAX + 1];
+	char		 error[ERROR_MAX + 1];
 	bool		 seen;
 	wp_time		 t_real, dt;	/* last t_real, and the step to it */
 	wp_time		 off;		/* t_mono - t_real */
 	wp_time		 duration;
-	struct jc_val	*v;		/* the last record's values, owned */
+	struct journal_value *v;	/* the last record's values, owned */
 	size_t		 n, vcap;
-	struct strpool	 pool;		/* their strings, owned */
 };
 
 struct jctx {
@@ -105,9 +96,6 @@ struct jctx {
 	size_t		 n, cap;
 	uint32_t	*slot;		/* name hash -> index + 1 */
 	size_t		 scap;
-	struct journal_value *ref;	/* scratch: one target's previous
-					   values expanded (refcap), owned */
-	size_t		 refcap;
 };
 
 struct seg_file {
@@ -163,8 +151,7 @@ void	 jseg_rd_labels_edit(struct wire_rd *d, const char *prev,
 void	 jctx_init(struct jctx *c, wp_time seg_start);
 void	 jctx_reset(struct jctx *c, wp_time seg_start);
 void	 jctx_fini(struct jctx *c);
-/* Encodes r as a version-2 frame (header + body, no hash) into b (c's
- * records unchanged; its scratch is used). */
+/* Encodes r as a version-2 frame (header + body, no hash) into b. */
 int	 jctx_encode(struct jctx *c, struct wire_buf *b,
 	    const struct journal_record *r, struct wp_err *err);
 /* Decodes a version-2 body into r (strings in target, error; values in
