@@ -742,6 +742,14 @@ target_free(void *state)
 }
 
 static void
+push_post(void *state, const char *body, size_t len, const char *peer)
+{
+	struct rf_target *t = state;
+
+	rf_stream_post(t->stream, body, len, peer);
+}
+
+static void
 push_attach(void *state, const struct wp_push_sink *sink)
 {
 	struct rf_target *t = state;
@@ -760,4 +768,5 @@ const struct wp_driver redfish_driver = {
 	.describe = describe,
 	.probe = redfish_probe,
 	.push_attach = push_attach,
+	.push_post = push_post,
 };
