@@ -725,7 +725,8 @@ target_free(void *state)
 	if (t == NULL)
 		return;
 	log_debug("redfish %s: closing", t->name);
-	rf_stream_free(t->stream);
+	rf_stream_free(t->stream);	/* its subscription's DELETE first */
+	t->stream = NULL;		/* drop_discovery must not reach it */
 	if (t->bmc != NULL) {
 		rf_bmc_leave(t->bmc, &t->u);
 		rf_bmc_unref(t->bmc);

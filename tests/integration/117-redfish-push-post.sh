@@ -144,6 +144,8 @@ subs_are "$CTX" || fail "after the restart: $(stat subs)"
 kill -TERM "$PID_wp3"
 wait_for 10 sh -c "! kill -0 $PID_wp3" || fail "wp3 did not stop"
 subs_are "[]" || fail "wp3 left subscriptions: $(stat subs)"
+grep -l -e Sanitizer -e "runtime error" "$T"/wp*.log &&
+	fail "sanitizer reports: $(grep -h -A5 -e Sanitizer -e 'runtime error' "$T"/wp*.log | head -20)"
 
 $PY - "$T" <<'PYEOF' || fail "push POST checks (kept in $T)"
 import json, sys
