@@ -346,73 +346,6 @@ load_collector_http(struct ld *l, const struct ynode *m)
 		    "password, and tls_cert_file)", c->listen);
 }
 
-/* A wildcard host (any address): no URL a BMC could POST to. */
-static bool
-wildcard(const char *listen)
-{
-	char host[256];
-	int port;
-
-	if (addr_parse_hostport(listen, host, sizeof(host), &port) != 0)
-		return false;	/* reported as malformed already */
-	return host[0] == '\0' || strcmp(host, "0.0.0.0") == 0 ||
-	    strcmp(host, "::") == 0;
-}
-
-/* push_url: https://host[:port], no path (the listener adds its own). */
-static void
-check_push_url(struct ld *l, const struct ynode *n, const char *v)
-{
-	const char *h = v + 8;
-
-	if (strncmp(v, "https://", 8) != 0 || *h == '\0' ||
-	    strpbrk(h, "/?#@ ") != NULL)
-		conf_bad(l, n, "collector: push_url '%s' is not https://host"
-		    "[:port] (TLS only, no path)", v);
-}
-
-/* The push listener: host:port, the URL BMCs reach it at, TLS files
- * (its own or the exposition's: TLS is required). */
-static void
-load_push_listen(struct ld *l, const struct ynode *m)
-{
-	struct wp_conf *c = l->c;
-	const char *v;
-
-	set_str(l, &c->push_tls_cert_file, ycheck_scalar(&l->d, m,
-	    "push_tls_cert_file", "collector", false));
-	set_str(l, &c->push_tls_key_file, ycheck_scalar(&l->d, m,
-	    "push_tls_key_file", "collector", false));
-	if ((v = ycheck_scalar(&l->d, m, "push_url", "collector", false)) !=
-	    NULL) {
-		check_push_url(l, ynode_get(m, "push_url"), v);
-		set_str(l, &c->push_url, v);
-	}
-	if ((c->push_tls_cert_file == NULL) != (c->push_tls_key_file == NULL))
-		conf_bad(l, ynode_get(m, c->push_tls_cert_file ?
-		    "push_tls_cert_file" : "push_tls_key_file"), "collector: "
-		    "push_tls_cert_file and push_tls_key_file go together");
-	if ((v = ycheck_scalar(&l->d, m, "push_listen", "collector", false)) ==
-	    NULL) {
-		if (c->push_url != NULL || c->push_tls_cert_file != NULL)
-			conf_bad(l, ynode_get(m, c->push_url ? "push_url" :
-			    "push_tls_cert_file"), "collector: push_url and "
-			    "push_tls_* need push_listen");
-		return;
-	}
-	check_hostport(l, ynode_get(m, "push_listen"), "collector",
-	    "push_listen", false);
-	set_str(l, &c->push_listen, v);
-	if (c->push_tls_cert_file == NULL && c->tls_cert_file == NULL)
-		conf_bad(l, ynode_get(m, "push_listen"), "collector: "
-		    "push_listen needs TLS: set push_tls_cert_file and "
-		    "push_tls_key_file (or tls_cert_file and tls_key_file)");
-	if (c->push_url == NULL && wildcard(v))
-		conf_bad(l, ynode_get(m, "push_listen"), "collector: "
-		    "push_listen %s listens on every address: set push_url "
-		    "(https://name:port, the address BMCs reach)", v);
-}
-
 /* maps_dir: a directory; a relative one is the config file's, never
  * the working directory's. */
 static void
@@ -464,7 +397,7 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	    "poll, segment, none")) != NULL)
 		set_str(l, &l->c->fsync, v);
 	load_collector_http(l, m);
-	load_push_listen(l, m);
+	conf_push_load(l, m);
 }
 
 /* collector.shard: {index: I, count: N}, 0 <= I < N <= 4096. */

@@ -13,7 +13,8 @@
 # seen (POSTs stop, the subscription's GET is 404) and it is subscribed
 # again, reports go on; SIGTERM deletes the subscription (the BMC's list
 # is empty); after kill -9 the next start deletes the stale one (found by
-# its Context) before subscribing, leaving exactly one; `wattpath report`
+# its Context) before subscribing, leaving exactly one; a reload that makes
+# n1 polled deletes it; `wattpath report`
 # over a window gives n1 (pushed) and n2 (polled) the same wall energy
 # within 1 %, and each 5 kW over the window within 1 %.
 . "$(dirname "$0")/lib.sh"
@@ -141,6 +142,11 @@ wait_for 10 up_is 1 || fail "wp3 not up: $(grep -i subscri "$T/wp3.log")"
 grep -q "deleted a stale subscription of ours" "$T/wp3.log" ||
 	fail "stale not deleted: $(grep -i subscri "$T/wp3.log")"
 subs_are "$CTX" || fail "after the restart: $(stat subs)"
+# a reload that makes n1 a polled BMC deletes its subscription
+sed -i 's/credentials: bmc, mode: push}/credentials: bmc, mode: poll}/' "$T/c.yaml"
+kill -HUP "$PID_wp3"
+wait_for 5 grep -q "reloaded" "$T/wp3.log" || fail "no reload: $(tail -3 "$T/wp3.log")"
+wait_for 5 subs_are "[]" || fail "the reload left subscriptions: $(stat subs)"
 kill -TERM "$PID_wp3"
 wait_for 10 sh -c "! kill -0 $PID_wp3" || fail "wp3 did not stop"
 subs_are "[]" || fail "wp3 left subscriptions: $(stat subs)"
