@@ -24,6 +24,7 @@
 #include "run.h"
 #include "sched.h"
 #include "lib/workers.h"
+#include "push_listen.h"
 
 struct target {
 	struct collector	*co;
@@ -51,6 +52,8 @@ struct target {
 	bool			 push_target, push_up, pushed;
 	unsigned long		 push_reports[WP_PUSH_N];
 	unsigned long		 push_refused[WP_PUSH_N];
+	char			 push_token[PUSH_TOKEN_LEN + 1];
+	char			*post_url, *post_context;	/* or NULL */
 };
 
 /* A poll in flight: the driver's sink (p) and the core's timer. */
@@ -86,6 +89,8 @@ struct collector {
 	struct loop_timer	*once_timer;
 	struct loop_timer	*sync_timer;	/* journal group commit */
 	bool			 drivers_up;	/* registry_init done */
+	struct push_listen	*pushl;		/* collector.push_listen, or NULL */
+	char			*push_base;	/* https://host:port BMCs POST to */
 	struct collector_reloads reloads;
 };
 
@@ -205,12 +210,37 @@ target_free(struct target *t)
 	}
 	if (t->drv->target_free)
 		t->drv->target_free(t->state);
+	explicit_bzero(t->push_token, sizeof(t->push_token));
+	if (t->post_url != NULL)
+		explicit_bzero(t->post_url, strlen(t->post_url));
+	free(t->post_url);
+	free(t->post_context);
 	loop_timer_free(t->timer);
 	conf_ref(t->co, t->conf, -1);
 	free(t->fingerprint);
 	lastset_fini(&t->last);
 	free(t->last_ctr);
 	free(t);
+}
+
+/* The target's push URL (a new secret token) and Context, for POST
+ * delivery to the listener at base. */
+static int
+post_dest(struct target *t, const char *base, struct wp_err *err)
+{
+	if (push_token_new(t->push_token, err) < 0)
+		return -1;
+	if (asprintf(&t->post_url, "%s" PUSH_LISTEN_PATH "%s", base,
+	    t->push_token) < 0) {
+		t->post_url = NULL;
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	if (asprintf(&t->post_context, "wattpath:%s:%s", base + 8,
+	    t->tc->name) < 0) {
+		t->post_context = NULL;
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	return 0;
 }
 
 static struct target *
@@ -240,7 +270,12 @@ target_new(struct collector *co, size_t i, struct wp_err *err)
 		goto fail;
 	}
 	if (t->drv->push_attach != NULL) {
-		t->sink = (struct wp_push_sink){ push_report, push_stream, t };
+		t->sink = (struct wp_push_sink){ push_report, push_stream, t,
+		    NULL, NULL };
+		if (co->pushl != NULL && post_dest(t, co->push_base, err) < 0)
+			goto fail;
+		t->sink.post_url = t->post_url;
+		t->sink.post_context = t->post_context;
 		t->drv->push_attach(t->state, &t->sink);
 	}
 	return t;
@@ -508,6 +543,57 @@ push_report(void *owner, int result, struct wp_sample *v, size_t n)
 	    t->push_refused[WP_PUSH_OUT_OF_ORDER] > o0 ? WP_PUSH_OUT_OF_ORDER :
 	    WP_PUSH_REPLAYED]++;
 	return kept;
+}
+
+/* A body POSTed to the push listener: to the target its token names. */
+static int
+push_route(void *arg, const char *token, const char *peer, const char *body,
+    size_t len, bool oversized)
+{
+	struct collector *co = arg;
+	struct target *t = NULL;
+	size_t i;
+
+	for (i = 0; i < co->n; i++)	/* no early exit: constant time */
+		if (co->t[i] != NULL && co->t[i]->post_url != NULL &&
+		    push_token_eq(token, co->t[i]->push_token))
+			t = co->t[i];
+	if (t == NULL)
+		return -1;
+	if (oversized)
+		t->push_reports[WP_PUSH_OVERSIZED]++;
+	else if (t->drv->push_post != NULL)
+		t->drv->push_post(t->state, body, len, peer);
+	return 0;
+}
+
+/* collector.push_listen: the listener, and the URL BMCs POST to. */
+static int
+push_listen_start(struct collector *co, const struct wp_conf *c,
+    struct wp_err *err)
+{
+	const char *cert = c->push_tls_cert_file ? c->push_tls_cert_file :
+	    c->tls_cert_file, *key = c->push_tls_key_file ?
+	    c->push_tls_key_file : c->tls_key_file;
+
+	if (c->push_listen == NULL)
+		return 0;
+	if (c->push_url != NULL)
+		co->push_base = strdup(c->push_url);
+	else if (asprintf(&co->push_base, "https://%s", c->push_listen) < 0)
+		co->push_base = NULL;
+	if (co->push_base == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	co->push_base[strcspn(co->push_base + 8, "/") + 8] = '\0';
+	co->pushl = push_listen_new(co->loop, c->push_listen, cert, key,
+	    push_route, co, err);
+	return co->pushl != NULL ? 0 : -1;
+}
+
+const unsigned long *
+collector_push_listen_refused(const struct collector *co)
+{
+	return co->pushl != NULL ? push_listen_refused(co->pushl) : NULL;
 }
 
 static void
@@ -837,7 +923,8 @@ collector_new(struct wp_conf *conf, const struct collector_opts *o,
 	if (registry_init(&co->svc, err) == -1)
 		goto fail;
 	co->drivers_up = true;
-	if (build_targets(co, NULL, 0, err) == -1)
+	if (push_listen_start(co, conf, err) == -1 ||
+	    build_targets(co, NULL, 0, err) == -1)
 		goto fail;
 	if ((co->sync_timer = loop_timer_new(co->loop, on_sync, co)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
@@ -868,6 +955,8 @@ collector_free(struct collector *co)
 
 	if (co == NULL)
 		return;
+	push_listen_free(co->pushl);	/* nothing more comes in */
+	co->pushl = NULL;
 	for (i = 0; i < co->n; i++)
 		target_free(co->t[i]);
 	free(co->t);
@@ -902,6 +991,7 @@ collector_free(struct collector *co)
 		free(r);
 	}
 	free(co->state_dir);
+	free(co->push_base);
 	free(co);
 }
 

@@ -81,6 +81,10 @@ struct drift_watch;
 /* The drift watch of the current config (borrowed: valid until the next
  * reload), for drift_watch_each (drift_watch.h). */
 const struct drift_watch *collector_drift(const struct collector *co);
+/* The push listener's refusals of POSTs that named no target
+ * (WP_PUSH_N entries), or NULL without collector.push_listen. */
+const unsigned long *collector_push_listen_refused(
+		    const struct collector *co);
 void		 collector_reloads(const struct collector *co,
 		    struct collector_reloads *r);
 /* The loop the collector runs on (borrowed), for servers beside it. */

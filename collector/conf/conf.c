@@ -277,6 +277,7 @@ static const char *const collector_keys[] = {
 	"tls_key_file", "http_user", "http_password_file", "http_password_env",
 	"http_password_credential", "rrd_write_delay", "poll_batch", "shard",
 	"ledger_slot", "ledger_retention", "remote_write", "peers",
+	"push_listen", "push_url", "push_tls_cert_file", "push_tls_key_file",
 	NULL
 };
 
@@ -396,6 +397,7 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	    "poll, segment, none")) != NULL)
 		set_str(l, &l->c->fsync, v);
 	load_collector_http(l, m);
+	conf_push_load(l, m);
 }
 
 /* collector.shard: {index: I, count: N}, 0 <= I < N <= 4096. */
@@ -1390,6 +1392,10 @@ conf_free(struct wp_conf *c)
 	free(c->fsync);
 	free(c->tls_cert_file);
 	free(c->tls_key_file);
+	free(c->push_listen);
+	free(c->push_url);
+	free(c->push_tls_cert_file);
+	free(c->push_tls_key_file);
 	free(c->http_user);
 	free(c->http_password_file);
 	free(c->http_password_env);

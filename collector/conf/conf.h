@@ -144,6 +144,11 @@ struct wp_conf {
 	char		*tls_cert_file, *tls_key_file;	/* both or neither */
 	char		*http_user;
 	char		*http_password_file, *http_password_env;
+	/* push listener (push_listen.h): BMCs POST their MetricReports to
+	 * push_url (default https://<push_listen>), TLS with push_tls_*
+	 * (default tls_*); NULL: no listener (mode push means SSE) */
+	char		*push_listen, *push_url;
+	char		*push_tls_cert_file, *push_tls_key_file;
 	/* inventory: */
 	struct wp_cred	*creds;
 	size_t		 n_creds;

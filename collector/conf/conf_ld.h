@@ -78,6 +78,9 @@ void	 conf_rw_load(struct ld *l, const struct ynode *n);
 /* collector.peers (n: its value, or NULL) into l->c, after site:
  * (conf_peer.c). */
 void	 conf_peer_load(struct ld *l, const struct ynode *n);
+/* collector's push listener keys (m: the collector block) into l->c
+ * (conf_push.c). */
+void	 conf_push_load(struct ld *l, const struct ynode *m);
 /* Reads nodes_csv (n: its value) into l->pv->csv. */
 void	 conf_csv_load(struct ld *l, const struct ynode *n);
 

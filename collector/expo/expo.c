@@ -124,6 +124,18 @@ each_view(const void *src, int (*fn)(const struct target_view *, void *),
 	return collector_each_target(src, fn, arg);
 }
 
+/* The push listener's counters, when there is one. */
+static void
+push_listen_view(const struct collector *co, struct fleet *f)
+{
+	const unsigned long *r = collector_push_listen_refused(co);
+
+	if (r == NULL)
+		return;
+	memcpy(f->push_listen_refused, r, sizeof(f->push_listen_refused));
+	f->has_push_listen = true;
+}
+
 /* A snapshot of the fleet, the per-model counters committed to it. */
 static struct fleet *
 snapshot(struct expo *x)
@@ -143,6 +155,7 @@ snapshot(struct expo *x)
 		f->has_http = true;
 		collector_reloads(x->co, &f->reloads);
 		f->has_reloads = true;
+		push_listen_view(x->co, f);
 		f->expo = x->stats;
 		f->has_expo = true;
 		proc_stats_read(&f->proc);

@@ -174,6 +174,9 @@ struct fleet {
 	bool		 has_proc;
 	struct collector_reloads reloads;
 	bool		 has_reloads;
+	/* the push listener's refusals of POSTs naming no target */
+	unsigned long	 push_listen_refused[WP_PUSH_N];
+	bool		 has_push_listen;
 	struct expo_stats expo;
 	bool		 has_expo;
 };

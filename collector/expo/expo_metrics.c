@@ -519,6 +519,24 @@ storage_families(struct expo_out *f, const struct fleet *fl)
 	    (double)fl->storage.rrd.queued);
 }
 
+/* POSTs to the push listener that named no target. */
+static void
+push_listen_families(struct expo_out *f, const struct fleet *fl)
+{
+	static const char *const n = "wattpath_push_listen_refused_total";
+	static const int shown[] = { WP_PUSH_MALFORMED, WP_PUSH_UNKNOWN_SENDER };
+	size_t i;
+
+	if (!fl->has_push_listen)
+		return;
+	family(f, n, "counter", "POSTs to the push listener refused before "
+	    "any target took them: unknown_sender (a URL that names no "
+	    "target's subscription), malformed (not a POST).");
+	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
+		one(f, fl, n, "result", push_result_name(shown[i]),
+		    (double)fl->push_listen_refused[shown[i]]);
+}
+
 /* Pushed readings of the targets that take them (lib/push.h). */
 static void
 push_families(struct expo_out *f, const struct fleet *fl)
@@ -529,6 +547,7 @@ push_families(struct expo_out *f, const struct fleet *fl)
 	size_t i;
 	int r;
 
+	push_listen_families(f, fl);
 	for (i = 0; i < fl->n_targets && !fl->targets[i].push; i++)
 		;
 	if (i == fl->n_targets)

@@ -32,6 +32,10 @@
  *   push_attach()   optional: the target may receive pushed readings
  *                   (lib/push.h); the core calls it once after
  *                   target_new with a sink valid until target_free.
+ *   push_post()     optional: a body POSTed to the target's sink->post_url
+ *                   (the core checked the URL's token), from the numeric
+ *                   address peer; the driver checks the sender, reads the
+ *                   body and reports through the sink.
  *   fini()          once at the end; optional.
  *
  * All callbacks run on the loop thread.  A driver gets its own block, the
@@ -159,6 +163,8 @@ struct wp_driver {
 		    const struct wp_services *svc, struct wp_probe_result *out,
 		    struct wp_err *err);
 	void	(*push_attach)(void *state, const struct wp_push_sink *sink);
+	void	(*push_post)(void *state, const char *body, size_t len,
+		    const char *peer);
 };
 
 /* Adds a source to a probe result (copies).  Returns 0 or -1 (ENOMEM). */

@@ -550,7 +550,7 @@ finish_ok(struct http_conn *c)
 	void *arg = c->arg;
 	struct http_resp r = { 0 };
 	struct wbuf head = c->rx->head, body = c->rx->body;
-	char ct[128];
+	char ct[128], ipb[64] = "", *ip = NULL;
 
 	/* Take the buffers: the conn is reusable from inside the callback. */
 	memset(&c->rx->head, 0, sizeof(c->rx->head));
@@ -561,6 +561,10 @@ finish_ok(struct http_conn *c)
 	r.headers = head.p ? head.p : "";
 	if (http_resp_header(&r, "Content-Type", ct, sizeof(ct)) == 0)
 		r.content_type = ct;
+	if (c->easy != NULL && curl_easy_getinfo(c->easy, CURLINFO_PRIMARY_IP,
+	    &ip) == CURLE_OK && ip != NULL)
+		snprintf(ipb, sizeof(ipb), "%s", ip);
+	r.peer_ip = ipb;
 	r.elapsed = clock_mono() - c->started;
 	/* answered before the whole request went out: the link is spoilt */
 	if (c->rx->keep_alive && c->sent == c->req.len)

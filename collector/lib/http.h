@@ -57,6 +57,7 @@ struct http_resp {
 	size_t		 len;
 	const char	*headers;	/* raw response headers, NUL-terminated */
 	const char	*content_type;	/* or NULL */
+	const char	*peer_ip;	/* the address answering, or "" */
 	wp_time		 elapsed;
 };
 

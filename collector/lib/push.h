@@ -12,7 +12,8 @@
  * newer than the last one it ingested (polled or pushed): equal is
  * WP_PUSH_REPLAYED, older WP_PUSH_OUT_OF_ORDER, so that nothing is
  * counted twice; report returns how many it ingested (a driver should not
- * let a channel whose values are all refused stand in for polling).  sink->stream tells whether the push channel is up (the
+ * let a channel whose values are all refused stand in for polling).
+ * sink->stream tells whether the push channel is up (the
  * driver polls as usual while it is down).  All on the loop thread.
  */
 #ifndef WP_PUSH_H
@@ -47,6 +48,14 @@ struct wp_push_sink {
 	/* The push channel went up (true) or down (false). */
 	void	(*stream)(void *owner, bool up);
 	void	*owner;
+	/* POST delivery (collector.push_listen): the URL the device is to
+	 * POST its reports to (it holds this target's secret token: never
+	 * log it), and a Context naming this collector and target (the
+	 * same across restarts: stale subscriptions are found by it); both
+	 * NULL without a listener.  What is POSTed there reaches the
+	 * driver's push_post.  Borrowed until target_free. */
+	const char *post_url;
+	const char *post_context;
 };
 
 #endif

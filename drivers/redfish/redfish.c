@@ -725,7 +725,8 @@ target_free(void *state)
 	if (t == NULL)
 		return;
 	log_debug("redfish %s: closing", t->name);
-	rf_stream_free(t->stream);
+	rf_stream_free(t->stream);	/* its subscription's DELETE first */
+	t->stream = NULL;		/* drop_discovery must not reach it */
 	if (t->bmc != NULL) {
 		rf_bmc_leave(t->bmc, &t->u);
 		rf_bmc_unref(t->bmc);
@@ -739,6 +740,14 @@ target_free(void *state)
 	free(t->ca_file);
 	free(t->pin);
 	free(t);
+}
+
+static void
+push_post(void *state, const char *body, size_t len, const char *peer)
+{
+	struct rf_target *t = state;
+
+	rf_stream_post(t->stream, body, len, peer);
 }
 
 static void
@@ -760,4 +769,5 @@ const struct wp_driver redfish_driver = {
 	.describe = describe,
 	.probe = redfish_probe,
 	.push_attach = push_attach,
+	.push_post = push_post,
 };

@@ -789,6 +789,12 @@ logout(struct rf_bmc *b)
 }
 
 void
+rf_bmc_ref(struct rf_bmc *b)
+{
+	b->refs++;
+}
+
+void
 rf_bmc_unref(struct rf_bmc *b)
 {
 	if (b == NULL || --b->refs > 0)

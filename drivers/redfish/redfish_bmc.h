@@ -72,6 +72,10 @@ struct rf_bmc;
  */
 struct rf_bmc	*rf_bmc_get(const struct rf_bmc_conf *c,
 		    const struct wp_services *svc, struct wp_err *err);
+/* One more holder of b (a request that outlives its target, such as
+ * the DELETE of a push subscription, which needs the session): drop it
+ * with rf_bmc_unref. */
+void		 rf_bmc_ref(struct rf_bmc *b);
 /* One user less; the last one deletes the session and frees b.
  * NULL-safe. */
 void		 rf_bmc_unref(struct rf_bmc *b);

@@ -360,3 +360,102 @@ rf_push_samples(const struct rf_plan *plan, const struct rf_readings *vals,
 	free(took);
 	return n;
 }
+
+/* ---- subscriptions ---- */
+
+char *
+rf_sub_body(const char *dest, const char *context)
+{
+	struct json_object *o = json_object_new_object();
+	char *s;
+
+	if (o == NULL)
+		return NULL;
+	json_object_object_add(o, "Destination", json_object_new_string(dest));
+	json_object_object_add(o, "Protocol", json_object_new_string(
+	    "Redfish"));
+	json_object_object_add(o, "SubscriptionType", json_object_new_string(
+	    "RedfishEvent"));
+	json_object_object_add(o, "EventFormatType", json_object_new_string(
+	    "MetricReport"));
+	json_object_object_add(o, "Context", json_object_new_string(context));
+	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return s;
+}
+
+int
+rf_sub_members(const char *body, size_t len, char (*uris)[RF_URI_MAX],
+    size_t max, struct wp_err *err)
+{
+	struct json_object *doc, *m, *e;
+	const char *u;
+	size_t i, n = 0;
+
+	if ((doc = rf_json_parse(body, len, err)) == NULL)
+		return -1;
+	if (!json_object_object_get_ex(doc, "Members", &m) ||
+	    !json_object_is_type(m, json_type_array)) {
+		json_object_put(doc);
+		return err_set(err, WP_E_PROTOCOL, "Subscriptions: Members is "
+		    "not an array");
+	}
+	for (i = 0; i < json_object_array_length(m) && n < max; i++) {
+		e = json_object_array_get_idx(m, i);
+		if (!json_object_is_type(e, json_type_object) ||
+		    (u = str_of(e, "@odata.id")) == NULL || u[0] != '/' ||
+		    strlen(u) >= RF_URI_MAX)
+			continue;
+		snprintf(uris[n++], RF_URI_MAX, "%s", u);
+	}
+	json_object_put(doc);
+	return (int)n;
+}
+
+bool
+rf_sub_has_context(const char *body, size_t len, const char *context)
+{
+	struct json_object *doc;
+	struct wp_err err;
+	const char *c;
+	bool ours;
+
+	if ((doc = rf_json_parse(body, len, &err)) == NULL)
+		return false;
+	ours = (c = str_of(doc, "Context")) != NULL && strcmp(c, context) == 0;
+	json_object_put(doc);
+	return ours;
+}
+
+/* The path of an absolute URL or a path; NULL if neither. */
+static const char *
+path_of(const char *u)
+{
+	const char *p;
+
+	if (u[0] == '/')
+		return u;
+	if ((p = strstr(u, "://")) == NULL)
+		return NULL;
+	return strchr(p + 3, '/');
+}
+
+int
+rf_sub_uri_of(const char *location, const char *body, size_t len,
+    char *uri, size_t n)
+{
+	struct json_object *doc = NULL;
+	struct wp_err err;
+	const char *p = location ? path_of(location) : NULL;
+	int rc = -1;
+
+	if (p == NULL && len > 0 && (doc = rf_json_parse(body, len, &err)) !=
+	    NULL)
+		p = str_of(doc, "@odata.id");
+	if (p != NULL && p[0] == '/' && strlen(p) < n) {
+		snprintf(uri, n, "%s", p);
+		rc = 0;
+	}
+	json_object_put(doc);
+	return rc;
+}

@@ -85,4 +85,32 @@ size_t	 rf_push_samples(const struct rf_plan *plan,
 	    const struct rf_readings *vals, struct wp_sample *out, size_t max,
 	    size_t *unused);
 
+/* --- EventService subscriptions (EventDestination.v1) --- */
+
+/*
+ * The body of a POST to EventService/Subscriptions: Destination dest,
+ * Protocol "Redfish", SubscriptionType "RedfishEvent", EventFormatType
+ * "MetricReport", Context context.  A new string (caller frees), or NULL
+ * (ENOMEM).
+ */
+char	*rf_sub_body(const char *dest, const char *context);
+/*
+ * The Members' @odata.id of a collection (EventDestinationCollection),
+ * at most max into uris (each RF_URI_MAX; longer ones, and ids not
+ * starting with '/', are skipped).  Returns the number written, or -1
+ * with err when body is no collection (not JSON, Members not an array).
+ */
+int	 rf_sub_members(const char *body, size_t len, char (*uris)[RF_URI_MAX],
+	    size_t max, struct wp_err *err);
+/* Whether the EventDestination body has Context context. */
+bool	 rf_sub_has_context(const char *body, size_t len, const char *context);
+/*
+ * The created subscription's URI: the path of location (the Location
+ * header, absolute URL or path; may be NULL), else the body's @odata.id.
+ * 0, or -1 when neither names one (a path starting with '/', shorter
+ * than n).
+ */
+int	 rf_sub_uri_of(const char *location, const char *body, size_t len,
+	    char *uri, size_t n);
+
 #endif

@@ -12,6 +12,7 @@
 #include "../../collector/lib/loop.h"
 #include "redfish_push.h"
 #include "redfish_stream.h"
+#include "redfish_subscr.h"
 
 #define RF_EVENTSERVICE	"/redfish/v1/EventService"
 #define RF_STREAM_LONG	(24 * 3600 * WP_SEC)	/* the stream's own timeout */
@@ -29,7 +30,9 @@ struct rf_stream {
 	struct wp_push_sink sink;
 	bool		 has_sink, up, fail_logged, gpu_crosscheck, skew_logged;
 	const struct rf_plan *plan;
-	const struct rf_bmc *bmc;
+	struct rf_bmc	*bmc;
+	struct rf_sub	*sub;		/* POST delivery, or NULL: SSE */
+	wp_time		 check_at;	/* of the subscription, not up */
 	struct http_conn *conn;
 	struct loop_timer *watchdog;
 	int		 state;
@@ -73,6 +76,7 @@ rf_stream_free(struct rf_stream *s)
 {
 	if (s == NULL)
 		return;
+	rf_sub_free(s->sub);
 	http_conn_free(s->conn);
 	loop_timer_free(s->watchdog);
 	rf_sse_fini(&s->sse);
@@ -86,6 +90,12 @@ rf_stream_attach(struct rf_stream *s, const struct wp_push_sink *sink)
 {
 	s->sink = *sink;
 	s->has_sink = true;
+	if (sink->post_url != NULL && sink->post_context != NULL &&
+	    (s->sub = rf_sub_new(s->name, sink->post_url, sink->post_context,
+	    &s->svc)) == NULL)
+		log_warnx("redfish %s: out of memory: no subscription, SSE",
+		    s->name);
+	s->sink.post_url = NULL;	/* the token stays in s->sub only */
 	sink->stream(sink->owner, false);	/* a push target, not up yet */
 }
 
@@ -188,25 +198,37 @@ samples_of(struct rf_stream *s)
 	return k;
 }
 
+/* The channel carries reports again. */
 static void
-on_event(void *arg, const struct rf_sse_event *ev)
+came_up(struct rf_stream *s)
 {
-	struct rf_stream *s = arg;
+	s->last_report = clock_mono();
+	s->backoff = s->interval;
+	loop_timer_arm(s->watchdog, s->last_report + s->stall);
+	if (s->up)
+		return;
+	s->up = true;
+	s->fail_logged = false;
+	if (s->has_sink)
+		s->sink.stream(s->sink.owner, true);
+	log_info("redfish %s: push %s up (%s): reports replace polls",
+	    s->name, s->sub ? "subscription" : "stream", s->sub ? "POST" :
+	    s->uri);
+}
+
+/* One pushed document (an SSE event's data, a POSTed body). */
+static void
+ingest(struct rf_stream *s, const char *data, size_t len)
+{
 	struct wp_err e;
 	char id[128];
 	size_t n;
 	int rc;
 
-	if (ev->oversized) {
-		log_debug("redfish %s: pushed event over %u bytes refused",
-		    s->name, RF_STREAM_MAX);
-		report(s, WP_PUSH_OVERSIZED, NULL, 0);
-		return;
-	}
 	rf_readings_clear(&s->vals);
-	if ((rc = rf_push_parse(ev->data, ev->len, &s->vals, id, sizeof(id),
+	if ((rc = rf_push_parse(data, len, &s->vals, id, sizeof(id),
 	    &e)) < 0) {
-		log_debug("redfish %s: pushed event refused: %s", s->name,
+		log_debug("redfish %s: pushed report refused: %s", s->name,
 		    e.msg);
 		report(s, WP_PUSH_MALFORMED, NULL, 0);
 		return;
@@ -218,17 +240,36 @@ on_event(void *arg, const struct rf_sse_event *ev)
 	check_skew(s, s->smp, n);
 	if (report(s, WP_PUSH_OK, s->smp, n) == 0)
 		return;		/* all refused: no stand-in for a poll */
-	s->last_report = clock_mono();
-	s->backoff = s->interval;
-	loop_timer_arm(s->watchdog, s->last_report + s->stall);
-	if (!s->up) {
-		s->up = true;
-		s->fail_logged = false;
-		if (s->has_sink)
-			s->sink.stream(s->sink.owner, true);
-		log_info("redfish %s: push stream up (%s): reports replace "
-		    "polls", s->name, s->uri);
+	came_up(s);
+}
+
+static void
+on_event(void *arg, const struct rf_sse_event *ev)
+{
+	struct rf_stream *s = arg;
+
+	if (ev->oversized) {
+		log_debug("redfish %s: pushed event over %u bytes refused",
+		    s->name, RF_STREAM_MAX);
+		report(s, WP_PUSH_OVERSIZED, NULL, 0);
+		return;
 	}
+	ingest(s, ev->data, ev->len);
+}
+
+void
+rf_stream_post(struct rf_stream *s, const char *body, size_t len,
+    const char *peer)
+{
+	if (s == NULL || s->sub == NULL)
+		return;
+	if (!rf_sub_sender_ok(s->sub, peer)) {
+		log_debug("redfish %s: a report POSTed from %s, not our BMC's "
+		    "subscription: refused", s->name, peer);
+		report(s, WP_PUSH_UNKNOWN_SENDER, NULL, 0);
+		return;
+	}
+	ingest(s, body, len);
 }
 
 static void
@@ -261,6 +302,14 @@ on_watchdog(void *arg)
 	struct rf_stream *s = arg;
 	char why[64];
 
+	if (s->sub != NULL) {		/* POSTs stopped: is it still there? */
+		snprintf(why, sizeof(why), "no report POSTed for %.0f s",
+		    (double)s->stall / WP_SEC);
+		went_down(s, why, 0);
+		rf_sub_check(s->sub);
+		s->check_at = clock_mono() + s->stall;
+		return;
+	}
 	if (s->state != ST_OPEN)
 		return;
 	http_cancel(s->conn);
@@ -353,14 +402,37 @@ on_eventservice(void *arg, const struct http_resp *r, const struct wp_err *e)
 	open_stream(s);
 }
 
+/* POST delivery: subscribed, and while no report comes, checked every
+ * stall interval (a BMC that lost it is subscribed again). */
+static void
+kick_sub(struct rf_stream *s)
+{
+	wp_time now = clock_mono();
+
+	rf_sub_kick(s->sub, s->bmc);
+	if (s->up || !rf_sub_active(s->sub))
+		return;
+	if (s->check_at == 0)
+		s->check_at = now + s->stall;
+	else if (now >= s->check_at) {
+		rf_sub_check(s->sub);
+		s->check_at = now + s->stall;
+	}
+}
+
 void
 rf_stream_kick(struct rf_stream *s, const struct rf_plan *plan,
-    const struct rf_bmc *bmc)
+    struct rf_bmc *bmc)
 {
 	if (s == NULL)
 		return;
 	s->plan = plan;
 	s->bmc = bmc;
+	if (s->sub != NULL) {
+		if (plan != NULL)
+			kick_sub(s);
+		return;
+	}
 	if (s->state != ST_IDLE || plan == NULL ||
 	    clock_mono() < s->retry_at)
 		return;

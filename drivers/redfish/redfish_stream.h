@@ -19,7 +19,14 @@
  * doubling to 60 s), with Last-Event-ID the last event's id (a BMC that
  * keeps a buffer sends what was missed; the core refuses what it has).  A BMC without ServerSentEventUri is polled; asked
  * again after 10 minutes.  rf_stream_fresh() says whether a poll may be
- * skipped.  All on the loop thread.
+ * skipped.
+ *
+ * With collector.push_listen (the sink has a post_url) the channel is an
+ * EventService subscription instead (redfish_subscr.h): the BMC POSTs
+ * each MetricReport to the listener, which hands it to rf_stream_post;
+ * the same reading, counting and up/down rules apply, and when POSTs
+ * stop for 3 intervals (or never start) the subscription is checked and
+ * made again if the BMC lost it.  All on the loop thread.
  */
 #ifndef WP_REDFISH_STREAM_H
 #define WP_REDFISH_STREAM_H
@@ -49,7 +56,12 @@ void	 rf_stream_attach(struct rf_stream *s, const struct wp_push_sink *sink);
  * plan and bmc borrowed until the next kick or rf_stream_free (plan may
  * change: a new plan closes nothing, the next report uses it). */
 void	 rf_stream_kick(struct rf_stream *s, const struct rf_plan *plan,
-	    const struct rf_bmc *bmc);
+	    struct rf_bmc *bmc);
+/* A body POSTed to the target's push URL by peer (numeric address):
+ * refused as unknown_sender unless peer is the BMC that accepted the
+ * subscription, else read as an SSE event's data is. */
+void	 rf_stream_post(struct rf_stream *s, const char *body, size_t len,
+	    const char *peer);
 /* The plan went (rediscovery): reports wait for the next one. */
 void	 rf_stream_forget_plan(struct rf_stream *s);
 /* A report came within the stall limit: polling may rest. */

@@ -4,7 +4,9 @@
  * is framed twice, whole and in pieces (sizes from the first byte), with a
  * cap from the second; both must give the same events (a difference
  * aborts).  Each event's data is parsed as a MetricReport and turned into
- * the samples of a small plan.  Built and run by tests/fuzz/run.sh.
+ * the samples of a small plan, and read as the answers of subscription
+ * requests (a collection, a member, a create).  Built and run by
+ * tests/fuzz/run.sh.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +32,21 @@ fnv(const char *p, size_t n, uint64_t h)
 	for (i = 0; i < n; i++)
 		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
 	return h;
+}
+
+/* The same bytes as subscription answers (a collection, a member, a
+ * create's body): bounded, no crash. */
+static void
+subscription_docs(const char *p, size_t n)
+{
+	static char uris[4][RF_URI_MAX];
+	char uri[RF_URI_MAX];
+	struct wp_err err;
+
+	(void)rf_sub_members(p, n, uris, 4, &err);
+	(void)rf_sub_has_context(p, n, "wattpath:h:1:n1/bmc");
+	(void)rf_sub_uri_of(NULL, p, n, uri, sizeof(uri));
+	(void)rf_sub_uri_of(p, p, n, uri, sizeof(uri));
 }
 
 static void
@@ -62,6 +79,7 @@ on_ev(void *arg, const struct rf_sse_event *ev)
 		free(s);
 	}
 	rf_readings_fini(&r);
+	subscription_docs(ev->data, ev->len);
 }
 
 int

@@ -56,7 +56,23 @@ last report again, then goes on), malformed (one event of broken JSON),
 oversized (one event of 2 MiB), resume.  /_test/stats gains "sse_open"
 (streams open now), "sse_opened" (since the start), "pushed" (reports
 sent), "last_event_id" (the Last-Event-ID header of the latest stream).
+
+POST delivery (--push too): /redfish/v1/EventService/Subscriptions takes
+a POST of an EventDestination (Destination https://..., Context, ...;
+201 with Location), lists its members (GET), serves each (GET; HttpHeaders
+null, as the schema says of responses) and DELETEs them.  Each
+subscription gets, every --push-every seconds, the same MetricReport the
+stream sends, POSTed to its Destination from the --bind address.  This is
+a test peer: it does not verify the collector's certificate (a
+self-signed one per test).  /_test/push?action=reboot also loses every
+subscription (as a BMC that keeps them in RAM does), lose drops them
+without a reboot, replay has each subscription POST its last report
+again, stall/resume hold the POSTs too.  /_test/stats gains "subs" (the
+subscriptions now, with their Context), "sub_created", "sub_deleted",
+"posted" (reports POSTed and accepted with 2xx), "post_refused" (answered
+otherwise or failed); GET /_test/subs lists the subscriptions whole.
 """
+import http.client
 import argparse
 import base64
 import json
@@ -130,6 +146,11 @@ class State:
         self.down_until = 0.0       # reboot: 503 until then
         self.env_paths = None       # EnvironmentMetrics URIs of the tree
         self.last_event_id = ""     # Last-Event-ID of the latest stream GET
+        self.subs = {}              # id -> EventDestination
+        self.sub_seq = 0
+        self.sub_created = self.sub_deleted = 0
+        self.posted = self.post_refused = 0
+        self.sub_once = {}          # id -> one-off action pending
 
     def note(self, method, path):
         with self.lock:
@@ -394,7 +415,17 @@ class Handler(BaseHTTPRequestHandler):
                                 "sse_open": st.sse_open,
                                 "sse_opened": st.sse_opened,
                                 "pushed": st.pushed,
-                                "last_event_id": st.last_event_id})
+                                "last_event_id": st.last_event_id,
+                                "subs": [d["Context"] for d in
+                                         st.subs.values()],
+                                "sub_created": st.sub_created,
+                                "sub_deleted": st.sub_deleted,
+                                "posted": st.posted,
+                                "post_refused": st.post_refused})
+            return
+        if path == "/_test/subs":
+            with st.lock:
+                self.send(200, list(st.subs.values()))
             return
         if path == "/_test/log":
             with st.lock:
@@ -421,6 +452,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if st.args.push and path.rstrip("/") == "/redfish/v1/EventService/SSE":
             self.sse()
+            return
+        if st.args.push and path.rstrip("/").startswith(SUBS):
+            self.get_subs(path.rstrip("/"))
             return
         doc = self.load(path)
         if doc is None and st.args.push and \
@@ -556,6 +590,52 @@ class Handler(BaseHTTPRequestHandler):
             with st.lock:
                 st.sse_open -= 1
 
+    # -- subscriptions (POST delivery) --
+    def get_subs(self, p):
+        st = self.server.st
+        with st.lock:
+            if p == SUBS:
+                doc = {"@odata.id": SUBS,
+                       "@odata.type": "#EventDestinationCollection."
+                                      "EventDestinationCollection",
+                       "Name": "Event Subscriptions",
+                       "Members@odata.count": len(st.subs),
+                       "Members": [{"@odata.id": SUBS + "/" + i}
+                                   for i in st.subs]}
+            else:
+                doc = st.subs.get(p.rsplit("/", 1)[-1])
+        if doc is None:
+            self.send(404, {"error": {"code": "Base.1.0.ResourceMissingAtURI"}})
+            return
+        self.send(200, doc)
+
+    def create_sub(self, data):
+        st = self.server.st
+        try:
+            req = json.loads(data)
+            dest = urlsplit(req["Destination"])
+            assert dest.scheme == "https" and dest.hostname
+            assert req.get("Protocol") == "Redfish"
+        except Exception:
+            self.send(400, {"error": {"code": "Base.1.0.PropertyValueError"}})
+            return
+        with st.lock:
+            st.sub_seq += 1
+            sid = str(st.sub_seq)
+            st.subs[sid] = {
+                "@odata.id": SUBS + "/" + sid,
+                "@odata.type": "#EventDestination.v1_13_0.EventDestination",
+                "Id": sid, "Name": "Subscription " + sid,
+                "Destination": req["Destination"],
+                "Context": req.get("Context", ""), "Protocol": "Redfish",
+                "SubscriptionType": req.get("SubscriptionType",
+                                            "RedfishEvent"),
+                "EventFormatType": req.get("EventFormatType", "Event"),
+                "HttpHeaders": None}
+            st.sub_created += 1
+        threading.Thread(target=deliver, args=(st, sid), daemon=True).start()
+        self.send(201, st.subs[sid], headers=[("Location", SUBS + "/" + sid)])
+
     def sessions_path(self, path):
         p = path.rstrip("/")
         if self.server.st.args.legacy_sessions:
@@ -597,6 +677,10 @@ class Handler(BaseHTTPRequestHandler):
                 if a in ("replay", "malformed", "oversized"):
                     for i in range(1, st.sse_opened + 1):
                         st.push_once[i] = a
+                    for i in st.subs:
+                        st.sub_once[i] = a
+                if a in ("reboot", "lose"):
+                    st.subs.clear()
             self.send(204)
             return
         st.note("POST", self.path)
@@ -608,6 +692,12 @@ class Handler(BaseHTTPRequestHandler):
             return
         if time.time() < st.down_until:
             self.send(503, {"error": {"code": "Base.1.0.ServiceUnavailable"}})
+            return
+        if st.args.push and path.rstrip("/") == SUBS:
+            if not self.authed():
+                self.send(401, {"error": {"code": "Base.1.0.NoValidSession"}})
+            else:
+                self.create_sub(data)
             return
         if not self.sessions_path(path) or st.args.auth == "basic":
             self.send(405, "")
@@ -652,6 +742,15 @@ class Handler(BaseHTTPRequestHandler):
         sid = path.rsplit("/", 1)[-1]
         tok = self.headers.get("X-Auth-Token")
         st.note("DELETE", self.path)
+        if st.args.push and path.startswith(SUBS + "/"):
+            ok = self.authed()
+            with st.lock:
+                code = 401 if not ok else 404 if sid not in st.subs else 204
+                if code == 204:
+                    del st.subs[sid]
+                    st.sub_deleted += 1
+            self.send(code, "")
+            return
         with st.lock:
             if sid in st.sessions and (st.sessions[sid] == tok or
                                        self.authed()):
@@ -663,6 +762,52 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 code = 404
         self.send(code, "")
+
+
+SUBS = "/redfish/v1/EventService/Subscriptions"
+
+
+def post_report(st, sid, dest, body):
+    """POSTs one report to a subscription's Destination, from --bind."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False          # a test peer: see the top
+    ctx.verify_mode = ssl.CERT_NONE
+    u = urlsplit(dest)
+    try:
+        c = http.client.HTTPSConnection(u.hostname, u.port or 443,
+                                        timeout=5, context=ctx,
+                                        source_address=(st.args.bind, 0))
+        c.request("POST", u.path or "/", body=body,
+                  headers={"Content-Type": "application/json"})
+        ok = 200 <= c.getresponse().status < 300
+        c.close()
+    except OSError:
+        ok = False
+    with st.lock:
+        if ok:
+            st.posted += 1
+        else:
+            st.post_refused += 1
+
+
+def deliver(st, sid):
+    """A subscription's reports, every --push-every s while it exists."""
+    seq, last, h = 0, None, Handler.__new__(Handler)
+    h.server = type("S", (), {"st": st})()
+    while True:
+        with st.lock:
+            sub = st.subs.get(sid)
+            once = st.sub_once.pop(sid, None)
+            hold = st.push_stall or time.time() < st.down_until
+        if sub is None:
+            return
+        if once == "replay" and last is not None:
+            post_report(st, sid, sub["Destination"], last)
+        elif not hold:
+            seq += 1
+            last = json.dumps(h.report(seq)).encode()
+            post_report(st, sid, sub["Destination"], last)
+        time.sleep(st.args.push_every)
 
 
 def main():

@@ -226,6 +226,76 @@ test_samples_per_series_and_time(void **st)
 	rf_readings_fini(&r);
 }
 
+/* ---- subscriptions ---- */
+
+static void
+test_sub_body_is_an_event_destination(void **state)
+{
+	char *b = rf_sub_body("https://c:9811/wattpath/push/ab", "wattpath:c:"
+	    "9811:n1/bmc");
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(strstr(b, "\"Destination\":\"https:\\/\\/c:9811"
+	    "\\/wattpath\\/push\\/ab\""));
+	assert_non_null(strstr(b, "\"Protocol\":\"Redfish\""));
+	assert_non_null(strstr(b, "\"EventFormatType\":\"MetricReport\""));
+	assert_non_null(strstr(b, "\"SubscriptionType\":\"RedfishEvent\""));
+	assert_non_null(strstr(b, "\"Context\":\"wattpath:c:9811:n1\\/bmc\""));
+	free(b);
+}
+
+static void
+test_sub_members_and_context(void **state)
+{
+	static const char coll[] = "{\"Members\":[{\"@odata.id\":"
+	    "\"/redfish/v1/EventService/Subscriptions/1\"},{\"@odata.id\":"
+	    "\"http://x/2\"},7,{\"Id\":3},{\"@odata.id\":\"/s/4\"}]}";
+	char uris[2][RF_URI_MAX];
+	struct wp_err err;
+
+	(void)state;
+	assert_int_equal(rf_sub_members(coll, strlen(coll), uris, 2, &err), 2);
+	assert_string_equal(uris[0], "/redfish/v1/EventService/Subscriptions/1");
+	assert_string_equal(uris[1], "/s/4");	/* no path, no id: skipped */
+	assert_int_equal(rf_sub_members(coll, strlen(coll), uris, 1, &err), 1);
+#define MEM(b, n)	rf_sub_members(b, strlen(b), uris, n, &err)
+	assert_int_equal(MEM("{\"Members\":{}}", 2), -1);
+	assert_int_equal(MEM("nope", 2), -1);
+	assert_int_equal(MEM("{\"Members\":[]}", 2), 0);
+#undef MEM
+#define HAS(b, c)	rf_sub_has_context(b, strlen(b), c)
+	assert_true(HAS("{\"Context\":\"wattpath:a:n1\"}", "wattpath:a:n1"));
+	assert_false(HAS("{\"Context\":\"wattpath:a:n10\"}", "wattpath:a:n1"));
+	assert_false(HAS("{\"Context\":7}", "7"));
+	assert_false(HAS("{\"Id\":\"1\"}", ""));
+	assert_false(HAS("{", ""));
+#undef HAS
+}
+
+static void
+test_sub_uri_from_location_or_body(void **state)
+{
+	static const char body[] = "{\"@odata.id\":\"/redfish/v1/"
+	    "EventService/Subscriptions/9\"}";
+	char uri[64];
+
+	(void)state;
+	assert_int_equal(rf_sub_uri_of("https://10.0.0.1:443/redfish/v1/"
+	    "EventService/Subscriptions/5", "", 0, uri, sizeof(uri)), 0);
+	assert_string_equal(uri, "/redfish/v1/EventService/Subscriptions/5");
+	assert_int_equal(rf_sub_uri_of("/s/6", body, strlen(body), uri,
+	    sizeof(uri)), 0);
+	assert_string_equal(uri, "/s/6");
+	assert_int_equal(rf_sub_uri_of(NULL, body, strlen(body), uri,
+	    sizeof(uri)), 0);
+	assert_string_equal(uri, "/redfish/v1/EventService/Subscriptions/9");
+	assert_int_equal(rf_sub_uri_of(NULL, "{}", 2, uri, sizeof(uri)), -1);
+	assert_int_equal(rf_sub_uri_of("https://host", "", 0, uri,
+	    sizeof(uri)), -1);
+	assert_int_equal(rf_sub_uri_of(NULL, body, strlen(body), uri, 8), -1);
+}
+
 int
 main(void)
 {
@@ -235,6 +305,9 @@ main(void)
 		cmocka_unit_test(test_report_values_keep_their_own_time),
 		cmocka_unit_test(test_report_bad_input_refused),
 		cmocka_unit_test(test_samples_per_series_and_time),
+		cmocka_unit_test(test_sub_body_is_an_event_destination),
+		cmocka_unit_test(test_sub_members_and_context),
+		cmocka_unit_test(test_sub_uri_from_location_or_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
