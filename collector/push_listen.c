@@ -42,8 +42,8 @@ struct push_listen {
 
 /* One POST being received. */
 struct upload {
-	char		*buf;		/* PUSH_BODY_MAX + 1 */
-	size_t		 len;
+	char		*buf;		/* grown to at most PUSH_BODY_MAX + 1 */
+	size_t		 len, cap;
 	bool		 over;
 };
 
@@ -119,16 +119,43 @@ peer_of(struct MHD_Connection *c, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* Takes a piece of the body; past the cap it is only counted. */
-static void
+/* Takes a piece of the body (the buffer grown as it comes, up to the
+ * cap); past the cap it sets over.  0, or -1 out of memory. */
+static int
 take(struct upload *u, const char *p, size_t n)
 {
+	size_t cap;
+	char *b;
+
 	if (u->over || n > PUSH_BODY_MAX - u->len) {
 		u->over = true;
-		return;
+		return 0;
+	}
+	if (u->len + n + 1 > u->cap) {
+		cap = u->cap ? u->cap : 4096;
+		while (cap < u->len + n + 1)
+			cap *= 2;
+		if (cap > PUSH_BODY_MAX + 1)
+			cap = PUSH_BODY_MAX + 1;
+		if ((b = realloc(u->buf, cap)) == NULL)
+			return -1;
+		u->buf = b;
+		u->cap = cap;
 	}
 	memcpy(u->buf + u->len, p, n);
 	u->len += n;
+	return 0;
+}
+
+/* Whether the request says, before its body, that the body is over the
+ * cap. */
+static bool
+declared_over(struct MHD_Connection *c)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return v != NULL && strtoull(v, NULL, 10) > PUSH_BODY_MAX;
 }
 
 /* The whole POST is in: routed by its token, or refused. */
@@ -140,9 +167,10 @@ deliver(struct push_listen *pl, struct MHD_Connection *c, const char *url,
 	char peer[INET6_ADDRSTRLEN];
 
 	peer_of(c, peer, sizeof(peer));
-	u->buf[u->over ? 0 : u->len] = '\0';
-	if (pl->route(pl->arg, tok, peer, u->buf, u->over ? 0 : u->len,
-	    u->over) < 0) {
+	if (u->buf != NULL)
+		u->buf[u->over ? 0 : u->len] = '\0';
+	if (pl->route(pl->arg, tok, peer, u->buf != NULL && !u->over ? u->buf :
+	    "", u->over ? 0 : u->len, u->over) < 0) {
 		pl->refused[WP_PUSH_UNKNOWN_SENDER]++;
 		log_debug("push listener: POST from %s to no target's URL",
 		    peer);
@@ -170,18 +198,23 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 		return answer(c, MHD_HTTP_NOT_FOUND);
 	}
 	if (u == NULL) {		/* the headers: the body follows */
-		if ((u = calloc(1, sizeof(*u))) == NULL ||
-		    (u->buf = malloc(PUSH_BODY_MAX + 1)) == NULL) {
-			free(u);
+		if ((u = calloc(1, sizeof(*u))) == NULL)
 			return MHD_NO;
-		}
 		*con_cls = u;
-		return MHD_YES;
+		if (!declared_over(c))
+			return MHD_YES;
+		u->over = true;		/* refused before its body is read */
+		return deliver(pl, c, url, u);
 	}
 	if (*upload_size > 0) {
-		take(u, upload, *upload_size);
+		if (take(u, upload, *upload_size) == -1)
+			return MHD_NO;
 		*upload_size = 0;
-		return MHD_YES;
+		if (!u->over)
+			return MHD_YES;
+		/* over the cap with no length said: counted, then closed */
+		(void)deliver(pl, c, url, u);
+		return MHD_NO;
 	}
 	return deliver(pl, c, url, u);
 }

@@ -53,10 +53,9 @@ wildcard(const char *listen)
 static void
 check_push_url(struct ld *l, const struct ynode *n, const char *v)
 {
-	const char *h = v + 8;
+	const char *h = strncmp(v, "https://", 8) == 0 ? v + 8 : NULL;
 
-	if (strncmp(v, "https://", 8) != 0 || *h == '\0' ||
-	    strpbrk(h, "/?#@ ") != NULL)
+	if (h == NULL || *h == '\0' || strpbrk(h, "/?#@ ") != NULL)
 		conf_bad(l, n, "collector: push_url '%s' is not https://host"
 		    "[:port] (TLS only, no path)", v);
 }

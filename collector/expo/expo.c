@@ -136,7 +136,6 @@ push_listen_view(const struct collector *co, struct fleet *f)
 	f->has_push_listen = true;
 }
 
-/* A snapshot of the fleet, the per-model counters committed to it. */
 static struct fleet *
 snapshot(struct expo *x)
 {
@@ -144,10 +143,6 @@ snapshot(struct expo *x)
 	    clock_real());
 
 	if (f != NULL) {
-		if (expo_attr_commit(x->attr, f, history_pue(x->hist, f,
-		    PUE_WINDOW)) == -1)
-			log_warnx("http: per-model counters: out of memory "
-			    "(split at the next snapshot)");
 		f->attr = x->attr;
 		collector_health(x->co, &f->storage);
 		f->has_storage = true;
@@ -258,6 +253,10 @@ on_sample(void *arg)
 
 	if ((f = snapshot(x)) == NULL || history_add(x->hist, f) == -1)
 		log_warnx("http: history: out of memory");
+	if (f != NULL && expo_attr_commit(x->attr, f, history_pue(x->hist, f,
+	    PUE_WINDOW)) == -1)
+		log_warnx("http: per-model counters: out of memory (the "
+		    "interval is split at the next one)");
 	rw_reload(x);
 	peers_reload(x);
 	peers_tick(x->peers);

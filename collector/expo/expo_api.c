@@ -200,8 +200,9 @@ api_models(const struct fleet *f, const struct history *h,
     struct expo_resp *r)
 {
 	double pue = h != NULL ? history_pue(h, f, PUE_WINDOW) : NAN;
-	json_object *o;
+	json_object *o, *e;
 	struct attr_view v;
+	int b;
 
 	if (expo_attr_view(f->attr, f, pue, &v) == -1)
 		return fail(r, 500, "out of memory");
@@ -212,6 +213,11 @@ api_models(const struct fleet *f, const struct history *h,
 	json_object_object_add(o, "pue_15m", jnum(pue));
 	json_object_object_add(o, "facility_unpriced_j",
 	    jnum(v.facility_unpriced_j));
+	e = json_object_new_object();
+	for (b = BND_GPU; b <= BND_OUTLET; b++)
+		json_object_object_add(e, bnd_name(b), v.nodes_ok[b] ?
+		    jnum(v.nodes_j[b]) : NULL);
+	json_object_object_add(o, "nodes_energy_j", e);
 	json_object_object_add(o, "models", tab_json(&v.models));
 	json_object_object_add(o, "tenants", tab_json(&v.tenants));
 	expo_attr_view_fini(&v);
@@ -621,7 +627,7 @@ expo_api_report_fini(struct expo_report_req *rr)
 void
 expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
     fleet_each_fn each, const void *src, const struct history *h,
-    struct expo_attr *attr, struct expo_resp *r)
+    const struct expo_attr *attr, struct expo_resp *r)
 {
 	const char *p = q->path + strlen("/api/v1/");
 	struct fleet *f;
@@ -634,11 +640,6 @@ expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 		return fail(r, 404, "no such endpoint");
 	if ((f = fleet_build(c, each, src, clock_real())) == NULL)
 		return fail(r, 500, "out of memory");
-	if (attr != NULL && expo_attr_commit(attr, f, h != NULL ?
-	    history_pue(h, f, PUE_WINDOW) : NAN) == -1) {
-		fleet_free(f);
-		return fail(r, 500, "out of memory");
-	}
 	f->attr = attr;
 	if (strcmp(p, "nodes") == 0)
 		api_nodes(q, f, r);

@@ -68,9 +68,9 @@ void	 expo_api_report_fini(struct expo_report_req *rr);
 
 /* Answers q, any other endpoint, into r (always filled; body NULL only
  * when out of memory); attr: the per-model counters' state (expo_attr.h),
- * committed to this snapshot, or NULL. */
+ * or NULL. */
 void	 expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 	    fleet_each_fn each, const void *src, const struct history *h,
-	    struct expo_attr *attr, struct expo_resp *r);
+	    const struct expo_attr *attr, struct expo_resp *r);
 
 #endif

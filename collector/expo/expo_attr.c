@@ -76,11 +76,11 @@ tab_slot(struct attr_tab *t, const char *name)
 	struct attr_sum *v;
 	size_t i;
 
-	if (t->n >= EXPO_ATTR_MAX)
-		name = "other";
 	for (i = 0; i < t->n; i++)
 		if (strcmp(t->v[i].name, name) == 0)
 			return &t->v[i];
+	if (t->n >= EXPO_ATTR_MAX && strcmp(name, "other") != 0)
+		return tab_slot(t, "other");	/* a new name past the cap */
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 16;
 
@@ -465,7 +465,17 @@ base_get(struct expo_attr *a, const char *name, wp_time now)
 	return nb;
 }
 
-/* Moves nb to n's readings (those n has; the others kept). */
+/* x raised to v (a base never goes down: what a reading lost and got
+ * back, as a node's sum over targets does when one is held, is not
+ * attributed twice). */
+static void
+raise_to(double *x, double v)
+{
+	if (v > *x)
+		*x = v;
+}
+
+/* Moves nb up to n's readings (those n has; the others kept). */
 static void
 base_move(struct node_base *nb, const struct fleet_node *n)
 {
@@ -473,15 +483,15 @@ base_move(struct node_base *nb, const struct fleet_node *n)
 
 	for (g = 0; g < FLEET_GPUS; g++)
 		if (n->gpu_has & (UINT64_C(1) << g))
-			nb->gpu[g] = n->gpu_e[g];
+			raise_to(&nb->gpu[g], n->gpu_e[g]);
 	nb->gpu_has |= n->gpu_has;
 	for (g = 0; g < FLEET_ENGINES; g++)
 		if (n->eng_has & (1u << g))
-			nb->out[g] = n->eng_out[g];
+			raise_to(&nb->out[g], n->eng_out[g]);
 	nb->eng_has |= n->eng_has;
 	for (b = 0; b < FB_N; b++)
 		if (n->b[b].has_energy) {
-			nb->b[b] = n->b[b].energy;
+			raise_to(&nb->b[b], n->b[b].energy);
 			nb->has_b[b] = true;
 		}
 }
@@ -569,14 +579,43 @@ fail:
 	return -1;
 }
 
+/* The nodes' energy a's sums were split from: its bases summed. */
+static void
+base_totals(const struct expo_attr *a, struct attr_view *v)
+{
+	static const int fb[BND_N] = { -1, FB_WALL, FB_OUTLET, -1 };
+	size_t i;
+	int b, g;
+
+	for (i = 0; i < a->n; i++) {
+		const struct node_base *nb = a->nb[i];
+
+		for (g = 0; g < FLEET_GPUS; g++)
+			if (nb->gpu_has & (UINT64_C(1) << g)) {
+				v->nodes_j[BND_GPU] += nb->gpu[g];
+				v->nodes_ok[BND_GPU] = true;
+			}
+		for (b = BND_WALL; b <= BND_OUTLET; b++)
+			if (nb->has_b[fb[b]]) {
+				v->nodes_j[b] += nb->b[fb[b]];
+				v->nodes_ok[b] = true;
+			}
+	}
+}
+
 int
 expo_attr_view(const struct expo_attr *a, const struct fleet *fl,
     double pue, struct attr_view *v)
 {
 	static const struct attr_view empty;
 
-	if (view_copy(v, a != NULL ? &a->sums : &empty) == -1 ||
-	    split_fleet(a, fl, pue, v) == -1) {
+	if (a != NULL) {
+		if (view_copy(v, &a->sums) == -1)
+			return -1;
+		base_totals(a, v);
+		return 0;
+	}
+	if (view_copy(v, &empty) == -1 || split_fleet(NULL, fl, pue, v) == -1) {
 		expo_attr_view_fini(v);
 		return -1;
 	}

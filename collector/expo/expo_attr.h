@@ -6,9 +6,9 @@
  * The state keeps each node's readings as of the last commit (its
  * in-band GPUs' and engines' reset-corrected cumulatives, its wall and
  * outlet energy) and, per model and per tenant, the energy attributed so
- * far at each boundary.  A commit (at every snapshot the exposition
- * takes: each collector interval, each /metrics scrape, API request or
- * dashboard page) splits what each node gained since the previous one: each GPU's gain to the model
+ * far at each boundary.  A commit (each collector interval, so that the
+ * split depends on nothing a client does) splits what each node gained
+ * since the previous one: each GPU's gain to the model
  * whose engine holds it (engines[].gpus; one model on the node and no
  * gpus: all its GPUs) and to the tenant of its namespace label, else of
  * that model, else of the node (tenants:); a GPU no one holds to
@@ -23,12 +23,13 @@
  * named in the config, or 3 intervals after it was first seen (an engine
  * that never reports: "unknown").  The parts add up to the nodes' gains at every boundary, to
  * floating-point rounding, and no sum goes back from one commit to the
- * next.  A view (expo_attr_view) is the committed sums plus what the
- * fleet gained since, split alike and not committed (after a commit to
- * the same snapshot: the sums), so that one scrape adds up to the nodes'
- * totals.
- * A reading that went back (a target gone on a reload) moves the base,
- * attributing nothing.  At most EXPO_ATTR_MAX model names, the rest as
+ * next.  A view (expo_attr_view) of a state is its sums as of the last
+ * commit, with the nodes' energy they were split from; without a state
+ * (a one-off snapshot) it is the split of everything fl's nodes have.
+ * A reading that went back (a target held, or gone on a reload) attributes
+ * nothing, and a base never goes down: what comes back is not attributed
+ * twice (a node whose source is gone for good counts again once it is past
+ * its old figure).  At most EXPO_ATTR_MAX model names, the rest as
  * "other"; tenants are the config's, plus "unallocated".
  */
 #ifndef WP_EXPO_ATTR_H
@@ -57,11 +58,15 @@ struct attr_tab {
 	size_t	 n, cap;
 };
 
-/* The sums as of one snapshot (caller frees with expo_attr_view_fini). */
+/* The sums as of one commit (caller frees with expo_attr_view_fini). */
 struct attr_view {
 	struct attr_tab	 models, tenants;
 	double		 facility_unpriced_j;	/* wall J with no PUE */
 	int		 rule;			/* report.attribution */
+	/* the nodes' energy the sums were split from (gpu, wall, outlet;
+	 * a state's views only) */
+	double		 nodes_j[BND_N];
+	bool		 nodes_ok[BND_N];
 };
 
 struct expo_attr;
@@ -74,8 +79,8 @@ void	 expo_attr_free(struct expo_attr *a);
  * (the state as before). */
 int	 expo_attr_commit(struct expo_attr *a, const struct fleet *fl,
 	    double pue);
-/* a's sums (a NULL: an empty state) plus fl's gains since the last
- * commit, into *v.  0, or -1 out of memory (*v empty). */
+/* a's sums as of its last commit, or (a NULL) the split of all fl's
+ * nodes have, into *v.  0, or -1 out of memory (*v empty). */
 int	 expo_attr_view(const struct expo_attr *a, const struct fleet *fl,
 	    double pue, struct attr_view *v);
 void	 expo_attr_view_fini(struct attr_view *v);

@@ -89,6 +89,14 @@ parse_q(json_object *o, struct site_q *q)
 	q->has_energy = jget(o, "energy_j", &q->energy);
 }
 
+/* A peer's count as a long: 0 when it is not a count (negative, not
+ * finite, past 1e12): the peer's document is not trusted. */
+static long
+count_of(double v)
+{
+	return isfinite(v) && v >= 0 && v <= 1e12 ? (long)v : 0;
+}
+
 static int
 parse_doc(json_object *d, const char *name, struct site_row *r,
     struct wp_err *err)
@@ -122,11 +130,11 @@ parse_doc(json_object *d, const char *name, struct site_row *r,
 	r->has_pue15 = jget(d, "pue_15m", &r->pue15);
 	r->has_tokens = jget(jobj(d, "tokens"), "output", &r->tokens_out);
 	if (jget(d, "nodes", &v))
-		r->nodes = (long)v;
+		r->nodes = count_of(v);
 	if (jget(jobj(d, "targets"), "up", &v))
-		r->up = (long)v;
+		r->up = count_of(v);
 	if (jget(jobj(d, "targets"), "down", &v))
-		r->down = (long)v;
+		r->down = count_of(v);
 	return 0;
 }
 

@@ -135,6 +135,9 @@ on_created(void *arg, const struct http_resp *r, const struct wp_err *e)
 	}
 	if (rf_sub_uri_of(http_resp_header(r, "Location", loc, sizeof(loc)) ==
 	    0 ? loc : NULL, r->body, r->len, u->uri, sizeof(u->uri)) < 0) {
+		/* it may exist all the same: the next try sweeps by Context
+		 * first, so that none piles up on the BMC */
+		u->swept = false;
 		failed(u, "POST " RF_SUBS ": no Location of the subscription");
 		return;
 	}
