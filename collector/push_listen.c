@@ -8,7 +8,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,14 +16,13 @@
 
 #include <microhttpd.h>
 
-#include "lib/addr.h"
+#include "lib/listen.h"
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "lib/loop.h"
 #include "lib/secret.h"
 #include "push_listen.h"
 
-#define PEM_MAX		(1u << 20)
 #define CONNS_MAX	64u
 #define CONNS_PER_IP	8u
 #define IDLE_S		10u
@@ -235,61 +233,6 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	}
 }
 
-static void
-mhd_log(void *cls, const char *fmt, va_list ap)
-{
-	char line[256];
-	size_t n;
-
-	(void)cls;
-	if (log_get_level() < LOG_LVL_DEBUG)
-		return;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strlen(line);
-	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		line[--n] = '\0';
-	log_debug("push listener: %s", line);
-}
-
-/* Returns the file's text (caller frees), NULL if unreadable or empty. */
-static char *
-read_pem(const char *path)
-{
-	FILE *f;
-	char *buf;
-	size_t n;
-
-	if ((f = fopen(path, "re")) == NULL)
-		return NULL;
-	if ((buf = calloc(1, PEM_MAX + 1)) != NULL &&
-	    ((n = fread(buf, 1, PEM_MAX + 1, f)) == 0 || n > PEM_MAX)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static int
-resolve(const char *listen, struct sockaddr_storage *ss, struct wp_err *err)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-	    .ai_flags = AI_PASSIVE }, *ai;
-	char host[256], port_s[16];
-	int port, rc;
-
-	if (addr_parse_hostport(listen, host, sizeof(host), &port) == -1)
-		return err_set(err, WP_E_CONFIG, "collector: push_listen '%s' "
-		    "is not host:port", listen);
-	snprintf(port_s, sizeof(port_s), "%d", port);
-	if ((rc = getaddrinfo(*host ? host : NULL, port_s, &hints, &ai)) != 0)
-		return err_set(err, WP_E_CONFIG, "collector: push_listen %s: "
-		    "%s", listen, gai_strerror(rc));
-	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
-	freeaddrinfo(ai);
-	return 0;
-}
-
 static int
 start(struct push_listen *pl, const char *listen, struct wp_err *err)
 {
@@ -297,7 +240,7 @@ start(struct push_listen *pl, const char *listen, struct wp_err *err)
 	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_TLS;
 	const union MHD_DaemonInfo *di;
 
-	if (resolve(listen, &ss, err) == -1)
+	if (listen_resolve("push_listen", listen, &ss, err) == -1)
 		return -1;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
@@ -310,7 +253,7 @@ start(struct push_listen *pl, const char *listen, struct wp_err *err)
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, CONNS_PER_IP,
 	    MHD_OPTION_CONNECTION_TIMEOUT, IDLE_S,
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, pl,
-	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, pl,
+	    MHD_OPTION_EXTERNAL_LOGGER, listen_mhd_log, "push listener",
 	    MHD_OPTION_HTTPS_MEM_CERT, pl->cert,
 	    MHD_OPTION_HTTPS_MEM_KEY, pl->key, MHD_OPTION_END);
 	if (pl->d == NULL)
@@ -345,7 +288,7 @@ push_listen_new(struct loop *l, const char *listen, const char *cert,
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		goto fail;
 	}
-	if ((pl->cert = read_pem(cert)) == NULL) {
+	if ((pl->cert = listen_read_cert(cert)) == NULL) {
 		err_set(err, WP_E_CONFIG, "collector: push TLS certificate %s: "
 		    "cannot read (or empty, or over 1 MiB)", cert);
 		goto fail;

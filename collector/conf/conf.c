@@ -281,8 +281,8 @@ static const char *const collector_keys[] = {
 	NULL
 };
 
-static void
-set_str(struct ld *l, char **dst, const char *v)
+void
+conf_set_str(struct ld *l, char **dst, const char *v)
 {
 	char *d;
 
@@ -295,7 +295,6 @@ set_str(struct ld *l, char **dst, const char *v)
 	free(*dst);
 	*dst = d;
 }
-
 
 /* Whether a listen address (host:port, checked) is a loopback one. */
 static bool
@@ -318,17 +317,17 @@ load_collector_http(struct ld *l, const struct ynode *m)
 	const char *pf = NULL, *pe = NULL;
 	bool hp;
 
-	set_str(l, &c->tls_cert_file, ycheck_scalar(&l->d, m, "tls_cert_file",
+	conf_set_str(l, &c->tls_cert_file, ycheck_scalar(&l->d, m, "tls_cert_file",
 	    "collector", false));
-	set_str(l, &c->tls_key_file, ycheck_scalar(&l->d, m, "tls_key_file",
+	conf_set_str(l, &c->tls_key_file, ycheck_scalar(&l->d, m, "tls_key_file",
 	    "collector", false));
-	set_str(l, &c->http_user, ycheck_scalar(&l->d, m, "http_user", "collector",
+	conf_set_str(l, &c->http_user, ycheck_scalar(&l->d, m, "http_user", "collector",
 	    false));
 	/* the same checks as a credential's: a private file of the right
 	 * size, or a variable that must be set when wattpath runs */
 	hp = conf_secret_pair(l, m, "http_password", "collector", &pf, &pe);
-	set_str(l, &c->http_password_file, pf);
-	set_str(l, &c->http_password_env, pe);
+	conf_set_str(l, &c->http_password_file, pf);
+	conf_set_str(l, &c->http_password_env, pe);
 	if ((c->tls_cert_file == NULL) != (c->tls_key_file == NULL))
 		conf_bad(l, ynode_get(m, c->tls_cert_file ? "tls_cert_file" :
 		    "tls_key_file"), "collector: tls_cert_file and "
@@ -363,7 +362,7 @@ load_maps_dir(struct ld *l, const struct ynode *n, const char *v)
 	}
 	if (stat(v, &st) < 0 || !S_ISDIR(st.st_mode))
 		conf_bad(l, n, "collector: maps_dir %s is not a directory", v);
-	set_str(l, &l->c->maps_dir, v);
+	conf_set_str(l, &l->c->maps_dir, v);
 	free(abs);
 }
 
@@ -374,12 +373,12 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 	const struct ynode *n;
 	const char *v;
 
-	set_str(l, &l->c->data_dir, ycheck_scalar(&l->d, m, "data_dir", "collector",
+	conf_set_str(l, &l->c->data_dir, ycheck_scalar(&l->d, m, "data_dir", "collector",
 	    false));
 	if ((v = ycheck_scalar(&l->d, m, "listen", "collector", false)) != NULL) {
 		check_hostport(l, ynode_get(m, "listen"), "collector", "listen",
 		    false);
-		set_str(l, &l->c->listen, v);
+		conf_set_str(l, &l->c->listen, v);
 	}
 	if ((v = ycheck_scalar(&l->d, m, "rrdcached", "collector", false)) != NULL) {
 		n = ynode_get(m, "rrdcached");
@@ -389,13 +388,13 @@ load_collector_paths(struct ld *l, const struct ynode *m)
 				    "absolute socket path");
 		} else if (*v != '/')
 			check_hostport(l, n, "collector", "rrdcached", false);
-		set_str(l, &l->c->rrdcached, v);
+		conf_set_str(l, &l->c->rrdcached, v);
 	}
 	if ((v = ycheck_scalar(&l->d, m, "maps_dir", "collector", false)) != NULL)
 		load_maps_dir(l, ynode_get(m, "maps_dir"), v);
 	if ((v = ycheck_enum(&l->d, m, "fsync", "collector", fsyncs,
 	    "poll, segment, none")) != NULL)
-		set_str(l, &l->c->fsync, v);
+		conf_set_str(l, &l->c->fsync, v);
 	load_collector_http(l, m);
 	conf_push_load(l, m);
 }

@@ -61,6 +61,9 @@ void	 conf_warn(struct ld *l, const struct ynode *n, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 /* Keeps a copy of s until conf_free; NULL out of memory (noted). */
 char	*conf_own(struct ld *l, const char *s);
+/* Replaces *dst (freed) by a copy of v; v NULL leaves it; out of memory
+ * marks l. */
+void	 conf_set_str(struct ld *l, char **dst, const char *v);
 /* Loads every node of one list (YAML nodes: or the CSV rows). */
 void	 conf_load_node_list(struct ld *l, struct ynode *seq);
 /* The attribution keys (model, gpus) of engine block e, engines[k] of its

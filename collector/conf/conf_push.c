@@ -11,21 +11,6 @@
 #include "../lib/ycheck.h"
 
 static void
-set_str(struct ld *l, char **dst, const char *v)
-{
-	char *d;
-
-	if (v == NULL)
-		return;
-	if ((d = strdup(v)) == NULL) {
-		l->oom = true;
-		return;
-	}
-	free(*dst);
-	*dst = d;
-}
-
-static void
 check_hostport(struct ld *l, const struct ynode *n, const char *v)
 {
 	char host[256];
@@ -68,14 +53,14 @@ conf_push_load(struct ld *l, const struct ynode *m)
 	struct wp_conf *c = l->c;
 	const char *v;
 
-	set_str(l, &c->push_tls_cert_file, ycheck_scalar(&l->d, m,
+	conf_set_str(l, &c->push_tls_cert_file, ycheck_scalar(&l->d, m,
 	    "push_tls_cert_file", "collector", false));
-	set_str(l, &c->push_tls_key_file, ycheck_scalar(&l->d, m,
+	conf_set_str(l, &c->push_tls_key_file, ycheck_scalar(&l->d, m,
 	    "push_tls_key_file", "collector", false));
 	if ((v = ycheck_scalar(&l->d, m, "push_url", "collector", false)) !=
 	    NULL) {
 		check_push_url(l, ynode_get(m, "push_url"), v);
-		set_str(l, &c->push_url, v);
+		conf_set_str(l, &c->push_url, v);
 	}
 	if ((c->push_tls_cert_file == NULL) != (c->push_tls_key_file == NULL))
 		conf_bad(l, ynode_get(m, c->push_tls_cert_file ?
@@ -90,7 +75,7 @@ conf_push_load(struct ld *l, const struct ynode *m)
 		return;
 	}
 	check_hostport(l, ynode_get(m, "push_listen"), v);
-	set_str(l, &c->push_listen, v);
+	conf_set_str(l, &c->push_listen, v);
 	if (c->push_tls_cert_file == NULL && c->tls_cert_file == NULL)
 		conf_bad(l, ynode_get(m, "push_listen"), "collector: "
 		    "push_listen needs TLS: set push_tls_cert_file and "

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +38,11 @@
 #include "../lib/log.h"
 #include "../lib/loop.h"
 #include "../run.h"
+#include "../lib/listen.h"
 #include "../lib/secret.h"
 #include "../lib/workers.h"
 
 #define HIST_CAP	720		/* points: 2 h at a 10 s interval */
-#define CERT_MAX	(1 << 20)
 #define REPORT_WORKERS	2		/* reports computed at once */
 #define REPORT_QUEUE	4		/* reports waiting for a worker */
 #define REPORT_RETRY	"5"		/* s: Retry-After when all are taken */
@@ -668,25 +667,6 @@ authorised(const struct expo *x, struct MHD_Connection *c)
 	return ok;
 }
 
-/* libmicrohttpd's own messages are about clients (a connection closed
- * early, a bad TLS hello): debug lines, one each, escaped by the logger
- * like any. */
-static void
-mhd_log(void *cls, const char *fmt, va_list ap)
-{
-	char line[256];
-	size_t n;
-
-	(void)cls;
-	if (log_get_level() < LOG_LVL_DEBUG)
-		return;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strlen(line);
-	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		line[--n] = '\0';
-	log_debug("http: %s", line);
-}
-
 static size_t
 unescape(void *cls, struct MHD_Connection *c, char *s)
 {
@@ -760,25 +740,6 @@ handler(void *cls, struct MHD_Connection *c, const char *url,
 
 /* --- setup --- */
 
-/* Returns the file's text (caller frees), NULL if unreadable or empty. */
-static char *
-read_pem(const char *path)
-{
-	FILE *f;
-	char *buf;
-	size_t n;
-
-	if ((f = fopen(path, "re")) == NULL)
-		return NULL;
-	if ((buf = calloc(1, CERT_MAX + 1)) != NULL &&
-	    ((n = fread(buf, 1, CERT_MAX + 1, f)) == 0 || n > CERT_MAX)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 static int
 load_secrets(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 {
@@ -794,7 +755,7 @@ load_secrets(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 	if (c->tls_cert_file == NULL)
 		return 0;
 	/* a certificate is public: read without the privacy check */
-	if ((x->cert = read_pem(c->tls_cert_file)) == NULL)
+	if ((x->cert = listen_read_cert(c->tls_cert_file)) == NULL)
 		return err_set(err, WP_E_CONFIG, "collector: tls_cert_file "
 		    "%s: cannot read (or empty, or over 1 MiB)",
 		    c->tls_cert_file);
@@ -806,26 +767,6 @@ load_secrets(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 }
 
 static int
-resolve(const char *listen, struct sockaddr_storage *ss, struct wp_err *err)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-	    .ai_flags = AI_PASSIVE }, *ai;
-	char host[256], port_s[16];
-	int port, rc;
-
-	if (addr_parse_hostport(listen, host, sizeof(host), &port) == -1)
-		return err_set(err, WP_E_CONFIG, "collector: listen '%s' is "
-		    "not host:port", listen);
-	snprintf(port_s, sizeof(port_s), "%d", port);
-	if ((rc = getaddrinfo(*host ? host : NULL, port_s, &hints, &ai)) != 0)
-		return err_set(err, WP_E_CONFIG, "collector: listen %s: %s",
-		    listen, gai_strerror(rc));
-	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
-	freeaddrinfo(ai);
-	return 0;
-}
-
-static int
 start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 {
 	struct sockaddr_storage ss = { 0 };
@@ -833,7 +774,7 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 	    MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET;
 	const union MHD_DaemonInfo *di;
 
-	if (resolve(c->listen, &ss, err) == -1)
+	if (listen_resolve("listen", c->listen, &ss, err) == -1)
 		return -1;
 	if (x->cert != NULL) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
@@ -851,7 +792,7 @@ start(struct expo *x, const struct wp_conf *c, struct wp_err *err)
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, x,
 	    MHD_OPTION_NOTIFY_CONNECTION, guard_notify, x->guard,
-	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, x,
+	    MHD_OPTION_EXTERNAL_LOGGER, listen_mhd_log, "http",
 	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, x,
 	    x->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, x->cert,
 	    MHD_OPTION_HTTPS_MEM_KEY, x->key, MHD_OPTION_END);

@@ -48,14 +48,7 @@ grep -q "bad.yaml:5:.*mode.*poll, push, auto" "$T/bad.log" ||
 grep -q "bad.yaml:9:.*mode push is for a node" "$T/bad.log" ||
 	fail "push on a PDU: $(cat "$T/bad.log")"
 
-metric() {
-	$PY - "http://127.0.0.1:$L/metrics" "$1" <<'PYEOF'
-import sys, urllib.request
-body = urllib.request.urlopen(sys.argv[1], timeout=5).read().decode()
-v = [l.rsplit(" ", 1)[1] for l in body.splitlines() if l.startswith(sys.argv[2] + " ")]
-print(v[0] if v else "none")
-PYEOF
-}
+metric() { metric_at "http://127.0.0.1:$L/metrics" "$1"; }
 push() { $PY -c "import urllib.request as u; u.urlopen(u.Request('http://127.0.0.21:$P/_test/push?action=$1', method='POST'))"; }
 
 T0=$(date +%s)

@@ -42,14 +42,7 @@ YAML
 "$WATTPATH" check-config -c "$T/c.yaml" >"$T/check.log" 2>&1 ||
 	fail "check-config: $(cat "$T/check.log")"
 
-metric() {
-	$PY - "http://127.0.0.1:$L/metrics" "$1" <<'PYEOF'
-import sys, urllib.request
-body = urllib.request.urlopen(sys.argv[1], timeout=5).read().decode()
-v = [l.rsplit(" ", 1)[1] for l in body.splitlines() if l.startswith(sys.argv[2] + " ")]
-print(v[0] if v else "none")
-PYEOF
-}
+metric() { metric_at "http://127.0.0.1:$L/metrics" "$1"; }
 up_is() { [ "$(metric "wattpath_push_stream_up{target=\"n1/bmc\"}")" = "$1" ]; }
 push() { $PY -c "import urllib.request as u; u.urlopen(u.Request('http://127.0.0.31:$P/_test/push?action=$1', method='POST'))"; }
 stat() { $PY -c "import json,sys,urllib.request as u; print(json.load(u.urlopen('http://127.0.0.31:$P/_test/stats'))['$1'])"; }

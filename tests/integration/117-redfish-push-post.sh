@@ -55,14 +55,7 @@ grep -q "bad.yaml:2:.*push_listen needs TLS" "$T/bad.log" ||
 grep -q "bad.yaml:2:.*push_url 'http://x:1' is not https" "$T/bad.log" ||
 	fail "push_url: $(cat "$T/bad.log")"
 
-metric() {
-	$PY - "http://127.0.0.1:$L/metrics" "$1" <<'PYEOF'
-import sys, urllib.request
-body = urllib.request.urlopen(sys.argv[1], timeout=5).read().decode()
-v = [l.rsplit(" ", 1)[1] for l in body.splitlines() if l.startswith(sys.argv[2] + " ")]
-print(v[0] if v else "none")
-PYEOF
-}
+metric() { metric_at "http://127.0.0.1:$L/metrics" "$1"; }
 up_is() { [ "$(metric 'wattpath_push_stream_up{target="n1/bmc"}')" = "$1" ]; }
 push() { $PY -c "import urllib.request as u; u.urlopen(u.Request('http://127.0.0.67:$P/_test/push?action=$1', method='POST'), timeout=5)"; }
 stat() { $PY -c "import json,urllib.request as u; print(json.dumps(json.load(u.urlopen('http://127.0.0.67:$P/_test/stats', timeout=5))['$1']))"; }

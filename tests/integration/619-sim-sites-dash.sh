@@ -30,16 +30,8 @@ command -v curl >/dev/null || skip "curl missing"
 FA="--nodes 3 --racks 1 --pdus 2 --meters 2 --seed 31 --shape joules"
 FB="--nodes 1 --racks 1 --pdus 1 --meters 2 --seed 41 --shape joules"
 mkdir -p "$T/a" "$T/b"
-BASE=$(free_port_base 6)
-bg sima "$SIM" serve $FA --port-base "$BASE" --config-out "$T/a/w.yaml" \
-	--maps-dir "$ROOT/etc" --interval 1s
-wait_for 20 grep -q "^wattpath-sim: config" "$T/sima.log" ||
-	{ cat "$T/sima.log"; fail "simulator a not ready"; }
-BASE=$(free_port_base 6)
-bg simb "$SIM" serve $FB --port-base "$BASE" --config-out "$T/b/w.yaml" \
-	--maps-dir "$ROOT/etc" --interval 2s
-wait_for 20 grep -q "^wattpath-sim: config" "$T/simb.log" ||
-	{ cat "$T/simb.log"; fail "simulator b not ready"; }
+sim_serve sima "$T/a/w.yaml" $FA --interval 1s
+sim_serve simb "$T/b/w.yaml" $FB --interval 2s
 PA=$(free_port); PB=$(free_port); PC=$(free_port)
 while [ "$PB" = "$PA" ]; do PB=$(free_port); done
 while [ "$PC" = "$PA" ] || [ "$PC" = "$PB" ]; do PC=$(free_port); done

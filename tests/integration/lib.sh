@@ -124,6 +124,28 @@ approx() {
 	$PY -c "import sys; a,b,r=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-b)<=r*abs(b)+1e-12 else 1)" "$1" "$2" "$3"
 }
 
+# sim_serve NAME CONFIG ARGS...: the simulator ($SIM) serving the fleet of
+# ARGS (serve's flags) on a fresh port base, logging to $T/NAME.log, its
+# config for wattpath written to CONFIG; returns once that config is there.
+sim_serve() {
+	_sn=$1 _sc=$2; shift 2
+	bg "$_sn" "$SIM" serve "$@" --port-base "$(free_port_base 6)" \
+		--config-out "$_sc" --maps-dir "$ROOT/etc"
+	wait_for 20 grep -q "^wattpath-sim: config" "$T/$_sn.log" ||
+		{ cat "$T/$_sn.log"; fail "simulator $_sn not ready"; }
+}
+
+# metric_at URL SERIES: the value of SERIES (name with its labels, exactly as
+# exposed) in the text exposition at URL, or "none".
+metric_at() {
+	$PY - "$1" "$2" <<'PYEOF'
+import sys, urllib.request
+body = urllib.request.urlopen(sys.argv[1], timeout=5).read().decode()
+v = [l.rsplit(" ", 1)[1] for l in body.splitlines() if l.startswith(sys.argv[2] + " ")]
+print(v[0] if v else "none")
+PYEOF
+}
+
 # secret_file PATH CONTENT: a private (0600) secrets file.
 secret_file() {
 	( umask 077; printf '%s\n' "$2" >"$1" )
