@@ -418,9 +418,9 @@ load_shard(struct ld *l, const struct ynode *m)
 		conf_bad(l, m, "collector: shard needs index and count");
 		return;
 	}
-	if (ycheck_long(&l->d, m, "count", "collector: shard", 1, 4096,
-	    &cnt) != 0 || ycheck_long(&l->d, m, "index", "collector: shard", 0,
-	    4095, &idx) != 0)
+	if (ycheck_long(&l->d, m, "count", "collector: shard", 1,
+	    SHARD_COUNT_MAX, &cnt) != 0 || ycheck_long(&l->d, m, "index",
+	    "collector: shard", 0, SHARD_COUNT_MAX - 1, &idx) != 0)
 		return;
 	if (idx >= cnt) {
 		conf_bad(l, ynode_get(m, "index"), "collector: shard: index %ld "

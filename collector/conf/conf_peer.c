@@ -90,6 +90,28 @@ load_one(struct ld *l, const struct ynode *m, struct wp_peer *p, size_t i)
 		    "http:// travels in the clear", where);
 }
 
+static bool
+str_same(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+/* A peer of this site's own name is another shard of it: only for a
+ * sharded collector (several peers of one name are a sharded site's
+ * collectors, checked by the Sites view against their answers). */
+static void
+check_own(struct ld *l, const struct ynode *e, const struct wp_peer *p,
+    size_t i)
+{
+	const char *self = l->c->site.name;
+
+	if (str_same(p->name, self) && l->c->shard_count == 0)
+		conf_bad(l, e, "collector: peers[%zu]: '%s' is this "
+		    "collector's own site.name (a peer of its own site is "
+		    "another of its shards: this collector has no "
+		    "collector.shard)", i, self);
+}
+
 void
 conf_peer_load(struct ld *l, const struct ynode *n)
 {
@@ -125,18 +147,12 @@ conf_peer_load(struct ld *l, const struct ynode *n)
 			continue;
 		}
 		load_one(l, e, &l->c->peers[i], i);
-		if (l->c->peers[i].name != NULL && self != NULL &&
-		    strcmp(l->c->peers[i].name, self) == 0)
-			conf_bad(l, e, "collector: peers[%zu]: '%s' is this "
-			    "collector's own site.name", i, self);
+		check_own(l, e, &l->c->peers[i], i);
 		for (j = 0; j < i; j++)
-			if (l->c->peers[i].name != NULL &&
-			    l->c->peers[j].name != NULL &&
-			    strcmp(l->c->peers[i].name,
-			    l->c->peers[j].name) == 0)
-				conf_bad(l, e, "collector: peers[%zu]: site "
-				    "'%s' is also peers[%zu]", i,
-				    l->c->peers[i].name, j);
+			if (str_same(l->c->peers[i].url, l->c->peers[j].url))
+				conf_bad(l, e, "collector: peers[%zu]: url "
+				    "'%s' is also peers[%zu]'s", i,
+				    l->c->peers[i].url, j);
 		i++;
 	}
 	l->c->n_peers = i;

@@ -658,7 +658,11 @@ site_tr(FILE *f, const struct site_row *r)
 	if (r->self)
 		fputs(" (this collector)", f);
 	fputs("</td><td class=\"state\">", f);
-	if (r->reachable)
+	if (r->incomplete) {
+		fputs("<span class=\"down\">incomplete: ", f);
+		html_escape(f, r->error);
+		fputs("</span>", f);
+	} else if (r->reachable)
 		fputs("up", f);
 	else {
 		fputs("<span class=\"down\">unreachable: ", f);
@@ -669,7 +673,7 @@ site_tr(FILE *f, const struct site_row *r)
 	fputs("</td><td>", f);
 	site_time(f, r->time);
 	fputs("</td>", f);
-	if (r->reachable)
+	if (r->reachable && !r->incomplete)
 		fprintf(f, "<td>%ld</td>", r->nodes);
 	else
 		fputs("<td>&ndash;</td>", f);
@@ -680,7 +684,7 @@ site_tr(FILE *f, const struct site_row *r)
 	else
 		fputs("<td>&ndash;</td>", f);
 	jpt_cell(f, r->has15[FB_WALL], r->e15[FB_WALL], r->t15[FB_WALL]);
-	if (r->reachable)
+	if (r->reachable && !r->incomplete)
 		fprintf(f, "<td>%ld / %ld</td></tr>\n", r->up, r->down);
 	else
 		fputs("<td>&ndash;</td></tr>\n", f);

@@ -465,7 +465,8 @@ site_rows(struct expo *x, struct fleet **fp, struct site_row *rows,
 	if ((*fp = snapshot(x)) == NULL)
 		return -1;
 	site_row_self(*fp, x->hist, &rows[0]);
-	*n = 1 + peers_rows(x->peers, rows + 1, SITES_MAX - 1);
+	*n = sites_merge_shards(rows, 1 + peers_rows(x->peers, rows + 1,
+	    SITES_MAX - 1));
 	return 0;
 }
 

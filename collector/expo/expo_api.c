@@ -112,6 +112,15 @@ api_fleet(const struct fleet *f, const struct history *h,
 	json_object_object_add(o, "nodes", json_object_new_int64(
 	    (int64_t)f->n_nodes));
 	json_object_object_add(o, "site", json_object_new_string(f->site));
+	if (f->shard_count > 0) {
+		k = json_object_new_object();
+		json_object_object_add(k, "index",
+		    json_object_new_int64(f->shard_index));
+		json_object_object_add(k, "count",
+		    json_object_new_int64(f->shard_count));
+		json_object_object_add(o, "shard", k);
+	} else
+		json_object_object_add(o, "shard", NULL);
 	for (j = 0; j < FB_N; j++) {
 		double de = NAN, dt = NAN;
 

@@ -640,6 +640,8 @@ fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
 	f->now = now;
 	f->conf = c;
 	f->site = site ? site : "";
+	f->shard_index = c->shard_index;
+	f->shard_count = c->shard_count;
 	f->n_nodes = c->n_nodes;
 	if ((f->nodes = calloc(c->n_nodes + 1, sizeof(*f->nodes))) == NULL ||
 	    (f->meters = calloc(c->n_meters + 1, sizeof(*f->meters))) == NULL ||

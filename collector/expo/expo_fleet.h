@@ -144,6 +144,7 @@ struct fleet {
 	const struct expo_attr *attr;		/* borrowed: the attribution
 						   counters' state, or NULL */
 	const char	*site;			/* "" if unset */
+	unsigned	 shard_index, shard_count; /* count 0: unsharded */
 	struct fleet_node *nodes;
 	size_t		 n_nodes;
 	struct fleet_target *targets;

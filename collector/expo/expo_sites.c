@@ -11,6 +11,7 @@
 #include "../lib/http.h"
 #include "../lib/log.h"
 #include "../lib/secret.h"
+#include "../lib/shard.h"
 #include "expo_sites.h"
 
 static const char *const q_names[SQ_N] = { "wall", "gpu", "outlet",
@@ -23,8 +24,9 @@ row_clear(struct site_row *r)
 {
 	memset(r->q, 0, sizeof(r->q));
 	memset(r->has15, 0, sizeof(r->has15));
-	r->has_pue15 = r->has_tokens = false;
+	r->has_pue15 = r->has_tokens = r->incomplete = false;
 	r->nodes = r->up = r->down = 0;
+	r->shard_index = r->shard_count = r->shards = 0;
 }
 
 void
@@ -57,6 +59,8 @@ site_row_self(const struct fleet *f, const struct history *h,
 	r->has_tokens = isfinite(f->tokens_out);
 	r->up = (long)f->targets_up;
 	r->down = (long)f->targets_down;
+	r->shard_index = f->shard_index;
+	r->shard_count = f->shard_count;
 }
 
 /* The number at key k of o: true with *v when it is one. */
@@ -97,6 +101,25 @@ count_of(double v)
 	return isfinite(v) && v >= 0 && v <= 1e12 ? (long)v : 0;
 }
 
+/* "shard": {index, count} (collector.shard), or null when unsharded. */
+static int
+parse_shard(json_object *o, struct site_row *r, struct wp_err *err)
+{
+	double i, n;
+
+	if (o == NULL)
+		return 0;
+	if (!jget(o, "index", &i) || !jget(o, "count", &n) || n < 1 ||
+	    n > SHARD_COUNT_MAX || i < 0 || i >= n || i != floor(i) ||
+	    n != floor(n))
+		return err_set(err, WP_E_PROTOCOL, "its shard is not "
+		    "{index, count} with 0 <= index < count <= %d",
+		    SHARD_COUNT_MAX);
+	r->shard_index = (unsigned)i;
+	r->shard_count = (unsigned)n;
+	return 0;
+}
+
 static int
 parse_doc(json_object *d, const char *name, struct site_row *r,
     struct wp_err *err)
@@ -135,7 +158,7 @@ parse_doc(json_object *d, const char *name, struct site_row *r,
 		r->up = count_of(v);
 	if (jget(jobj(d, "targets"), "down", &v))
 		r->down = count_of(v);
-	return 0;
+	return parse_shard(jobj(d, "shard"), r, err);
 }
 
 int
@@ -163,6 +186,173 @@ site_row_parse(const char *name, const char *body, wp_time now,
 	r->error[0] = '\0';
 	r->last_ok = now;
 	return 0;
+}
+
+/* --- a sharded site's rows --- */
+
+/* Adds shard row r's figures into d (a sum begun by row_clear). */
+static void
+row_add(struct site_row *d, const struct site_row *r)
+{
+	int k;
+
+	for (k = 0; k < SQ_N; k++) {
+		if (r->q[k].has_power) {
+			d->q[k].power += r->q[k].power;
+			d->q[k].has_power = true;
+		}
+		if (r->q[k].has_energy) {
+			d->q[k].energy += r->q[k].energy;
+			d->q[k].has_energy = true;
+		}
+	}
+	for (k = 0; k < FB_N; k++)
+		if (r->has15[k]) {
+			d->e15[k] += r->e15[k];
+			d->t15[k] += r->t15[k];
+			d->has15[k] = true;
+		}
+	if (r->has_tokens) {
+		d->tokens_out += r->tokens_out;
+		d->has_tokens = true;
+	}
+	/* every shard's collector lists the whole inventory's nodes */
+	if (r->nodes > d->nodes)
+		d->nodes = r->nodes;
+	d->up += r->up;
+	d->down += r->down;
+	if (d->time == 0 || (r->time != 0 && r->time < d->time))
+		d->time = r->time;
+}
+
+static bool
+has_meters(const struct site_row *r)
+{
+	return r->q[SQ_FACILITY].has_power || r->q[SQ_IT].has_power;
+}
+
+/* What keeps the shards g[0..k) of one site from summing, into why;
+ * false when nothing: each answered, one count, each index once. */
+static bool
+shards_refused(const struct site_row *rows, const size_t *g, size_t k,
+    char *why, size_t len)
+{
+	unsigned cnt = rows[g[0]].shard_count, seen_n = 0;
+	unsigned char seen[SHARD_COUNT_MAX] = { 0 };
+	size_t i, w;
+
+	for (i = 0; i < k; i++)
+		if (!rows[g[i]].reachable) {
+			snprintf(why, len, "a shard's collector: %s",
+			    rows[g[i]].error);
+			return true;
+		}
+	for (i = 0; i < k; i++) {
+		const struct site_row *r = &rows[g[i]];
+
+		if (r->shard_count == 0) {
+			snprintf(why, len, "listed %zu times, but a collector "
+			    "of it is not sharded (an HA pair? list one of "
+			    "the pair)", k);
+			return true;
+		}
+		if (r->shard_count != cnt) {
+			snprintf(why, len, "its shards' counts differ (%u and "
+			    "%u)", cnt, r->shard_count);
+			return true;
+		}
+		if (seen[r->shard_index]++) {
+			snprintf(why, len, "shard %u is listed twice (an HA "
+			    "pair? list one of the pair)", r->shard_index);
+			return true;
+		}
+		seen_n++;
+	}
+	if (seen_n == cnt)
+		return false;
+	w = (size_t)snprintf(why, len, "shard");
+	for (i = 0, k = 0; i < cnt && w < len; i++)
+		if (!seen[i] && k++ < 8)
+			w += (size_t)snprintf(why + w, len - w, "%s %zu",
+			    k > 1 ? "," : "", i);
+	if (w < len)
+		snprintf(why + w, len - w, "%s of %u not in collector.peers",
+		    k > 8 ? ", ..." : "", cnt);
+	return true;
+}
+
+/* The site's row from its shards' rows g[0..k), into out. */
+static void
+shards_fold(const struct site_row *rows, const size_t *g, size_t k,
+    struct site_row *out)
+{
+	const struct site_row *pue = NULL;
+	size_t i, meters = 0, pues = 0;
+	char why[WP_ERR_MSG];
+	bool self = false;
+	wp_time last = 0;
+
+	for (i = 0; i < k; i++) {
+		const struct site_row *r = &rows[g[i]];
+
+		self |= r->self;
+		if (i == 0 || r->last_ok < last)
+			last = r->last_ok;
+	}
+	memset(out, 0, sizeof(*out));
+	memcpy(out->name, rows[g[0]].name, sizeof(out->name));
+	out->self = self;
+	out->last_ok = last;
+	out->shard_count = rows[g[0]].shard_count;
+	out->shards = (unsigned)k;
+	for (i = 0, out->reachable = true; i < k; i++)
+		out->reachable &= rows[g[i]].reachable;
+	if (shards_refused(rows, g, k, why, sizeof(why))) {
+		/* every shard answered: incomplete, else unreachable */
+		out->incomplete = out->reachable;
+		snprintf(out->error, sizeof(out->error), "%s", why);
+		return;
+	}
+	for (i = 0; i < k; i++) {
+		row_add(out, &rows[g[i]]);
+		meters += has_meters(&rows[g[i]]);
+		if (rows[g[i]].has_pue15) {
+			pues++;
+			pue = &rows[g[i]];
+		}
+	}
+	/* a PUE of one shard is the site's only when it holds every meter */
+	out->has_pue15 = pues == 1 && meters == 1 && has_meters(pue);
+	out->pue15 = out->has_pue15 ? pue->pue15 : NAN;
+}
+
+size_t
+sites_merge_shards(struct site_row *rows, size_t n)
+{
+	bool used[SITES_MAX] = { false };
+	size_t g[SITES_MAX], i, j, k, out = 0;
+	struct site_row m;
+
+	if (n > SITES_MAX)
+		n = SITES_MAX;
+	for (i = 0; i < n; i++) {
+		if (used[i])
+			continue;
+		for (j = i, k = 0; j < n; j++)
+			if (!used[j] && strcmp(rows[j].name, rows[i].name) == 0) {
+				used[j] = true;
+				g[k++] = j;
+			}
+		if (k == 1 && rows[i].shard_count == 0) {
+			if (out != i)
+				rows[out] = rows[i];
+			out++;
+			continue;
+		}
+		shards_fold(rows, g, k, &m);
+		rows[out++] = m;
+	}
+	return out;
 }
 
 /* --- the combination --- */
@@ -221,10 +411,10 @@ sites_combine(const struct site_row *rows, size_t n, struct sites_sum *s)
 			s->tokens_out += r->tokens_out;
 		else
 			s->has_tokens = false;
-		if (r->reachable) {
+		if (r->reachable && !r->incomplete) {
 			s->up += r->up;
 			s->down += r->down;
-		} else
+		} else if (!r->reachable)
 			s->unreachable++;
 	}
 	s->pue = pue && ip > 0 ? fp / ip : NAN;
@@ -272,16 +462,28 @@ row_json(const struct site_row *r)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	json_object *k;
+	bool known = r->reachable && !r->incomplete;
 	int i;
 
 	json_object_object_add(o, "name", json_object_new_string(r->name));
 	json_object_object_add(o, "self", json_object_new_boolean(r->self));
 	json_object_object_add(o, "reachable",
 	    json_object_new_boolean(r->reachable));
+	json_object_object_add(o, "incomplete",
+	    json_object_new_boolean(r->incomplete));
 	json_object_object_add(o, "error", jtext(r->error));
+	if (r->shard_count > 0) {
+		k = json_object_new_object();
+		json_object_object_add(k, "count",
+		    json_object_new_int64(r->shard_count));
+		json_object_object_add(k, "summed",
+		    json_object_new_int64(r->shards));
+		json_object_object_add(o, "shards", k);
+	} else
+		json_object_object_add(o, "shards", NULL);
 	json_object_object_add(o, "time", jwhen(r->time));
 	json_object_object_add(o, "last_success", jwhen(r->last_ok));
-	json_object_object_add(o, "nodes", r->reachable ?
+	json_object_object_add(o, "nodes", known ?
 	    json_object_new_int64(r->nodes) : NULL);
 	for (i = 0; i < SQ_N; i++) {
 		k = q_json(&r->q[i]);
@@ -295,9 +497,9 @@ row_json(const struct site_row *r)
 	json_object_object_add(o, "output_tokens", r->has_tokens ?
 	    jnum(r->tokens_out) : NULL);
 	k = json_object_new_object();
-	json_object_object_add(k, "up", r->reachable ?
+	json_object_object_add(k, "up", known ?
 	    json_object_new_int64(r->up) : NULL);
-	json_object_object_add(k, "down", r->reachable ?
+	json_object_object_add(k, "down", known ?
 	    json_object_new_int64(r->down) : NULL);
 	json_object_object_add(o, "targets", k);
 	return o;

@@ -17,7 +17,9 @@
  * lack it; boundaries are never mixed.  J per output token over the last
  * 15 min is the sites' summed energy over their summed tokens, of the
  * sites that have both; PUE the summed facility power over the summed IT
- * power where every site has both.
+ * power where every site has both.  A sharded site (collector.shard) is
+ * one row summed from its shards' collectors, listed as peers of the same
+ * name (sites_merge_shards).
  */
 #ifndef WP_EXPO_SITES_H
 #define WP_EXPO_SITES_H
@@ -63,6 +65,10 @@ struct site_row {
 	double		 tokens_out;
 	bool		 has_tokens;
 	long		 up, down;	/* targets */
+	/* collector.shard of the collector (count 0: unsharded); after
+	 * sites_merge_shards, the site's count and how many it sums */
+	unsigned	 shard_index, shard_count, shards;
+	bool		 incomplete;	/* shards missing: figures unknown */
 };
 
 struct sites_sum {
@@ -89,6 +95,19 @@ void	 site_row_self(const struct fleet *f, const struct history *h,
  */
 int	 site_row_parse(const char *name, const char *body, wp_time now,
 	    struct site_row *r, struct wp_err *err);
+/*
+ * Folds the rows of one site's shards (the same name, this collector's
+ * own among them) into the first, in place; returns the rows left.  A
+ * sharded site's row is the sum of its shards when every shard 0..N-1 of
+ * one count N answered exactly once: quantities summed where any shard
+ * has them (shards' targets are disjoint), its nodes the inventory's (each
+ * shard lists it whole), its snapshot time the oldest, its PUE a shard's
+ * only when that shard holds every site meter.
+ * Else its figures are unknown: unreachable with that shard's reason when
+ * a shard did not answer, else incomplete with what is missing (a shard
+ * not listed, one listed twice, a collector listed twice unsharded).
+ */
+size_t	 sites_merge_shards(struct site_row *rows, size_t n);
 /* The combination of rows[0..n). */
 void	 sites_combine(const struct site_row *rows, size_t n,
 	    struct sites_sum *s);

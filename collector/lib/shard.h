@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 /* FNV-1a 64 of the NUL-terminated s. */
+/* The most shards an inventory is split into (collector.shard.count). */
+#define SHARD_COUNT_MAX	4096
+
 uint64_t	 shard_fnv1a(const char *s);
 /* Jump consistent hash of key into 0..count-1 (count >= 1). */
 uint32_t	 shard_jump(uint64_t key, uint32_t count);

@@ -62,7 +62,7 @@ bad() {	# bad NAME PEERS-LINE... MESSAGE
 }
 bad scheme "    - {name: x, url: \"127.0.0.1:1\"}" "needs its scheme: https://"
 bad self "    - {name: site-b, url: \"https://127.0.0.1:1\"}" "own site.name"
-bad twice "    - {name: x, url: \"https://127.0.0.1:1\"}\n    - {name: x, url: \"https://127.0.0.1:2\"}" "also peers\\[0\\]"
+bad twice "    - {name: x, url: \"https://127.0.0.1:1\"}\n    - {name: y, url: \"https://127.0.0.1:1\"}" "also peers\\[0\\]'s"
 bad key "    - {name: x, url: \"https://127.0.0.1:1\", tiemout: 1s}" "unknown key 'tiemout'"
 bad tls "    - {name: x, url: \"http://127.0.0.1:1\", insecure: true}" "for an https:// url"
 bad noname "    - {url: \"https://127.0.0.1:1\"}" "name"

@@ -162,12 +162,147 @@ test_json(void **st)
 	free(j);
 }
 
+static void
+shard_row(struct site_row *r, const char *name, unsigned i, unsigned n,
+    double wall_e)
+{
+	row(r, name, wall_e, wall_e / 10, 5, false);
+	r->shard_index = i;
+	r->shard_count = n;
+	r->nodes = 9;
+	if (i != 0) {	/* the meters are shard 0's */
+		r->q[SQ_FACILITY].has_power = r->q[SQ_FACILITY].has_energy =
+		    false;
+		r->q[SQ_IT].has_power = r->q[SQ_IT].has_energy = false;
+	} else {
+		r->pue15 = 1.3;
+		r->has_pue15 = true;
+	}
+}
+
+static void
+test_shards(void **st)
+{
+	struct site_row rows[5];
+	size_t n;
+
+	(void)st;
+	/* own shard 1 first, another site, shards 0 and 2 of the own site */
+	shard_row(&rows[0], "a", 1, 3, 100);
+	rows[0].self = true;
+	row(&rows[1], "b", 3000, 300, 100, false);
+	shard_row(&rows[2], "a", 0, 3, 200);
+	shard_row(&rows[3], "a", 2, 3, 400);
+	rows[3].time = 5;
+	rows[2].time = 7;
+	rows[0].time = 9;
+	n = sites_merge_shards(rows, 4);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].name, "a");
+	assert_string_equal(rows[1].name, "b");
+	assert_true(rows[0].self && rows[0].reachable && !rows[0].incomplete);
+	assert_int_equal(rows[0].shard_count, 3);
+	assert_int_equal(rows[0].shards, 3);
+	assert_true(rows[0].q[FB_WALL].energy == 700 &&
+	    rows[0].q[FB_WALL].power == 7);
+	/* the meters: shard 0's alone, and its PUE the site's */
+	assert_true(rows[0].q[SQ_FACILITY].has_power &&
+	    rows[0].q[SQ_FACILITY].energy == 400);
+	assert_true(rows[0].has_pue15 && rows[0].pue15 == 1.3);
+	assert_false(rows[0].q[FB_OUTLET].has_energy);
+	assert_true(rows[0].e15[FB_WALL] == 70 && rows[0].t15[FB_WALL] == 15);
+	assert_true(rows[0].tokens_out == 30);
+	assert_int_equal(rows[0].nodes, 9);
+	assert_int_equal(rows[0].up, 9);
+	assert_true(rows[0].time == 5);
+	/* a meter on a second shard: no shard's PUE is the site's */
+	shard_row(&rows[0], "a", 0, 2, 100);
+	shard_row(&rows[1], "a", 1, 2, 100);
+	rows[1].q[SQ_IT] = (struct site_q){ 1, 10, true, true };
+	assert_int_equal(sites_merge_shards(rows, 2), 1);
+	assert_true(rows[0].reachable && !rows[0].has_pue15);
+	assert_true(rows[0].q[SQ_IT].power == 2);
+	/* shard 2 not listed: incomplete, figures unknown */
+	shard_row(&rows[0], "a", 0, 3, 100);
+	rows[0].self = true;
+	shard_row(&rows[1], "a", 1, 3, 100);
+	assert_int_equal(sites_merge_shards(rows, 2), 1);
+	assert_true(rows[0].self && rows[0].reachable && rows[0].incomplete);
+	assert_string_equal(rows[0].error,
+	    "shard 2 of 3 not in collector.peers");
+	assert_false(rows[0].q[FB_WALL].has_energy || rows[0].has_tokens ||
+	    rows[0].has_pue15);
+	/* the own collector sharded, no peer listed */
+	shard_row(&rows[0], "a", 1, 4, 100);
+	assert_int_equal(sites_merge_shards(rows, 1), 1);
+	assert_string_equal(rows[0].error,
+	    "shard 0, 2, 3 of 4 not in collector.peers");
+	/* one shard twice (an HA pair listed whole) */
+	shard_row(&rows[0], "a", 0, 2, 100);
+	shard_row(&rows[1], "a", 0, 2, 100);
+	shard_row(&rows[2], "a", 1, 2, 100);
+	assert_int_equal(sites_merge_shards(rows, 3), 1);
+	assert_true(rows[0].incomplete);
+	assert_non_null(strstr(rows[0].error, "shard 0 is listed twice"));
+	/* counts that differ; a collector listed twice, unsharded */
+	shard_row(&rows[0], "a", 0, 2, 100);
+	shard_row(&rows[1], "a", 1, 3, 100);
+	assert_int_equal(sites_merge_shards(rows, 2), 1);
+	assert_non_null(strstr(rows[0].error, "counts differ (2 and 3)"));
+	row(&rows[0], "a", 100, 10, 5, false);
+	row(&rows[1], "a", 100, 10, 5, false);
+	assert_int_equal(sites_merge_shards(rows, 2), 1);
+	assert_true(rows[0].incomplete);
+	assert_non_null(strstr(rows[0].error, "not sharded"));
+	/* a shard that does not answer: unreachable, its reason */
+	shard_row(&rows[0], "a", 0, 2, 100);
+	shard_row(&rows[1], "a", 1, 2, 100);
+	rows[1].reachable = false;
+	snprintf(rows[1].error, sizeof(rows[1].error), "timed out");
+	rows[1].last_ok = 3;
+	rows[0].last_ok = 8;
+	assert_int_equal(sites_merge_shards(rows, 2), 1);
+	assert_false(rows[0].reachable || rows[0].incomplete);
+	assert_string_equal(rows[0].error, "a shard's collector: timed out");
+	assert_true(rows[0].last_ok == 3);
+	assert_false(rows[0].q[FB_WALL].has_power);
+	/* unsharded sites pass through untouched */
+	row(&rows[0], "a", 100, 10, 5, false);
+	row(&rows[1], "b", 200, 10, 5, false);
+	assert_int_equal(sites_merge_shards(rows, 2), 2);
+	assert_true(rows[1].q[FB_WALL].energy == 200 && rows[1].shards == 0);
+}
+
+static void
+test_parse_shard(void **st)
+{
+	static const char with[] = "{\"time\":\"2026-12-02T01:41:10Z\","
+	    "\"site\":\"a\",\"boundaries\":{},\"shard\":{\"index\":2,"
+	    "\"count\":3}}";
+	static const char bad[] = "{\"time\":\"2026-12-02T01:41:10Z\","
+	    "\"site\":\"a\",\"boundaries\":{},\"shard\":{\"index\":3,"
+	    "\"count\":3}}";
+	struct site_row r;
+	struct wp_err err = { 0 };
+
+	(void)st;
+	assert_int_equal(site_row_parse("a", with, NOW, &r, &err), 0);
+	assert_true(r.shard_index == 2 && r.shard_count == 3);
+	assert_int_equal(site_row_parse("site-b", doc_b, NOW, &r, &err), 0);
+	assert_int_equal(r.shard_count, 0);
+	assert_int_equal(site_row_parse("a", bad, NOW, &r, &err), -1);
+	assert_false(r.reachable);
+	assert_non_null(strstr(r.error, "its shard"));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_parse_shard),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_json),
 	};
