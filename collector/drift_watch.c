@@ -50,7 +50,7 @@ struct dw_pair {
 
 struct drift_watch {
 	const struct wp_conf *c;
-	struct dw_pair *p;
+	struct dw_pair **p;	/* np, each made when a series joins it */
 	size_t	 np, nn;
 	struct hmap ser;
 	struct dw_ser **all;
@@ -88,8 +88,6 @@ struct drift_watch *
 drift_watch_new(const struct wp_conf *c)
 {
 	struct drift_watch *w = calloc(1, sizeof(*w));
-	struct drift_opts o;
-	size_t i;
 
 	if (w == NULL)
 		return NULL;
@@ -98,18 +96,29 @@ drift_watch_new(const struct wp_conf *c)
 	w->np = 2 * c->n_nodes + c->n_pdus + 1;
 	if ((w->p = calloc(w->np, sizeof(*w->p))) == NULL)
 		return free(w), NULL;
-	for (i = 0; i < w->np; i++) {
-		struct dw_pair *p = &w->p[i];
-
-		p->kind = i < w->nn ? DK_WALL_OUTLET : i < 2 * w->nn ?
-		    DK_GPU_BMC : i < w->np - 1 ? DK_PDU_INLET : DK_IT_INLETS;
-		p->name = i < 2 * w->nn ? c->nodes[i % w->nn].name :
-		    i < w->np - 1 ? c->pdus[i - 2 * w->nn].name : it_meter(c);
-		p->window = c->drift.window[p->kind];
-		drift_opts_for(&c->drift, p->kind, &o);
-		(void)drift_track_init(&p->t, &o);	/* checked by conf */
-	}
 	return w;
+}
+
+/* Pair i, made on first use; NULL out of memory. */
+static struct dw_pair *
+pair_get(struct drift_watch *w, size_t i)
+{
+	const struct wp_conf *c = w->c;
+	struct drift_opts o;
+	struct dw_pair *p;
+
+	if (w->p[i] != NULL)
+		return w->p[i];
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	p->kind = i < w->nn ? DK_WALL_OUTLET : i < 2 * w->nn ?
+	    DK_GPU_BMC : i < w->np - 1 ? DK_PDU_INLET : DK_IT_INLETS;
+	p->name = i < 2 * w->nn ? c->nodes[i % w->nn].name :
+	    i < w->np - 1 ? c->pdus[i - 2 * w->nn].name : it_meter(c);
+	p->window = c->drift.window[p->kind];
+	drift_opts_for(&c->drift, p->kind, &o);
+	(void)drift_track_init(&p->t, &o);	/* checked by conf */
+	return w->p[i] = p;
 }
 
 void
@@ -123,10 +132,12 @@ drift_watch_free(struct drift_watch *w)
 		free(w->all[i]->key);
 		free(w->all[i]);
 	}
-	for (i = 0; i < w->np; i++) {
-		free(w->p[i].m);
-		free(w->p[i].mi);
-	}
+	for (i = 0; i < w->np; i++)
+		if (w->p[i] != NULL) {
+			free(w->p[i]->m);
+			free(w->p[i]->mi);
+			free(w->p[i]);
+		}
 	hmap_fini(&w->ser);
 	free(w->all);
 	free(w->p);
@@ -180,7 +191,9 @@ classify_node(struct drift_watch *w, struct dw_ser *s, const char *tg,
 
 	if (nd < 0)
 		return;
-	if (strcmp(sl, "/bmc") == 0 && strcmp(series, "wall/energy") == 0)
+	/* wall against outlets: only a node that has outlets */
+	if (strcmp(sl, "/bmc") == 0 && strcmp(series, "wall/energy") == 0 &&
+	    w->c->nodes[nd].n_outlets > 0)
 		mem_add(s, pair_of(w, DK_WALL_OUTLET, (size_t)nd), 0);
 	else if (is_gpu_energy(series))
 		mem_add(s, pair_of(w, DK_GPU_BMC, (size_t)nd),
@@ -237,15 +250,30 @@ classify(struct drift_watch *w, struct dw_ser *s, const char *tg,
 			mem_add(s, pair_of(w, DK_IT_INLETS, 0), 1);
 }
 
-/* Makes s a member of each of its pairs.  0, or -1 out of memory. */
+/* Takes s out of the first n of its pairs (the last member of each). */
+static void
+unjoin(struct drift_watch *w, const struct dw_ser *s, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		w->p[s->mem[k].pair]->nm--;
+}
+
+/* Makes s a member of each of its pairs.  0, or -1 out of memory (then
+ * a member of none). */
 static int
 join(struct drift_watch *w, struct dw_ser *s)
 {
 	int k;
 
 	for (k = 0; k < s->n_mem; k++) {
-		struct dw_pair *p = &w->p[s->mem[k].pair];
+		struct dw_pair *p = pair_get(w, s->mem[k].pair);
 
+		if (p == NULL) {
+			unjoin(w, s, k);
+			return -1;
+		}
 		if (p->nm == p->cap) {
 			size_t cap = p->cap ? 2 * p->cap : 4;
 			struct dw_ser **m = reallocarray(p->m, cap,
@@ -255,8 +283,10 @@ join(struct drift_watch *w, struct dw_ser *s)
 
 			if (m != NULL)
 				p->m = m;
-			if (mi == NULL)
+			if (mi == NULL) {
+				unjoin(w, s, k);
 				return -1;
+			}
 			p->mi = mi;
 			p->cap = cap;
 		}
@@ -298,7 +328,10 @@ ser_get(struct drift_watch *w, const char *tg, const char *series)
 	    (s->key = strdup(key)) == NULL)
 		return free(s), NULL;
 	classify(w, s, tg, series);
-	if (join(w, s) == -1 || hmap_put(&w->ser, h, s) == -1) {
+	if (join(w, s) == -1)
+		return free(s->key), free(s), NULL;
+	if (hmap_put(&w->ser, h, s) == -1) {
+		unjoin(w, s, s->n_mem);
 		free(s->key);
 		free(s);
 		return NULL;
@@ -386,7 +419,7 @@ ser_reading(struct drift_watch *w, struct dw_ser *s, wp_time t, double v,
 
 	for (k = 0; k < s->n_mem; k++) {
 		struct dw_mem *m = &s->mem[k];
-		struct dw_pair *p = &w->p[m->pair];
+		struct dw_pair *p = w->p[m->pair];	/* joined */
 
 		if (!known || !s->have_prev || t <= s->prev_t ||
 		    t - s->prev_t > p->window) {
@@ -433,11 +466,13 @@ drift_watch_each(const struct drift_watch *w,
 	int rc;
 
 	for (i = 0; w != NULL && i < w->np; i++) {
-		if (w->p[i].t.n == 0 || w->p[i].name == NULL)
+		const struct dw_pair *p = w->p[i];
+
+		if (p == NULL || p->t.n == 0 || p->name == NULL)
 			continue;
-		dv.kind = w->p[i].kind;
-		dv.name = w->p[i].name;
-		dv.t = &w->p[i].t;
+		dv.kind = p->kind;
+		dv.name = p->name;
+		dv.t = &p->t;
 		if ((rc = fn(&dv, arg)) != 0)
 			return rc;
 	}

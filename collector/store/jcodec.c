@@ -44,8 +44,11 @@ jctx_fini(struct jctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		free(c->t[i].v);
+		free(c->t[i].name);
+		free(c->t[i].error);
+	}
 	free(c->t);
 	free(c->slot);
 	memset(c, 0, sizeof(*c));
@@ -108,6 +111,7 @@ static long
 jctx_add(struct jctx *c, const char *name)
 {
 	struct jc_target *nt;
+	char *copy;
 	size_t i;
 
 	if (c->n == c->cap) {
@@ -121,9 +125,11 @@ jctx_add(struct jctx *c, const char *name)
 	if ((c->n + 1) * 2 > c->scap && jctx_rehash(c, c->scap ?
 	    c->scap * 2 : 32) != 0)
 		return -1;
+	if ((copy = strdup(name)) == NULL)
+		return -1;
 	nt = &c->t[c->n];
 	memset(nt, 0, sizeof(*nt));
-	snprintf(nt->name, sizeof(nt->name), "%s", name);
+	nt->name = copy;
 	for (i = name_hash(name) & (c->scap - 1); c->slot[i];
 	    i = (i + 1) & (c->scap - 1))
 		;
@@ -146,6 +152,28 @@ static int64_t
 wadd(int64_t a, int64_t b)
 {
 	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+/* t's previous record's error ("" when none). */
+static const char *
+error_of(const struct jc_target *t)
+{
+	return t->error != NULL ? t->error : "";
+}
+
+/* Keeps e as t's last error (copied only when it changed). 0 or -1. */
+static int
+set_error(struct jc_target *t, const char *e)
+{
+	char *copy = NULL;
+
+	if (strcmp(error_of(t), e) == 0)
+		return 0;
+	if (*e != '\0' && (copy = strdup(e)) == NULL)
+		return -1;
+	free(t->error);
+	t->error = copy;
+	return 0;
 }
 
 /*
@@ -175,7 +203,8 @@ jctx_commit(struct jctx *c, const struct journal_record *r)
 	t->t_real = r->t_real;
 	t->off = wsub(r->t_mono, r->t_real);
 	t->duration = r->duration;
-	snprintf(t->error, sizeof(t->error), "%s", r->error ? r->error : "");
+	if (set_error(t, r->error ? r->error : "") != 0)
+		return -1;
 	t->seen = true;
 	return 0;
 }
@@ -417,7 +446,7 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	t = k >= 0 ? &c->t[k] : &none;
 	if (k < 0)
 		rf |= R_NEW_TARGET;
-	if (k >= 0 && strcmp(t->error, r->error ? r->error : "") == 0)
+	if (k >= 0 && strcmp(error_of(t), r->error ? r->error : "") == 0)
 		rf |= R_SAME_ERROR;
 	if (k >= 0 && t->n == r->n)
 		rf |= R_SAME_N;
@@ -558,7 +587,7 @@ jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 		if (d.bad || k >= c->n)
 			return -1;
 		t = &c->t[k];
-		memcpy(target, t->name, TARGET_MAX + 1);
+		memcpy(target, t->name, strlen(t->name) + 1);
 	}
 	ref_record(t, &refr);
 	r->t_real = wadd(rd_sv(&d), t->seen ? wadd(t->t_real, t->dt) :
@@ -567,7 +596,7 @@ jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 	r->duration = wadd(rd_sv(&d), t->duration);
 	r->status = (int)wire_rd_le(&d, 1);
 	if (rf & R_SAME_ERROR)
-		memcpy(error, t->error, ERROR_MAX + 1);
+		memcpy(error, error_of(t), strlen(error_of(t)) + 1);
 	else
 		wire_rd_str(&d, 2, error, ERROR_MAX + 1);
 	n = (rf & R_SAME_N) ? t->n : (size_t)rd_uv(&d);

@@ -80,8 +80,8 @@ struct manifest {
  * record read), from the segment's first record on.
  */
 struct jc_target {
-	char		 name[TARGET_MAX + 1];
-	char		 error[ERROR_MAX + 1];
+	char		*name;		/* owned, at its size */
+	char		*error;		/* owned; NULL: none ("") */
 	bool		 seen;
 	wp_time		 t_real, dt;	/* last t_real, and the step to it */
 	wp_time		 off;		/* t_mono - t_real */
