@@ -14,8 +14,11 @@
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
-/* an hour's segment has 7 slots of 10 min: spans of a series start at 8 */
-#define SPANS_FIRST	1	/* then doubling: most series have few */
+/* A series' spans: 1, then doubling, but never past the slots its segment
+ * has (an hour of 10-minute slots: 1, 2, 4, 6 or 7), so a writer that holds
+ * every series of the fleet for a whole segment does not end it with room
+ * for 8 spans, 1-2 of them unused (112 bytes each per series). */
+#define SPANS_FIRST	1
 
 double
 jsum_x(int kind, double val, double cum)
@@ -256,13 +259,47 @@ span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
 	sp->vsum += x;
 }
 
+/* The slots the segment's readings can fall in; 0 when not known. */
+static size_t
+seg_slots(const struct jsum *s)
+{
+	if (s->seg_start < 0 || s->seg_len <= 0 ||
+	    s->seg_start > INT64_MAX - s->seg_len)
+		return 0;
+	return (size_t)((s->seg_start + s->seg_len - 1) / s->slot -
+	    s->seg_start / s->slot + 1);
+}
+
+/* se's spans with room for one more (see SPANS_FIRST); 0 or -1. */
+static int
+span_room(const struct jsum *s, struct jsum_series *se)
+{
+	size_t cap = se->cap, ncap, slots;
+	void *np;
+
+	if (se->n < se->cap)
+		return 0;
+	if (se->n == UINT32_MAX)
+		return -1;
+	ncap = cap ? cap * 2 : SPANS_FIRST;
+	slots = seg_slots(s);
+	if (se->n < slots && ncap > slots)
+		ncap = slots;
+	if (ncap > UINT32_MAX)
+		ncap = UINT32_MAX;
+	if ((np = reallocarray(se->span, ncap, sizeof(*se->span))) == NULL)
+		return -1;
+	se->span = np;
+	se->cap = (uint32_t)ncap;
+	return 0;
+}
+
 static int
 reading(struct jsum *s, struct jsum_series *se, wp_time t,
     const struct journal_value *v)
 {
 	struct jsum_span *sp;
 	double x;
-	void *np;
 
 	if (v->s.kind != se->kind) {
 		se->flags |= JSUM_F_KIND;
@@ -285,13 +322,8 @@ reading(struct jsum *s, struct jsum_series *se, wp_time t,
 	if (sp != NULL && sp->t0 / s->slot == t / s->slot)
 		span_extend(sp, se, t, v, x);
 	else {
-		size_t cap = se->cap;
-
-		if (se->n == UINT32_MAX || (np = grow(se->span, &cap, se->n,
-		    sizeof(*sp), SPANS_FIRST)) == NULL)
+		if (span_room(s, se) != 0)
 			return -1;
-		se->span = np;
-		se->cap = (uint32_t)cap;
 		sp = &se->span[se->n++];
 		span_start(sp, t, v, x);
 	}

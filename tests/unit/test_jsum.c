@@ -615,10 +615,48 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* A writer's series, read every 30 s through its hourly segment, ends it
+ * with room for exactly the segment's slots (6 when the hour starts on a
+ * slot, 7 when not), not the 8 doubling would give; a reading past the
+ * segment's end still finds room. */
+static void
+test_spans_fit_segment_slots(void **st)
+{
+	static const wp_time start[] = { T0, T0 + 300 * S };
+	static const uint32_t slots[] = { 6, 7 }, last[] = { 20, 10 };
+	struct journal_value v;
+	struct journal_record r;
+	struct jsum *js;
+	wp_time t;
+	size_t c;
+
+	(void)st;
+	for (c = 0; c < 2; c++) {
+		assert_non_null(js = jsum_new(start[c], 3600 * S, 0, NULL));
+		for (t = start[c]; t < start[c] + 3600 * S; t += 30 * S) {
+			val(&v, "outlet/1/power", WP_B_OUTLET, WP_Q_POWER,
+			    WP_GAUGE, 100, 0, 0);
+			r = (struct journal_record){ .t_real = t, .t_mono = t,
+			    .target = "pdu", .error = "", .n = 1, .v = &v };
+			assert_int_equal(jsum_add(js, &r), 0);
+		}
+		assert_int_equal(js->ns, 1);
+		assert_int_equal(js->s[0].n, slots[c]);
+		assert_int_equal(js->s[0].cap, slots[c]);
+		assert_int_equal(js->s[0].span[slots[c] - 1].n, last[c]);
+		r.t_real = r.t_mono = t + 600 * S;
+		assert_int_equal(jsum_add(js, &r), 0);
+		assert_int_equal(js->s[0].n, slots[c] + 1);
+		assert_true(js->s[0].cap >= slots[c] + 1);
+		jsum_free(js);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spans_fit_segment_slots),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
