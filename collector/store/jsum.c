@@ -14,8 +14,19 @@
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
-/* an hour's segment has 7 slots of 10 min: spans of a series start at 8 */
-#define SPANS_FIRST	1	/* then doubling: most series have few */
+/* A series built by jsum_add (the writer's, packed) keeps only its open
+ * span whole: one whose slot has passed is coded into pk against the one
+ * before it, each of its 14 words as the XOR with the same word there,
+ * high zero bytes dropped (exact: unpacking gives the same bits back).
+ * The writer holds every series of the fleet for a whole segment, 6-7
+ * spans each. */
+#define SPAN_WORDS	14
+/* past this many closed spans (a forged summary slot of 1 ns, say), each is
+ * coded against zeros, so closing one stays O(1) and not O(spans) */
+#define SPAN_CHAIN_MAX	64
+#define SPAN_PACK_MAX	(SPAN_WORDS / 2 + SPAN_WORDS * 8)
+_Static_assert(sizeof(struct jsum_span) == SPAN_WORDS * 8,
+    "struct jsum_span has no padding: packed as 14 words");
 
 double
 jsum_x(int kind, double val, double cum)
@@ -78,6 +89,7 @@ jsum_free(struct jsum *s)
 		free(s->t[i].name);
 	for (i = 0; i < s->ns; i++) {
 		free(s->s[i].span);
+		free(s->s[i].pk);
 		if (s->s[i].pooled)
 			continue;
 		free(s->s[i].series);
@@ -198,6 +210,7 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	    (lr = strpool_put(&s->pool, smp->labels)) < 0)
 		return NULL;
 	se->pooled = true;
+	se->packed = true;
 	se->sref = (uint32_t)sr;
 	se->lref = (uint32_t)lr;
 	se->boundary = (uint8_t)smp->boundary;
@@ -256,13 +269,85 @@ span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
 	sp->vsum += x;
 }
 
+/* Codes sp against ref into out (at most SPAN_PACK_MAX bytes): a length
+ * nibble per word, then each word's XOR with ref's, low bytes first.
+ * Returns the bytes written. */
+static size_t
+span_pack(uint8_t *out, const struct jsum_span *sp, const struct jsum_span *ref)
+{
+	uint64_t w[SPAN_WORDS], r[SPAN_WORDS], x;
+	size_t i, o = SPAN_WORDS / 2, len;
+
+	memcpy(w, sp, sizeof(w));
+	memcpy(r, ref, sizeof(r));
+	memset(out, 0, SPAN_WORDS / 2);
+	for (i = 0; i < SPAN_WORDS; i++) {
+		x = w[i] ^ r[i];
+		for (len = 0; len < 8 && (x >> (8 * len)) != 0; len++)
+			out[o++] = (uint8_t)(x >> (8 * len));
+		out[i / 2] |= (uint8_t)(len << (4 * (i % 2)));
+	}
+	return o;
+}
+
+/* Decodes what span_pack wrote against ref into sp (may be ref).  Returns
+ * the bytes read. */
+static size_t
+span_unpack(const uint8_t *in, struct jsum_span *sp,
+    const struct jsum_span *ref)
+{
+	uint64_t w[SPAN_WORDS], x;
+	size_t i, o = SPAN_WORDS / 2, len, k;
+
+	memcpy(w, ref, sizeof(w));
+	for (i = 0; i < SPAN_WORDS; i++) {
+		len = (in[i / 2] >> (4 * (i % 2))) & 0xf;
+		for (x = 0, k = 0; k < len; k++)
+			x |= (uint64_t)in[o++] << (8 * k);
+		w[i] ^= x;
+	}
+	memcpy(sp, w, sizeof(w));
+	return o;
+}
+
+/* The closed span k of a packed series into sp (k < n - 1), with *off, the
+ * bytes of pk read, and sp the previous one when k > 0. */
+static void
+span_next(const struct jsum_series *se, size_t k, size_t *off,
+    struct jsum_span *sp)
+{
+	static const struct jsum_span zero;
+
+	*off += span_unpack(se->pk + *off, sp, k < SPAN_CHAIN_MAX ? sp : &zero);
+}
+
+/* Packed se: codes its open span into pk (its slot has passed); 0 or -1. */
+static int
+span_close(struct jsum_series *se)
+{
+	struct jsum_span last = { 0 };
+	uint8_t buf[SPAN_PACK_MAX];
+	size_t off = 0, k, len;
+	void *np;
+
+	for (k = 0; k + 1 < se->n && se->n - 1 < SPAN_CHAIN_MAX; k++)
+		span_next(se, k, &off, &last);
+	len = span_pack(buf, &se->span[0], &last);
+	if (se->cap > UINT32_MAX - len ||
+	    (np = realloc(se->pk, se->cap + len)) == NULL)
+		return -1;
+	se->pk = np;
+	memcpy(se->pk + se->cap, buf, len);
+	se->cap += (uint32_t)len;
+	return 0;
+}
+
 static int
 reading(struct jsum *s, struct jsum_series *se, wp_time t,
     const struct journal_value *v)
 {
 	struct jsum_span *sp;
 	double x;
-	void *np;
 
 	if (v->s.kind != se->kind) {
 		se->flags |= JSUM_F_KIND;
@@ -281,18 +366,15 @@ reading(struct jsum *s, struct jsum_series *se, wp_time t,
 		se->flags |= JSUM_F_NONFINITE;
 		return 0;
 	}
-	sp = se->n ? &se->span[se->n - 1] : NULL;
+	sp = se->n ? &se->span[0] : NULL;	/* packed: the open one */
 	if (sp != NULL && sp->t0 / s->slot == t / s->slot)
 		span_extend(sp, se, t, v, x);
 	else {
-		size_t cap = se->cap;
-
-		if (se->n == UINT32_MAX || (np = grow(se->span, &cap, se->n,
-		    sizeof(*sp), SPANS_FIRST)) == NULL)
+		if (se->n == UINT32_MAX || (se->n > 0 ? span_close(se) :
+		    (se->span = malloc(sizeof(*se->span))) == NULL ? -1 : 0))
 			return -1;
-		se->span = np;
-		se->cap = (uint32_t)cap;
-		sp = &se->span[se->n++];
+		sp = &se->span[0];
+		se->n++;
 		span_start(sp, t, v, x);
 	}
 	if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_WRAPPED))
@@ -377,12 +459,31 @@ enc_span(struct wire_buf *b, const struct jsum_span *sp, uint32_t fmask)
 	wire_put_f64(b, sp->vsum);
 }
 
+static void
+enc_spans(struct wire_buf *b, const struct jsum_series *se, uint32_t fmask)
+{
+	struct jsum_span sp = { 0 };
+	size_t k, off = 0;
+
+	if (!se->packed) {
+		for (k = 0; k < se->n; k++)
+			enc_span(b, &se->span[k], fmask);
+		return;
+	}
+	for (k = 0; k + 1 < se->n; k++) {
+		span_next(se, k, &off, &sp);
+		enc_span(b, &sp, fmask);
+	}
+	if (se->n > 0)
+		enc_span(b, &se->span[0], fmask);
+}
+
 int
 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
     uint8_t **out, size_t *len)
 {
 	struct wire_buf b = { 0 };
-	size_t i, k;
+	size_t i;
 
 	memcpy(s->fin, fin, JSUM_HASH_LEN);
 	s->count = count;
@@ -424,8 +525,7 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 		wire_put_str(&b, labels, WP_LABEL_MAX - 1, 1);
 		wire_put_le(&b, se->flags & flags_of(s->version), 4);
 		wire_put_le(&b, se->n, 4);
-		for (k = 0; k < se->n; k++)
-			enc_span(&b, &se->span[k], flags_of(s->version));
+		enc_spans(&b, se, flags_of(s->version));
 	}
 	if (b.oom) {
 		free(b.p);

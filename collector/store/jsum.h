@@ -77,11 +77,15 @@ struct jsum_series {
 	double	 resolution;	/* of the first reading */
 	uint32_t sref, lref;	/* pooled: references into the pool */
 	uint32_t n, cap;	/* spans (fields kept small: a writer holds
-				   one per series of the fleet) */
-	struct jsum_span *span;
+				   one per series of the fleet); cap: spans
+				   allocated, or when packed the bytes in pk */
+	struct jsum_span *span;	/* all n, or when packed the last (open) one */
+	uint8_t	*pk;		/* packed: the n - 1 closed spans, each coded
+				   against the one before it (jsum.c) */
 	uint8_t	 boundary, quantity, kind;	/* of the first reading */
 	bool	 lab_shared;
 	bool	 pooled;	/* series and labels in the pool */
+	bool	 packed;	/* built by jsum_add: closed spans in pk */
 	/* accumulation */
 	bool	 have_prev;
 	wp_time	 prev_t;

@@ -615,10 +615,103 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* An hour of 3 series every 30 s from T0 + 5 min (7 slots): a gauge of
+ * varied values, a counter with a reset, and one that misses a slot. */
+static void
+hour_summary(struct jsum *js)
+{
+	struct journal_value v[3];
+	struct journal_record r;
+	wp_time t;
+	double cum = 1e7;
+	int i = 0;
+
+	for (t = T0 + 300 * S; t < T0 + 3900 * S; t += 30 * S, i++) {
+		val(&v[0], "outlet/1/power", WP_B_OUTLET, WP_Q_POWER,
+		    WP_GAUGE, 100.0 / 3 + (i % 17) * 1.37 - (i % 5) * 0.01, 0,
+		    0);
+		cum += (double)(i % 9) * 10.25;
+		if (i == 53)
+			cum = 12.5;
+		val(&v[1], "outlet/1/energy", WP_B_OUTLET, WP_Q_ENERGY,
+		    WP_COUNTER, cum, cum, i == 53 ? CTR_RESET : 0);
+		v[1].delta = i == 53 ? 0 : (double)(i % 9) * 10.25;
+		val(&v[2], "inlet/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+		    -2.5 * i, 0, 0);
+		r = (struct journal_record){ .t_real = t + i % 3 * S,
+		    .t_mono = t, .target = "pdu", .error = "",
+		    .n = t >= T0 + 1800 * S && t < T0 + 2400 * S ? 2 : 3,
+		    .v = v };
+		assert_int_equal(jsum_add(js, &r), 0);
+	}
+}
+
+/* what git a857b30 (spans kept whole) encoded from hour_summary */
+#ifndef GOLDEN_LEN
+#define GOLDEN_LEN	2519
+#define GOLDEN_FNV	0x2b8e81d1ff50b756ULL
+#define GOLDEN_LEN10	38359	/* and with 10-second slots */
+#define GOLDEN_FNV10	0xc15d240826eca205ULL
+#endif
+
+static uint64_t
+fnv64(const uint8_t *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	while (n--)
+		h = (h ^ *p++) * 1099511628211ULL;
+	return h;
+}
+/* The writer's packed spans: the file is byte for byte the one the spans
+ * kept whole wrote (the hash of what git a857b30 encoded from the same
+ * readings), twice over, and the closed spans take less than whole; with
+ * 10-second slots too (120 spans a series: past SPAN_CHAIN_MAX). */
+static void
+test_writer_spans_exact(void **st)
+{
+	static const wp_time slot[] = { 0, 10 * S };
+	static const size_t glen[] = { GOLDEN_LEN, GOLDEN_LEN10 };
+	static const uint64_t gfnv[] = { GOLDEN_FNV, GOLDEN_FNV10 };
+	static const uint32_t nsp[2][3] = { { 7, 7, 6 }, { 120, 120, 100 } };
+	struct wp_err err = { 0 };
+	uint8_t fin[JSUM_HASH_LEN] = { 7 }, *a, *b;
+	struct jsum *js, *back;
+	size_t alen, blen, i, c;
+
+	(void)st;
+	for (c = 0; c < 2; c++) {
+		assert_non_null(js = jsum_new(T0, 3600 * S, slot[c], NULL));
+		hour_summary(js);
+		assert_int_equal(js->ns, 3);
+		assert_int_equal(jsum_encode(js, fin, 120, &a, &alen), 0);
+		assert_int_equal(jsum_encode(js, fin, 120, &b, &blen), 0);
+		assert_int_equal(alen, blen);
+		assert_memory_equal(a, b, alen);
+		assert_int_equal(alen, glen[c]);
+		assert_true(fnv64(a, alen) == gfnv[c]);
+		for (i = 0; i < js->ns; i++) {
+			assert_true(js->s[i].packed);
+			assert_int_equal(js->s[i].n, nsp[c][i]);
+			assert_true(js->s[i].cap < (js->s[i].n - 1) * 112);
+		}
+		assert_non_null(back = jsum_decode(a, alen, &err));
+		assert_int_equal(back->s[1].n, nsp[c][1]);
+		assert_int_equal(back->s[1].span[0].t0, T0 + 300 * S);
+		/* a reset after a span's first reading (one a span at 10 s) */
+		assert_true(c == 1 || (back->s[1].flags & JSUM_F_RESET));
+		jsum_free(back);
+		free(a);
+		free(b);
+		jsum_free(js);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
