@@ -8,12 +8,13 @@
  * model just before each reply, so every read is current.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <modbus.h>
@@ -21,6 +22,7 @@
 #include "sim_srv.h"
 
 #define NREG	400
+#define MAX_CLIENTS	8	/* connections a meter serves at once */
 
 struct meter {
 	struct sim_srv	*s;
@@ -28,6 +30,8 @@ struct meter {
 	modbus_t	*ctx;
 	modbus_mapping_t *map;
 	int		 lfd;
+	int		 spare[MAX_CLIENTS];	/* low descriptors held */
+	int		 nspare;
 	pthread_t	 th;
 	int		 started;
 	atomic_int	*stop;
@@ -86,8 +90,9 @@ fill(struct meter *mt, double t)
 	setf(r, 0x158, kwh * 0.2);
 }
 
-static void
-serve_client(struct meter *mt, int fd, fd_set *all)
+/* One request of the client on fd; 0, or -1 when it is gone. */
+static int
+serve_client(struct meter *mt, int fd)
 {
 	uint8_t q[MODBUS_TCP_MAX_ADU_LENGTH];
 	int rc;
@@ -97,49 +102,84 @@ serve_client(struct meter *mt, int fd, fd_set *all)
 	if (rc > 0) {
 		fill(mt, sim_now());
 		modbus_reply(mt->ctx, q, rc, mt->map);
-	} else if (rc == -1) {
-		close(fd);
-		FD_CLR(fd, all);
-	}
+	} else if (rc == -1)
+		return -1;
+	return 0;
 }
 
+/*
+ * libmodbus waits for a request with select(2), which cannot take a
+ * descriptor at or above FD_SETSIZE, and at full load the simulator holds
+ * tens of thousands of sockets.  So each meter keeps MAX_CLIENTS low
+ * descriptors from its start (on /dev/null) and moves a client above the
+ * limit onto one; a client that leaves gives its descriptor back.
+ */
+static int
+client_fd(struct meter *mt, int c)
+{
+	int r;
+
+	if (c < FD_SETSIZE || mt->nspare == 0) {
+		if (c >= FD_SETSIZE)
+			close(c);
+		return c < FD_SETSIZE ? c : -1;
+	}
+	r = mt->spare[--mt->nspare];
+	if (dup2(c, r) == -1) {
+		mt->spare[mt->nspare++] = r;
+		r = -1;
+	}
+	close(c);
+	return r;
+}
+
+static void
+client_close(struct meter *mt, int fd)
+{
+	int null;
+
+	if (mt->nspare < MAX_CLIENTS &&
+	    (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) != -1) {
+		if (dup2(null, fd) != -1)
+			mt->spare[mt->nspare++] = fd;
+		else
+			close(fd);
+		close(null);
+	} else
+		close(fd);
+}
+
+/* pfd[0] is the listening socket; poll(2) has no descriptor limit. */
 static void *
 meter_main(void *arg)
 {
 	struct meter *mt = arg;
-	fd_set all, rd;
-	int maxfd = mt->lfd, fd;
+	struct pollfd pfd[1 + MAX_CLIENTS];
+	nfds_t n = 1, i;
 
-	FD_ZERO(&all);
-	FD_SET(mt->lfd, &all);
+	pfd[0] = (struct pollfd){ .fd = mt->lfd, .events = POLLIN };
 	while (!atomic_load(mt->stop)) {
-		struct timeval tv = { 0, 200000 };
-
-		rd = all;
-		if (select(maxfd + 1, &rd, NULL, NULL, &tv) <= 0)
+		if (poll(pfd, n, 200) <= 0)
 			continue;
-		for (fd = 0; fd <= maxfd; fd++) {
-			if (!FD_ISSET(fd, &rd))
-				continue;
-			if (fd != mt->lfd) {
-				serve_client(mt, fd, &all);
-				continue;
+		for (i = n; i-- > 1;)
+			if (pfd[i].revents != 0 &&
+			    serve_client(mt, pfd[i].fd) == -1) {
+				client_close(mt, pfd[i].fd);
+				pfd[i] = pfd[--n];
 			}
-			{
-				int c = modbus_tcp_accept(mt->ctx, &mt->lfd);
+		if (pfd[0].revents & POLLIN) {
+			int c = modbus_tcp_accept(mt->ctx, &mt->lfd);
 
-				if (c >= 0 && c < FD_SETSIZE) {
-					FD_SET(c, &all);
-					if (c > maxfd)
-						maxfd = c;
-				} else if (c >= 0)
-					close(c);
-			}
+			if (c >= 0 && n < 1 + MAX_CLIENTS &&
+			    (c = client_fd(mt, c)) >= 0)
+				pfd[n++] = (struct pollfd){ .fd = c,
+				    .events = POLLIN };
+			else if (c >= 0)
+				close(c);
 		}
 	}
-	for (fd = 0; fd <= maxfd; fd++)
-		if (FD_ISSET(fd, &all))
-			close(fd);
+	for (i = 0; i < n; i++)
+		close(pfd[i].fd);
 	return NULL;
 }
 
@@ -154,6 +194,16 @@ meter_start(struct sim_modbus *mb, struct sim_srv *s, int m, char *err,
 	mt->m = m;
 	mt->stop = &mb->stop;
 	mt->lfd = -1;
+	while (mt->nspare < MAX_CLIENTS) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd == -1) {
+			snprintf(err, errlen, "modbus: /dev/null: %s",
+			    strerror(errno));
+			return -1;
+		}
+		mt->spare[mt->nspare++] = fd;
+	}
 	sim_addr_str(sim_addr(s, SK_METER, m), addr, sizeof(addr));
 	mt->ctx = modbus_new_tcp(addr, sim_port(s, SP_MODBUS));
 	mt->map = modbus_mapping_new(0, 0, NREG, NREG);
@@ -210,6 +260,8 @@ sim_modbus_stop(struct sim_modbus *mb)
 			pthread_join(mt->th, NULL);
 		else if (mt->lfd >= 0)
 			close(mt->lfd);
+		while (mt->nspare > 0)
+			close(mt->spare[--mt->nspare]);
 		if (mt->map != NULL)
 			modbus_mapping_free(mt->map);
 		if (mt->ctx != NULL)

@@ -579,16 +579,21 @@ class Bench:
             log("  profile: perf record failed: %s" %
                 rec.stderr.decode("utf-8", "replace").strip()[-200:])
             return
-        for sort in ("dso", "dso,sym"):
+        # self time by library and by function, then time with callees
+        # (inclusive: where a poll's CPU goes, e.g. journal vs RRD)
+        for sort, ch, top in (("dso", "--no-children", 25),
+                              ("dso,sym", "--no-children", 25),
+                              ("sym", "--children", 60)):
             rep = subprocess.run(["perf", "report", "-i", data, "--stdio",
-                                  "--no-children", "-g", "none",
+                                  ch, "-g", "none",
                                   "--sort", sort, "--percent-limit", "1.5"],
                                  capture_output=True, check=False)
             lines = [x for x in rep.stdout.decode("utf-8", "replace")
                      .splitlines() if x.strip() and not x.startswith("#")]
-            log("  profile of %s (%d s, perf, by %s):" %
-                (p.name.split("-", 1)[1], self.a.profile, sort))
-            for x in lines[:25]:
+            log("  profile of %s (%d s, perf, by %s%s):" %
+                (p.name.split("-", 1)[1], self.a.profile, sort,
+                 ", with callees" if ch == "--children" else ""))
+            for x in lines[:top]:
                 log("    " + x.strip())
 
     def redfish(self, n):
