@@ -371,7 +371,8 @@ class Bench:
             "ports %d..%d" % (nodes, pdus, OUTLETS, racks, self.sim.pid,
                               base, base + 4))
 
-    def wattpath(self, tag, what, n, rrdcached=None, fsync=None, rw=None):
+    def wattpath(self, tag, what, n, rrdcached=None, fsync=None, rw=None,
+                 binary=None):
         d = os.path.join(self.tmp, tag)
         os.makedirs(d)
         conf = os.path.join(self.tmp, tag + ".yaml")
@@ -386,7 +387,8 @@ class Bench:
         if rw:
             args += ["--remote-write", rw]
         gen(*args)
-        p = self.procs.start(tag, [self.a.wattpath, "run", "-c", conf],
+        p = self.procs.start(tag, [binary or self.a.wattpath, "run", "-c",
+                                   conf],
                              os.path.join(self.tmp, tag + ".log"))
         p.port = port
         p.data = d
@@ -614,6 +616,9 @@ class Bench:
             wps.append(self.wattpath(tag + "-wattpath-fsync-" +
                                      self.a.fsync, "redfish", n,
                                      fsync=self.a.fsync))
+        if self.a.ab:
+            wps.append(self.wattpath(tag + "-wattpath-ab", "redfish", n,
+                                     binary=self.a.ab))
         sink = None
         if self.a.remote_write:
             sink = Sink()
@@ -656,6 +661,9 @@ class Bench:
             (n, OUTLETS, iv))
         tag = "snmp%d" % n
         wps = [self.wattpath(tag + "-wattpath", "snmp", n)]
+        if self.a.ab:
+            wps.append(self.wattpath(tag + "-wattpath-ab", "snmp", n,
+                                     binary=self.a.ab))
         cds = [self.collectd(tag + "-collectd", "snmp", n)]
         self.counted, self.helpers = [], []
         if self.a.floor:
@@ -763,8 +771,16 @@ class Bench:
         extra.append(self.load_line(r))
         cr = c["ms"] / w["ms"] if w["ms"] else float("inf")
         mr = c["per"] / w["per"] if w["per"] > 0 else float("inf")
-        extra.append("ratio collectd / wattpath%s: CPU %.1fx, memory %.1fx" %
-                     (cmp_note, cr, mr))
+        have_cd = bool(cds) or self.cd_n > 0
+        if have_cd:
+            extra.append("ratio collectd / wattpath%s: CPU %.1fx, memory "
+                         "%.1fx" % (cmp_note, cr, mr))
+        ab = by.get(wps[0].name + "-ab")
+        if ab and ab["ms"] and ab["per"] > 0:
+            extra.append("A/B: wattpath / wattpath-ab (--ab %s): CPU %.2fx, "
+                         "memory per BMC %.2fx" % (self.a.ab, w["ms"] /
+                                                   ab["ms"], w["per"] /
+                                                   ab["per"]))
         extra += self.floor_lines(by, w, "BMC poll")
         added = w.get("added", w["per"])
         extra.append("RSS/BMC is (peak - nothing to poll) / N; 'each BMC "
@@ -777,8 +793,9 @@ class Bench:
                       RF_MEM_KIB, "met" if w["per"] < RF_MEM_KIB else
                       "met as added per BMC, MISSED with the fixed cost"
                       if added < RF_MEM_KIB else "MISSED", w["per"], added,
-                      RATIO, self.verdict(cr >= RATIO),
-                      self.verdict(mr >= RATIO)))
+                      RATIO, self.verdict(cr >= RATIO) if have_cd else
+                      "not run", self.verdict(mr >= RATIO) if have_cd else
+                      "not run"))
         self.print_rows(rows, "BMC", extra)
 
     def rw_line(self, r, by, wps):
@@ -915,6 +932,9 @@ def main():
     ap.add_argument("--window", type=int, default=4)
     ap.add_argument("--only", default="redfish,snmp")
     ap.add_argument("--no-rrdcached", action="store_true")
+    ap.add_argument("--ab", metavar="BIN",
+                    help="A/B: another wattpath build (wattpath-ab) polls "
+                    "the same devices at the same time, its own data dir")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--no-collectd", action="store_true",
                     help="no collectd in the Redfish runs (its figures: none)")
