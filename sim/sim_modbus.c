@@ -119,10 +119,11 @@ client_fd(struct meter *mt, int c)
 {
 	int r;
 
-	if (c < FD_SETSIZE || mt->nspare == 0) {
-		if (c >= FD_SETSIZE)
-			close(c);
-		return c < FD_SETSIZE ? c : -1;
+	if (c < FD_SETSIZE)
+		return c;
+	if (mt->nspare == 0) {
+		close(c);
+		return -1;
 	}
 	r = mt->spare[--mt->nspare];
 	if (dup2(c, r) == -1) {

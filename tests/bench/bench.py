@@ -775,12 +775,7 @@ class Bench:
         if have_cd:
             extra.append("ratio collectd / wattpath%s: CPU %.1fx, memory "
                          "%.1fx" % (cmp_note, cr, mr))
-        ab = by.get(wps[0].name + "-ab")
-        if ab and ab["ms"] and ab["per"] > 0:
-            extra.append("A/B: wattpath / wattpath-ab (--ab %s): CPU %.2fx, "
-                         "memory per BMC %.2fx" % (self.a.ab, w["ms"] /
-                                                   ab["ms"], w["per"] /
-                                                   ab["per"]))
+        extra += self.ab_lines(by, w, "BMC")
         extra += self.floor_lines(by, w, "BMC poll")
         added = w.get("added", w["per"])
         extra.append("RSS/BMC is (peak - nothing to poll) / N; 'each BMC "
@@ -844,9 +839,19 @@ class Bench:
         extra.append("target: >= %.0fx less CPU per outlet reading than "
                      "collectd: %s" % (RATIO, self.verdict(cr >= RATIO)))
         extra += self.exporter_lines(by, w, n, r)
+        extra += self.ab_lines(by, w, "PDU")
         extra += self.floor_lines(by, w, "outlet reading")
         log("  (CPU s/1000 polls below is per 1,000 outlet readings)")
         self.print_rows(rows, "PDU", extra)
+
+    def ab_lines(self, by, w, unit):
+        """--ab: this build against the other, same devices, same run."""
+        ab = by.get(w["name"] + "-ab")
+        if not ab or not ab["ms"] or ab["per"] <= 0:
+            return []
+        return ["A/B: wattpath / wattpath-ab (--ab %s): CPU %.2fx, memory "
+                "per %s %.2fx" % (self.a.ab, w["ms"] / ab["ms"], unit,
+                                  w["per"] / ab["per"])]
 
     def floor_lines(self, by, w, what):
         fl = [x for x in by.values() if x["name"].endswith("-floor")]
