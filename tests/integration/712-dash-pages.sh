@@ -7,7 +7,8 @@
 # simulator serving it live, plus one node whose BMC is not there.  Every
 # page loads without a console error or a failed load; the history chart
 # shows what /api/v1/history says (each series' mean in the DOM equals the
-# API's over the same URL) and survives a restart of the collector (the
+# one in the response the page received, whose points from the RRD files
+# equal the API's asked again for the same URL) and survives a restart of the collector (the
 # same window gives the same numbers after it); the range picker's 6 h and
 # custom windows ask for those windows; the rack page draws its capacity
 # from racks:; the targets page lists the failing target with the API's
@@ -76,11 +77,11 @@ targets = json.load(open(sys.argv[5]))
 err = []
 def api(path):
     return json.load(urllib.request.urlopen(U + path, timeout=30))
-def close(a, b):
-    # the API is asked again after the page: in between the collector has
-    # written more of its held values to the files and polled again, which
-    # moves the last points (read from the journal) a little
-    return abs(a - b) <= 2e-3 * max(1, abs(b))
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(1, abs(b))
+def mean(v):
+    v = [x for x in v if x is not None]
+    return sum(v) / len(v) if v else None
 TICK_W = re.compile(r"^\d+(\.\d+)? (W|kW|MW|GW)$")
 TICK_T = re.compile(r"^([A-Z][a-z]{2} \d\d )?\d\d:\d\d(:\d\d)?$")
 for name, p in pages.items():
@@ -97,13 +98,29 @@ for name, p in pages.items():
         continue
     if h is None or h["state"] != "ready":
         err.append("%s: history not drawn: %r" % (name, h)); continue
-    doc = api(h["url"])
+    # the chart against the very document it was drawn from ...
+    doc = p["hist_body"]
+    if doc is None:
+        err.append("%s: the page's history response not captured" % name); continue
     if len(d["summary"]) != len(doc["series"]) or not doc["series"]:
         err.append("%s: %d series in the DOM, %d in the API" % (name, len(d["summary"]), len(doc["series"])))
     for row, s in zip(d["summary"], doc["series"]):
-        v = [x for x in s["power_w"] if x is not None]
-        if row["series"] != s["name"] or not v or not close(float(row["mean"]), sum(v) / len(v)):
-            err.append("%s: series %s mean %s, API %s" % (name, row["series"], row["mean"], s["name"]))
+        m = mean(s["power_w"])
+        if row["series"] != s["name"] or m is None or not close(float(row["mean"]), m):
+            err.append("%s: series %s mean %s, API %s mean %s" % (name, row["series"], row["mean"], s["name"], m))
+    # ... and that document against the API asked again for the same URL:
+    # the points the files held then are the same now (the newest ones,
+    # read from the journal, move as the collector polls and writes)
+    again = api(h["url"])
+    upto = (doc["written_to"] or 0) - doc["step_s"]
+    keep = [i for i, t in enumerate(doc["t"]) if t <= upto]
+    if again["t"] != doc["t"] or len(keep) < 0.5 * len(doc["t"]):
+        err.append("%s: asked again, %d points (%d from files), first %d" % (name, len(again["t"]), len(keep), len(doc["t"])))
+    for s, z in zip(doc["series"], again["series"]):
+        a = mean([s["power_w"][i] for i in keep])
+        b = mean([z["power_w"][i] for i in keep])
+        if s["name"] != z["name"] or (a is None) != (b is None) or (a is not None and not close(a, b, 1e-6)):
+            err.append("%s: series %s mean %s from files, %s asked again" % (name, s["name"], a, b))
     if not [q for q in h["paths"] if q["d"].count("L") >= 3]:
         err.append("%s: no data path" % name)
     xs = [t for t in d["ticks"] if TICK_T.match(t)]

@@ -8,9 +8,10 @@ For each page: navigates, waits until the page's history chart (if any,
 <div id="hist" data-state=...>) has loaded or failed, collects every
 console error, uncaught exception and failed load, takes the DOM's figures
 (tables with data-* attributes, axis tick labels, the history request's
-URL) and saves a full-page screenshot OUTDIR/NAME.png.  Prints one JSON
-document {NAME: {"errors": [...], "dom": {...}}} on stdout.  Nothing is
-downloaded: the browser is the system's.
+URL), the JSON the page received for that request, and saves a full-page
+screenshot OUTDIR/NAME.png.  Prints one JSON document
+{NAME: {"errors": [...], "dom": {...}, "hist_body": {...} or null}} on
+stdout.  Nothing is downloaded: the browser is the system's.
 """
 import base64
 import json
@@ -157,13 +158,33 @@ def visit(tab, url, shot):
     tab.pump(0.5)
     dom = json.loads(tab.call("Runtime.evaluate", expression=EXTRACT,
                               returnByValue=True)["result"]["value"])
+    hist = received(tab, (dom.get("hist") or {}).get("url"))
     m = tab.call("Page.getLayoutMetrics")["cssContentSize"]
     img = tab.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
                    clip={"x": 0, "y": 0, "width": max(m["width"], 800),
                          "height": min(max(m["height"], 600), 8000), "scale": 1})
     with open(shot, "wb") as f:
         f.write(base64.b64decode(img["data"]))
-    return {"errors": tab.errors(), "dom": dom}
+    return {"errors": tab.errors(), "dom": dom, "hist_body": hist}
+
+
+def received(tab, path):
+    """The JSON document the page itself received for its history request
+    PATH (the last response for it), or None: the chart is checked against
+    what it was drawn from, not against a later request for a window whose
+    newest points move."""
+    if not path:
+        return None
+    ids = [e["params"]["requestId"] for e in tab.events
+           if e.get("method") == "Network.responseReceived" and
+           e["params"]["response"]["url"].endswith(path)]
+    if not ids:
+        return None
+    body = tab.call("Network.getResponseBody", requestId=ids[-1])
+    text = body["body"]
+    if body.get("base64Encoded"):
+        text = base64.b64decode(text).decode()
+    return json.loads(text)
 
 
 def main():
