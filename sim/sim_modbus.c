@@ -8,7 +8,6 @@
  * model just before each reply, so every read is current.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 
 #include <modbus.h>
 
+#include "../collector/lib/lowfd.h"
 #include "sim_srv.h"
 
 #define NREG	400
@@ -117,36 +117,21 @@ serve_client(struct meter *mt, int fd)
 static int
 client_fd(struct meter *mt, int c)
 {
-	int r;
-
 	if (c < FD_SETSIZE)
 		return c;
-	if (mt->nspare == 0) {
-		close(c);
-		return -1;
-	}
-	r = mt->spare[--mt->nspare];
-	if (dup2(c, r) == -1) {
-		mt->spare[mt->nspare++] = r;
-		r = -1;
-	}
+	if (mt->nspare > 0 && lowfd_move(c, mt->spare[mt->nspare - 1]) != -1)
+		return mt->spare[--mt->nspare];
 	close(c);
-	return r;
+	return -1;
 }
 
 static void
 client_close(struct meter *mt, int fd)
 {
-	int null;
-
-	if (mt->nspare < MAX_CLIENTS &&
-	    (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) != -1) {
-		if (dup2(null, fd) != -1)
-			mt->spare[mt->nspare++] = fd;
-		else
-			close(fd);
-		close(null);
-	} else
+	if (mt->nspare < MAX_CLIENTS && fd < FD_SETSIZE &&
+	    lowfd_release(fd) == 0)
+		mt->spare[mt->nspare++] = fd;
+	else
 		close(fd);
 }
 
@@ -196,10 +181,10 @@ meter_start(struct sim_modbus *mb, struct sim_srv *s, int m, char *err,
 	mt->stop = &mb->stop;
 	mt->lfd = -1;
 	while (mt->nspare < MAX_CLIENTS) {
-		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		int fd = lowfd_reserve();
 
 		if (fd == -1) {
-			snprintf(err, errlen, "modbus: /dev/null: %s",
+			snprintf(err, errlen, "modbus: no low descriptor: %s",
 			    strerror(errno));
 			return -1;
 		}

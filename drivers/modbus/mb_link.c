@@ -23,6 +23,7 @@
 #include <modbus.h>
 
 #include "../../collector/lib/log.h"
+#include "../../collector/lib/lowfd.h"
 #include "mb_link.h"
 
 #define BACKOFF_MIN	(1 * WP_SEC)
@@ -37,13 +38,6 @@ struct mb_link {
 	bool		 in_slot;	/* the connection sits on slot */
 };
 
-/* A descriptor on /dev/null (a placeholder), or -1. */
-static int
-placeholder(void)
-{
-	return open("/dev/null", O_RDONLY | O_CLOEXEC);
-}
-
 struct mb_link *
 mb_link_new(const struct mb_link_conf *c, struct wp_err *err)
 {
@@ -54,27 +48,17 @@ mb_link_new(const struct mb_link_conf *c, struct wp_err *err)
 		return NULL;
 	}
 	l->c = *c;
-	l->slot = placeholder();
-	if (l->slot >= FD_SETSIZE) {
-		close(l->slot);
-		l->slot = -1;
-	}
+	l->slot = lowfd_reserve();
 	return l;
 }
 
 static void
 drop(struct mb_link *l)
 {
-	int z;
-
 	if (l->ctx == NULL)
 		return;
-	if (l->in_slot && !l->c.rtu && (z = placeholder()) >= 0) {
-		/* the placeholder takes the slot back, closing the socket */
-		dup3(z, l->slot, O_CLOEXEC);
-		close(z);
-		modbus_set_socket(l->ctx, -1);
-	}
+	if (l->in_slot && !l->c.rtu && lowfd_release(l->slot) == 0)
+		modbus_set_socket(l->ctx, -1);	/* the socket is closed */
 	modbus_close(l->ctx);
 	modbus_free(l->ctx);
 	l->ctx = NULL;
@@ -82,11 +66,7 @@ drop(struct mb_link *l)
 	    fcntl(l->slot, F_GETFD) == -1) {
 		/* an RTU line restored and closed by modbus_close: reserve
 		 * again (the lowest free descriptor, likely the same) */
-		l->slot = placeholder();
-		if (l->slot >= FD_SETSIZE) {
-			close(l->slot);
-			l->slot = -1;
-		}
+		l->slot = lowfd_reserve();
 	}
 	l->in_slot = false;
 }
@@ -206,19 +186,13 @@ static int
 place(struct mb_link *l, int fd)
 {
 	if (fd >= FD_SETSIZE) {
-		if (l->slot < 0) {
-			close(fd);
-			errno = EMFILE;
-			return -1;
-		}
-		if (dup3(fd, l->slot, O_CLOEXEC) < 0) {
+		if (lowfd_move(fd, l->slot) == -1) {
 			int e = errno;
 
 			close(fd);
 			errno = e;
 			return -1;
 		}
-		close(fd);
 		fd = l->slot;
 		l->in_slot = true;
 	}
@@ -242,11 +216,8 @@ open_conn(struct mb_link *l, wp_time timeout)
 		return 0;
 	/* drop() closes the line (restoring its settings) and reserves
 	 * a descriptor again */
-	if (l->slot < 0 || dup3(fd, l->slot, O_CLOEXEC) < 0) {
-		errno = EMFILE;
+	if (lowfd_move(fd, l->slot) == -1)
 		return -1;
-	}
-	close(fd);
 	l->in_slot = true;
 	return modbus_set_socket(l->ctx, l->slot);
 }
