@@ -5,12 +5,16 @@ Serves exposition-text fixtures with counters that advance on every scrape,
 and fault modes.
 
   metrics_server.py --port P [--addr 127.0.0.1] --route /metrics=FILE ...
-                    [--step N] [--openmetrics /path]
+                    [--step N | --rate R] [--openmetrics /path]
 
 GET <route>                  the file; the k-th scrape (k = 0, 1, ...) adds
                              k*step to every counter sample (TYPE counter,
                              or a name ending in _total when untyped) and to
-                             histogram/summary _sum and _count.
+                             histogram/summary _sum and _count.  With
+                             --rate, the route's counters advance R per
+                             second of wall-clock time since its first
+                             scrape instead (a real device's counter: the
+                             same rate however late or seldom it is read).
 GET /fault/<mode><route>     the same route, broken:
     garbage     an HTML error page with status 200
     truncated   the body cut in the middle of a line (valid HTTP)
@@ -76,8 +80,12 @@ def fmt(v, like):
     return str(int(v))
 
 
-def render(text, k, step, mode):
+def render(text, k, step, mode, since=None):
+    """The route's text at its k-th scrape.  step: what one scrape adds;
+    since: with --rate, (seconds since the first scrape, seconds since the
+    3rd or None) times the rate, in place of k*step and (k-2)*step."""
     types = family_types(text)
+    ahead, after3 = (k * step, (k - 2) * step) if since is None else since
     out = []
     for line in text.splitlines():
         if mode == "wrongtype" and line.startswith("# TYPE ") and line.endswith(" counter"):
@@ -95,9 +103,9 @@ def render(text, k, step, mode):
                     v = None
                 if v is not None and v == v and abs(v) != float("inf"):
                     if mode == "backwards" and k >= 2:
-                        v = (k - 2) * step
+                        v = after3
                     else:
-                        v = v + k * step
+                        v = v + ahead
                     if mode == "stepback" and k % 2 == 1:
                         v -= 1.5 * step
                     if mode == "jump" and k >= 3:
@@ -141,6 +149,13 @@ class Handler(BaseHTTPRequestHandler):
         with srv.lock:
             k = srv.counts.get(path, 0)
             srv.counts[path] = k + 1
+            now = time.time()
+            first = srv.first.setdefault(path, now)
+            third = srv.third.setdefault(path, now) if k >= 2 else None
+        since = None
+        if srv.rate is not None:
+            since = (srv.rate * (now - first),
+                     srv.rate * (now - third) if third is not None else None)
         text = srv.routes[path]
         om = path in srv.om_routes
         ctype = ("application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -155,8 +170,8 @@ class Handler(BaseHTTPRequestHandler):
             line = "filler_metric{gpu=\"0\",pad=\"%s\"} 1\n" % ("x" * 200)
             return self.send(200, line * (20 * 1024 * 1024 // len(line)), ctype)
         if mode in ("hugeline", "endless", "trickle", "longlength"):
-            return self.hostile(mode, render(text, k, srv.step, None), ctype)
-        body = render(text, k, srv.step, mode)
+            return self.hostile(mode, render(text, k, srv.step, None, since), ctype)
+        body = render(text, k, srv.step, mode, since)
         if om:
             body += "# EOF\n"
         if mode == "truncated":
@@ -214,6 +229,8 @@ def main():
     ap.add_argument("--route", action="append", default=[], help="/path=FILE")
     ap.add_argument("--openmetrics", action="append", default=[], help="/path")
     ap.add_argument("--step", type=float, default=1000.0)
+    ap.add_argument("--rate", type=float, default=None,
+                    help="counters advance this much per second (not per scrape)")
     a = ap.parse_args()
     srv = ThreadingHTTPServer((a.addr, a.port), Handler)
     srv.daemon_threads = True
@@ -223,7 +240,8 @@ def main():
         with open(f, encoding="utf-8") as fh:
             srv.routes[p] = fh.read()
     srv.om_routes = set(a.openmetrics)
-    srv.step = a.step
+    srv.step, srv.rate = a.step, a.rate
+    srv.first, srv.third = {}, {}
     srv.counts = {}
     srv.lock = threading.Lock()
     sys.stderr.write("metrics_server: listening on %s:%d\n" % (a.addr, a.port))
