@@ -71,8 +71,8 @@ parse_epoch(const char *s, wp_time *out)
 	return 0;
 }
 
-static int
-parse_fraction(const char **p, wp_time *frac)
+int
+clock_parse_fraction(const char **p, wp_time *frac)
 {
 	wp_time scale = WP_SEC / 10;
 
@@ -135,7 +135,7 @@ clock_parse_time(const char *s, wp_time *out)
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	p = s + n;
-	if (parse_fraction(&p, &frac) == -1 || parse_offset(p, &off) == -1)
+	if (clock_parse_fraction(&p, &frac) == -1 || parse_offset(p, &off) == -1)
 		return -1;
 	*out = ((wp_time)timegm(&tm) - off) * WP_SEC + frac;
 	return 0;

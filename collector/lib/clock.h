@@ -34,6 +34,9 @@ void	 clock_iso8601(wp_time t, char *buf, unsigned long len);
  * epoch seconds ("1764410400" or "1764410400.5").  Returns 0 or -1.
  */
 int	 clock_parse_time(const char *s, wp_time *out);
+/* ".123" or ",123" at *p into nanoseconds (nothing: 0), advancing *p
+ * past it.  0, or -1 when the separator has no digit after it. */
+int	 clock_parse_fraction(const char **p, wp_time *ns);
 /* The start of the UTC calendar month after the one holding t. */
 wp_time	 clock_next_month(wp_time t);
 /*

@@ -75,25 +75,6 @@ zone(const char *p, long *off)
 	return 0;
 }
 
-/* ".123" or ",123" into nanoseconds; nothing is 0. */
-static int
-fraction(const char **p, wp_time *ns)
-{
-	wp_time scale = WP_SEC / 10;
-
-	*ns = 0;
-	if (**p != '.' && **p != ',')
-		return 0;
-	(*p)++;
-	if (!isdigit((unsigned char)**p))
-		return -1;
-	for (; isdigit((unsigned char)**p); (*p)++) {
-		*ns += (**p - '0') * scale;
-		scale /= 10;
-	}
-	return 0;
-}
-
 /* "hh:mm[:ss[.frac]][zone]" at p, on the day (y, mon, d). */
 static int
 clock_time(const char *p, int y, int mon, int d, wp_time *out)
@@ -107,7 +88,7 @@ clock_time(const char *p, int y, int mon, int d, wp_time *out)
 		return -1;
 	if (*p == ':') {
 		p++;
-		if (digits(&p, 2, &sec) == -1 || fraction(&p, &frac) == -1)
+		if (digits(&p, 2, &sec) == -1 || clock_parse_fraction(&p, &frac) == -1)
 			return -1;
 	}
 	if (zone(p, &off) == -1 || utc(y, mon, d, h, min, sec, &t) == -1)
@@ -164,7 +145,7 @@ epoch(const char *s, wp_time *out)
 			return -1;
 		sec = sec * 10 + (*p - '0');
 	}
-	if (n == 0 || fraction(&p, &frac) == -1 || *p != '\0' ||
+	if (n == 0 || clock_parse_fraction(&p, &frac) == -1 || *p != '\0' ||
 	    sec > 9200000000LL)
 		return -1;
 	*out = sec * WP_SEC + frac;
