@@ -135,7 +135,8 @@ clock_parse_time(const char *s, wp_time *out)
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	p = s + n;
-	if (clock_parse_fraction(&p, &frac) == -1 || parse_offset(p, &off) == -1)
+	if (clock_parse_fraction(&p, &frac) == -1 ||
+	    parse_offset(p, &off) == -1)
 		return -1;
 	*out = ((wp_time)timegm(&tm) - off) * WP_SEC + frac;
 	return 0;

@@ -88,7 +88,8 @@ clock_time(const char *p, int y, int mon, int d, wp_time *out)
 		return -1;
 	if (*p == ':') {
 		p++;
-		if (digits(&p, 2, &sec) == -1 || clock_parse_fraction(&p, &frac) == -1)
+		if (digits(&p, 2, &sec) == -1 ||
+		    clock_parse_fraction(&p, &frac) == -1)
 			return -1;
 	}
 	if (zone(p, &off) == -1 || utc(y, mon, d, h, min, sec, &t) == -1)
