@@ -10,7 +10,8 @@
 #   make demo       run the collector on the built-in simulated fleet
 #   make bench      benchmarks (figures go to docs/benchmarks.md by hand)
 #   make bench-full the whole design load on one CPU (tests/bench/full.py,
-#                   about 15 minutes; FULL_ARGS='--nodes 2000' scales down)
+#                   about 15 minutes; FULL_ARGS='--nodes 2000' scales down,
+#                   '--nodes 10000 --inband 4000' fits 20,000 open files)
 #   make asan       sanitizer build in build-asan/
 #   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
 #                   libFuzzer; docs/hardening.md)

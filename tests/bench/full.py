@@ -2,12 +2,15 @@
 """full.py - `make bench-full` (issue 24): the whole design load in one
 wattpath, pinned to one CPU, against wattpath-sim on the other CPU.
 
-  full.py [--wattpath BIN] [--sim BIN] [--nodes 10000] [--pdus 500]
-          [--meters 50] [--window 120] [--warm 360] [--cpu 0] [--sim-cpu 1]
-          [--keep]
+  full.py [--wattpath BIN] [--sim BIN] [--nodes 10000] [--inband N]
+          [--pdus 500] [--meters 50] [--window 120] [--warm 360] [--cpu 0]
+          [--sim-cpu 1] [--keep]
 
 Each node has a BMC (HTTPS, sessions where the simulator says so,
-keep-alive, 10 s), a dcgm-exporter and an engine endpoint (HTTP, 10 s);
+keep-alive, 10 s), a dcgm-exporter and an engine endpoint (HTTP, 10 s;
+with --inband N only the first N nodes' are polled: a kept-alive
+connection per endpoint, and a process may hold no more descriptors than
+its open-file limit, `ulimit -Hn`);
 PDUs of 48 outlets (SNMP v2c, 30 s) and Modbus meters (10 s).  The
 simulator writes the configuration; only the collector block (data dir,
 listen port, log level) and the PDUs' interval are changed.  After the
@@ -27,6 +30,7 @@ import glob
 import http.client
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -117,7 +121,7 @@ def pin(cpu):
     return ["taskset", "-c", str(cpu)]
 
 
-def write_conf(simconf, conf, data, port):
+def write_conf(simconf, conf, data, port, inband=None):
     with open(simconf, encoding="utf-8") as f:
         c = yaml.load(f, Loader=getattr(yaml, "CSafeLoader",
                                         yaml.SafeLoader))
@@ -125,6 +129,9 @@ def write_conf(simconf, conf, data, port):
                            "log_level": "warn", "interval": "%ds" % IV})
     for p in c.get("pdus") or []:
         p["interval"] = "%ds" % PDU_IV
+    for n in (c["nodes"][inband:] if inband is not None else []):
+        n.pop("gpu", None)
+        n.pop("engines", None)
     with open(conf, "w", encoding="utf-8") as f:
         yaml.dump(c, f, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
                   default_flow_style=None, sort_keys=False)
@@ -153,12 +160,15 @@ def run(a, procs, tmp):
     data = os.path.join(tmp, "data")
     port = bench.free_tcp_port()
     conf = os.path.join(tmp, "wattpath.yaml")
-    c = write_conf(simconf, conf, data, port)
+    c = write_conf(simconf, conf, data, port, a.inband)
     npdu, nmeter = len(c.get("pdus") or []), len(c.get("meters") or [])
-    log("simulator: %d nodes (BMC, dcgm-exporter, engine each), %d PDUs x "
-        "48 outlets, %d meters, pid %d, CPU %s" %
-        (len(c["nodes"]), npdu, nmeter, sim.pid,
-         a.sim_cpu if pin(a.sim_cpu) else "any"))
+    nib = sum(1 for n in c["nodes"] if "gpu" in n)
+    log("simulator: %d nodes (a BMC each; a dcgm-exporter and an engine on "
+        "%d of them), %d PDUs x 48 outlets, %d meters, pid %d, CPU %s; "
+        "open-file limit %d" %
+        (len(c["nodes"]), nib, npdu, nmeter, sim.pid,
+         a.sim_cpu if pin(a.sim_cpu) else "any",
+         resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     wp = procs.start("wattpath", pin(a.cpu) + [a.wattpath, "run", "-c",
                                                conf],
                      os.path.join(tmp, "wattpath.log"))
@@ -268,6 +278,9 @@ def main():
     ap.add_argument("--sim", default=os.path.join(ROOT, "build",
                                                   "wattpath-sim"))
     ap.add_argument("--nodes", type=int, default=10000)
+    ap.add_argument("--inband", type=int, default=None,
+                    help="poll the dcgm-exporter and engine of the first N "
+                    "nodes only (default: every node's)")
     ap.add_argument("--pdus", type=int, default=500)
     ap.add_argument("--meters", type=int, default=3,
                     help="Modbus meters (the simulator serves at most 3)")
@@ -280,7 +293,8 @@ def main():
     nofile = bench.raise_nofile()
     # a kept-alive connection per BMC, dcgm-exporter and engine, a socket
     # per PDU and meter, journal, RRD and library files
-    need = 3 * a.nodes + a.pdus + a.meters + 1000
+    inband = a.nodes if a.inband is None else min(a.inband, a.nodes)
+    need = a.nodes + 2 * inband + a.pdus + a.meters + 1000
     if need > nofile:
         sys.exit("full: %d nodes need about %d open files in wattpath (and "
                  "as many in the simulator); the limit here is %d: scale "
