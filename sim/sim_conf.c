@@ -135,10 +135,11 @@ body(FILE *f, const struct sim_srv *s, const struct sim_conf_opts *o,
 	if (fl->o.meters > 0)
 		fprintf(f, "meters:\n");
 	for (i = 0; i < fl->o.meters; i++) {
+		sim_meter_name(i, name, sizeof(name));
 		sim_addr_str(sim_addr(s, SK_METER, i), a, sizeof(a));
 		/* the IT meter reads the UPS output (sim_model.c fac_hour) */
 		fprintf(f, "  - {name: %s, role: %s, modbus: {tcp: \"%s:%d\", "
-		    "unit: 1}, map: %s%s}\n", sim_meter_name(i),
+		    "unit: 1}, map: %s%s}\n", name,
 		    sim_meter_role(i), a, sim_port(s, SP_MODBUS), o->meter_map,
 		    strcmp(sim_meter_role(i), "it_total") == 0 ?
 		    ", it_measured_at: ups_output" : "");

@@ -32,7 +32,7 @@ struct hist {
 	struct sim_srv	 s;
 	struct ingest	*in;
 	double		 from, to, step;
-	double		 meter_cum[3];	/* from t_meter, J */
+	double		 meter_cum[SIM_MAX_METERS];	/* from t_meter, J */
 	double		 t_prev;
 	unsigned long	 polls;
 	struct wp_sample *v;	/* one poll's samples */
@@ -247,6 +247,7 @@ pdu_poll(struct hist *h, int p, double t)
 static int
 meter_poll(struct hist *h, int m, double t)
 {
+	char name[32];
 	float kwh;
 	double w;
 
@@ -256,7 +257,8 @@ meter_poll(struct hist *h, int m, double t)
 	add(h, "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
 	    (double)kwh * 3.6e6, kwh, "kWh", 0);
 	add(h, "power", WP_B_FACILITY, WP_Q_POWER, WP_GAUGE, w, w, "W", 0);
-	return poll(h, sim_meter_name(m), t, 1);
+	sim_meter_name(m, name, sizeof(name));
+	return poll(h, name, t, 1);
 }
 
 static int

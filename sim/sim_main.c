@@ -144,7 +144,8 @@ opt_fleet(struct sim_args *a, int c, const char *v)
 	case 'p':
 		return parse_long(v, 0, 120000, &n) ? -1 : (a->fo.pdus = n, 0);
 	case 'm':
-		return parse_long(v, 0, 3, &n) ? -1 : (a->fo.meters = n, 0);
+		return parse_long(v, 0, SIM_MAX_METERS, &n) ? -1 :
+		    (a->fo.meters = n, 0);
 	case 's':
 		return parse_long(v, 0, LONG_MAX, &n) ? -1 :
 		    (a->fo.seed = (uint64_t)n, 0);

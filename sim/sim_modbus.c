@@ -38,7 +38,7 @@ struct meter {
 };
 
 struct sim_modbus {
-	struct meter	 meter[3];
+	struct meter	 meter[SIM_MAX_METERS];
 	int		 n;
 	atomic_int	 stop;
 };

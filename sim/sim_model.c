@@ -350,8 +350,8 @@ check_opts(const struct sim_opts *o, char *err, unsigned long errlen)
 		snprintf(err, errlen, "--pdus must be 0, racks or 2*racks");
 	else if ((o->nodes + o->racks - 1) / o->racks > 512 && o->pdus > 0)
 		snprintf(err, errlen, "at most 512 nodes per rack with PDUs");
-	else if (o->meters < 0 || o->meters > 3)
-		snprintf(err, errlen, "--meters must be 0..3");
+	else if (o->meters < 0 || o->meters > SIM_MAX_METERS)
+		snprintf(err, errlen, "--meters must be 0..%d", SIM_MAX_METERS);
 	else if (isfinite(o->pod_move) && (o->shared < 1 || o->n_caps > 0))
 		snprintf(err, errlen, "--pod-move needs --shared and no "
 		    "--cap-sweep");

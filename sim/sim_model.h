@@ -109,6 +109,11 @@ struct sim_node {
 	struct sim_cum	*mpre;		/* n_ph, or NULL */
 };
 
+/* Meters: the facility incomer, the UPS output (IT) and cooling, then
+ * sub-meters of role other (row boards after the UPS: the IT energy
+ * split evenly), up to SIM_MAX_METERS in all. */
+#define SIM_MAX_METERS	64
+
 struct sim_opts {
 	int		 nodes, racks, pdus, meters;
 	uint64_t	 seed;

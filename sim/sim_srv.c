@@ -71,10 +71,22 @@ sim_pdu_name(const struct sim_fleet *f, int p, char *buf, unsigned long len)
 	snprintf(buf, len, "pdu-r%d-%c", p / ppr + 1, 'a' + p % ppr);
 }
 
-const char *
-sim_meter_name(int m)
+void
+sim_meter_name(int m, char *buf, unsigned long len)
 {
-	return m >= 0 && m < 3 ? meter_names[m] : "?";
+	if (m >= 0 && m < 3)
+		snprintf(buf, len, "%s", meter_names[m]);
+	else
+		snprintf(buf, len, "submeter-%02d", m - 2);
+}
+
+/* Meter m's part of the facility's energy e (sim_model.h SIM_MAX_METERS). */
+static double
+meter_part(const struct sim_fleet *f, int m, const struct sim_fac *e)
+{
+	if (m < 3)
+		return m == 0 ? e->total : m == 1 ? e->it : e->cooling;
+	return e->it / (f->o.meters - 3);
 }
 
 const char *
@@ -89,7 +101,7 @@ sim_meter_energy(const struct sim_fleet *f, int m, double a, double b)
 	struct sim_fac e;
 
 	sim_fac_energy(f, a, b, &e);
-	return m == 0 ? e.total : m == 1 ? e.it : e.cooling;
+	return meter_part(f, m, &e);
 }
 
 int
@@ -143,10 +155,8 @@ sim_srv_fini(struct sim_srv *s)
 double
 sim_srv_meter_counter(const struct sim_srv *s, int m, double t)
 {
-	const struct sim_fac *b = &s->meter_base;
-	double base = m == 0 ? b->total : m == 1 ? b->it : b->cooling;
-
-	return base + sim_meter_energy(s->f, m, s->start, t);
+	return meter_part(s->f, m, &s->meter_base) +
+	    sim_meter_energy(s->f, m, s->start, t);
 }
 
 double

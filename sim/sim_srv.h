@@ -72,7 +72,8 @@ double		 sim_now(void);
 void		 sim_node_name(int i, char *buf, unsigned long len);
 void		 sim_pdu_name(const struct sim_fleet *f, int p, char *buf,
 		    unsigned long len);
-const char	*sim_meter_name(int m);
+/* Meter m's name: incomer-1, it-ups-1, cooling-1, then submeter-01... */
+void		 sim_meter_name(int m, char *buf, unsigned long len);
 const char	*sim_meter_role(int m);
 /* Meter m's energy over [a, b] (J). */
 double		 sim_meter_energy(const struct sim_fleet *f, int m, double a,

@@ -174,7 +174,8 @@ truth_json(const struct sim_fleet *f, double a, double b)
 	arr = json_object_new_array();
 	for (i = 0; i < f->o.meters; i++) {
 		x = json_object_new_object();
-		jstr(x, "name", sim_meter_name(i));
+		sim_meter_name(i, buf, sizeof(buf));
+		jstr(x, "name", buf);
 		jstr(x, "role", sim_meter_role(i));
 		jnum(x, "j", sim_meter_energy(f, i, a, b));
 		json_object_array_add(arr, x);

@@ -282,8 +282,9 @@ def main():
                     help="poll the dcgm-exporter and engine of the first N "
                     "nodes only (default: every node's)")
     ap.add_argument("--pdus", type=int, default=500)
-    ap.add_argument("--meters", type=int, default=3,
-                    help="Modbus meters (the simulator serves at most 3)")
+    ap.add_argument("--meters", type=int, default=50,
+                    help="Modbus meters: the facility's three, then "
+                    "sub-meters (the simulator serves up to 64)")
     ap.add_argument("--window", type=int, default=120)
     ap.add_argument("--warm", type=int, default=360)
     ap.add_argument("--cpu", type=int, default=0)
