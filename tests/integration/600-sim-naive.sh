@@ -27,6 +27,22 @@ SUM=$($PY -c "import json; a=json.load(open('$T/t1.json')); b=json.load(open('$T
 W=$(json_get "$T/truth.json" 'd["totals"]["facility_j"]')
 approx "$SUM" "$W" 1e-9 || fail "facility truth not additive: $SUM vs $W"
 
+# Meters past the facility's three are sub-meters (role other) that split
+# the IT meter's energy evenly; past 64 the option is refused.
+"$SIM" truth --nodes 4 --racks 1 --pdus 0 --meters 7 --from $FROM --to $TO \
+	--json >"$T/meters.json" || fail "truth with 7 meters failed"
+$PY - "$T/meters.json" <<'PYEOF' || fail "sub-meters do not split the IT energy"
+import json, sys
+m = json.load(open(sys.argv[1]))["meters"]
+assert [x["role"] for x in m] == ["facility_total", "it_total", "cooling"] + ["other"] * 4, m
+assert [x["name"] for x in m[3:]] == ["submeter-%02d" % i for i in range(1, 5)], m
+it = m[1]["j"]
+assert it > 0 and all(abs(x["j"] - it / 4) <= 1e-9 * it for x in m[3:]), m
+PYEOF
+"$SIM" truth --nodes 4 --racks 1 --pdus 0 --meters 65 --from $FROM --to $TO \
+	>/dev/null 2>&1
+[ $? -ne 0 ] || fail "--meters 65 accepted"
+
 "$SIM" naive $ONE --from $FROM --to $TO --every 15 >"$T/naive.json" ||
 	fail "naive failed"
 cat "$T/naive.json" | head -3
