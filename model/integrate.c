@@ -121,10 +121,21 @@ seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
 	return kind_energy(g->o.kind, t0, v0, t1, v1, x, y);
 }
 
+/* [a, z] of the segment into b's bins; e: its energy over [a, z] (the
+ * figure seg_energy gives, added as is when [a, z] is in one bin). */
 static void
 add_bins(struct integ *g, struct integ_bins *b, wp_time t0, double v0,
-    wp_time t1, double v1, wp_time a, wp_time z)
+    wp_time t1, double v1, wp_time a, wp_time z, double e)
 {
+	if (a < z) {
+		size_t i = (size_t)((a - b->origin) / b->len);
+
+		if (b->origin + (wp_time)(i + 1) * b->len >= z) {
+			if (i < b->n)
+				b->e[i] += e;
+			return;
+		}
+	}
 	while (a < z) {
 		size_t i = (size_t)((a - b->origin) / b->len);
 		wp_time end = b->origin + (wp_time)(i + 1) * b->len;
@@ -150,7 +161,7 @@ static void
 segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 {
 	wp_time t0 = g->prev_t, a, z;
-	double v0 = g->prev_v;
+	double v0 = g->prev_v, e;
 	int i;
 
 	if (t1 <= g->o.from || t0 >= g->o.to)
@@ -174,10 +185,11 @@ segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 		    v0 - v1);
 	a = t0 > g->o.from ? t0 : g->o.from;
 	z = t1 < g->o.to ? t1 : g->o.to;
-	g->energy += seg_energy(g, t0, v0, t1, v1, a, z);
+	e = seg_energy(g, t0, v0, t1, v1, a, z);
+	g->energy += e;
 	for (i = 0; i < INTEG_BINSETS; i++)
 		if (g->bins[i].e != NULL)
-			add_bins(g, &g->bins[i], t0, v0, t1, v1, a, z);
+			add_bins(g, &g->bins[i], t0, v0, t1, v1, a, z, e);
 	if (g->o.kind != WP_COUNTER)
 		range_add(g, v0 < v1 ? v0 : v1, v0 < v1 ? v1 : v0);
 	if (g->o.kind == WP_COUNTER) {
@@ -217,8 +229,9 @@ one_bin(const struct integ_bins *b, wp_time t0, wp_time t1)
 {
 	if (b->e == NULL)
 		return true;
-	/* add_bins puts [t0, t1] in one bin when t1 - 1 ns is in t0's */
-	return (t0 - b->origin) / b->len == (t1 - 1 - b->origin) / b->len;
+	/* add_bins puts [t0, t1] in one bin when t1 - 1 ns is in t0's (t0
+	 * at or after the origin: the span is inside the window) */
+	return t1 - 1 < b->origin + ((t0 - b->origin) / b->len + 1) * b->len;
 }
 
 bool

@@ -508,23 +508,30 @@ sum_ser_get(struct report_load *l, const struct jsum *sm,
 	return ser_new(l, s, target, &g, e->series, &smp) == -1 ? NULL : s;
 }
 
+/* How a summary stands to the one whose series are in sum_ser (pos_sm):
+ * unrelated, the one its decoder gave next, or the same one again (a
+ * ledger block on_summary did not take, given to on_forced). */
+enum { POS_NONE, POS_NEXT, POS_AGAIN };
+
 /*
  * sum_ser_get for series i of a summary, trying first the series at the
  * same position in the previous one (consecutive blocks list a fleet's
  * series in the same order): one compare instead of a hash lookup, and
- * none when the summary follows that one in its decoder (follow) and the
- * decoder found the series' header and the targets' names unchanged.
+ * none when the summary is the one its decoder gave next (follow
+ * POS_NEXT) and the decoder found the series' header and the targets'
+ * names unchanged, or when it is that summary again (POS_AGAIN).
  */
 static struct report_series *
 pos_ser_get(struct report_load *l, const struct jsum *sm, size_t i,
-    bool follow)
+    int follow)
 {
 	const struct jsum_series *e = &sm->s[i];
 	struct report_series *s = i < l->sum_n ? l->sum_ser[i] : NULL;
 	const char *target;
 	struct ser_key k;
 
-	if (follow && e->same && i < l->pos_n)
+	if (i < l->pos_n && (follow == POS_AGAIN || (follow == POS_NEXT &&
+	    e->same)))
 		return s;
 	target = sm->t[e->target].name;
 	k = (struct ser_key){ target, e->series, strlen(target) };
@@ -538,21 +545,26 @@ pos_ser_get(struct report_load *l, const struct jsum *sm, size_t i,
 	return s;
 }
 
-/* Whether sm is the summary its decoder (jsum_rd) gave after the one
- * whose series the last on_summary or on_forced matched by position. */
-static bool
+/* How sm stands to the summary whose series the last on_summary or
+ * on_forced matched by position (only a jsum_rd's summaries are known). */
+static int
 pos_follows(const struct report_load *l, const struct jsum *sm)
 {
-	return sm->seq != 0 && sm == l->pos_sm && sm->seq == l->pos_seq + 1;
+	if (sm->seq == 0 || sm != l->pos_sm)
+		return POS_NONE;
+	return sm->seq == l->pos_seq + 1 ? POS_NEXT : sm->seq == l->pos_seq ?
+	    POS_AGAIN : POS_NONE;
 }
 
-/* sm's first n series matched by position in l->sum_ser. */
+/* sm's first n series matched by position in l->sum_ser (follow: as
+ * pos_follows said before the matching). */
 static void
-pos_done(struct report_load *l, const struct jsum *sm, size_t n)
+pos_done(struct report_load *l, const struct jsum *sm, size_t n, int follow)
 {
+	if (follow != POS_AGAIN || n > l->pos_n)
+		l->pos_n = n;
 	l->pos_sm = sm;
 	l->pos_seq = sm->seq;
-	l->pos_n = n;
 }
 
 /* Room for n positions in l->sum_ser.  0, or -1 out of memory. */
@@ -679,7 +691,7 @@ static int
 on_summary(const struct jsum *sm, void *arg)
 {
 	struct report_load *l = arg;
-	bool follow = pos_follows(l, sm);
+	int follow = pos_follows(l, sm);
 	size_t i;
 
 	if (l->cancel != NULL && atomic_load(l->cancel))
@@ -691,9 +703,9 @@ on_summary(const struct jsum *sm, void *arg)
 		if (pos_ser_get(l, sm, i, follow) == NULL)
 			return l->oom = true, -1;
 		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
-			return pos_done(l, sm, i + 1), 0;
+			return pos_done(l, sm, i + 1, follow), 0;
 	}
-	pos_done(l, sm, sm->ns);
+	pos_done(l, sm, sm->ns, follow);
 	for (i = 0; i < sm->ns; i++)
 		sum_apply(l, l->sum_ser[i], &sm->s[i]);
 	if (sm->ns > 0)
@@ -736,7 +748,7 @@ static int
 on_forced(const struct jsum *sm, void *arg)
 {
 	struct report_load *l = arg;
-	bool follow = pos_follows(l, sm);
+	int follow = pos_follows(l, sm);
 	struct report_series *s;
 	size_t i;
 
@@ -748,7 +760,7 @@ on_forced(const struct jsum *sm, void *arg)
 			return l->oom = true, -1;
 		forced_apply(l, s, &sm->s[i]);
 	}
-	pos_done(l, sm, sm->ns);
+	pos_done(l, sm, sm->ns, follow);
 	return 1;
 }
 
