@@ -67,6 +67,9 @@ struct integ_bins {
 	wp_time	 len;		/* bin length */
 	size_t	 n;
 	double	*e;		/* n energies, owned by the integrator */
+	size_t	 hint;		/* the bin added to last (< n): readings
+				   in time order find theirs there or in
+				   the next without a division */
 };
 
 struct integ_opts {
