@@ -121,17 +121,44 @@ seg_energy(const struct integ *g, wp_time t0, double v0, wp_time t1,
 	return kind_energy(g->o.kind, t0, v0, t1, v1, x, y);
 }
 
+/* The bin of t (at or after the origin): b->hint's or the next when t is
+ * there (the next reading or span of a series usually is), else by
+ * division; the same either way. */
+static size_t
+bin_of(const struct integ_bins *b, wp_time t)
+{
+	wp_time lo = b->origin + (wp_time)b->hint * b->len;
+
+	if (t >= lo && t - lo < b->len)
+		return b->hint;
+	if (t >= lo && t - lo - b->len < b->len)
+		return b->hint + 1;
+	return (size_t)((t - b->origin) / b->len);
+}
+
+/* [a, z] of the segment into b's bins; e: its energy over [a, z] (the
+ * figure seg_energy gives, added as is when [a, z] is in one bin). */
 static void
 add_bins(struct integ *g, struct integ_bins *b, wp_time t0, double v0,
-    wp_time t1, double v1, wp_time a, wp_time z)
+    wp_time t1, double v1, wp_time a, wp_time z, double e)
 {
+	if (a < z) {
+		size_t i = bin_of(b, a);
+
+		if (b->origin + (wp_time)(i + 1) * b->len >= z) {
+			if (i < b->n)
+				b->e[b->hint = i] += e;
+			return;
+		}
+	}
 	while (a < z) {
-		size_t i = (size_t)((a - b->origin) / b->len);
+		size_t i = bin_of(b, a);
 		wp_time end = b->origin + (wp_time)(i + 1) * b->len;
 		wp_time c = end < z ? end : z;
 
 		if (i < b->n)
-			b->e[i] += seg_energy(g, t0, v0, t1, v1, a, c);
+			b->e[b->hint = i] += seg_energy(g, t0, v0, t1, v1, a,
+			    c);
 		a = c;
 	}
 }
@@ -150,7 +177,7 @@ static void
 segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 {
 	wp_time t0 = g->prev_t, a, z;
-	double v0 = g->prev_v;
+	double v0 = g->prev_v, e;
 	int i;
 
 	if (t1 <= g->o.from || t0 >= g->o.to)
@@ -174,10 +201,11 @@ segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 		    v0 - v1);
 	a = t0 > g->o.from ? t0 : g->o.from;
 	z = t1 < g->o.to ? t1 : g->o.to;
-	g->energy += seg_energy(g, t0, v0, t1, v1, a, z);
+	e = seg_energy(g, t0, v0, t1, v1, a, z);
+	g->energy += e;
 	for (i = 0; i < INTEG_BINSETS; i++)
 		if (g->bins[i].e != NULL)
-			add_bins(g, &g->bins[i], t0, v0, t1, v1, a, z);
+			add_bins(g, &g->bins[i], t0, v0, t1, v1, a, z, e);
 	if (g->o.kind != WP_COUNTER)
 		range_add(g, v0 < v1 ? v0 : v1, v0 < v1 ? v1 : v0);
 	if (g->o.kind == WP_COUNTER) {
@@ -217,8 +245,9 @@ one_bin(const struct integ_bins *b, wp_time t0, wp_time t1)
 {
 	if (b->e == NULL)
 		return true;
-	/* add_bins puts [t0, t1] in one bin when t1 - 1 ns is in t0's */
-	return (t0 - b->origin) / b->len == (t1 - 1 - b->origin) / b->len;
+	/* add_bins puts [t0, t1] in one bin when t1 - 1 ns is in t0's (t0
+	 * at or after the origin: the span is inside the window) */
+	return t1 - 1 < b->origin + (wp_time)(bin_of(b, t0) + 1) * b->len;
 }
 
 bool
@@ -276,9 +305,9 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 
 			if (b->e == NULL)
 				continue;
-			k = (size_t)((sp->t0 - b->origin) / b->len);
+			k = bin_of(b, sp->t0);
 			if (k < b->n)
-				b->e[k] += sp->energy;
+				b->e[b->hint = k] += sp->energy;
 		}
 		g->points += sp->n - 1;
 		if (sp->t1 >= g->o.to)

@@ -67,6 +67,9 @@ struct integ_bins {
 	wp_time	 len;		/* bin length */
 	size_t	 n;
 	double	*e;		/* n energies, owned by the integrator */
+	size_t	 hint;		/* the bin added to last (< n): readings
+				   in time order find theirs there or in
+				   the next without a division */
 };
 
 struct integ_opts {
@@ -92,22 +95,23 @@ struct integ_result {
 	int	 reason;	/* enum integ_reason */
 };
 
-struct integ {
+struct integ {		/* what a reading or span touches first, why
+			   last: a report holds thousands, one per series */
 	struct integ_opts o;
 	bool	 have_prev;
-	wp_time	 prev_t;
-	double	 prev_v;
 	bool	 started;	/* a reading at or before from */
 	bool	 ended;		/* a reading at or after to */
+	bool	 have_range;
 	int	 reason;
-	char	 why[160];
+	wp_time	 prev_t;
+	double	 prev_v;
 	double	 energy;
 	double	 edge_bound;
 	double	 vmin, vmax;	/* gauges: range of readings used */
-	bool	 have_range;
 	wp_time	 max_gap;
 	size_t	 points;
 	struct integ_bins bins[INTEG_BINSETS];
+	char	 why[160];
 };
 
 /* Sets up; allocates bins when asked.  0, or -1 (bad options, ENOMEM).

@@ -81,7 +81,7 @@ struct report_energy {
  * loader: the main window with bins (hourly, curve steps), the idle
  * window and the runs.  The model only reads it.
  */
-struct report_series {
+struct report_series {	/* what a span touches first (role to main) */
 	char	*key;		/* "target|series" */
 	int	 role;		/* enum report_role */
 	int	 node;		/* node index, -1 for site meters */
@@ -89,24 +89,24 @@ struct report_series {
 	int	 kind;		/* WP_COUNTER or WP_GAUGE */
 	wp_time	 interval;	/* the target's sampling interval */
 	double	 gres;		/* gauges: reading resolution (W) */
-	char	 labels[WP_LABEL_MAX];
+	struct attr_holds *holds;	/* RR_GPU_IB counters when tracked
+					   (report_load.h), else NULL; owned */
+	struct integ *run;	/* plan runs, or NULL */
+	struct integ main, idle;
 	double	 lim_sum;	/* RR_LIMIT, RR_CLOCK: sum and count of
 				   readings */
 	size_t	 lim_n;
 	double	 lim_min, lim_max;	/* mean roles: with lim_n > 0 */
-	struct attr_holds *holds;	/* RR_GPU_IB counters when tracked
-					   (report_load.h), else NULL; owned */
 	/* readings in the main window stamped by the device: its time
 	 * minus the collector's, s (lowest and highest) */
 	size_t	 clk_n;
 	double	 clk_min, clk_max;
-	struct integ main, idle;
-	struct integ *run;	/* plan runs, or NULL */
 	struct integ_result res;	/* main window */
 	int	 rc;		/* 0, or -1 refused (why) */
 	char	 why[WP_ERR_MSG];
 	struct report_energy idle_e;
 	struct report_energy *run_e;	/* plan runs, or NULL */
+	char	 labels[WP_LABEL_MAX];
 };
 
 /* Warnings in the order they arose.  Strings owned. */

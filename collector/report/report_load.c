@@ -508,19 +508,33 @@ sum_ser_get(struct report_load *l, const struct jsum *sm,
 	return ser_new(l, s, target, &g, e->series, &smp) == -1 ? NULL : s;
 }
 
+/* How a summary stands to the one whose series are in sum_ser (pos_sm):
+ * unrelated, the one its decoder gave next, or the same one again (a
+ * ledger block on_summary did not take, given to on_forced). */
+enum { POS_NONE, POS_NEXT, POS_AGAIN };
+
 /*
  * sum_ser_get for series i of a summary, trying first the series at the
  * same position in the previous one (consecutive blocks list a fleet's
- * series in the same order): one compare instead of a hash lookup.
+ * series in the same order): one compare instead of a hash lookup, and
+ * none when the summary is the one its decoder gave next (follow
+ * POS_NEXT) and the decoder found the series' header and the targets'
+ * names unchanged, or when it is that summary again (POS_AGAIN).
  */
 static struct report_series *
-pos_ser_get(struct report_load *l, const struct jsum *sm, size_t i)
+pos_ser_get(struct report_load *l, const struct jsum *sm, size_t i,
+    int follow)
 {
 	const struct jsum_series *e = &sm->s[i];
 	struct report_series *s = i < l->sum_n ? l->sum_ser[i] : NULL;
-	const char *target = sm->t[e->target].name;
-	struct ser_key k = { target, e->series, strlen(target) };
+	const char *target;
+	struct ser_key k;
 
+	if (i < l->pos_n && (follow == POS_AGAIN || (follow == POS_NEXT &&
+	    e->same)))
+		return s;
+	target = sm->t[e->target].name;
+	k = (struct ser_key){ target, e->series, strlen(target) };
 	if (s == NULL || !ser_eq(s, &k))
 		s = sum_ser_get(l, sm, e);
 	if (s != NULL) {
@@ -529,6 +543,28 @@ pos_ser_get(struct report_load *l, const struct jsum *sm, size_t i)
 			l->sum_n = i + 1;
 	}
 	return s;
+}
+
+/* How sm stands to the summary whose series the last on_summary or
+ * on_forced matched by position (only a jsum_rd's summaries are known). */
+static int
+pos_follows(const struct report_load *l, const struct jsum *sm)
+{
+	if (sm->seq == 0 || sm != l->pos_sm)
+		return POS_NONE;
+	return sm->seq == l->pos_seq + 1 ? POS_NEXT : sm->seq == l->pos_seq ?
+	    POS_AGAIN : POS_NONE;
+}
+
+/* sm's first n series matched by position in l->sum_ser (follow: as
+ * pos_follows said before the matching). */
+static void
+pos_done(struct report_load *l, const struct jsum *sm, size_t n, int follow)
+{
+	if (follow != POS_AGAIN || n > l->pos_n)
+		l->pos_n = n;
+	l->pos_sm = sm;
+	l->pos_seq = sm->seq;
 }
 
 /* Room for n positions in l->sum_ser.  0, or -1 out of memory. */
@@ -655,18 +691,21 @@ static int
 on_summary(const struct jsum *sm, void *arg)
 {
 	struct report_load *l = arg;
+	int follow = pos_follows(l, sm);
 	size_t i;
 
 	if (l->cancel != NULL && atomic_load(l->cancel))
 		return -1;
 	if (pos_reserve(l, sm->ns) != 0)
 		return l->oom = true, -1;
+	l->pos_sm = NULL;
 	for (i = 0; i < sm->ns; i++) {
-		if (pos_ser_get(l, sm, i) == NULL)
+		if (pos_ser_get(l, sm, i, follow) == NULL)
 			return l->oom = true, -1;
 		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
-			return 0;
+			return pos_done(l, sm, i + 1, follow), 0;
 	}
+	pos_done(l, sm, sm->ns, follow);
 	for (i = 0; i < sm->ns; i++)
 		sum_apply(l, l->sum_ser[i], &sm->s[i]);
 	if (sm->ns > 0)
@@ -709,16 +748,19 @@ static int
 on_forced(const struct jsum *sm, void *arg)
 {
 	struct report_load *l = arg;
+	int follow = pos_follows(l, sm);
 	struct report_series *s;
 	size_t i;
 
 	if (pos_reserve(l, sm->ns) != 0)
 		return l->oom = true, -1;
+	l->pos_sm = NULL;
 	for (i = 0; i < sm->ns; i++) {
-		if ((s = pos_ser_get(l, sm, i)) == NULL)
+		if ((s = pos_ser_get(l, sm, i, follow)) == NULL)
 			return l->oom = true, -1;
 		forced_apply(l, s, &sm->s[i]);
 	}
+	pos_done(l, sm, sm->ns, follow);
 	return 1;
 }
 

@@ -16,11 +16,13 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../../model/report.h"
 #include "../lib/err.h"
 #include "../lib/hmap.h"
 
+struct jsum;
 struct wp_conf;
 
 struct report_load {
@@ -53,6 +55,9 @@ struct report_load {
 	size_t		 sum_cap;
 	size_t		 sum_n;		/* sum_ser entries set: the last
 					   block's series, by position */
+	const struct jsum *pos_sm;	/* the summary they were matched to */
+	uint64_t	 pos_seq;	/* its jsum_rd decode number */
+	size_t		 pos_n;		/* its first pos_n are in sum_ser */
 	bool		 oom;
 };
 

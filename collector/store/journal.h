@@ -107,7 +107,10 @@ int	 journal_scan_sum(const char *dir, wp_time from, wp_time to,
  * as journal_scan_sum does; when the raw segment is gone (expired), the
  * block is given to fcb, which applies what it can (its return as scb's,
  * 0 meaning skipped).  A missing or invalid ledger index: the journal
- * alone.
+ * alone.  The blocks come from a ledger_rd: the next one is read and
+ * hashed on a second thread while the callbacks run (they run on the
+ * caller's thread; the thread is joined before this returns), and a block
+ * given to scb and fcb is valid only during the call.
  */
 int	 journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
 	    wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,

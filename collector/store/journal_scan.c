@@ -231,24 +231,26 @@ struct lscan {
 	struct seg_file *sf;
 	size_t		 nsf;
 	struct seg_rd	 sr;
+	struct ledger_rd *lr;	/* the blocks, read ahead */
 };
 
-/* One segment (raw file i of sf or -1, ledger entry le or NULL). */
+/* One segment (raw file i of sf or -1, ledger entry le or NULL; ln: the
+ * ledger entry the scan will take next, or NULL). */
 static int
 lscan_one(struct lscan *ls, ssize_t i, bool last,
-    const struct ledger_entry *le, struct wp_err *err)
+    const struct ledger_entry *le, const struct ledger_entry *ln,
+    struct wp_err *err)
 {
 	struct scan_pub p = { ls->cb, ls->arg };
 	struct wp_err lerr = { 0 };
-	struct jsum *js = NULL;
+	const struct jsum *js = NULL;
 	int rc = 0;
 
-	if (le != NULL && (js = ledger_block_scan(ls->ldir, le, &lerr)) == NULL)
+	if (le != NULL && (js = ledger_rd_block(ls->lr, le, ln, &lerr)) == NULL)
 		log_warnx("ledger: %s (run wattpath journal verify)", lerr.msg);
 	if (js != NULL && (rc = ls->scb(js, ls->arg)) != 0) {
 		if (rc == 1)
 			ls->st->ledger_used++;
-		jsum_free(js);
 		return rc == 1 ? 0 : -1;
 	}
 	if (i >= 0) {
@@ -267,8 +269,16 @@ lscan_one(struct lscan *ls, ssize_t i, bool last,
 		ls->st->ledger_forced++;
 		rc = 0;
 	}
-	jsum_free(js);
 	return rc;
+}
+
+/* Ledger entry k when the scan will take it, else NULL (past the end). */
+static const struct ledger_entry *
+lscan_next(const struct lscan *ls, size_t k)
+{
+	if (k >= ls->ix.n || (ls->to && ls->ix.e[k].start >= ls->to))
+		return NULL;
+	return &ls->ix.e[k];
 }
 
 /* Merges the raw segments and the ledger's blocks in time order. */
@@ -292,7 +302,8 @@ lscan_run(struct lscan *ls, struct wp_err *err)
 			break;
 		if (next > ls->from)
 			rc = lscan_one(ls, raw ? (ssize_t)i : -1, raw &&
-			    i + 1 == ls->nsf, led ? &ls->ix.e[k] : NULL, err);
+			    i + 1 == ls->nsf, led ? &ls->ix.e[k] : NULL,
+			    led ? lscan_next(ls, nk) : NULL, err);
 		i = ni;
 		k = nk;
 	}
@@ -335,11 +346,16 @@ journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
 		ls.sf = NULL;
 		ls.nsf = 0;
 	}
+	if ((ls.lr = ledger_rd_new(ldir)) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		goto out;
+	}
 	if (jseg_rd_init(&ls.sr, err) != 0)
 		goto out;
 	rc = lscan_run(&ls, err);
 	jseg_rd_fini(&ls.sr);
 out:
+	ledger_rd_free(ls.lr);
 	free(ls.sf);
 	ledger_index_fini(&ls.ix);
 	jseg_manifest_fini(&ls.m);

@@ -538,27 +538,69 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 
 /* ---- decoding ---- */
 
-static void
-dec_span(struct wire_rd *d, struct jsum_span *sp, uint32_t fmask)
+/* Little-endian words at p (the caller checked the bytes are there). */
+static uint64_t
+get64(const uint8_t *p)
 {
-	sp->t0 = (wp_time)wire_rd_le(d, 8);
-	sp->t1 = (wp_time)wire_rd_le(d, 8);
-	sp->val0 = wire_rd_f64(d);
-	sp->val1 = wire_rd_f64(d);
-	sp->cum0 = wire_rd_f64(d);
-	sp->cum1 = wire_rd_f64(d);
-	sp->cf0 = (uint32_t)wire_rd_le(d, 4);
-	sp->cf1 = (uint32_t)wire_rd_le(d, 4);
-	sp->n = (uint32_t)wire_rd_le(d, 4);
-	sp->flags = (uint32_t)wire_rd_le(d, 4);
-	sp->energy = wire_rd_f64(d);
-	sp->dsum = wire_rd_f64(d);
-	sp->max_gap = (wp_time)wire_rd_le(d, 8);
-	sp->vmin = wire_rd_f64(d);
-	sp->vmax = wire_rd_f64(d);
-	sp->vsum = wire_rd_f64(d);
-	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->flags & ~fmask))
-		d->bad = true;
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	    (uint64_t)p[7] << 56;
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static double
+getf64(const uint8_t *p)
+{
+	uint64_t u = get64(p);
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* The span of JSUM_SPAN_LEN bytes at p (enc_span's layout): false when
+ * it is invalid. */
+static bool
+dec_span_at(const uint8_t *p, struct jsum_span *sp, uint32_t fmask)
+{
+	sp->t0 = (wp_time)get64(p);
+	sp->t1 = (wp_time)get64(p + 8);
+	sp->val0 = getf64(p + 16);
+	sp->val1 = getf64(p + 24);
+	sp->cum0 = getf64(p + 32);
+	sp->cum1 = getf64(p + 40);
+	sp->cf0 = get32(p + 48);
+	sp->cf1 = get32(p + 52);
+	sp->n = get32(p + 56);
+	sp->flags = get32(p + 60);
+	sp->energy = getf64(p + 64);
+	sp->dsum = getf64(p + 72);
+	sp->max_gap = (wp_time)get64(p + 80);
+	sp->vmin = getf64(p + 88);
+	sp->vmax = getf64(p + 96);
+	sp->vsum = getf64(p + 104);
+	return !(sp->n == 0 || sp->t1 < sp->t0 || (sp->flags & ~fmask));
+}
+
+/* A series' n spans, in order (the caller checked n fit in d). */
+static int
+dec_spans(struct wire_rd *d, struct jsum_span *span, size_t n,
+    uint32_t fmask)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++, d->off += JSUM_SPAN_LEN)
+		if (!dec_span_at(d->p + d->off, &span[k], fmask) ||
+		    (k > 0 && span[k].t0 <= span[k - 1].t1))
+			return d->bad = true, -1;
+	return 0;
 }
 
 static int
@@ -581,7 +623,7 @@ static int
 dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
 	char series[WP_SERIES_MAX], labels[WP_LABEL_MAX];
-	size_t k, n;
+	size_t n;
 
 	se->target = (uint32_t)wire_rd_le(d, 4);
 	wire_rd_str(d, 1, series, sizeof(series));
@@ -601,12 +643,35 @@ dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
 		return -1;
 	se->n = se->cap = (uint32_t)n;
-	for (k = 0; k < n && !d->bad; k++) {
-		dec_span(d, &se->span[k], flags_of(s->version));
-		if (k > 0 && se->span[k].t0 <= se->span[k - 1].t1)
-			d->bad = true;
-	}
-	return d->bad ? -1 : 0;
+	return dec_spans(d, se->span, n, flags_of(s->version));
+}
+
+static bool
+head_ok(const uint8_t *p, size_t len)
+{
+	return len >= JSUM_HDR_LEN && memcmp(p, "WPSS", 4) == 0 &&
+	    p[4] >= 1 && p[4] <= JSUM_VERSION;
+}
+
+/* The header (head_ok) into s, and the counts of targets and series: -1
+ * when they cannot be in the bytes. */
+static int
+dec_head(struct wire_rd *d, struct jsum *s, size_t *nt, size_t *ns)
+{
+	s->version = d->p[4];
+	d->off = 8;
+	s->seg_start = (wp_time)wire_rd_le(d, 8);
+	s->seg_len = (wp_time)wire_rd_le(d, 8);
+	s->slot = (wp_time)wire_rd_le(d, 8);
+	memcpy(s->in, d->p + d->off, JSUM_HASH_LEN);
+	memcpy(s->fin, d->p + d->off + JSUM_HASH_LEN, JSUM_HASH_LEN);
+	d->off += 2 * JSUM_HASH_LEN;
+	s->count = wire_rd_le(d, 8);
+	s->rec_min = (wp_time)wire_rd_le(d, 8);
+	s->rec_max = (wp_time)wire_rd_le(d, 8);
+	*nt = (size_t)wire_rd_le(d, 4);
+	*ns = (size_t)wire_rd_le(d, 4);
+	return s->slot <= 0 || *nt > d->len / 30 || *ns > d->len / 20 ? -1 : 0;
 }
 
 struct jsum *
@@ -616,29 +681,15 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 	struct jsum *s;
 	size_t i, nt, ns;
 
-	if (len < JSUM_HDR_LEN || memcmp(p, "WPSS", 4) != 0 ||
-	    p[4] < 1 || p[4] > JSUM_VERSION) {
+	if (!head_ok(p, len)) {
 		err_set(err, WP_E_PROTOCOL, "summary: bad header");
 		return NULL;
 	}
-	d.off = 8;
 	if ((s = jsum_new(0, 0, 1, NULL)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	s->version = p[4];
-	s->seg_start = (wp_time)wire_rd_le(&d, 8);
-	s->seg_len = (wp_time)wire_rd_le(&d, 8);
-	s->slot = (wp_time)wire_rd_le(&d, 8);
-	memcpy(s->in, p + d.off, JSUM_HASH_LEN);
-	memcpy(s->fin, p + d.off + JSUM_HASH_LEN, JSUM_HASH_LEN);
-	d.off += 2 * JSUM_HASH_LEN;
-	s->count = wire_rd_le(&d, 8);
-	s->rec_min = (wp_time)wire_rd_le(&d, 8);
-	s->rec_max = (wp_time)wire_rd_le(&d, 8);
-	nt = (size_t)wire_rd_le(&d, 4);
-	ns = (size_t)wire_rd_le(&d, 4);
-	if (s->slot <= 0 || nt > len / 30 || ns > len / 20)
+	if (dec_head(&d, s, &nt, &ns) != 0)
 		goto bad;
 	if ((nt && (s->t = calloc(nt, sizeof(*s->t))) == NULL) ||
 	    (ns && (s->s = calloc(ns, sizeof(*s->s))) == NULL))
@@ -656,6 +707,229 @@ bad:
 	jsum_free(s);
 	err_set(err, WP_E_PROTOCOL, "summary: malformed body");
 	return NULL;
+}
+
+/* ---- decoding consecutive summaries (jsum_rd) ---- */
+
+/* n bytes at p as a string shorter than max, with no NUL inside (as
+ * wire_rd_str takes it): a copy, or NULL. */
+static char *
+text_dup(const uint8_t *p, size_t n, size_t max)
+{
+	if (n >= max || memchr(p, '\0', n) != NULL)
+		return NULL;
+	return strndup((const char *)p, n);
+}
+
+/* Whether the len bytes at p are those of old[i] (one of nold) in the
+ * bytes decoded last. */
+static bool
+hdr_same(const struct jsum_rd *r, const struct jsum_hdr *old, size_t nold,
+    size_t i, const uint8_t *p, size_t len)
+{
+	return i < nold && old[i].len == len &&
+	    memcmp(r->prev + old[i].off, p, len) == 0;
+}
+
+/* Room for nt targets and ns series in r's position tables and its
+ * summary.  0, or -1 out of memory. */
+static int
+rd_room(struct jsum_rd *r, size_t nt, size_t ns)
+{
+	struct jsum *s = r->s;
+	void *np;
+
+	if (nt > r->thcap) {
+		if ((np = reallocarray(r->th, nt, sizeof(*r->th))) == NULL)
+			return -1;
+		r->th = np;
+		r->thcap = nt;
+	}
+	if (ns > r->shcap) {
+		if ((np = reallocarray(r->sh, ns, sizeof(*r->sh))) == NULL)
+			return -1;
+		r->sh = np;
+		r->shcap = ns;
+	}
+	if (nt > s->tcap) {
+		if ((np = reallocarray(s->t, nt, sizeof(*s->t))) == NULL)
+			return -1;
+		s->t = np;
+		s->tcap = nt;
+	}
+	if (ns > s->scap) {
+		if ((np = reallocarray(s->s, ns, sizeof(*s->s))) == NULL)
+			return -1;
+		s->s = np;
+		s->scap = ns;
+	}
+	return 0;
+}
+
+/* s holds nt targets and ns series: the ones past them freed, new ones
+ * zeroed (rd_room made the room). */
+static void
+rd_count(struct jsum *s, size_t nt, size_t ns)
+{
+	size_t i;
+
+	for (i = nt; i < s->nt; i++)
+		free(s->t[i].name);
+	for (i = s->nt; i < nt; i++)
+		memset(&s->t[i], 0, sizeof(s->t[i]));
+	s->nt = nt;
+	for (i = ns; i < s->ns; i++) {
+		free(s->s[i].span);
+		free(s->s[i].series);
+		free(s->s[i].labels);
+	}
+	for (i = s->ns; i < ns; i++)
+		memset(&s->s[i], 0, sizeof(s->s[i]));
+	s->ns = ns;
+}
+
+/* Target i (of nold decoded last); *same cleared when its name is not
+ * the one at i last time. */
+static int
+rd_target(struct jsum_rd *r, struct wire_rd *d, size_t i, size_t nold,
+    bool *same)
+{
+	struct jsum_target *t = &r->s->t[i];
+	size_t n;
+
+	if (d->len - d->off < 1 || d->len - d->off - 1 < (n = d->p[d->off]))
+		return -1;
+	if (!hdr_same(r, r->th, nold, i, d->p + d->off, n + 1)) {
+		*same = false;
+		free(t->name);
+		if ((t->name = n == 0 ? NULL : text_dup(d->p + d->off + 1, n,
+		    256)) == NULL)
+			return -1;
+	}
+	r->th[i].off = (uint32_t)d->off;
+	r->th[i].len = (uint32_t)(n + 1);
+	d->off += n + 1;
+	t->polls = (uint32_t)wire_rd_le(d, 4);
+	t->failures = (uint32_t)wire_rd_le(d, 4);
+	t->first = (wp_time)wire_rd_le(d, 8);
+	t->last = (wp_time)wire_rd_le(d, 8);
+	t->max_gap = (wp_time)wire_rd_le(d, 8);
+	return d->bad ? -1 : 0;
+}
+
+/* The header (dec_series' fields up to the labels) of len bytes at p. */
+static int
+rd_header(struct jsum_series *se, const uint8_t *p, size_t sl, size_t ll)
+{
+	free(se->series);
+	free(se->labels);
+	se->target = get32(p);
+	se->series = text_dup(p + 5, sl, WP_SERIES_MAX);
+	se->boundary = p[5 + sl];
+	se->quantity = p[6 + sl];
+	se->kind = p[7 + sl];
+	se->resolution = getf64(p + 8 + sl);
+	se->labels = text_dup(p + 17 + sl, ll, WP_LABEL_MAX);
+	return se->series == NULL || se->labels == NULL ? -1 : 0;
+}
+
+/* Series i (of nold decoded last); tsame: every target's name is the
+ * last summary's. */
+static int
+rd_series(struct jsum_rd *r, struct wire_rd *d, size_t i, size_t nold,
+    bool tsame)
+{
+	struct jsum *s = r->s;
+	struct jsum_series *se = &s->s[i];
+	const uint8_t *p = d->p + d->off;
+	size_t left = d->len - d->off, sl, ll, n;
+	void *np;
+
+	if (left < 17 || left - 17 < (sl = p[4]) || left - 17 - sl <
+	    (ll = p[16 + sl]) + 8)
+		return -1;
+	se->same = hdr_same(r, r->sh, nold, i, p, 17 + sl + ll);
+	if (!se->same && rd_header(se, p, sl, ll) != 0)
+		return -1;
+	se->same = se->same && tsame;
+	r->sh[i].off = (uint32_t)d->off;
+	r->sh[i].len = (uint32_t)(17 + sl + ll);
+	d->off += 17 + sl + ll;
+	se->flags = (uint32_t)wire_rd_le(d, 4);
+	n = (size_t)wire_rd_le(d, 4);
+	if (d->bad || se->target >= s->nt ||
+	    (se->flags & ~flags_of(s->version)) ||
+	    n > (d->len - d->off) / JSUM_SPAN_LEN)
+		return -1;
+	if (n > se->cap) {
+		if ((np = reallocarray(se->span, n, sizeof(*se->span))) == NULL)
+			return -1;
+		se->span = np;
+		se->cap = (uint32_t)n;
+	}
+	se->n = (uint32_t)n;
+	return dec_spans(d, se->span, n, flags_of(s->version));
+}
+
+/* The body of the summary at d into r->s (its header read). */
+static int
+rd_body(struct jsum_rd *r, struct wire_rd *d, size_t nt, size_t ns)
+{
+	size_t i, ntold = r->s->nt, nsold = r->s->ns;
+	bool tsame = nt == ntold;
+
+	if (rd_room(r, nt, ns) != 0)
+		return -1;
+	rd_count(r->s, nt, ns);
+	for (i = 0; i < nt; i++)
+		if (rd_target(r, d, i, ntold, &tsame) != 0)
+			return -1;
+	for (i = 0; i < ns; i++)
+		if (rd_series(r, d, i, nsold, tsame) != 0)
+			return -1;
+	return d->off == d->len ? 0 : -1;
+}
+
+const struct jsum *
+jsum_rd_decode(struct jsum_rd *r, uint8_t **buf, size_t *cap, size_t len,
+    struct wp_err *err)
+{
+	struct wire_rd d = { *buf, len, 0, false };
+	size_t nt, ns, c = r->prev_cap;
+	uint8_t *p = r->prev;
+	int rc = -1;
+
+	if (!head_ok(*buf, len))
+		err_set(err, WP_E_PROTOCOL, "summary: bad header");
+	else if (r->s == NULL && (r->s = jsum_new(0, 0, 1, NULL)) == NULL)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+	else if (dec_head(&d, r->s, &nt, &ns) != 0 ||
+	    rd_body(r, &d, nt, ns) != 0)
+		err_set(err, WP_E_PROTOCOL, "summary: malformed body");
+	else
+		rc = 0;
+	if (rc != 0) {		/* what it kept may be half decoded */
+		jsum_free(r->s);
+		r->s = NULL;
+	} else
+		r->s->seq = ++r->seq;
+	r->prev = *buf;
+	r->prev_cap = *cap;
+	*buf = p;
+	*cap = c;
+	return rc == 0 ? r->s : NULL;
+}
+
+void
+jsum_rd_fini(struct jsum_rd *r)
+{
+	if (r == NULL)
+		return;
+	jsum_free(r->s);
+	free(r->prev);
+	free(r->th);
+	free(r->sh);
+	memset(r, 0, sizeof(*r));
 }
 
 int

@@ -86,6 +86,8 @@ struct jsum_series {
 	bool	 lab_shared;
 	bool	 pooled;	/* series and labels in the pool */
 	bool	 packed;	/* built by jsum_add: closed spans in pk */
+	bool	 same;		/* jsum_rd: the previous summary's series at
+				   this position (see there) */
 	/* accumulation */
 	bool	 have_prev;
 	wp_time	 prev_t;
@@ -112,6 +114,8 @@ struct jsum {
 	int	 version;	/* encoding: JSUM_VERSION when new, a decoded
 				   one's own; set it to encode as an older
 				   one (a block checked against its segment) */
+	uint64_t seq;		/* jsum_rd: this decode's number (1, 2, ...);
+				   0 in any other summary */
 };
 
 /* New empty summary (slot 0: default).  Caller frees with jsum_free. */
@@ -128,6 +132,39 @@ int		 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
  * jsum_add: its lookup maps are not built).  Caller frees with jsum_free.
  * NULL with err when malformed. */
 struct jsum	*jsum_decode(const uint8_t *p, size_t len, struct wp_err *err);
+/*
+ * A decoder of consecutive summaries (a scan over the ledger's blocks):
+ * the checks and the figures of jsum_decode, into one summary reused from
+ * decode to decode.  A target whose name, or a series whose header
+ * (target, name, boundary, quantity, kind, resolution, labels), is byte
+ * for byte the one at the same position in the bytes decoded last keeps
+ * its decoded text; the rest (counts, flags, spans) is decoded each time.
+ * A series is marked `same` when its header and every target's name are
+ * the last summary's: it is the series at its position there.  A span
+ * array keeps its size between decodes (cap: spans allocated).  Zeroed
+ * is empty; release with jsum_rd_fini.
+ */
+struct jsum_hdr {
+	uint32_t off, len;	/* a name or series header in the bytes */
+};
+
+struct jsum_rd {
+	struct jsum	*s;	/* the last summary decoded, or NULL */
+	uint64_t	 seq;	/* summaries decoded */
+	uint8_t		*prev;	/* its bytes (owned) */
+	size_t		 prev_cap;
+	struct jsum_hdr	*th, *sh;	/* its targets' names, series' headers */
+	size_t		 thcap, shcap;
+};
+
+/* Decodes the len bytes of *buf (malloc'd, *cap allocated) and keeps the
+ * buffer; hands back in *buf and *cap the one it kept before (NULL and 0
+ * the first time), for the caller to reuse or free.  The summary is r's
+ * until the next decode or jsum_rd_fini.  NULL with err when malformed
+ * (the next decode then reuses nothing). */
+const struct jsum *jsum_rd_decode(struct jsum_rd *r, uint8_t **buf,
+		    size_t *cap, size_t len, struct wp_err *err);
+void		 jsum_rd_fini(struct jsum_rd *r);	/* NULL-safe */
 /* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */
 int		 jsum_slurp(const char *path, uint8_t **out, size_t *len,
 		    struct wp_err *err);

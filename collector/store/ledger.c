@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
+#include <pthread.h>
 
 #include "../lib/log.h"
 #include "jseg.h"
@@ -297,13 +298,6 @@ ledger_block_load(const char *ldir, const struct ledger_entry *e,
 	return block_read(ldir, e, true, err);
 }
 
-struct jsum *
-ledger_block_scan(const char *ldir, const struct ledger_entry *e,
-    struct wp_err *err)
-{
-	return block_read(ldir, e, false, err);
-}
-
 static struct jsum *
 block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
     struct wp_err *err)
@@ -334,6 +328,166 @@ block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
 		return NULL;
 	}
 	return js;
+}
+
+/* ---- reading blocks one after another (ledger_rd) ---- */
+
+struct rd_job {		/* one block file read and hashed */
+	char	 path[PATH_MAX];
+	char	 name[32];
+	wp_time	 start;
+	uint8_t	 want[HASH_LEN];	/* the hash its line names */
+	uint8_t	*buf;
+	size_t	 cap, len;
+	int	 rc;
+	struct wp_err err;
+};
+
+struct ledger_rd {
+	char		*ldir;
+	struct jsum_rd	 dec;
+	struct rd_job	 job;
+	pthread_t	 thr;
+	bool		 running;	/* thr reads job */
+	bool		 ahead;		/* job holds a block read ahead */
+};
+
+static void
+job_set(struct rd_job *j, const char *ldir, const struct ledger_entry *e)
+{
+	block_path(ldir, e->name, j->path, sizeof(j->path));
+	snprintf(j->name, sizeof(j->name), "%s", e->name);
+	j->start = e->start;
+	memcpy(j->want, e->file, HASH_LEN);
+}
+
+/* The whole file at j->path into j->buf.  0 or -1 with j->err. */
+static int
+job_read(struct rd_job *j)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(j->path, O_RDONLY | O_CLOEXEC)) == -1)
+		return err_set(&j->err, errno == ENOENT ? WP_E_CONFIG :
+		    WP_E_TRANSIENT, "%s: %s", j->path, strerror(errno));
+	if (fstat(fd, &st) != 0 || st.st_size < 0 || st.st_size > (1 << 30))
+		goto bad;
+	if ((size_t)st.st_size + 1 > j->cap) {
+		free(j->buf);
+		j->cap = (size_t)st.st_size + (size_t)st.st_size / 8 + 1;
+		if ((j->buf = malloc(j->cap)) == NULL) {
+			j->cap = 0;
+			close(fd);
+			return err_set(&j->err, WP_E_INTERNAL, "out of memory");
+		}
+	}
+	for (j->len = 0; j->len < (size_t)st.st_size; ) {
+		n = read(fd, j->buf + j->len, (size_t)st.st_size - j->len);
+		if (n > 0)
+			j->len += (size_t)n;
+		else if (n == 0 || errno != EINTR)
+			goto bad;
+	}
+	close(fd);
+	return 0;
+bad:
+	close(fd);
+	return err_set(&j->err, WP_E_TRANSIENT, "%s: unreadable or too large",
+	    j->path);
+}
+
+static void *
+job_run(void *arg)
+{
+	struct rd_job *j = arg;
+	uint8_t h[HASH_LEN];
+
+	err_clear(&j->err);
+	if ((j->rc = job_read(j)) == 0 && (j->len < HASH_LEN ||
+	    sha256(j->buf, j->len, h) != 0 || memcmp(h, j->want,
+	    HASH_LEN) != 0))
+		j->rc = err_set(&j->err, WP_E_PROTOCOL, "ledger block %s: does "
+		    "not match its LEDGER line (edited or replaced)", j->name);
+	return NULL;
+}
+
+struct ledger_rd *
+ledger_rd_new(const char *ldir)
+{
+	struct ledger_rd *r = calloc(1, sizeof(*r));
+
+	if (r != NULL && (r->ldir = strdup(ldir)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void
+rd_join(struct ledger_rd *r)
+{
+	if (r->running)
+		pthread_join(r->thr, NULL);
+	r->running = false;
+}
+
+/* The block in r->job (read and hashed) decoded and checked against e. */
+static const struct jsum *
+rd_decode(struct ledger_rd *r, const struct ledger_entry *e,
+    struct wp_err *err)
+{
+	const struct jsum *js;
+
+	if (r->job.rc != 0) {
+		*err = r->job.err;
+		return NULL;
+	}
+	js = jsum_rd_decode(&r->dec, &r->job.buf, &r->job.cap, r->job.len -
+	    HASH_LEN, err);
+	if (js != NULL && (js->count != e->count || memcmp(js->in, e->in,
+	    HASH_LEN) != 0 || memcmp(js->fin, e->fin, HASH_LEN) != 0)) {
+		err_set(err, WP_E_PROTOCOL, "ledger block %s: chain values "
+		    "differ from its LEDGER line", e->name);
+		return NULL;
+	}
+	return js;
+}
+
+const struct jsum *
+ledger_rd_block(struct ledger_rd *r, const struct ledger_entry *e,
+    const struct ledger_entry *next, struct wp_err *err)
+{
+	const struct jsum *js;
+
+	rd_join(r);
+	if (!r->ahead || r->job.start != e->start ||
+	    strcmp(r->job.name, e->name) != 0 ||
+	    memcmp(r->job.want, e->file, HASH_LEN) != 0) {
+		job_set(&r->job, r->ldir, e);
+		job_run(&r->job);
+	}
+	r->ahead = false;
+	js = rd_decode(r, e, err);
+	if (next != NULL) {	/* into the buffer the decoder handed back */
+		job_set(&r->job, r->ldir, next);
+		r->running = r->ahead = pthread_create(&r->thr, NULL, job_run,
+		    &r->job) == 0;
+	}
+	return js;
+}
+
+void
+ledger_rd_free(struct ledger_rd *r)
+{
+	if (r == NULL)
+		return;
+	rd_join(r);
+	jsum_rd_fini(&r->dec);
+	free(r->job.buf);
+	free(r->ldir);
+	free(r);
 }
 
 /* ---- the writer ---- */

@@ -59,10 +59,24 @@ const struct ledger_entry *ledger_index_find(const struct ledger_index *ix,
  * frees with jsum_free.  NULL with err. */
 struct jsum *ledger_block_load(const char *ldir, const struct ledger_entry *e,
 	    struct wp_err *err);
-/* As ledger_block_load for reading (reports): the file hash named by the
- * index (which the chain covers) is checked, the trailer left to verify. */
-struct jsum *ledger_block_scan(const char *ldir, const struct ledger_entry *e,
+/*
+ * Reading blocks one after another (journal_scan_ledger): each checked as
+ * a report needs it (the file hash its index line names, which the chain
+ * covers, and its chain values; the trailer is left to verify), decoded
+ * by a jsum_rd (a series' text unchanged since the block before is not
+ * decoded again), while the next block is read and hashed on a second
+ * thread.  The reader owns its buffers and the thread, joined before any
+ * call returns that starts no new one and by ledger_rd_free.
+ */
+struct ledger_rd;
+struct ledger_rd *ledger_rd_new(const char *ldir);	/* NULL: ENOMEM */
+/* Block e, checked and decoded; next: the block the caller will ask for
+ * after it (read ahead), or NULL.  The summary is r's until the next call.
+ * NULL with err when the block is missing or does not match its line. */
+const struct jsum *ledger_rd_block(struct ledger_rd *r,
+	    const struct ledger_entry *e, const struct ledger_entry *next,
 	    struct wp_err *err);
+void	 ledger_rd_free(struct ledger_rd *r);	/* NULL-safe; joins */
 
 /* The writer the journal keeps (journal_opts.ledger_dir). */
 struct ledger;

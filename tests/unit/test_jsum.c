@@ -615,6 +615,140 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* Block `variant` of a sequence for jsum_rd: 3 targets of 3 series;
+ * 1: a fourth series on the second target; 2: other labels on a series;
+ * 3: the second target renamed; 4: the third target gone. */
+static void
+rd_block(int variant, uint8_t **body, size_t *blen)
+{
+	const char *tg[3] = { "n0/bmc", variant == 3 ? "n9/bmc" : "n1/bmc",
+	    "pdu" };
+	uint8_t fin[JSUM_HASH_LEN] = { 2 };
+	struct journal_value v[4];
+	struct journal_record r;
+	struct jsum *js;
+	int p, g, k, ns;
+
+	assert_non_null(js = jsum_new(T0 + variant * 3600 * S, 3600 * S,
+	    600 * S, NULL));
+	for (p = 0; p < 80; p++)
+		for (g = 0; g < (variant == 4 ? 2 : 3); g++) {
+			ns = variant == 1 && g == 1 ? 4 : 3;
+			for (k = 0; k < ns; k++) {
+				char series[32];
+
+				snprintf(series, sizeof(series), "s/%d",
+				    k == 3 ? 7 : k);
+				val(&v[k], series, WP_B_WALL, WP_Q_ENERGY, k % 2 ?
+				    WP_GAUGE : WP_COUNTER, 100 + p + variant,
+				    1e6 + 50 * p + variant, 0);
+				snprintf(v[k].s.labels, WP_LABEL_MAX, "a=%d",
+				    variant == 2 && k == 1 ? 2 : 1);
+			}
+			r = (struct journal_record){ .t_real = T0 + p * 45 * S,
+			    .t_mono = T0 + p * 45 * S, .target = tg[g],
+			    .error = "", .n = (size_t)ns, .v = v };
+			assert_int_equal(jsum_add(js, &r), 0);
+		}
+	assert_int_equal(jsum_encode(js, fin, 6, body, blen), 0);
+	jsum_free(js);
+}
+
+/* Whether series i of b is, by its text, series i of a (jsum_rd's
+ * `same`: its header and every target's name unchanged). */
+static bool
+rd_same(const struct jsum *a, const struct jsum *b, size_t i)
+{
+	const struct jsum_series *x, *y = &b->s[i];
+	size_t t;
+
+	if (a == NULL || a->nt != b->nt || i >= a->ns)
+		return false;
+	for (t = 0; t < a->nt; t++)
+		if (strcmp(a->t[t].name, b->t[t].name) != 0)
+			return false;
+	x = &a->s[i];
+	return x->target == y->target && strcmp(x->series, y->series) == 0 &&
+	    strcmp(x->labels, y->labels) == 0 && x->kind == y->kind &&
+	    x->boundary == y->boundary && x->quantity == y->quantity &&
+	    memcmp(&x->resolution, &y->resolution, sizeof(double)) == 0;
+}
+
+static void
+rd_check(const struct jsum *want, const struct jsum *got,
+    const struct jsum *before)
+{
+	size_t i;
+
+	assert_int_equal(got->seg_start, want->seg_start);
+	assert_int_equal(got->slot, want->slot);
+	assert_int_equal(got->count, want->count);
+	assert_memory_equal(got->in, want->in, JSUM_HASH_LEN);
+	assert_memory_equal(got->fin, want->fin, JSUM_HASH_LEN);
+	assert_int_equal(got->rec_min, want->rec_min);
+	assert_int_equal(got->nt, want->nt);
+	assert_int_equal(got->ns, want->ns);
+	for (i = 0; i < want->nt; i++) {
+		assert_string_equal(got->t[i].name, want->t[i].name);
+		assert_int_equal(got->t[i].polls, want->t[i].polls);
+		assert_int_equal(got->t[i].max_gap, want->t[i].max_gap);
+	}
+	for (i = 0; i < want->ns; i++) {
+		const struct jsum_series *x = &want->s[i], *y = &got->s[i];
+
+		assert_int_equal(y->target, x->target);
+		assert_string_equal(y->series, x->series);
+		assert_string_equal(y->labels, x->labels);
+		assert_true(y->kind == x->kind && y->boundary == x->boundary &&
+		    y->quantity == x->quantity && y->flags == x->flags);
+		assert_memory_equal(&y->resolution, &x->resolution,
+		    sizeof(double));
+		assert_int_equal(y->n, x->n);
+		assert_memory_equal(y->span, x->span, x->n * sizeof(*x->span));
+		assert_int_equal(y->same, rd_same(before, want, i));
+	}
+}
+
+/* jsum_rd gives what jsum_decode gives, block after block, through
+ * series added and dropped, labels and targets renamed, a bad block. */
+static void
+test_rd_equals_decode(void **st)
+{
+	static const int seq[] = { 0, 0, 1, 1, 0, 2, 3, 0, 4, 0, -1, 0, 0 };
+	struct jsum_rd rd = { 0 };
+	struct wp_err err = { 0 };
+	struct jsum *want, *before = NULL;
+	const struct jsum *got;
+	uint8_t *body;
+	size_t blen, cap, i;
+
+	(void)st;
+	for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		rd_block(seq[i] < 0 ? 0 : seq[i], &body, &blen);
+		if (seq[i] < 0)
+			body[blen - 112 + 63] ^= 0x40;	/* last span's flags */
+		want = jsum_decode(body, blen, &err);
+		cap = blen;
+		got = jsum_rd_decode(&rd, &body, &cap, blen, &err);
+		free(body);
+		if (seq[i] < 0) {
+			assert_null(want);
+			assert_null(got);
+			jsum_free(before);
+			before = NULL;
+			continue;
+		}
+		assert_non_null(want);
+		assert_non_null(got);
+		assert_int_equal(got->seq, rd.seq);
+		rd_check(want, got, before);
+		jsum_free(before);
+		before = want;
+	}
+	jsum_free(before);
+	jsum_rd_fini(&rd);
+}
+
 /* An hour of 3 series every 30 s from T0 + 5 min (7 slots): a gauge of
  * varied values, a counter with a reset, and one that misses a slot. */
 static void
@@ -713,6 +847,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_pooled_names_roundtrip),
+		cmocka_unit_test(test_rd_equals_decode),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
 		cmocka_unit_test(test_verify_checks_summaries),

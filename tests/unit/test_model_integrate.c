@@ -397,6 +397,57 @@ test_hourly_bins(void **st)
 	assert_int_equal(integ_init(&g, &o, NULL), -1);
 }
 
+/* The bin each reading and span goes to is the same whether found from
+ * the last bin used (bins.hint) or by division: readings and spans with
+ * gaps of less than a bin, of several bins, across bin edges and on them,
+ * fed to one integrator as is and to another with its hints reset. */
+static void
+test_bins_hint_exact(void **st)
+{
+	static const wp_time gap[] = { 7, 10, 600, 3590, 3600, 3610, 7300, 10,
+	    1, 599, 601, 10800, 13, 10, 10 };
+	struct integ_opts o = opts(-1800 * S, 30 * 3600 * S);
+	struct integ a, b;
+	struct integ_span sp = { .n = 2 };
+	wp_time t = T0 - 2000 * S;
+	size_t i, k;
+	int j;
+
+	(void)st;
+	o.bin_len[0] = 3600 * S;
+	o.bin_len[1] = 600 * S;
+	assert_int_equal(integ_init(&a, &o, NULL), 0);
+	assert_int_equal(integ_init(&b, &o, NULL), 0);
+	for (i = 0; i < 60; i++) {
+		double v = 5e9 + 3600.0 * (double)(t - T0) / S;
+
+		t += gap[i % 15] * S + (wp_time)(i % 3) * WP_MS;
+		for (j = 0; j < INTEG_BINSETS; j++)
+			b.bins[j].hint = 0;
+		if (i % 4 == 3) {	/* a span in one bin, as a block's */
+			sp.t0 = t;
+			sp.v0 = 5e9 + 3600.0 * (double)(t - T0) / S;
+			sp.t1 = t + 5 * S;
+			sp.v1 = sp.v0 + 3600.0 * 5;
+			sp.energy = sp.v1 - sp.v0;
+			sp.max_gap = 5 * S;
+			assert_int_equal(integ_add_span(&a, &sp) == 0,
+			    integ_add_span(&b, &sp) == 0);
+			t = sp.t1;
+			continue;
+		}
+		integ_add(&a, t, v, 0);
+		integ_add(&b, t, v, 0);
+	}
+	for (j = 0; j < INTEG_BINSETS; j++)
+		for (k = 0; k < a.bins[j].n; k++)
+			assert_memory_equal(&a.bins[j].e[k], &b.bins[j].e[k],
+			    sizeof(double));
+	assert_memory_equal(&a.energy, &b.energy, sizeof(double));
+	integ_fini(&a);
+	integ_fini(&b);
+}
+
 /* The running gauge integral (the live gauge-estimated counter) is the
  * window integrator's trapezoid: between any two readings its increase
  * is what integ_array gives over that window; a gap of more than 3
@@ -514,6 +565,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges_interpolated_not_snapped),
 		cmocka_unit_test(test_span_gone),
+		cmocka_unit_test(test_bins_hint_exact),
 		cmocka_unit_test(test_refuse_short_window),
 		cmocka_unit_test(test_refuse_reset_inside),
 		cmocka_unit_test(test_refuse_gap),
