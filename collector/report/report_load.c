@@ -563,7 +563,8 @@ pos_done(struct report_load *l, const struct jsum *sm, size_t n, int follow)
 {
 	if (follow != POS_AGAIN || n > l->pos_n)
 		l->pos_n = n;
-	l->pos_sm = sm;
+	/* a summary not from a jsum_rd is freed after its callback */
+	l->pos_sm = sm->seq != 0 ? sm : NULL;
 	l->pos_seq = sm->seq;
 }
 
@@ -811,6 +812,8 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 	int rc;
 
 	l->ser.min_cap = SER_MIN_CAP;
+	l->pos_sm = NULL;	/* a summary of this scan's reader only */
+	l->pos_n = 0;
 	if (p->have_idle) {
 		if (p->idle_from < from)
 			from = p->idle_from;

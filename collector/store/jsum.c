@@ -694,10 +694,10 @@ jsum_decode(const uint8_t *p, size_t len, struct wp_err *err)
 	if ((nt && (s->t = calloc(nt, sizeof(*s->t))) == NULL) ||
 	    (ns && (s->s = calloc(ns, sizeof(*s->s))) == NULL))
 		goto bad;
-	for (i = 0; i < nt; i++, s->nt++)
-		if (dec_target(&d, &s->t[i]) != 0)
+	for (i = 0; i < nt; i++)	/* counted first: freed if it fails */
+		if (++s->nt, dec_target(&d, &s->t[i]) != 0)
 			goto bad;
-	for (i = 0; i < ns; i++)	/* counted first: freed if it fails */
+	for (i = 0; i < ns; i++)
 		if (++s->ns, dec_series(&d, s, &s->s[i]) != 0)
 			goto bad;
 	if (d.off != len)

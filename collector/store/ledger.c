@@ -366,12 +366,14 @@ static int
 job_read(struct rd_job *j)
 {
 	struct stat st;
+	char eb[128];
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(j->path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open(j->path, O_RDONLY | O_CLOEXEC)) == -1)	/* a thread */
 		return err_set(&j->err, errno == ENOENT ? WP_E_CONFIG :
-		    WP_E_TRANSIENT, "%s: %s", j->path, strerror(errno));
+		    WP_E_TRANSIENT, "%s: %s", j->path,
+		    strerror_r(errno, eb, sizeof(eb)));
 	if (fstat(fd, &st) != 0 || st.st_size < 0 || st.st_size > (1 << 30))
 		goto bad;
 	if ((size_t)st.st_size + 1 > j->cap) {

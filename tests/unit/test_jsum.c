@@ -343,6 +343,77 @@ expire_hours(const struct fx *f, int first, int last)
 	}
 }
 
+/* The hours of the blocks a scan hands on (scb and fcb). */
+struct hours_seen {
+	int	 hour[HOURS];
+	int	 n;
+};
+
+static int
+note_hour(const struct jsum *sm, void *arg)
+{
+	struct hours_seen *h = arg;
+
+	if (h->n < HOURS)
+		h->hour[h->n++] = (int)((sm->seg_start - T0) / (3600 * S));
+	return 0;	/* not taken: the scan goes on to fcb or the raw */
+}
+
+static int
+take_forced(const struct jsum *sm, void *arg)
+{
+	return note_hour(sm, arg), 1;
+}
+
+static int
+no_record(const struct journal_record *r, void *arg)
+{
+	(void)r;
+	(void)arg;
+	return 0;
+}
+
+/*
+ * Edited ledger blocks whose raw segments have expired never reach a
+ * report, whether read first (synchronously) or ahead on the reader's
+ * thread: each is checked against its LEDGER line and left out (logged),
+ * and the blocks around them are still handed on.
+ */
+static void
+test_scan_refuses_edited_blocks(void **st)
+{
+	static const int edited[] = { 1, 3, 4 };	/* 1: the first read */
+	struct fx f = { .ledger = true };
+	struct hours_seen seen = { { 0 }, 0 };
+	struct wp_err err = { 0 };
+	char path[256];
+	size_t i;
+	FILE *fp;
+	int k;
+
+	(void)st;
+	make_journal(&f);
+	expire_hours(&f, 1, 12);
+	for (i = 0; i < sizeof(edited) / sizeof(edited[0]); i++) {
+		snprintf(path, sizeof(path), "%s/20261129T%02d.wpl", f.ldir,
+		    8 + edited[i]);
+		assert_non_null(fp = fopen(path, "r+b"));
+		assert_int_equal(fseek(fp, 300, SEEK_SET), 0);
+		assert_int_not_equal(fputc(0x5a, fp), EOF);
+		assert_int_equal(fclose(fp), 0);
+	}
+	assert_int_equal(journal_scan_ledger(f.jdir, f.ldir, T0 + 3600 * S,
+	    T0 + 13 * 3600 * S, no_record, note_hour, take_forced, &seen,
+	    NULL, &err), 0);
+	assert_true(seen.n >= 6);
+	for (k = 0; k < seen.n; k++)
+		for (i = 0; i < sizeof(edited) / sizeof(edited[0]); i++)
+			if (seen.hour[k] == edited[i])
+				fail_msg("edited block of hour %d handed on",
+				    edited[i]);
+	rm_fx(&f);
+}
+
 /*
  * The ledger: a report over whole hours from its blocks alone (the raw
  * segments expired), with the reset, the wrap, the held readings, the
@@ -850,6 +921,7 @@ main(void)
 		cmocka_unit_test(test_rd_equals_decode),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
+		cmocka_unit_test(test_scan_refuses_edited_blocks),
 		cmocka_unit_test(test_verify_checks_summaries),
 		cmocka_unit_test(test_verify_version1_summary),
 		cmocka_unit_test(test_scan_skips_bad_summary),
