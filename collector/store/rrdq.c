@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../lib/log.h"
+#include "../lib/strcopy.h"
 #include "rrdq.h"
 
 #define BATCH		256			/* entries taken at once */
@@ -125,8 +126,8 @@ rrdq_put(struct rrdq *q, const char *target, const struct wp_sample *s,
 	    .value = s->value, .cum = cum, .t = t };
 	bool ok;
 
-	snprintf(e.target, sizeof(e.target), "%s", target);
-	snprintf(e.series, sizeof(e.series), "%s", s->series);
+	str_copy(e.target, sizeof(e.target), target);
+	str_copy(e.series, sizeof(e.series), s->series);
 	pthread_mutex_lock(&q->mu);
 	if (!(ok = push(q, &e)))
 		q->h.dropped++;
@@ -210,7 +211,7 @@ run_one(struct rrdq *q, const struct ent *e, unsigned long *vals)
 	switch (e->op) {
 	case OP_PUT:
 		memset(&s, 0, sizeof(s));
-		snprintf(s.series, sizeof(s.series), "%s", e->series);
+		str_copy(s.series, sizeof(s.series), e->series);
 		s.kind = e->kind;
 		s.quantity = e->quantity;
 		s.boundary = e->boundary;
