@@ -12,6 +12,7 @@
 #include "lib/hmap.h"
 #include "../model/counter.h"
 #include "lib/log.h"
+#include "lib/strcopy.h"
 
 #define MEM_MAX	2	/* pairs one series belongs to */
 #define CTR_UNKNOWN (CTR_DISCONT | CTR_RESET | CTR_HELD | CTR_IMPLAUSIBLE)
@@ -311,7 +312,8 @@ ser_get(struct drift_watch *w, const char *tg, const char *series)
 	struct dw_ser *s;
 	uint64_t h;
 
-	snprintf(key, sizeof(key), "%s|%s", tg, series);
+	str_append(key, sizeof(key), str_append(key, sizeof(key),
+	    str_copy(key, sizeof(key), tg), "|"), series);
 	h = hmap_hash(key);
 	if ((s = hmap_get(&w->ser, h, ser_eq, key)) != NULL)
 		return s;

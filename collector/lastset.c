@@ -31,6 +31,24 @@ copy_nums(struct lastval *v, const struct wp_sample *s)
 	v->kind = s->kind;
 }
 
+/* Whether s[0..n) have set's strings, position by position: the usual
+ * poll, the same series, labels and units as the last. */
+static bool
+same_text(const struct lastset *set, const struct wp_sample *s, size_t n)
+{
+	const struct strpool *p = &set->pool;
+	size_t i;
+
+	if (n != set->n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!strpool_eq(p, set->v[i].series, s[i].series) ||
+		    !strpool_eq(p, set->v[i].labels, s[i].labels) ||
+		    !strpool_eq(p, set->v[i].unit, s[i].raw_unit))
+			return false;
+	return true;
+}
+
 int
 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 {
@@ -41,6 +59,11 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 
 	if (n == 0) {
 		lastset_fini(set);
+		return 0;
+	}
+	if (same_text(set, s, n)) {	/* the pool as it is: numbers only */
+		for (i = 0; i < n; i++)
+			copy_nums(&set->v[i], &s[i]);
 		return 0;
 	}
 	if ((v = malloc(n * sizeof(*v))) == NULL)

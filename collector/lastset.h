@@ -8,7 +8,9 @@
  * are the same text, and the outlets' labels share a long tail), a
  * quarter of the size or less, and expands them back into full
  * samples when the exposition asks (lastset_expand).
- * lastset_set copies; lastset_fini frees; the struct may be reused.
+ * lastset_set copies (the numbers only when the strings are the set's
+ * already, position by position: a poll like the last); lastset_fini frees;
+ * the struct may be reused.
  */
 #ifndef WP_LASTSET_H
 #define WP_LASTSET_H

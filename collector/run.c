@@ -296,19 +296,22 @@ log_health(struct target *t, int ok, const struct wp_err *err)
 {
 	char who[256];
 
-	describe(t, who, sizeof(who));
 	if (ok) {
-		if (!t->up)
+		if (!t->up) {
+			describe(t, who, sizeof(who));
 			log_info("%s: recovered after %d failed polls", who,
 			    t->failures);
+		}
 		t->up = true;
 		t->last_class = WP_E_NONE;
 		t->last_err[0] = '\0';
 		return;
 	}
 	if (t->up || t->last_class != err->class ||
-	    strcmp(t->last_err, err->msg) != 0)
+	    strcmp(t->last_err, err->msg) != 0) {
+		describe(t, who, sizeof(who));
 		log_warnx("%s: %s", who, err->msg);
+	}
 	t->up = false;
 	t->last_class = t->err_class = err->class;
 	t->err_real = clock_real();

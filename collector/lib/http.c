@@ -28,6 +28,7 @@
 #include "http.h"
 #include "http_wire.h"
 #include "loop.h"
+#include "strcopy.h"
 
 #define HEADERS_MAX	(64u << 10)
 #define RECV_CHUNK	(16u << 10)
@@ -563,7 +564,7 @@ finish_ok(struct http_conn *c)
 		r.content_type = ct;
 	if (c->easy != NULL && curl_easy_getinfo(c->easy, CURLINFO_PRIMARY_IP,
 	    &ip) == CURLE_OK && ip != NULL)
-		snprintf(ipb, sizeof(ipb), "%s", ip);
+		str_copy(ipb, sizeof(ipb), ip);
 	r.peer_ip = ipb;
 	r.elapsed = clock_mono() - c->started;
 	/* answered before the whole request went out: the link is spoilt */
@@ -970,7 +971,7 @@ http_resp_header(const struct http_resp *r, const char *name, char *buf,
 			e = p + strcspn(p, "\r\n");
 			while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
 				e--;
-			snprintf(buf, len, "%.*s", (int)(e - p), p);
+			str_copy_n(buf, len, p, (size_t)(e - p));
 			return 0;
 		}
 		p = strchr(p, '\n');

@@ -84,18 +84,32 @@ http_base64(const unsigned char *in, size_t n, char *out)
 	out[o] = '\0';
 }
 
+/* Bytes a field may hold: FIELD everywhere (a target, a host), FIELD_SP
+ * where spaces may be too (a header): printable ASCII and 0x80-0xff, tabs
+ * and spaces with FIELD_SP only; nothing that ends a line or the string
+ * (0x00-0x1f, 0x7f). */
+#define FIELD		0x01
+#define FIELD_SP	0x02
+#define FC(c)	((c) == '\t' || (c) == ' ' ? FIELD_SP : (c) < 0x20 || \
+		 (c) == 0x7f ? 0 : FIELD | FIELD_SP)
+#define FC4(c)	FC(c), FC((c) + 1), FC((c) + 2), FC((c) + 3)
+#define FC16(c)	FC4(c), FC4((c) + 4), FC4((c) + 8), FC4((c) + 12)
+#define FC64(c)	FC16(c), FC16((c) + 16), FC16((c) + 32), FC16((c) + 48)
+
+static const unsigned char field_class[256] = {
+	FC64(0), FC64(64), FC64(128), FC64(192)
+};
+
 /* Printable ASCII and tabs only: nothing that ends a line or the string. */
 static bool
 field_ok(const char *s, bool spaces)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char need = spaces ? FIELD_SP : FIELD;
 
-		if (c == '\r' || c == '\n' || c == 0x7f ||
-		    (c < 0x20 && c != '\t') || (!spaces && (c == ' ' || c == '\t')))
-			return false;
-	}
-	return true;
+	while (field_class[*p] & need)
+		p++;
+	return *p == '\0';
 }
 
 static int

@@ -4,6 +4,7 @@
 
 #include "err.h"
 #include "sample.h"
+#include "strcopy.h"
 
 static const char *const boundary_names[] = {
 	"none", "gpu", "module", "wall", "outlet", "pdu", "facility",
@@ -43,7 +44,7 @@ sample_init(struct wp_sample *s, const char *series, int boundary,
 void
 sample_set_unit(struct wp_sample *s, const char *unit)
 {
-	snprintf(s->raw_unit, sizeof(s->raw_unit), "%s", unit);
+	str_copy(s->raw_unit, sizeof(s->raw_unit), unit);
 }
 
 int

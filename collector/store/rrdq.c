@@ -7,11 +7,19 @@
 #include <time.h>
 
 #include "../lib/log.h"
+#include "../lib/strcopy.h"
 #include "rrdq.h"
 
 #define BATCH		256			/* entries taken at once */
 #define STILL_EVERY	(600 * WP_SEC)		/* "still failing" lines */
 #define TARGET_MAX	128
+/* The writer, woken by a value put on an empty queue, waits LINGER for
+ * more before it takes them (or until HIGH are queued, or stop): one
+ * wake-up of the thread for a batch of polls, not two context switches
+ * per poll.  RRD files are written that much later (they hold values for
+ * rrd_write_delay anyway); the journal is written on the loop. */
+#define LINGER		WP_SEC
+#define HIGH(q)		((q)->cap / 8)
 
 enum { OP_PUT, OP_COMMIT, OP_DUE };
 
@@ -28,7 +36,7 @@ struct rrdq {
 	struct store	*st;		/* the writer's alone */
 	pthread_t	 thr;
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;		/* work queued, or stop */
+	pthread_cond_t	 cv;		/* work queued, or stop (monotonic) */
 	pthread_cond_t	 idle;		/* the writer took everything */
 	struct ent	*ring;
 	size_t		 cap, head, n;	/* head: the oldest */
@@ -38,6 +46,19 @@ struct rrdq {
 };
 
 static void *writer(void *arg);
+
+/* A condition whose timed waits count on CLOCK_MONOTONIC, so a step of
+ * the wall clock does not stretch the writer's linger. */
+static void
+cond_init_mono(pthread_cond_t *cv)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(cv, &a);
+	pthread_condattr_destroy(&a);
+}
 
 struct rrdq *
 rrdq_new(struct store *st, size_t cap, struct wp_err *err)
@@ -57,7 +78,7 @@ rrdq_new(struct store *st, size_t cap, struct wp_err *err)
 	q->h.ok = true;
 	q->h.since = clock_real();
 	pthread_mutex_init(&q->mu, NULL);
-	pthread_cond_init(&q->cv, NULL);
+	cond_init_mono(&q->cv);
 	pthread_cond_init(&q->idle, NULL);
 	if ((errno = pthread_create(&q->thr, NULL, writer, q)) != 0) {
 		err_set(err, WP_E_INTERNAL, "store writer: %s",
@@ -90,7 +111,9 @@ push(struct rrdq *q, const struct ent *e)
 	if (q->n == q->cap)
 		return false;
 	q->ring[(q->head + q->n++) % q->cap] = *e;
-	pthread_cond_signal(&q->cv);
+	/* the writer waits for a first value, or lingers until HIGH */
+	if (q->n == 1 || q->n >= HIGH(q))
+		pthread_cond_signal(&q->cv);
 	return true;
 }
 
@@ -103,8 +126,8 @@ rrdq_put(struct rrdq *q, const char *target, const struct wp_sample *s,
 	    .value = s->value, .cum = cum, .t = t };
 	bool ok;
 
-	snprintf(e.target, sizeof(e.target), "%s", target);
-	snprintf(e.series, sizeof(e.series), "%s", s->series);
+	str_copy(e.target, sizeof(e.target), target);
+	str_copy(e.series, sizeof(e.series), s->series);
 	pthread_mutex_lock(&q->mu);
 	if (!(ok = push(q, &e)))
 		q->h.dropped++;
@@ -188,7 +211,7 @@ run_one(struct rrdq *q, const struct ent *e, unsigned long *vals)
 	switch (e->op) {
 	case OP_PUT:
 		memset(&s, 0, sizeof(s));
-		snprintf(s.series, sizeof(s.series), "%s", e->series);
+		str_copy(s.series, sizeof(s.series), e->series);
 		s.kind = e->kind;
 		s.quantity = e->quantity;
 		s.boundary = e->boundary;
@@ -212,6 +235,23 @@ run_one(struct rrdq *q, const struct ent *e, unsigned long *vals)
 	}
 }
 
+/* Woken by a first value (locked): waits LINGER for more, unless HIGH are
+ * queued, the writer stops, or batch writers wait for room. */
+static void
+linger(struct rrdq *q)
+{
+	struct timespec ts;
+
+	/* the system's clock, not clock_mono (which tests may mock) */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += LINGER % WP_SEC;
+	ts.tv_sec += (time_t)(LINGER / WP_SEC + ts.tv_nsec / WP_SEC);
+	ts.tv_nsec %= WP_SEC;
+	while (!q->stop && !q->block && q->n < HIGH(q) &&
+	    pthread_cond_timedwait(&q->cv, &q->mu, &ts) != ETIMEDOUT)
+		;
+}
+
 static void *
 writer(void *arg)
 {
@@ -219,13 +259,16 @@ writer(void *arg)
 	struct ent *batch = malloc(BATCH * sizeof(*batch));
 	unsigned long vals = 0;
 	size_t n, i;
+	bool woke;
 
 	pthread_mutex_lock(&q->mu);
 	for (;;) {
-		while (q->n == 0 && !q->stop)
+		for (woke = false; q->n == 0 && !q->stop; woke = true)
 			pthread_cond_wait(&q->cv, &q->mu);
 		if (q->n == 0)
 			break;			/* stopping, all written */
+		if (woke)
+			linger(q);
 		for (n = 0; batch != NULL && n < BATCH && q->n > 0; n++) {
 			batch[n] = q->ring[q->head];
 			q->head = (q->head + 1) % q->cap;

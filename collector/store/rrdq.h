@@ -5,6 +5,9 @@
  * as long as it is stopped), so the loop never makes them: it puts each
  * value and each end of poll into a bounded queue, without blocking, and
  * one writer thread that owns the struct store (store.h) does the writing.
+ * Woken by a value put on an empty queue, the writer waits a second for
+ * more (less once 1/8 of the queue is taken) and takes them in one go, so
+ * the thread wakes about once a second, not once per poll.
  * When the queue is full the value is dropped and counted (the RRD files
  * are the dashboards' history; the journal, which is written on the loop,
  * keeps every reading).  The writer's health (writes done, failures with

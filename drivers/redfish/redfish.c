@@ -33,6 +33,7 @@
 #include "../../collector/lib/driver.h"
 #include "../../collector/lib/http.h"
 #include "../../collector/lib/log.h"
+#include "../../collector/lib/strcopy.h"
 #include "../../collector/lib/url.h"
 #include "../../collector/lib/ycheck.h"
 #include "../../collector/lib/ynode.h"
@@ -388,10 +389,13 @@ fetch_next(struct rf_target *t, struct wp_err *err)
 	char path[RF_URI_MAX + 200];
 	const char *uri = t->plan->uris[t->next_uri];
 	const char *sel = t->plan->select[t->next_uri];
+	size_t n;
 
 	t->step = T_FETCH;
-	snprintf(path, sizeof(path), "%s%s%s", uri, sel[0] == '\0' ? "" :
-	    strchr(uri, '?') ? "&$select=" : "?$select=", sel);
+	n = str_copy(path, sizeof(path), uri);
+	n = str_append(path, sizeof(path), n, sel[0] == '\0' ? "" :
+	    strchr(uri, '?') ? "&$select=" : "?$select=");
+	str_append(path, sizeof(path), n, sel);
 	return rf_bmc_request(t->bmc, &t->u, "GET", path, false, err);
 }
 /* Flags a series stale when it stays put while the others move. */
@@ -435,7 +439,7 @@ note_dropped(struct rf_target *t)
 	if (p->dropped > 0 && strcmp(p->dropped_why, t->dropped_why) != 0)
 		log_warnx("redfish %s: %zu absurd value(s) left out, the rest "
 		    "kept; first: %s", t->name, p->dropped, p->dropped_why);
-	snprintf(t->dropped_why, sizeof(t->dropped_why), "%s",
+	str_copy(t->dropped_why, sizeof(t->dropped_why),
 	    p->dropped > 0 ? p->dropped_why : "");
 }
 

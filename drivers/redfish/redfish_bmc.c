@@ -12,6 +12,7 @@
 #include "../../collector/lib/log.h"
 #include "../../collector/lib/secret.h"
 #include "../../collector/lib/shared.h"
+#include "../../collector/lib/strcopy.h"
 #include "redfish_bmc.h"
 #include "redfish_parse.h"
 
@@ -314,14 +315,16 @@ send_req(struct rf_bmc *b, const char *method, const char *path,
 	    err)) == NULL)
 		return -1;
 	if (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0)
-		snprintf(url, sizeof(url), "%s", path);
+		str_copy(url, sizeof(url), path);
 	else
-		snprintf(url, sizeof(url), "%s%s", b->base, path);
+		str_append(url, sizeof(url), str_copy(url, sizeof(url),
+		    b->base), path);
 	o.method = method;
 	o.url = url;
 	o.body = body;
 	if (b->auth == AUTH_SESSION && b->token != NULL && b->step != B_LOGIN) {
-		snprintf(hdr, sizeof(hdr), "X-Auth-Token: %s", b->token);
+		str_append(hdr, sizeof(hdr), str_copy(hdr, sizeof(hdr),
+		    "X-Auth-Token: "), b->token);
 		hdrs[1] = hdr;
 	}
 	if (b->auth == AUTH_BASIC) {

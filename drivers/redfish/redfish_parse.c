@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "../../collector/lib/sample.h"
+#include "../../collector/lib/strcopy.h"
 #include "redfish_names.h"
 #include "redfish_parse.h"
 
@@ -249,15 +250,15 @@ set_names(struct rf_reading *r, struct json_object *o, const char *id_key)
 	const char *s;
 
 	if ((s = str_member(o, id_key)) != NULL)
-		snprintf(r->id, sizeof(r->id), "%s", s);
+		str_copy(r->id, sizeof(r->id), s);
 	if ((s = str_member(o, "Name")) != NULL)
-		snprintf(r->name, sizeof(r->name), "%s", s);
+		str_copy(r->name, sizeof(r->name), s);
 	if (json_object_object_get_ex(o, "RelatedItem", &ri) &&
 	    json_object_is_type(ri, json_type_array) &&
 	    json_object_array_length(ri) > 0 &&
 	    (e = json_object_array_get_idx(ri, 0)) != NULL &&
 	    (s = rf_link(e, NULL)) != NULL)
-		snprintf(r->related, sizeof(r->related), "%s", s);
+		str_copy(r->related, sizeof(r->related), s);
 }
 
 /* Fills value/raw/resolution; unit_scale converts raw to SI. */
@@ -269,7 +270,7 @@ finish(struct rf_reading *r, double raw, int dec, double unit_scale,
 
 	r->raw_value = raw;
 	r->value = raw * unit_scale;
-	snprintf(r->raw_unit, sizeof(r->raw_unit), "%s", raw_unit);
+	str_copy(r->raw_unit, sizeof(r->raw_unit), raw_unit);
 	r->resolution = unit_scale * pow(10, -dec);
 	if (!isfinite(r->value) || r->value < 0 || r->value > lim)
 		return err_set(err, WP_E_PROTOCOL, "%s: absurd value %g %s",
@@ -281,13 +282,16 @@ static void
 base(struct rf_reading *r, const char *uri, const char *frag, int src,
     int quantity, int kind)
 {
+	size_t n;
+
 	memset(r, 0, sizeof(*r));
-	snprintf(r->uri, sizeof(r->uri), "%s", uri);
-	if (frag)
-		snprintf(r->key, sizeof(r->key), "%s#/%s", uri, frag);
-	else
-		snprintf(r->key, sizeof(r->key), "%s", uri);
-	snprintf(r->source, sizeof(r->source), "%s", rf_src_name(src));
+	str_copy(r->uri, sizeof(r->uri), uri);
+	n = str_copy(r->key, sizeof(r->key), uri);
+	if (frag) {
+		n = str_append(r->key, sizeof(r->key), n, "#/");
+		str_append(r->key, sizeof(r->key), n, frag);
+	}
+	str_copy(r->source, sizeof(r->source), rf_src_name(src));
 	r->src = src;
 	r->quantity = quantity;
 	r->kind = kind;
@@ -333,7 +337,7 @@ excerpt(const char *uri, struct json_object *obj, const char *prop,
 		return err_set(err, WP_E_PROTOCOL, "%s: %s is not an object",
 		    uri, prop);
 	base(&r, uri, prop, src, quantity, kind);
-	snprintf(r.source, sizeof(r.source), "%s", source);
+	str_copy(r.source, sizeof(r.source), source);
 	r.role = role;
 	if ((rc = num_member(ex, "Reading", &v, &dec, err)) <= 0) {
 		if (rc < 0)
@@ -341,7 +345,7 @@ excerpt(const char *uri, struct json_object *obj, const char *prop,
 		return rc;
 	}
 	if ((ds = str_member(ex, "DataSourceUri")) != NULL)
-		snprintf(r.ds_uri, sizeof(r.ds_uri), "%s", ds);
+		str_copy(r.ds_uri, sizeof(r.ds_uri), ds);
 	return add_reading(ex, &r, v, dec, scale, unit, out, err);
 }
 
