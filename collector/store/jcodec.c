@@ -54,7 +54,6 @@ jctx_fini(struct jctx *c)
 	free(c->t);
 	free(c->slot);
 	free(c->enc_m);
-	free(c->pk);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -188,153 +187,81 @@ set_error(struct jc_target *t, const char *e)
  * predicts from, and no more (a value's delta, counter flags and times are
  * never predicted from the previous one); its strings as references into
  * its target's pool; p, its presence bits in the record it came from.
- * Stored packed (t->cv, one after another): struct jc_head, then only the
- * fields p says are there, 8 bytes each in OPT order; an absent one is
- * what jseg_value_present calls absent (raw_value: the value's bits; the
- * others: zero bits).  Unpacked into a struct jc_val to encode against.
  */
-struct jc_head {
-	double		 value;
+struct jc_val {
+	double		 value, raw_value, resolution, wrap, cum;
+	wp_time		 device_time, reset_time, avg_window;
 	uint32_t	 flags;
 	uint32_t	 series, labels, unit;	/* strpool references */
 	uint16_t	 p;
 	uint8_t		 boundary, quantity, kind;
 };
 
-struct jc_val {
-	struct jc_head	 h;
-	double		 raw_value, resolution, wrap, cum;
-	wp_time		 device_time, reset_time, avg_window;
-};
-
-#define JC_PACK_MAX	(sizeof(struct jc_head) + 7 * 8)	/* all 7 */
-
 static const struct jc_val zero_cval;
 
-/* Room for n values in t, whole (a reader's context). 0 or -1. */
+/* Room for n values in t (whole or compact as c keeps them). 0 or -1. */
 static int
-target_room(struct jc_target *t, size_t n)
+target_room(const struct jctx *c, struct jc_target *t, size_t n)
 {
 	void *nv;
 
 	if (n <= t->vcap)
 		return 0;
-	if ((nv = reallocarray(t->v, n, sizeof(*t->v))) == NULL)
-		return -1;
-	t->v = nv;
+	if (c->compact) {
+		if ((nv = reallocarray(t->cv, n, sizeof(*t->cv))) == NULL)
+			return -1;
+		t->cv = nv;
+	} else {
+		if ((nv = reallocarray(t->v, n, sizeof(*t->v))) == NULL)
+			return -1;
+		t->v = nv;
+	}
 	t->vcap = n;
 	return 0;
 }
 
-#define JC_OPT_ALL	(P_RAW_VALUE | P_RESOLUTION | P_WRAP | P_DEVICE_TIME | \
-			 P_RESET_TIME | P_AVG_WINDOW | P_CUM)
-
-/* The bytes of a packed value whose presence bits are p. */
-static size_t
-cv_size(uint16_t p)
-{
-	return sizeof(struct jc_head) + 8 * (size_t)__builtin_popcount(p &
-	    JC_OPT_ALL);
-}
-
-/* An optional field at in + *o when bit is in p (advancing *o), else
- * absent (its bits: those of dflt). */
-static uint64_t
-opt_get(const uint8_t *in, size_t *o, uint16_t p, uint16_t bit,
-    uint64_t dflt)
-{
-	uint64_t u;
-
-	if (!(p & bit))
-		return dflt;
-	memcpy(&u, in + *o, 8);
-	*o += 8;
-	return u;
-}
-
+/* v's numbers into cv; r is its record (for its presence bits). */
 static void
-opt_put(uint8_t *out, size_t *o, uint16_t p, uint16_t bit, const void *f)
-{
-	if (p & bit) {
-		memcpy(out + *o, f, 8);
-		*o += 8;
-	}
-}
-
-static double
-u2d(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
-/* Unpacks the value at in into cv; returns the bytes read. */
-static size_t
-cv_unpack(const uint8_t *in, struct jc_val *cv)
-{
-	size_t o = sizeof(cv->h);
-	uint64_t vb;
-	uint16_t p;
-
-	memcpy(&cv->h, in, sizeof(cv->h));
-	p = cv->h.p;
-	memcpy(&vb, &cv->h.value, sizeof(vb));
-	cv->raw_value = u2d(opt_get(in, &o, p, P_RAW_VALUE, vb));
-	cv->resolution = u2d(opt_get(in, &o, p, P_RESOLUTION, 0));
-	cv->wrap = u2d(opt_get(in, &o, p, P_WRAP, 0));
-	cv->device_time = (wp_time)opt_get(in, &o, p, P_DEVICE_TIME, 0);
-	cv->reset_time = (wp_time)opt_get(in, &o, p, P_RESET_TIME, 0);
-	cv->avg_window = (wp_time)opt_get(in, &o, p, P_AVG_WINDOW, 0);
-	cv->cum = u2d(opt_get(in, &o, p, P_CUM, 0));
-	return o;
-}
-
-/* Packs v (of record r) with the string references in refs into out (at
- * least JC_PACK_MAX bytes); returns the bytes written. */
-static size_t
-cv_pack(uint8_t *out, const struct journal_record *r,
-    const struct journal_value *v, const struct jc_head *refs)
+val_pack(struct jc_val *cv, const struct journal_record *r,
+    const struct journal_value *v)
 {
 	const struct wp_sample *s = &v->s;
-	struct jc_head h;
-	size_t o = sizeof(h);
 
-	memset(&h, 0, sizeof(h));
-	h.value = s->value;
-	h.flags = s->flags;
-	h.series = refs->series;
-	h.labels = refs->labels;
-	h.unit = refs->unit;
-	h.p = jseg_value_present(r, v, false);
-	h.boundary = s->boundary;
-	h.quantity = s->quantity;
-	h.kind = s->kind;
-	memcpy(out, &h, sizeof(h));
-	opt_put(out, &o, h.p, P_RAW_VALUE, &s->raw_value);
-	opt_put(out, &o, h.p, P_RESOLUTION, &s->resolution);
-	opt_put(out, &o, h.p, P_WRAP, &s->wrap);
-	opt_put(out, &o, h.p, P_DEVICE_TIME, &s->device_time);
-	opt_put(out, &o, h.p, P_RESET_TIME, &s->reset_time);
-	opt_put(out, &o, h.p, P_AVG_WINDOW, &s->avg_window);
-	opt_put(out, &o, h.p, P_CUM, &v->cum);
-	return o;
+	cv->value = s->value;
+	cv->raw_value = s->raw_value;
+	cv->resolution = s->resolution;
+	cv->wrap = s->wrap;
+	cv->cum = v->cum;
+	cv->device_time = s->device_time;
+	cv->reset_time = s->reset_time;
+	cv->avg_window = s->avg_window;
+	cv->flags = s->flags;
+	cv->p = jseg_value_present(r, v, false);
+	cv->boundary = s->boundary;
+	cv->quantity = s->quantity;
+	cv->kind = s->kind;
 }
 
-/* s's strings put in pool, their references in h. 0 or -1. */
+/* r's strings into t's pool, emptied first. 0 or -1 (out of memory). */
 static int
-pool_put3(struct strpool *pool, const struct wp_sample *s, struct jc_head *h)
+pool_rebuild(struct jc_target *t, const struct journal_record *r)
 {
 	int64_t so, lo, uo;
+	size_t i;
 
-	if ((so = strpool_put(pool, s->series)) < 0 ||
-	    (lo = strpool_put(pool, s->labels)) < 0 ||
-	    (uo = strpool_put(pool, s->raw_unit)) < 0)
-		return -1;
-	h->series = (uint32_t)so;
-	h->labels = (uint32_t)lo;
-	h->unit = (uint32_t)uo;
+	strpool_reset(&t->pool);
+	for (i = 0; i < r->n; i++) {
+		const struct wp_sample *s = &r->v[i].s;
+
+		if ((so = strpool_put(&t->pool, s->series)) < 0 ||
+		    (lo = strpool_put(&t->pool, s->labels)) < 0 ||
+		    (uo = strpool_put(&t->pool, s->raw_unit)) < 0)
+			return -1;
+		t->cv[i].series = (uint32_t)so;
+		t->cv[i].labels = (uint32_t)lo;
+		t->cv[i].unit = (uint32_t)uo;
+	}
+	strpool_trim(&t->pool);
 	return 0;
 }
 
@@ -347,8 +274,7 @@ static bool
 strings_kept(const struct jctx *c, long k, const struct jc_target *t,
     const struct journal_record *r)
 {
-	struct jc_head cv;
-	size_t i, off = 0;
+	size_t i;
 
 	if (r->n != t->n)
 		return false;
@@ -360,79 +286,33 @@ strings_kept(const struct jctx *c, long k, const struct jc_target *t,
 	}
 	for (i = 0; i < r->n; i++) {
 		const struct wp_sample *s = &r->v[i].s;
+		const struct jc_val *cv = &t->cv[i];
 
-		memcpy(&cv, t->cv + off, sizeof(cv));
-		off += cv_size(cv.p);
-		if (!strpool_eq(&t->pool, cv.series, s->series) ||
-		    !strpool_eq(&t->pool, cv.labels, s->labels) ||
-		    !strpool_eq(&t->pool, cv.unit, s->raw_unit))
+		if (!strpool_eq(&t->pool, cv->series, s->series) ||
+		    !strpool_eq(&t->pool, cv->labels, s->labels) ||
+		    !strpool_eq(&t->pool, cv->unit, s->raw_unit))
 			return false;
 	}
 	return true;
 }
 
-/* Room for len bytes in *p (*cap). 0 or -1. */
-static int
-bytes_room(uint8_t **p, size_t *cap, size_t len)
-{
-	uint8_t *np;
-
-	if (len <= *cap)
-		return 0;
-	if ((np = realloc(*p, len)) == NULL)
-		return -1;
-	*p = np;
-	*cap = len;
-	return 0;
-}
-
-/* r's values packed into c's scratch (*len bytes), the strings those t
- * holds when kept, else put again into its emptied pool.  0 or -1. */
-static int
-pack_record(struct jctx *c, struct jc_target *t,
-    const struct journal_record *r, bool kept, size_t *len)
-{
-	struct jc_head old;
-	size_t i, off = 0, o = 0;
-
-	if (bytes_room(&c->pk, &c->pkcap, r->n * JC_PACK_MAX) != 0)
-		return -1;
-	if (!kept)
-		strpool_reset(&t->pool);
-	for (i = 0; i < r->n; i++) {
-		if (kept) {
-			memcpy(&old, t->cv + off, sizeof(old));
-			off += cv_size(old.p);
-		} else if (pool_put3(&t->pool, &r->v[i].s, &old) != 0)
-			return -1;
-		o += cv_pack(c->pk + o, r, &r->v[i], &old);
-	}
-	if (!kept)
-		strpool_trim(&t->pool);
-	*len = o;
-	return 0;
-}
-
 /* r's values into t, compact: the strings pooled again only when one
- * changed (or the encoding of r was not the last); may_keep false: t
- * holds no packed values yet (whole ones, or none).  0 or -1. */
+ * changed (or the encoding of r was not the last).  0 or -1. */
 static int
 commit_compact(struct jctx *c, long k, struct jc_target *t,
-    const struct journal_record *r, bool may_keep)
+    const struct journal_record *r)
 {
-	bool kept = may_keep && strings_kept(c, k, t, r);
-	size_t len;
+	bool kept = strings_kept(c, k, t, r);
+	size_t i;
 
 	c->enc_r = NULL;
-	if (pack_record(c, t, r, kept, &len) != 0 ||
-	    bytes_room(&t->cv, &t->cvcap, len) != 0) {
+	for (i = 0; i < r->n; i++)
+		val_pack(&t->cv[i], r, &r->v[i]);
+	if (!kept && pool_rebuild(t, r) != 0) {
 		t->n = 0;	/* no previous values: the caller starts
 				   afresh (journal.c) */
-		strpool_reset(&t->pool);
 		return -1;
 	}
-	if (len)
-		memcpy(t->cv, c->pk, len);
 	return 0;
 }
 
@@ -449,15 +329,13 @@ jctx_commit(struct jctx *c, const struct journal_record *r)
 	if (k < 0 && (k = jctx_add(c, r->target)) < 0)
 		return -1;
 	t = &c->t[k];
+	if (target_room(c, t, r->n) != 0)
+		return -1;
 	if (c->compact) {
-		if (commit_compact(c, k, t, r, true) != 0)
+		if (commit_compact(c, k, t, r) != 0)
 			return -1;
-	} else {
-		if (target_room(t, r->n) != 0)
-			return -1;
-		if (r->n && t->v != r->v)
-			memmove(t->v, r->v, r->n * sizeof(*t->v));
-	}
+	} else if (r->n && t->v != r->v)
+		memmove(t->v, r->v, r->n * sizeof(*t->v));
 	t->n = r->n;
 	t->dt = t->seen ? wsub(r->t_real, t->t_real) : 0;
 	t->t_real = r->t_real;
@@ -471,20 +349,25 @@ jctx_commit(struct jctx *c, const struct journal_record *r)
 
 /* t's whole previous values made compact. 0 or -1 (out of memory). */
 static int
-target_compact(struct jctx *c, struct jc_target *t)
+target_compact(struct jc_target *t)
 {
 	struct journal_record r;
+	size_t i;
 
 	memset(&r, 0, sizeof(r));
 	r.t_real = t->t_real;
 	r.t_mono = wadd(t->t_real, t->off);
 	r.n = t->n;
 	r.v = t->v;
-	if (commit_compact(c, -1, t, &r, false) != 0)
+	if (t->n && (t->cv = calloc(t->n, sizeof(*t->cv))) == NULL)
+		return -1;
+	for (i = 0; i < t->n; i++)
+		val_pack(&t->cv[i], &r, &t->v[i]);
+	if (pool_rebuild(t, &r) != 0)
 		return -1;
 	free(t->v);
 	t->v = NULL;
-	t->vcap = 0;
+	t->vcap = t->n;
 	return 0;
 }
 
@@ -496,7 +379,7 @@ jctx_compact(struct jctx *c)
 	if (c->compact)
 		return 0;
 	for (i = 0; i < c->n; i++)
-		if (target_compact(c, &c->t[i]) != 0) {
+		if (target_compact(&c->t[i]) != 0) {
 			jctx_reset(c, c->seg_start);
 			c->compact = true;
 			return -1;
@@ -634,16 +517,16 @@ same_bits(const struct journal_value *v, const struct jc_val *ref,
 
 	if (ref == &zero_cval)
 		return 0;
-	if (s->boundary == ref->h.boundary && s->quantity == ref->h.quantity &&
-	    s->kind == ref->h.kind && strpool_eq(pool, ref->h.series, s->series))
+	if (s->boundary == ref->boundary && s->quantity == ref->quantity &&
+	    s->kind == ref->kind && strpool_eq(pool, ref->series, s->series))
 		m |= M_SAME_ID;
-	if (strpool_eq(pool, ref->h.labels, s->labels))
+	if (strpool_eq(pool, ref->labels, s->labels))
 		m |= M_SAME_LABELS;
-	if (strpool_eq(pool, ref->h.unit, s->raw_unit))
+	if (strpool_eq(pool, ref->unit, s->raw_unit))
 		m |= M_SAME_UNIT;
-	if (s->flags == ref->h.flags)
+	if (s->flags == ref->flags)
 		m |= M_SAME_FLAGS;
-	if (p == ref->h.p)
+	if (p == ref->p)
 		m |= M_SAME_P;
 	return m;
 }
@@ -710,9 +593,9 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 		put_uv(b, p);
 	if (!(m & M_SAME_FLAGS))
 		put_uv(b, s->flags);
-	put_dx(b, s->value, ref->h.value);
+	put_dx(b, s->value, ref->value);
 	if (p & P_RAW_VALUE)
-		put_dx(b, s->raw_value, pred_raw(ref->h.value, ref->raw_value,
+		put_dx(b, s->raw_value, pred_raw(ref->value, ref->raw_value,
 		    s->value));
 	if ((p & P_RAW_UNIT) && !(m & M_SAME_UNIT))
 		wire_put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
@@ -721,7 +604,7 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 		encode_labels(b, s->labels, prev_labels);
 	if (p & P_DELTA)
 		put_dx(b, v->delta, ref == &zero_cval ? 0 : s->value -
-		    ref->h.value);
+		    ref->value);
 	if (p & P_CUM)
 		put_dx(b, v->cum, ref->cum + v->delta);
 	if (p & P_CTR_FLAGS)
@@ -789,9 +672,8 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 {
 	static const struct jc_target none;
 	const struct jc_target *t;
-	struct jc_val ref;
 	long k;
-	size_t i, off = 0;
+	size_t i;
 
 	if (jseg_check_record(r, err) != 0)
 		return -1;
@@ -806,13 +688,10 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	k = jctx_find(c, r->target);
 	t = k >= 0 ? &c->t[k] : &none;
 	encode_header(b, c, t, k, r);
-	for (i = 0; i < r->n; i++) {
-		if (i < t->n)
-			off += cv_unpack(t->cv + off, &ref);
-		c->enc_m[i] = encode_value2(b, r, &r->v[i], i < t->n ? &ref :
-		    &zero_cval, &t->pool, t->t_real,
+	for (i = 0; i < r->n; i++)
+		c->enc_m[i] = encode_value2(b, r, &r->v[i], i < t->n ?
+		    &t->cv[i] : &zero_cval, &t->pool, t->t_real,
 		    i ? r->v[i - 1].s.labels : NULL);
-	}
 	c->enc_r = r;
 	c->enc_k = k;
 	c->enc_n = r->n;

@@ -81,10 +81,11 @@ struct manifest {
  * record read), from the segment's first record on.  A reader keeps the
  * previous values whole (v: decoding copies from them); the writer's
  * context is compact (jctx_compact): per value only what the encoder
- * predicts from (struct jc_val packed: 32 bytes and the optional fields
- * present, against 352), its strings in the target's strpool, and encodes
- * against that value by value without expanding the record.
+ * predicts from (struct jc_val, ~88 bytes against 352), its strings in the
+ * target's strpool, and encodes against that without expanding it.
  */
+struct jc_val;
+
 struct jc_target {
 	char		*name;		/* owned, at its size */
 	char		*error;		/* owned; NULL: none ("") */
@@ -94,9 +95,7 @@ struct jc_target {
 	wp_time		 duration;
 	struct journal_value *v;	/* reader: the last record's values,
 					   owned */
-	uint8_t		*cv;		/* writer: them compact (packed
-					   struct jc_val), owned, cvcap */
-	size_t		 cvcap;
+	struct jc_val	*cv;		/* writer: them compact, owned */
 	struct strpool	 pool;		/* writer: cv's strings, owned */
 	size_t		 n, vcap;
 };
@@ -116,8 +115,6 @@ struct jctx {
 	size_t		 enc_n;
 	uint8_t		*enc_m;		/* owned, enc_mcap */
 	size_t		 enc_mcap;
-	uint8_t		*pk;		/* scratch: a record packed, pkcap */
-	size_t		 pkcap;
 };
 
 struct seg_file {
