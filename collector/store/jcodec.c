@@ -54,6 +54,7 @@ jctx_fini(struct jctx *c)
 	free(c->t);
 	free(c->slot);
 	free(c->enc_m);
+	free(c->enc_p);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -220,10 +221,9 @@ target_room(const struct jctx *c, struct jc_target *t, size_t n)
 	return 0;
 }
 
-/* v's numbers into cv; r is its record (for its presence bits). */
+/* v's numbers into cv; r is its record, p its presence bits there. */
 static void
-val_pack(struct jc_val *cv, const struct journal_record *r,
-    const struct journal_value *v)
+val_pack(struct jc_val *cv, const struct journal_value *v, uint16_t p)
 {
 	const struct wp_sample *s = &v->s;
 
@@ -236,7 +236,7 @@ val_pack(struct jc_val *cv, const struct journal_record *r,
 	cv->reset_time = s->reset_time;
 	cv->avg_window = s->avg_window;
 	cv->flags = s->flags;
-	cv->p = jseg_value_present(r, v, false);
+	cv->p = p;
 	cv->boundary = s->boundary;
 	cv->quantity = s->quantity;
 	cv->kind = s->kind;
@@ -303,11 +303,14 @@ commit_compact(struct jctx *c, long k, struct jc_target *t,
     const struct journal_record *r)
 {
 	bool kept = strings_kept(c, k, t, r);
+	const uint16_t *pp = c->enc_r == r && c->enc_n == r->n ? c->enc_p :
+	    NULL;		/* the presence bits the encoding found */
 	size_t i;
 
 	c->enc_r = NULL;
 	for (i = 0; i < r->n; i++)
-		val_pack(&t->cv[i], r, &r->v[i]);
+		val_pack(&t->cv[i], &r->v[i], pp != NULL ? pp[i] :
+		    jseg_value_present(r, &r->v[i], false));
 	if (!kept && pool_rebuild(t, r) != 0) {
 		t->n = 0;	/* no previous values: the caller starts
 				   afresh (journal.c) */
@@ -362,7 +365,8 @@ target_compact(struct jc_target *t)
 	if (t->n && (t->cv = calloc(t->n, sizeof(*t->cv))) == NULL)
 		return -1;
 	for (i = 0; i < t->n; i++)
-		val_pack(&t->cv[i], &r, &t->v[i]);
+		val_pack(&t->cv[i], &t->v[i], jseg_value_present(&r,
+		    &t->v[i], false));
 	if (pool_rebuild(t, &r) != 0)
 		return -1;
 	free(t->v);
@@ -507,10 +511,12 @@ pred_delta(const struct journal_value *ref, double value)
 
 /* ---- encoding, against the writer's compact context ---- */
 
-/* What is the same in v as in ref (a value of t, or zero_cval). */
+/* What is the same in v as in ref (a value of t, or zero_cval).  lab: a
+ * string equal to ref's labels (the value before's, found equal to the
+ * same pooled labels), or NULL. */
 static uint8_t
 same_bits(const struct journal_value *v, const struct jc_val *ref,
-    const struct strpool *pool, uint16_t p)
+    const struct strpool *pool, uint16_t p, const char *lab)
 {
 	const struct wp_sample *s = &v->s;
 	uint8_t m = 0;
@@ -520,7 +526,8 @@ same_bits(const struct journal_value *v, const struct jc_val *ref,
 	if (s->boundary == ref->boundary && s->quantity == ref->quantity &&
 	    s->kind == ref->kind && strpool_eq(pool, ref->series, s->series))
 		m |= M_SAME_ID;
-	if (strpool_eq(pool, ref->labels, s->labels))
+	if (lab != NULL ? strcmp(s->labels, lab) == 0 :
+	    strpool_eq(pool, ref->labels, s->labels))
 		m |= M_SAME_LABELS;
 	if (strpool_eq(pool, ref->unit, s->raw_unit))
 		m |= M_SAME_UNIT;
@@ -572,15 +579,17 @@ encode_numbers(struct wire_buf *b, const struct journal_record *r,
 		put_sv(b, wsub(s->t_mono, r->t_mono));
 }
 
-/* Encodes v against ref (zero_cval: none) in pool; returns its same bits. */
+/* Encodes v against ref (zero_cval: none) in pool; returns its same bits,
+ * its presence bits in *pout.  lab: as same_bits'. */
 static uint8_t
 encode_value2(struct wire_buf *b, const struct journal_record *r,
     const struct journal_value *v, const struct jc_val *ref,
-    const struct strpool *pool, wp_time ref_t_real, const char *prev_labels)
+    const struct strpool *pool, wp_time ref_t_real, const char *prev_labels,
+    const char *lab, uint16_t *pout)
 {
 	const struct wp_sample *s = &v->s;
-	uint16_t p = jseg_value_present(r, v, false);
-	uint8_t m = same_bits(v, ref, pool, p);
+	uint16_t p = *pout = jseg_value_present(r, v, false);
+	uint8_t m = same_bits(v, ref, pool, p, lab);
 
 	wire_put_le(b, m, 1);
 	if (!(m & M_SAME_ID)) {
@@ -612,17 +621,38 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 	return m;
 }
 
-/* Room for n same-bits in c's scratch. 0 or -1. */
+/*
+ * Value i - 1's labels when they stand for value i's previous labels: the
+ * previous record's values i - 1 and i had the same pooled labels (a
+ * row's power and energy) and value i - 1's were found unchanged; then
+ * value i's are unchanged iff equal to value i - 1's, compared within the
+ * record (cheaper than against the pool).  Else NULL.
+ */
+static const char *
+same_labels(const struct jctx *c, const struct jc_target *t,
+    const struct journal_record *r, size_t i)
+{
+	if (i == 0 || i >= t->n || !(c->enc_m[i - 1] & M_SAME_LABELS) ||
+	    t->cv[i].labels != t->cv[i - 1].labels)
+		return NULL;
+	return r->v[i - 1].s.labels;
+}
+
+/* Room for n values' same bits and presence bits in c's scratch. 0/-1. */
 static int
 enc_room(struct jctx *c, size_t n)
 {
 	uint8_t *nm;
+	uint16_t *np;
 
 	if (n <= c->enc_mcap)
 		return 0;
 	if ((nm = realloc(c->enc_m, n)) == NULL)
 		return -1;
 	c->enc_m = nm;
+	if ((np = reallocarray(c->enc_p, n, sizeof(*np))) == NULL)
+		return -1;
+	c->enc_p = np;
 	c->enc_mcap = n;
 	return 0;
 }
@@ -691,7 +721,8 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	for (i = 0; i < r->n; i++)
 		c->enc_m[i] = encode_value2(b, r, &r->v[i], i < t->n ?
 		    &t->cv[i] : &zero_cval, &t->pool, t->t_real,
-		    i ? r->v[i - 1].s.labels : NULL);
+		    i ? r->v[i - 1].s.labels : NULL, same_labels(c, t, r, i),
+		    &c->enc_p[i]);
 	c->enc_r = r;
 	c->enc_k = k;
 	c->enc_n = r->n;

@@ -108,12 +108,14 @@ struct jctx {
 	uint32_t	*slot;		/* name hash -> index + 1 */
 	size_t		 scap;
 	/* compact: what jctx_encode found unchanged in each value (its
-	 * M_SAME_* bits) of the record it encoded last, so that
-	 * jctx_commit of that record keeps the strings it already has */
+	 * M_SAME_* bits) of the record it encoded last, and their presence
+	 * bits, so that jctx_commit of that record keeps the strings it
+	 * already has and computes no presence bits again */
 	const struct journal_record *enc_r;	/* NULL: none */
 	long		 enc_k;
 	size_t		 enc_n;
 	uint8_t		*enc_m;		/* owned, enc_mcap */
+	uint16_t	*enc_p;		/* their presence bits, owned, enc_mcap */
 	size_t		 enc_mcap;
 };
 
