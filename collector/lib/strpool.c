@@ -23,35 +23,44 @@ strpool_fini(struct strpool *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
+/* An entry: its tail reference (4 bytes), then its head and a NUL. */
 static uint32_t
-tail_of(const struct strpool *sp, uint32_t ref, size_t hl)
+tail_of(const struct strpool *sp, uint32_t ref)
 {
 	uint32_t t;
 
-	memcpy(&t, sp->p + ref + hl + 1, sizeof(t));
+	memcpy(&t, sp->p + ref, sizeof(t));
 	return t;
+}
+
+static const char *
+head_of(const struct strpool *sp, uint32_t ref)
+{
+	return sp->p + ref + sizeof(uint32_t);
 }
 
 bool
 strpool_eq(const struct strpool *sp, uint32_t ref, const char *str)
 {
-	const char *h = sp->p + ref;
-	size_t hl = strlen(h);
-	uint32_t t = tail_of(sp, ref, hl);
+	const char *h = head_of(sp, ref);
+	uint32_t t = tail_of(sp, ref);
+	size_t i;
 
-	if (strncmp(h, str, hl) != 0)
-		return false;
-	return t == TAIL_NONE ? str[hl] == '\0' : strcmp(sp->p + t,
-	    str + hl) == 0;
+	if (t == TAIL_NONE)
+		return strcmp(h, str) == 0;
+	for (i = 0; h[i] != '\0'; i++)
+		if (h[i] != str[i])
+			return false;
+	return strcmp(sp->p + t, str + i) == 0;
 }
 
 size_t
 strpool_get(const struct strpool *sp, uint32_t ref, char *out, size_t len,
     bool zero_rest)
 {
-	const char *h = sp->p + ref;
+	const char *h = head_of(sp, ref);
 	size_t hl = strlen(h), tl = 0, n;
-	uint32_t t = tail_of(sp, ref, hl);
+	uint32_t t = tail_of(sp, ref);
 
 	if (len == 0)
 		return 0;
@@ -75,7 +84,7 @@ strpool_get(const struct strpool *sp, uint32_t ref, char *out, size_t len,
 static size_t
 common_tail(const struct strpool *sp, const char *str, size_t l)
 {
-	const char *b = sp->p + sp->base;
+	const char *b = head_of(sp, sp->base);
 	size_t k = 0;
 
 	if (!sp->has_base)
@@ -128,15 +137,15 @@ strpool_put(struct strpool *sp, const char *str)
 			return sp->recent[i];
 	k = common_tail(sp, str, l);
 	hl = k >= TAIL_MIN ? l - k : l;
-	if (room(sp, hl + 1 + sizeof(t)) != 0)
+	if (room(sp, sizeof(t) + hl + 1) != 0)
 		return -1;
 	ref = (uint32_t)sp->len;
 	if (k >= TAIL_MIN)
-		t = sp->base + sp->base_len - (uint32_t)k;
-	memcpy(sp->p + ref, str, hl);
-	sp->p[ref + hl] = '\0';
-	memcpy(sp->p + ref + hl + 1, &t, sizeof(t));
-	sp->len += hl + 1 + sizeof(t);
+		t = sp->base + (uint32_t)sizeof(t) + sp->base_len - (uint32_t)k;
+	memcpy(sp->p + ref, &t, sizeof(t));
+	memcpy(sp->p + ref + sizeof(t), str, hl);
+	sp->p[ref + sizeof(t) + hl] = '\0';
+	sp->len += sizeof(t) + hl + 1;
 	if (t == TAIL_NONE && l >= BASE_MIN) {
 		sp->base = ref;
 		sp->base_len = (uint32_t)l;

@@ -20,7 +20,7 @@
 #define STRPOOL_RECENT	8	/* strings compared with the last few */
 
 struct strpool {
-	char		*p;		/* entries: head, NUL, 4-byte tail */
+	char		*p;		/* entries: 4-byte tail, head, NUL */
 	size_t		 len, cap;
 	uint32_t	 base;		/* the last long string stored whole */
 	uint32_t	 base_len;

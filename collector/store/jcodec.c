@@ -46,19 +46,26 @@ jctx_fini(struct jctx *c)
 
 	for (i = 0; i < c->n; i++) {
 		free(c->t[i].v);
+		free(c->t[i].cv);
+		strpool_fini(&c->t[i].pool);
 		free(c->t[i].name);
 		free(c->t[i].error);
 	}
 	free(c->t);
 	free(c->slot);
+	free(c->enc_m);
+	free(c->enc_p);
 	memset(c, 0, sizeof(*c));
 }
 
 void
 jctx_reset(struct jctx *c, wp_time seg_start)
 {
+	bool compact = c->compact;
+
 	jctx_fini(c);
 	jctx_init(c, seg_start);
+	c->compact = compact;
 }
 
 static uint64_t
@@ -177,6 +184,142 @@ set_error(struct jc_target *t, const char *e)
 }
 
 /*
+ * A previous value, compact (the writer's context): what the encoder
+ * predicts from, and no more (a value's delta, counter flags and times are
+ * never predicted from the previous one); its strings as references into
+ * its target's pool; p, its presence bits in the record it came from.
+ */
+struct jc_val {
+	double		 value, raw_value, resolution, wrap, cum;
+	wp_time		 device_time, reset_time, avg_window;
+	uint32_t	 flags;
+	uint32_t	 series, labels, unit;	/* strpool references */
+	uint16_t	 p;
+	uint8_t		 boundary, quantity, kind;
+};
+
+static const struct jc_val zero_cval;
+
+/* Room for n values in t (whole or compact as c keeps them). 0 or -1. */
+static int
+target_room(const struct jctx *c, struct jc_target *t, size_t n)
+{
+	void *nv;
+
+	if (n <= t->vcap)
+		return 0;
+	if (c->compact) {
+		if ((nv = reallocarray(t->cv, n, sizeof(*t->cv))) == NULL)
+			return -1;
+		t->cv = nv;
+	} else {
+		if ((nv = reallocarray(t->v, n, sizeof(*t->v))) == NULL)
+			return -1;
+		t->v = nv;
+	}
+	t->vcap = n;
+	return 0;
+}
+
+/* v's numbers into cv; r is its record, p its presence bits there. */
+static void
+val_pack(struct jc_val *cv, const struct journal_value *v, uint16_t p)
+{
+	const struct wp_sample *s = &v->s;
+
+	cv->value = s->value;
+	cv->raw_value = s->raw_value;
+	cv->resolution = s->resolution;
+	cv->wrap = s->wrap;
+	cv->cum = v->cum;
+	cv->device_time = s->device_time;
+	cv->reset_time = s->reset_time;
+	cv->avg_window = s->avg_window;
+	cv->flags = s->flags;
+	cv->p = p;
+	cv->boundary = s->boundary;
+	cv->quantity = s->quantity;
+	cv->kind = s->kind;
+}
+
+/* r's strings into t's pool, emptied first. 0 or -1 (out of memory). */
+static int
+pool_rebuild(struct jc_target *t, const struct journal_record *r)
+{
+	int64_t so, lo, uo;
+	size_t i;
+
+	strpool_reset(&t->pool);
+	for (i = 0; i < r->n; i++) {
+		const struct wp_sample *s = &r->v[i].s;
+
+		if ((so = strpool_put(&t->pool, s->series)) < 0 ||
+		    (lo = strpool_put(&t->pool, s->labels)) < 0 ||
+		    (uo = strpool_put(&t->pool, s->raw_unit)) < 0)
+			return -1;
+		t->cv[i].series = (uint32_t)so;
+		t->cv[i].labels = (uint32_t)lo;
+		t->cv[i].unit = (uint32_t)uo;
+	}
+	strpool_trim(&t->pool);
+	return 0;
+}
+
+#define M_STRINGS	(M_SAME_ID | M_SAME_LABELS | M_SAME_UNIT)
+
+/* Whether every string of r (target k) is what t holds: as the encoding
+ * of r just found, or (r was not the last encoded: a version-1 record)
+ * compared. */
+static bool
+strings_kept(const struct jctx *c, long k, const struct jc_target *t,
+    const struct journal_record *r)
+{
+	size_t i;
+
+	if (r->n != t->n)
+		return false;
+	if (c->enc_r == r && c->enc_k == k && c->enc_n == r->n) {
+		for (i = 0; i < r->n; i++)
+			if ((c->enc_m[i] & M_STRINGS) != M_STRINGS)
+				return false;
+		return true;
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct wp_sample *s = &r->v[i].s;
+		const struct jc_val *cv = &t->cv[i];
+
+		if (!strpool_eq(&t->pool, cv->series, s->series) ||
+		    !strpool_eq(&t->pool, cv->labels, s->labels) ||
+		    !strpool_eq(&t->pool, cv->unit, s->raw_unit))
+			return false;
+	}
+	return true;
+}
+
+/* r's values into t, compact: the strings pooled again only when one
+ * changed (or the encoding of r was not the last).  0 or -1. */
+static int
+commit_compact(struct jctx *c, long k, struct jc_target *t,
+    const struct journal_record *r)
+{
+	bool kept = strings_kept(c, k, t, r);
+	const uint16_t *pp = c->enc_r == r && c->enc_n == r->n ? c->enc_p :
+	    NULL;		/* the presence bits the encoding found */
+	size_t i;
+
+	c->enc_r = NULL;
+	for (i = 0; i < r->n; i++)
+		val_pack(&t->cv[i], &r->v[i], pp != NULL ? pp[i] :
+		    jseg_value_present(r, &r->v[i], false));
+	if (!kept && pool_rebuild(t, r) != 0) {
+		t->n = 0;	/* no previous values: the caller starts
+				   afresh (journal.c) */
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Remembers r as its target's previous record (after it was written or
  * read), adding the target if new.  0 or -1 (out of memory).
  */
@@ -185,18 +328,16 @@ jctx_commit(struct jctx *c, const struct journal_record *r)
 {
 	long k = jctx_find(c, r->target);
 	struct jc_target *t;
-	struct journal_value *nv;
 
 	if (k < 0 && (k = jctx_add(c, r->target)) < 0)
 		return -1;
 	t = &c->t[k];
-	if (r->n > t->vcap) {
-		if ((nv = reallocarray(t->v, r->n, sizeof(*nv))) == NULL)
+	if (target_room(c, t, r->n) != 0)
+		return -1;
+	if (c->compact) {
+		if (commit_compact(c, k, t, r) != 0)
 			return -1;
-		t->v = nv;
-		t->vcap = r->n;
-	}
-	if (r->n && t->v != r->v)
+	} else if (r->n && t->v != r->v)
 		memmove(t->v, r->v, r->n * sizeof(*t->v));
 	t->n = r->n;
 	t->dt = t->seen ? wsub(r->t_real, t->t_real) : 0;
@@ -206,6 +347,48 @@ jctx_commit(struct jctx *c, const struct journal_record *r)
 	if (set_error(t, r->error ? r->error : "") != 0)
 		return -1;
 	t->seen = true;
+	return 0;
+}
+
+/* t's whole previous values made compact. 0 or -1 (out of memory). */
+static int
+target_compact(struct jc_target *t)
+{
+	struct journal_record r;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.t_real = t->t_real;
+	r.t_mono = wadd(t->t_real, t->off);
+	r.n = t->n;
+	r.v = t->v;
+	if (t->n && (t->cv = calloc(t->n, sizeof(*t->cv))) == NULL)
+		return -1;
+	for (i = 0; i < t->n; i++)
+		val_pack(&t->cv[i], &t->v[i], jseg_value_present(&r,
+		    &t->v[i], false));
+	if (pool_rebuild(t, &r) != 0)
+		return -1;
+	free(t->v);
+	t->v = NULL;
+	t->vcap = t->n;
+	return 0;
+}
+
+int
+jctx_compact(struct jctx *c)
+{
+	size_t i;
+
+	if (c->compact)
+		return 0;
+	for (i = 0; i < c->n; i++)
+		if (target_compact(&c->t[i]) != 0) {
+			jctx_reset(c, c->seg_start);
+			c->compact = true;
+			return -1;
+		}
+	c->compact = true;
 	return 0;
 }
 
@@ -308,16 +491,16 @@ rd_dx(struct wire_rd *d, double pred)
 
 static const struct journal_value zero_value;
 
+/* raw_value predicted from the previous value's value and raw_value. */
 static double
-pred_raw(const struct journal_value *ref, double value)
+pred_raw(double ref_value, double ref_raw, double value)
 {
 	double f;
 
-	if (ref->s.value == 0 || !isfinite(ref->s.value) ||
-	    !isfinite(ref->s.raw_value))
-		return ref->s.raw_value;
-	f = ref->s.raw_value / ref->s.value;
-	return isfinite(f) ? value * f : ref->s.raw_value;
+	if (ref_value == 0 || !isfinite(ref_value) || !isfinite(ref_raw))
+		return ref_raw;
+	f = ref_raw / ref_value;
+	return isfinite(f) ? value * f : ref_raw;
 }
 
 static double
@@ -326,42 +509,87 @@ pred_delta(const struct journal_value *ref, double value)
 	return ref == &zero_value ? 0 : value - ref->s.value;
 }
 
-/* ---- encoding ---- */
+/* ---- encoding, against the writer's compact context ---- */
 
+/* What is the same in v as in ref (a value of t, or zero_cval).  lab: a
+ * string equal to ref's labels (the value before's, found equal to the
+ * same pooled labels), or NULL. */
 static uint8_t
-same_bits(const struct journal_value *v, const struct journal_value *ref,
-    uint16_t p, uint16_t refp)
+same_bits(const struct journal_value *v, const struct jc_val *ref,
+    const struct strpool *pool, uint16_t p, const char *lab)
 {
-	const struct wp_sample *s = &v->s, *q = &ref->s;
+	const struct wp_sample *s = &v->s;
 	uint8_t m = 0;
 
-	if (ref == &zero_value)
+	if (ref == &zero_cval)
 		return 0;
-	if (strcmp(s->series, q->series) == 0 && s->boundary == q->boundary &&
-	    s->quantity == q->quantity && s->kind == q->kind)
+	if (s->boundary == ref->boundary && s->quantity == ref->quantity &&
+	    s->kind == ref->kind && strpool_eq(pool, ref->series, s->series))
 		m |= M_SAME_ID;
-	if (strcmp(s->labels, q->labels) == 0)
+	if (lab != NULL ? strcmp(s->labels, lab) == 0 :
+	    strpool_eq(pool, ref->labels, s->labels))
 		m |= M_SAME_LABELS;
-	if (strcmp(s->raw_unit, q->raw_unit) == 0)
+	if (strpool_eq(pool, ref->unit, s->raw_unit))
 		m |= M_SAME_UNIT;
-	if (s->flags == q->flags)
+	if (s->flags == ref->flags)
 		m |= M_SAME_FLAGS;
-	if (p == refp)
+	if (p == ref->p)
 		m |= M_SAME_P;
 	return m;
 }
 
 static void
-encode_value2(struct wire_buf *b, const struct journal_record *r,
-    const struct journal_value *v, const struct journal_value *ref,
-    const struct journal_record *refr, const char *prev_labels)
+encode_labels(struct wire_buf *b, const char *labels, const char *prev_labels)
 {
-	const struct wp_sample *s = &v->s, *q = &ref->s;
-	uint16_t p = jseg_value_present(r, v, false);
-	uint16_t refp = ref == &zero_value ? 0 :
-	    jseg_value_present(refr, ref, false);
-	uint8_t m = same_bits(v, ref, p, refp);
 	size_t pre = 0, suf = 0;
+
+	if (jseg_labels_as_edit(prev_labels, labels, &pre, &suf)) {
+		wire_put_le(b, 1, 1);
+		jseg_put_labels_edit(b, labels, pre, suf);
+	} else {
+		wire_put_le(b, 0, 1);
+		wire_put_str(b, labels, WP_LABEL_MAX - 1, 1);
+	}
+}
+
+/* The optional numbers of v (presence p) against ref; ref_t_real: the
+ * previous record's t_real. */
+static void
+encode_numbers(struct wire_buf *b, const struct journal_record *r,
+    const struct journal_value *v, const struct jc_val *ref, uint16_t p,
+    wp_time ref_t_real)
+{
+	const struct wp_sample *s = &v->s;
+
+	if (p & P_RESOLUTION)
+		put_dx(b, s->resolution, ref->resolution);
+	if (p & P_WRAP)
+		put_dx(b, s->wrap, ref->wrap);
+	if (p & P_DEVICE_TIME)
+		put_sv(b, wsub(s->device_time, ref->device_time ?
+		    wadd(ref->device_time, wsub(r->t_real, ref_t_real)) :
+		    r->t_real));
+	if (p & P_RESET_TIME)
+		put_sv(b, wsub(s->reset_time, ref->reset_time));
+	if (p & P_AVG_WINDOW)
+		put_sv(b, wsub(s->avg_window, ref->avg_window));
+	if (p & P_T_REAL)
+		put_sv(b, wsub(s->t_real, r->t_real));
+	if (p & P_T_MONO)
+		put_sv(b, wsub(s->t_mono, r->t_mono));
+}
+
+/* Encodes v against ref (zero_cval: none) in pool; returns its same bits,
+ * its presence bits in *pout.  lab: as same_bits'. */
+static uint8_t
+encode_value2(struct wire_buf *b, const struct journal_record *r,
+    const struct journal_value *v, const struct jc_val *ref,
+    const struct strpool *pool, wp_time ref_t_real, const char *prev_labels,
+    const char *lab, uint16_t *pout)
+{
+	const struct wp_sample *s = &v->s;
+	uint16_t p = *pout = jseg_value_present(r, v, false);
+	uint8_t m = same_bits(v, ref, pool, p, lab);
 
 	wire_put_le(b, m, 1);
 	if (!(m & M_SAME_ID)) {
@@ -374,88 +602,79 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 		put_uv(b, p);
 	if (!(m & M_SAME_FLAGS))
 		put_uv(b, s->flags);
-	put_dx(b, s->value, q->value);
+	put_dx(b, s->value, ref->value);
 	if (p & P_RAW_VALUE)
-		put_dx(b, s->raw_value, pred_raw(ref, s->value));
+		put_dx(b, s->raw_value, pred_raw(ref->value, ref->raw_value,
+		    s->value));
 	if ((p & P_RAW_UNIT) && !(m & M_SAME_UNIT))
 		wire_put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
-	if (p & P_RESOLUTION)
-		put_dx(b, s->resolution, q->resolution);
-	if (p & P_WRAP)
-		put_dx(b, s->wrap, q->wrap);
-	if (p & P_DEVICE_TIME)
-		put_sv(b, wsub(s->device_time, q->device_time ?
-		    wadd(q->device_time, wsub(r->t_real, refr->t_real)) :
-		    r->t_real));
-	if (p & P_RESET_TIME)
-		put_sv(b, wsub(s->reset_time, q->reset_time));
-	if (p & P_AVG_WINDOW)
-		put_sv(b, wsub(s->avg_window, q->avg_window));
-	if (p & P_T_REAL)
-		put_sv(b, wsub(s->t_real, r->t_real));
-	if (p & P_T_MONO)
-		put_sv(b, wsub(s->t_mono, r->t_mono));
-	if ((p & P_LABELS) && !(m & M_SAME_LABELS)) {
-		if (jseg_labels_as_edit(prev_labels, s->labels, &pre, &suf)) {
-			wire_put_le(b, 1, 1);
-			jseg_put_labels_edit(b, s->labels, pre, suf);
-		} else {
-			wire_put_le(b, 0, 1);
-			wire_put_str(b, s->labels, WP_LABEL_MAX - 1, 1);
-		}
-	}
+	encode_numbers(b, r, v, ref, p, ref_t_real);
+	if ((p & P_LABELS) && !(m & M_SAME_LABELS))
+		encode_labels(b, s->labels, prev_labels);
 	if (p & P_DELTA)
-		put_dx(b, v->delta, pred_delta(ref, s->value));
+		put_dx(b, v->delta, ref == &zero_cval ? 0 : s->value -
+		    ref->value);
 	if (p & P_CUM)
 		put_dx(b, v->cum, ref->cum + v->delta);
 	if (p & P_CTR_FLAGS)
 		put_uv(b, v->ctr_flags);
-}
-
-/* The previous record of target k as a journal_record, for predictions. */
-static void
-ref_record(const struct jc_target *t, struct journal_record *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->t_real = t->t_real;
-	out->t_mono = wadd(t->t_real, t->off);
-	out->n = t->n;
-	out->v = t->v;
+	return m;
 }
 
 /*
- * Encodes r as a version-2 frame (header and body, no hash) into b,
- * against c (which it does not change: jctx_commit after the write).
+ * Value i - 1's labels when they stand for value i's previous labels: the
+ * previous record's values i - 1 and i had the same pooled labels (a
+ * row's power and energy) and value i - 1's were found unchanged; then
+ * value i's are unchanged iff equal to value i - 1's, compared within the
+ * record (cheaper than against the pool).  Else NULL.
  */
-int
-jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
-    struct wp_err *err)
+static const char *
+same_labels(const struct jctx *c, const struct jc_target *t,
+    const struct journal_record *r, size_t i)
 {
-	static const struct jc_target none;
-	const struct jc_target *t;
-	struct journal_record refr;
-	long k;
-	size_t i;
+	if (i == 0 || i >= t->n || !(c->enc_m[i - 1] & M_SAME_LABELS) ||
+	    t->cv[i].labels != t->cv[i - 1].labels)
+		return NULL;
+	return r->v[i - 1].s.labels;
+}
+
+/* Room for n values' same bits and presence bits in c's scratch. 0/-1. */
+static int
+enc_room(struct jctx *c, size_t n)
+{
+	uint8_t *nm;
+	uint16_t *np;
+
+	if (n <= c->enc_mcap)
+		return 0;
+	if ((nm = realloc(c->enc_m, n)) == NULL)
+		return -1;
+	c->enc_m = nm;
+	if ((np = reallocarray(c->enc_p, n, sizeof(*np))) == NULL)
+		return -1;
+	c->enc_p = np;
+	c->enc_mcap = n;
+	return 0;
+}
+
+/* The record header of r against t (k: its index, or -1: new). */
+static void
+encode_header(struct wire_buf *b, const struct jctx *c,
+    const struct jc_target *t, long k, const struct journal_record *r)
+{
 	uint8_t rf = 0;
 
-	if (jseg_check_record(r, err) != 0)
-		return -1;
-	b->len = 0;
-	b->oom = false;
-	k = jctx_find(c, r->target);
-	t = k >= 0 ? &c->t[k] : &none;
 	if (k < 0)
 		rf |= R_NEW_TARGET;
 	if (k >= 0 && strcmp(error_of(t), r->error ? r->error : "") == 0)
 		rf |= R_SAME_ERROR;
 	if (k >= 0 && t->n == r->n)
 		rf |= R_SAME_N;
-	ref_record(t, &refr);
 	wire_put_le(b, 'W', 1);
 	wire_put_le(b, 'J', 1);
 	wire_put_le(b, FRAME_VERSION2, 1);
 	wire_put_le(b, FRAME_RECORD, 1);
-	wire_put_le(b, 0, 4);		/* body length, patched below */
+	wire_put_le(b, 0, 4);		/* body length, patched later */
 	wire_put_le(b, rf, 1);
 	if (rf & R_NEW_TARGET)
 		wire_put_str(b, r->target, TARGET_MAX, 1);
@@ -470,13 +689,58 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 		wire_put_str(b, r->error ? r->error : "", ERROR_MAX, 2);
 	if (!(rf & R_SAME_N))
 		put_uv(b, r->n);
+}
+
+/*
+ * Encodes r as a version-2 frame (header and body, no hash) into b,
+ * against c (compact; its records unchanged: jctx_commit after the write,
+ * which keeps the strings the encoding found unchanged).
+ */
+int
+jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
+    struct wp_err *err)
+{
+	static const struct jc_target none;
+	const struct jc_target *t;
+	long k;
+	size_t i;
+
+	if (jseg_check_record(r, err) != 0)
+		return -1;
+	if (!c->compact)
+		return err_set(err, WP_E_INTERNAL, "journal: encoding against "
+		    "a reader's context");
+	c->enc_r = NULL;
+	if (enc_room(c, r->n) != 0)
+		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
+	b->len = 0;
+	b->oom = false;
+	k = jctx_find(c, r->target);
+	t = k >= 0 ? &c->t[k] : &none;
+	encode_header(b, c, t, k, r);
 	for (i = 0; i < r->n; i++)
-		encode_value2(b, r, &r->v[i], i < t->n ? &t->v[i] : &zero_value,
-		    &refr, i ? r->v[i - 1].s.labels : NULL);
+		c->enc_m[i] = encode_value2(b, r, &r->v[i], i < t->n ?
+		    &t->cv[i] : &zero_cval, &t->pool, t->t_real,
+		    i ? r->v[i - 1].s.labels : NULL, same_labels(c, t, r, i),
+		    &c->enc_p[i]);
+	c->enc_r = r;
+	c->enc_k = k;
+	c->enc_n = r->n;
 	return jseg_frame_finish(b, err);
 }
 
-/* ---- decoding ---- */
+/* ---- decoding, against a reader's whole context ---- */
+
+/* The previous record of target t as a journal_record, for predictions. */
+static void
+ref_record(const struct jc_target *t, struct journal_record *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->t_real = t->t_real;
+	out->t_mono = wadd(t->t_real, t->off);
+	out->n = t->n;
+	out->v = t->v;
+}
 
 static void
 decode_value2(struct wire_rd *d, const struct journal_record *r,
@@ -515,8 +779,8 @@ decode_value2(struct wire_rd *d, const struct journal_record *r,
 	}
 	s->flags = (m & M_SAME_FLAGS) ? q->flags : (uint32_t)rd_uv(d);
 	s->value = rd_dx(d, q->value);
-	s->raw_value = (p & P_RAW_VALUE) ? rd_dx(d, pred_raw(ref, s->value)) :
-	    s->value;
+	s->raw_value = (p & P_RAW_VALUE) ? rd_dx(d, pred_raw(q->value,
+	    q->raw_value, s->value)) : s->value;
 	if (p & P_RAW_UNIT) {
 		if (m & M_SAME_UNIT)
 			memcpy(s->raw_unit, q->raw_unit, sizeof(s->raw_unit));
@@ -573,6 +837,8 @@ jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 	size_t i, n;
 
 	memset(r, 0, sizeof(*r));
+	if (c->compact)
+		return -1;
 	rf = wire_rd_le(&d, 1);
 	if (rf & ~(uint64_t)R_ALL)
 		return -1;

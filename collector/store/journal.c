@@ -491,11 +491,17 @@ resume_segment(struct journal *j, struct mentry *e, struct wp_err *err)
 		    "record %" PRIu64, e->name, sr.count);
 	j->seg_off = sr.good_end;
 	lseek(j->fd, j->seg_off, SEEK_SET);
-	/* appending goes on against what the reader has seen */
+	/* appending goes on against what the reader has seen, kept
+	 * compact from now on */
 	jctx_fini(&j->ctx);
 	j->ctx = sr.ctx;
 	jctx_init(&sr.ctx, 0);
 	jseg_rd_fini(&sr);
+	if (jctx_compact(&j->ctx) != 0) {
+		log_warnx("journal: out of memory; closing segment %s",
+		    j->seg_name);
+		return close_segment(j, err);
+	}
 	return 0;
 }
 
@@ -599,6 +605,8 @@ journal_open(const char *dir, const struct journal_opts *o,
 		goto fail;
 	}
 	j->fd = j->mfd = -1;
+	jctx_init(&j->ctx, 0);
+	jctx_compact(&j->ctx);		/* empty: cannot fail */
 	if (o)
 		j->o = *o;
 	if (j->o.retention <= 0)

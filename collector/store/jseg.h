@@ -16,6 +16,7 @@
 
 #include "../lib/clock.h"
 #include "../lib/err.h"
+#include "../lib/strpool.h"
 #include "../lib/wire.h"
 #include "record.h"
 
@@ -77,8 +78,14 @@ struct manifest {
  * The version-2 record context of one segment (jcodec.c): per target, its
  * index in the segment and its previous record.  Built the same way by the
  * writer (jctx_commit after each append) and every reader (after each
- * record read), from the segment's first record on.
+ * record read), from the segment's first record on.  A reader keeps the
+ * previous values whole (v: decoding copies from them); the writer's
+ * context is compact (jctx_compact): per value only what the encoder
+ * predicts from (struct jc_val, ~88 bytes against 352), its strings in the
+ * target's strpool, and encodes against that without expanding it.
  */
+struct jc_val;
+
 struct jc_target {
 	char		*name;		/* owned, at its size */
 	char		*error;		/* owned; NULL: none ("") */
@@ -86,16 +93,30 @@ struct jc_target {
 	wp_time		 t_real, dt;	/* last t_real, and the step to it */
 	wp_time		 off;		/* t_mono - t_real */
 	wp_time		 duration;
-	struct journal_value *v;	/* the last record's values, owned */
+	struct journal_value *v;	/* reader: the last record's values,
+					   owned */
+	struct jc_val	*cv;		/* writer: them compact, owned */
+	struct strpool	 pool;		/* writer: cv's strings, owned */
 	size_t		 n, vcap;
 };
 
 struct jctx {
 	wp_time		 seg_start;
+	bool		 compact;	/* the writer's (jctx_compact) */
 	struct jc_target *t;
 	size_t		 n, cap;
 	uint32_t	*slot;		/* name hash -> index + 1 */
 	size_t		 scap;
+	/* compact: what jctx_encode found unchanged in each value (its
+	 * M_SAME_* bits) of the record it encoded last, and their presence
+	 * bits, so that jctx_commit of that record keeps the strings it
+	 * already has and computes no presence bits again */
+	const struct journal_record *enc_r;	/* NULL: none */
+	long		 enc_k;
+	size_t		 enc_n;
+	uint8_t		*enc_m;		/* owned, enc_mcap */
+	uint16_t	*enc_p;		/* their presence bits, owned, enc_mcap */
+	size_t		 enc_mcap;
 };
 
 struct seg_file {
@@ -147,15 +168,22 @@ void	 jseg_rd_labels_edit(struct wire_rd *d, const char *prev,
 	    char out[WP_LABEL_MAX]);
 
 /* Version-2 records (jcodec.c).  init/reset: an empty context for the
- * segment starting at seg_start; fini frees it. */
+ * segment starting at seg_start (reset keeps it compact if it was); fini
+ * frees it. */
 void	 jctx_init(struct jctx *c, wp_time seg_start);
 void	 jctx_reset(struct jctx *c, wp_time seg_start);
 void	 jctx_fini(struct jctx *c);
-/* Encodes r as a version-2 frame (header + body, no hash) into b. */
+/* Makes c a writer's context: the previous records it holds (a reader's,
+ * on resume) and commits from now on kept compact.  It encodes and no
+ * longer decodes.  0, or -1 (out of memory: c left empty, whole). */
+int	 jctx_compact(struct jctx *c);
+/* Encodes r as a version-2 frame (header + body, no hash) into b, against
+ * a compact context (-1 with err otherwise).  Commit r (the same record,
+ * unchanged) after the write: it reuses what the encoding found. */
 int	 jctx_encode(struct jctx *c, struct wire_buf *b,
 	    const struct journal_record *r, struct wp_err *err);
 /* Decodes a version-2 body into r (strings in target, error; values in
- * *v, grown).  0 or -1 (malformed). */
+ * *v, grown), against a reader's (whole) context.  0 or -1 (malformed). */
 int	 jctx_decode(struct jctx *c, const uint8_t *body, size_t len,
 	    struct journal_record *r, char target[TARGET_MAX + 1],
 	    char error[ERROR_MAX + 1], struct journal_value **v, size_t *vcap);

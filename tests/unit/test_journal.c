@@ -992,10 +992,11 @@ record_mismatch(const struct journal_record *got,
 	return value_mismatches(got->v, want->v, want->n);
 }
 
-/* Every record comes back bit for bit, against the context both sides
- * build; a cut or edited body is malformed, never a wrong record. */
+/* A row's power and energy with the same labels (the writer compares the
+ * second's within the record): what changes is decoded back, never taken
+ * for unchanged. */
 static void
-test_codec_roundtrip(void **state)
+test_codec_shared_labels(void **state)
 {
 	struct jctx we, rd;
 	struct wire_buf b = { 0 };
@@ -1004,19 +1005,101 @@ test_codec_roundtrip(void **state)
 	size_t dvcap = 0;
 	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
 	struct wp_err err;
+	int k, i, bad = 0;
+
+	(void)state;
+	jctx_init(&we, T0);
+	assert_int_equal(jctx_compact(&we), 0);
+	jctx_init(&rd, T0);
+	for (k = 0; k < 60; k++) {
+		memset(v, 0, sizeof(v));
+		for (i = 0; i < 4; i++) {
+			char series[32];
+
+			snprintf(series, sizeof(series), "outlet/%d/%s", i / 2,
+			    i % 2 ? "energy" : "power");
+			sample_init(&v[i].s, series, WP_B_OUTLET, WP_Q_POWER,
+			    WP_GAUGE);
+			v[i].s.value = 100 + k + i;
+			/* pairs share labels; now and then one of a pair,
+			 * or both, change */
+			snprintf(v[i].s.labels, WP_LABEL_MAX, "name=Outlet %d;"
+			    "index=1.%d;vendor=Raritan;profile=raritan-pdu2",
+			    i / 2 + (k % 5 == 3 && i == 1) + (k % 7 == 2 &&
+			    i >= 2) * 10, i / 2);
+		}
+		r = (struct journal_record){ .t_real = T0 + k * WP_SEC,
+		    .t_mono = 1000 + k * WP_SEC, .target = "pdu-1",
+		    .error = "", .n = 4, .v = v };
+		assert_int_equal(jctx_encode(&we, &b, &r, &err), 0);
+		assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
+		    b.len - FRAME_HDR_LEN, &got, target, error, &dv, &dvcap), 0);
+		bad += record_mismatch(&got, &r);
+		assert_int_equal(jctx_commit(&we, &r), 0);
+		assert_int_equal(jctx_commit(&rd, &got), 0);
+	}
+	assert_int_equal(bad, 0);
+	jctx_fini(&we);
+	jctx_fini(&rd);
+	free(dv);
+	free(b.p);
+}
+
+/* FNV-1a 64 of p[0..n), folded into h. */
+static uint64_t
+fnv64_add(uint64_t h, const uint8_t *p, size_t n)
+{
+	while (n--)
+		h = (h ^ *p++) * 1099511628211ULL;
+	return h;
+}
+
+/* The version-2 frames of codec_record(0..399), hashed: what main's
+ * encoder (the previous record kept whole) wrote, before the writer kept
+ * it compact (issue 17). */
+#define CODEC_GOLDEN_FNV	0x567fa4b749a916a4ULL
+
+/* Every record comes back bit for bit, against the context both sides
+ * build; a cut or edited body is malformed, never a wrong record. */
+static void
+test_codec_roundtrip(void **state)
+{
+	struct jctx we, rd, rs;
+	struct wire_buf b = { 0 }, b2 = { 0 };
+	struct journal_record r, got;
+	struct journal_value v[4], *dv = NULL;
+	size_t dvcap = 0;
+	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
+	struct wp_err err;
 	size_t v2_total = 0, v1_total = 0;
+	uint64_t fh = 1469598103934665603ULL;
 	int k, bad = 0;
 
 	(void)state;
 	jctx_init(&we, T0);
+	assert_int_equal(jctx_compact(&we), 0);
 	jctx_init(&rd, T0);
+	jctx_init(&rs, T0);
 	for (k = 0; k < 400; k++) {
 		codec_record(k, &r, v);
 		assert_int_equal(jseg_encode_record(&b, &r, &err), 0);
 		v1_total += b.len;
+		if (k >= 200) {
+			/* rs, a reader's context made the writer's at 200 (a
+			 * resumed segment), writes the same bytes */
+			if (k == 200)
+				assert_int_equal(jctx_compact(&rs), 0);
+			assert_int_equal(jctx_encode(&rs, &b2, &r, &err), 0);
+			assert_int_equal(jctx_commit(&rs, &r), 0);
+		}
 		assert_int_equal(jctx_encode(&we, &b, &r, &err), 0);
 		v2_total += b.len;
+		fh = fnv64_add(fh, b.p, b.len);
 		assert_int_equal(b.p[2], FRAME_VERSION2);
+		if (k >= 200) {
+			assert_int_equal(b2.len, b.len);
+			assert_memory_equal(b2.p, b.p, b.len);
+		}
 		/* a body cut short is refused */
 		if (k % 37 == 0)
 			assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
@@ -1027,9 +1110,12 @@ test_codec_roundtrip(void **state)
 		bad += record_mismatch(&got, &r);
 		assert_int_equal(jctx_commit(&we, &r), 0);
 		assert_int_equal(jctx_commit(&rd, &got), 0);
+		if (k < 200)
+			assert_int_equal(jctx_commit(&rs, &got), 0);
 	}
 	assert_int_equal(bad, 0);
 	assert_true(v2_total < v1_total);
+	assert_true(fh == CODEC_GOLDEN_FNV);
 	/* a target index the segment has not seen */
 	{
 		const uint8_t body[] = { 0x00, 0x7f, 0, 0, 0, 0 };
@@ -1037,10 +1123,16 @@ test_codec_roundtrip(void **state)
 		assert_int_equal(jctx_decode(&rd, body, sizeof(body), &got,
 		    target, error, &dv, &dvcap), -1);
 	}
+	/* a writer's context does not decode, a reader's does not encode */
+	assert_int_equal(jctx_decode(&we, b.p + FRAME_HDR_LEN, b.len -
+	    FRAME_HDR_LEN, &got, target, error, &dv, &dvcap), -1);
+	assert_int_equal(jctx_encode(&rd, &b2, &r, &err), -1);
 	jctx_fini(&we);
 	jctx_fini(&rd);
+	jctx_fini(&rs);
 	free(dv);
 	free(b.p);
+	free(b2.p);
 }
 
 /* Old segments (version-1 records) still read and verify, and a writer
@@ -1238,6 +1330,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_verify_detects_edit_in_open_segment, setup, teardown),
 		cmocka_unit_test(test_codec_roundtrip),
+		cmocka_unit_test(test_codec_shared_labels),
 		cmocka_unit_test_setup_teardown(test_old_format_segments_read,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
