@@ -647,11 +647,32 @@ fail:
 	return NULL;
 }
 
+/* fsync: poll, after a record's write: fdatasync at most once per
+ * sync_interval (group commit).  0, or -1 with err (the data stays
+ * dirty: the next record's sync tries again). */
+static int
+sync_poll(struct journal *j, struct wp_err *err)
+{
+	if (j->o.fsync != JOURNAL_FSYNC_POLL)
+		return 0;
+	j->dirty = 1;
+	if (j->o.sync_interval > 0 &&
+	    clock_mono() - j->last_sync < j->o.sync_interval)
+		return 0;
+	if (fdatasync(j->fd) != 0)
+		return err_set(err, WP_E_TRANSIENT, "journal %s: fdatasync: %s",
+		    j->seg_name, strerror(errno));
+	j->last_sync = clock_mono();
+	j->dirty = 0;
+	return 0;
+}
+
 int
 journal_append(struct journal *j, const struct journal_record *r,
     struct wp_err *err)
 {
 	uint8_t h[HASH_LEN];
+	int sync_rc;
 
 	if (jseg_check_record(r, err) != 0)
 		return -1;
@@ -680,17 +701,9 @@ journal_append(struct journal *j, const struct journal_record *r,
 			    j->seg_name);
 		return -1;
 	}
-	if (j->o.fsync == JOURNAL_FSYNC_POLL) {
-		if (j->o.sync_interval <= 0 ||
-		    clock_mono() - j->last_sync >= j->o.sync_interval) {
-			if (fdatasync(j->fd) != 0)
-				return err_set(err, WP_E_TRANSIENT, "journal %s: "
-				    "fdatasync: %s", j->seg_name, strerror(errno));
-			j->last_sync = clock_mono();
-			j->dirty = 0;
-		} else
-			j->dirty = 1;
-	}
+	/* written: the chain, the count and the context take the record
+	 * whatever the sync says (the next record follows it in the file) */
+	sync_rc = sync_poll(j, err);
 	memcpy(j->h, h, HASH_LEN);
 	j->seg_count++;
 	j->seg_off += (off_t)j->b.len;
@@ -703,7 +716,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 			return -1;
 	}
 	summary_add(j, r);
-	return 0;
+	return sync_rc;
 }
 
 int

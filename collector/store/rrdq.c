@@ -247,8 +247,9 @@ linger(struct rrdq *q)
 	ts.tv_nsec += LINGER % WP_SEC;
 	ts.tv_sec += (time_t)(LINGER / WP_SEC + ts.tv_nsec / WP_SEC);
 	ts.tv_nsec %= WP_SEC;
+	/* woken (0): look again; the time out, or any error: go */
 	while (!q->stop && !q->block && q->n < HIGH(q) &&
-	    pthread_cond_timedwait(&q->cv, &q->mu, &ts) != ETIMEDOUT)
+	    pthread_cond_timedwait(&q->cv, &q->mu, &ts) == 0)
 		;
 }
 
@@ -314,7 +315,7 @@ rrdq_free(struct rrdq *q, wp_time grace)
 	ts.tv_sec = (time_t)(until / WP_SEC);
 	ts.tv_nsec = (long)(until % WP_SEC);
 	while (!q->done && pthread_cond_timedwait(&q->idle, &q->mu,
-	    &ts) != ETIMEDOUT)
+	    &ts) == 0)
 		;
 	done = q->done;
 	if (!done)
