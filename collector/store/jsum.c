@@ -731,39 +731,33 @@ hdr_same(const struct jsum_rd *r, const struct jsum_hdr *old, size_t nold,
 	    memcmp(r->prev + old[i].off, p, len) == 0;
 }
 
+/* *p (of *cap elements of size sz) holds at least n.  0, or -1 out of
+ * memory (*p as it was). */
+static int
+room(void *p, size_t *cap, size_t n, size_t sz)
+{
+	void *np;
+
+	if (n <= *cap)
+		return 0;
+	if ((np = reallocarray(*(void **)p, n, sz)) == NULL)
+		return -1;
+	*(void **)p = np;
+	*cap = n;
+	return 0;
+}
+
 /* Room for nt targets and ns series in r's position tables and its
  * summary.  0, or -1 out of memory. */
 static int
 rd_room(struct jsum_rd *r, size_t nt, size_t ns)
 {
 	struct jsum *s = r->s;
-	void *np;
 
-	if (nt > r->thcap) {
-		if ((np = reallocarray(r->th, nt, sizeof(*r->th))) == NULL)
-			return -1;
-		r->th = np;
-		r->thcap = nt;
-	}
-	if (ns > r->shcap) {
-		if ((np = reallocarray(r->sh, ns, sizeof(*r->sh))) == NULL)
-			return -1;
-		r->sh = np;
-		r->shcap = ns;
-	}
-	if (nt > s->tcap) {
-		if ((np = reallocarray(s->t, nt, sizeof(*s->t))) == NULL)
-			return -1;
-		s->t = np;
-		s->tcap = nt;
-	}
-	if (ns > s->scap) {
-		if ((np = reallocarray(s->s, ns, sizeof(*s->s))) == NULL)
-			return -1;
-		s->s = np;
-		s->scap = ns;
-	}
-	return 0;
+	return room(&r->th, &r->thcap, nt, sizeof(*r->th)) != 0 ||
+	    room(&r->sh, &r->shcap, ns, sizeof(*r->sh)) != 0 ||
+	    room(&s->t, &s->tcap, nt, sizeof(*s->t)) != 0 ||
+	    room(&s->s, &s->scap, ns, sizeof(*s->s)) != 0 ? -1 : 0;
 }
 
 /* s holds nt targets and ns series: the ones past them freed, new ones
