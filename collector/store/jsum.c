@@ -603,6 +603,19 @@ dec_spans(struct wire_rd *d, struct jsum_span *span, size_t n,
 	return 0;
 }
 
+/* A target's counts and times after its name.  0, or -1 when they are not
+ * in the bytes. */
+static int
+dec_target_counts(struct wire_rd *d, struct jsum_target *t)
+{
+	t->polls = (uint32_t)wire_rd_le(d, 4);
+	t->failures = (uint32_t)wire_rd_le(d, 4);
+	t->first = (wp_time)wire_rd_le(d, 8);
+	t->last = (wp_time)wire_rd_le(d, 8);
+	t->max_gap = (wp_time)wire_rd_le(d, 8);
+	return d->bad ? -1 : 0;
+}
+
 static int
 dec_target(struct wire_rd *d, struct jsum_target *t)
 {
@@ -611,12 +624,7 @@ dec_target(struct wire_rd *d, struct jsum_target *t)
 	wire_rd_str(d, 1, name, sizeof(name));
 	if (d->bad || name[0] == '\0' || (t->name = strdup(name)) == NULL)
 		return -1;
-	t->polls = (uint32_t)wire_rd_le(d, 4);
-	t->failures = (uint32_t)wire_rd_le(d, 4);
-	t->first = (wp_time)wire_rd_le(d, 8);
-	t->last = (wp_time)wire_rd_le(d, 8);
-	t->max_gap = (wp_time)wire_rd_le(d, 8);
-	return d->bad ? -1 : 0;
+	return dec_target_counts(d, t);
 }
 
 static int
@@ -803,12 +811,7 @@ rd_target(struct jsum_rd *r, struct wire_rd *d, size_t i, size_t nold,
 	r->th[i].off = (uint32_t)d->off;
 	r->th[i].len = (uint32_t)(n + 1);
 	d->off += n + 1;
-	t->polls = (uint32_t)wire_rd_le(d, 4);
-	t->failures = (uint32_t)wire_rd_le(d, 4);
-	t->first = (wp_time)wire_rd_le(d, 8);
-	t->last = (wp_time)wire_rd_le(d, 8);
-	t->max_gap = (wp_time)wire_rd_le(d, 8);
-	return d->bad ? -1 : 0;
+	return dec_target_counts(d, t);
 }
 
 /* The header (dec_series' fields up to the labels) of len bytes at p. */
