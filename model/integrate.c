@@ -142,23 +142,16 @@ static void
 add_bins(struct integ *g, struct integ_bins *b, wp_time t0, double v0,
     wp_time t1, double v1, wp_time a, wp_time z, double e)
 {
-	if (a < z) {
-		size_t i = bin_of(b, a);
+	const wp_time a0 = a;
 
-		if (b->origin + (wp_time)(i + 1) * b->len >= z) {
-			if (i < b->n)
-				b->e[b->hint = i] += e;
-			return;
-		}
-	}
 	while (a < z) {
 		size_t i = bin_of(b, a);
 		wp_time end = b->origin + (wp_time)(i + 1) * b->len;
 		wp_time c = end < z ? end : z;
 
 		if (i < b->n)
-			b->e[b->hint = i] += seg_energy(g, t0, v0, t1, v1, a,
-			    c);
+			b->e[b->hint = i] += a == a0 && c == z ? e :
+			    seg_energy(g, t0, v0, t1, v1, a, c);
 		a = c;
 	}
 }
