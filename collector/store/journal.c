@@ -659,12 +659,7 @@ sync_poll(struct journal *j, struct wp_err *err)
 	if (j->o.sync_interval > 0 &&
 	    clock_mono() - j->last_sync < j->o.sync_interval)
 		return 0;
-	if (fdatasync(j->fd) != 0)
-		return err_set(err, WP_E_TRANSIENT, "journal %s: fdatasync: %s",
-		    j->seg_name, strerror(errno));
-	j->last_sync = clock_mono();
-	j->dirty = 0;
-	return 0;
+	return journal_flush(j, err);
 }
 
 int
