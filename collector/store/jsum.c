@@ -1,9 +1,12 @@
 /* jsum.c - per-segment journal summaries (format: docs/journal.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../model/counter.h"
 #include "../lib/hmap.h"
@@ -930,34 +933,61 @@ jsum_rd_fini(struct jsum_rd *r)
 }
 
 int
-jsum_slurp(const char *path, uint8_t **out, size_t *len, struct wp_err *err)
+jsum_slurp_into(const char *path, uint8_t **buf, size_t *cap, size_t *len,
+    struct wp_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	long sz;
+	struct stat st;
+	char eb[128];
+	size_t sz;
+	ssize_t n;
 	uint8_t *p;
+	int fd;
 
-	*out = NULL;
 	*len = 0;
-	if (f == NULL)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return err_set(err, errno == ENOENT ? WP_E_CONFIG :
-		    WP_E_TRANSIENT, "%s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 ||
-	    (unsigned long)sz > JSUM_FILE_MAX || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
+		    WP_E_TRANSIENT, "%s: %s", path,
+		    strerror_r(errno, eb, sizeof(eb)));
+	if (fstat(fd, &st) != 0 || st.st_size < 0 ||
+	    (unsigned long long)st.st_size > JSUM_FILE_MAX) {
+		close(fd);
 		return err_set(err, WP_E_PROTOCOL, "%s: unreadable or too "
 		    "large", path);
 	}
-	if ((p = malloc((size_t)sz + 1)) == NULL) {
-		fclose(f);
-		return err_set(err, WP_E_INTERNAL, "out of memory");
+	sz = (size_t)st.st_size;
+	if (sz + 1 > *cap) {
+		if ((p = malloc(sz + sz / 8 + 1)) == NULL) {
+			close(fd);
+			return err_set(err, WP_E_INTERNAL, "out of memory");
+		}
+		free(*buf);
+		*buf = p;
+		*cap = sz + sz / 8 + 1;
 	}
-	if (fread(p, 1, (size_t)sz, f) != (size_t)sz) {
-		free(p);
-		fclose(f);
-		return err_set(err, WP_E_TRANSIENT, "%s: read error", path);
+	while (*len < sz) {
+		n = read(fd, *buf + *len, sz - *len);
+		if (n > 0)
+			*len += (size_t)n;
+		else if (n == 0 || errno != EINTR) {
+			close(fd);
+			return err_set(err, WP_E_TRANSIENT, "%s: read error",
+			    path);
+		}
 	}
-	fclose(f);
-	*out = p;
-	*len = (size_t)sz;
+	close(fd);
 	return 0;
+}
+
+int
+jsum_slurp(const char *path, uint8_t **out, size_t *len, struct wp_err *err)
+{
+	size_t cap = 0;
+
+	*out = NULL;
+	if (jsum_slurp_into(path, out, &cap, len, err) == 0)
+		return 0;
+	free(*out);
+	*out = NULL;
+	*len = 0;
+	return -1;
 }

@@ -168,6 +168,11 @@ void		 jsum_rd_fini(struct jsum_rd *r);	/* NULL-safe */
 /* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */
 int		 jsum_slurp(const char *path, uint8_t **out, size_t *len,
 		    struct wp_err *err);
+/* As jsum_slurp into *buf of *cap bytes, the caller's (grown when the
+ * file needs more; kept on error): for reading files one after another,
+ * on any thread.  0, or -1 with err. */
+int		 jsum_slurp_into(const char *path, uint8_t **buf, size_t *cap,
+		    size_t *len, struct wp_err *err);
 /* dir/NAME.wpj -> NAME.wps in out. */
 void		 jsum_name(const char *seg, char *out, size_t len);
 /* Series se's name and labels, written into series and labels (or, when

@@ -361,44 +361,6 @@ job_set(struct rd_job *j, const char *ldir, const struct ledger_entry *e)
 	memcpy(j->want, e->file, HASH_LEN);
 }
 
-/* The whole file at j->path into j->buf.  0 or -1 with j->err. */
-static int
-job_read(struct rd_job *j)
-{
-	struct stat st;
-	char eb[128];
-	ssize_t n;
-	int fd;
-
-	if ((fd = open(j->path, O_RDONLY | O_CLOEXEC)) == -1)	/* a thread */
-		return err_set(&j->err, errno == ENOENT ? WP_E_CONFIG :
-		    WP_E_TRANSIENT, "%s: %s", j->path,
-		    strerror_r(errno, eb, sizeof(eb)));
-	if (fstat(fd, &st) != 0 || st.st_size < 0 || st.st_size > (1 << 30))
-		goto bad;
-	if ((size_t)st.st_size + 1 > j->cap) {
-		free(j->buf);
-		j->cap = (size_t)st.st_size + (size_t)st.st_size / 8 + 1;
-		if ((j->buf = malloc(j->cap)) == NULL) {
-			j->cap = 0;
-			close(fd);
-			return err_set(&j->err, WP_E_INTERNAL, "out of memory");
-		}
-	}
-	for (j->len = 0; j->len < (size_t)st.st_size; ) {
-		n = read(fd, j->buf + j->len, (size_t)st.st_size - j->len);
-		if (n > 0)
-			j->len += (size_t)n;
-		else if (n == 0 || errno != EINTR)
-			goto bad;
-	}
-	close(fd);
-	return 0;
-bad:
-	close(fd);
-	return err_set(&j->err, WP_E_TRANSIENT, "%s: unreadable or too large",
-	    j->path);
-}
 
 static void *
 job_run(void *arg)
@@ -407,7 +369,8 @@ job_run(void *arg)
 	uint8_t h[HASH_LEN];
 
 	err_clear(&j->err);
-	if ((j->rc = job_read(j)) == 0 && (j->len < HASH_LEN ||
+	if ((j->rc = jsum_slurp_into(j->path, &j->buf, &j->cap, &j->len,
+	    &j->err)) == 0 && (j->len < HASH_LEN ||
 	    sha256(j->buf, j->len, h) != 0 || memcmp(h, j->want,
 	    HASH_LEN) != 0))
 		j->rc = err_set(&j->err, WP_E_PROTOCOL, "ledger block %s: does "
