@@ -33,6 +33,15 @@ floor_div_mul(wp_time t, wp_time len)
 	return q * len;
 }
 
+size_t
+integ_bin_count(wp_time from, wp_time to, wp_time len)
+{
+	wp_time origin = floor_div_mul(from, len);
+	size_t n = to > origin ? (size_t)((to - origin + len - 1) / len) : 0;
+
+	return n == 0 ? 1 : n;
+}
+
 int
 integ_init(struct integ *g, const struct integ_opts *o, struct wp_err *err)
 {
@@ -53,13 +62,18 @@ integ_init(struct integ *g, const struct integ_opts *o, struct wp_err *err)
 			continue;
 		b->len = o->bin_len[i];
 		b->origin = floor_div_mul(o->from, b->len);
-		b->n = (size_t)((o->to - b->origin + b->len - 1) / b->len);
-		if (b->n == 0)
-			b->n = 1;
-		if (b->n > 100000000) {
+		b->n = integ_bin_count(o->from, o->to, b->len);
+		if (b->n > INTEG_MAX_BINS) {
 			integ_fini(g);
 			return err_set(err, WP_E_CONFIG, "too many bins");
 		}
+		if (o->bin_store[i] != NULL) {
+			b->e = o->bin_store[i];
+			b->stride = o->bin_stride[i] > 0 ? o->bin_stride[i] : 1;
+			continue;
+		}
+		b->stride = 1;
+		b->own = true;
 		b->e = calloc(b->n, sizeof(double));
 		if (b->e == NULL) {
 			integ_fini(g);
@@ -77,9 +91,11 @@ integ_fini(struct integ *g)
 	if (g == NULL)
 		return;
 	for (i = 0; i < INTEG_BINSETS; i++) {
-		free(g->bins[i].e);
+		if (g->bins[i].own)
+			free(g->bins[i].e);
 		g->bins[i].e = NULL;
 		g->bins[i].n = 0;
+		g->bins[i].own = false;
 	}
 }
 
@@ -150,8 +166,8 @@ add_bins(struct integ *g, struct integ_bins *b, wp_time t0, double v0,
 		wp_time c = end < z ? end : z;
 
 		if (i < b->n)
-			b->e[b->hint = i] += a == a0 && c == z ? e :
-			    seg_energy(g, t0, v0, t1, v1, a, c);
+			b->e[(b->hint = i) * b->stride] += a == a0 && c == z ?
+			    e : seg_energy(g, t0, v0, t1, v1, a, c);
 		a = c;
 	}
 }
@@ -300,7 +316,7 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 				continue;
 			k = bin_of(b, sp->t0);
 			if (k < b->n)
-				b->e[b->hint = k] += sp->energy;
+				b->e[(b->hint = k) * b->stride] += sp->energy;
 		}
 		g->points += sp->n - 1;
 		if (sp->t1 >= g->o.to)

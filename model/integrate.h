@@ -32,7 +32,10 @@
  *
  * Bins (optional): energy per fixed-length bin aligned to origin (e.g.
  * UTC hours for carbon, curve steps for wall-to-GPU curves), accumulated
- * (+=) into an array the integrator owns; they cover [from, to] only.
+ * (+=) into an array the integrator owns, or into a store the caller
+ * gives (bin_store: integ_bin_count zeroed doubles, stride apart, so that
+ * many series can keep a bin's energies side by side); they cover
+ * [from, to] only.  Read bin k with integ_bin().
  */
 #ifndef WP_INTEGRATE_H
 #define WP_INTEGRATE_H
@@ -61,12 +64,15 @@ enum integ_reason {
 #define INTEG_P_IMPLAUSIBLE 0x4	/* a step refused as implausible here */
 
 #define INTEG_BINSETS	2
+#define INTEG_MAX_BINS	100000000	/* per bin set: more is refused */
 
 struct integ_bins {
 	wp_time	 origin;	/* start of bin 0 */
 	wp_time	 len;		/* bin length */
 	size_t	 n;
-	double	*e;		/* n energies, owned by the integrator */
+	double	*e;		/* bin k at e[k * stride] */
+	size_t	 stride;	/* 1 when the integrator owns e */
+	bool	 own;		/* e is the integrator's (integ_fini frees) */
 	size_t	 hint;		/* the bin added to last (< n): readings
 				   in time order find theirs there or in
 				   the next without a division */
@@ -80,6 +86,11 @@ struct integ_opts {
 	double	 max_res_error;	/* default 0.02 */
 	wp_time	 min_window;	/* default 60 s */
 	wp_time	 bin_len[INTEG_BINSETS];	/* 0: no bins */
+	/* NULL: the integrator allocates the bins; else the caller's
+	 * zeroed store of integ_bin_count() bins, bin_stride apart, which
+	 * it keeps and frees after integ_fini */
+	double	*bin_store[INTEG_BINSETS];
+	size_t	 bin_stride[INTEG_BINSETS];
 };
 
 struct integ_result {
@@ -95,9 +106,9 @@ struct integ_result {
 	int	 reason;	/* enum integ_reason */
 };
 
-struct integ {		/* what a reading or span touches first, why
-			   last: a report holds thousands, one per series */
-	struct integ_opts o;
+struct integ {		/* what a reading or span touches first (the
+			   state, the bins, o's window), why last: a report
+			   holds thousands, one per series */
 	bool	 have_prev;
 	bool	 started;	/* a reading at or before from */
 	bool	 ended;		/* a reading at or after to */
@@ -111,8 +122,18 @@ struct integ {		/* what a reading or span touches first, why
 	wp_time	 max_gap;
 	size_t	 points;
 	struct integ_bins bins[INTEG_BINSETS];
+	struct integ_opts o;	/* from, to, interval, kind first */
 	char	 why[160];
 };
+
+/* The number of bins of length len over [from, to] (integ_init's). */
+size_t	 integ_bin_count(wp_time from, wp_time to, wp_time len);
+
+static inline double
+integ_bin(const struct integ_bins *b, size_t k)
+{
+	return b->e[k * b->stride];
+}
 
 /* Sets up; allocates bins when asked.  0, or -1 (bad options, ENOMEM).
  * Caller releases with integ_fini. */

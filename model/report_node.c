@@ -298,10 +298,10 @@ report_node_curve(const struct report_sel *a, const struct report_plan *p,
 			if (s->rc != 0 || s->main.bins[1].e == NULL)
 				ok = false;
 			else
-				gpu += s->main.bins[1].e[i] / len;
+				gpu += integ_bin(&s->main.bins[1], i) / len;
 		}
 		if (ok && gpu > 0)
-			curve_add(c, gpu, wb->e[i] / len, lim);
+			curve_add(c, gpu, integ_bin(wb, i) / len, lim);
 	}
 }
 
@@ -421,7 +421,7 @@ report_model_wall(const struct report_sel *a, const struct curve *cls,
 		if (hi <= lo)
 			continue;
 		for (g = 0; g < ng; g++)
-			ge += gs[g]->main.bins[1].e[i];
+			ge += integ_bin(&gs[g]->main.bins[1], i);
 		ratio = report_class_ratio(cls, &f, ge / secs(hi - lo) / lim,
 		    ge / secs(hi - lo), &dist);
 		if (!isfinite(ratio))
@@ -652,7 +652,7 @@ add_hours(struct report *r, size_t i, const struct report_series *s,
 		return;
 	c = r->cls.of[i] >= 0 ? (size_t)r->cls.of[i] : r->cls.ncls;
 	for (h = 0; h < nh && h < s->main.bins[0].n; h++) {
-		double kwh = s->main.bins[0].e[h] / 3.6e6 * scale;
+		double kwh = integ_bin(&s->main.bins[0], h) / 3.6e6 * scale;
 
 		r->hours.wall[h] += kwh;
 		r->cls.kwh_h[c * nh + h] += kwh;

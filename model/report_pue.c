@@ -54,7 +54,7 @@ pue_meter(const struct report_input *in, const struct report_series *s,
 	}
 	for (h = 0; h < r->hours.nh && h < s->main.bins[0].n; h++)
 		(s->role == RR_FAC ? r->hours.mfac : r->hours.mit)[h] +=
-		    s->main.bins[0].e[h] / 3.6e6;
+		    integ_bin(&s->main.bins[0], h) / 3.6e6;
 }
 
 /* The site's category from the IT meters' (bits of pue_meter): one
