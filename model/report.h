@@ -167,6 +167,7 @@ struct report_input {
 	size_t	 n_ser;
 	size_t	 segments_read, summaries_used;	/* journal scan */
 	size_t	 ledger_used;	/* ledger blocks taken */
+	size_t	 ledger_days;	/* ledger day blocks taken */
 	/* a report over several data dirs: the one each target's series
 	 * were taken from (disclosure.sources), else none */
 	const struct report_source *sources;

@@ -460,6 +460,7 @@ report_disclose_build(const struct report_input *in,
 	d->segments_read = in->segments_read;
 	d->summaries_used = in->summaries_used;
 	d->ledger_used = in->ledger_used;
+	d->ledger_days = in->ledger_days;
 	if (sources(in, d) == -1)
 		return -1;
 	d->slo_set = in->set != NULL && in->set->slo_set;

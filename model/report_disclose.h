@@ -118,6 +118,7 @@ struct report_disclosure {
 	double	 facility_primary_j, facility_alloc_rel;
 	size_t	 segments_read, summaries_used;
 	size_t	 ledger_used;
+	size_t	 ledger_days;
 	struct report_disc_source *sources;	/* several data dirs */
 	size_t	 n_sources;
 	bool	 slo_set;		/* report.slo given */

@@ -87,7 +87,8 @@ verify_ledger(const char *jdir)
 		return 1;
 	}
 	printf("ledger %s: OK: %zu blocks, %zu checked against their raw "
-	    "segments\n", ldir, st.blocks, st.checked_raw);
+	    "segments; %zu day blocks, %zu checked against their blocks\n",
+	    ldir, st.blocks, st.checked_raw, st.days, st.days_checked);
 	return 0;
 }
 
@@ -124,7 +125,8 @@ do_rebuild(const char *jdir, const struct wp_conf *c)
 		return 1;
 	}
 	printf("ledger %s: rebuilt %zu blocks from the raw journal, kept %zu "
-	    "whose raw segments expired\n", ldir, st.rebuilt, st.kept);
+	    "whose raw segments expired; rebuilt %zu day blocks, kept %zu\n",
+	    ldir, st.rebuilt, st.kept, st.days_rebuilt, st.days_kept);
 	return verify_ledger(jdir);
 }
 

@@ -192,6 +192,7 @@ prepare(const struct wp_conf *c, const struct report_query *q, struct run *u,
 	u->in.segments_read = u->ld.segments_read;
 	u->in.summaries_used = u->ld.summaries_used;
 	u->in.ledger_used = u->ld.ledger_used;
+	u->in.ledger_days = u->ld.ledger_days;
 	u->in.sources = u->ld.src;
 	u->in.n_sources = u->ld.n_src;
 	merge_warnings(&u->ld, &u->w);

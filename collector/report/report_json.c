@@ -685,6 +685,7 @@ disclosure_json(const struct report_disclosure *d)
 	jset(j, "segments_read", jint(d->segments_read));
 	jset(j, "summaries_used", jint(d->summaries_used));
 	jset(j, "ledger_blocks_used", jint(d->ledger_used));
+	jset(j, "ledger_days_used", jint(d->ledger_days));
 	jset(o, "journal", j);
 	if (d->n_sources > 0)
 		jset(o, "sources", sources_json(d));

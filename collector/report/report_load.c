@@ -248,6 +248,62 @@ ser_runs(const struct report_plan *p, struct report_series *s,
 	return 0;
 }
 
+/* A zeroed column of nbins bins in c (its stride REPORT_BIN_COLS), or
+ * NULL out of memory.  The store is c's until report_load_fini. */
+static double *
+col_take(struct report_bin_cols *c, size_t nbins)
+{
+	size_t col = c->used % REPORT_BIN_COLS;
+	double **nv;
+
+	if (c->nbins != 0 && c->nbins != nbins)
+		return NULL;		/* one plan: one bin count */
+	c->nbins = nbins;
+	if (col == 0) {
+		if ((nv = reallocarray(c->chunk, c->nchunk + 1,
+		    sizeof(*nv))) == NULL)
+			return NULL;
+		c->chunk = nv;
+		if ((nv[c->nchunk] = calloc(nbins, REPORT_BIN_COLS *
+		    sizeof(double))) == NULL)
+			return NULL;
+		c->nchunk++;
+	}
+	c->used++;
+	return c->chunk[c->nchunk - 1] + col;
+}
+
+static void
+cols_fini(struct report_bin_cols *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nchunk; i++)
+		free(c->chunk[i]);
+	free(c->chunk);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The main window's bin sets of io in l's columns.  0, or -1 ENOMEM. */
+static int
+ser_bins(struct report_load *l, struct integ_opts *io)
+{
+	size_t n;
+	int i;
+
+	for (i = 0; i < INTEG_BINSETS; i++) {
+		if (io->bin_len[i] <= 0)
+			continue;
+		n = integ_bin_count(io->from, io->to, io->bin_len[i]);
+		if (n > INTEG_MAX_BINS)
+			continue;	/* integ_init refuses it */
+		if ((io->bin_store[i] = col_take(&l->cols[i], n)) == NULL)
+			return -1;
+		io->bin_stride[i] = REPORT_BIN_COLS;
+	}
+	return 0;
+}
+
 static int
 ser_setup(struct report_load *l, struct report_series *s, const char *target,
     const struct wp_sample *smp)
@@ -270,9 +326,10 @@ ser_setup(struct report_load *l, struct report_series *s, const char *target,
 		io.bin_len[0] = REPORT_HOUR;
 	if (curve_role(s->role) && p->step > 0)
 		io.bin_len[1] = p->step;
-	if (integ_init(&s->main, &io, &err) == -1)
+	if (ser_bins(l, &io) != 0 || integ_init(&s->main, &io, &err) == -1)
 		return -1;
-	io.bin_len[0] = io.bin_len[1] = 0;
+	memset(io.bin_len, 0, sizeof(io.bin_len));
+	memset(io.bin_store, 0, sizeof(io.bin_store));
 	if (p->have_idle) {
 		io.from = p->idle_from;
 		io.to = p->idle_to;
@@ -828,8 +885,10 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 		    on_record, getenv("WATTPATH_NO_SUMMARIES") ? NULL :
 		    on_summary, l, &st, err);
 	else
-		rc = journal_scan_ledger(dir, ldir, from - margin, to + margin +
-		    1, on_record, on_summary, on_forced, l, &st, err);
+		rc = journal_scan_ledger(dir, ldir,
+		    getenv("WATTPATH_NO_LEDGER_DAYS") == NULL, from - margin,
+		    to + margin + 1, on_record, on_summary, on_forced, l, &st,
+		    err);
 	/* a callback's -1 stops the scan: say why */
 	if (l->cancel != NULL && atomic_load(l->cancel))
 		return err_set(err, WP_E_TRANSIENT, "report cancelled");
@@ -840,6 +899,7 @@ report_load_scan(struct report_load *l, struct wp_err *err)
 	l->segments_read = st.segments_read;
 	l->summaries_used = st.summaries_used;
 	l->ledger_used = st.ledger_used;
+	l->ledger_days = st.ledger_days;
 	l->ledger_forced = st.ledger_forced;
 	log_debug("report: %zu segments read, %zu summaries used",
 	    st.segments_read, st.summaries_used);
@@ -858,6 +918,8 @@ report_load_fini(struct report_load *l)
 			ser_free(l->ser.slot[i].e, l->p->runs > 1 ? l->p->runs :
 			    0);
 	hmap_fini(&l->ser);
+	for (i = 0; i < INTEG_BINSETS; i++)
+		cols_fini(&l->cols[i]);
 	free(l->sum_ser);
 	free(l->v);
 	l->v = NULL;

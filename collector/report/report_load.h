@@ -25,6 +25,19 @@
 struct jsum;
 struct wp_conf;
 
+/* The main windows' bins of one bin set, every series', bin-major in
+ * chunks of REPORT_BIN_COLS series: bin k of a chunk's column c at
+ * chunk[k * REPORT_BIN_COLS + c].  Series get columns in the order they
+ * are first seen, which is a block's order, so applying a block adds to
+ * neighbouring doubles instead of touching a cache line per series. */
+#define REPORT_BIN_COLS	256
+struct report_bin_cols {
+	double	**chunk;	/* owned, each nbins * REPORT_BIN_COLS */
+	size_t	  nchunk;
+	size_t	  used;		/* columns handed out */
+	size_t	  nbins;	/* bins per column (0: not sized yet) */
+};
+
 struct report_load {
 	/* set by the caller (borrowed): */
 	const struct wp_conf *c;
@@ -45,6 +58,7 @@ struct report_load {
 	size_t		 n;
 	size_t		 segments_read, summaries_used;
 	size_t		 ledger_used;	/* ledger blocks taken whole */
+	size_t		 ledger_days;	/* ledger day blocks taken whole */
 	size_t		 ledger_forced;	/* blocks whose raw segment expired */
 	size_t		 ledger_snapped;	/* their spans not applied exactly */
 	bool		 seen;		/* a good record scanned, any target */
@@ -55,6 +69,7 @@ struct report_load {
 	size_t		 sum_cap;
 	size_t		 sum_n;		/* sum_ser entries set: the last
 					   block's series, by position */
+	struct report_bin_cols cols[INTEG_BINSETS];
 	const struct jsum *pos_sm;	/* the summary they were matched to */
 	uint64_t	 pos_seq;	/* its jsum_rd decode number */
 	size_t		 pos_n;		/* its first pos_n are in sum_ser */

@@ -253,6 +253,7 @@ add_stats(struct report_merge *m, const struct report_load *l)
 	m->segments_read += l->segments_read;
 	m->summaries_used += l->summaries_used;
 	m->ledger_used += l->ledger_used;
+	m->ledger_days += l->ledger_days;
 	m->ledger_forced += l->ledger_forced;
 	m->ledger_snapped += l->ledger_snapped;
 	if (l->seen && (!m->seen || l->first_t < m->first_t))

@@ -45,6 +45,7 @@ struct report_merge {
 					   holding them (it had a gap) */
 	char		 moved_names[256];	/* the first of them, "a, b" */
 	size_t		 segments_read, summaries_used, ledger_used;
+	size_t		 ledger_days;
 	size_t		 ledger_forced, ledger_snapped;
 	bool		 seen;
 	wp_time		 first_t;

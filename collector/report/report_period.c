@@ -159,6 +159,10 @@ month_row(json_object *doc, wp_time from, wp_time to, bool partial)
 	json_object_object_add(m, "classes", month_classes(doc));
 	if (json_object_object_get_ex(doc, "warnings", &x))
 		json_object_object_add(m, "warnings", json_object_get(x));
+	/* where the month's figures came from: disclosure.journal */
+	if (json_object_object_get_ex(doc, "disclosure", &x) &&
+	    json_object_object_get_ex(x, "journal", &x))
+		json_object_object_add(m, "journal", json_object_get(x));
 	json_object_object_add(m, "error", NULL);
 	return m;
 }

@@ -94,6 +94,7 @@ typedef int (*journal_sum_cb)(const struct jsum *s, void *arg);
 struct journal_scan_stats {
 	size_t	 segments_read, summaries_used;
 	size_t	 ledger_used;	/* ledger blocks taken by scb */
+	size_t	 ledger_days;	/* ledger day blocks taken by scb */
 	size_t	 ledger_forced;	/* blocks given to fcb: raw gone */
 };
 int	 journal_scan_sum(const char *dir, wp_time from, wp_time to,
@@ -110,11 +111,15 @@ int	 journal_scan_sum(const char *dir, wp_time from, wp_time to,
  * alone.  The blocks come from a ledger_rd: the next one is read and
  * hashed on a second thread while the callbacks run (they run on the
  * caller's thread; the thread is joined before this returns), and a block
- * given to scb and fcb is valid only during the call.
+ * given to scb and fcb is valid only during the call.  With days, a UTC
+ * day inside [from, to] is offered first as its day block (DAYS), which
+ * holds its blocks' spans series by series; taken, the day's segments
+ * and blocks are skipped; not taken (or absent), they are read as above.
  */
-int	 journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
-	    wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,
-	    void *arg, struct journal_scan_stats *st, struct wp_err *err);
+int	 journal_scan_ledger(const char *dir, const char *ldir, bool days,
+	    wp_time from, wp_time to, journal_cb cb, journal_sum_cb scb,
+	    journal_sum_cb fcb, void *arg, struct journal_scan_stats *st,
+	    struct wp_err *err);
 
 /* Writes records in [from, to) as CSV, one row per value, header first. */
 int	 journal_export_csv(const char *dir, wp_time from, wp_time to,

@@ -232,6 +232,8 @@ struct lscan {
 	size_t		 nsf;
 	struct seg_rd	 sr;
 	struct ledger_rd *lr;	/* the blocks, read ahead */
+	struct ledger_index days;	/* DAYS */
+	size_t		 kd;		/* the next day to try */
 };
 
 /* One segment (raw file i of sf or -1, ledger entry le or NULL; ln: the
@@ -281,7 +283,64 @@ lscan_next(const struct lscan *ls, size_t k)
 	return &ls->ix.e[k];
 }
 
-/* Merges the raw segments and the ledger's blocks in time order. */
+/* Whether day d lies in the scan's window and its block holds every raw
+ * segment of the day there is (it was made of their ledger blocks). */
+static bool
+lscan_day_fits(const struct lscan *ls, const struct ledger_entry *d)
+{
+	wp_time end = d->start + LEDGER_DAY;
+	size_t i;
+
+	if (d->start < ls->from || (ls->to && end > ls->to))
+		return false;
+	for (i = 0; i < ls->nsf && ls->sf[i].start < end; i++)
+		if (ls->sf[i].start >= d->start &&
+		    ledger_index_find(&ls->ix, ls->sf[i].name) == NULL)
+			return false;
+	return true;
+}
+
+/*
+ * At the scan's first segment or block of a day (t): the day's block
+ * offered to scb when DAYS has it and it fits; taken, *i and *k skip the
+ * day's segments and blocks.  1 taken, 0 not, -1 scb's error.
+ */
+static int
+lscan_day(struct lscan *ls, wp_time t, size_t *i, size_t *k)
+{
+	const struct ledger_entry *d, *dn = NULL;
+	struct wp_err lerr = { 0 };
+	const struct jsum *js;
+	wp_time end;
+	int rc;
+
+	while (ls->kd < ls->days.n && ls->days.e[ls->kd].start +
+	    LEDGER_DAY <= t)
+		ls->kd++;
+	if (ls->kd >= ls->days.n || ls->days.e[ls->kd].start > t)
+		return 0;
+	d = &ls->days.e[ls->kd++];	/* tried once */
+	if (!lscan_day_fits(ls, d))
+		return 0;
+	if (ls->kd < ls->days.n && lscan_day_fits(ls, &ls->days.e[ls->kd]))
+		dn = &ls->days.e[ls->kd];	/* read ahead */
+	if ((js = ledger_rd_block(ls->lr, d, dn, &lerr)) == NULL) {
+		log_warnx("ledger: %s (run wattpath journal verify)", lerr.msg);
+		return 0;
+	}
+	if ((rc = ls->scb(js, ls->arg)) != 1)
+		return rc < 0 ? -1 : 0;
+	ls->st->ledger_days++;
+	end = d->start + LEDGER_DAY;
+	while (*i < ls->nsf && ls->sf[*i].start < end)
+		(*i)++;
+	while (*k < ls->ix.n && ls->ix.e[*k].start < end)
+		(*k)++;
+	return 1;
+}
+
+/* Merges the raw segments and the ledger's blocks in time order, a whole
+ * day from its day block where it can. */
 static int
 lscan_run(struct lscan *ls, struct wp_err *err)
 {
@@ -295,11 +354,15 @@ lscan_run(struct lscan *ls, struct wp_err *err)
 		bool raw = ti == t, led = tk == t;
 		size_t ni = i + raw, nk = k + led;
 
+		if (ls->to && t >= ls->to)
+			break;
+		if ((rc = lscan_day(ls, t, &i, &k)) != 0) {
+			rc = rc < 0 ? -1 : 0;
+			continue;
+		}
 		next = ni < ls->nsf ? ls->sf[ni].start : INT64_MAX;
 		if (nk < ls->ix.n && ls->ix.e[nk].start < next)
 			next = ls->ix.e[nk].start;
-		if (ls->to && t >= ls->to)
-			break;
 		if (next > ls->from)
 			rc = lscan_one(ls, raw ? (ssize_t)i : -1, raw &&
 			    i + 1 == ls->nsf, led ? &ls->ix.e[k] : NULL,
@@ -311,8 +374,8 @@ lscan_run(struct lscan *ls, struct wp_err *err)
 }
 
 int
-journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
-    wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,
+journal_scan_ledger(const char *dir, const char *ldir, bool days,
+    wp_time from, wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,
     void *arg, struct journal_scan_stats *st, struct wp_err *err)
 {
 	struct journal_scan_stats dummy;
@@ -339,6 +402,11 @@ journal_scan_ledger(const char *dir, const char *ldir, wp_time from,
 		    "journal verify)", lerr.msg);
 		ledger_index_fini(&ls.ix);
 	}
+	if (days && ledger_days_read(ldir, &ls.days, &lerr) != 0) {
+		log_warnx("ledger: %s; reading its hourly blocks (run wattpath "
+		    "journal verify)", lerr.msg);
+		ledger_index_fini(&ls.days);
+	}
 	if (jseg_list(dir, &ls.sf, &ls.nsf, err) != 0) {
 		if (ls.ix.n == 0)
 			goto out;
@@ -358,6 +426,7 @@ out:
 	ledger_rd_free(ls.lr);
 	free(ls.sf);
 	ledger_index_fini(&ls.ix);
+	ledger_index_fini(&ls.days);
 	jseg_manifest_fini(&ls.m);
 	return rc < 0 ? -1 : 0;
 }

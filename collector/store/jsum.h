@@ -165,6 +165,36 @@ struct jsum_rd {
 const struct jsum *jsum_rd_decode(struct jsum_rd *r, uint8_t **buf,
 		    size_t *cap, size_t len, struct wp_err *err);
 void		 jsum_rd_fini(struct jsum_rd *r);	/* NULL-safe */
+/*
+ * Consecutive summaries merged into one (a ledger day block, ledger.h):
+ * targets by name, their counts added and the gaps between summaries
+ * counted; series by (target, name, boundary, quantity, kind) in the order
+ * they first appear, with the labels and resolution of their first, the
+ * later summaries' spans appended and flags OR'ed.  A series whose spans
+ * in the next summary do not start after its last one (a reading at or
+ * before it) goes on in a new entry of the same name, so that a report
+ * finds those spans not following and reads the summaries one by one.
+ * The figures are the summaries' own: a report adds the same spans in the
+ * same order.  Inputs are decoded summaries (jsum_decode, jsum_rd).
+ */
+struct jsum_merge {
+	struct jsum	*s;	/* the merged summary (seg_start, seg_len,
+				   in: init's; count, rec_min/max, slot: the
+				   inputs'); owned: take it (set NULL), or
+				   jsum_merge_fini frees it */
+	uint32_t	*latest;	/* per entry: the entry its key adds to */
+	uint32_t	*tmap;		/* an input's targets in s */
+	size_t		 lcap, tmcap;
+	size_t		 blocks;	/* summaries added */
+};
+
+int		 jsum_merge_init(struct jsum_merge *m, wp_time start,
+		    wp_time len, const uint8_t in[JSUM_HASH_LEN]);
+/* Adds summary b after the ones added before.  0, or -1 (out of memory,
+ * or b not a decoded summary): m is then only fit for jsum_merge_fini. */
+int		 jsum_merge_add(struct jsum_merge *m, const struct jsum *b);
+void		 jsum_merge_fini(struct jsum_merge *m);
+
 /* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */
 int		 jsum_slurp(const char *path, uint8_t **out, size_t *len,
 		    struct wp_err *err);

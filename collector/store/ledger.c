@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -20,6 +21,7 @@
 #include "ledger.h"
 
 #define LEDGER_INDEX	"LEDGER"
+#define DAYS_INDEX	"DAYS"
 #define LINE_MAX_LEN	512
 
 struct ledger {
@@ -27,8 +29,21 @@ struct ledger {
 	wp_time		 retention;
 	bool		 sync;
 	struct ledger_index ix;
+	struct ledger_index days;	/* DAYS */
 	EVP_MD_CTX	*md;
 };
+
+static const char *
+ix_file(bool days)
+{
+	return days ? DAYS_INDEX : LEDGER_INDEX;
+}
+
+static const char *
+ix_word(bool days)
+{
+	return days ? "day" : "block";
+}
 
 /* ---- hashing and files ---- */
 
@@ -43,24 +58,23 @@ sha256(const void *p, size_t n, uint8_t out[HASH_LEN])
 
 /* The index line of e up to FILE (what CHAIN covers), in out. */
 static int
-entry_line(const struct ledger_entry *e, char *out, size_t len)
+entry_line(const struct ledger_entry *e, bool days, char *out, size_t len)
 {
 	char inx[65], finx[65], fx[65];
 
 	jseg_hex(e->in, inx);
 	jseg_hex(e->fin, finx);
 	jseg_hex(e->file, fx);
-	return snprintf(out, len, "block %s %" PRId64 " %" PRIu64 " %s %s %s",
-	    e->name, e->start, e->count, inx, finx, fx);
+	return snprintf(out, len, "%s %s %" PRId64 " %" PRIu64 " %s %s %s",
+	    ix_word(days), e->name, e->start, e->count, inx, finx, fx);
 }
 
-/* e->chain = SHA-256(prev || line). */
-static int
-entry_chain(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
-    struct ledger_entry *e)
+int
+ledger_entry_chain(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
+    struct ledger_entry *e, bool days)
 {
 	char line[LINE_MAX_LEN];
-	int n = entry_line(e, line, sizeof(line));
+	int n = entry_line(e, days, line, sizeof(line));
 
 	return jseg_chain_hash(md, prev, line, (size_t)n, e->chain);
 }
@@ -85,14 +99,40 @@ ledger_write_file_sync(const char *path, const void *p, size_t n, bool sync)
 	return 0;
 }
 
+/* ldir/NAME.wpl of segment NAME.wpj, or ldir/NAME of a day block
+ * (NAME.wpd). */
 static void
 block_path(const char *ldir, const char *name, char *out, size_t len)
 {
 	size_t n = strlen(name);
 
+	if (n > 4 && strcmp(name + n - 4, ".wpd") == 0) {
+		snprintf(out, len, "%s/%s", ldir, name);
+		return;
+	}
 	if (n > 4 && strcmp(name + n - 4, ".wpj") == 0)
 		n -= 4;
 	snprintf(out, len, "%s/%.*s.wpl", ldir, (int)n, name);
+}
+
+/* The index that names block file name: DAYS or LEDGER. */
+static const char *
+index_of(const char *name)
+{
+	size_t n = strlen(name);
+
+	return ix_file(n > 4 && strcmp(name + n - 4, ".wpd") == 0);
+}
+
+void
+ledger_day_name(wp_time day, char out[32])
+{
+	time_t t = (time_t)(day / WP_SEC);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(out, 32, "%04d%02d%02d.wpd", tm.tm_year + 1900, tm.tm_mon + 1,
+	    tm.tm_mday);
 }
 
 /* ---- the index ---- */
@@ -113,23 +153,25 @@ ix_push(struct ledger_index *ix, const struct ledger_entry *e)
 	return 0;
 }
 
-/* One "block" line into e (chain checked against prev).  0 or -1. */
+/* One "block" (or "day") line into e (chain checked against prev).  0 or
+ * -1. */
 static int
-parse_block(EVP_MD_CTX *md, char *line, const uint8_t prev[HASH_LEN],
-    struct ledger_entry *e)
+parse_block(EVP_MD_CTX *md, char *line, bool days,
+    const uint8_t prev[HASH_LEN], struct ledger_entry *e)
 {
-	char name[64], inx[80], finx[80], fx[80], cx[80];
+	char word[8], name[64], inx[80], finx[80], fx[80], cx[80];
 	uint8_t want[HASH_LEN];
 
 	memset(e, 0, sizeof(*e));
-	if (sscanf(line, "block %63s %" SCNd64 " %" SCNu64 " %79s %79s %79s "
-	    "%79s", name, &e->start, &e->count, inx, finx, fx, cx) != 7 ||
+	if (sscanf(line, "%7s %63s %" SCNd64 " %" SCNu64 " %79s %79s %79s "
+	    "%79s", word, name, &e->start, &e->count, inx, finx, fx,
+	    cx) != 8 || strcmp(word, ix_word(days)) != 0 ||
 	    strlen(name) >= sizeof(e->name) || jseg_unhex(inx, e->in) ||
 	    jseg_unhex(finx, e->fin) || jseg_unhex(fx, e->file) ||
 	    jseg_unhex(cx, want))
 		return -1;
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	if (entry_chain(md, prev, e) != 0)
+	if (ledger_entry_chain(md, prev, e, days) != 0)
 		return -1;
 	return memcmp(e->chain, want, HASH_LEN) == 0 ? 0 : -1;
 }
@@ -138,6 +180,7 @@ static int
 index_lines(FILE *f, EVP_MD_CTX *md, struct ledger_index *ix,
     struct wp_err *err)
 {
+	const char *fn = ix_file(ix->days), *w = ix_word(ix->days);
 	char line[LINE_MAX_LEN], cx[80];
 	struct ledger_entry e;
 	size_t no = 0;
@@ -146,18 +189,22 @@ index_lines(FILE *f, EVP_MD_CTX *md, struct ledger_index *ix,
 		no++;
 		if (no == 1 && sscanf(line, "anchor %79s", cx) == 1) {
 			if (jseg_unhex(cx, ix->anchor) != 0)
-				return err_set(err, WP_E_PROTOCOL, "LEDGER:%zu: "
-				    "malformed anchor", no);
+				return err_set(err, WP_E_PROTOCOL, "%s:%zu: "
+				    "malformed anchor", fn, no);
 			memcpy(ix->last, ix->anchor, HASH_LEN);
 			continue;
 		}
-		if (parse_block(md, line, ix->last, &e) != 0)
-			return err_set(err, WP_E_PROTOCOL, "LEDGER:%zu: block "
+		if (parse_block(md, line, ix->days, ix->last, &e) != 0)
+			return err_set(err, WP_E_PROTOCOL, "%s:%zu: %s "
 			    "does not chain from the previous line (edited, "
-			    "removed or reordered)", no);
+			    "removed or reordered)", fn, no, w);
 		if (ix->n > 0 && e.start <= ix->e[ix->n - 1].start)
-			return err_set(err, WP_E_PROTOCOL, "LEDGER:%zu: block "
-			    "%s out of order", no, e.name);
+			return err_set(err, WP_E_PROTOCOL, "%s:%zu: %s "
+			    "%s out of order", fn, no, w, e.name);
+		if (ix->days && (e.start % LEDGER_DAY != 0 ||
+		    strlen(e.name) != 12 || strcmp(e.name + 8, ".wpd") != 0))
+			return err_set(err, WP_E_PROTOCOL, "%s:%zu: day %s "
+			    "is not a whole UTC day", fn, no, e.name);
 		if (ix_push(ix, &e) != 0)
 			return err_set(err, WP_E_INTERNAL, "out of memory");
 		memcpy(ix->last, e.chain, HASH_LEN);
@@ -165,8 +212,8 @@ index_lines(FILE *f, EVP_MD_CTX *md, struct ledger_index *ix,
 	return 0;
 }
 
-int
-ledger_index_read(const char *ldir, struct ledger_index *ix,
+static int
+index_read(const char *ldir, bool days, struct ledger_index *ix,
     struct wp_err *err)
 {
 	char path[PATH_MAX];
@@ -175,7 +222,8 @@ ledger_index_read(const char *ldir, struct ledger_index *ix,
 	int rc;
 
 	memset(ix, 0, sizeof(*ix));
-	snprintf(path, sizeof(path), "%s/%s", ldir, LEDGER_INDEX);
+	ix->days = days;
+	snprintf(path, sizeof(path), "%s/%s", ldir, ix_file(days));
 	if ((f = fopen(path, "r")) == NULL)
 		return errno == ENOENT ? 0 : err_set(err, WP_E_TRANSIENT,
 		    "%s: %s", path, strerror(errno));
@@ -190,29 +238,55 @@ ledger_index_read(const char *ldir, struct ledger_index *ix,
 	return rc;
 }
 
+int
+ledger_index_read(const char *ldir, struct ledger_index *ix,
+    struct wp_err *err)
+{
+	return index_read(ldir, false, ix, err);
+}
+
+int
+ledger_days_read(const char *ldir, struct ledger_index *ix,
+    struct wp_err *err)
+{
+	return index_read(ldir, true, ix, err);
+}
+
 void
 ledger_index_fini(struct ledger_index *ix)
 {
+	bool days = ix->days;
+
 	free(ix->e);
 	memset(ix, 0, sizeof(*ix));
+	ix->days = days;
+}
+
+size_t
+ledger_index_lower(const struct ledger_index *ix, wp_time t)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {		/* starts strictly increase */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->e[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 const struct ledger_entry *
 ledger_index_find(const struct ledger_index *ix, const char *name)
 {
-	size_t lo = 0, hi = ix->n;
 	wp_time start;
+	size_t lo;
 
 	if (jseg_parse_name(name, &start) != 0)
 		return NULL;
-	while (lo < hi) {		/* starts strictly increase */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->e[mid].start < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = ledger_index_lower(ix, start);
 	return lo < ix->n && strcmp(ix->e[lo].name, name) == 0 ?
 	    &ix->e[lo] : NULL;
 }
@@ -234,14 +308,14 @@ ledger_index_write_sync(const char *ldir, const struct ledger_index *ix,
 		wire_put(&b, line, (size_t)n);
 	}
 	for (i = 0; i < ix->n; i++) {
-		n = entry_line(&ix->e[i], line, sizeof(line));
+		n = entry_line(&ix->e[i], ix->days, line, sizeof(line));
 		jseg_hex(ix->e[i].chain, cx);
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s\n", cx);
 		wire_put(&b, line, (size_t)n);
 	}
 	if (b.oom)
 		return free(b.p), -1;
-	snprintf(path, sizeof(path), "%s/%s", ldir, LEDGER_INDEX);
+	snprintf(path, sizeof(path), "%s/%s", ldir, ix_file(ix->days));
 	rc = ledger_write_file_sync(path, b.p != NULL ? (const void *)b.p : "", b.len,
 	    sync);
 	free(b.p);
@@ -315,7 +389,8 @@ block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
 	    (trailer && trailer_bad(e, file, flen))) {
 		free(file);
 		err_set(err, WP_E_PROTOCOL, "ledger block %s: does not match "
-		    "its LEDGER line (edited or replaced)", e->name);
+		    "its %s line (edited or replaced)", e->name,
+		    index_of(e->name));
 		return NULL;
 	}
 	js = jsum_decode(file, flen - HASH_LEN, err);
@@ -324,7 +399,7 @@ block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
 	    HASH_LEN) != 0 || memcmp(js->fin, e->fin, HASH_LEN) != 0)) {
 		jsum_free(js);
 		err_set(err, WP_E_PROTOCOL, "ledger block %s: chain values "
-		    "differ from its LEDGER line", e->name);
+		    "differ from its %s line", e->name, index_of(e->name));
 		return NULL;
 	}
 	return js;
@@ -374,7 +449,8 @@ job_run(void *arg)
 	    sha256(j->buf, j->len, h) != 0 || memcmp(h, j->want,
 	    HASH_LEN) != 0))
 		j->rc = err_set(&j->err, WP_E_PROTOCOL, "ledger block %s: does "
-		    "not match its LEDGER line (edited or replaced)", j->name);
+		    "not match its %s line (edited or replaced)", j->name,
+		    index_of(j->name));
 	return NULL;
 }
 
@@ -414,7 +490,7 @@ rd_decode(struct ledger_rd *r, const struct ledger_entry *e,
 	if (js != NULL && (js->count != e->count || memcmp(js->in, e->in,
 	    HASH_LEN) != 0 || memcmp(js->fin, e->fin, HASH_LEN) != 0)) {
 		err_set(err, WP_E_PROTOCOL, "ledger block %s: chain values "
-		    "differ from its LEDGER line", e->name);
+		    "differ from its %s line", e->name, index_of(e->name));
 		return NULL;
 	}
 	return js;
@@ -490,6 +566,12 @@ ledger_open(const char *ldir, wp_time retention, bool sync,
 		ledger_index_fini(&l->ix);
 		err_clear(err);
 	}
+	if (ledger_days_read(ldir, &l->days, err) != 0) {
+		log_warnx("ledger %s: %s; new days start a fresh index "
+		    "(run wattpath ledger rebuild)", ldir, err->msg);
+		ledger_index_fini(&l->days);
+		err_clear(err);
+	}
 	return l;
 }
 
@@ -505,6 +587,7 @@ ledger_close(struct ledger *l)
 	if (l == NULL)
 		return;
 	ledger_index_fini(&l->ix);
+	ledger_index_fini(&l->days);
 	EVP_MD_CTX_free(l->md);
 	free(l->dir);
 	free(l);
@@ -533,25 +616,143 @@ ledger_index_expire(const char *ldir, struct ledger_index *ix, wp_time cut)
 	return k;
 }
 
-/* Appends line e to the index file (or rewrites it when expired). */
+/* Appends line e to ix's file (or rewrites it when expired). */
 static int
-index_append(struct ledger *l, const struct ledger_entry *e, bool rewrite)
+index_append(struct ledger *l, const struct ledger_index *ix,
+    const struct ledger_entry *e, bool rewrite)
 {
 	char path[PATH_MAX], line[LINE_MAX_LEN], cx[65];
 	int fd, n, ok;
 
 	if (rewrite)
-		return ledger_index_write_sync(l->dir, &l->ix, l->sync);
-	n = entry_line(e, line, sizeof(line));
+		return ledger_index_write_sync(l->dir, ix, l->sync);
+	n = entry_line(e, ix->days, line, sizeof(line));
 	jseg_hex(e->chain, cx);
 	n += snprintf(line + n, sizeof(line) - (size_t)n, " %s\n", cx);
-	snprintf(path, sizeof(path), "%s/%s", l->dir, LEDGER_INDEX);
+	snprintf(path, sizeof(path), "%s/%s", l->dir, ix_file(ix->days));
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 	    0644)) < 0)
 		return -1;
 	ok = write(fd, line, (size_t)n) == n && (!l->sync || fsync(fd) == 0);
 	close(fd);
 	return ok ? 0 : -1;
+}
+
+/* ---- day blocks ---- */
+
+int
+ledger_day_encode(const char *ldir, const struct ledger_index *ix,
+    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
+    struct wp_err *err)
+{
+	size_t i = ledger_index_lower(ix, day), k;
+	size_t j = ledger_index_lower(ix, day + LEDGER_DAY);
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	struct jsum_merge m;
+	struct jsum *b;
+	int rc = -1;
+
+	memset(e, 0, sizeof(*e));
+	if (md == NULL || jsum_merge_init(&m, day, LEDGER_DAY,
+	    i < j ? ix->e[i].in : e->in) != 0) {
+		EVP_MD_CTX_free(md);
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	}
+	ledger_day_name(day, e->name);
+	e->start = day;
+	if (i == j) {
+		err_set(err, WP_E_INTERNAL, "ledger: no block on day %s",
+		    e->name);
+		goto out;
+	}
+	memcpy(e->in, ix->e[i].in, HASH_LEN);
+	memcpy(e->fin, ix->e[j - 1].fin, HASH_LEN);
+	for (k = i; k < j; k++) {
+		if ((b = block_read(ldir, &ix->e[k], true, err)) == NULL)
+			goto out;
+		e->count += ix->e[k].count;
+		rc = jsum_merge_add(&m, b);
+		jsum_free(b);
+		if (rc != 0) {
+			rc = err_set(err, WP_E_INTERNAL, "out of memory");
+			goto out;
+		}
+	}
+	if ((rc = block_encode(m.s, e, md, out, len)) != 0)
+		err_set(err, WP_E_INTERNAL, "out of memory");
+out:
+	jsum_merge_fini(&m);
+	EVP_MD_CTX_free(md);
+	return rc;
+}
+
+/* Writes the day block of day (its blocks are all in l->ix) and appends
+ * its DAYS line.  0, or -1 with err. */
+static int
+day_write(struct ledger *l, wp_time day, wp_time now, struct wp_err *err)
+{
+	struct ledger_entry e;
+	char path[PATH_MAX];
+	uint8_t *p = NULL;
+	size_t len;
+	int rc = -1;
+	bool rw;
+
+	if (ledger_day_encode(l->dir, &l->ix, day, &e, &p, &len, err) != 0)
+		return -1;
+	block_path(l->dir, e.name, path, sizeof(path));
+	if (ledger_entry_chain(l->md, l->days.last, &e, true) != 0 ||
+	    ix_push(&l->days, &e) != 0) {
+		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
+		goto out;
+	}
+	if (ledger_write_file_sync(path, p, len, l->sync) != 0) {
+		l->days.n--;
+		err_set(err, WP_E_TRANSIENT, "ledger: %s: %s", path,
+		    strerror(errno));
+		goto out;
+	}
+	memcpy(l->days.last, e.chain, HASH_LEN);
+	rw = ledger_index_expire(l->dir, &l->days, now - l->retention) > 0;
+	if (index_append(l, &l->days, &e, rw) != 0) {
+		err_set(err, WP_E_TRANSIENT, "ledger: %s/%s: %s", l->dir,
+		    DAYS_INDEX, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(p);
+	return rc;
+}
+
+/*
+ * The day blocks of the days a block starting at start closed: every day
+ * before start's with blocks and after the last day line; with no day
+ * line yet, only the day of the block before (a ledger from before day
+ * blocks starts them now; `ledger rebuild` writes the older ones).
+ */
+static int
+days_close(struct ledger *l, wp_time start, wp_time now, struct wp_err *err)
+{
+	wp_time today = start - start % LEDGER_DAY, d;
+	size_t k;
+
+	if (l->ix.n < 2)
+		return 0;
+	if (l->days.n > 0)
+		d = l->days.e[l->days.n - 1].start + LEDGER_DAY;
+	else
+		d = l->ix.e[l->ix.n - 2].start - l->ix.e[l->ix.n - 2].start %
+		    LEDGER_DAY;
+	for (; d < today; d += LEDGER_DAY) {
+		k = ledger_index_lower(&l->ix, d);
+		if (k >= l->ix.n || l->ix.e[k].start >= today)
+			break;		/* no block before today from d */
+		d = l->ix.e[k].start - l->ix.e[k].start % LEDGER_DAY;
+		if (day_write(l, d, now, err) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 int
@@ -574,7 +775,7 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 	memcpy(e.fin, fin, HASH_LEN);
 	block_path(l->dir, name, path, sizeof(path));
 	if (block_encode(s, &e, l->md, &p, &len) != 0 ||
-	    entry_chain(l->md, l->ix.last, &e) != 0) {
+	    ledger_entry_chain(l->md, l->ix.last, &e, false) != 0) {
 		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
 		goto out;
 	}
@@ -589,12 +790,17 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 	}
 	memcpy(l->ix.last, e.chain, HASH_LEN);
 	rw = ledger_index_expire(l->dir, &l->ix, now - l->retention) > 0;
-	if (index_append(l, &e, rw) != 0) {
+	if (index_append(l, &l->ix, &e, rw) != 0) {
 		err_set(err, WP_E_TRANSIENT, "ledger: %s/LEDGER: %s", l->dir,
 		    strerror(errno));
 		goto out;
 	}
 	rc = 0;
+	if (days_close(l, start, now, err) != 0) {
+		log_warnx("ledger: no day block: %s (run wattpath ledger "
+		    "rebuild)", err->msg);
+		err_clear(err);
+	}
 out:
 	free(p);
 	return rc;

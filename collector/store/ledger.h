@@ -16,6 +16,16 @@
  * the line up to FILE); a first line "anchor CHAIN" carries the chain
  * value of blocks dropped by retention.  Retention: 10 years by default,
  * independent of the raw journal's.
+ *
+ * Day blocks: once a block of a later day is appended, the blocks of each
+ * UTC day before it are merged (jsum_merge: per series its spans of the
+ * whole day, in order, names and labels once) into YYYYMMDD.wpd, with
+ * the same trailer (over the day's last FIN) and count (the blocks'
+ * sum), IN of its first block and FIN of its last; the index DAYS chains
+ * them as LEDGER chains blocks ("day NAME START COUNT IN FIN FILE CHAIN",
+ * START the day's 00:00 UTC).  A report takes a whole day in one block
+ * (the same spans: the same figures); verify recomputes each day from its
+ * blocks.
  */
 #ifndef WP_LEDGER_H
 #define WP_LEDGER_H
@@ -29,6 +39,7 @@
 #include "jsum.h"
 
 #define LEDGER_SLOT_DEFAULT	(3600LL * WP_SEC)
+#define LEDGER_DAY		(86400LL * WP_SEC)
 #define LEDGER_RETENTION_DEFAULT (3650LL * 86400 * WP_SEC)
 
 struct ledger_entry {
@@ -45,13 +56,19 @@ struct ledger_index {
 	uint8_t	 anchor[JSUM_HASH_LEN];	/* chain before the first block */
 	uint8_t	 last[JSUM_HASH_LEN];	/* chain after the last */
 	bool	 exists;
+	bool	 days;		/* DAYS (day lines), not LEDGER */
 };
 
 /* Reads and checks ldir/LEDGER (chain, order).  A missing file is an
  * empty index.  0, or -1 with err naming the first bad line. */
 int	 ledger_index_read(const char *ldir, struct ledger_index *ix,
 	    struct wp_err *err);
+/* The same for ldir/DAYS (ix->days set). */
+int	 ledger_days_read(const char *ldir, struct ledger_index *ix,
+	    struct wp_err *err);
 void	 ledger_index_fini(struct ledger_index *ix);
+/* The first entry starting at or after t (ix->n: none). */
+size_t	 ledger_index_lower(const struct ledger_index *ix, wp_time t);
 /* The entry of segment name, or NULL. */
 const struct ledger_entry *ledger_index_find(const struct ledger_index *ix,
 	    const char *name);
@@ -105,6 +122,9 @@ struct ledger_stats {
 	size_t	 rebuilt;	/* recomputed from raw segments */
 	size_t	 kept;		/* kept: their raw segment expired */
 	size_t	 checked_raw;	/* verify: compared with the raw segment */
+	size_t	 days;		/* day blocks in DAYS */
+	size_t	 days_checked;	/* verify: recomputed from their blocks */
+	size_t	 days_rebuilt, days_kept;	/* rebuild */
 	char	 first_bad[256];
 };
 
@@ -121,7 +141,20 @@ int	 ledger_rebuild(const char *jdir, const char *ldir, wp_time slot,
 int	 ledger_verify(const char *jdir, const char *ldir,
 	    struct ledger_stats *st, struct wp_err *err);
 
-/* Internal to collector/store (ledger.c, ledger_check.c). */
+/* Internal to collector/store (ledger.c, ledger_check.c, journal_scan.c). */
+struct evp_md_ctx_st;
+/* e->chain = SHA-256(prev || e's index line up to FILE).  0 or -1. */
+int	 ledger_entry_chain(struct evp_md_ctx_st *md,
+	    const uint8_t prev[JSUM_HASH_LEN], struct ledger_entry *e,
+	    bool days);
+/* "YYYYMMDD.wpd" of the UTC day starting at day. */
+void	 ledger_day_name(wp_time day, char out[32]);
+/* The day block of [day, day + 1 day) from ix's blocks there (read from
+ * ldir and checked): its bytes (*out malloc'd) and entry (all but chain).
+ * 0, or -1 with err (no block that day, one that does not check). */
+int	 ledger_day_encode(const char *ldir, const struct ledger_index *ix,
+	    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
+	    struct wp_err *err);
 int	 ledger_mkdir(const char *ldir, struct wp_err *err);
 int	 ledger_write_file_sync(const char *path, const void *p, size_t n,
 	    bool sync);

@@ -136,15 +136,7 @@ struct rebuild {
 static int
 nix_push(struct ledger_index *ix, struct ledger_entry *e, EVP_MD_CTX *md)
 {
-	char line[512], inx[65], finx[65], fx[65];
-	int n;
-
-	jseg_hex(e->in, inx);
-	jseg_hex(e->fin, finx);
-	jseg_hex(e->file, fx);
-	n = snprintf(line, sizeof(line), "block %s %" PRId64 " %" PRIu64
-	    " %s %s %s", e->name, e->start, e->count, inx, finx, fx);
-	if (jseg_chain_hash(md, ix->last, line, (size_t)n, e->chain) != 0)
+	if (ledger_entry_chain(md, ix->last, e, ix->days) != 0)
 		return -1;
 	if (ix->n == ix->cap) {
 		size_t nc = ix->cap ? ix->cap * 2 : 256;
@@ -206,6 +198,104 @@ rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
 	    err_set(err, WP_E_INTERNAL, "out of memory");
 }
 
+/* Whether day d's blocks are all in ix (none dropped by retention), so
+ * that its day block can be recomputed from them. */
+static bool
+day_whole(const struct ledger_index *ix, wp_time d)
+{
+	static const uint8_t zero[HASH_LEN];
+
+	return memcmp(ix->anchor, zero, HASH_LEN) == 0 ||
+	    (ix->n > 0 && ix->e[0].start <= d);
+}
+
+/* Day d into rb's new DAYS from the new index's blocks.  0, or -1. */
+static int
+rebuild_day(const char *ldir, const struct ledger_index *nix,
+    struct ledger_index *ndays, wp_time d, EVP_MD_CTX *md,
+    struct ledger_stats *st, struct wp_err *err)
+{
+	struct ledger_entry e;
+	char path[PATH_MAX];
+	uint8_t *p;
+	size_t len;
+	int rc;
+
+	if (ledger_day_encode(ldir, nix, d, &e, &p, &len, err) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", ldir, e.name);
+	rc = ledger_write_file_sync(path, p, len, false);
+	free(p);
+	if (rc != 0)
+		return err_set(err, WP_E_TRANSIENT, "%s: %s", path,
+		    strerror(errno));
+	st->days_rebuilt++;
+	return nix_push(ndays, &e, md) == 0 ? 0 : err_set(err, WP_E_INTERNAL,
+	    "out of memory");
+}
+
+/*
+ * The new DAYS: a day whose blocks were dropped (or some of them) keeps
+ * its old day block when that checks; every other day with blocks before
+ * the last block's day is recomputed from them.
+ */
+static int
+rebuild_days(const char *ldir, const struct ledger_index *nix,
+    wp_time retention, EVP_MD_CTX *md, struct ledger_stats *st,
+    struct wp_err *err)
+{
+	struct ledger_index old, ndays = { .days = true };
+	struct wp_err le = { 0 };
+	wp_time last, d;
+	struct jsum *js;
+	size_t i, k;
+	int rc = -1;
+
+	if (ledger_days_read(ldir, &old, &le) != 0) {
+		log_warnx("ledger %s: %s: its day blocks are not kept", ldir,
+		    le.msg);
+		ledger_index_fini(&old);
+	}
+	memcpy(ndays.anchor, old.anchor, HASH_LEN);
+	memcpy(ndays.last, old.anchor, HASH_LEN);
+	last = nix->n > 0 ? nix->e[nix->n - 1].start : INT64_MIN;
+	last -= last % LEDGER_DAY;
+	for (i = 0; i < old.n; i++) {	/* days whose blocks are not all kept */
+		if (day_whole(nix, old.e[i].start))
+			break;
+		if ((js = ledger_block_load(ldir, &old.e[i], &le)) == NULL)
+			continue;
+		jsum_free(js);
+		st->days_kept++;
+		if (nix_push(&ndays, &old.e[i], md) != 0) {
+			err_set(err, WP_E_INTERNAL, "out of memory");
+			goto out;
+		}
+	}
+	for (k = 0; k < nix->n; k = ledger_index_lower(nix, d + LEDGER_DAY)) {
+		d = nix->e[k].start - nix->e[k].start % LEDGER_DAY;
+		if (d >= last)
+			break;		/* the last block's day is open */
+		if ((ndays.n > 0 && d <= ndays.e[ndays.n - 1].start) ||
+		    !day_whole(nix, d))
+			continue;
+		if (rebuild_day(ldir, nix, &ndays, d, md, st, err) != 0)
+			goto out;
+	}
+	ledger_index_expire(ldir, &ndays, clock_real() - (retention > 0 ?
+	    retention : LEDGER_RETENTION_DEFAULT));
+	if (ledger_index_write_sync(ldir, &ndays, false) != 0) {
+		err_set(err, WP_E_TRANSIENT, "%s/DAYS: %s", ldir,
+		    strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	ledger_index_fini(&old);
+	ledger_index_fini(&ndays);
+	return rc;
+}
+
 int
 ledger_rebuild(const char *jdir, const char *ldir, wp_time slot,
     wp_time retention, struct ledger_stats *st, struct wp_err *err)
@@ -241,6 +331,8 @@ ledger_rebuild(const char *jdir, const char *ldir, wp_time slot,
 		    strerror(errno));
 		goto out;
 	}
+	if (rebuild_days(ldir, &rb.nix, retention, rb.sr.md, st, err) != 0)
+		goto out;
 	rc = 0;
 out:
 	jseg_manifest_fini(&m);
@@ -337,6 +429,77 @@ verify_complete(const struct manifest *m, const struct ledger_index *ix,
 	return 0;
 }
 
+/* Day entry e against ix: its block checks, and is the one
+ * its day's blocks give when they are all there. */
+static int
+verify_day(const char *ldir, const struct ledger_index *ix,
+    const struct ledger_entry *e, struct ledger_stats *st,
+    struct wp_err *err)
+{
+	struct ledger_entry want;
+	struct wp_err le = { 0 };
+	struct jsum *js;
+	uint8_t *p;
+	size_t len;
+
+	if ((js = ledger_block_load(ldir, e, err)) == NULL)
+		return -1;
+	jsum_free(js);
+	st->days++;
+	if (!day_whole(ix, e->start))
+		return 0;
+	if (ledger_day_encode(ldir, ix, e->start, &want, &p, &len, &le) != 0)
+		return err_set(err, WP_E_PROTOCOL, "ledger day %s: not made "
+		    "of the LEDGER's blocks (%s)", e->name, le.msg);
+	free(p);
+	if (memcmp(want.file, e->file, HASH_LEN) != 0 ||
+	    want.count != e->count)
+		return err_set(err, WP_E_PROTOCOL, "ledger day %s: does not "
+		    "match its blocks (edited or replaced)", e->name);
+	st->days_checked++;
+	return 0;
+}
+
+/* DAYS: every line's day block (verify_day), and every day from the
+ * first day line up to the last block's day that has blocks has its
+ * line (a deleted last day). */
+static int
+verify_days(const char *ldir, const struct ledger_index *ix,
+    struct ledger_stats *st, struct wp_err *err)
+{
+	struct ledger_index days;
+	wp_time last, d;
+	size_t k, i;
+	int rc = -1;
+
+	if (ledger_days_read(ldir, &days, err) != 0)
+		goto out;
+	for (i = 0; i < days.n; i++)
+		if (verify_day(ldir, ix, &days.e[i], st, err) != 0)
+			goto out;
+	last = ix->n > 0 ? ix->e[ix->n - 1].start : INT64_MIN;
+	last -= last % LEDGER_DAY;
+	for (k = days.n > 0 ? ledger_index_lower(ix, days.e[0].start) : ix->n;
+	    k < ix->n; k = ledger_index_lower(ix, d + LEDGER_DAY)) {
+		d = ix->e[k].start - ix->e[k].start % LEDGER_DAY;
+		if (d >= last)
+			break;
+		i = ledger_index_lower(&days, d);
+		if (i >= days.n || days.e[i].start != d) {
+			char name[32];
+
+			ledger_day_name(d, name);
+			err_set(err, WP_E_PROTOCOL, "ledger: no day block %s "
+			    "in DAYS (deleted?)", name);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	ledger_index_fini(&days);
+	return rc;
+}
+
 int
 ledger_verify(const char *jdir, const char *ldir, struct ledger_stats *st,
     struct wp_err *err)
@@ -350,7 +513,8 @@ ledger_verify(const char *jdir, const char *ldir, struct ledger_stats *st,
 		memset(&m, 0, sizeof(m));
 	if (ledger_index_read(ldir, &ix, err) == 0 &&
 	    verify_blocks(jdir, ldir, &m, &ix, st, err) == 0 &&
-	    verify_complete(&m, &ix, err) == 0)
+	    verify_complete(&m, &ix, err) == 0 &&
+	    verify_days(ldir, &ix, st, err) == 0)
 		rc = 0;
 	if (rc != 0)
 		snprintf(st->first_bad, sizeof(st->first_bad), "%s", err->msg);

@@ -8,9 +8,11 @@
  * with output and input tokens) plus a facility and an IT meter; per hour
  * one block written by ledger_append, each series' span at the real slot
  * shape (360 readings 10 s apart: first and last reading, count, gap,
- * energy, range).  Then times report_json over the first 31 days and, when
- * DAYS >= 365, over the first 365, and prints seconds, blocks used and the
- * ledger's bytes per series per year.
+ * energy, range); ledger_append writes a day block once a day has passed
+ * (docs/ledger.md "Day blocks").  Then times report_json over the first 31
+ * days and, when DAYS >= 365, over the first 365, each from the day blocks
+ * and again from the hourly blocks alone (WATTPATH_NO_LEDGER_DAYS), and
+ * prints seconds, blocks used and the ledger's bytes per series per year.
  *
  * Usage: bench_ledger [NODES [DAYS]]   (defaults 1000 31; BENCH_KEEP=1
  * keeps the ledger and its config, for profiling `wattpath report`)
@@ -180,17 +182,23 @@ rm_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* Bytes of the files in dir, those ending in sfx (NULL: all). */
 static long long
-dir_bytes(const char *dir)
+dir_bytes(const char *dir, const char *sfx)
 {
 	char p[4096];
 	struct dirent *e;
 	struct stat st;
 	long long sum = 0;
 	DIR *d = opendir(dir);
+	size_t n;
 
 	while (d != NULL && (e = readdir(d)) != NULL) {
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		n = strlen(e->d_name);
+		if (sfx != NULL && (n < strlen(sfx) ||
+		    strcmp(e->d_name + n - strlen(sfx), sfx) != 0))
+			continue;
 		if (e->d_name[0] != '.' && stat(p, &st) == 0 &&
 		    S_ISREG(st.st_mode))
 			sum += st.st_size;
@@ -284,13 +292,30 @@ timed(const struct wp_conf *c, int nodes, int days)
 		fprintf(stderr, "report: %s\n", err.msg);
 		return -1;
 	}
-	printf("report over %d nodes x %d days from the ledger: %.2f s "
-	    "(%lld ledger blocks, %lld segments read; wall %.6g kWh, "
-	    "expected %.6g)\n", nodes, days, t, jdisc(o, "ledger_blocks_used"),
+	printf("report over %d nodes x %d days from the ledger%s: %.2f s "
+	    "(%lld day blocks, %lld hourly blocks, %lld segments read; wall "
+	    "%.9g kWh, expected %.9g)\n", nodes, days,
+	    getenv("WATTPATH_NO_LEDGER_DAYS") ? " (hourly blocks only)" : "",
+	    t, jdisc(o, "ledger_days_used"), jdisc(o, "ledger_blocks_used"),
 	    jdisc(o, "segments_read"), wall_j(o) / 3.6e6, expect(nodes,
 	    days));
 	json_object_put(o);
 	return 0;
+}
+
+/* The report from the day blocks, then from the hourly blocks alone (the
+ * same figures), side by side in one run. */
+static int
+timed_both(const struct wp_conf *c, int nodes, int days)
+{
+	int rc;
+
+	if (timed(c, nodes, days) != 0 ||
+	    setenv("WATTPATH_NO_LEDGER_DAYS", "1", 1) != 0)
+		return -1;
+	rc = timed(c, nodes, days);
+	unsetenv("WATTPATH_NO_LEDGER_DAYS");
+	return rc;
 }
 
 int
@@ -305,7 +330,7 @@ main(int argc, char **argv)
 	uint8_t chain[32] = { 0 };
 	struct ledger *l;
 	struct wp_conf *c;
-	long long bytes;
+	long long bytes, dbytes;
 	double t;
 
 	if (dir == NULL || nodes < 1 || days < 1)
@@ -323,18 +348,22 @@ main(int argc, char **argv)
 			return 1;
 	ledger_close(l);
 	t = now_s() - t;
-	bytes = dir_bytes(ldir);
-	printf("ledger: %d nodes x %d days (%d series): %.0f MB in %.1f s; "
-	    "%.0f bytes per series per year\n", nodes, days,
-	    nodes * SERIES + 2, (double)bytes / 1048576, t, (double)bytes /
-	    (nodes * SERIES + 2) / days * 365);
+	bytes = dir_bytes(ldir, NULL);
+	dbytes = dir_bytes(ldir, ".wpd");
+	printf("ledger: %d nodes x %d days (%d series): %.0f MB in %.1f s "
+	    "(day blocks %.0f MB); %.0f bytes per series per year (hourly "
+	    "blocks %.0f, day blocks %.0f)\n", nodes, days,
+	    nodes * SERIES + 2, (double)bytes / 1048576, t,
+	    (double)dbytes / 1048576, (double)bytes / (nodes * SERIES + 2) /
+	    days * 365, (double)(bytes - dbytes) / (nodes * SERIES + 2) /
+	    days * 365, (double)dbytes / (nodes * SERIES + 2) / days * 365);
 	fflush(stdout);
 	if ((c = conf_load(cfg, NULL, &errs)) == NULL) {
 		fprintf(stderr, "conf: %s\n", errs.n ? errs.msg[0] : "?");
 		return 1;
 	}
-	if (timed(c, nodes, days < 31 ? days : 31) != 0 ||
-	    (days >= 365 && timed(c, nodes, 365) != 0))
+	if (timed_both(c, nodes, days < 31 ? days : 31) != 0 ||
+	    (days >= 365 && timed_both(c, nodes, 365) != 0))
 		return 1;
 	conf_free(c);
 	conf_errs_fini(&errs);

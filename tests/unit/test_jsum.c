@@ -402,7 +402,7 @@ test_scan_refuses_edited_blocks(void **st)
 		assert_int_not_equal(fputc(0x5a, fp), EOF);
 		assert_int_equal(fclose(fp), 0);
 	}
-	assert_int_equal(journal_scan_ledger(f.jdir, f.ldir, T0 + 3600 * S,
+	assert_int_equal(journal_scan_ledger(f.jdir, f.ldir, true, T0 + 3600 * S,
 	    T0 + 13 * 3600 * S, no_record, note_hour, take_forced, &seen,
 	    NULL, &err), 0);
 	assert_true(seen.n >= 6);
@@ -686,6 +686,129 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* Readings of series name (kind) of target at times t[0..n) into a
+ * summary of the hour at start, encoded and decoded back. */
+struct mreading {
+	const char	*target, *series;
+	int		 kind;
+	wp_time		 t;
+};
+
+static struct jsum *
+merge_input(wp_time start, const struct mreading *m, size_t n)
+{
+	uint8_t fin[JSUM_HASH_LEN] = { 3 }, *body;
+	struct wp_err err = { 0 };
+	struct journal_value v;
+	struct journal_record r;
+	struct jsum *js, *back;
+	size_t i, blen;
+
+	assert_non_null(js = jsum_new(start, 3600 * S, 0, NULL));
+	for (i = 0; i < n; i++) {
+		double x = (double)(m[i].t / S);
+
+		val(&v, m[i].series, WP_B_WALL, m[i].kind == WP_COUNTER ?
+		    WP_Q_ENERGY : WP_Q_POWER, m[i].kind, x, x, 0);
+		r = (struct journal_record){ .t_real = m[i].t,
+		    .t_mono = m[i].t, .target = m[i].target, .error = "",
+		    .n = 1, .v = &v };
+		assert_int_equal(jsum_add(js, &r), 0);
+	}
+	assert_int_equal(jsum_encode(js, fin, n, &body, &blen), 0);
+	assert_non_null(back = jsum_decode(body, blen, &err));
+	free(body);
+	/* a writer's summary (pooled, packed) is refused */
+	{
+		struct jsum_merge mm;
+
+		assert_int_equal(jsum_merge_init(&mm, start, 86400 * S, NULL),
+		    0);
+		assert_int_equal(jsum_merge_add(&mm, js), -1);
+		jsum_merge_fini(&mm);
+	}
+	jsum_free(js);
+	return back;
+}
+
+/* Summaries merged (a ledger day block): targets' counts added and the
+ * gap between them counted; a series' spans appended in order; a series
+ * of another kind, and one whose next readings do not follow its last,
+ * in entries of their own; the spans bit for bit the inputs'; encoded and
+ * decoded back as any summary. */
+static void
+test_merge_days(void **st)
+{
+	const wp_time h = 3600 * S;
+	const struct mreading a[] = {
+		{ "n0/bmc", "wall/energy", WP_COUNTER, T0 + 10 * S },
+		{ "n0/bmc", "wall/power", WP_GAUGE, T0 + 10 * S },
+		{ "n1/bmc", "wall/energy", WP_COUNTER, T0 + 20 * S },
+		{ "n0/bmc", "wall/energy", WP_COUNTER, T0 + 40 * S },
+		{ "n1/bmc", "wall/energy", WP_COUNTER, T0 + 50 * S },
+	}, b[] = {
+		{ "n0/bmc", "wall/energy", WP_COUNTER, T0 + h + 10 * S },
+		{ "n0/bmc", "wall/power", WP_COUNTER, T0 + h + 10 * S },
+		{ "n1/bmc", "wall/energy", WP_COUNTER, T0 + 30 * S },
+		{ "n0/bmc", "wall/energy", WP_COUNTER, T0 + h + 90 * S },
+		{ "n1/bmc", "wall/energy", WP_COUNTER, T0 + h + 50 * S },
+	};
+	uint8_t fin[JSUM_HASH_LEN] = { 4 }, *body;
+	struct wp_err err = { 0 };
+	struct jsum *ja, *jb, *back;
+	struct jsum_merge m;
+	const struct jsum *d;
+	size_t blen;
+
+	(void)st;
+	ja = merge_input(T0, a, 5);
+	jb = merge_input(T0 + h, b, 5);
+	assert_int_equal(jsum_merge_init(&m, T0, 86400 * S, ja->in), 0);
+	assert_int_equal(jsum_merge_add(&m, ja), 0);
+	assert_int_equal(jsum_merge_add(&m, jb), 0);
+	d = m.s;
+	assert_int_equal(d->nt, 2);
+	assert_int_equal(d->count, 10);
+	assert_int_equal(d->rec_min, T0 + 10 * S);
+	assert_int_equal(d->rec_max, T0 + h + 90 * S);
+	assert_string_equal(d->t[0].name, "n0/bmc");
+	assert_int_equal(d->t[0].polls, 6);
+	assert_int_equal(d->t[0].first, T0 + 10 * S);
+	assert_int_equal(d->t[0].last, T0 + h + 90 * S);
+	assert_int_equal(d->t[0].max_gap, h - 30 * S);	/* 00:00:40-01:00:10 */
+	/* n0 energy (2 spans), n0 power gauge, n1 energy, n0 power counter,
+	 * n1 energy again (its 00:00:30 is not after 00:00:50) */
+	assert_int_equal(d->ns, 5);
+	assert_string_equal(d->s[0].series, "wall/energy");
+	assert_int_equal(d->s[0].target, 0);
+	assert_int_equal(d->s[0].n, 2);
+	assert_memory_equal(&d->s[0].span[0], &ja->s[0].span[0],
+	    sizeof(struct jsum_span));
+	assert_memory_equal(&d->s[0].span[1], &jb->s[0].span[0],
+	    sizeof(struct jsum_span));
+	assert_int_equal(d->s[1].kind, WP_GAUGE);
+	assert_int_equal(d->s[1].n, 1);
+	assert_int_equal(d->s[2].target, 1);
+	assert_int_equal(d->s[2].n, 1);
+	assert_string_equal(d->s[3].series, "wall/power");
+	assert_int_equal(d->s[3].kind, WP_COUNTER);
+	assert_int_equal(d->s[4].target, 1);
+	assert_string_equal(d->s[4].series, "wall/energy");
+	assert_int_equal(d->s[4].n, 2);	/* 00:00:30 and 01:00:50 */
+	assert_memory_equal(d->s[4].span, jb->s[2].span,
+	    2 * sizeof(struct jsum_span));
+	assert_int_equal(jsum_encode(m.s, fin, d->count, &body, &blen), 0);
+	assert_non_null(back = jsum_decode(body, blen, &err));
+	assert_int_equal(back->ns, 5);
+	assert_int_equal(back->seg_len, 86400 * S);
+	assert_int_equal(back->slot, ja->slot);
+	free(body);
+	jsum_free(back);
+	jsum_merge_fini(&m);
+	jsum_free(ja);
+	jsum_free(jb);
+}
+
 /* Block `variant` of a sequence for jsum_rd: 3 targets of 3 series;
  * 1: a fourth series on the second target; 2: other labels on a series;
  * 3: the second target renamed; 4: the third target gone. */
@@ -918,6 +1041,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_pooled_names_roundtrip),
+		cmocka_unit_test(test_merge_days),
 		cmocka_unit_test(test_rd_equals_decode),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),

@@ -1,0 +1,230 @@
+/* jsum_merge.c - consecutive summaries merged into one (jsum.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsum.h"
+
+struct mtkey {
+	const struct jsum	*s;
+	const char		*name;
+};
+
+static bool
+mt_eq(const void *entry, const void *key)
+{
+	const struct mtkey *k = key;
+
+	return strcmp(k->s->t[hmap_ix_of(entry)].name, k->name) == 0;
+}
+
+/* A series' key in the merge: target, name and header.  The map holds the
+ * first entry of a key; latest[] the one its spans go to now. */
+struct mkey {
+	const struct jsum		*s;
+	uint32_t			 target;
+	const struct jsum_series	*se;
+};
+
+static bool
+ms_eq(const void *entry, const void *key)
+{
+	const struct mkey *k = key;
+	const struct jsum_series *a = &k->s->s[hmap_ix_of(entry)], *b = k->se;
+
+	return a->target == k->target && a->boundary == b->boundary &&
+	    a->quantity == b->quantity && a->kind == b->kind &&
+	    strcmp(a->series, b->series) == 0;
+}
+
+static uint64_t
+ms_hash(uint32_t target, const struct jsum_series *se)
+{
+	uint8_t hdr[3] = { se->boundary, se->quantity, se->kind };
+
+	return hmap_hash_add(hmap_hash_add(hmap_hash_add(HMAP_SEED, &target,
+	    sizeof(target)), hdr, sizeof(hdr)), se->series,
+	    strlen(se->series));
+}
+
+/* Room for n elements in *p (*cap elements of sz).  0, or -1 ENOMEM. */
+static int
+room_for(void *p, size_t *cap, size_t n, size_t sz)
+{
+	size_t nc;
+	void *np;
+
+	if (n <= *cap)
+		return 0;
+	nc = *cap > 32 ? *cap * 2 : 64;
+	if (nc < n)
+		nc = n;
+	if ((np = reallocarray(*(void **)p, nc, sz)) == NULL)
+		return -1;
+	*(void **)p = np;
+	*cap = nc;
+	return 0;
+}
+
+int
+jsum_merge_init(struct jsum_merge *m, wp_time start, wp_time len,
+    const uint8_t in[JSUM_HASH_LEN])
+{
+	memset(m, 0, sizeof(*m));
+	return (m->s = jsum_new(start, len, 1, in)) == NULL ? -1 : 0;
+}
+
+void
+jsum_merge_fini(struct jsum_merge *m)
+{
+	jsum_free(m->s);
+	free(m->latest);
+	free(m->tmap);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Target t of b in the merge: its counts added (gaps between the
+ * summaries count).  The index, or -1 ENOMEM. */
+static int
+merge_target(struct jsum_merge *m, const struct jsum_target *t)
+{
+	struct jsum *s = m->s;
+	struct mtkey k = { s, t->name };
+	uint64_t h = hmap_hash(t->name);
+	struct jsum_target *d;
+	void *e;
+
+	if ((e = hmap_get(&s->thash, h, mt_eq, &k)) != NULL) {
+		d = &s->t[hmap_ix_of(e)];
+		if (t->first - d->last > d->max_gap)
+			d->max_gap = t->first - d->last;
+		if (t->max_gap > d->max_gap)
+			d->max_gap = t->max_gap;
+		d->last = t->last;
+		d->polls += t->polls;
+		d->failures += t->failures;
+		return (int)hmap_ix_of(e);
+	}
+	if (s->nt >= UINT32_MAX || room_for(&s->t, &s->tcap, s->nt + 1,
+	    sizeof(*s->t)) != 0)
+		return -1;
+	d = &s->t[s->nt];
+	*d = *t;
+	if ((d->name = strdup(t->name)) == NULL)
+		return -1;
+	if (hmap_put(&s->thash, h, hmap_ix(s->nt)) != 0) {
+		free(d->name);
+		return -1;
+	}
+	return (int)s->nt++;
+}
+
+/* A new entry for se (of target ti) at the end.  Its index, or -1. */
+static long
+merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
+{
+	struct jsum *s = m->s;
+	struct jsum_series *d;
+
+	if (s->ns >= UINT32_MAX || room_for(&s->s, &s->scap, s->ns + 1,
+	    sizeof(*s->s)) != 0 || room_for(&m->latest, &m->lcap, s->ns + 1,
+	    sizeof(*m->latest)) != 0)
+		return -1;
+	d = &s->s[s->ns];
+	memset(d, 0, sizeof(*d));
+	d->target = ti;
+	d->boundary = se->boundary;
+	d->quantity = se->quantity;
+	d->kind = se->kind;
+	d->resolution = se->resolution;
+	if ((d->series = strdup(se->series)) == NULL ||
+	    (d->labels = strdup(se->labels)) == NULL) {
+		free(d->series);
+		return -1;
+	}
+	m->latest[s->ns] = (uint32_t)s->ns;
+	return (long)s->ns++;
+}
+
+/* se's spans after the entry's (flags OR'ed).  0, or -1 ENOMEM. */
+static int
+merge_spans(struct jsum_series *d, const struct jsum_series *se)
+{
+	size_t cap = d->cap;
+
+	if (se->n > UINT32_MAX - d->n)
+		return -1;
+	if (d->n + se->n > cap) {
+		struct jsum_span *np;
+
+		cap = d->n + se->n > 2 * cap ? d->n + se->n : 2 * cap;
+		if ((np = reallocarray(d->span, cap, sizeof(*np))) == NULL)
+			return -1;
+		d->span = np;
+		d->cap = (uint32_t)cap;
+	}
+	memcpy(d->span + d->n, se->span, se->n * sizeof(*se->span));
+	d->n += se->n;
+	d->flags |= se->flags;
+	return 0;
+}
+
+/* Series se of b (its target ti in the merge). */
+static int
+merge_series(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
+{
+	struct jsum *s = m->s;
+	struct mkey k = { s, ti, se };
+	uint64_t h = ms_hash(ti, se);
+	struct jsum_series *d = NULL;
+	void *e;
+	long first, ix;
+
+	if ((e = hmap_get(&s->shash, h, ms_eq, &k)) != NULL) {
+		first = (long)hmap_ix_of(e);
+		d = &s->s[m->latest[first]];
+		/* spans that do not follow the entry's last: a new entry */
+		if (se->n > 0 && d->n > 0 && se->span[0].t0 <= d->span[d->n -
+		    1].t1)
+			d = NULL;
+	} else
+		first = -1;
+	if (d == NULL) {
+		if ((ix = merge_entry(m, ti, se)) < 0)
+			return -1;
+		if (first < 0 && hmap_put(&s->shash, h, hmap_ix((size_t)ix)))
+			return -1;
+		if (first >= 0)
+			m->latest[first] = (uint32_t)ix;
+		d = &s->s[ix];
+	}
+	return merge_spans(d, se);
+}
+
+int
+jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
+{
+	struct jsum *s = m->s;
+	size_t i;
+	int ti;
+
+	if (room_for(&m->tmap, &m->tmcap, b->nt, sizeof(*m->tmap)) != 0)
+		return -1;
+	for (i = 0; i < b->nt; i++) {
+		if ((ti = merge_target(m, &b->t[i])) < 0)
+			return -1;
+		m->tmap[i] = (uint32_t)ti;
+	}
+	for (i = 0; i < b->ns; i++)
+		if (b->s[i].pooled || b->s[i].packed ||
+		    b->s[i].target >= b->nt || merge_series(m,
+		    m->tmap[b->s[i].target], &b->s[i]) != 0)
+			return -1;
+	if (b->count > 0 && (s->count == 0 || b->rec_min < s->rec_min))
+		s->rec_min = b->rec_min;
+	if (b->count > 0 && (s->count == 0 || b->rec_max > s->rec_max))
+		s->rec_max = b->rec_max;
+	s->count += b->count;
+	if (m->blocks++ == 0)
+		s->slot = b->slot;
+	return 0;
+}
