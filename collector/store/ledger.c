@@ -30,6 +30,7 @@ struct ledger {
 	bool		 sync;
 	struct ledger_index ix;
 	struct ledger_index days;	/* DAYS */
+	wp_time		 day_tried;	/* the last day written or tried */
 	EVP_MD_CTX	*md;
 };
 
@@ -556,6 +557,7 @@ ledger_open(const char *ldir, wp_time retention, bool sync,
 	}
 	l->retention = retention > 0 ? retention : LEDGER_RETENTION_DEFAULT;
 	l->sync = sync;
+	l->day_tried = INT64_MIN;
 	if (ledger_mkdir(ldir, err) != 0) {
 		ledger_close(l);
 		return NULL;
@@ -729,12 +731,17 @@ out:
  * The day blocks of the days a block starting at start closed: every day
  * before start's with blocks and after the last day line; with no day
  * line yet, only the day of the block before (a ledger from before day
- * blocks starts them now; `ledger rebuild` writes the older ones).
+ * blocks starts them now; `ledger rebuild` writes the older ones).  Each
+ * day is tried once by a process: one that fails is logged and left to
+ * `ledger rebuild` (verify names it), and the days after it are written.
+ * Returns how many failed.
  */
 static int
-days_close(struct ledger *l, wp_time start, wp_time now, struct wp_err *err)
+days_close(struct ledger *l, wp_time start, wp_time now)
 {
 	wp_time today = start - start % LEDGER_DAY, d;
+	struct wp_err err = { 0 };
+	int failed = 0;
 	size_t k;
 
 	if (l->ix.n < 2)
@@ -744,15 +751,22 @@ days_close(struct ledger *l, wp_time start, wp_time now, struct wp_err *err)
 	else
 		d = l->ix.e[l->ix.n - 2].start - l->ix.e[l->ix.n - 2].start %
 		    LEDGER_DAY;
+	if (d <= l->day_tried)
+		d = l->day_tried + LEDGER_DAY;
 	for (; d < today; d += LEDGER_DAY) {
 		k = ledger_index_lower(&l->ix, d);
 		if (k >= l->ix.n || l->ix.e[k].start >= today)
 			break;		/* no block before today from d */
 		d = l->ix.e[k].start - l->ix.e[k].start % LEDGER_DAY;
-		if (day_write(l, d, now, err) != 0)
-			return -1;
+		l->day_tried = d;
+		if (day_write(l, d, now, &err) != 0) {
+			log_warnx("ledger: no day block for the day from %s: %s "
+			    "(run wattpath ledger rebuild)", l->ix.e[k].name,
+			    err.msg);
+			failed++;
+		}
 	}
-	return 0;
+	return failed;
 }
 
 int
@@ -796,11 +810,7 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 		goto out;
 	}
 	rc = 0;
-	if (days_close(l, start, now, err) != 0) {
-		log_warnx("ledger: no day block: %s (run wattpath ledger "
-		    "rebuild)", err->msg);
-		err_clear(err);
-	}
+	days_close(l, start, now);
 out:
 	free(p);
 	return rc;
