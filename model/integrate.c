@@ -288,13 +288,20 @@ integ_span_fits(const struct integ *g, const struct integ_span *sp)
 int
 integ_add_span(struct integ *g, const struct integ_span *sp)
 {
-	int i;
-
 	if (!integ_span_fits(g, sp))
 		return -1;
+	integ_add_fitted(g, sp);
+	return 0;
+}
+
+void
+integ_add_fitted(struct integ *g, const struct integ_span *sp)
+{
+	int i;
+
 	integ_add(g, sp->t0, sp->v0, sp->pf0);
 	if (sp->n == 1)
-		return 0;
+		return;
 	if (sp->t1 <= g->o.from) {
 		g->started = true;
 		g->points += sp->t1 == g->o.from;
@@ -324,7 +331,6 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 	}
 	g->prev_t = sp->t1;
 	g->prev_v = sp->v1;
-	return 0;
 }
 
 void

@@ -174,6 +174,10 @@ struct integ_span {
 bool	 integ_span_fits(const struct integ *g, const struct integ_span *sp);
 /* Adds a span that fits.  0, or -1 (it does not fit; nothing added). */
 int	 integ_add_span(struct integ *g, const struct integ_span *sp);
+/* The same without the check, for a span integ_span_fits said fits this
+ * integrator, or one of a run of spans in time order (each after the last
+ * one's t1) checked one by one against its state before the first. */
+void	 integ_add_fitted(struct integ *g, const struct integ_span *sp);
 /* A span that does not fit and whose readings are gone (a ledger slot
  * whose raw records expired): its first reading is fed as a point, its
  * last ends it, and inside the window what would have refused the

@@ -91,6 +91,8 @@ struct report_series {	/* what a span touches first (role to main) */
 	double	 gres;		/* gauges: reading resolution (W) */
 	struct attr_holds *holds;	/* RR_GPU_IB counters when tracked
 					   (report_load.h), else NULL; owned */
+	uint64_t sum_mark;	/* the loader's: the summary that last gave */
+	wp_time	 sum_t1;	/* ...its last span's end */
 	struct integ *run;	/* plan runs, or NULL */
 	struct integ main, idle;
 	double	 lim_sum;	/* RR_LIMIT, RR_CLOCK: sum and count of

@@ -248,23 +248,30 @@ ser_runs(const struct report_plan *p, struct report_series *s,
 	return 0;
 }
 
-/* A zeroed column of nbins bins in c (its stride REPORT_BIN_COLS), or
- * NULL out of memory.  The store is c's until report_load_fini. */
+/* A zeroed column of nbins bins in c (its stride c->cols), or NULL out
+ * of memory.  The store is c's until report_load_fini. */
 static double *
 col_take(struct report_bin_cols *c, size_t nbins)
 {
-	size_t col = c->used % REPORT_BIN_COLS;
+	size_t col;
 	double **nv;
 
 	if (c->nbins != 0 && c->nbins != nbins)
 		return NULL;		/* one plan: one bin count */
-	c->nbins = nbins;
-	if (col == 0) {
+	if (c->nbins == 0) {
+		c->nbins = nbins;
+		c->cols = REPORT_BIN_CHUNK / sizeof(double) / nbins;
+		if (c->cols > REPORT_BIN_COLS)
+			c->cols = REPORT_BIN_COLS;
+		if (c->cols == 0)
+			c->cols = 1;
+	}
+	if ((col = c->used % c->cols) == 0) {
 		if ((nv = reallocarray(c->chunk, c->nchunk + 1,
 		    sizeof(*nv))) == NULL)
 			return NULL;
 		c->chunk = nv;
-		if ((nv[c->nchunk] = calloc(nbins, REPORT_BIN_COLS *
+		if ((nv[c->nchunk] = calloc(nbins, c->cols *
 		    sizeof(double))) == NULL)
 			return NULL;
 		c->nchunk++;
@@ -299,7 +306,7 @@ ser_bins(struct report_load *l, struct integ_opts *io)
 			continue;	/* integ_init refuses it */
 		if ((io->bin_store[i] = col_take(&l->cols[i], n)) == NULL)
 			return -1;
-		io->bin_stride[i] = REPORT_BIN_COLS;
+		io->bin_stride[i] = l->cols[i].cols;
 	}
 	return 0;
 }
@@ -732,13 +739,30 @@ sum_apply(struct report_load *l, struct report_series *s,
 			}
 			continue;
 		}
-		to_ispan(e, sp, &is);
-		integ_add_span(&s->main, &is);
+		to_ispan(e, sp, &is);	/* sum_fits checked them all */
+		integ_add_fitted(&s->main, &is);
 		if (p->have_idle)
-			integ_add_span(&s->idle, &is);
+			integ_add_fitted(&s->idle, &is);
 		for (i = 0; s->run != NULL && i < p->runs; i++)
-			integ_add_span(&s->run[i], &is);
+			integ_add_fitted(&s->run[i], &is);
 	}
+}
+
+/* Whether entry e's spans follow those an earlier entry of the same
+ * series gave in this summary (a day block's series that went on in a
+ * second entry, jsum_merge): sum_fits checks each entry against the state
+ * before the summary only. */
+static bool
+sum_follows(struct report_load *l, struct report_series *s,
+    const struct jsum_series *e)
+{
+	if (s->role == RR_NONE || e->kind != s->kind || e->n == 0)
+		return true;
+	if (s->sum_mark == l->sum_mark && e->span[0].t0 <= s->sum_t1)
+		return false;
+	s->sum_mark = l->sum_mark;
+	s->sum_t1 = e->span[e->n - 1].t1;
+	return true;
 }
 
 /*
@@ -757,10 +781,12 @@ on_summary(const struct jsum *sm, void *arg)
 	if (pos_reserve(l, sm->ns) != 0)
 		return l->oom = true, -1;
 	l->pos_sm = NULL;
+	l->sum_mark++;
 	for (i = 0; i < sm->ns; i++) {
 		if (pos_ser_get(l, sm, i, follow) == NULL)
 			return l->oom = true, -1;
-		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]))
+		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]) ||
+		    !sum_follows(l, l->sum_ser[i], &sm->s[i]))
 			return pos_done(l, sm, i + 1, follow), 0;
 	}
 	pos_done(l, sm, sm->ns, follow);

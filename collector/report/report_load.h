@@ -26,16 +26,20 @@ struct jsum;
 struct wp_conf;
 
 /* The main windows' bins of one bin set, every series', bin-major in
- * chunks of REPORT_BIN_COLS series: bin k of a chunk's column c at
- * chunk[k * REPORT_BIN_COLS + c].  Series get columns in the order they
- * are first seen, which is a block's order, so applying a block adds to
- * neighbouring doubles instead of touching a cache line per series. */
-#define REPORT_BIN_COLS	256
+ * chunks of cols series: bin k of a chunk's column c at chunk[k * cols +
+ * c].  Series get columns in the order they are first seen, which is a
+ * block's order, so applying a block adds to neighbouring doubles instead
+ * of touching a cache line per series.  cols is REPORT_BIN_COLS, fewer
+ * when the bins are many (a chunk at most REPORT_BIN_CHUNK bytes, so that
+ * a report of few series over many bins stays small). */
+#define REPORT_BIN_COLS		256
+#define REPORT_BIN_CHUNK	(8u << 20)
 struct report_bin_cols {
-	double	**chunk;	/* owned, each nbins * REPORT_BIN_COLS */
+	double	**chunk;	/* owned, each nbins * cols */
 	size_t	  nchunk;
 	size_t	  used;		/* columns handed out */
 	size_t	  nbins;	/* bins per column (0: not sized yet) */
+	size_t	  cols;		/* columns per chunk */
 };
 
 struct report_load {
@@ -72,6 +76,7 @@ struct report_load {
 	struct report_bin_cols cols[INTEG_BINSETS];
 	const struct jsum *pos_sm;	/* the summary they were matched to */
 	uint64_t	 pos_seq;	/* its jsum_rd decode number */
+	uint64_t	 sum_mark;	/* summaries offered (sum_follows) */
 	size_t		 pos_n;		/* its first pos_n are in sum_ser */
 	bool		 oom;
 };

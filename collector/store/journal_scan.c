@@ -274,30 +274,68 @@ lscan_one(struct lscan *ls, ssize_t i, bool last,
 	return rc;
 }
 
-/* Ledger entry k when the scan will take it, else NULL (past the end). */
-static const struct ledger_entry *
-lscan_next(const struct lscan *ls, size_t k)
+/* The first raw segment starting at or after t (ls->nsf: none). */
+static size_t
+seg_lower(const struct lscan *ls, wp_time t)
 {
-	if (k >= ls->ix.n || (ls->to && ls->ix.e[k].start >= ls->to))
-		return NULL;
-	return &ls->ix.e[k];
+	size_t lo = 0, hi = ls->nsf;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ls->sf[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
-/* Whether day d lies in the scan's window and its block holds every raw
- * segment of the day there is (it was made of their ledger blocks). */
+/* Whether day d lies in the scan's window, is the one its blocks in
+ * LEDGER make (chain values and count: not a stale DAYS), and holds every
+ * raw segment of the day there is (each has its block). */
 static bool
 lscan_day_fits(const struct lscan *ls, const struct ledger_entry *d)
 {
 	wp_time end = d->start + LEDGER_DAY;
-	size_t i;
+	size_t i, j, k;
+	uint64_t count = 0;
 
 	if (d->start < ls->from || (ls->to && end > ls->to))
 		return false;
-	for (i = 0; i < ls->nsf && ls->sf[i].start < end; i++)
-		if (ls->sf[i].start >= d->start &&
-		    ledger_index_find(&ls->ix, ls->sf[i].name) == NULL)
+	i = ledger_index_lower(&ls->ix, d->start);
+	j = ledger_index_lower(&ls->ix, end);
+	if (i == j || memcmp(ls->ix.e[i].in, d->in, JSUM_HASH_LEN) != 0 ||
+	    memcmp(ls->ix.e[j - 1].fin, d->fin, JSUM_HASH_LEN) != 0)
+		return false;
+	for (k = i; k < j; k++)
+		count += ls->ix.e[k].count;
+	if (count != d->count)
+		return false;
+	for (k = seg_lower(ls, d->start); k < ls->nsf &&
+	    ls->sf[k].start < end; k++)
+		if (ledger_index_find(&ls->ix, ls->sf[k].name) == NULL)
 			return false;
 	return true;
+}
+
+/* What the scan will read after ledger entry k - 1: entry k, or the day
+ * block of its day when that is the next day to try and fits; NULL past
+ * the end.  For reading ahead. */
+static const struct ledger_entry *
+lscan_next(const struct lscan *ls, size_t k)
+{
+	const struct ledger_entry *d;
+
+	if (k >= ls->ix.n || (ls->to && ls->ix.e[k].start >= ls->to))
+		return NULL;
+	if (ls->kd < ls->days.n) {
+		d = &ls->days.e[ls->kd];
+		if (d->start <= ls->ix.e[k].start && ls->ix.e[k].start <
+		    d->start + LEDGER_DAY && lscan_day_fits(ls, d))
+			return d;
+	}
+	return &ls->ix.e[k];
 }
 
 /*
@@ -375,8 +413,9 @@ lscan_run(struct lscan *ls, struct wp_err *err)
 
 int
 journal_scan_ledger(const char *dir, const char *ldir, bool days,
-    wp_time from, wp_time to, journal_cb cb, journal_sum_cb scb, journal_sum_cb fcb,
-    void *arg, struct journal_scan_stats *st, struct wp_err *err)
+    wp_time from, wp_time to, journal_cb cb, journal_sum_cb scb,
+    journal_sum_cb fcb, void *arg, struct journal_scan_stats *st,
+    struct wp_err *err)
 {
 	struct journal_scan_stats dummy;
 	struct lscan ls;

@@ -182,7 +182,7 @@ struct jsum_merge {
 				   in: init's; count, rec_min/max, slot: the
 				   inputs'); owned: take it (set NULL), or
 				   jsum_merge_fini frees it */
-	uint32_t	*latest;	/* per entry: the entry its key adds to */
+	uint32_t	*latest;	/* per entry: where its key adds now */
 	uint32_t	*tmap;		/* an input's targets in s */
 	size_t		 lcap, tmcap;
 	size_t		 blocks;	/* summaries added */

@@ -31,6 +31,8 @@ struct ledger {
 	struct ledger_index ix;
 	struct ledger_index days;	/* DAYS */
 	wp_time		 day_tried;	/* the last day written or tried */
+	bool		 ix_stale;	/* LEDGER's file lacks a line: rewrite */
+	bool		 days_stale;	/* DAYS's likewise */
 	EVP_MD_CTX	*md;
 };
 
@@ -123,6 +125,14 @@ index_of(const char *name)
 	size_t n = strlen(name);
 
 	return ix_file(n > 4 && strcmp(name + n - 4, ".wpd") == 0);
+}
+
+wp_time
+ledger_day_start(wp_time t)
+{
+	wp_time r = t % LEDGER_DAY;
+
+	return r < 0 ? t - r - LEDGER_DAY : t - r;
 }
 
 void
@@ -543,6 +553,22 @@ ledger_mkdir(const char *ldir, struct wp_err *err)
 	return 0;
 }
 
+/* An unreadable DAYS kept as DAYS.bad-SECONDS (evidence) and a fresh
+ * one started: day blocks are derived, `ledger rebuild` rewrites them. */
+static void
+days_set_aside(struct ledger *l, const char *why)
+{
+	char from[PATH_MAX], to[PATH_MAX + 32];
+
+	snprintf(from, sizeof(from), "%s/%s", l->dir, DAYS_INDEX);
+	snprintf(to, sizeof(to), "%s.bad-%lld", from,
+	    (long long)(clock_real() / WP_SEC));
+	if (rename(from, to) != 0)
+		log_warn("ledger: rename %s", from);
+	log_warnx("ledger %s: %s; kept as %s, new days start a fresh index "
+	    "(run wattpath ledger rebuild)", l->dir, why, to);
+}
+
 struct ledger *
 ledger_open(const char *ldir, wp_time retention, bool sync,
     struct wp_err *err)
@@ -569,8 +595,7 @@ ledger_open(const char *ldir, wp_time retention, bool sync,
 		err_clear(err);
 	}
 	if (ledger_days_read(ldir, &l->days, err) != 0) {
-		log_warnx("ledger %s: %s; new days start a fresh index "
-		    "(run wattpath ledger rebuild)", ldir, err->msg);
+		days_set_aside(l, err->msg);
 		ledger_index_fini(&l->days);
 		err_clear(err);
 	}
@@ -595,18 +620,14 @@ ledger_close(struct ledger *l)
 	free(l);
 }
 
-/* Drops blocks whose successor starts before cut; the anchor takes the
- * last dropped chain value.  Returns how many were dropped. */
-size_t
-ledger_index_expire(const char *ldir, struct ledger_index *ix, wp_time cut)
+/* Drops ix's first k entries and their files; the anchor takes the last
+ * dropped chain value. */
+static void
+index_drop(const char *ldir, struct ledger_index *ix, size_t k)
 {
 	char path[PATH_MAX];
-	size_t k = 0, i;
+	size_t i;
 
-	while (k + 1 < ix->n && ix->e[k + 1].start <= cut)
-		k++;
-	if (k == 0)
-		return 0;
 	memcpy(ix->anchor, ix->e[k - 1].chain, HASH_LEN);
 	for (i = 0; i < k; i++) {
 		block_path(ldir, ix->e[i].name, path, sizeof(path));
@@ -615,6 +636,36 @@ ledger_index_expire(const char *ldir, struct ledger_index *ix, wp_time cut)
 	}
 	memmove(ix->e, ix->e + k, (ix->n - k) * sizeof(*ix->e));
 	ix->n -= k;
+}
+
+/* Drops blocks whose successor starts before cut;
+ * the anchor takes the last dropped chain value.  Returns how many were
+ * dropped. */
+size_t
+ledger_index_expire(const char *ldir, struct ledger_index *ix, wp_time cut)
+{
+	size_t k = 0;
+
+	while (k + 1 < ix->n && ix->e[k + 1].start <= cut)
+		k++;
+	if (k > 0)
+		index_drop(ldir, ix, k);
+	return k;
+}
+
+/* After blocks expired: the days that lost one (those starting before the
+ * first block left) go too, so that every day kept is made of blocks that
+ * are all there.  Returns how many. */
+static size_t
+days_expire(struct ledger *l)
+{
+	size_t k;
+
+	if (l->ix.n == 0)
+		return 0;
+	k = ledger_index_lower(&l->days, l->ix.e[0].start);
+	if (k > 0)
+		index_drop(l->dir, &l->days, k);
 	return k;
 }
 
@@ -676,9 +727,12 @@ ledger_day_encode(const char *ldir, const struct ledger_index *ix,
 		rc = jsum_merge_add(&m, b);
 		jsum_free(b);
 		if (rc != 0) {
-			rc = err_set(err, WP_E_INTERNAL, "out of memory");
+			rc = err_set(err, WP_E_PROTOCOL, "ledger block %s: "
+			    "cannot be merged (out of memory or malformed)",
+			    ix->e[k].name);
 			goto out;
 		}
+		rc = -1;
 	}
 	if ((rc = block_encode(m.s, e, md, out, len)) != 0)
 		err_set(err, WP_E_INTERNAL, "out of memory");
@@ -696,7 +750,7 @@ day_write(struct ledger *l, wp_time day, wp_time now, struct wp_err *err)
 	struct ledger_entry e;
 	char path[PATH_MAX];
 	uint8_t *p = NULL;
-	size_t len;
+	size_t len = 0;
 	int rc = -1;
 	bool rw;
 
@@ -716,11 +770,13 @@ day_write(struct ledger *l, wp_time day, wp_time now, struct wp_err *err)
 	}
 	memcpy(l->days.last, e.chain, HASH_LEN);
 	rw = ledger_index_expire(l->dir, &l->days, now - l->retention) > 0;
-	if (index_append(l, &l->days, &e, rw) != 0) {
+	if (index_append(l, &l->days, &e, rw || l->days_stale) != 0) {
+		l->days_stale = true;	/* the next one rewrites it */
 		err_set(err, WP_E_TRANSIENT, "ledger: %s/%s: %s", l->dir,
 		    DAYS_INDEX, strerror(errno));
 		goto out;
 	}
+	l->days_stale = false;
 	rc = 0;
 out:
 	free(p);
@@ -734,39 +790,33 @@ out:
  * blocks starts them now; `ledger rebuild` writes the older ones).  Each
  * day is tried once by a process: one that fails is logged and left to
  * `ledger rebuild` (verify names it), and the days after it are written.
- * Returns how many failed.
  */
-static int
+static void
 days_close(struct ledger *l, wp_time start, wp_time now)
 {
-	wp_time today = start - start % LEDGER_DAY, d;
+	wp_time today = ledger_day_start(start), d;
 	struct wp_err err = { 0 };
-	int failed = 0;
 	size_t k;
 
 	if (l->ix.n < 2)
-		return 0;
+		return;
 	if (l->days.n > 0)
 		d = l->days.e[l->days.n - 1].start + LEDGER_DAY;
 	else
-		d = l->ix.e[l->ix.n - 2].start - l->ix.e[l->ix.n - 2].start %
-		    LEDGER_DAY;
+		d = ledger_day_start(l->ix.e[l->ix.n - 2].start);
 	if (d <= l->day_tried)
 		d = l->day_tried + LEDGER_DAY;
 	for (; d < today; d += LEDGER_DAY) {
 		k = ledger_index_lower(&l->ix, d);
 		if (k >= l->ix.n || l->ix.e[k].start >= today)
 			break;		/* no block before today from d */
-		d = l->ix.e[k].start - l->ix.e[k].start % LEDGER_DAY;
+		d = ledger_day_start(l->ix.e[k].start);
 		l->day_tried = d;
-		if (day_write(l, d, now, &err) != 0) {
+		if (day_write(l, d, now, &err) != 0)
 			log_warnx("ledger: no day block for the day from %s: %s "
 			    "(run wattpath ledger rebuild)", l->ix.e[k].name,
 			    err.msg);
-			failed++;
-		}
 	}
-	return failed;
 }
 
 int
@@ -804,12 +854,17 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 	}
 	memcpy(l->ix.last, e.chain, HASH_LEN);
 	rw = ledger_index_expire(l->dir, &l->ix, now - l->retention) > 0;
-	if (index_append(l, &l->ix, &e, rw) != 0) {
+	if (index_append(l, &l->ix, &e, rw || l->ix_stale) != 0) {
+		l->ix_stale = true;	/* the next one rewrites it */
 		err_set(err, WP_E_TRANSIENT, "ledger: %s/LEDGER: %s", l->dir,
 		    strerror(errno));
 		goto out;
 	}
+	l->ix_stale = false;
 	rc = 0;
+	if (rw && days_expire(l) > 0 &&
+	    ledger_index_write_sync(l->dir, &l->days, l->sync) != 0)
+		l->days_stale = true;
 	days_close(l, start, now);
 out:
 	free(p);

@@ -147,6 +147,8 @@ struct evp_md_ctx_st;
 int	 ledger_entry_chain(struct evp_md_ctx_st *md,
 	    const uint8_t prev[JSUM_HASH_LEN], struct ledger_entry *e,
 	    bool days);
+/* The start (00:00 UTC) of the day of t. */
+wp_time	 ledger_day_start(wp_time t);
 /* "YYYYMMDD.wpd" of the UTC day starting at day. */
 void	 ledger_day_name(wp_time day, char out[32]);
 /* The day block of [day, day + 1 day) from ix's blocks there (read from

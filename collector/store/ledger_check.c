@@ -217,8 +217,8 @@ rebuild_day(const char *ldir, const struct ledger_index *nix,
 {
 	struct ledger_entry e;
 	char path[PATH_MAX];
-	uint8_t *p;
-	size_t len;
+	uint8_t *p = NULL;
+	size_t len = 0;
 	int rc;
 
 	if (ledger_day_encode(ldir, nix, d, &e, &p, &len, err) != 0)
@@ -258,8 +258,8 @@ rebuild_days(const char *ldir, const struct ledger_index *nix,
 	}
 	memcpy(ndays.anchor, old.anchor, HASH_LEN);
 	memcpy(ndays.last, old.anchor, HASH_LEN);
-	last = nix->n > 0 ? nix->e[nix->n - 1].start : INT64_MIN;
-	last -= last % LEDGER_DAY;
+	last = nix->n > 0 ? ledger_day_start(nix->e[nix->n - 1].start) :
+	    INT64_MIN;
 	for (i = 0; i < old.n; i++) {	/* days whose blocks are not all kept */
 		if (day_whole(nix, old.e[i].start))
 			break;
@@ -273,7 +273,7 @@ rebuild_days(const char *ldir, const struct ledger_index *nix,
 		}
 	}
 	for (k = 0; k < nix->n; k = ledger_index_lower(nix, d + LEDGER_DAY)) {
-		d = nix->e[k].start - nix->e[k].start % LEDGER_DAY;
+		d = ledger_day_start(nix->e[k].start);
 		if (d >= last)
 			break;		/* the last block's day is open */
 		if ((ndays.n > 0 && d <= ndays.e[ndays.n - 1].start) ||
@@ -439,8 +439,8 @@ verify_day(const char *ldir, const struct ledger_index *ix,
 	struct ledger_entry want;
 	struct wp_err le = { 0 };
 	struct jsum *js;
-	uint8_t *p;
-	size_t len;
+	uint8_t *p = NULL;
+	size_t len = 0;
 
 	if ((js = ledger_block_load(ldir, e, err)) == NULL)
 		return -1;
@@ -477,11 +477,11 @@ verify_days(const char *ldir, const struct ledger_index *ix,
 	for (i = 0; i < days.n; i++)
 		if (verify_day(ldir, ix, &days.e[i], st, err) != 0)
 			goto out;
-	last = ix->n > 0 ? ix->e[ix->n - 1].start : INT64_MIN;
-	last -= last % LEDGER_DAY;
+	last = ix->n > 0 ? ledger_day_start(ix->e[ix->n - 1].start) :
+	    INT64_MIN;
 	for (k = days.n > 0 ? ledger_index_lower(ix, days.e[0].start) : ix->n;
 	    k < ix->n; k = ledger_index_lower(ix, d + LEDGER_DAY)) {
-		d = ix->e[k].start - ix->e[k].start % LEDGER_DAY;
+		d = ledger_day_start(ix->e[k].start);
 		if (d >= last)
 			break;
 		i = ledger_index_lower(&days, d);

@@ -153,6 +153,42 @@ for m in x["months"] + d["months"]:
 sys.exit(0 if days == 0 and x == d else 1)
 PYEOF
 
+note "a stale day: its blocks in LEDGER are not the ones it was made of"
+# an hourly block dropped from LEDGER (the lines after it chained again):
+# DAYS' 10-30 no longer matches LEDGER's blocks of that day, and that
+# hour's raw segment has no block: the report reads the day hour by hour
+rm -rf "$T/x"; cp -a "$T/d" "$T/x"
+sed -i "s#$T/d#$T/x#" "$T/x/wattpath.yaml"
+( cd "$T/x/ledger" && rm 20261030T12.wpl && $PY - <<'EOF'
+import hashlib
+out, prev = [], bytes(32)
+for l in open('LEDGER').read().splitlines():
+    f = l.split()
+    if f[1] == '20261030T12.wpj':
+        continue
+    line = ' '.join(f[:7])
+    prev = hashlib.sha256(prev + line.encode()).digest()
+    out.append(line + ' ' + prev.hex())
+open('LEDGER', 'w').write('\n'.join(out) + '\n')
+EOF
+) || fail "stale day: setup"
+for v in a b; do
+	[ $v = b ] && export WATTPATH_NO_LEDGER_DAYS=1
+	"$WATTPATH" report -c "$T/x/wattpath.yaml" --period month --from $FROM \
+	    --to $TO --format json >"$T/s$v.json" 2>"$T/s.err" ||
+		{ cat "$T/s.err"; fail "report with a stale day"; }
+	unset WATTPATH_NO_LEDGER_DAYS
+done
+$PY - "$T/sa.json" "$T/sb.json" <<'PYEOF' || fail "stale day taken"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+days = sum(m["journal"]["ledger_days_used"] for m in a["months"] if "journal" in m)
+for m in a["months"] + b["months"]:
+    m.pop("journal", None)
+print("day blocks taken with a stale DAYS:", days)
+sys.exit(0 if days == 0 and a == b else 1)
+PYEOF
+
 tamper() {	# name, then a shell command run on a copy
 	rm -rf "$T/x"; cp -a "$T/d" "$T/x"
 	( cd "$T/x/ledger" && eval "$2" ) || fail "tamper $1: setup"

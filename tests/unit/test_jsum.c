@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -26,6 +27,7 @@
 #include "../../collector/store/journal.h"
 #include "../../collector/store/jseg.h"
 #include "../../collector/store/jsum.h"
+#include "../../collector/store/ledger.h"
 #include "../../collector/report/report_api.h"
 #include "../../model/counter.h"
 #include "../../model/integrate.h"
@@ -402,9 +404,9 @@ test_scan_refuses_edited_blocks(void **st)
 		assert_int_not_equal(fputc(0x5a, fp), EOF);
 		assert_int_equal(fclose(fp), 0);
 	}
-	assert_int_equal(journal_scan_ledger(f.jdir, f.ldir, true, T0 + 3600 * S,
-	    T0 + 13 * 3600 * S, no_record, note_hour, take_forced, &seen,
-	    NULL, &err), 0);
+	assert_int_equal(journal_scan_ledger(f.jdir, f.ldir, true,
+	    T0 + 3600 * S, T0 + 13 * 3600 * S, no_record, note_hour,
+	    take_forced, &seen, NULL, &err), 0);
 	assert_true(seen.n >= 6);
 	for (k = 0; k < seen.n; k++)
 		for (i = 0; i < sizeof(edited) / sizeof(edited[0]); i++)
@@ -809,6 +811,178 @@ test_merge_days(void **st)
 	jsum_free(jb);
 }
 
+/* A journal with its ledger of two meters over 42 hours from T0 (11-29
+ * 08:00), 11-30 a whole day; with back, the facility meter's first two
+ * readings of 11-30 10:00 carry a device time 15 s back (the hour's
+ * readings do not follow the hour before's). */
+static void
+day_journal(const char *dir, bool back)
+{
+	struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE,
+	    .retention = 400 * 86400 * WP_SEC };
+	char jdir[128], ldir[128], cfg[160];
+	struct journal_value v[1];
+	struct wp_err err = { 0 };
+	double fac = 0, it = 0;
+	struct journal *j;
+	FILE *c;
+	long p;
+
+	snprintf(jdir, sizeof(jdir), "%s/journal", dir);
+	snprintf(ldir, sizeof(ldir), "%s/ledger", dir);
+	snprintf(cfg, sizeof(cfg), "%s/wattpath.yaml", dir);
+	jo.ledger_dir = ldir;
+	assert_non_null(j = journal_open(jdir, &jo, &err));
+	for (p = 0; p < 42 * 360; p++) {
+		wp_time t = T0 + p * STEP;
+		double load = 1.0 + 0.5 * (double)((p * 7) % 11);
+
+		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    fac, fac, p == 0 ? CTR_DISCONT : 0);
+		if (back && (t == T0 + 26 * 3600 * S ||
+		    t == T0 + 26 * 3600 * S + STEP))
+			v[0].s.t_real = t - 15 * S;
+		put(j, t, "incomer", v, 1, 0);
+		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    it, it, p == 0 ? CTR_DISCONT : 0);
+		put(j, t + WP_MS, "ups", v, 1, 0);
+		fac += 1.3 * 3000.0 * 10 * load;
+		it += 3000.0 * 10 * load;
+	}
+	journal_close(j);
+	assert_non_null(c = fopen(cfg, "w"));
+	fprintf(c, "collector: {interval: 10s, data_dir: %s}\nnodes:\n"
+	    "  - name: n0\n    class: h100-2\n    bmc: {url: https://10.0.0.1,"
+	    " auth: none}\nmeters:\n  - {name: incomer, role: facility_total,"
+	    " modbus: {tcp: 127.0.0.1:502, unit: 1}, map: eastron-sdm630}\n"
+	    "  - {name: ups, role: it_total, modbus: {tcp: 127.0.0.1:502, "
+	    "unit: 2}, map: eastron-sdm630}\nsite: {name: t, zone: FR}\n"
+	    "report: {curve_step: 1h}\n", dir);
+	assert_int_equal(fclose(c), 0);
+}
+
+/* The report over 11-30 from its day block equals the one from its hourly
+ * blocks; where an hour's readings do not follow the hour before's (the
+ * day block holds that series twice, jsum_merge), the day block is not
+ * taken (its second entry would be added after the first, where the hour
+ * by hour path reads that hour's records). */
+static void
+test_report_day_block(void **st)
+{
+	int back;
+
+	(void)st;
+	for (back = 0; back < 2; back++) {
+		char dir[] = "/tmp/wp-test-day.XXXXXX", cfg[160], cmd[200];
+		struct conf_errs errs = { 0 };
+		struct wp_err err = { 0 };
+		json_object *a, *b;
+		struct wp_conf *c;
+
+		assert_non_null(mkdtemp(dir));
+		day_journal(dir, back);
+		snprintf(cfg, sizeof(cfg), "%s/wattpath.yaml", dir);
+		assert_non_null(c = conf_load(cfg, NULL, &errs));
+		assert_non_null(a = report_json(c, T0 + 16 * 3600 * S,
+		    T0 + 40 * 3600 * S, &err));
+		setenv("WATTPATH_NO_LEDGER_DAYS", "1", 1);
+		assert_non_null(b = report_json(c, T0 + 16 * 3600 * S,
+		    T0 + 40 * 3600 * S, &err));
+		unsetenv("WATTPATH_NO_LEDGER_DAYS");
+		assert_int_equal(jint(a, "disclosure", "journal",
+		    "ledger_days_used"), !back);
+		assert_int_equal(jint(b, "disclosure", "journal",
+		    "ledger_days_used"), 0);
+		same(a, b, "$", false);
+		json_object_put(a);
+		json_object_put(b);
+		conf_free(c);
+		conf_errs_fini(&errs);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/* The ledger's hour h of a run from day start b: one counter, two
+ * readings; chain values h and h + 1. */
+static void
+ledger_hour(struct ledger *l, wp_time b, int h, wp_time now)
+{
+	uint8_t in[JSUM_HASH_LEN] = { (uint8_t)h }, fin[JSUM_HASH_LEN] = {
+	    (uint8_t)(h + 1) };
+	wp_time t = b + (wp_time)h * 3600 * S;
+	struct journal_value v;
+	struct journal_record r;
+	struct wp_err err = { 0 };
+	struct jsum *js;
+	char name[32];
+	time_t sec = (time_t)(t / S);
+	struct tm tm;
+	int k;
+
+	assert_non_null(js = jsum_new(t, 3600 * S, 3600 * S, in));
+	for (k = 0; k < 2; k++) {
+		val(&v, "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
+		    1e6 * h + k, 1e6 * h + k, 0);
+		r = (struct journal_record){ .t_real = t + (10 + 3580 * k) * S,
+		    .t_mono = t, .target = "incomer", .error = "", .n = 1,
+		    .v = &v };
+		assert_int_equal(jsum_add(js, &r), 0);
+	}
+	gmtime_r(&sec, &tm);
+	strftime(name, sizeof(name), "%Y%m%dT%H.wpj", &tm);
+	assert_int_equal(ledger_append(l, name, t, 2, in, fin, js, now,
+	    &err), 0);
+	jsum_free(js);
+}
+
+/* Ledger retention with day blocks: 4 days of hourly blocks kept 50 h;
+ * each day's block written once the next day began; the days that lost
+ * hourly blocks to retention dropped with them (files, DAYS anchor); what
+ * is left verifies, the kept day recomputed from its blocks. */
+static void
+test_ledger_days_retention(void **st)
+{
+	const wp_time b = 1795996800LL * WP_SEC;	/* 2026-11-30T00:00Z */
+	char dir[] = "/tmp/wp-test-ldays.XXXXXX", ldir[64], path[96];
+	char cmd[128], jdir[64];
+	struct ledger_stats ls;
+	struct ledger_index days;
+	struct wp_err err = { 0 };
+	struct ledger *l;
+	int h;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(ldir, sizeof(ldir), "%s/ledger", dir);
+	snprintf(jdir, sizeof(jdir), "%s/journal", dir);	/* none */
+	assert_non_null(l = ledger_open(ldir, 50 * 3600 * S, false, &err));
+	for (h = 0; h < 96; h++) {
+		ledger_hour(l, b, h, b + (wp_time)(h + 1) * 3600 * S);
+		if (h == 24 || h == 48) {	/* the day before written */
+			assert_int_equal(ledger_days_read(ldir, &days, &err),
+			    0);
+			assert_int_equal(days.n, h / 24);
+			ledger_index_fini(&days);
+		}
+	}
+	ledger_close(l);
+	/* at 96 h the blocks before 46 h went: days 11-30 and 12-01 lost
+	 * hours, 12-02 is whole, 12-03 is open */
+	assert_int_equal(ledger_days_read(ldir, &days, &err), 0);
+	assert_int_equal(days.n, 1);
+	assert_int_equal(days.e[0].start, b + 48 * 3600 * S);
+	assert_string_equal(days.e[0].name, "20261202.wpd");
+	ledger_index_fini(&days);
+	snprintf(path, sizeof(path), "%s/20261201.wpd", ldir);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(ledger_verify(jdir, ldir, &ls, &err), 0);
+	assert_int_equal(ls.days, 1);
+	assert_int_equal(ls.days_checked, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Block `variant` of a sequence for jsum_rd: 3 targets of 3 series;
  * 1: a fourth series on the second target; 2: other labels on a series;
  * 3: the second target renamed; 4: the third target gone. */
@@ -1042,6 +1216,8 @@ main(void)
 		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_merge_days),
+		cmocka_unit_test(test_report_day_block),
+		cmocka_unit_test(test_ledger_days_retention),
 		cmocka_unit_test(test_rd_equals_decode),
 		cmocka_unit_test(test_report_summaries_equal_full_scan),
 		cmocka_unit_test(test_report_ledger_after_expiry),
