@@ -97,35 +97,18 @@ grep -q "[1-9][0-9]* expired segments" "$T/v2.log" || fail "nothing expired"
 	{ cat "$T/led.err"; fail "ledger report"; }
 "$WATTPATH" report -c "$C" --period month --from $FROM --to $TO \
     --format csv >"$T/led.csv" 2>>"$T/led.err" || fail "ledger csv"
-$PY - "$T/raw.json" "$T/led.json" "$T/raw.csv" "$T/led.csv" <<'PYEOF'
-import csv, json, math, sys
+PYTHONPATH="$ROOT/tests/integration" $PY - "$T/raw.json" "$T/led.json" \
+    "$T/raw.csv" "$T/led.csv" <<'PYEOF'
+import csv, json, sys
+from json_close import compare
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-bad, n = [], [0]
-def cmp(x, y, path):
-    if isinstance(x, dict):
-        if set(x) != set(y):
-            bad.append((path, "keys")); return
-        for k in x:
-            cmp(x[k], y[k], path + "/" + k)
-    elif isinstance(x, list):
-        if len(x) != len(y):
-            bad.append((path, "length")); return
-        for i, (p, q) in enumerate(zip(x, y)):
-            cmp(p, q, "%s/%d" % (path, i))
-    elif isinstance(x, float) or isinstance(y, float):
-        n[0] += 1
-        if x is None or y is None or not math.isclose(x, y, rel_tol=1e-9,
-                                                       abs_tol=1e-9):
-            bad.append((path, x, y))
-    elif x != y:
-        bad.append((path, x, y))
 import re
 def reasons(doc):	# warnings compared by their refusal reason
     for m in doc["months"]:
         m["warnings"] = [re.sub(r"\): .*", ")", w) for w in m.get("warnings", [])]
         m.pop("journal", None)	# where the figures came from differs
 reasons(a); reasons(b)
-cmp(a, b, "")
+bad, numbers = compare(a, b)
 ra = list(csv.reader(open(sys.argv[3])))
 rb = list(csv.reader(open(sys.argv[4])))
 if len(ra) != len(rb) or len(ra) < 10:
@@ -133,10 +116,10 @@ if len(ra) != len(rb) or len(ra) < 10:
 if not [m for m in a["months"] if m["boundaries"]["wall"]["kwh"] and
         m["boundaries"]["gpu"]["kwh"] and m["tokens"]["output"]]:
     bad.append(("months", "no month with wall and GPU kWh and tokens"))
-print("%d numbers compared" % n[0])
+print("%d numbers compared" % numbers)
 for x in bad[:20]:
     print("DIFF", x)
-sys.exit(1 if bad or n[0] < 20 else 0)
+sys.exit(1 if bad or numbers < 20 else 0)
 PYEOF
 [ $? = 0 ] || fail "ledger report differs from the raw-only report"
 grep -q "raw journal records at a window edge have expired" "$T/led.json" &&
