@@ -259,30 +259,64 @@ one_bin(const struct integ_bins *b, wp_time t0, wp_time t1)
 	return t1 - 1 < b->origin + (wp_time)(bin_of(b, t0) + 1) * b->len;
 }
 
+/* A span's checks but the bins': 0 it does not fit, 1 it fits (one
+ * reading, or wholly outside the window), 2 it lies inside the window
+ * (its bins to be checked). */
+static int
+span_check(const struct integ *g, const struct integ_span *sp)
+{
+	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->n > 1 && sp->t1 == sp->t0))
+		return 0;
+	if (g->have_prev && sp->t0 <= g->prev_t)
+		return 0;
+	if (!isfinite(sp->v0) || !isfinite(sp->v1))
+		return 0;
+	if (sp->n == 1)
+		return 1;
+	if (sp->refuse || sp->implausible || (g->o.kind != WP_COUNTER &&
+	    g->o.interval > 0 && sp->max_gap > 3 * g->o.interval))
+		return 0;
+	if (sp->t1 <= g->o.from || sp->t0 >= g->o.to)
+		return 1;		/* wholly outside the window */
+	if (sp->t0 < g->o.from || sp->t1 > g->o.to)
+		return 0;		/* straddles an edge */
+	return 2;
+}
+
 bool
 integ_span_fits(const struct integ *g, const struct integ_span *sp)
 {
-	int i;
+	int i, c = span_check(g, sp);
 
-	if (sp->n == 0 || sp->t1 < sp->t0 || (sp->n > 1 && sp->t1 == sp->t0))
-		return false;
-	if (g->have_prev && sp->t0 <= g->prev_t)
-		return false;
-	if (!isfinite(sp->v0) || !isfinite(sp->v1))
-		return false;
-	if (sp->n == 1)
-		return true;
-	if (sp->refuse || sp->implausible || (g->o.kind != WP_COUNTER &&
-	    g->o.interval > 0 && sp->max_gap > 3 * g->o.interval))
-		return false;
-	if (sp->t1 <= g->o.from || sp->t0 >= g->o.to)
-		return true;		/* wholly outside the window */
-	if (sp->t0 < g->o.from || sp->t1 > g->o.to)
-		return false;		/* straddles an edge */
-	for (i = 0; i < INTEG_BINSETS; i++)
+	for (i = 0; c == 2 && i < INTEG_BINSETS; i++)
 		if (!one_bin(&g->bins[i], sp->t0, sp->t1))
 			return false;
-	return true;
+	return c != 0;
+}
+
+/* Whether each of b's bins is made of whole sub-slots of len from
+ * origin. */
+static bool
+bins_whole(const struct integ_bins *b, wp_time origin, wp_time len)
+{
+	wp_time d;
+
+	if (b->e == NULL)
+		return true;
+	d = (b->origin - origin) % len;
+	return len > 0 && b->len % len == 0 && d == 0;
+}
+
+bool
+integ_sub_fits(const struct integ *g, const struct integ_span *sp,
+    wp_time origin, wp_time len)
+{
+	int i, c = span_check(g, sp);
+
+	for (i = 0; c == 2 && i < INTEG_BINSETS; i++)
+		if (!bins_whole(&g->bins[i], origin, len))
+			return false;
+	return c != 0;
 }
 
 int
@@ -294,20 +328,24 @@ integ_add_span(struct integ *g, const struct integ_span *sp)
 	return 0;
 }
 
-void
-integ_add_fitted(struct integ *g, const struct integ_span *sp)
+/* A fitting span but its bins: the first reading fed, the rest added
+ * when inside the window.  Returns whether it was (the caller adds its
+ * energy to the bins). */
+static bool
+add_span_body(struct integ *g, const struct integ_span *sp)
 {
-	int i;
+	bool inside = false;
 
 	integ_add(g, sp->t0, sp->v0, sp->pf0);
 	if (sp->n == 1)
-		return;
+		return false;
 	if (sp->t1 <= g->o.from) {
 		g->started = true;
 		g->points += sp->t1 == g->o.from;
 	} else if (sp->t0 >= g->o.to) {
 		g->ended = true;
 	} else {
+		inside = true;
 		g->energy += sp->energy;
 		if (g->o.kind != WP_COUNTER)
 			range_add(g, sp->range ? sp->vmin : fmin(sp->v0,
@@ -315,22 +353,53 @@ integ_add_fitted(struct integ *g, const struct integ_span *sp)
 			    sp->v1));
 		if (sp->max_gap > g->max_gap)
 			g->max_gap = sp->max_gap;
-		for (i = 0; i < INTEG_BINSETS; i++) {
-			struct integ_bins *b = &g->bins[i];
-			size_t k;
-
-			if (b->e == NULL)
-				continue;
-			k = bin_of(b, sp->t0);
-			if (k < b->n)
-				b->e[(b->hint = k) * b->stride] += sp->energy;
-		}
 		g->points += sp->n - 1;
 		if (sp->t1 >= g->o.to)
 			g->ended = true;
 	}
 	g->prev_t = sp->t1;
 	g->prev_v = sp->v1;
+	return inside;
+}
+
+/* e added to b's bin of t (within its bins). */
+static void
+bin_add(struct integ_bins *b, wp_time t, double e)
+{
+	size_t k;
+
+	if (b->e == NULL)
+		return;
+	k = bin_of(b, t);
+	if (k < b->n)
+		b->e[(b->hint = k) * b->stride] += e;
+}
+
+void
+integ_add_fitted(struct integ *g, const struct integ_span *sp)
+{
+	int i;
+
+	if (!add_span_body(g, sp))
+		return;
+	for (i = 0; i < INTEG_BINSETS; i++)
+		bin_add(&g->bins[i], sp->t0, sp->energy);
+}
+
+void
+integ_add_sub(struct integ *g, const struct integ_span *sp,
+    const double *sub, size_t nsub, wp_time origin, wp_time len)
+{
+	size_t k;
+	int i;
+
+	if (!add_span_body(g, sp))
+		return;
+	for (i = 0; i < INTEG_BINSETS; i++)
+		for (k = 0; g->bins[i].e != NULL && k < nsub; k++)
+			if (sub[k] != 0)
+				bin_add(&g->bins[i], origin + (wp_time)k * len,
+				    sub[k]);
 }
 
 void

@@ -178,6 +178,20 @@ int	 integ_add_span(struct integ *g, const struct integ_span *sp);
  * integrator, or one of a run of spans in time order (each after the last
  * one's t1) checked one by one against its state before the first. */
 void	 integ_add_fitted(struct integ *g, const struct integ_span *sp);
+/*
+ * A span whose energy is also given per sub-slot (a ledger day block's
+ * day span: sub[k] is its energy in [origin + k len, origin + (k + 1)
+ * len), nsub of them, the segments between its readings split there as
+ * integ_add splits them into bins).  It fits as a span does, but for the
+ * bins: each bin set's bins must be whole sub-slots (their length a
+ * multiple of len, their origin on a sub-slot's start).  Added, each
+ * sub-slot's energy goes to its bin.  The figures are those of the
+ * readings to floating-point rounding (the same sums, in another order).
+ */
+bool	 integ_sub_fits(const struct integ *g, const struct integ_span *sp,
+	    wp_time origin, wp_time len);
+void	 integ_add_sub(struct integ *g, const struct integ_span *sp,
+	    const double *sub, size_t nsub, wp_time origin, wp_time len);
 /* A span that does not fit and whose readings are gone (a ledger slot
  * whose raw records expired): its first reading is fed as a point, its
  * last ends it, and inside the window what would have refused the

@@ -125,8 +125,8 @@ do_rebuild(const char *jdir, const struct wp_conf *c)
 		return 1;
 	}
 	printf("ledger %s: rebuilt %zu blocks from the raw journal, kept %zu "
-	    "whose raw segments expired; rebuilt %zu day blocks, kept %zu\n",
-	    ldir, st.rebuilt, st.kept, st.days_rebuilt, st.days_kept);
+	    "whose raw segments expired; %zu day blocks\n", ldir, st.rebuilt,
+	    st.kept, st.days_rebuilt);
 	return verify_ledger(jdir);
 }
 

@@ -647,29 +647,6 @@ pos_reserve(struct report_load *l, size_t n)
 	return 0;
 }
 
-static void
-to_ispan(const struct jsum_series *e, const struct jsum_span *sp,
-    struct integ_span *is)
-{
-	is->t0 = sp->t0;
-	is->t1 = sp->t1;
-	is->v0 = jsum_x(e->kind, sp->val0, sp->cum0);
-	is->v1 = jsum_x(e->kind, sp->val1, sp->cum1);
-	is->pf0 = 0;
-	if (e->kind == WP_COUNTER && (sp->cf0 & (CTR_RESET | CTR_DISCONT)))
-		is->pf0 |= INTEG_P_RESET;
-	if (e->kind == WP_COUNTER && (sp->cf0 & CTR_IMPLAUSIBLE))
-		is->pf0 |= INTEG_P_IMPLAUSIBLE;
-	is->n = sp->n;
-	is->energy = sp->energy;
-	is->max_gap = sp->max_gap;
-	is->refuse = (sp->flags & (JSUM_F_RESET | JSUM_F_BACK)) != 0;
-	is->implausible = (sp->flags & JSUM_F_IMPLAUSIBLE) != 0;
-	is->range = true;
-	is->vmin = sp->vmin;
-	is->vmax = sp->vmax;
-}
-
 /* Whether a limit series' span can be applied exactly. */
 static bool
 limit_fits(const struct report_plan *p, const struct report_series *s,
@@ -680,9 +657,30 @@ limit_fits(const struct report_plan *p, const struct report_series *s,
 	    (sp->t0 < p->from || sp->t1 > p->to || !(sp->vmin > 0))));
 }
 
-/* Whether entry e of a summary can be applied to s exactly. */
+/* Whether span is of e fits integrator g: as a span, or a day block's
+ * day span by its sub-slots (of sm's slot from its start). */
 static bool
-sum_fits(struct report_load *l, struct report_series *s,
+span_fits(const struct integ *g, const struct jsum *sm,
+    const struct jsum_series *e, const struct integ_span *is)
+{
+	if (e->nsub > 0)
+		return integ_sub_fits(g, is, sm->seg_start, sm->slot);
+	return integ_span_fits(g, is);
+}
+
+static void
+span_add(struct integ *g, const struct jsum *sm, const struct jsum_series *e,
+    const struct integ_span *is)
+{
+	if (e->nsub > 0)
+		integ_add_sub(g, is, e->sub, e->nsub, sm->seg_start, sm->slot);
+	else
+		integ_add_fitted(g, is);
+}
+
+/* Whether entry e of summary sm can be applied to s exactly. */
+static bool
+sum_fits(struct report_load *l, struct report_series *s, const struct jsum *sm,
     const struct jsum_series *e)
 {
 	const struct report_plan *p = l->p;
@@ -706,19 +704,19 @@ sum_fits(struct report_load *l, struct report_series *s,
 		}
 		/* later spans follow the first: checking each against the
 		 * integrator's state before the segment is enough */
-		to_ispan(e, &e->span[k], &is);
-		if (!integ_span_fits(&s->main, &is) || (p->have_idle &&
-		    !integ_span_fits(&s->idle, &is)))
+		jsum_ispan(e, &e->span[k], &is);
+		if (!span_fits(&s->main, sm, e, &is) || (p->have_idle &&
+		    !span_fits(&s->idle, sm, e, &is)))
 			return false;
 		for (i = 0; s->run != NULL && i < p->runs; i++)
-			if (!integ_span_fits(&s->run[i], &is))
+			if (!span_fits(&s->run[i], sm, e, &is))
 				return false;
 	}
 	return true;
 }
 
 static void
-sum_apply(struct report_load *l, struct report_series *s,
+sum_apply(struct report_load *l, struct report_series *s, const struct jsum *sm,
     const struct jsum_series *e)
 {
 	const struct report_plan *p = l->p;
@@ -739,12 +737,12 @@ sum_apply(struct report_load *l, struct report_series *s,
 			}
 			continue;
 		}
-		to_ispan(e, sp, &is);	/* sum_fits checked them all */
-		integ_add_fitted(&s->main, &is);
+		jsum_ispan(e, sp, &is);	/* sum_fits checked them all */
+		span_add(&s->main, sm, e, &is);
 		if (p->have_idle)
-			integ_add_fitted(&s->idle, &is);
+			span_add(&s->idle, sm, e, &is);
 		for (i = 0; s->run != NULL && i < p->runs; i++)
-			integ_add_fitted(&s->run[i], &is);
+			span_add(&s->run[i], sm, e, &is);
 	}
 }
 
@@ -756,8 +754,9 @@ static bool
 sum_follows(struct report_load *l, struct report_series *s,
     const struct jsum_series *e)
 {
-	if (s->role == RR_NONE || e->kind != s->kind || e->n == 0)
-		return true;
+	if (s->role == RR_NONE || report_role_is_mean(s->role) ||
+	    e->kind != s->kind || e->n == 0)
+		return true;		/* a mean only sums */
 	if (s->sum_mark == l->sum_mark && e->span[0].t0 <= s->sum_t1)
 		return false;
 	s->sum_mark = l->sum_mark;
@@ -785,13 +784,13 @@ on_summary(const struct jsum *sm, void *arg)
 	for (i = 0; i < sm->ns; i++) {
 		if (pos_ser_get(l, sm, i, follow) == NULL)
 			return l->oom = true, -1;
-		if (!sum_fits(l, l->sum_ser[i], &sm->s[i]) ||
+		if (!sum_fits(l, l->sum_ser[i], sm, &sm->s[i]) ||
 		    !sum_follows(l, l->sum_ser[i], &sm->s[i]))
 			return pos_done(l, sm, i + 1, follow), 0;
 	}
 	pos_done(l, sm, sm->ns, follow);
 	for (i = 0; i < sm->ns; i++)
-		sum_apply(l, l->sum_ser[i], &sm->s[i]);
+		sum_apply(l, l->sum_ser[i], sm, &sm->s[i]);
 	if (sm->ns > 0)
 		seen(l, sm->rec_min);
 	return 1;
@@ -809,11 +808,11 @@ forced_apply(struct report_load *l, struct report_series *s,
 	if (s->role == RR_NONE || e->kind != s->kind)
 		return;
 	if (report_role_is_mean(s->role)) {
-		sum_apply(l, s, e);
+		sum_apply(l, s, NULL, e);	/* no integrator */
 		return;
 	}
 	for (k = 0; k < e->n; k++) {
-		to_ispan(e, &e->span[k], &is);
+		jsum_ispan(e, &e->span[k], &is);
 		if ((is.t0 < p->from && is.t1 > p->from) ||
 		    (is.t0 < p->to && is.t1 > p->to))
 			l->ledger_snapped++;

@@ -38,6 +38,29 @@ jsum_x(int kind, double val, double cum)
 }
 
 void
+jsum_ispan(const struct jsum_series *e, const struct jsum_span *sp,
+    struct integ_span *is)
+{
+	is->t0 = sp->t0;
+	is->t1 = sp->t1;
+	is->v0 = jsum_x(e->kind, sp->val0, sp->cum0);
+	is->v1 = jsum_x(e->kind, sp->val1, sp->cum1);
+	is->pf0 = 0;
+	if (e->kind == WP_COUNTER && (sp->cf0 & (CTR_RESET | CTR_DISCONT)))
+		is->pf0 |= INTEG_P_RESET;
+	if (e->kind == WP_COUNTER && (sp->cf0 & CTR_IMPLAUSIBLE))
+		is->pf0 |= INTEG_P_IMPLAUSIBLE;
+	is->n = sp->n;
+	is->energy = sp->energy;
+	is->max_gap = sp->max_gap;
+	is->refuse = (sp->flags & (JSUM_F_RESET | JSUM_F_BACK)) != 0;
+	is->implausible = (sp->flags & JSUM_F_IMPLAUSIBLE) != 0;
+	is->range = true;
+	is->vmin = sp->vmin;
+	is->vmax = sp->vmax;
+}
+
+void
 jsum_series_text(const struct jsum *s, const struct jsum_series *se,
     char series[WP_SERIES_MAX], char labels[WP_LABEL_MAX], const char **sp,
     const char **lp)
@@ -93,6 +116,7 @@ jsum_free(struct jsum *s)
 	for (i = 0; i < s->ns; i++) {
 		free(s->s[i].span);
 		free(s->s[i].pk);
+		free(s->s[i].sub);
 		if (s->s[i].pooled)
 			continue;
 		free(s->s[i].series);
@@ -481,6 +505,17 @@ enc_spans(struct wire_buf *b, const struct jsum_series *se, uint32_t fmask)
 		enc_span(b, &se->span[0], fmask);
 }
 
+/* Version 3: the sub-slot energies, a count byte first. */
+static void
+enc_sub(struct wire_buf *b, const struct jsum_series *se)
+{
+	uint8_t k;
+
+	wire_put_le(b, se->sub != NULL ? se->nsub : 0, 1);
+	for (k = 0; se->sub != NULL && k < se->nsub; k++)
+		wire_put_f64(b, se->sub[k]);
+}
+
 int
 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
     uint8_t **out, size_t *len)
@@ -529,6 +564,8 @@ jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 		wire_put_le(&b, se->flags & flags_of(s->version), 4);
 		wire_put_le(&b, se->n, 4);
 		enc_spans(&b, se, flags_of(s->version));
+		if (s->version >= JSUM_VERSION_DAY)
+			enc_sub(&b, se);
 	}
 	if (b.oom) {
 		free(b.p);
@@ -630,6 +667,34 @@ dec_target(struct wire_rd *d, struct jsum_target *t)
 	return dec_target_counts(d, t);
 }
 
+/* Version 3: se's sub-slot energies after its spans (its array grown
+ * when it holds fewer; kept between decodes).  0, or -1 malformed or out
+ * of memory. */
+static int
+dec_sub(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
+{
+	size_t n, k;
+	double *np;
+
+	se->nsub = 0;
+	if (s->version < JSUM_VERSION_DAY)
+		return 0;
+	n = (size_t)wire_rd_le(d, 1);
+	if (d->bad || n > JSUM_SUB_MAX || n > (d->len - d->off) / 8)
+		return -1;
+	if (n > se->subcap) {
+		if ((np = reallocarray(se->sub, n, sizeof(*np))) == NULL)
+			return -1;
+		se->sub = np;
+		se->subcap = (uint8_t)n;
+	}
+	for (k = 0; k < n; k++)
+		if (!isfinite(se->sub[k] = wire_rd_f64(d)))
+			return -1;
+	se->nsub = (uint8_t)n;
+	return d->bad ? -1 : 0;
+}
+
 static int
 dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
@@ -654,14 +719,16 @@ dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
 		return -1;
 	se->n = se->cap = (uint32_t)n;
-	return dec_spans(d, se->span, n, flags_of(s->version));
+	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
+		return -1;
+	return dec_sub(d, s, se);
 }
 
 static bool
 head_ok(const uint8_t *p, size_t len)
 {
 	return len >= JSUM_HDR_LEN && memcmp(p, "WPSS", 4) == 0 &&
-	    p[4] >= 1 && p[4] <= JSUM_VERSION;
+	    p[4] >= 1 && p[4] <= JSUM_VERSION_DAY;
 }
 
 /* The header (head_ok) into s, and the counts of targets and series: -1
@@ -785,6 +852,7 @@ rd_count(struct jsum *s, size_t nt, size_t ns)
 	s->nt = nt;
 	for (i = ns; i < s->ns; i++) {
 		free(s->s[i].span);
+		free(s->s[i].sub);
 		free(s->s[i].series);
 		free(s->s[i].labels);
 	}
@@ -868,7 +936,9 @@ rd_series(struct jsum_rd *r, struct wire_rd *d, size_t i, size_t nold,
 		se->cap = (uint32_t)n;
 	}
 	se->n = (uint32_t)n;
-	return dec_spans(d, se->span, n, flags_of(s->version));
+	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
+		return -1;
+	return dec_sub(d, s, se);
 }
 
 /* The body of the summary at d into r->s (its header read). */

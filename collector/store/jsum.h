@@ -30,10 +30,15 @@
 #include "../lib/strpool.h"
 #include "record.h"
 #include "../lib/sample.h"
+#include "../../model/integrate.h"
 
 #define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
-/* The encoding written: 2 added JSUM_F_IMPLAUSIBLE (1 is still read). */
+/* The encoding written: 2 added JSUM_F_IMPLAUSIBLE (1 is still read); 3,
+ * written by jsum_merge only (ledger day blocks), adds to each series a
+ * column of sub-slot energies (jsum_series.sub). */
 #define JSUM_VERSION		2
+#define JSUM_VERSION_DAY	3
+#define JSUM_SUB_MAX		48	/* sub-slot energies a series holds */
 #define JSUM_HASH_LEN		32
 
 /* span and series flags */
@@ -82,7 +87,12 @@ struct jsum_series {
 	struct jsum_span *span;	/* all n, or when packed the last (open) one */
 	uint8_t	*pk;		/* packed: the n - 1 closed spans, each coded
 				   against the one before it (jsum.c) */
+	double	*sub;		/* version 3 (a day block): the energy of its
+				   one span in each sub-slot (the summary's
+				   slot, from seg_start), nsub of them; or
+				   NULL */
 	uint8_t	 boundary, quantity, kind;	/* of the first reading */
+	uint8_t	 nsub, subcap;	/* sub: energies, allocated */
 	bool	 lab_shared;
 	bool	 pooled;	/* series and labels in the pool */
 	bool	 packed;	/* built by jsum_add: closed spans in pk */
@@ -182,9 +192,8 @@ struct jsum_merge {
 				   in: init's; count, rec_min/max, slot: the
 				   inputs'); owned: take it (set NULL), or
 				   jsum_merge_fini frees it */
-	uint32_t	*latest;	/* per entry: where its key adds now */
 	uint32_t	*tmap;		/* an input's targets in s */
-	size_t		 lcap, tmcap;
+	size_t		 tmcap;
 	size_t		 blocks;	/* summaries added */
 };
 
@@ -193,6 +202,18 @@ int		 jsum_merge_init(struct jsum_merge *m, wp_time start,
 /* Adds summary b after the ones added before.  0, or -1 (out of memory,
  * or b not a decoded summary): m is then only fit for jsum_merge_fini. */
 int		 jsum_merge_add(struct jsum_merge *m, const struct jsum *b);
+/*
+ * After the last jsum_merge_add: each series' spans made one (version 3,
+ * JSUM_VERSION_DAY) with the energy of each sub-slot of len (from the
+ * start) beside it, by the report's integrator (model/integrate.h) adding
+ * the spans one by one as a report would: energy, largest gap (those
+ * between the spans too), readings, range and sums; the first and last
+ * readings kept.  A span the integrator would not take, or a refusal
+ * between spans (a reset, a step back, a step refused as implausible), is
+ * flagged on the one span (JSUM_F_RESET, JSUM_F_IMPLAUSIBLE), so that a
+ * report takes the summaries one by one there.  0, or -1 out of memory.
+ */
+int		 jsum_merge_finish(struct jsum_merge *m, wp_time len);
 void		 jsum_merge_fini(struct jsum_merge *m);
 
 /* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */
@@ -213,5 +234,8 @@ void		 jsum_series_text(const struct jsum *s,
 		    const char **lp);
 /* The model value of a reading: cum for counters, value for gauges. */
 double		 jsum_x(int kind, double val, double cum);
+/* Span sp of series e as the integrator takes it (model/integrate.h). */
+void		 jsum_ispan(const struct jsum_series *e,
+		    const struct jsum_span *sp, struct integ_span *is);
 
 #endif

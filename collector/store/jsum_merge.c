@@ -1,7 +1,9 @@
 /* jsum_merge.c - consecutive summaries merged into one (jsum.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../model/counter.h"
 #include "jsum.h"
 
 struct mtkey {
@@ -17,8 +19,7 @@ mt_eq(const void *entry, const void *key)
 	return strcmp(k->s->t[hmap_ix_of(entry)].name, k->name) == 0;
 }
 
-/* A series' key in the merge: target, name and header.  The map holds the
- * first entry of a key; latest[] the one its spans go to now. */
+/* A series' key in the merge: target, name and header. */
 struct mkey {
 	const struct jsum		*s;
 	uint32_t			 target;
@@ -77,7 +78,6 @@ void
 jsum_merge_fini(struct jsum_merge *m)
 {
 	jsum_free(m->s);
-	free(m->latest);
 	free(m->tmap);
 	memset(m, 0, sizeof(*m));
 }
@@ -126,8 +126,7 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	struct jsum_series *d;
 
 	if (s->ns >= UINT32_MAX || room_for(&s->s, &s->scap, s->ns + 1,
-	    sizeof(*s->s)) != 0 || room_for(&m->latest, &m->lcap, s->ns + 1,
-	    sizeof(*m->latest)) != 0)
+	    sizeof(*s->s)) != 0)
 		return -1;
 	d = &s->s[s->ns];
 	memset(d, 0, sizeof(*d));
@@ -141,7 +140,6 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 		free(d->series);
 		return -1;
 	}
-	m->latest[s->ns] = (uint32_t)s->ns;
 	return (long)s->ns++;
 }
 
@@ -175,29 +173,15 @@ merge_series(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	struct jsum *s = m->s;
 	struct mkey k = { s, ti, se };
 	uint64_t h = ms_hash(ti, se);
-	struct jsum_series *d = NULL;
+	long ix;
 	void *e;
-	long first, ix;
 
-	if ((e = hmap_get(&s->shash, h, ms_eq, &k)) != NULL) {
-		first = (long)hmap_ix_of(e);
-		d = &s->s[m->latest[first]];
-		/* spans that do not follow the entry's last: a new entry */
-		if (se->n > 0 && d->n > 0 && se->span[0].t0 <= d->span[d->n -
-		    1].t1)
-			d = NULL;
-	} else
-		first = -1;
-	if (d == NULL) {
-		if ((ix = merge_entry(m, ti, se)) < 0)
-			return -1;
-		if (first < 0 && hmap_put(&s->shash, h, hmap_ix((size_t)ix)))
-			return -1;
-		if (first >= 0)
-			m->latest[first] = (uint32_t)ix;
-		d = &s->s[ix];
-	}
-	return merge_spans(d, se);
+	if ((e = hmap_get(&s->shash, h, ms_eq, &k)) != NULL)
+		return merge_spans(&s->s[hmap_ix_of(e)], se);
+	if ((ix = merge_entry(m, ti, se)) < 0 ||
+	    hmap_put(&s->shash, h, hmap_ix((size_t)ix)) != 0)
+		return -1;
+	return merge_spans(&s->s[ix], se);
 }
 
 int
@@ -226,5 +210,76 @@ jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
 	s->count += b->count;
 	if (m->blocks++ == 0)
 		s->slot = b->slot;
+	return 0;
+}
+
+/* Entry se's spans made one, with its energy per sub-slot of len from
+ * day (jsum_merge_finish).  0, or -1 out of memory. */
+static int
+day_span(struct jsum_series *se, wp_time day, wp_time dlen, wp_time len)
+{
+	struct integ_opts o = { .from = day, .to = day + dlen,
+	    .kind = se->kind, .bin_len = { len, 0 } };
+	struct jsum_span d;
+	struct integ_span is;
+	struct integ g;
+	uint32_t k, flags = 0;
+
+	if (se->n == 0)
+		return 0;
+	if (integ_init(&g, &o, NULL) != 0 ||
+	    g.bins[0].n > JSUM_SUB_MAX ||
+	    (se->sub = calloc(g.bins[0].n, sizeof(*se->sub))) == NULL) {
+		integ_fini(&g);
+		return -1;
+	}
+	d = se->span[0];
+	d.n = 0;
+	d.dsum = d.vsum = 0;
+	for (k = 0; k < se->n; k++) {
+		const struct jsum_span *sp = &se->span[k];
+
+		jsum_ispan(se, sp, &is);
+		if (integ_add_span(&g, &is) != 0)
+			flags |= JSUM_F_RESET;	/* not as its readings */
+		d.n += sp->n;
+		d.flags |= sp->flags;
+		d.dsum += sp->dsum;
+		d.vsum += sp->vsum;
+		d.vmin = fmin(d.vmin, sp->vmin);
+		d.vmax = fmax(d.vmax, sp->vmax);
+	}
+	if (g.reason == INTEG_IMPLAUSIBLE)
+		flags |= JSUM_F_IMPLAUSIBLE;
+	else if (g.reason != INTEG_OK)
+		flags |= JSUM_F_RESET;
+	d.t1 = se->span[se->n - 1].t1;
+	d.val1 = se->span[se->n - 1].val1;
+	d.cum1 = se->span[se->n - 1].cum1;
+	d.cf1 = se->span[se->n - 1].cf1;
+	d.energy = g.energy;
+	d.max_gap = g.max_gap;
+	d.flags |= flags;
+	se->flags |= flags;
+	for (k = 0; k < g.bins[0].n; k++)
+		se->sub[k] = integ_bin(&g.bins[0], k);
+	se->nsub = se->subcap = (uint8_t)g.bins[0].n;
+	se->span[0] = d;
+	se->n = 1;
+	integ_fini(&g);
+	return 0;
+}
+
+int
+jsum_merge_finish(struct jsum_merge *m, wp_time len)
+{
+	struct jsum *s = m->s;
+	size_t i;
+
+	for (i = 0; i < s->ns; i++)
+		if (day_span(&s->s[i], s->seg_start, s->seg_len, len) != 0)
+			return -1;
+	s->version = JSUM_VERSION_DAY;
+	s->slot = len;
 	return 0;
 }

@@ -595,8 +595,13 @@ ledger_open(const char *ldir, wp_time retention, bool sync,
 		err_clear(err);
 	}
 	if (ledger_days_read(ldir, &l->days, err) != 0) {
-		days_set_aside(l, err->msg);
+		if (err->class == WP_E_PROTOCOL)	/* not a read error */
+			days_set_aside(l, err->msg);
+		else
+			log_warnx("ledger %s: %s; new days start a fresh index",
+			    ldir, err->msg);
 		ledger_index_fini(&l->days);
+		l->days_stale = true;
 		err_clear(err);
 	}
 	return l;
@@ -659,10 +664,11 @@ ledger_index_expire(const char *ldir, struct ledger_index *ix, wp_time cut)
 static size_t
 days_expire(struct ledger *l)
 {
+	static const uint8_t zero[HASH_LEN];
 	size_t k;
 
-	if (l->ix.n == 0)
-		return 0;
+	if (l->ix.n == 0 || memcmp(l->ix.anchor, zero, HASH_LEN) == 0)
+		return 0;		/* no block dropped */
 	k = ledger_index_lower(&l->days, l->ix.e[0].start);
 	if (k > 0)
 		index_drop(l->dir, &l->days, k);
@@ -675,6 +681,7 @@ index_append(struct ledger *l, const struct ledger_index *ix,
     const struct ledger_entry *e, bool rewrite)
 {
 	char path[PATH_MAX], line[LINE_MAX_LEN], cx[65];
+	struct stat st;
 	int fd, n, ok;
 
 	if (rewrite)
@@ -686,7 +693,10 @@ index_append(struct ledger *l, const struct ledger_index *ix,
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 	    0644)) < 0)
 		return -1;
-	ok = write(fd, line, (size_t)n) == n && (!l->sync || fsync(fd) == 0);
+	ok = fstat(fd, &st) == 0;
+	if (ok && !(ok = write(fd, line, (size_t)n) == n))
+		(void)ftruncate(fd, st.st_size);	/* no torn line */
+	ok = ok && (!l->sync || fsync(fd) == 0);
 	close(fd);
 	return ok ? 0 : -1;
 }
@@ -734,7 +744,8 @@ ledger_day_encode(const char *ldir, const struct ledger_index *ix,
 		}
 		rc = -1;
 	}
-	if ((rc = block_encode(m.s, e, md, out, len)) != 0)
+	if ((rc = jsum_merge_finish(&m, LEDGER_SLOT_DEFAULT)) != 0 ||
+	    (rc = block_encode(m.s, e, md, out, len)) != 0)
 		err_set(err, WP_E_INTERNAL, "out of memory");
 out:
 	jsum_merge_fini(&m);
@@ -862,9 +873,9 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 	}
 	l->ix_stale = false;
 	rc = 0;
-	if (rw && days_expire(l) > 0 &&
-	    ledger_index_write_sync(l->dir, &l->days, l->sync) != 0)
-		l->days_stale = true;
+	if (days_expire(l) > 0 || l->days_stale)
+		l->days_stale = ledger_index_write_sync(l->dir, &l->days,
+		    l->sync) != 0;
 	days_close(l, start, now);
 out:
 	free(p);

@@ -124,7 +124,7 @@ struct ledger_stats {
 	size_t	 checked_raw;	/* verify: compared with the raw segment */
 	size_t	 days;		/* day blocks in DAYS */
 	size_t	 days_checked;	/* verify: recomputed from their blocks */
-	size_t	 days_rebuilt, days_kept;	/* rebuild */
+	size_t	 days_rebuilt;	/* rebuild */
 	char	 first_bad[256];
 };
 

@@ -235,9 +235,9 @@ rebuild_day(const char *ldir, const struct ledger_index *nix,
 }
 
 /*
- * The new DAYS: a day whose blocks were dropped (or some of them) keeps
- * its old day block when that checks; every other day with blocks before
- * the last block's day is recomputed from them.
+ * The new DAYS: every day with blocks in the new index before the last
+ * block's day, each made of its blocks; a day that lost blocks to
+ * retention has none (as the collector drops it), the old anchor kept.
  */
 static int
 rebuild_days(const char *ldir, const struct ledger_index *nix,
@@ -247,12 +247,11 @@ rebuild_days(const char *ldir, const struct ledger_index *nix,
 	struct ledger_index old, ndays = { .days = true };
 	struct wp_err le = { 0 };
 	wp_time last, d;
-	struct jsum *js;
-	size_t i, k;
+	size_t k;
 	int rc = -1;
 
 	if (ledger_days_read(ldir, &old, &le) != 0) {
-		log_warnx("ledger %s: %s: its day blocks are not kept", ldir,
+		log_warnx("ledger %s: %s: its day blocks are rebuilt", ldir,
 		    le.msg);
 		ledger_index_fini(&old);
 	}
@@ -260,24 +259,11 @@ rebuild_days(const char *ldir, const struct ledger_index *nix,
 	memcpy(ndays.last, old.anchor, HASH_LEN);
 	last = nix->n > 0 ? ledger_day_start(nix->e[nix->n - 1].start) :
 	    INT64_MIN;
-	for (i = 0; i < old.n; i++) {	/* days whose blocks are not all kept */
-		if (day_whole(nix, old.e[i].start))
-			break;
-		if ((js = ledger_block_load(ldir, &old.e[i], &le)) == NULL)
-			continue;
-		jsum_free(js);
-		st->days_kept++;
-		if (nix_push(&ndays, &old.e[i], md) != 0) {
-			err_set(err, WP_E_INTERNAL, "out of memory");
-			goto out;
-		}
-	}
 	for (k = 0; k < nix->n; k = ledger_index_lower(nix, d + LEDGER_DAY)) {
 		d = ledger_day_start(nix->e[k].start);
 		if (d >= last)
 			break;		/* the last block's day is open */
-		if ((ndays.n > 0 && d <= ndays.e[ndays.n - 1].start) ||
-		    !day_whole(nix, d))
+		if (!day_whole(nix, d))
 			continue;
 		if (rebuild_day(ldir, nix, &ndays, d, md, st, err) != 0)
 			goto out;

@@ -734,10 +734,11 @@ merge_input(wp_time start, const struct mreading *m, size_t n)
 }
 
 /* Summaries merged (a ledger day block): targets' counts added and the
- * gap between them counted; a series' spans appended in order; a series
- * of another kind, and one whose next readings do not follow its last,
- * in entries of their own; the spans bit for bit the inputs'; encoded and
- * decoded back as any summary. */
+ * gap between them counted; a series' spans appended in order, one of
+ * another kind in an entry of its own; then each series' spans made one
+ * with its energy per hour (the segment between the hours split at the
+ * hour), one whose readings do not follow flagged; encoded and decoded
+ * back as a version-3 summary. */
 static void
 test_merge_days(void **st)
 {
@@ -778,9 +779,9 @@ test_merge_days(void **st)
 	assert_int_equal(d->t[0].first, T0 + 10 * S);
 	assert_int_equal(d->t[0].last, T0 + h + 90 * S);
 	assert_int_equal(d->t[0].max_gap, h - 30 * S);	/* 00:00:40-01:00:10 */
-	/* n0 energy (2 spans), n0 power gauge, n1 energy, n0 power counter,
-	 * n1 energy again (its 00:00:30 is not after 00:00:50) */
-	assert_int_equal(d->ns, 5);
+	/* n0 energy (2 spans), n0 power gauge, n1 energy (its 00:00:30 is
+	 * not after 00:00:50), n0 power counter */
+	assert_int_equal(d->ns, 4);
 	assert_string_equal(d->s[0].series, "wall/energy");
 	assert_int_equal(d->s[0].target, 0);
 	assert_int_equal(d->s[0].n, 2);
@@ -791,19 +792,36 @@ test_merge_days(void **st)
 	assert_int_equal(d->s[1].kind, WP_GAUGE);
 	assert_int_equal(d->s[1].n, 1);
 	assert_int_equal(d->s[2].target, 1);
-	assert_int_equal(d->s[2].n, 1);
+	assert_int_equal(d->s[2].n, 3);
 	assert_string_equal(d->s[3].series, "wall/power");
 	assert_int_equal(d->s[3].kind, WP_COUNTER);
-	assert_int_equal(d->s[4].target, 1);
-	assert_string_equal(d->s[4].series, "wall/energy");
-	assert_int_equal(d->s[4].n, 2);	/* 00:00:30 and 01:00:50 */
-	assert_memory_equal(d->s[4].span, jb->s[2].span,
-	    2 * sizeof(struct jsum_span));
+	/* one span a series, the energy per hour beside it */
+	assert_int_equal(jsum_merge_finish(&m, h), 0);
+	assert_int_equal(d->version, JSUM_VERSION_DAY);
+	assert_int_equal(d->s[0].n, 1);
+	assert_int_equal(d->s[0].span[0].n, 4);
+	assert_int_equal(d->s[0].span[0].t0, T0 + 10 * S);
+	assert_int_equal(d->s[0].span[0].t1, T0 + h + 90 * S);
+	assert_true(d->s[0].span[0].cum1 == (double)(T0 / S) + 3690);
+	assert_true(d->s[0].span[0].energy == 3680);	/* 10 s to 3690 s */
+	assert_int_equal(d->s[0].span[0].max_gap, 3570 * S);
+	assert_int_equal(d->s[0].nsub, 24);
+	assert_true(d->s[0].sub[0] == 30 + 3560);	/* 00:00:40-01:00 */
+	assert_true(d->s[0].sub[1] == 10 + 80);
+	assert_true(d->s[0].sub[2] == 0);
+	assert_false(d->s[0].span[0].flags & JSUM_F_RESET);
+	assert_true(d->s[2].span[0].flags & JSUM_F_RESET);	/* not following */
+	assert_int_equal(d->s[2].span[0].n, 4);
 	assert_int_equal(jsum_encode(m.s, fin, d->count, &body, &blen), 0);
 	assert_non_null(back = jsum_decode(body, blen, &err));
-	assert_int_equal(back->ns, 5);
+	assert_int_equal(back->version, JSUM_VERSION_DAY);
+	assert_int_equal(back->ns, 4);
 	assert_int_equal(back->seg_len, 86400 * S);
-	assert_int_equal(back->slot, ja->slot);
+	assert_int_equal(back->slot, h);
+	assert_int_equal(back->s[0].nsub, 24);
+	assert_memory_equal(back->s[0].sub, d->s[0].sub, 24 * sizeof(double));
+	assert_memory_equal(back->s[0].span, d->s[0].span,
+	    sizeof(struct jsum_span));
 	free(body);
 	jsum_free(back);
 	jsum_merge_fini(&m);
