@@ -473,6 +473,86 @@ test_bins_hint_exact(void **st)
 		free(store[j]);		/* the caller's: integ_fini left it */
 }
 
+/* A day span (a ledger day block's, docs/ledger.md): a counter's readings
+ * of 6 hours (varying power, a reading off the 10 s grid) made one span and
+ * 6 hourly energies by an integrator over those hours with hourly bins (as
+ * jsum_merge_finish does), added to a window's integrator by integ_add_sub:
+ * its energy, points, gap and hourly and 2-hour bins those of the readings
+ * fed one by one, to rounding; 30-minute bins are not whole hours, so it
+ * does not fit there. */
+static void
+test_sub_span_equals_points(void **st)
+{
+	const wp_time h = 3600 * S, d0 = T0 + 24 * h;	/* on the hour */
+	struct integ_opts o = opts(23 * h, 31 * h), mo = { .from = d0,
+	    .to = d0 + 6 * h, .kind = WP_COUNTER, .bin_len = { h, 0 } };
+	struct integ a, b, m, c;
+	struct integ_span sp = { 0 };
+	struct integ_result ra, rb;
+	double sub[6], v = 1e6;
+	wp_time t;
+	size_t k;
+
+	(void)st;
+	o.bin_len[0] = h;
+	o.bin_len[1] = 2 * h;
+	assert_int_equal(integ_init(&a, &o, NULL), 0);
+	assert_int_equal(integ_init(&b, &o, NULL), 0);
+	assert_int_equal(integ_init(&m, &mo, NULL), 0);
+	/* the reading before the day, then the day's, 10 s apart (one at
+	 * 02:00:03), power rising 1 W a reading */
+	integ_add(&a, T0 + 22 * h, v - 4e7, 0);
+	integ_add(&b, T0 + 22 * h, v - 4e7, 0);
+	integ_add(&a, d0 - 5 * S, v, 0);
+	integ_add(&b, d0 - 5 * S, v, 0);
+	for (t = d0 + 5 * S, k = 0; t < d0 + 6 * h; t += 10 * S, k++) {
+		wp_time tt = t == d0 + 2 * h + 5 * S ? t - 2 * S : t;
+
+		v += (double)(1000 + k) * 10;
+		integ_add(&a, tt, v, 0);
+		if (sp.n == 0) {
+			sp.t0 = tt;
+			sp.v0 = v;
+		}
+		integ_add(&m, tt, v, 0);
+		sp.t1 = tt;
+		sp.v1 = v;
+		sp.n++;
+	}
+	sp.energy = m.energy;
+	sp.max_gap = m.max_gap;
+	for (k = 0; k < 6; k++)
+		sub[k] = integ_bin(&m.bins[0], k);
+	assert_true(integ_sub_fits(&b, &sp, d0, h));
+	integ_add_sub(&b, &sp, sub, 6, d0, h);
+	integ_add(&a, d0 + 6 * h + 5 * S, v + 1e4, 0);
+	integ_add(&b, d0 + 6 * h + 5 * S, v + 1e4, 0);
+	integ_add(&a, T0 + 32 * h, v + 2e7, 0);
+	integ_add(&b, T0 + 32 * h, v + 2e7, 0);
+	integ_add(&a, T0 + 19 * h, 0, 0);	/* ignored: before */
+	assert_int_equal(integ_finish(&a, &ra, NULL), 0);
+	assert_int_equal(integ_finish(&b, &rb, NULL), 0);
+	assert_near(ra.energy, rb.energy, 1e-9 * ra.energy);
+	assert_int_equal(ra.points, rb.points);
+	assert_int_equal(ra.max_gap, rb.max_gap);
+	for (k = 0; k < a.bins[0].n; k++)
+		assert_near(integ_bin(&a.bins[0], k), integ_bin(&b.bins[0], k),
+		    1e-6);
+	for (k = 0; k < a.bins[1].n; k++)
+		assert_near(integ_bin(&a.bins[1], k), integ_bin(&b.bins[1], k),
+		    1e-6);
+	assert_true(integ_bin(&b.bins[0], 1) > 0);	/* the day's first hour */
+	/* 30-minute bins are not made of whole hours */
+	o.bin_len[1] = h / 2;
+	assert_int_equal(integ_init(&c, &o, NULL), 0);
+	integ_add(&c, d0 - 5 * S, 1e6, 0);
+	assert_false(integ_sub_fits(&c, &sp, d0, h));
+	integ_fini(&a);
+	integ_fini(&b);
+	integ_fini(&c);
+	integ_fini(&m);
+}
+
 /* The running gauge integral (the live gauge-estimated counter) is the
  * window integrator's trapezoid: between any two readings its increase
  * is what integ_array gives over that window; a gap of more than 3
@@ -602,6 +682,7 @@ main(void)
 		cmocka_unit_test(test_counter_beats_gauge_on_bursts),
 		cmocka_unit_test(test_gauge_trapezoid_edges),
 		cmocka_unit_test(test_hourly_bins),
+		cmocka_unit_test(test_sub_span_equals_points),
 		cmocka_unit_test(test_run_matches_window),
 	};
 
