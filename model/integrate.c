@@ -303,8 +303,10 @@ bins_whole(const struct integ_bins *b, wp_time origin, wp_time len)
 
 	if (b->e == NULL)
 		return true;
+	if (len <= 0)
+		return false;
 	d = (b->origin - origin) % len;
-	return len > 0 && b->len % len == 0 && d == 0;
+	return b->len % len == 0 && d == 0;
 }
 
 bool

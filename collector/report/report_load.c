@@ -657,14 +657,22 @@ limit_fits(const struct report_plan *p, const struct report_series *s,
 	    (sp->t0 < p->from || sp->t1 > p->to || !(sp->vmin > 0))));
 }
 
+/* Whether e is a day block's day span: one span, its energy per
+ * sub-slot beside it. */
+static bool
+is_day_span(const struct jsum *sm, const struct jsum_series *e)
+{
+	return sm->version >= JSUM_VERSION_DAY && e->n == 1 && e->nsub > 0;
+}
+
 /* Whether span is of e fits integrator g: as a span, or a day block's
- * day span by its sub-slots (of sm's slot from its start). */
+ * day span by its sub-slots. */
 static bool
 span_fits(const struct integ *g, const struct jsum *sm,
     const struct jsum_series *e, const struct integ_span *is)
 {
-	if (e->nsub > 0)
-		return integ_sub_fits(g, is, sm->seg_start, sm->slot);
+	if (is_day_span(sm, e))
+		return integ_sub_fits(g, is, jsum_sub_origin(sm), sm->slot);
 	return integ_span_fits(g, is);
 }
 
@@ -672,8 +680,9 @@ static void
 span_add(struct integ *g, const struct jsum *sm, const struct jsum_series *e,
     const struct integ_span *is)
 {
-	if (e->nsub > 0)
-		integ_add_sub(g, is, e->sub, e->nsub, sm->seg_start, sm->slot);
+	if (is_day_span(sm, e))
+		integ_add_sub(g, is, e->sub, e->nsub, jsum_sub_origin(sm),
+		    sm->slot);
 	else
 		integ_add_fitted(g, is);
 }

@@ -37,6 +37,12 @@ jsum_x(int kind, double val, double cum)
 	return kind == WP_COUNTER ? cum : val;
 }
 
+wp_time
+jsum_sub_origin(const struct jsum *s)
+{
+	return s->seg_start - s->slot;
+}
+
 void
 jsum_ispan(const struct jsum_series *e, const struct jsum_span *sp,
     struct integ_span *is)

@@ -89,8 +89,8 @@ struct jsum_series {
 				   against the one before it (jsum.c) */
 	double	*sub;		/* version 3 (a day block): the energy of its
 				   one span in each sub-slot (the summary's
-				   slot, from seg_start), nsub of them; or
-				   NULL */
+				   slot, from one slot before seg_start:
+				   jsum_sub_origin), nsub of them; or NULL */
 	uint8_t	 boundary, quantity, kind;	/* of the first reading */
 	uint8_t	 nsub, subcap;	/* sub: energies, allocated */
 	bool	 lab_shared;
@@ -204,8 +204,11 @@ int		 jsum_merge_init(struct jsum_merge *m, wp_time start,
 int		 jsum_merge_add(struct jsum_merge *m, const struct jsum *b);
 /*
  * After the last jsum_merge_add: each series' spans made one (version 3,
- * JSUM_VERSION_DAY) with the energy of each sub-slot of len (from the
- * start) beside it, by the report's integrator (model/integrate.h) adding
+ * JSUM_VERSION_DAY) with the energy of each sub-slot of len beside it,
+ * over [start - len, start + seg_len + len] (a day's blocks hold readings
+ * a little outside it: a sample stamped after its poll began, one pushed
+ * late; one further out is flagged), by the report's integrator
+ * (model/integrate.h) adding
  * the spans one by one as a report would: energy, largest gap (those
  * between the spans too), readings, range and sums; the first and last
  * readings kept.  A span the integrator would not take, or a refusal
@@ -214,6 +217,8 @@ int		 jsum_merge_add(struct jsum_merge *m, const struct jsum *b);
  * report takes the summaries one by one there.  0, or -1 out of memory.
  */
 int		 jsum_merge_finish(struct jsum_merge *m, wp_time len);
+/* The start of a version-3 series' first sub-slot. */
+wp_time		 jsum_sub_origin(const struct jsum *s);
 void		 jsum_merge_fini(struct jsum_merge *m);
 
 /* Reads a whole file (at most 1 GiB).  *out malloc'd, caller frees. */

@@ -213,13 +213,13 @@ jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
 	return 0;
 }
 
-/* Entry se's spans made one, with its energy per sub-slot of len from
- * day (jsum_merge_finish).  0, or -1 out of memory. */
+/* Entry se's spans made one, with its energy per sub-slot of len over
+ * [from, to] (jsum_merge_finish).  0, or -1 out of memory. */
 static int
-day_span(struct jsum_series *se, wp_time day, wp_time dlen, wp_time len)
+day_span(struct jsum_series *se, wp_time from, wp_time to, wp_time len)
 {
-	struct integ_opts o = { .from = day, .to = day + dlen,
-	    .kind = se->kind, .bin_len = { len, 0 } };
+	struct integ_opts o = { .from = from, .to = to, .kind = se->kind,
+	    .bin_len = { len, 0 } };
 	struct jsum_span d;
 	struct integ_span is;
 	struct integ g;
@@ -240,7 +240,8 @@ day_span(struct jsum_series *se, wp_time day, wp_time dlen, wp_time len)
 		const struct jsum_span *sp = &se->span[k];
 
 		jsum_ispan(se, sp, &is);
-		if (integ_add_span(&g, &is) != 0)
+		if (sp->t0 < from || sp->t1 > to ||	/* not all counted */
+		    integ_add_span(&g, &is) != 0)
 			flags |= JSUM_F_RESET;	/* not as its readings */
 		d.n += sp->n;
 		d.flags |= sp->flags;
@@ -276,8 +277,12 @@ jsum_merge_finish(struct jsum_merge *m, wp_time len)
 	struct jsum *s = m->s;
 	size_t i;
 
+	/* a day's blocks hold readings a little outside it (a sample
+	 * stamped after its poll started, one pushed late): one slot more
+	 * each side */
 	for (i = 0; i < s->ns; i++)
-		if (day_span(&s->s[i], s->seg_start, s->seg_len, len) != 0)
+		if (day_span(&s->s[i], s->seg_start - len, s->seg_start +
+		    s->seg_len + len, len) != 0)
 			return -1;
 	s->version = JSUM_VERSION_DAY;
 	s->slot = len;

@@ -805,10 +805,13 @@ test_merge_days(void **st)
 	assert_true(d->s[0].span[0].cum1 == (double)(T0 / S) + 3690);
 	assert_true(d->s[0].span[0].energy == 3680);	/* 10 s to 3690 s */
 	assert_int_equal(d->s[0].span[0].max_gap, 3570 * S);
-	assert_int_equal(d->s[0].nsub, 24);
-	assert_true(d->s[0].sub[0] == 30 + 3560);	/* 00:00:40-01:00 */
-	assert_true(d->s[0].sub[1] == 10 + 80);
-	assert_true(d->s[0].sub[2] == 0);
+	/* the day's 24 hours and one each side, from 23:00 the day before */
+	assert_int_equal(d->s[0].nsub, 26);
+	assert_int_equal(jsum_sub_origin(d), T0 - h);
+	assert_true(d->s[0].sub[0] == 0);
+	assert_true(d->s[0].sub[1] == 30 + 3560);	/* 00:00:40-01:00 */
+	assert_true(d->s[0].sub[2] == 10 + 80);
+	assert_true(d->s[0].sub[3] == 0);
 	assert_false(d->s[0].span[0].flags & JSUM_F_RESET);
 	assert_true(d->s[2].span[0].flags & JSUM_F_RESET);	/* not following */
 	assert_int_equal(d->s[2].span[0].n, 4);
@@ -818,8 +821,8 @@ test_merge_days(void **st)
 	assert_int_equal(back->ns, 4);
 	assert_int_equal(back->seg_len, 86400 * S);
 	assert_int_equal(back->slot, h);
-	assert_int_equal(back->s[0].nsub, 24);
-	assert_memory_equal(back->s[0].sub, d->s[0].sub, 24 * sizeof(double));
+	assert_int_equal(back->s[0].nsub, 26);
+	assert_memory_equal(back->s[0].sub, d->s[0].sub, 26 * sizeof(double));
 	assert_memory_equal(back->s[0].span, d->s[0].span,
 	    sizeof(struct jsum_span));
 	free(body);
@@ -830,9 +833,11 @@ test_merge_days(void **st)
 }
 
 /* A journal with its ledger of two meters over 42 hours from T0 (11-29
- * 08:00), 11-30 a whole day; with back, the facility meter's first two
- * readings of 11-30 10:00 carry a device time 15 s back (the hour's
- * readings do not follow the hour before's). */
+ * 08:00), 11-30 a whole day; the IT meter's readings stamped 12 s after
+ * their polls (so the 23:59:50 poll's reading is the next day's); with
+ * back, the facility meter's first two readings of 11-30 10:00 carry a
+ * device time 15 s back (the hour's readings do not follow the hour
+ * before's). */
 static void
 day_journal(const char *dir, bool back)
 {
@@ -863,6 +868,7 @@ day_journal(const char *dir, bool back)
 		put(j, t, "incomer", v, 1, 0);
 		val(&v[0], "energy", WP_B_FACILITY, WP_Q_ENERGY, WP_COUNTER,
 		    it, it, p == 0 ? CTR_DISCONT : 0);
+		v[0].s.t_real = t + 12 * S;
 		put(j, t + WP_MS, "ups", v, 1, 0);
 		fac += 1.3 * 3000.0 * 10 * load;
 		it += 3000.0 * 10 * load;
@@ -879,11 +885,10 @@ day_journal(const char *dir, bool back)
 	assert_int_equal(fclose(c), 0);
 }
 
-/* The report over 11-30 from its day block equals the one from its hourly
- * blocks; where an hour's readings do not follow the hour before's (the
- * day block holds that series twice, jsum_merge), the day block is not
- * taken (its second entry would be added after the first, where the hour
- * by hour path reads that hour's records). */
+/* The report over 11-30 and some hours each side from its day block
+ * equals the one from its hourly blocks, readings past midnight included;
+ * where an hour's readings do not follow the hour before's, the day block
+ * is not taken (the hour by hour path reads that hour's records). */
 static void
 test_report_day_block(void **st)
 {
@@ -901,11 +906,11 @@ test_report_day_block(void **st)
 		day_journal(dir, back);
 		snprintf(cfg, sizeof(cfg), "%s/wattpath.yaml", dir);
 		assert_non_null(c = conf_load(cfg, NULL, &errs));
-		assert_non_null(a = report_json(c, T0 + 16 * 3600 * S,
-		    T0 + 40 * 3600 * S, &err));
+		assert_non_null(a = report_json(c, T0 + 12 * 3600 * S,
+		    T0 + 41 * 3600 * S, &err));
 		setenv("WATTPATH_NO_LEDGER_DAYS", "1", 1);
-		assert_non_null(b = report_json(c, T0 + 16 * 3600 * S,
-		    T0 + 40 * 3600 * S, &err));
+		assert_non_null(b = report_json(c, T0 + 12 * 3600 * S,
+		    T0 + 41 * 3600 * S, &err));
 		unsetenv("WATTPATH_NO_LEDGER_DAYS");
 		assert_int_equal(jint(a, "disclosure", "journal",
 		    "ledger_days_used"), !back);
