@@ -192,9 +192,8 @@ grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 	return np;
 }
 
-/* Index of target name (created).  -1 on ENOMEM. */
-static int
-target_idx(struct jsum *s, const char *name)
+int
+jsum_target_idx(struct jsum *s, const char *name)
 {
 	struct tkey k = { s, name };
 	uint64_t h;
@@ -441,7 +440,7 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 	int ti;
 	size_t i;
 
-	if ((ti = target_idx(s, r->target)) < 0)
+	if ((ti = jsum_target_idx(s, r->target)) < 0)
 		return -1;
 	if (s->count == 0 || r->t_real < s->rec_min)
 		s->rec_min = r->t_real;

@@ -132,6 +132,9 @@ struct jsum {
 struct jsum	*jsum_new(wp_time seg_start, wp_time seg_len, wp_time slot,
 		    const uint8_t in[JSUM_HASH_LEN]);
 void		 jsum_free(struct jsum *s);	/* NULL-safe */
+/* The index of target name in s, added (its counts zero) when new.  -1
+ * out of memory. */
+int		 jsum_target_idx(struct jsum *s, const char *name);
 /* Adds one record (as appended or read back).  0, or -1 out of memory. */
 int		 jsum_add(struct jsum *s, const struct journal_record *r);
 /* Encodes with fin and count as the closed segment's; *out malloc'd,

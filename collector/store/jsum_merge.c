@@ -6,19 +6,6 @@
 #include "../../model/counter.h"
 #include "jsum.h"
 
-struct mtkey {
-	const struct jsum	*s;
-	const char		*name;
-};
-
-static bool
-mt_eq(const void *entry, const void *key)
-{
-	const struct mtkey *k = key;
-
-	return strcmp(k->s->t[hmap_ix_of(entry)].name, k->name) == 0;
-}
-
 /* A series' key in the merge: target, name and header. */
 struct mkey {
 	const struct jsum		*s;
@@ -87,35 +74,29 @@ jsum_merge_fini(struct jsum_merge *m)
 static int
 merge_target(struct jsum_merge *m, const struct jsum_target *t)
 {
-	struct jsum *s = m->s;
-	struct mtkey k = { s, t->name };
-	uint64_t h = hmap_hash(t->name);
+	size_t nt = m->s->nt;
 	struct jsum_target *d;
-	void *e;
+	int ti;
 
-	if ((e = hmap_get(&s->thash, h, mt_eq, &k)) != NULL) {
-		d = &s->t[hmap_ix_of(e)];
-		if (t->first - d->last > d->max_gap)
-			d->max_gap = t->first - d->last;
-		if (t->max_gap > d->max_gap)
-			d->max_gap = t->max_gap;
+	if ((ti = jsum_target_idx(m->s, t->name)) < 0)
+		return -1;
+	d = &m->s->t[ti];
+	if ((size_t)ti == nt) {		/* new: t's counts and times */
+		d->polls = t->polls;
+		d->failures = t->failures;
+		d->first = t->first;
 		d->last = t->last;
-		d->polls += t->polls;
-		d->failures += t->failures;
-		return (int)hmap_ix_of(e);
+		d->max_gap = t->max_gap;
+		return ti;
 	}
-	if (s->nt >= UINT32_MAX || room_for(&s->t, &s->tcap, s->nt + 1,
-	    sizeof(*s->t)) != 0)
-		return -1;
-	d = &s->t[s->nt];
-	*d = *t;
-	if ((d->name = strdup(t->name)) == NULL)
-		return -1;
-	if (hmap_put(&s->thash, h, hmap_ix(s->nt)) != 0) {
-		free(d->name);
-		return -1;
-	}
-	return (int)s->nt++;
+	if (t->first - d->last > d->max_gap)
+		d->max_gap = t->first - d->last;
+	if (t->max_gap > d->max_gap)
+		d->max_gap = t->max_gap;
+	d->last = t->last;
+	d->polls += t->polls;
+	d->failures += t->failures;
+	return ti;
 }
 
 /* A new entry for se (of target ti) at the end.  Its index, or -1. */
