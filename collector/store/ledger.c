@@ -164,6 +164,15 @@ ix_push(struct ledger_index *ix, const struct ledger_entry *e)
 	return 0;
 }
 
+int
+ledger_index_push(struct ledger_index *ix, const struct ledger_entry *e)
+{
+	if (ix_push(ix, e) != 0)
+		return -1;
+	memcpy(ix->last, e->chain, HASH_LEN);
+	return 0;
+}
+
 /* One "block" (or "day") line into e (chain checked against prev).  0 or
  * -1. */
 static int
@@ -335,9 +344,8 @@ ledger_index_write_sync(const char *ldir, const struct ledger_index *ix,
 
 /* ---- blocks ---- */
 
-/* Encodes s as a block (bytes and trailer), fills e->file.  *out malloc'd. */
-static int
-block_encode(struct jsum *s, struct ledger_entry *e, EVP_MD_CTX *md,
+int
+ledger_block_encode(struct jsum *s, struct ledger_entry *e, EVP_MD_CTX *md,
     uint8_t **out, size_t *len)
 {
 	uint8_t *body, *p;
@@ -745,12 +753,44 @@ ledger_day_encode(const char *ldir, const struct ledger_index *ix,
 		rc = -1;
 	}
 	if ((rc = jsum_merge_finish(&m, LEDGER_SLOT_DEFAULT)) != 0 ||
-	    (rc = block_encode(m.s, e, md, out, len)) != 0)
+	    (rc = ledger_block_encode(m.s, e, md, out, len)) != 0)
 		err_set(err, WP_E_INTERNAL, "out of memory");
 out:
 	jsum_merge_fini(&m);
 	EVP_MD_CTX_free(md);
 	return rc;
+}
+
+/*
+ * Entry e (all but its chain) committed to index ix with its file's bytes
+ * p: chained, the file written, the entry pushed, what retention drops
+ * dropped and its line appended (the whole index rewritten when something
+ * was dropped or, *stale, a line went missing before).  0, or -1 with err.
+ */
+static int
+entry_commit(struct ledger *l, struct ledger_index *ix, bool *stale,
+    struct ledger_entry *e, const uint8_t *p, size_t len, wp_time now,
+    struct wp_err *err)
+{
+	char path[PATH_MAX];
+	bool rw;
+
+	block_path(l->dir, e->name, path, sizeof(path));
+	if (ledger_entry_chain(l->md, ix->last, e, ix->days) != 0)
+		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
+	if (ledger_write_file_sync(path, p, len, l->sync) != 0)
+		return err_set(err, WP_E_TRANSIENT, "ledger: %s: %s", path,
+		    strerror(errno));
+	if (ledger_index_push(ix, e) != 0)
+		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
+	rw = ledger_index_expire(l->dir, ix, now - l->retention) > 0;
+	if (index_append(l, ix, e, rw || *stale) != 0) {
+		*stale = true;	/* the next one rewrites it */
+		return err_set(err, WP_E_TRANSIENT, "ledger: %s/%s: %s",
+		    l->dir, ix_file(ix->days), strerror(errno));
+	}
+	*stale = false;
+	return 0;
 }
 
 /* Writes the day block of day (its blocks are all in l->ix) and appends
@@ -759,37 +799,13 @@ static int
 day_write(struct ledger *l, wp_time day, wp_time now, struct wp_err *err)
 {
 	struct ledger_entry e;
-	char path[PATH_MAX];
 	uint8_t *p = NULL;
 	size_t len = 0;
-	int rc = -1;
-	bool rw;
+	int rc;
 
 	if (ledger_day_encode(l->dir, &l->ix, day, &e, &p, &len, err) != 0)
 		return -1;
-	block_path(l->dir, e.name, path, sizeof(path));
-	if (ledger_entry_chain(l->md, l->days.last, &e, true) != 0 ||
-	    ix_push(&l->days, &e) != 0) {
-		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
-		goto out;
-	}
-	if (ledger_write_file_sync(path, p, len, l->sync) != 0) {
-		l->days.n--;
-		err_set(err, WP_E_TRANSIENT, "ledger: %s: %s", path,
-		    strerror(errno));
-		goto out;
-	}
-	memcpy(l->days.last, e.chain, HASH_LEN);
-	rw = ledger_index_expire(l->dir, &l->days, now - l->retention) > 0;
-	if (index_append(l, &l->days, &e, rw || l->days_stale) != 0) {
-		l->days_stale = true;	/* the next one rewrites it */
-		err_set(err, WP_E_TRANSIENT, "ledger: %s/%s: %s", l->dir,
-		    DAYS_INDEX, strerror(errno));
-		goto out;
-	}
-	l->days_stale = false;
-	rc = 0;
-out:
+	rc = entry_commit(l, &l->days, &l->days_stale, &e, p, len, now, err);
 	free(p);
 	return rc;
 }
@@ -836,11 +852,9 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
     struct jsum *s, wp_time now, struct wp_err *err)
 {
 	struct ledger_entry e = { .start = start, .count = count };
-	char path[PATH_MAX];
 	uint8_t *p = NULL;
 	size_t len;
-	int rc = -1;
-	bool rw;
+	int rc;
 
 	if (l->ix.n > 0 && start <= l->ix.e[l->ix.n - 1].start)
 		return err_set(err, WP_E_INTERNAL, "ledger: block %s is not "
@@ -848,36 +862,15 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 	snprintf(e.name, sizeof(e.name), "%s", name);
 	memcpy(e.in, in, HASH_LEN);
 	memcpy(e.fin, fin, HASH_LEN);
-	block_path(l->dir, name, path, sizeof(path));
-	if (block_encode(s, &e, l->md, &p, &len) != 0 ||
-	    ledger_entry_chain(l->md, l->ix.last, &e, false) != 0) {
-		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
-		goto out;
-	}
-	if (ledger_write_file_sync(path, p, len, l->sync) != 0) {
-		err_set(err, WP_E_TRANSIENT, "ledger: %s: %s", path,
-		    strerror(errno));
-		goto out;
-	}
-	if (ix_push(&l->ix, &e) != 0) {
-		err_set(err, WP_E_INTERNAL, "ledger: out of memory");
-		goto out;
-	}
-	memcpy(l->ix.last, e.chain, HASH_LEN);
-	rw = ledger_index_expire(l->dir, &l->ix, now - l->retention) > 0;
-	if (index_append(l, &l->ix, &e, rw || l->ix_stale) != 0) {
-		l->ix_stale = true;	/* the next one rewrites it */
-		err_set(err, WP_E_TRANSIENT, "ledger: %s/LEDGER: %s", l->dir,
-		    strerror(errno));
-		goto out;
-	}
-	l->ix_stale = false;
-	rc = 0;
+	if (ledger_block_encode(s, &e, l->md, &p, &len) != 0)
+		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
+	rc = entry_commit(l, &l->ix, &l->ix_stale, &e, p, len, now, err);
+	free(p);
+	if (rc != 0)
+		return -1;
 	if (days_expire(l) > 0 || l->days_stale)
 		l->days_stale = ledger_index_write_sync(l->dir, &l->days,
 		    l->sync) != 0;
 	days_close(l, start, now);
-out:
-	free(p);
-	return rc;
+	return 0;
 }

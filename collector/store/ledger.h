@@ -149,6 +149,14 @@ int	 ledger_entry_chain(struct evp_md_ctx_st *md,
 	    bool days);
 /* The start (00:00 UTC) of the day of t. */
 wp_time	 ledger_day_start(wp_time t);
+/* Encodes s as a block of entry e (bytes and trailer SHA-256(e->fin ||
+ * bytes)), fills e->file.  *out malloc'd.  0, or -1 out of memory. */
+int	 ledger_block_encode(struct jsum *s, struct ledger_entry *e,
+	    struct evp_md_ctx_st *md, uint8_t **out, size_t *len);
+/* Pushes e (its chain computed) onto ix; ix->last takes its chain.  0, or
+ * -1 out of memory. */
+int	 ledger_index_push(struct ledger_index *ix,
+	    const struct ledger_entry *e);
 /* "YYYYMMDD.wpd" of the UTC day starting at day. */
 void	 ledger_day_name(wp_time day, char out[32]);
 /* The day block of [day, day + 1 day) from ix's blocks there (read from

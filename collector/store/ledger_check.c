@@ -62,27 +62,6 @@ entry_from(struct ledger_entry *e, const struct mentry *m)
 	memcpy(e->fin, m->fin, HASH_LEN);
 }
 
-/* The encoded block bytes (with trailer) of js for e; e->file set. */
-static int
-encode_block(struct jsum *js, struct ledger_entry *e, EVP_MD_CTX *md,
-    uint8_t **out, size_t *len)
-{
-	uint8_t *body, *p;
-	size_t n;
-	unsigned int hl = 0;
-
-	if (jsum_encode(js, e->fin, e->count, &body, &n) != 0)
-		return -1;
-	if ((p = realloc(body, n + HASH_LEN)) == NULL)
-		return free(body), -1;
-	if (jseg_chain_hash(md, e->fin, p, n, p + n) != 0 ||
-	    EVP_Digest(p, n + HASH_LEN, e->file, &hl, EVP_sha256(), NULL) != 1)
-		return free(p), -1;
-	*out = p;
-	*len = n + HASH_LEN;
-	return 0;
-}
-
 /* ---- catching up after a crash ---- */
 
 int
@@ -138,18 +117,7 @@ nix_push(struct ledger_index *ix, struct ledger_entry *e, EVP_MD_CTX *md)
 {
 	if (ledger_entry_chain(md, ix->last, e, ix->days) != 0)
 		return -1;
-	if (ix->n == ix->cap) {
-		size_t nc = ix->cap ? ix->cap * 2 : 256;
-		struct ledger_entry *ne = reallocarray(ix->e, nc, sizeof(*ne));
-
-		if (ne == NULL)
-			return -1;
-		ix->e = ne;
-		ix->cap = nc;
-	}
-	ix->e[ix->n++] = *e;
-	memcpy(ix->last, e->chain, HASH_LEN);
-	return 0;
+	return ledger_index_push(ix, e);
 }
 
 /* One MANIFEST entry: a block from its raw segment, else the old block
@@ -181,7 +149,7 @@ rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
 		return nix_push(&rb->nix, &e, rb->sr.md) == 0 ? 0 :
 		    err_set(err, WP_E_INTERNAL, "out of memory");
 	}
-	rc = encode_block(js, &e, rb->sr.md, &p, &len);
+	rc = ledger_block_encode(js, &e, rb->sr.md, &p, &len);
 	jsum_free(js);
 	if (rc != 0)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
@@ -349,7 +317,7 @@ verify_raw(const char *jdir, const struct mentry *m, const struct jsum *blk,
 		return errno == ENOENT ? 0 : err_set(err, le.class, "%s",
 		    le.msg);
 	js->version = blk->version;	/* as the block was written */
-	rc = encode_block(js, &want, sr->md, &p, &len);
+	rc = ledger_block_encode(js, &want, sr->md, &p, &len);
 	jsum_free(js);
 	if (rc != 0)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
