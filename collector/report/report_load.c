@@ -756,9 +756,9 @@ sum_apply(struct report_load *l, struct report_series *s, const struct jsum *sm,
 }
 
 /* Whether entry e's spans follow those an earlier entry of the same
- * series gave in this summary (a day block's series that went on in a
- * second entry, jsum_merge): sum_fits checks each entry against the state
- * before the summary only. */
+ * series gave in this summary (a day block holds a series twice when its
+ * boundary or quantity changed within the day, jsum_merge): sum_fits
+ * checks each entry against the state before the summary only. */
 static bool
 sum_follows(struct report_load *l, struct report_series *s,
     const struct jsum_series *e)

@@ -370,10 +370,8 @@ lscan_day(struct lscan *ls, wp_time t, size_t *i, size_t *k)
 		return rc < 0 ? -1 : 0;
 	ls->st->ledger_days++;
 	end = d->start + LEDGER_DAY;
-	while (*i < ls->nsf && ls->sf[*i].start < end)
-		(*i)++;
-	while (*k < ls->ix.n && ls->ix.e[*k].start < end)
-		(*k)++;
+	*i = seg_lower(ls, end);
+	*k = ledger_index_lower(&ls->ix, end);
 	return 1;
 }
 

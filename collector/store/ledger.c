@@ -102,10 +102,8 @@ ledger_write_file_sync(const char *path, const void *p, size_t n, bool sync)
 	return 0;
 }
 
-/* ldir/NAME.wpl of segment NAME.wpj, or ldir/NAME of a day block
- * (NAME.wpd). */
-static void
-block_path(const char *ldir, const char *name, char *out, size_t len)
+void
+ledger_block_path(const char *ldir, const char *name, char *out, size_t len)
 {
 	size_t n = strlen(name);
 
@@ -400,7 +398,7 @@ block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
 	size_t flen;
 	struct jsum *js;
 
-	block_path(ldir, e->name, path, sizeof(path));
+	ledger_block_path(ldir, e->name, path, sizeof(path));
 	if (jsum_slurp(path, &file, &flen, err) != 0)
 		return NULL;
 	if (flen < HASH_LEN || sha256(file, flen, h) != 0 ||
@@ -449,7 +447,7 @@ struct ledger_rd {
 static void
 job_set(struct rd_job *j, const char *ldir, const struct ledger_entry *e)
 {
-	block_path(ldir, e->name, j->path, sizeof(j->path));
+	ledger_block_path(ldir, e->name, j->path, sizeof(j->path));
 	snprintf(j->name, sizeof(j->name), "%s", e->name);
 	j->start = e->start;
 	memcpy(j->want, e->file, HASH_LEN);
@@ -643,7 +641,7 @@ index_drop(const char *ldir, struct ledger_index *ix, size_t k)
 
 	memcpy(ix->anchor, ix->e[k - 1].chain, HASH_LEN);
 	for (i = 0; i < k; i++) {
-		block_path(ldir, ix->e[i].name, path, sizeof(path));
+		ledger_block_path(ldir, ix->e[i].name, path, sizeof(path));
 		if (unlink(path) != 0 && errno != ENOENT)
 			log_warn("ledger: unlink %s", path);
 	}
@@ -775,7 +773,7 @@ entry_commit(struct ledger *l, struct ledger_index *ix, bool *stale,
 	char path[PATH_MAX];
 	bool rw;
 
-	block_path(l->dir, e->name, path, sizeof(path));
+	ledger_block_path(l->dir, e->name, path, sizeof(path));
 	if (ledger_entry_chain(l->md, ix->last, e, ix->days) != 0)
 		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
 	if (ledger_write_file_sync(path, p, len, l->sync) != 0)

@@ -157,6 +157,10 @@ int	 ledger_block_encode(struct jsum *s, struct ledger_entry *e,
  * -1 out of memory. */
 int	 ledger_index_push(struct ledger_index *ix,
 	    const struct ledger_entry *e);
+/* ldir/NAME.wpl of segment NAME.wpj, or ldir/NAME of a day block
+ * (NAME.wpd), in out. */
+void	 ledger_block_path(const char *ldir, const char *name, char *out,
+	    size_t len);
 /* "YYYYMMDD.wpd" of the UTC day starting at day. */
 void	 ledger_day_name(wp_time day, char out[32]);
 /* The day block of [day, day + 1 day) from ix's blocks there (read from

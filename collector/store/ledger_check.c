@@ -120,6 +120,22 @@ nix_push(struct ledger_index *ix, struct ledger_entry *e, EVP_MD_CTX *md)
 	return ledger_index_push(ix, e);
 }
 
+/* Block e's bytes p written to its file (not synced: a rebuild writes its
+ * index last) and e pushed onto ix.  0, or -1 with err. */
+static int
+rebuild_put(const char *ldir, struct ledger_index *ix, struct ledger_entry *e,
+    const uint8_t *p, size_t len, EVP_MD_CTX *md, struct wp_err *err)
+{
+	char path[PATH_MAX];
+
+	ledger_block_path(ldir, e->name, path, sizeof(path));
+	if (ledger_write_file_sync(path, p, len, false) != 0)
+		return err_set(err, WP_E_TRANSIENT, "%s: %s", path,
+		    strerror(errno));
+	return nix_push(ix, e, md) == 0 ? 0 : err_set(err, WP_E_INTERNAL,
+	    "out of memory");
+}
+
 /* One MANIFEST entry: a block from its raw segment, else the old block
  * kept.  0, or -1 with err. */
 static int
@@ -127,11 +143,10 @@ rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
 {
 	const struct ledger_entry *old = ledger_index_find(&rb->old, m->name);
 	struct ledger_entry e;
-	char path[PATH_MAX];
 	struct wp_err le = { 0 };
 	struct jsum *js;
 	uint8_t *p;
-	size_t len, n = strlen(m->name);
+	size_t len;
 	int rc;
 
 	entry_from(&e, m);
@@ -153,17 +168,11 @@ rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
 	jsum_free(js);
 	if (rc != 0)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	if (n > 4)
-		n -= 4;
-	snprintf(path, sizeof(path), "%s/%.*s.wpl", rb->ldir, (int)n, m->name);
-	rc = ledger_write_file_sync(path, p, len, false);
+	rc = rebuild_put(rb->ldir, &rb->nix, &e, p, len, rb->sr.md, err);
 	free(p);
-	if (rc != 0)
-		return err_set(err, WP_E_TRANSIENT, "%s: %s", path,
-		    strerror(errno));
-	rb->st->rebuilt++;
-	return nix_push(&rb->nix, &e, rb->sr.md) == 0 ? 0 :
-	    err_set(err, WP_E_INTERNAL, "out of memory");
+	if (rc == 0)
+		rb->st->rebuilt++;
+	return rc;
 }
 
 /* Whether day d's blocks are all in ix (none dropped by retention), so
@@ -184,22 +193,17 @@ rebuild_day(const char *ldir, const struct ledger_index *nix,
     struct ledger_stats *st, struct wp_err *err)
 {
 	struct ledger_entry e;
-	char path[PATH_MAX];
 	uint8_t *p = NULL;
 	size_t len = 0;
 	int rc;
 
 	if (ledger_day_encode(ldir, nix, d, &e, &p, &len, err) != 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s", ldir, e.name);
-	rc = ledger_write_file_sync(path, p, len, false);
+	rc = rebuild_put(ldir, ndays, &e, p, len, md, err);
 	free(p);
-	if (rc != 0)
-		return err_set(err, WP_E_TRANSIENT, "%s: %s", path,
-		    strerror(errno));
-	st->days_rebuilt++;
-	return nix_push(ndays, &e, md) == 0 ? 0 : err_set(err, WP_E_INTERNAL,
-	    "out of memory");
+	if (rc == 0)
+		st->days_rebuilt++;
+	return rc;
 }
 
 /*
