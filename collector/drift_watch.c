@@ -93,6 +93,7 @@ drift_watch_new(const struct wp_conf *c)
 	if (w == NULL)
 		return NULL;
 	w->c = c;
+	w->ser.dense = true;		/* every energy series of the fleet */
 	w->nn = c->n_nodes;
 	w->np = 2 * c->n_nodes + c->n_pdus + 1;
 	if ((w->p = calloc(w->np, sizeof(*w->p))) == NULL)

@@ -70,6 +70,7 @@ state_new(void)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->tab.min_cap = 64;
+	s->tab.dense = true;		/* a counter of the fleet an entry */
 	return s;
 }
 

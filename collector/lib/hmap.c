@@ -30,12 +30,19 @@ resize(struct hmap *m, size_t ncap)
 	return 0;
 }
 
+/* Whether n entries fit m's array of cap slots. */
+static bool
+fits(const struct hmap *m, size_t n, size_t cap)
+{
+	return m->dense ? 4 * n <= 3 * cap : 2 * n <= cap;
+}
+
 int
 hmap_reserve(struct hmap *m, size_t n)
 {
 	size_t ncap = m->cap ? m->cap : m->min_cap ? m->min_cap : 16;
 
-	while (ncap < 2 * n)
+	while (!fits(m, n, ncap))
 		ncap *= 2;
 	return ncap == m->cap ? 0 : resize(m, ncap);
 }
@@ -43,7 +50,7 @@ hmap_reserve(struct hmap *m, size_t n)
 int
 hmap_put(struct hmap *m, uint64_t h, void *entry)
 {
-	if ((m->n + 1) * 2 > m->cap && resize(m, m->cap ? m->cap * 2 :
+	if (!fits(m, m->n + 1, m->cap) && resize(m, m->cap ? m->cap * 2 :
 	    m->min_cap ? m->min_cap : 16) == -1)
 		return -1;
 	place(m->slot, m->cap, h, entry);

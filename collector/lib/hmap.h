@@ -2,7 +2,10 @@
  * hmap.h - the one string-keyed hash table of wattpath.
  *
  * Open addressing with linear probing over a power-of-two array, kept at
- * most half full (it doubles before an insert would pass half).  Each slot
+ * most half full (it doubles before an insert would pass half), or at most
+ * three quarters full when dense (the collector's per-series maps, one
+ * entry per series of the fleet, where the slots are most of the map's
+ * memory and a probe or two more is cheap).  Each slot
  * holds an entry's hash and a borrowed pointer to the caller's entry: the
  * map never allocates, copies or frees entries, only its slot array.  The
  * hash is Bernstein's, h = h * 33 ^ c from HMAP_SEED, which a caller may
@@ -33,6 +36,7 @@ struct hmap {
 	struct hmap_slot *slot;		/* cap entries, or NULL */
 	size_t		 cap, n;
 	size_t		 min_cap;	/* first array size (power of 2); 0: 16 */
+	bool		 dense;		/* fill to 3/4, not 1/2; set before use */
 };
 
 typedef bool (*hmap_eq_fn)(const void *entry, const void *key);

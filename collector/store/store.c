@@ -218,6 +218,7 @@ store_new(const struct store_opts *o, struct wp_err *err)
 	if (st->hold_max > STORE_HOLD_MAX)
 		st->hold_max = STORE_HOLD_MAX;
 	st->files.min_cap = 128;	/* grows with the fleet */
+	st->files.dense = true;
 	if ((st->data_dir = strdup(o->data_dir)) == NULL)
 		goto oom;
 	if (o->rrdcached && o->rrdcached[0] &&

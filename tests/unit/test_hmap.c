@@ -72,6 +72,41 @@ test_put_get_grow(void **state)
 	assert_int_equal(m.cap, 0);
 }
 
+/* A dense map fills to three quarters: half the slots of a sparse one for
+ * the same entries here, every entry found, a reserve that does not grow. */
+static void
+test_dense(void **state)
+{
+	struct hmap d = { .dense = true }, m = { 0 };
+	char k[40];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 12000; i++) {
+		snprintf(k, sizeof(k), "pdu-r%03d-a|outlet/%d/energy", i / 48,
+		    i % 48 + 1);
+		put(&d, k, i);
+		put(&m, k, i);
+		assert_true(d.n * 4 <= d.cap * 3);
+		assert_true(8 * d.n > 3 * d.cap || d.cap == 16);	/* grown at 3/4 */
+	}
+	assert_int_equal(d.cap, 16384);		/* 12000 > 8192 * 3/4 */
+	assert_int_equal(m.cap, 32768);		/* 12000 > 16384 / 2 */
+	for (i = 0; i < 12000; i++) {
+		snprintf(k, sizeof(k), "pdu-r%03d-a|outlet/%d/energy", i / 48,
+		    i % 48 + 1);
+		assert_int_equal(get(&d, k)->val, i);
+	}
+	assert_null(get(&d, "pdu-r250-a|outlet/1/energy"));
+	assert_int_equal(hmap_reserve(&d, 12288), 0);
+	assert_int_equal(d.cap, 16384);
+	assert_int_equal(hmap_reserve(&d, 12289), 0);
+	assert_int_equal(d.cap, 32768);
+	assert_int_equal(get(&d, "pdu-r000-a|outlet/1/energy")->val, 0);
+	drop(&d);
+	drop(&m);
+}
+
 static void
 test_hash_in_pieces(void **state)
 {
@@ -155,6 +190,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get_grow),
+		cmocka_unit_test(test_dense),
 		cmocka_unit_test(test_hash_in_pieces),
 		cmocka_unit_test(test_collisions),
 		cmocka_unit_test(test_order_reproducible),
