@@ -28,14 +28,24 @@ struct dw_mem {
 	double	 win_e;		/* its energy */
 };
 
+/* A series seen, one allocation: the struct, its n_mem memberships, then
+ * its key.  Most series belong to no pair (an outlet that feeds no
+ * configured node): those cost the struct and the key alone. */
 struct dw_ser {
-	char	*key;		/* "target|series", first: hmap_str */
+	const char *key;	/* "target|series" (after mem), first:
+				   hmap_str */
 	bool	 have_prev;
+	int	 n_mem;
 	wp_time	 prev_t;
 	double	 prev_v;
 	double	 res;		/* the counter's resolution (bound) */
+	struct dw_mem mem[];
+};
+
+/* The pairs a series belongs to, as classify finds them. */
+struct dw_class {
 	struct dw_mem mem[MEM_MAX];
-	int	 n_mem;
+	int	 n;
 };
 
 struct dw_pair {
@@ -130,10 +140,8 @@ drift_watch_free(struct drift_watch *w)
 
 	if (w == NULL)
 		return;
-	for (i = 0; i < w->n_all; i++) {
-		free(w->all[i]->key);
+	for (i = 0; i < w->n_all; i++)
 		free(w->all[i]);
-	}
 	for (i = 0; i < w->np; i++)
 		if (w->p[i] != NULL) {
 			free(w->p[i]->m);
@@ -177,16 +185,16 @@ is_gpu_energy(const char *s)
 }
 
 static void
-mem_add(struct dw_ser *s, size_t pair, int side)
+mem_add(struct dw_class *s, size_t pair, int side)
 {
-	if (s->n_mem < MEM_MAX) {
-		s->mem[s->n_mem].pair = pair;
-		s->mem[s->n_mem++].side = side;
+	if (s->n < MEM_MAX) {
+		s->mem[s->n].pair = pair;
+		s->mem[s->n++].side = side;
 	}
 }
 
 static void
-classify_node(struct drift_watch *w, struct dw_ser *s, const char *tg,
+classify_node(struct drift_watch *w, struct dw_class *s, const char *tg,
     const char *sl, const char *series)
 {
 	int nd = conf_node_index(w->c, tg, (size_t)(sl - tg));
@@ -203,7 +211,7 @@ classify_node(struct drift_watch *w, struct dw_ser *s, const char *tg,
 }
 
 static void
-classify_pdu(struct drift_watch *w, struct dw_ser *s, size_t pdu,
+classify_pdu(struct drift_watch *w, struct dw_class *s, size_t pdu,
     const char *series)
 {
 	const char *name = w->c->pdus[pdu].name, *e;
@@ -229,7 +237,7 @@ classify_pdu(struct drift_watch *w, struct dw_ser *s, size_t pdu,
 }
 
 static void
-classify(struct drift_watch *w, struct dw_ser *s, const char *tg,
+classify(struct drift_watch *w, struct dw_class *s, const char *tg,
     const char *series)
 {
 	const struct wp_conf *c = w->c;
@@ -310,7 +318,9 @@ static struct dw_ser *
 ser_get(struct drift_watch *w, const char *tg, const char *series)
 {
 	char key[WP_SERIES_MAX + 160];
+	struct dw_class cl = { .n = 0 };
 	struct dw_ser *s;
+	size_t klen;
 	uint64_t h;
 
 	str_append(key, sizeof(key), str_append(key, sizeof(key),
@@ -327,15 +337,18 @@ ser_get(struct drift_watch *w, const char *tg, const char *series)
 		w->all = a;
 		w->cap_all = cap;
 	}
-	if ((s = calloc(1, sizeof(*s))) == NULL ||
-	    (s->key = strdup(key)) == NULL)
-		return free(s), NULL;
-	classify(w, s, tg, series);
+	classify(w, &cl, tg, series);
+	klen = strlen(key) + 1;
+	if ((s = calloc(1, sizeof(*s) + (size_t)cl.n * sizeof(*s->mem) +
+	    klen)) == NULL)
+		return NULL;
+	s->n_mem = cl.n;
+	memcpy(s->mem, cl.mem, (size_t)cl.n * sizeof(*s->mem));
+	s->key = memcpy((char *)&s->mem[cl.n], key, klen);
 	if (join(w, s) == -1)
-		return free(s->key), free(s), NULL;
+		return free(s), NULL;
 	if (hmap_put(&w->ser, h, s) == -1) {
 		unjoin(w, s, s->n_mem);
-		free(s->key);
 		free(s);
 		return NULL;
 	}
