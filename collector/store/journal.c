@@ -48,9 +48,13 @@ struct journal {
 	struct manifest	 m;
 	EVP_MD_CTX	*md;
 	struct wire_buf	 b;
-	struct jsum	*sum;		/* summary of the open segment, or NULL */
+	struct jsum	*sum;		/* the open segment's summary at the
+					   summary slot, with its ledger block
+					   as its twin (jsum.h); or the ledger
+					   block's alone (sum_wps false); or
+					   NULL: neither */
+	bool		 sum_wps;	/* sum's own column is the .wps's */
 	struct ledger	*ledger;	/* the ledger's writer, or NULL */
-	struct jsum	*lsum;		/* the open segment at the ledger slot */
 	struct jctx	 ctx;		/* the open segment's record context */
 	size_t		 pack_from;	/* manifest entries before: not plain
 					   (or tried since the open) */
@@ -157,7 +161,7 @@ write_summary(struct journal *j, const char *seg)
 	size_t len;
 	int fd = -1, ok = 0;
 
-	if (j->sum == NULL)
+	if (j->sum == NULL || !j->sum_wps)
 		return;
 	jsum_name(seg, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
@@ -179,43 +183,37 @@ write_summary(struct journal *j, const char *seg)
 		unlink(tmp);
 	}
 	free(body);
-	jsum_free(j->sum);
-	j->sum = NULL;
 }
 
-/* Starts the summary of the segment now open (none when disabled). */
+/* Starts the summary of the segment now open, and its ledger block (none
+ * when disabled): one summary, the ledger's its twin when both are kept. */
 static void
 summary_start(struct journal *j, wp_time start, wp_time len,
     const uint8_t in[HASH_LEN])
 {
+	wp_time lslot = j->o.ledger_slot > 0 ? j->o.ledger_slot :
+	    LEDGER_SLOT_DEFAULT;
+
 	jsum_free(j->sum);
 	j->sum = NULL;
-	jsum_free(j->lsum);
-	j->lsum = NULL;
-	if (j->ledger != NULL && (j->lsum = jsum_new(start, len,
-	    j->o.ledger_slot > 0 ? j->o.ledger_slot : LEDGER_SLOT_DEFAULT,
-	    in)) == NULL)
-		log_warnx("journal: out of memory; no ledger block for this "
-		    "segment");
-	if (j->o.summary_slot >= 0 &&
-	    (j->sum = jsum_new(start, len, j->o.summary_slot, in)) == NULL)
-		log_warnx("journal: out of memory; no summary for this "
-		    "segment");
+	j->sum_wps = j->o.summary_slot >= 0;
+	if (!j->sum_wps && j->ledger == NULL)
+		return;
+	if ((j->sum = jsum_new(start, len, j->sum_wps ? j->o.summary_slot :
+	    lslot, in)) == NULL)
+		log_warnx("journal: out of memory; no summary or ledger block "
+		    "for this segment");
+	else if (j->sum_wps && j->ledger != NULL)
+		(void)jsum_set_twin(j->sum, lslot);	/* empty: cannot fail */
 }
 
 /* Adds a record to the open segment's summary (dropped on ENOMEM). */
 static void
 summary_add(struct journal *j, const struct journal_record *r)
 {
-	if (j->lsum != NULL && jsum_add(j->lsum, r) != 0) {
-		log_warnx("journal: out of memory; no ledger block for "
-		    "segment %s", j->seg_name);
-		jsum_free(j->lsum);
-		j->lsum = NULL;
-	}
 	if (j->sum != NULL && jsum_add(j->sum, r) != 0) {
-		log_warnx("journal: out of memory; no summary for segment %s",
-		    j->seg_name);
+		log_warnx("journal: out of memory; no summary or ledger block "
+		    "for segment %s", j->seg_name);
 		jsum_free(j->sum);
 		j->sum = NULL;
 	}
@@ -227,16 +225,23 @@ static void
 write_ledger(struct journal *j, const struct mentry *e)
 {
 	struct wp_err err = { 0 };
+	int rc = -1;
 
 	if (j->ledger == NULL)
 		return;
-	if (j->lsum == NULL || ledger_append(j->ledger, e->name, e->start,
-	    e->count, e->in, e->fin, j->lsum, e->start + j->seg_len,
-	    &err) != 0)
+	if (j->sum == NULL)
+		err_set(&err, WP_E_INTERNAL, "out of memory");
+	else {
+		if (j->sum_wps)
+			jsum_twin_swap(j->sum);	/* the ledger's column */
+		rc = ledger_append(j->ledger, e->name, e->start, e->count,
+		    e->in, e->fin, j->sum, e->start + j->seg_len, &err);
+		if (j->sum_wps)
+			jsum_twin_swap(j->sum);
+	}
+	if (rc != 0)
 		log_warnx("journal: no ledger block for segment %s: %s",
-		    e->name, j->lsum == NULL ? "out of memory" : err.msg);
-	jsum_free(j->lsum);
-	j->lsum = NULL;
+		    e->name, err.msg);
 }
 
 /* The blocks a crash at a segment's close left out (logged, not fatal). */
@@ -340,6 +345,8 @@ close_segment(struct journal *j, struct wp_err *err)
 	e->state = M_CLOSED;
 	write_summary(j, e->name);
 	write_ledger(j, e);
+	jsum_free(j->sum);
+	j->sum = NULL;
 	pack_segment(j, e);
 	pack_leftover(j);
 	return 0;
@@ -745,7 +752,6 @@ journal_close(struct journal *j)
 		close(j->mfd);
 	jseg_manifest_fini(&j->m);
 	jsum_free(j->sum);
-	jsum_free(j->lsum);
 	ledger_close(j->ledger);
 	jctx_fini(&j->ctx);
 	EVP_MD_CTX_free(j->md);

@@ -120,6 +120,11 @@ jsum_free(struct jsum *s)
 		return;
 	for (i = 0; i < s->nt; i++)
 		free(s->t[i].name);
+	for (i = 0; s->twin != NULL && i < s->ns; i++) {
+		free(s->twin[i].span);
+		free(s->twin[i].pk);
+	}
+	free(s->twin);
 	for (i = 0; i < s->ns; i++) {
 		free(s->s[i].span);
 		free(s->s[i].pk);
@@ -234,6 +239,13 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	    (np = grow(s->s, &s->scap, s->ns, sizeof(*s->s), 64)) == NULL)
 		return NULL;
 	s->s = np;
+	if (s->twin_slot > 0) {
+		if ((np = grow(s->twin, &s->twcap, s->ns, sizeof(*s->twin),
+		    64)) == NULL)
+			return NULL;
+		s->twin = np;
+		memset(&s->twin[s->ns], 0, sizeof(*s->twin));
+	}
 	se = &s->s[s->ns];
 	memset(se, 0, sizeof(*se));
 	se->target = t;
@@ -375,32 +387,29 @@ span_close(struct jsum_series *se)
 	return 0;
 }
 
-static int
-reading(struct jsum *s, struct jsum_series *se, wp_time t,
-    const struct journal_value *v)
+/* Exchanges se's column with c. */
+static void
+col_swap(struct jsum_series *se, struct jsum_col *c)
 {
-	struct jsum_span *sp;
-	double x;
+	struct jsum_col t = { se->flags, se->n, se->cap, se->span, se->pk };
 
-	if (v->s.kind != se->kind) {
-		se->flags |= JSUM_F_KIND;
-		return 0;
-	}
-	x = jsum_x(se->kind, v->s.value, v->cum);
-	if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_HELD)) {
-		se->flags |= JSUM_F_HELD;
-		return 0;
-	}
-	if (se->have_prev && t <= se->prev_t) {
-		se->flags |= JSUM_F_ORDER;
-		return 0;
-	}
-	if (!isfinite(x)) {
-		se->flags |= JSUM_F_NONFINITE;
-		return 0;
-	}
-	sp = se->n ? &se->span[0] : NULL;	/* packed: the open one */
-	if (sp != NULL && sp->t0 / s->slot == t / s->slot)
+	se->flags = c->flags;
+	se->n = c->n;
+	se->cap = c->cap;
+	se->span = c->span;
+	se->pk = c->pk;
+	*c = t;
+}
+
+/* Puts a reading into se's open span at slot, or a new one.  0 or -1. */
+static int
+put_span(struct jsum_series *se, wp_time slot, wp_time t,
+    const struct journal_value *v, double x)
+{
+	struct jsum_span *sp = se->n ? &se->span[0] : NULL;	/* packed:
+								   the open one */
+
+	if (sp != NULL && sp->t0 / slot == t / slot)
 		span_extend(sp, se, t, v, x);
 	else {
 		if (se->n == UINT32_MAX || (se->n > 0 ? span_close(se) :
@@ -413,6 +422,42 @@ reading(struct jsum *s, struct jsum_series *se, wp_time t,
 	if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_WRAPPED))
 		sp->flags |= JSUM_F_WRAP;
 	se->flags |= sp->flags;
+	return 0;
+}
+
+/* A reading of se (and of its twin column tw, or NULL). */
+static int
+reading(struct jsum *s, struct jsum_series *se, struct jsum_col *tw,
+    wp_time t, const struct journal_value *v)
+{
+	uint32_t skip = 0;
+	double x;
+	int rc;
+
+	x = jsum_x(se->kind, v->s.value, v->cum);
+	if (v->s.kind != se->kind)
+		skip = JSUM_F_KIND;
+	else if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_HELD))
+		skip = JSUM_F_HELD;
+	else if (se->have_prev && t <= se->prev_t)
+		skip = JSUM_F_ORDER;
+	else if (!isfinite(x))
+		skip = JSUM_F_NONFINITE;
+	if (skip) {
+		se->flags |= skip;
+		if (tw != NULL)
+			tw->flags |= skip;
+		return 0;
+	}
+	if (put_span(se, s->slot, t, v, x) != 0)
+		return -1;
+	if (tw != NULL) {
+		col_swap(se, tw);
+		rc = put_span(se, s->twin_slot, t, v, x);
+		col_swap(se, tw);
+		if (rc != 0)
+			return -1;
+	}
 	se->have_prev = true;
 	se->prev_t = t;
 	se->prev_x = x;
@@ -432,6 +477,30 @@ target_poll(struct jsum_target *tg, const struct journal_record *r)
 		tg->failures++;
 	else
 		tg->polls++;
+}
+
+int
+jsum_set_twin(struct jsum *s, wp_time slot)
+{
+	if (s->ns > 0 || slot <= 0)
+		return -1;
+	s->twin_slot = slot;
+	return 0;
+}
+
+void
+jsum_twin_swap(struct jsum *s)
+{
+	wp_time slot;
+	size_t i;
+
+	if (s->twin_slot <= 0)
+		return;
+	for (i = 0; i < s->ns; i++)
+		col_swap(&s->s[i], &s->twin[i]);
+	slot = s->slot;
+	s->slot = s->twin_slot;
+	s->twin_slot = slot;
 }
 
 int
@@ -456,7 +525,8 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 		wp_time t = v->s.t_real ? v->s.t_real : r->t_real;
 
 		if ((se = series_get(s, (uint32_t)ti, &v->s)) == NULL ||
-		    reading(s, se, t, v) != 0)
+		    reading(s, se, s->twin != NULL ? &s->twin[se - s->s] :
+		    NULL, t, v) != 0)
 			return -1;
 	}
 	return 0;

@@ -104,6 +104,14 @@ struct jsum_series {
 	double	 prev_x;
 };
 
+/* A twin's column of a series (jsum_set_twin): the fields of jsum_series
+ * that depend on the slot. */
+struct jsum_col {
+	uint32_t flags, n, cap;
+	struct jsum_span *span;
+	uint8_t	*pk;
+};
+
 struct jsum_target {
 	char	*name;
 	uint32_t polls, failures;
@@ -120,6 +128,9 @@ struct jsum {
 	struct jsum_series *s;
 	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
 	struct strpool pool;	/* pooled series' names and labels */
+	wp_time	 twin_slot;	/* jsum_set_twin's slot, or 0 */
+	struct jsum_col *twin;	/* with twin_slot: ns, one per series */
+	size_t	 twcap;
 	int	 last_t;	/* lookup cache */
 	int	 version;	/* encoding: JSUM_VERSION when new, a decoded
 				   one's own; set it to encode as an older
@@ -135,6 +146,16 @@ void		 jsum_free(struct jsum *s);	/* NULL-safe */
 /* The index of target name in s, added (its counts zero) when new.  -1
  * out of memory. */
 int		 jsum_target_idx(struct jsum *s, const char *name);
+/*
+ * A twin: a second column of spans at slot (a writer's summary, before its
+ * first jsum_add), so that a segment's summary and its ledger block, the
+ * same records at two slots, keep one table of series, targets and
+ * strings.  jsum_twin_swap exchanges the two columns and slots: s then
+ * encodes as the twin, byte for byte what a summary of that slot alone
+ * would; swap again to go back.  jsum_set_twin: 0, or -1 (s has series).
+ */
+int		 jsum_set_twin(struct jsum *s, wp_time slot);
+void		 jsum_twin_swap(struct jsum *s);
 /* Adds one record (as appended or read back).  0, or -1 out of memory. */
 int		 jsum_add(struct jsum *s, const struct journal_record *r);
 /* Encodes with fin and count as the closed segment's; *out malloc'd,

@@ -688,6 +688,92 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* A summary with a twin (the journal writer's: 10-minute spans and the
+ * ledger's hourly ones from one table of series) encodes as each of two
+ * summaries of one slot would, byte for byte, swapped and back: readings
+ * with resets and a wrap on and off slot edges, held, repeated, non-finite
+ * and wrong-kind ones, a failed poll, a series that starts late. */
+static void
+test_twin_equals_alone(void **st)
+{
+	static const char *const tg[] = { "node1/bmc", "pdu-r1-a" };
+	struct jsum *tw, *a10, *a60;
+	struct journal_value v[4];
+	struct journal_record r;
+	uint8_t fin[JSUM_HASH_LEN] = { 7 }, *b[3];
+	size_t len[3];
+	unsigned seed = 42;
+	double cum[2][4] = { { 0 } };
+	int p, g, k, n;
+
+	(void)st;
+	assert_non_null(tw = jsum_new(T0, 3600 * S, 600 * S, NULL));
+	assert_int_equal(jsum_set_twin(tw, 3600 * S), 0);
+	assert_non_null(a10 = jsum_new(T0, 3600 * S, 600 * S, NULL));
+	assert_non_null(a60 = jsum_new(T0, 3600 * S, 3600 * S, NULL));
+	for (p = 0; p < 370; p++)
+		for (g = 0; g < 2; g++) {
+			wp_time t = T0 + p * STEP + g * S;
+
+			for (k = n = 0; k < 4; k++) {
+				uint32_t cf = 0;
+				double x = 100 + rand_r(&seed) % 50;
+
+				if (k == 3 && p < 100)
+					continue;	/* starts late */
+				cum[g][k] += x * 10;
+				if (p % 60 == 0 && k == 1)
+					cf = CTR_RESET;	/* on a slot edge */
+				if (p % 47 == 5 && k == 2)
+					cf = CTR_RESET | CTR_WRAPPED;
+				if (p % 53 == 7 && k == 1)
+					cf = CTR_HELD;
+				if (p % 61 == 9 && k == 0)
+					x = NAN;
+				val(&v[n], k == 0 ? "wall/power" : k == 1 ?
+				    "wall/energy" : k == 2 ? "outlet/1/energy" :
+				    "gpu/0/energy", WP_B_WALL, k ? WP_Q_ENERGY :
+				    WP_Q_POWER, k ? WP_COUNTER : WP_GAUGE, x,
+				    cum[g][k], cf);
+				if (p % 67 == 11 && k == 3)
+					v[n].s.kind = WP_GAUGE;	/* wrong kind */
+				n++;
+			}
+			r = (struct journal_record){ .t_real = t, .t_mono = t,
+			    .target = tg[g], .error = p % 71 == 3 ? "timeout" :
+			    "", .status = p % 71 == 3, .n = p % 71 == 3 ? 0 :
+			    (size_t)n, .v = v };
+			assert_int_equal(jsum_add(tw, &r), 0);
+			assert_int_equal(jsum_add(a10, &r), 0);
+			assert_int_equal(jsum_add(a60, &r), 0);
+			if (p == 200)	/* a poll repeated: readings not after */
+				for (k = 0; k < 3; k++) {
+					assert_int_equal(jsum_add(tw, &r), 0);
+					assert_int_equal(jsum_add(a10, &r), 0);
+					assert_int_equal(jsum_add(a60, &r), 0);
+				}
+		}
+	assert_int_equal(jsum_set_twin(tw, 3600 * S), -1);	/* has series */
+	assert_int_equal(jsum_encode(a10, fin, 740, &b[0], &len[0]), 0);
+	assert_int_equal(jsum_encode(a60, fin, 740, &b[1], &len[1]), 0);
+	assert_true(len[0] != len[1]);
+	for (k = 0; k < 3; k++) {
+		uint8_t *e;
+		size_t elen;
+
+		assert_int_equal(jsum_encode(tw, fin, 740, &e, &elen), 0);
+		assert_int_equal(elen, len[k % 2]);
+		assert_memory_equal(e, b[k % 2], elen);
+		free(e);
+		jsum_twin_swap(tw);
+	}
+	free(b[0]);
+	free(b[1]);
+	jsum_free(tw);
+	jsum_free(a10);
+	jsum_free(a60);
+}
+
 /* Readings of series name (kind) of target at times t[0..n) into a
  * summary of the hour at start, encoded and decoded back. */
 struct mreading {
@@ -1238,6 +1324,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_pooled_names_roundtrip),
+		cmocka_unit_test(test_twin_equals_alone),
 		cmocka_unit_test(test_merge_days),
 		cmocka_unit_test(test_report_day_block),
 		cmocka_unit_test(test_ledger_days_retention),
