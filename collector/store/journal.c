@@ -54,6 +54,9 @@ struct journal {
 					   block's alone (sum_wps false); or
 					   NULL: neither */
 	bool		 sum_wps;	/* sum's own column is the .wps's */
+	size_t		 sum_nt, sum_ns;	/* the last closed segment's
+					   targets and series: the next
+					   summary's size */
 	struct ledger	*ledger;	/* the ledger's writer, or NULL */
 	struct jctx	 ctx;		/* the open segment's record context */
 	size_t		 pack_from;	/* manifest entries before: not plain
@@ -203,8 +206,12 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 	    lslot, in)) == NULL)
 		log_warnx("journal: out of memory; no summary or ledger block "
 		    "for this segment");
-	else if (j->sum_wps && j->ledger != NULL)
-		(void)jsum_set_twin(j->sum, lslot);	/* empty: cannot fail */
+	else {
+		if (j->sum_wps && j->ledger != NULL)
+			(void)jsum_set_twin(j->sum, lslot);	/* empty */
+		(void)jsum_reserve(j->sum, j->sum_nt, j->sum_ns);	/* or
+							   grown as needed */
+	}
 }
 
 /* Adds a record to the open segment's summary (dropped on ENOMEM). */
@@ -345,6 +352,10 @@ close_segment(struct journal *j, struct wp_err *err)
 	e->state = M_CLOSED;
 	write_summary(j, e->name);
 	write_ledger(j, e);
+	if (j->sum != NULL) {
+		j->sum_nt = j->sum->nt;
+		j->sum_ns = j->sum->ns;
+	}
 	jsum_free(j->sum);
 	j->sum = NULL;
 	pack_segment(j, e);

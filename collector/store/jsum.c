@@ -488,6 +488,35 @@ jsum_set_twin(struct jsum *s, wp_time slot)
 	return 0;
 }
 
+/* *p with room for n elements of size at least (exactly n when it grows). */
+static int
+reserve(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *np;
+
+	if (n <= *cap)
+		return 0;
+	if ((np = reallocarray(*p, n, size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+int
+jsum_reserve(struct jsum *s, size_t nt, size_t ns)
+{
+	if (nt > JSUM_MAX_ITEMS || ns > JSUM_MAX_ITEMS ||
+	    reserve((void **)&s->t, &s->tcap, nt, sizeof(*s->t)) != 0 ||
+	    reserve((void **)&s->s, &s->scap, ns, sizeof(*s->s)) != 0 ||
+	    (s->twin_slot > 0 && reserve((void **)&s->twin, &s->twcap, ns,
+	    sizeof(*s->twin)) != 0) ||
+	    hmap_reserve(&s->thash, nt) != 0 ||
+	    hmap_reserve(&s->shash, ns) != 0)
+		return -1;
+	return 0;
+}
+
 void
 jsum_twin_swap(struct jsum *s)
 {

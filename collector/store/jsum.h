@@ -155,6 +155,10 @@ int		 jsum_target_idx(struct jsum *s, const char *name);
  * would; swap again to go back.  jsum_set_twin: 0, or -1 (s has series).
  */
 int		 jsum_set_twin(struct jsum *s, wp_time slot);
+/* Room for nt targets and ns series (a writer's, sized as the segment
+ * before, so its tables are neither grown nor larger than they need).
+ * 0, or -1 out of memory (s unchanged but for what it could size). */
+int		 jsum_reserve(struct jsum *s, size_t nt, size_t ns);
 void		 jsum_twin_swap(struct jsum *s);
 /* Adds one record (as appended or read back).  0, or -1 out of memory. */
 int		 jsum_add(struct jsum *s, const struct journal_record *r);

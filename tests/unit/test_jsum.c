@@ -692,7 +692,8 @@ test_pooled_names_roundtrip(void **st)
  * ledger's hourly ones from one table of series) encodes as each of two
  * summaries of one slot would, byte for byte, swapped and back: readings
  * with resets and a wrap on and off slot edges, held, repeated, non-finite
- * and wrong-kind ones, a failed poll, a series that starts late. */
+ * and wrong-kind ones, a failed poll, a series that starts late.  Its
+ * tables sized beforehand (jsum_reserve) are not grown. */
 static void
 test_twin_equals_alone(void **st)
 {
@@ -709,6 +710,7 @@ test_twin_equals_alone(void **st)
 	(void)st;
 	assert_non_null(tw = jsum_new(T0, 3600 * S, 600 * S, NULL));
 	assert_int_equal(jsum_set_twin(tw, 3600 * S), 0);
+	assert_int_equal(jsum_reserve(tw, 2, 8), 0);	/* as the journal does */
 	assert_non_null(a10 = jsum_new(T0, 3600 * S, 600 * S, NULL));
 	assert_non_null(a60 = jsum_new(T0, 3600 * S, 3600 * S, NULL));
 	for (p = 0; p < 370; p++)
@@ -754,6 +756,8 @@ test_twin_equals_alone(void **st)
 				}
 		}
 	assert_int_equal(jsum_set_twin(tw, 3600 * S), -1);	/* has series */
+	assert_int_equal(tw->ns, 8);	/* 2 targets x 4 series: sized exactly */
+	assert_true(tw->scap == 8 && tw->twcap == 8 && tw->tcap == 2);
 	assert_int_equal(jsum_encode(a10, fin, 740, &b[0], &len[0]), 0);
 	assert_int_equal(jsum_encode(a60, fin, 740, &b[1], &len[1]), 0);
 	assert_true(len[0] != len[1]);
