@@ -54,8 +54,11 @@ struct rrdfile {
 						   counter is written as an
 						   integer */
 	struct row	 row;		/* the open row */
-	struct row	*held;		/* librrd: rows not yet written */
-	int		 nheld;
+	struct row	*held;		/* librrd: rows not yet written (grown
+					   as they come, freed once written:
+					   a fleet's files hold half a batch
+					   on average, not a whole one) */
+	int		 nheld, capheld;
 };
 
 struct store {
@@ -147,6 +150,14 @@ static int	create_file(struct store *, const struct rrdfile *, time_t,
  * create all its files at once, on the loop, but spread as the writes are.
  * A file that cannot be created is tried again at its next batch.
  */
+static void
+release_held(struct rrdfile *f)
+{
+	free(f->held);
+	f->held = NULL;
+	f->nheld = f->capheld = 0;
+}
+
 static int
 write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
@@ -162,8 +173,8 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 		 * is: values at or before its last update are skipped */
 		if (stat(f->path, &sb) != 0 &&
 		    create_file(st, f, f->held[0].t, err) != 0) {
-			f->nheld = 0;	/* as a failed update: the journal
-					   has them */
+			release_held(f);	/* as a failed update: the
+						   journal has them */
 			return -1;
 		}
 		f->absent = false;
@@ -172,7 +183,7 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 		format_row(vals[i], f, &f->held[i]);
 		argv[i] = vals[i];
 	}
-	f->nheld = 0;
+	release_held(f);
 	rrd_clear_error();
 	errno = 0;
 	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
@@ -614,9 +625,20 @@ rrd_value(const struct wp_sample *s, double cum)
 static int
 hold(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
-	if (f->held == NULL &&
-	    (f->held = calloc((size_t)st->hold_max, sizeof(*f->held))) == NULL)
-		return err_set(err, WP_E_INTERNAL, "store: out of memory");
+	struct row *h;
+	int cap;
+
+	if (f->nheld == f->capheld) {
+		cap = f->capheld ? 2 * f->capheld : 2;
+		if (cap > st->hold_max)
+			cap = st->hold_max;
+		if ((h = reallocarray(f->held, (size_t)cap, sizeof(*h))) ==
+		    NULL)
+			return err_set(err, WP_E_INTERNAL, "store: out of "
+			    "memory");
+		f->held = h;
+		f->capheld = cap;
+	}
 	f->held[f->nheld++] = f->row;
 	if (f->nheld < st->hold_max && f->row.t - f->held[0].t < f->delay)
 		return 0;
