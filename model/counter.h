@@ -48,24 +48,24 @@
 #define BACKSTEP_MAX	0.01	/* a step back of at most 1 % is held */
 
 struct wp_counter {
-	bool	 valid;		/* has a last value */
 	double	 last;		/* last accepted device value (SI) */
 	double	 cum;		/* reset-corrected cumulative (SI) */
 	wp_time	 last_t;	/* realtime of last */
 	wp_time	 reset_time;	/* last device reset epoch seen, 0 unknown */
-	uint32_t resets;	/* resets seen, for "reset storm" alerts */
-	uint32_t implausible;	/* steps refused as implausible */
 	/* the owner's: the cumulative its log of deltas (the journal) holds;
 	 * a delta is cum - logged_cum, so deltas add up to the cumulative
 	 * even after a record could not be written */
 	double	 logged_cum;
-	bool	 logged_set;
+	uint32_t resets;	/* resets seen, for "reset storm" alerts */
+	uint32_t implausible;	/* steps refused as implausible */
 	uint32_t held;		/* polls held in a dip so far */
+	bool	 valid;		/* has a last value */
+	bool	 logged_set;
 	/* policy (set once by the owner): */
 	bool	 hold_dips;
 	uint32_t hold_max;	/* polls; default 6 */
 	double	 dip_fraction;	/* default 0.5 */
-};
+};	/* fields by size: a collector holds one per counter of the fleet */
 
 struct counter_in {
 	double	 value;		/* SI */
