@@ -28,6 +28,7 @@
  * coded against zeros, so closing one stays O(1) and not O(spans) */
 #define SPAN_CHAIN_MAX	64
 #define SPAN_PACK_MAX	(SPAN_WORDS / 2 + SPAN_WORDS * 8)
+#define SPAN_SLAB	256	/* open spans per slab (28 KiB) */
 _Static_assert(sizeof(struct jsum_span) == SPAN_WORDS * 8,
     "struct jsum_span has no padding: packed as 14 words");
 
@@ -120,13 +121,15 @@ jsum_free(struct jsum *s)
 		return;
 	for (i = 0; i < s->nt; i++)
 		free(s->t[i].name);
-	for (i = 0; s->twin != NULL && i < s->ns; i++) {
-		free(s->twin[i].span);
-		free(s->twin[i].pk);
-	}
+	for (i = 0; s->twin != NULL && i < s->ns; i++)
+		free(s->twin[i].pk);	/* its open span: in the slab */
 	free(s->twin);
+	for (i = 0; i < s->nslab; i++)
+		free(s->slab[i]);
+	free(s->slab);
 	for (i = 0; i < s->ns; i++) {
-		free(s->s[i].span);
+		if (!s->s[i].packed)
+			free(s->s[i].span);
 		free(s->s[i].pk);
 		free(s->s[i].sub);
 		if (s->s[i].pooled)
@@ -401,9 +404,29 @@ col_swap(struct jsum_series *se, struct jsum_col *c)
 	*c = t;
 }
 
+/* Room for a writer's open span, from the summary's slab; NULL out of
+ * memory.  Freed with the summary. */
+static struct jsum_span *
+open_span(struct jsum *s)
+{
+	struct jsum_span **np;
+
+	if (s->nslab == 0 || s->slab_used == SPAN_SLAB) {
+		if ((np = reallocarray(s->slab, s->nslab + 1, sizeof(*np))) ==
+		    NULL)
+			return NULL;
+		s->slab = np;
+		if ((np[s->nslab] = malloc(SPAN_SLAB * sizeof(**np))) == NULL)
+			return NULL;
+		s->nslab++;
+		s->slab_used = 0;
+	}
+	return &s->slab[s->nslab - 1][s->slab_used++];
+}
+
 /* Puts a reading into se's open span at slot, or a new one.  0 or -1. */
 static int
-put_span(struct jsum_series *se, wp_time slot, wp_time t,
+put_span(struct jsum *s, struct jsum_series *se, wp_time slot, wp_time t,
     const struct journal_value *v, double x)
 {
 	struct jsum_span *sp = se->n ? &se->span[0] : NULL;	/* packed:
@@ -413,7 +436,7 @@ put_span(struct jsum_series *se, wp_time slot, wp_time t,
 		span_extend(sp, se, t, v, x);
 	else {
 		if (se->n == UINT32_MAX || (se->n > 0 ? span_close(se) :
-		    (se->span = malloc(sizeof(*se->span))) == NULL ? -1 : 0))
+		    (se->span = open_span(s)) == NULL ? -1 : 0))
 			return -1;
 		sp = &se->span[0];
 		se->n++;
@@ -449,11 +472,11 @@ reading(struct jsum *s, struct jsum_series *se, struct jsum_col *tw,
 			tw->flags |= skip;
 		return 0;
 	}
-	if (put_span(se, s->slot, t, v, x) != 0)
+	if (put_span(s, se, s->slot, t, v, x) != 0)
 		return -1;
 	if (tw != NULL) {
 		col_swap(se, tw);
-		rc = put_span(se, s->twin_slot, t, v, x);
+		rc = put_span(s, se, s->twin_slot, t, v, x);
 		col_swap(se, tw);
 		if (rc != 0)
 			return -1;

@@ -84,7 +84,8 @@ struct jsum_series {
 	uint32_t n, cap;	/* spans (fields kept small: a writer holds
 				   one per series of the fleet); cap: spans
 				   allocated, or when packed the bytes in pk */
-	struct jsum_span *span;	/* all n, or when packed the last (open) one */
+	struct jsum_span *span;	/* all n, or when packed the last (open) one,
+				   in the summary's slab */
 	uint8_t	*pk;		/* packed: the n - 1 closed spans, each coded
 				   against the one before it (jsum.c) */
 	double	*sub;		/* version 3 (a day block): the energy of its
@@ -128,6 +129,10 @@ struct jsum {
 	struct jsum_series *s;
 	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
 	struct strpool pool;	/* pooled series' names and labels */
+	struct jsum_span **slab;	/* a writer's open spans, SPAN_SLAB
+				   each: one allocation per slab, not
+				   per series */
+	size_t	 nslab, slab_used;	/* slabs; spans of the last used */
 	wp_time	 twin_slot;	/* jsum_set_twin's slot, or 0 */
 	struct jsum_col *twin;	/* with twin_slot: ns, one per series */
 	size_t	 twcap;
