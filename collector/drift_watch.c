@@ -32,15 +32,19 @@ struct dw_mem {
  * its key.  Most series belong to no pair (an outlet that feeds no
  * configured node): those cost the struct and the key alone. */
 struct dw_ser {
-	const char *key;	/* "target|series" (after mem), first:
-				   hmap_str */
 	bool	 have_prev;
 	int	 n_mem;
 	wp_time	 prev_t;
 	double	 prev_v;
 	double	 res;		/* the counter's resolution (bound) */
-	struct dw_mem mem[];
+	struct dw_mem mem[];	/* n_mem, then the key "target|series" */
 };
+
+static const char *
+ser_key(const struct dw_ser *s)
+{
+	return (const char *)&s->mem[s->n_mem];
+}
 
 /* The pairs a series belongs to, as classify finds them. */
 struct dw_class {
@@ -309,7 +313,7 @@ join(struct drift_watch *w, struct dw_ser *s)
 static bool
 ser_eq(const void *e, const void *key)
 {
-	return strcmp(((const struct dw_ser *)e)->key, key) == 0;
+	return strcmp(ser_key(e), key) == 0;
 }
 
 /* The series target|series, created (and classified) on first sight;
@@ -344,7 +348,7 @@ ser_get(struct drift_watch *w, const char *tg, const char *series)
 		return NULL;
 	s->n_mem = cl.n;
 	memcpy(s->mem, cl.mem, (size_t)cl.n * sizeof(*s->mem));
-	s->key = memcpy((char *)&s->mem[cl.n], key, klen);
+	memcpy((char *)&s->mem[cl.n], key, klen);
 	if (join(w, s) == -1)
 		return free(s), NULL;
 	if (hmap_put(&w->ser, h, s) == -1) {

@@ -65,7 +65,8 @@ struct wp_counter {
 	bool	 hold_dips;
 	uint32_t hold_max;	/* polls; default 6 */
 	double	 dip_fraction;	/* default 0.5 */
-};	/* fields by size: a collector holds one per counter of the fleet */
+};	/* fields ordered to leave almost no padding: a collector holds one
+	   per counter of the fleet */
 
 struct counter_in {
 	double	 value;		/* SI */

@@ -54,6 +54,9 @@ struct journal {
 					   block's alone (sum_wps false); or
 					   NULL: neither */
 	bool		 sum_wps;	/* sum's own column is the .wps's */
+	bool		 sum_twin;	/* the ledger's is its twin column
+					   (else, with sum_wps, the same
+					   slot: the ledger's is sum's own) */
 	size_t		 sum_nt, sum_ns;	/* the last closed segment's
 					   targets and series: the next
 					   summary's size */
@@ -200,18 +203,20 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 	jsum_free(j->sum);
 	j->sum = NULL;
 	j->sum_wps = j->o.summary_slot >= 0;
+	j->sum_twin = false;
 	if (!j->sum_wps && j->ledger == NULL)
 		return;
 	if ((j->sum = jsum_new(start, len, j->sum_wps ? j->o.summary_slot :
-	    lslot, in)) == NULL)
+	    lslot, in)) == NULL) {
 		log_warnx("journal: out of memory; no summary or ledger block "
 		    "for this segment");
-	else {
-		if (j->sum_wps && j->ledger != NULL)
-			(void)jsum_set_twin(j->sum, lslot);	/* empty */
-		(void)jsum_reserve(j->sum, j->sum_nt, j->sum_ns);	/* or
-							   grown as needed */
+		return;
 	}
+	if (j->sum_wps && j->ledger != NULL && j->sum->slot != lslot)
+		j->sum_twin = jsum_set_twin(j->sum, lslot) == 0;	/* empty */
+	/* sized as the last segment, with room for a few more series */
+	(void)jsum_reserve(j->sum, j->sum_nt + j->sum_nt / 16,
+	    j->sum_ns + j->sum_ns / 16);
 }
 
 /* Adds a record to the open segment's summary (dropped on ENOMEM). */
@@ -239,11 +244,11 @@ write_ledger(struct journal *j, const struct mentry *e)
 	if (j->sum == NULL)
 		err_set(&err, WP_E_INTERNAL, "out of memory");
 	else {
-		if (j->sum_wps)
+		if (j->sum_twin)
 			jsum_twin_swap(j->sum);	/* the ledger's column */
 		rc = ledger_append(j->ledger, e->name, e->start, e->count,
 		    e->in, e->fin, j->sum, e->start + j->seg_len, &err);
-		if (j->sum_wps)
+		if (j->sum_twin)
 			jsum_twin_swap(j->sum);
 	}
 	if (rc != 0)
@@ -720,6 +725,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 	memcpy(j->h, h, HASH_LEN);
 	j->seg_count++;
 	j->seg_off += (off_t)j->b.len;
+	summary_add(j, r);	/* before a close below writes the summary */
 	if (jctx_commit(&j->ctx, r) != 0) {
 		/* the next record cannot be encoded against this one: start
 		 * a new segment (with a new context) for it */
@@ -728,7 +734,6 @@ journal_append(struct journal *j, const struct journal_record *r,
 		if (close_segment(j, err) != 0)
 			return -1;
 	}
-	summary_add(j, r);
 	return sync_rc;
 }
 

@@ -108,7 +108,8 @@ jsum_new(wp_time seg_start, wp_time seg_len, wp_time slot,
 		memcpy(s->in, in, JSUM_HASH_LEN);
 	s->last_t = -1;
 	s->version = JSUM_VERSION;
-	s->shash.dense = true;		/* a writer's: every series of the fleet */
+	s->shash.dense = true;		/* built by a writer (jsum_add): every
+					   series of the fleet */
 	return s;
 }
 

@@ -133,7 +133,8 @@ struct jsum {
 				   each: one allocation per slab, not
 				   per series */
 	size_t	 nslab, slab_used;	/* slabs; spans of the last used */
-	wp_time	 twin_slot;	/* jsum_set_twin's slot, or 0 */
+	wp_time	 twin_slot;	/* the twin column's slot (the main one's
+				   while swapped), or 0: no twin */
 	struct jsum_col *twin;	/* with twin_slot: ns, one per series */
 	size_t	 twcap;
 	int	 last_t;	/* lookup cache */
@@ -157,7 +158,8 @@ int		 jsum_target_idx(struct jsum *s, const char *name);
  * same records at two slots, keep one table of series, targets and
  * strings.  jsum_twin_swap exchanges the two columns and slots: s then
  * encodes as the twin, byte for byte what a summary of that slot alone
- * would; swap again to go back.  jsum_set_twin: 0, or -1 (s has series).
+ * would; swap again to go back.  jsum_set_twin: 0, or -1 (s has series,
+ * or slot is not positive).
  */
 int		 jsum_set_twin(struct jsum *s, wp_time slot);
 /* Room for nt targets and ns series (a writer's, sized as the segment

@@ -143,6 +143,19 @@ rrd_msg(void)
 static int	create_file(struct store *, const struct rrdfile *, time_t,
 		    struct wp_err *);
 
+/* Empties f's held rows, freeing their room unless a batch is one row
+ * (no write delay: the room is used again at every poll). */
+static void
+release_held(const struct store *st, struct rrdfile *f)
+{
+	f->nheld = 0;
+	if (st->hold_max > 1) {
+		free(f->held);
+		f->held = NULL;
+		f->capheld = 0;
+	}
+}
+
 /*
  * Writes f's held values with one librrd call (one open, one map),
  * creating the file first if it is new: creating a file takes a few ms,
@@ -150,13 +163,6 @@ static int	create_file(struct store *, const struct rrdfile *, time_t,
  * create all its files at once, on the loop, but spread as the writes are.
  * A file that cannot be created is tried again at its next batch.
  */
-static void
-release_held(struct rrdfile *f)
-{
-	free(f->held);
-	f->held = NULL;
-	f->nheld = f->capheld = 0;
-}
 
 static int
 write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
@@ -173,7 +179,7 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 		 * is: values at or before its last update are skipped */
 		if (stat(f->path, &sb) != 0 &&
 		    create_file(st, f, f->held[0].t, err) != 0) {
-			release_held(f);	/* as a failed update: the
+			release_held(st, f);	/* as a failed update: the
 						   journal has them */
 			return -1;
 		}
@@ -183,7 +189,7 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 		format_row(vals[i], f, &f->held[i]);
 		argv[i] = vals[i];
 	}
-	release_held(f);
+	release_held(st, f);
 	rrd_clear_error();
 	errno = 0;
 	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)

@@ -778,6 +778,71 @@ test_twin_equals_alone(void **st)
 	jsum_free(a60);
 }
 
+/* The journal writer with a ledger slot other than the summary's (the
+ * ledger's column a twin), the same (no twin), and no .wps summary at all:
+ * every summary and ledger block checks against its segment. */
+static void
+test_writer_ledger_slots(void **st)
+{
+	static const wp_time slots[][2] = { { 0, 3600 }, { 0, 1800 },
+	    { 0, 600 }, { -1, 3600 } };
+	struct journal_verify_stats vs;
+	struct ledger_stats ls;
+	struct journal_value v[2];
+	struct wp_err err = { 0 };
+	struct journal *j;
+	char dir[64], jdir[96], ldir[96], cmd[128];
+	size_t k;
+	long p;
+
+	(void)st;
+	for (k = 0; k < sizeof(slots) / sizeof(slots[0]); k++) {
+		struct journal_opts jo = { .fsync = JOURNAL_FSYNC_NONE,
+		    .retention = 400 * 86400 * WP_SEC,
+		    .summary_slot = slots[k][0] * S,
+		    .ledger_slot = slots[k][1] * S };
+
+		snprintf(dir, sizeof(dir), "/tmp/wp-test-jsum.XXXXXX");
+		assert_non_null(mkdtemp(dir));
+		snprintf(jdir, sizeof(jdir), "%s/journal", dir);
+		snprintf(ldir, sizeof(ldir), "%s/ledger", dir);
+		jo.ledger_dir = ldir;
+		assert_non_null(j = journal_open(jdir, &jo, &err));
+		for (p = 0; p < 3 * 360 + 7; p++) {
+			val(&v[0], "wall/power", WP_B_WALL, WP_Q_POWER,
+			    WP_GAUGE, 500 + p % 7, 0, 0);
+			val(&v[1], "wall/energy", WP_B_WALL, WP_Q_ENERGY,
+			    WP_COUNTER, 5000.0 * p, 5000.0 * p, p % 200 ==
+			    0 ? CTR_RESET : 0);
+			put(j, T0 + p * STEP, "n1/bmc", v, 2, p % 97 == 5);
+		}
+		journal_close(j);
+		memset(&vs, 0, sizeof(vs));
+		assert_int_equal(journal_verify(jdir, &vs, &err), 0);
+		assert_int_equal(vs.summaries, slots[k][0] < 0 ? 0 : 3);
+		memset(&ls, 0, sizeof(ls));
+		assert_int_equal(ledger_verify(jdir, ldir, &ls, &err), 0);
+		assert_int_equal(ls.checked_raw, 3);
+		for (p = 0; p < 3; p++) {	/* blocks at the ledger's slot */
+			char path[160];
+			uint8_t *b;
+			size_t blen;
+			struct jsum *js;
+
+			snprintf(path, sizeof(path), "%s/20261129T%02ld.wpl",
+			    ldir, 8 + p);
+			assert_int_equal(jsum_slurp(path, &b, &blen, &err), 0);
+			assert_non_null(js = jsum_decode(b, blen - JSUM_HASH_LEN,
+			    &err));
+			assert_int_equal(js->slot, slots[k][1] * S);
+			jsum_free(js);
+			free(b);
+		}
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* Readings of series name (kind) of target at times t[0..n) into a
  * summary of the hour at start, encoded and decoded back. */
 struct mreading {
@@ -1329,6 +1394,7 @@ main(void)
 		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_twin_equals_alone),
+		cmocka_unit_test(test_writer_ledger_slots),
 		cmocka_unit_test(test_merge_days),
 		cmocka_unit_test(test_report_day_block),
 		cmocka_unit_test(test_ledger_days_retention),
