@@ -202,6 +202,22 @@ grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 	return np;
 }
 
+/* *p (of *cap elements of size sz) holds at least n.  0, or -1 out of
+ * memory (*p as it was). */
+static int
+room(void *p, size_t *cap, size_t n, size_t sz)
+{
+	void *np;
+
+	if (n <= *cap)
+		return 0;
+	if ((np = reallocarray(*(void **)p, n, sz)) == NULL)
+		return -1;
+	*(void **)p = np;
+	*cap = n;
+	return 0;
+}
+
 int
 jsum_target_idx(struct jsum *s, const char *name)
 {
@@ -512,28 +528,13 @@ jsum_set_twin(struct jsum *s, wp_time slot)
 	return 0;
 }
 
-/* *p with room for n elements of size at least (exactly n when it grows). */
-static int
-reserve(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *np;
-
-	if (n <= *cap)
-		return 0;
-	if ((np = reallocarray(*p, n, size)) == NULL)
-		return -1;
-	*p = np;
-	*cap = n;
-	return 0;
-}
-
 int
 jsum_reserve(struct jsum *s, size_t nt, size_t ns)
 {
 	if (nt > JSUM_MAX_ITEMS || ns > JSUM_MAX_ITEMS ||
-	    reserve((void **)&s->t, &s->tcap, nt, sizeof(*s->t)) != 0 ||
-	    reserve((void **)&s->s, &s->scap, ns, sizeof(*s->s)) != 0 ||
-	    (s->twin_slot > 0 && reserve((void **)&s->twin, &s->twcap, ns,
+	    room(&s->t, &s->tcap, nt, sizeof(*s->t)) != 0 ||
+	    room(&s->s, &s->scap, ns, sizeof(*s->s)) != 0 ||
+	    (s->twin_slot > 0 && room(&s->twin, &s->twcap, ns,
 	    sizeof(*s->twin)) != 0) ||
 	    hmap_reserve(&s->thash, nt) != 0 ||
 	    hmap_reserve(&s->shash, ns) != 0)
@@ -936,22 +937,6 @@ hdr_same(const struct jsum_rd *r, const struct jsum_hdr *old, size_t nold,
 {
 	return i < nold && old[i].len == len &&
 	    memcmp(r->prev + old[i].off, p, len) == 0;
-}
-
-/* *p (of *cap elements of size sz) holds at least n.  0, or -1 out of
- * memory (*p as it was). */
-static int
-room(void *p, size_t *cap, size_t n, size_t sz)
-{
-	void *np;
-
-	if (n <= *cap)
-		return 0;
-	if ((np = reallocarray(*(void **)p, n, sz)) == NULL)
-		return -1;
-	*(void **)p = np;
-	*cap = n;
-	return 0;
 }
 
 /* Room for nt targets and ns series in r's position tables and its

@@ -163,7 +163,6 @@ release_held(const struct store *st, struct rrdfile *f)
  * create all its files at once, on the loop, but spread as the writes are.
  * A file that cannot be created is tried again at its next batch.
  */
-
 static int
 write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
