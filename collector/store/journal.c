@@ -78,24 +78,6 @@ fsync_dir(const char *dir)
 	return rc;
 }
 
-static int
-write_all(int fd, const void *p, size_t n)
-{
-	const uint8_t *q = p;
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, q, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		q += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Appends a manifest line for e (verb) and fsyncs it. */
 static int
 manifest_append(struct journal *j, const char *verb, const struct mentry *e,
@@ -113,7 +95,7 @@ manifest_append(struct journal *j, const char *verb, const struct mentry *e,
 		return err_set(err, WP_E_INTERNAL, "journal: SHA-256 failed");
 	jseg_hex(lh, lhx);
 	n += snprintf(line + n, sizeof(line) - (size_t)n, " %s\n", lhx);
-	if (write_all(j->mfd, line, (size_t)n) != 0 ||
+	if (jseg_write_all(j->mfd, line, (size_t)n) != 0 ||
 	    (j->o.fsync != JOURNAL_FSYNC_NONE && fsync(j->mfd) != 0))
 		return err_set(err, WP_E_TRANSIENT, "journal MANIFEST: %s",
 		    strerror(errno));
@@ -162,33 +144,17 @@ manifest_last_open(struct journal *j)
 static void
 write_summary(struct journal *j, const char *seg)
 {
-	char name[NAME_MAX_WPJ + 8], path[PATH_MAX], tmp[PATH_MAX + 8];
-	uint8_t *body = NULL, h[HASH_LEN];
-	size_t len;
-	int fd = -1, ok = 0;
+	char name[NAME_MAX_WPJ + 8], path[PATH_MAX];
 
 	if (j->sum == NULL || !j->sum_wps)
 		return;
 	jsum_name(seg, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (jsum_encode(j->sum, j->h, j->seg_count, &body, &len) == 0 &&
-	    jseg_chain_hash(j->md, j->h, body, len, h) == 0 &&
-	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
-	    >= 0 && write_all(fd, body, len) == 0 &&
-	    write_all(fd, h, HASH_LEN) == 0 &&
-	    (j->o.fsync == JOURNAL_FSYNC_NONE || fdatasync(fd) == 0))
-		ok = 1;
-	if (fd >= 0)
-		close(fd);
-	if (ok && rename(tmp, path) == 0) {
-		if (j->o.fsync != JOURNAL_FSYNC_NONE)
-			fsync_dir(j->dir);
-	} else {
+	if (jseg_write_summary(j->sum, j->h, j->seg_count, path,
+	    j->o.fsync != JOURNAL_FSYNC_NONE, NULL) != 0)
 		log_warn("journal: cannot write summary %s", path);
-		unlink(tmp);
-	}
-	free(body);
+	else if (j->o.fsync != JOURNAL_FSYNC_NONE)
+		fsync_dir(j->dir);
 }
 
 /* Starts the summary of the segment now open, and its ledger block (none
@@ -427,7 +393,7 @@ open_segment(struct journal *j, wp_time t, struct wp_err *err)
 	wire_put_le(&hb, (uint64_t)start, 8);
 	wire_put_le(&hb, (uint64_t)len, 8);
 	wire_put(&hb, j->h, HASH_LEN);
-	if (hb.oom || write_all(fd, hb.p, hb.len) != 0 ||
+	if (hb.oom || jseg_write_all(fd, hb.p, hb.len) != 0 ||
 	    (j->o.fsync != JOURNAL_FSYNC_NONE && (fsync(fd) != 0 ||
 	    fsync_dir(j->dir) != 0))) {
 		free(hb.p);
@@ -710,7 +676,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 	wire_put(&j->b, h, HASH_LEN);
 	if (j->b.oom)
 		return err_set(err, WP_E_INTERNAL, "journal: out of memory");
-	if (write_all(j->fd, j->b.p, j->b.len) != 0) {
+	if (jseg_write_all(j->fd, j->b.p, j->b.len) != 0) {
 		err_set(err, WP_E_TRANSIENT, "journal %s: write: %s",
 		    j->seg_name, strerror(errno));
 		if (ftruncate(j->fd, j->seg_off) != 0 ||

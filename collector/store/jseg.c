@@ -22,6 +22,7 @@
 
 #include "../../model/counter.h"
 #include "jseg.h"
+#include "jsum.h"
 
 /* ---- encoding: collector/wire.h ---- */
 
@@ -324,6 +325,98 @@ decode_record(struct seg_rd *sr, size_t len)
 	r->n = n;
 	r->v = sr->v;
 	return 0;
+}
+
+/* ---- writing ---- */
+
+int
+jseg_write_all(int fd, const void *p, size_t n)
+{
+	const uint8_t *c = p;
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, c, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* jseg_write_summary's file being written: a struct jsum_sink's arg. */
+struct sum_out {
+	int		 fd;
+	EVP_MD_CTX	*chain, *whole;	/* whole: NULL unless asked */
+};
+
+static int
+sum_put(void *arg, const void *p, size_t n)
+{
+	struct sum_out *o = arg;
+
+	if (jseg_write_all(o->fd, p, n) != 0 ||
+	    EVP_DigestUpdate(o->chain, p, n) != 1 ||
+	    (o->whole != NULL && EVP_DigestUpdate(o->whole, p, n) != 1))
+		return -1;
+	return 0;
+}
+
+/* The trailer SHA-256(fin || bytes) written after the bytes; whole's
+ * digest (when asked) finished over it too.  0 or -1. */
+static int
+sum_finish(struct sum_out *o, uint8_t whole[HASH_LEN])
+{
+	uint8_t h[HASH_LEN];
+	unsigned int hl = 0, wl = 0;
+
+	if (EVP_DigestFinal_ex(o->chain, h, &hl) != 1 || hl != HASH_LEN ||
+	    jseg_write_all(o->fd, h, HASH_LEN) != 0)
+		return -1;
+	if (o->whole != NULL && (EVP_DigestUpdate(o->whole, h, HASH_LEN) != 1 ||
+	    EVP_DigestFinal_ex(o->whole, whole, &wl) != 1 || wl != HASH_LEN))
+		return -1;
+	return 0;
+}
+
+int
+jseg_write_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
+    uint64_t count, const char *path, bool sync, uint8_t whole[HASH_LEN])
+{
+	char tmp[PATH_MAX + 8];
+	struct sum_out o = { -1, EVP_MD_CTX_new(), NULL };
+	struct jsum_sink k = { sum_put, &o };
+	int ok = 0, e;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (o.chain != NULL && (whole == NULL ||
+	    (o.whole = EVP_MD_CTX_new()) != NULL) &&
+	    EVP_DigestInit_ex(o.chain, EVP_sha256(), NULL) == 1 &&
+	    EVP_DigestUpdate(o.chain, fin, HASH_LEN) == 1 &&
+	    (o.whole == NULL || EVP_DigestInit_ex(o.whole, EVP_sha256(), NULL)
+	    == 1) &&
+	    (o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
+	    >= 0 && jsum_write(s, fin, count, &k) == 0 &&
+	    sum_finish(&o, whole) == 0 && (!sync || fdatasync(o.fd) == 0))
+		ok = 1;
+	e = errno;
+	if (o.fd >= 0 && close(o.fd) != 0 && ok) {
+		e = errno;
+		ok = 0;
+	}
+	if (ok && rename(tmp, path) != 0) {
+		e = errno;
+		ok = 0;
+	}
+	if (!ok && o.fd >= 0)
+		unlink(tmp);
+	EVP_MD_CTX_free(o.chain);
+	EVP_MD_CTX_free(o.whole);
+	errno = ok ? 0 : e != 0 ? e : ENOMEM;
+	return ok ? 0 : -1;
 }
 
 /* ---- hashing ---- */

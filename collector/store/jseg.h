@@ -202,6 +202,19 @@ int	 jzst_pack(const char *dir, const char *name, uint64_t count,
 FILE	*jzst_reader(FILE *raw, void **state);
 /* The decompressor's error for a failed read, or NULL. */
 const char *jzst_error(void *state);
+/* All n bytes of p to fd (EINTR retried).  0, or -1 with errno. */
+int	 jseg_write_all(int fd, const void *p, size_t n);
+struct jsum;
+/*
+ * s encoded (jsum_write, with fin and count as its segment's) into path,
+ * then the trailer SHA-256(fin || bytes), whole or not at all (path.tmp,
+ * fdatasync when sync, renamed), a piece at a time: a fleet's summary is
+ * never held encoded.  whole, when not NULL, gets SHA-256 of the file
+ * (trailer included).  0, or -1 with errno (no file left).
+ */
+int	 jseg_write_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
+	    uint64_t count, const char *path, bool sync,
+	    uint8_t whole[HASH_LEN]);
 /* out = SHA-256(prev || p[0..n)).  0, or -1 (OpenSSL failed). */
 int	 jseg_chain_hash(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
 	    const void *p, size_t n, uint8_t out[HASH_LEN]);

@@ -646,64 +646,112 @@ enc_sub(struct wire_buf *b, const struct jsum_series *se)
 		wire_put_f64(b, se->sub[k]);
 }
 
+static void
+enc_head(struct wire_buf *b, const struct jsum *s)
+{
+	size_t i;
+
+	wire_put(b, "WPSS", 4);
+	wire_put_le(b, (uint64_t)s->version, 1);
+	wire_put_le(b, 0, 3);
+	wire_put_le(b, (uint64_t)s->seg_start, 8);
+	wire_put_le(b, (uint64_t)s->seg_len, 8);
+	wire_put_le(b, (uint64_t)s->slot, 8);
+	wire_put(b, s->in, JSUM_HASH_LEN);
+	wire_put(b, s->fin, JSUM_HASH_LEN);
+	wire_put_le(b, s->count, 8);
+	wire_put_le(b, (uint64_t)s->rec_min, 8);
+	wire_put_le(b, (uint64_t)s->rec_max, 8);
+	wire_put_le(b, s->nt, 4);
+	wire_put_le(b, s->ns, 4);
+	for (i = 0; i < s->nt; i++) {
+		const struct jsum_target *t = &s->t[i];
+
+		wire_put_str(b, t->name, 255, 1);
+		wire_put_le(b, t->polls, 4);
+		wire_put_le(b, t->failures, 4);
+		wire_put_le(b, (uint64_t)t->first, 8);
+		wire_put_le(b, (uint64_t)t->last, 8);
+		wire_put_le(b, (uint64_t)t->max_gap, 8);
+	}
+}
+
+static void
+enc_series(struct wire_buf *b, const struct jsum *s,
+    const struct jsum_series *se)
+{
+	char sbuf[WP_SERIES_MAX], lbuf[WP_LABEL_MAX];
+	const char *series, *labels;
+
+	jsum_series_text(s, se, sbuf, lbuf, &series, &labels);
+	wire_put_le(b, se->target, 4);
+	wire_put_str(b, series, WP_SERIES_MAX - 1, 1);
+	wire_put_le(b, se->boundary, 1);
+	wire_put_le(b, se->quantity, 1);
+	wire_put_le(b, se->kind, 1);
+	wire_put_f64(b, se->resolution);
+	wire_put_str(b, labels, WP_LABEL_MAX - 1, 1);
+	wire_put_le(b, se->flags & flags_of(s->version), 4);
+	wire_put_le(b, se->n, 4);
+	enc_spans(b, se, flags_of(s->version));
+	if (s->version >= JSUM_VERSION_DAY)
+		enc_sub(b, se);
+}
+
+/* b's bytes to k, b emptied (its room kept).  0 or -1. */
+static int
+flush(struct wire_buf *b, const struct jsum_sink *k)
+{
+	if (b->oom || k->put(k->arg, b->p, b->len) != 0)
+		return -1;
+	b->len = 0;
+	return 0;
+}
+
+/* The encoding into b, whole (k NULL) or handed to k a piece at a time. */
+static int
+encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
+    struct wire_buf *b, const struct jsum_sink *k)
+{
+	size_t i;
+
+	memcpy(s->fin, fin, JSUM_HASH_LEN);
+	s->count = count;
+	enc_head(b, s);
+	for (i = 0; i < s->ns; i++) {
+		enc_series(b, s, &s->s[i]);
+		if (k != NULL && b->len >= JSUM_PIECE && flush(b, k) != 0)
+			return -1;
+	}
+	if (k != NULL && flush(b, k) != 0)
+		return -1;
+	return b->oom ? -1 : 0;
+}
+
 int
 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
     uint8_t **out, size_t *len)
 {
 	struct wire_buf b = { 0 };
-	size_t i;
 
-	memcpy(s->fin, fin, JSUM_HASH_LEN);
-	s->count = count;
-	wire_put(&b, "WPSS", 4);
-	wire_put_le(&b, (uint64_t)s->version, 1);
-	wire_put_le(&b, 0, 3);
-	wire_put_le(&b, (uint64_t)s->seg_start, 8);
-	wire_put_le(&b, (uint64_t)s->seg_len, 8);
-	wire_put_le(&b, (uint64_t)s->slot, 8);
-	wire_put(&b, s->in, JSUM_HASH_LEN);
-	wire_put(&b, s->fin, JSUM_HASH_LEN);
-	wire_put_le(&b, s->count, 8);
-	wire_put_le(&b, (uint64_t)s->rec_min, 8);
-	wire_put_le(&b, (uint64_t)s->rec_max, 8);
-	wire_put_le(&b, s->nt, 4);
-	wire_put_le(&b, s->ns, 4);
-	for (i = 0; i < s->nt; i++) {
-		const struct jsum_target *t = &s->t[i];
-
-		wire_put_str(&b, t->name, 255, 1);
-		wire_put_le(&b, t->polls, 4);
-		wire_put_le(&b, t->failures, 4);
-		wire_put_le(&b, (uint64_t)t->first, 8);
-		wire_put_le(&b, (uint64_t)t->last, 8);
-		wire_put_le(&b, (uint64_t)t->max_gap, 8);
-	}
-	for (i = 0; i < s->ns; i++) {
-		const struct jsum_series *se = &s->s[i];
-		char sbuf[WP_SERIES_MAX], lbuf[WP_LABEL_MAX];
-		const char *series, *labels;
-
-		jsum_series_text(s, se, sbuf, lbuf, &series, &labels);
-		wire_put_le(&b, se->target, 4);
-		wire_put_str(&b, series, WP_SERIES_MAX - 1, 1);
-		wire_put_le(&b, se->boundary, 1);
-		wire_put_le(&b, se->quantity, 1);
-		wire_put_le(&b, se->kind, 1);
-		wire_put_f64(&b, se->resolution);
-		wire_put_str(&b, labels, WP_LABEL_MAX - 1, 1);
-		wire_put_le(&b, se->flags & flags_of(s->version), 4);
-		wire_put_le(&b, se->n, 4);
-		enc_spans(&b, se, flags_of(s->version));
-		if (s->version >= JSUM_VERSION_DAY)
-			enc_sub(&b, se);
-	}
-	if (b.oom) {
+	if (encode(s, fin, count, &b, NULL) != 0) {
 		free(b.p);
 		return -1;
 	}
 	*out = b.p;
 	*len = b.len;
 	return 0;
+}
+
+int
+jsum_write(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
+    const struct jsum_sink *k)
+{
+	struct wire_buf b = { 0 };
+	int rc = encode(s, fin, count, &b, k);
+
+	free(b.p);
+	return rc;
 }
 
 /* ---- decoding ---- */

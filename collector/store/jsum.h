@@ -173,6 +173,18 @@ int		 jsum_add(struct jsum *s, const struct journal_record *r);
  * caller frees with free().  0 or -1 (out of memory). */
 int		 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
 		    uint64_t count, uint8_t **out, size_t *len);
+/* Where jsum_write puts an encoding: put(arg, bytes, n), in order, in
+ * pieces of about JSUM_PIECE bytes; put returns 0, or -1 to stop. */
+struct jsum_sink {
+	int	(*put)(void *arg, const void *p, size_t n);
+	void	*arg;
+};
+#define JSUM_PIECE	(64u << 10)
+/* jsum_encode's bytes handed to k a piece at a time, so that a fleet's
+ * summary is never held encoded whole.  0, or -1 (out of memory, or put
+ * failed). */
+int		 jsum_write(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
+		    uint64_t count, const struct jsum_sink *k);
 /* Decodes and checks (trailer hash) a summary, for reading only (no
  * jsum_add: its lookup maps are not built).  Caller frees with jsum_free.
  * NULL with err when malformed. */
@@ -214,44 +226,50 @@ void		 jsum_rd_fini(struct jsum_rd *r);	/* NULL-safe */
  * Consecutive summaries merged into one (a ledger day block, ledger.h):
  * targets by name, their counts added and the gaps between summaries
  * counted; series by (target, name, boundary, quantity, kind) in the order
- * they first appear, with the labels and resolution of their first, the
- * later summaries' spans appended and flags OR'ed.  A series whose spans
- * in the next summary do not start after its last one (a reading at or
- * before it) goes on in a new entry of the same name, so that a report
- * finds those spans not following and reads the summaries one by one.
- * The figures are the summaries' own: a report adds the same spans in the
- * same order.  Inputs are decoded summaries (jsum_decode, jsum_rd).
+ * they first appear, with the labels and resolution of their first and
+ * flags OR'ed; each series' spans made one as they come (version 3,
+ * JSUM_VERSION_DAY) with the energy of each sub-slot of sub_len beside
+ * it, over [start - sub_len, start + len + sub_len] (a day's blocks hold
+ * readings a little outside it: a sample stamped after its poll began,
+ * one pushed late; one further out is flagged), by the report's
+ * integrator (model/integrate.h) adding the spans one by one in the order
+ * of the summaries, as a report would: energy, largest gap (those between
+ * the spans too), readings, range and sums; the first and last readings
+ * kept.  A span the integrator would not take, or a refusal between spans
+ * (a reset, a step back, readings that do not follow, a step refused as
+ * implausible), is flagged on the one span (JSUM_F_RESET,
+ * JSUM_F_IMPLAUSIBLE), so that a report takes the summaries one by one
+ * there.  A series holds one span and an integrator while merging, not
+ * every summary's spans: a day of a fleet's hourly blocks is merged in
+ * about a tenth of their size.  Inputs are decoded summaries (jsum_decode,
+ * jsum_rd).
  */
 struct jsum_merge {
 	struct jsum	*s;	/* the merged summary (seg_start, seg_len,
-				   in: init's; count, rec_min/max, slot: the
+				   in: init's; count, rec_min/max: the
 				   inputs'); owned: take it (set NULL), or
 				   jsum_merge_fini frees it */
 	uint32_t	*tmap;		/* an input's targets in s */
 	size_t		 tmcap;
 	size_t		 blocks;	/* summaries added */
+	wp_time		 sub_len;
+	struct integ	*g;		/* a series' integrator (s->ns of
+					   them, gcap allocated), until
+					   jsum_merge_finish */
+	size_t		 gcap;
 };
 
+/* 0, or -1 (out of memory, or more than JSUM_SUB_MAX sub-slots). */
 int		 jsum_merge_init(struct jsum_merge *m, wp_time start,
-		    wp_time len, const uint8_t in[JSUM_HASH_LEN]);
+		    wp_time len, wp_time sub_len,
+		    const uint8_t in[JSUM_HASH_LEN]);
 /* Adds summary b after the ones added before.  0, or -1 (out of memory,
  * or b not a decoded summary): m is then only fit for jsum_merge_fini. */
 int		 jsum_merge_add(struct jsum_merge *m, const struct jsum *b);
-/*
- * After the last jsum_merge_add: each series' spans made one (version 3,
- * JSUM_VERSION_DAY) with the energy of each sub-slot of len beside it,
- * over [start - len, start + seg_len + len] (a day's blocks hold readings
- * a little outside it: a sample stamped after its poll began, one pushed
- * late; one further out is flagged), by the report's integrator
- * (model/integrate.h) adding
- * the spans one by one as a report would: energy, largest gap (those
- * between the spans too), readings, range and sums; the first and last
- * readings kept.  A span the integrator would not take, or a refusal
- * between spans (a reset, a step back, a step refused as implausible), is
- * flagged on the one span (JSUM_F_RESET, JSUM_F_IMPLAUSIBLE), so that a
- * report takes the summaries one by one there.  0, or -1 out of memory.
- */
-int		 jsum_merge_finish(struct jsum_merge *m, wp_time len);
+/* After the last jsum_merge_add: the integrators' energies, gaps and
+ * refusals into the spans; m->s is then a summary of slot sub_len to
+ * encode. */
+void		 jsum_merge_finish(struct jsum_merge *m);
 /* The start of a version-3 series' first sub-slot. */
 wp_time		 jsum_sub_origin(const struct jsum *s);
 void		 jsum_merge_fini(struct jsum_merge *m);

@@ -55,15 +55,34 @@ room_for(void *p, size_t *cap, size_t n, size_t sz)
 
 int
 jsum_merge_init(struct jsum_merge *m, wp_time start, wp_time len,
-    const uint8_t in[JSUM_HASH_LEN])
+    wp_time sub_len, const uint8_t in[JSUM_HASH_LEN])
 {
 	memset(m, 0, sizeof(*m));
+	m->sub_len = sub_len;
+	if (sub_len <= 0 || integ_bin_count(start - sub_len, start + len +
+	    sub_len, sub_len) > JSUM_SUB_MAX)
+		return -1;
 	return (m->s = jsum_new(start, len, 1, in)) == NULL ? -1 : 0;
+}
+
+/* The integrators of the series still open, freed. */
+static void
+free_integs(struct jsum_merge *m)
+{
+	size_t i;
+
+	for (i = 0; m->g != NULL && i < m->s->ns; i++)
+		integ_fini(&m->g[i]);
+	free(m->g);
+	m->g = NULL;
+	m->gcap = 0;
 }
 
 void
 jsum_merge_fini(struct jsum_merge *m)
 {
+	if (m->s != NULL)
+		free_integs(m);
 	jsum_free(m->s);
 	free(m->tmap);
 	memset(m, 0, sizeof(*m));
@@ -99,7 +118,8 @@ merge_target(struct jsum_merge *m, const struct jsum_target *t)
 	return ti;
 }
 
-/* A new entry for se (of target ti) at the end.  Its index, or -1. */
+/* A new entry for se (of target ti) at the end, its integrator not yet
+ * started.  Its index, or -1. */
 static long
 merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 {
@@ -107,8 +127,10 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	struct jsum_series *d;
 
 	if (s->ns >= UINT32_MAX || room_for(&s->s, &s->scap, s->ns + 1,
-	    sizeof(*s->s)) != 0)
+	    sizeof(*s->s)) != 0 || room_for(&m->g, &m->gcap, s->ns + 1,
+	    sizeof(*m->g)) != 0)
 		return -1;
+	memset(&m->g[s->ns], 0, sizeof(*m->g));
 	d = &s->s[s->ns];
 	memset(d, 0, sizeof(*d));
 	d->target = ti;
@@ -124,26 +146,76 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	return (long)s->ns++;
 }
 
-/* se's spans after the entry's (flags OR'ed).  0, or -1 ENOMEM. */
+/* d's one span and integrator started from sp, its first: the energy of
+ * each sub-slot over [from, to] into d->sub.  0, or -1 ENOMEM. */
 static int
-merge_spans(struct jsum_series *d, const struct jsum_series *se)
+day_start(struct jsum_merge *m, struct jsum_series *d, struct integ *g,
+    const struct jsum_span *sp)
 {
-	size_t cap = d->cap;
+	const struct jsum *s = m->s;
+	struct integ_opts o = { .from = s->seg_start - m->sub_len,
+	    .to = s->seg_start + s->seg_len + m->sub_len, .kind = d->kind,
+	    .bin_len = { m->sub_len, 0 } };
+	size_t n = integ_bin_count(o.from, o.to, m->sub_len);
 
-	if (se->n > UINT32_MAX - d->n)
+	if ((d->span = malloc(sizeof(*d->span))) == NULL ||
+	    (d->sub = calloc(n, sizeof(*d->sub))) == NULL)
 		return -1;
-	if (d->n + se->n > cap) {
-		struct jsum_span *np;
+	o.bin_store[0] = d->sub;
+	if (integ_init(g, &o, NULL) != 0)
+		return -1;
+	d->nsub = d->subcap = (uint8_t)n;
+	d->cap = 1;
+	d->n = 1;
+	d->span[0] = *sp;
+	d->span[0].n = 0;
+	d->span[0].dsum = d->span[0].vsum = 0;
+	return 0;
+}
 
-		cap = d->n + se->n > 2 * cap ? d->n + se->n : 2 * cap;
-		if ((np = reallocarray(d->span, cap, sizeof(*np))) == NULL)
-			return -1;
-		d->span = np;
-		d->cap = (uint32_t)cap;
-	}
-	memcpy(d->span + d->n, se->span, se->n * sizeof(*se->span));
-	d->n += se->n;
+/*
+ * se's spans (the next summary's) added to entry d's one span and
+ * integrator, as the report's integrator adds them one by one (in the
+ * order of the summaries: the figures are those of a report over all
+ * the spans): a span it would not take (not within [from, to], not
+ * following) flagged JSUM_F_RESET.  0, or -1 ENOMEM.
+ */
+static int
+merge_spans(struct jsum_merge *m, size_t ix, const struct jsum_series *se)
+{
+	struct jsum_series *d = &m->s->s[ix];
+	struct integ *g = &m->g[ix];
+	struct integ_span is;
+	struct jsum_span *ds;
+	uint32_t k;
+
 	d->flags |= se->flags;
+	for (k = 0; k < se->n; k++) {
+		const struct jsum_span *sp = &se->span[k];
+
+		if (d->n == 0 && day_start(m, d, g, sp) != 0)
+			return -1;
+		ds = &d->span[0];
+		jsum_ispan(d, sp, &is);
+		if (sp->t0 < g->o.from || sp->t1 > g->o.to ||	/* not all
+								   counted */
+		    integ_add_span(g, &is) != 0) {
+			ds->flags |= JSUM_F_RESET;	/* not as its readings */
+			d->flags |= JSUM_F_RESET;
+		}
+		if (ds->n > UINT32_MAX - sp->n)
+			return -1;
+		ds->n += sp->n;
+		ds->flags |= sp->flags;
+		ds->dsum += sp->dsum;
+		ds->vsum += sp->vsum;
+		ds->vmin = fmin(ds->vmin, sp->vmin);
+		ds->vmax = fmax(ds->vmax, sp->vmax);
+		ds->t1 = sp->t1;
+		ds->val1 = sp->val1;
+		ds->cum1 = sp->cum1;
+		ds->cf1 = sp->cf1;
+	}
 	return 0;
 }
 
@@ -158,11 +230,11 @@ merge_series(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	void *e;
 
 	if ((e = hmap_get(&s->shash, h, ms_eq, &k)) != NULL)
-		return merge_spans(&s->s[hmap_ix_of(e)], se);
+		return merge_spans(m, hmap_ix_of(e), se);
 	if ((ix = merge_entry(m, ti, se)) < 0 ||
 	    hmap_put(&s->shash, h, hmap_ix((size_t)ix)) != 0)
 		return -1;
-	return merge_spans(&s->s[ix], se);
+	return merge_spans(m, (size_t)ix, se);
 }
 
 int
@@ -194,78 +266,27 @@ jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
 	return 0;
 }
 
-/* Entry se's spans made one, with its energy per sub-slot of len over
- * [from, to] (jsum_merge_finish).  0, or -1 out of memory. */
-static int
-day_span(struct jsum_series *se, wp_time from, wp_time to, wp_time len)
-{
-	struct integ_opts o = { .from = from, .to = to, .kind = se->kind,
-	    .bin_len = { len, 0 } };
-	struct jsum_span d;
-	struct integ_span is;
-	struct integ g;
-	uint32_t k, flags = 0;
-
-	if (se->n == 0)
-		return 0;
-	if (integ_init(&g, &o, NULL) != 0 ||
-	    g.bins[0].n > JSUM_SUB_MAX ||
-	    (se->sub = calloc(g.bins[0].n, sizeof(*se->sub))) == NULL) {
-		integ_fini(&g);
-		return -1;
-	}
-	d = se->span[0];
-	d.n = 0;
-	d.dsum = d.vsum = 0;
-	for (k = 0; k < se->n; k++) {
-		const struct jsum_span *sp = &se->span[k];
-
-		jsum_ispan(se, sp, &is);
-		if (sp->t0 < from || sp->t1 > to ||	/* not all counted */
-		    integ_add_span(&g, &is) != 0)
-			flags |= JSUM_F_RESET;	/* not as its readings */
-		d.n += sp->n;
-		d.flags |= sp->flags;
-		d.dsum += sp->dsum;
-		d.vsum += sp->vsum;
-		d.vmin = fmin(d.vmin, sp->vmin);
-		d.vmax = fmax(d.vmax, sp->vmax);
-	}
-	if (g.reason == INTEG_IMPLAUSIBLE)
-		flags |= JSUM_F_IMPLAUSIBLE;
-	else if (g.reason != INTEG_OK)
-		flags |= JSUM_F_RESET;
-	d.t1 = se->span[se->n - 1].t1;
-	d.val1 = se->span[se->n - 1].val1;
-	d.cum1 = se->span[se->n - 1].cum1;
-	d.cf1 = se->span[se->n - 1].cf1;
-	d.energy = g.energy;
-	d.max_gap = g.max_gap;
-	d.flags |= flags;
-	se->flags |= flags;
-	for (k = 0; k < g.bins[0].n; k++)
-		se->sub[k] = integ_bin(&g.bins[0], k);
-	se->nsub = se->subcap = (uint8_t)g.bins[0].n;
-	se->span[0] = d;
-	se->n = 1;
-	integ_fini(&g);
-	return 0;
-}
-
-int
-jsum_merge_finish(struct jsum_merge *m, wp_time len)
+void
+jsum_merge_finish(struct jsum_merge *m)
 {
 	struct jsum *s = m->s;
+	struct jsum_series *d;
+	uint32_t flags;
 	size_t i;
 
-	/* a day's blocks hold readings a little outside it (a sample
-	 * stamped after its poll started, one pushed late): one slot more
-	 * each side */
-	for (i = 0; i < s->ns; i++)
-		if (day_span(&s->s[i], s->seg_start - len, s->seg_start +
-		    s->seg_len + len, len) != 0)
-			return -1;
+	for (i = 0; i < s->ns; i++) {
+		d = &s->s[i];
+		if (d->n == 0)
+			continue;
+		flags = m->g[i].reason == INTEG_IMPLAUSIBLE ?
+		    JSUM_F_IMPLAUSIBLE : m->g[i].reason != INTEG_OK ?
+		    JSUM_F_RESET : 0;
+		d->span[0].energy = m->g[i].energy;
+		d->span[0].max_gap = m->g[i].max_gap;
+		d->span[0].flags |= flags;
+		d->flags |= flags;
+	}
+	free_integs(m);
 	s->version = JSUM_VERSION_DAY;
-	s->slot = len;
-	return 0;
+	s->slot = m->sub_len;
 }

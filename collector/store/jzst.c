@@ -131,24 +131,6 @@ struct zwr {
 	int		 fd;
 };
 
-static int
-write_all(int fd, const void *p, size_t n)
-{
-	const uint8_t *c = p;
-	ssize_t w;
-
-	while (n) {
-		if ((w = write(fd, c, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Feeds n bytes (end: the last, finishing the frame) to the compressor. */
 static int
 zwr_put(struct zwr *w, const void *p, size_t n, bool end)
@@ -163,7 +145,7 @@ zwr_put(struct zwr *w, const void *p, size_t n, bool end)
 		ob.pos = 0;
 		left = ZSTD_compressStream2(w->cc, &ob, &ib, end ? ZSTD_e_end :
 		    ZSTD_e_continue);
-		if (ZSTD_isError(left) || write_all(w->fd, w->out, ob.pos) != 0)
+		if (ZSTD_isError(left) || jseg_write_all(w->fd, w->out, ob.pos) != 0)
 			return -1;
 	} while (end ? left != 0 : ib.pos < ib.size);
 	return 0;
@@ -248,7 +230,7 @@ put_header(int fd, const uint8_t h[SEG_HDR_LEN], uint64_t count,
 	for (i = 0; i < 8; i++)
 		zh[SEG_HDR_LEN + i] = (uint8_t)(count >> (8 * i));
 	memcpy(zh + SEG_HDR_LEN + 8, fin, HASH_LEN);
-	return write_all(fd, zh, sizeof(zh));
+	return jseg_write_all(fd, zh, sizeof(zh));
 }
 
 int

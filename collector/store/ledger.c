@@ -92,7 +92,7 @@ ledger_write_file_sync(const char *path, const void *p, size_t n, bool sync)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
 		return -1;
-	if (write(fd, p, n) == (ssize_t)n && (!sync || fdatasync(fd) == 0))
+	if (jseg_write_all(fd, p, n) == 0 && (!sync || fdatasync(fd) == 0))
 		ok = 1;
 	close(fd);
 	if (!ok || rename(tmp, path) != 0) {
@@ -710,52 +710,62 @@ index_append(struct ledger *l, const struct ledger_index *ix,
 /* ---- day blocks ---- */
 
 int
-ledger_day_encode(const char *ldir, const struct ledger_index *ix,
-    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
+ledger_day_merge(const char *ldir, const struct ledger_index *ix,
+    wp_time day, struct ledger_entry *e, struct jsum_merge *m,
     struct wp_err *err)
 {
 	size_t i = ledger_index_lower(ix, day), k;
 	size_t j = ledger_index_lower(ix, day + LEDGER_DAY);
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	struct jsum_merge m;
 	struct jsum *b;
-	int rc = -1;
+	int rc;
 
 	memset(e, 0, sizeof(*e));
-	if (md == NULL || jsum_merge_init(&m, day, LEDGER_DAY,
-	    i < j ? ix->e[i].in : e->in) != 0) {
-		EVP_MD_CTX_free(md);
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	}
 	ledger_day_name(day, e->name);
 	e->start = day;
-	if (i == j) {
-		err_set(err, WP_E_INTERNAL, "ledger: no block on day %s",
+	if (i == j)
+		return err_set(err, WP_E_INTERNAL, "ledger: no block on day %s",
 		    e->name);
-		goto out;
-	}
+	if (jsum_merge_init(m, day, LEDGER_DAY, LEDGER_SLOT_DEFAULT,
+	    ix->e[i].in) != 0)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
 	memcpy(e->in, ix->e[i].in, HASH_LEN);
 	memcpy(e->fin, ix->e[j - 1].fin, HASH_LEN);
 	for (k = i; k < j; k++) {
 		if ((b = block_read(ldir, &ix->e[k], true, err)) == NULL)
-			goto out;
+			goto fail;
 		e->count += ix->e[k].count;
-		rc = jsum_merge_add(&m, b);
+		rc = jsum_merge_add(m, b);
 		jsum_free(b);
 		if (rc != 0) {
-			rc = err_set(err, WP_E_PROTOCOL, "ledger block %s: "
-			    "cannot be merged (out of memory or malformed)",
+			err_set(err, WP_E_PROTOCOL, "ledger block %s: cannot be "
+			    "merged (out of memory or malformed)",
 			    ix->e[k].name);
-			goto out;
+			goto fail;
 		}
-		rc = -1;
 	}
-	if ((rc = jsum_merge_finish(&m, LEDGER_SLOT_DEFAULT)) != 0 ||
-	    (rc = ledger_block_encode(m.s, e, md, out, len)) != 0)
-		err_set(err, WP_E_INTERNAL, "out of memory");
-out:
-	jsum_merge_fini(&m);
+	jsum_merge_finish(m);
+	return 0;
+fail:
+	jsum_merge_fini(m);
+	return -1;
+}
+
+int
+ledger_day_encode(const char *ldir, const struct ledger_index *ix,
+    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
+    struct wp_err *err)
+{
+	struct jsum_merge m;
+	EVP_MD_CTX *md;
+	int rc = 0;
+
+	if (ledger_day_merge(ldir, ix, day, e, &m, err) != 0)
+		return -1;
+	if ((md = EVP_MD_CTX_new()) == NULL ||
+	    ledger_block_encode(m.s, e, md, out, len) != 0)
+		rc = err_set(err, WP_E_INTERNAL, "out of memory");
 	EVP_MD_CTX_free(md);
+	jsum_merge_fini(&m);
 	return rc;
 }
 
@@ -767,18 +777,18 @@ out:
  */
 static int
 entry_commit(struct ledger *l, struct ledger_index *ix, bool *stale,
-    struct ledger_entry *e, const uint8_t *p, size_t len, wp_time now,
-    struct wp_err *err)
+    struct ledger_entry *e, struct jsum *s, wp_time now, struct wp_err *err)
 {
 	char path[PATH_MAX];
 	bool rw;
 
 	ledger_block_path(l->dir, e->name, path, sizeof(path));
-	if (ledger_entry_chain(l->md, ix->last, e, ix->days) != 0)
-		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
-	if (ledger_write_file_sync(path, p, len, l->sync) != 0)
+	if (jseg_write_summary(s, e->fin, e->count, path, l->sync, e->file)
+	    != 0)
 		return err_set(err, WP_E_TRANSIENT, "ledger: %s: %s", path,
 		    strerror(errno));
+	if (ledger_entry_chain(l->md, ix->last, e, ix->days) != 0)
+		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
 	if (ledger_index_push(ix, e) != 0)
 		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
 	rw = ledger_index_expire(l->dir, ix, now - l->retention) > 0;
@@ -797,14 +807,13 @@ static int
 day_write(struct ledger *l, wp_time day, wp_time now, struct wp_err *err)
 {
 	struct ledger_entry e;
-	uint8_t *p = NULL;
-	size_t len = 0;
+	struct jsum_merge m;
 	int rc;
 
-	if (ledger_day_encode(l->dir, &l->ix, day, &e, &p, &len, err) != 0)
+	if (ledger_day_merge(l->dir, &l->ix, day, &e, &m, err) != 0)
 		return -1;
-	rc = entry_commit(l, &l->days, &l->days_stale, &e, p, len, now, err);
-	free(p);
+	rc = entry_commit(l, &l->days, &l->days_stale, &e, m.s, now, err);
+	jsum_merge_fini(&m);
 	return rc;
 }
 
@@ -850,9 +859,6 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
     struct jsum *s, wp_time now, struct wp_err *err)
 {
 	struct ledger_entry e = { .start = start, .count = count };
-	uint8_t *p = NULL;
-	size_t len;
-	int rc;
 
 	if (l->ix.n > 0 && start <= l->ix.e[l->ix.n - 1].start)
 		return err_set(err, WP_E_INTERNAL, "ledger: block %s is not "
@@ -860,11 +866,7 @@ ledger_append(struct ledger *l, const char *name, wp_time start,
 	snprintf(e.name, sizeof(e.name), "%s", name);
 	memcpy(e.in, in, HASH_LEN);
 	memcpy(e.fin, fin, HASH_LEN);
-	if (ledger_block_encode(s, &e, l->md, &p, &len) != 0)
-		return err_set(err, WP_E_INTERNAL, "ledger: out of memory");
-	rc = entry_commit(l, &l->ix, &l->ix_stale, &e, p, len, now, err);
-	free(p);
-	if (rc != 0)
+	if (entry_commit(l, &l->ix, &l->ix_stale, &e, s, now, err) != 0)
 		return -1;
 	if (days_expire(l) > 0 || l->days_stale)
 		l->days_stale = ledger_index_write_sync(l->dir, &l->days,

@@ -164,8 +164,14 @@ void	 ledger_block_path(const char *ldir, const char *name, char *out,
 /* "YYYYMMDD.wpd" of the UTC day starting at day. */
 void	 ledger_day_name(wp_time day, char out[32]);
 /* The day block of [day, day + 1 day) from ix's blocks there (read from
- * ldir and checked): its bytes (*out malloc'd) and entry (all but chain).
+ * ldir and checked): merged into m (the caller's, jsum_merge_fini when 0
+ * is returned; the block is m->s) and its entry (all but chain and file).
  * 0, or -1 with err (no block that day, one that does not check). */
+int	 ledger_day_merge(const char *ldir, const struct ledger_index *ix,
+	    wp_time day, struct ledger_entry *e, struct jsum_merge *m,
+	    struct wp_err *err);
+/* As ledger_day_merge, encoded: its bytes (*out malloc'd) and entry (all
+ * but chain).  0, or -1 with err. */
 int	 ledger_day_encode(const char *ldir, const struct ledger_index *ix,
 	    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
 	    struct wp_err *err);

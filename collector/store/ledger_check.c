@@ -120,16 +120,17 @@ nix_push(struct ledger_index *ix, struct ledger_entry *e, EVP_MD_CTX *md)
 	return ledger_index_push(ix, e);
 }
 
-/* Block e's bytes p written to its file (not synced: a rebuild writes its
- * index last) and e pushed onto ix.  0, or -1 with err. */
+/* Block s of entry e written to its file (not synced: a rebuild writes
+ * its index last), e->file set, and e pushed onto ix.  0, or -1 with
+ * err. */
 static int
 rebuild_put(const char *ldir, struct ledger_index *ix, struct ledger_entry *e,
-    const uint8_t *p, size_t len, EVP_MD_CTX *md, struct wp_err *err)
+    struct jsum *s, EVP_MD_CTX *md, struct wp_err *err)
 {
 	char path[PATH_MAX];
 
 	ledger_block_path(ldir, e->name, path, sizeof(path));
-	if (ledger_write_file_sync(path, p, len, false) != 0)
+	if (jseg_write_summary(s, e->fin, e->count, path, false, e->file) != 0)
 		return err_set(err, WP_E_TRANSIENT, "%s: %s", path,
 		    strerror(errno));
 	return nix_push(ix, e, md) == 0 ? 0 : err_set(err, WP_E_INTERNAL,
@@ -145,8 +146,6 @@ rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
 	struct ledger_entry e;
 	struct wp_err le = { 0 };
 	struct jsum *js;
-	uint8_t *p;
-	size_t len;
 	int rc;
 
 	entry_from(&e, m);
@@ -164,12 +163,8 @@ rebuild_one(struct rebuild *rb, const struct mentry *m, struct wp_err *err)
 		return nix_push(&rb->nix, &e, rb->sr.md) == 0 ? 0 :
 		    err_set(err, WP_E_INTERNAL, "out of memory");
 	}
-	rc = ledger_block_encode(js, &e, rb->sr.md, &p, &len);
+	rc = rebuild_put(rb->ldir, &rb->nix, &e, js, rb->sr.md, err);
 	jsum_free(js);
-	if (rc != 0)
-		return err_set(err, WP_E_INTERNAL, "out of memory");
-	rc = rebuild_put(rb->ldir, &rb->nix, &e, p, len, rb->sr.md, err);
-	free(p);
 	if (rc == 0)
 		rb->st->rebuilt++;
 	return rc;
@@ -193,14 +188,13 @@ rebuild_day(const char *ldir, const struct ledger_index *nix,
     struct ledger_stats *st, struct wp_err *err)
 {
 	struct ledger_entry e;
-	uint8_t *p = NULL;
-	size_t len = 0;
+	struct jsum_merge m;
 	int rc;
 
-	if (ledger_day_encode(ldir, nix, d, &e, &p, &len, err) != 0)
+	if (ledger_day_merge(ldir, nix, d, &e, &m, err) != 0)
 		return -1;
-	rc = rebuild_put(ldir, ndays, &e, p, len, md, err);
-	free(p);
+	rc = rebuild_put(ldir, ndays, &e, m.s, md, err);
+	jsum_merge_fini(&m);
 	if (rc == 0)
 		st->days_rebuilt++;
 	return rc;

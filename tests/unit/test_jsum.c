@@ -9,6 +9,8 @@
  * segments (an edited summary fails, a deleted one is tolerated), and a
  * span is added by the integrator exactly as its readings would be.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +39,8 @@
 #define STEP	(10 * S)
 #define HOURS	14
 #define NODES	3
+
+static uint64_t fnv64(const uint8_t *p, size_t n);
 
 struct fx {
 	bool	 ledger;	/* the journal writes the ledger too */
@@ -879,7 +883,8 @@ merge_input(wp_time start, const struct mreading *m, size_t n)
 	{
 		struct jsum_merge mm;
 
-		assert_int_equal(jsum_merge_init(&mm, start, 86400 * S, NULL),
+		assert_int_equal(jsum_merge_init(&mm, start, 86400 * S,
+		    3600 * S, NULL),
 		    0);
 		assert_int_equal(jsum_merge_add(&mm, js), -1);
 		jsum_merge_fini(&mm);
@@ -889,11 +894,10 @@ merge_input(wp_time start, const struct mreading *m, size_t n)
 }
 
 /* Summaries merged (a ledger day block): targets' counts added and the
- * gap between them counted; a series' spans appended in order, one of
- * another kind in an entry of its own; then each series' spans made one
- * with its energy per hour (the segment between the hours split at the
- * hour), one whose readings do not follow flagged; encoded and decoded
- * back as a version-3 summary. */
+ * gap between them counted; a series' spans made one as they come, one of
+ * another kind in an entry of its own, with its energy per hour (the
+ * segment between the hours split at the hour), one whose readings do not
+ * follow flagged; encoded and decoded back as a version-3 summary. */
 static void
 test_merge_days(void **st)
 {
@@ -921,7 +925,7 @@ test_merge_days(void **st)
 	(void)st;
 	ja = merge_input(T0, a, 5);
 	jb = merge_input(T0 + h, b, 5);
-	assert_int_equal(jsum_merge_init(&m, T0, 86400 * S, ja->in), 0);
+	assert_int_equal(jsum_merge_init(&m, T0, 86400 * S, h, ja->in), 0);
 	assert_int_equal(jsum_merge_add(&m, ja), 0);
 	assert_int_equal(jsum_merge_add(&m, jb), 0);
 	d = m.s;
@@ -939,19 +943,23 @@ test_merge_days(void **st)
 	assert_int_equal(d->ns, 4);
 	assert_string_equal(d->s[0].series, "wall/energy");
 	assert_int_equal(d->s[0].target, 0);
-	assert_int_equal(d->s[0].n, 2);
-	assert_memory_equal(&d->s[0].span[0], &ja->s[0].span[0],
-	    sizeof(struct jsum_span));
-	assert_memory_equal(&d->s[0].span[1], &jb->s[0].span[0],
-	    sizeof(struct jsum_span));
+	/* one span a series as they come: from a's first reading to b's
+	 * last */
+	assert_int_equal(d->s[0].n, 1);
+	assert_int_equal(d->s[0].span[0].t0, ja->s[0].span[0].t0);
+	assert_true(d->s[0].span[0].cum0 == ja->s[0].span[0].cum0);
+	assert_int_equal(d->s[0].span[0].t1, jb->s[0].span[0].t1);
+	assert_true(d->s[0].span[0].cum1 == jb->s[0].span[0].cum1);
+	assert_int_equal(d->s[0].span[0].n, ja->s[0].span[0].n +
+	    jb->s[0].span[0].n);
 	assert_int_equal(d->s[1].kind, WP_GAUGE);
 	assert_int_equal(d->s[1].n, 1);
 	assert_int_equal(d->s[2].target, 1);
-	assert_int_equal(d->s[2].n, 3);
+	assert_int_equal(d->s[2].n, 1);
 	assert_string_equal(d->s[3].series, "wall/power");
 	assert_int_equal(d->s[3].kind, WP_COUNTER);
 	/* one span a series, the energy per hour beside it */
-	assert_int_equal(jsum_merge_finish(&m, h), 0);
+	jsum_merge_finish(&m);
 	assert_int_equal(d->version, JSUM_VERSION_DAY);
 	assert_int_equal(d->s[0].n, 1);
 	assert_int_equal(d->s[0].span[0].n, 4);
@@ -971,6 +979,9 @@ test_merge_days(void **st)
 	assert_true(d->s[2].span[0].flags & JSUM_F_RESET);	/* not following */
 	assert_int_equal(d->s[2].span[0].n, 4);
 	assert_int_equal(jsum_encode(m.s, fin, d->count, &body, &blen), 0);
+	/* what git 85dc522 (every span kept, then made one) encoded */
+	assert_int_equal(blen, 1632);
+	assert_true(fnv64(body, blen) == 0x2eec914c132e0957ULL);
 	assert_non_null(back = jsum_decode(body, blen, &err));
 	assert_int_equal(back->version, JSUM_VERSION_DAY);
 	assert_int_equal(back->ns, 4);
@@ -1040,14 +1051,49 @@ day_journal(const char *dir, bool back)
 	assert_int_equal(fclose(c), 0);
 }
 
+/* FNV-1a of dir's ledger day blocks (*.wpd, by name), each file's bytes
+ * in turn; *n gets how many. */
+static uint64_t
+day_blocks_fnv(const char *dir, int *n)
+{
+	char ldir[160], path[600];
+	struct dirent **names;
+	struct wp_err err = { 0 };
+	uint64_t h = 14695981039346656037ULL;
+	uint8_t *b;
+	size_t len, k;
+	int i, m;
+
+	snprintf(ldir, sizeof(ldir), "%s/ledger", dir);
+	assert_true((m = scandir(ldir, &names, NULL, alphasort)) >= 0);
+	for (*n = 0, i = 0; i < m; i++) {
+		len = strlen(names[i]->d_name);
+		if (len > 4 && strcmp(names[i]->d_name + len - 4, ".wpd") == 0) {
+			snprintf(path, sizeof(path), "%s/%s", ldir,
+			    names[i]->d_name);
+			assert_int_equal(jsum_slurp(path, &b, &len, &err), 0);
+			for (k = 0; k < len; k++)
+				h = (h ^ b[k]) * 1099511628211ULL;
+			free(b);
+			(*n)++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return h;
+}
+
 /* The report over 11-30 and some hours each side from its day block
- * equals the one from its hourly blocks, readings past midnight included;
+ * equals the one from its hourly blocks, readings past midnight included
+ * (the day blocks byte for byte as when a merge kept every span);
  * where an hour's readings do not follow the hour before's, the day block
  * is not taken (the hour by hour path reads that hour's records). */
 static void
 test_report_day_block(void **st)
 {
-	int back;
+	static const uint64_t gold[] = { 0x522a6e4ecb411b0eULL,
+	    0x19e1e50042bd0eaaULL };
+	int back, nd;
 
 	(void)st;
 	for (back = 0; back < 2; back++) {
@@ -1059,6 +1105,10 @@ test_report_day_block(void **st)
 
 		assert_non_null(mkdtemp(dir));
 		day_journal(dir, back);
+		/* the day blocks the writer made, byte for byte what git
+		 * 85dc522's (every span kept, then made one) were */
+		assert_true(day_blocks_fnv(dir, &nd) == gold[back]);
+		assert_int_equal(nd, 2);
 		snprintf(cfg, sizeof(cfg), "%s/wattpath.yaml", dir);
 		assert_non_null(c = conf_load(cfg, NULL, &errs));
 		assert_non_null(a = report_json(c, T0 + 12 * 3600 * S,
@@ -1297,8 +1347,16 @@ test_rd_equals_decode(void **st)
 
 /* An hour of 3 series every 30 s from T0 + 5 min (7 slots): a gauge of
  * varied values, a counter with a reset, and one that misses a slot. */
+static void hour_summary_of(struct jsum *js, const char *target);
+
 static void
 hour_summary(struct jsum *js)
+{
+	hour_summary_of(js, "pdu");
+}
+
+static void
+hour_summary_of(struct jsum *js, const char *target)
 {
 	struct journal_value v[3];
 	struct journal_record r;
@@ -1319,7 +1377,7 @@ hour_summary(struct jsum *js)
 		val(&v[2], "inlet/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
 		    -2.5 * i, 0, 0);
 		r = (struct journal_record){ .t_real = t + i % 3 * S,
-		    .t_mono = t, .target = "pdu", .error = "",
+		    .t_mono = t, .target = target, .error = "",
 		    .n = t >= T0 + 1800 * S && t < T0 + 2400 * S ? 2 : 3,
 		    .v = v };
 		assert_int_equal(jsum_add(js, &r), 0);
@@ -1387,11 +1445,92 @@ test_writer_spans_exact(void **st)
 	}
 }
 
+/* A sink collecting the pieces, failing at piece fail_at (0: never). */
+struct pieces {
+	struct wire_buf	 all;
+	size_t		 n, small, fail_at;
+};
+
+static int
+pieces_put(void *arg, const void *p, size_t n)
+{
+	struct pieces *c = arg;
+
+	if (++c->n == c->fail_at)
+		return -1;
+	assert_true(c->fail_at == 0 || c->n < c->fail_at);
+	if (n < JSUM_PIECE)
+		c->small++;
+	wire_put(&c->all, p, n);
+	return 0;
+}
+
+/* jsum_write hands over jsum_encode's bytes in pieces (only the last
+ * short) and stops at a failed put; jseg_write_summary's file is those
+ * bytes and the chain trailer, its whole hash the file's, and a file it
+ * cannot write is an error that leaves nothing. */
+static void
+test_write_in_pieces(void **st)
+{
+	uint8_t fin[JSUM_HASH_LEN] = { 9 }, *a, h[HASH_LEN], whole[HASH_LEN];
+	uint8_t *file;
+	struct pieces c = { 0 };
+	struct jsum_sink k = { pieces_put, &c };
+	struct wp_err err = { 0 };
+	char dir[] = "/tmp/wpjsumXXXXXX", path[64], tmp[80];
+	const char *tg[] = { "pdu-a", "pdu-b", "pdu-c", "pdu-d" };
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	struct jsum *js;
+	size_t alen, flen, i;
+
+	(void)st;
+	assert_non_null(js = jsum_new(T0, 3600 * S, 10 * S, NULL));
+	for (i = 0; i < 4; i++)
+		hour_summary_of(js, tg[i]);
+	assert_int_equal(jsum_encode(js, fin, 480, &a, &alen), 0);
+	assert_true(alen > 2 * JSUM_PIECE);
+	assert_int_equal(jsum_write(js, fin, 480, &k), 0);
+	assert_true(c.n >= 3);
+	assert_int_equal(c.small, 1);
+	assert_int_equal(c.all.len, alen);
+	assert_memory_equal(c.all.p, a, alen);
+	free(c.all.p);
+	c = (struct pieces){ .fail_at = 2 };
+	assert_int_equal(jsum_write(js, fin, 480, &k), -1);
+	assert_int_equal(c.n, 2);
+	free(c.all.p);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/x.wpl", dir);
+	assert_int_equal(jseg_write_summary(js, fin, 480, path, true, whole), 0);
+	assert_int_equal(jsum_slurp(path, &file, &flen, &err), 0);
+	assert_int_equal(flen, alen + HASH_LEN);
+	assert_memory_equal(file, a, alen);
+	assert_int_equal(jseg_chain_hash(md, fin, a, alen, h), 0);
+	assert_memory_equal(file + alen, h, HASH_LEN);
+	assert_int_equal(EVP_Digest(file, flen, h, NULL, EVP_sha256(), NULL),
+	    1);
+	assert_memory_equal(whole, h, HASH_LEN);
+	free(file);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_not_equal(access(tmp, F_OK), 0);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/no/x.wps", dir);
+	assert_int_equal(jseg_write_summary(js, fin, 480, path, false, NULL),
+	    -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(rmdir(dir), 0);
+	EVP_MD_CTX_free(md);
+	free(a);
+	jsum_free(js);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_spans_exact),
+		cmocka_unit_test(test_write_in_pieces),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_twin_equals_alone),
 		cmocka_unit_test(test_writer_ledger_slots),
