@@ -20,7 +20,9 @@
 /* A series built by jsum_add (the writer's, packed) keeps only its open
  * span whole: one whose slot has passed is coded into pk against the one
  * before it, each of its 14 words as the XOR with the same word there,
- * high zero bytes dropped (exact: unpacking gives the same bits back).
+ * its zero bytes at one end dropped (exact: unpacking gives the same bits
+ * back): the high ones (times, counts), or the low ones (a double whose
+ * value changed but not its low mantissa bits: whole watts and joules).
  * The writer holds every series of the fleet for a whole segment, 6-7
  * spans each. */
 #define SPAN_WORDS	14
@@ -334,23 +336,40 @@ span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
 	sp->vsum += x;
 }
 
-/* Codes sp against ref into out (at most SPAN_PACK_MAX bytes): a length
- * nibble per word, then each word's XOR with ref's, low bytes first.
- * Returns the bytes written. */
+/* A word's code in span_pack: 0 zero, 1..8 its low L bytes, 9..15 its
+ * high c - 8 bytes (the rest zero), whichever is shorter. */
+static unsigned
+word_code(uint64_t x)
+{
+	unsigned lo = 0, hi = 0;
+
+	while (lo < 8 && (x >> (8 * lo)) != 0)
+		lo++;
+	while (hi < 8 && (x << (8 * hi)) != 0)
+		hi++;
+	return hi < lo ? 8 + hi : lo;
+}
+
+/* Codes sp against ref into out (at most SPAN_PACK_MAX bytes): a code
+ * nibble per word (word_code), then each word's XOR with ref's bytes the
+ * code keeps, low bytes first.  Returns the bytes written. */
 static size_t
 span_pack(uint8_t *out, const struct jsum_span *sp, const struct jsum_span *ref)
 {
 	uint64_t w[SPAN_WORDS], r[SPAN_WORDS], x;
-	size_t i, o = SPAN_WORDS / 2, len;
+	size_t i, o = SPAN_WORDS / 2, k, first;
+	unsigned c;
 
 	memcpy(w, sp, sizeof(w));
 	memcpy(r, ref, sizeof(r));
 	memset(out, 0, SPAN_WORDS / 2);
 	for (i = 0; i < SPAN_WORDS; i++) {
 		x = w[i] ^ r[i];
-		for (len = 0; len < 8 && (x >> (8 * len)) != 0; len++)
-			out[o++] = (uint8_t)(x >> (8 * len));
-		out[i / 2] |= (uint8_t)(len << (4 * (i % 2)));
+		c = word_code(x);
+		first = c > 8 ? 16 - c : 0;
+		for (k = first; k < (c > 8 ? 8 : c); k++)
+			out[o++] = (uint8_t)(x >> (8 * k));
+		out[i / 2] |= (uint8_t)(c << (4 * (i % 2)));
 	}
 	return o;
 }
@@ -362,12 +381,14 @@ span_unpack(const uint8_t *in, struct jsum_span *sp,
     const struct jsum_span *ref)
 {
 	uint64_t w[SPAN_WORDS], x;
-	size_t i, o = SPAN_WORDS / 2, len, k;
+	size_t i, o = SPAN_WORDS / 2, k, first;
+	unsigned c;
 
 	memcpy(w, ref, sizeof(w));
 	for (i = 0; i < SPAN_WORDS; i++) {
-		len = (in[i / 2] >> (4 * (i % 2))) & 0xf;
-		for (x = 0, k = 0; k < len; k++)
+		c = (in[i / 2] >> (4 * (i % 2))) & 0xf;
+		first = c > 8 ? 16 - c : 0;
+		for (x = 0, k = first; k < (c > 8 ? 8 : c); k++)
 			x |= (uint64_t)in[o++] << (8 * k);
 		w[i] ^= x;
 	}

@@ -1445,6 +1445,53 @@ test_writer_spans_exact(void **st)
 	}
 }
 
+/* Closed spans of whole watts (as PDUs report them) pack to about a
+ * third of a span: their doubles' changes sit in the high bytes; those of
+ * a counter of joules in the middle ones. */
+static void
+test_writer_packs_whole_units(void **st)
+{
+	uint8_t fin[JSUM_HASH_LEN] = { 3 }, *a;
+	struct journal_value v[2];
+	struct journal_record r;
+	struct wp_err err = { 0 };
+	struct jsum *js, *back;
+	double cum = 60014862000.0, w;
+	size_t alen, i;
+	wp_time t;
+	int k = 0;
+
+	(void)st;
+	assert_non_null(js = jsum_new(T0, 3600 * S, 0, NULL));
+	for (t = T0; t < T0 + 3600 * S; t += 30 * S, k++) {
+		w = 2880 + (k * 37) % 300;
+		cum += w * 30;
+		val(&v[0], "outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+		    w, 0, 0);
+		val(&v[1], "outlet/1/energy", WP_B_OUTLET, WP_Q_ENERGY,
+		    WP_COUNTER, cum, cum, 0);
+		r = (struct journal_record){ .t_real = t, .t_mono = t,
+		    .target = "pdu", .error = "", .n = 2, .v = v };
+		assert_int_equal(jsum_add(js, &r), 0);
+	}
+	/* 112 bytes whole; the power's 5 closed spans 196 bytes (coded with
+	 * the low bytes only, 330) */
+	assert_int_equal(js->s[0].n, 6);
+	assert_true(js->s[0].cap < 5 * 45);
+	assert_int_equal(js->s[1].n, 6);
+	assert_true(js->s[1].cap < 5 * 70);
+	assert_int_equal(jsum_encode(js, fin, 120, &a, &alen), 0);
+	assert_non_null(back = jsum_decode(a, alen, &err));
+	for (i = 0, k = 0; i < 6; i++)
+		k += (int)back->s[0].span[i].n;
+	assert_int_equal(k, 120);
+	assert_int_equal(back->s[0].span[5].t1, T0 + 3570 * S);
+	assert_true(back->s[1].span[5].cum1 == cum);
+	jsum_free(back);
+	free(a);
+	jsum_free(js);
+}
+
 /* A sink collecting the pieces, failing at piece fail_at (0: never). */
 struct pieces {
 	struct wire_buf	 all;
@@ -1531,6 +1578,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_spans_exact),
 		cmocka_unit_test(test_write_in_pieces),
+		cmocka_unit_test(test_writer_packs_whole_units),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_twin_equals_alone),
 		cmocka_unit_test(test_writer_ledger_slots),
