@@ -222,9 +222,9 @@ count(struct ingest *in, const struct ingest_poll *p, struct wp_sample *s,
 	counter_update(c, &ci, &co);
 	*slot = c;
 	if (out != NULL)
-		*out = (struct ingest_ctr){ true, co.cum, co.delta,
-		    prev_t ? s->t_real - prev_t : 0, c->resets, co.flags,
-		    false };
+		*out = (struct ingest_ctr){ .valid = true, .cum = co.cum,
+		    .delta = co.delta, .span = prev_t ? s->t_real - prev_t :
+		    0, .resets = c->resets, .flags = co.flags };
 	/* since the last value the journal holds: a record that could not
 	 * be written is in the next one's delta */
 	jv->delta = co.cum - c->logged_cum;

@@ -21,13 +21,13 @@ struct ingest;
 /* A counter sample's state after a poll (optional output, for the
  * exposition): the reset-corrected cumulative and this poll's delta. */
 struct ingest_ctr {
-	bool		 valid;		/* the sample was a counter */
 	double		 cum;		/* reset-corrected cumulative, SI */
 	double		 delta;		/* added by this poll, SI */
 	wp_time		 span;		/* realtime since the previous reading,
 					   0 unknown */
 	unsigned	 resets;	/* resets seen on the series */
 	unsigned	 flags;		/* CTR_* of this poll */
+	bool		 valid;		/* the sample was a counter */
 	/* a power gauge (valid false): cum is its gauge-estimated energy
 	 * (J, the trapezoid since the collector started), delta this
 	 * poll's part; filled by the runtime, not by ingest_poll */

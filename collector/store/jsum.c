@@ -310,20 +310,21 @@ static void
 span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
     const struct journal_value *v, double x)
 {
-	wp_time gap = t - se->prev_t;
+	wp_time gap = t - sp->t1;	/* the reading before: the span's last */
+	double px = jsum_x(se->kind, sp->val1, sp->cum1);
 
 	if (gap > sp->max_gap)
 		sp->max_gap = gap;
 	if (se->kind == WP_COUNTER) {
-		if (x < se->prev_x)
+		if (x < px)
 			sp->flags |= JSUM_F_BACK;
-		sp->energy += x - se->prev_x;
+		sp->energy += x - px;
 		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
 			sp->flags |= JSUM_F_RESET;
 		if (v->ctr_flags & CTR_IMPLAUSIBLE)
 			sp->flags |= JSUM_F_IMPLAUSIBLE;
 	} else
-		sp->energy += (se->prev_x + x) / 2 * ((double)gap /
+		sp->energy += (px + x) / 2 * ((double)gap /
 		    (double)WP_SEC);
 	sp->t1 = t;
 	sp->val1 = v->s.value;
@@ -500,7 +501,7 @@ reading(struct jsum *s, struct jsum_series *se, struct jsum_col *tw,
 		skip = JSUM_F_KIND;
 	else if (se->kind == WP_COUNTER && (v->ctr_flags & CTR_HELD))
 		skip = JSUM_F_HELD;
-	else if (se->have_prev && t <= se->prev_t)
+	else if (se->n > 0 && t <= se->span[0].t1)	/* the last taken */
 		skip = JSUM_F_ORDER;
 	else if (!isfinite(x))
 		skip = JSUM_F_NONFINITE;
@@ -519,9 +520,6 @@ reading(struct jsum *s, struct jsum_series *se, struct jsum_col *tw,
 		if (rc != 0)
 			return -1;
 	}
-	se->have_prev = true;
-	se->prev_t = t;
-	se->prev_x = x;
 	return 0;
 }
 

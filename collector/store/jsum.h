@@ -99,10 +99,6 @@ struct jsum_series {
 	bool	 packed;	/* built by jsum_add: closed spans in pk */
 	bool	 same;		/* jsum_rd: the previous summary's series at
 				   this position (see there) */
-	/* accumulation */
-	bool	 have_prev;
-	wp_time	 prev_t;
-	double	 prev_x;
 };
 
 /* A twin's column of a series (jsum_set_twin): the fields of jsum_series

@@ -42,7 +42,8 @@ struct row {
 };
 
 struct rrdfile {
-	char		*path;		/* first: the files map's key */
+	char		*path;		/* first: the files map's key; in the
+					   same allocation, after the struct */
 	uint64_t	 h;
 	time_t		 last;		/* last update accepted (s) */
 	time_t		 delay;		/* write held values this old (s) */
@@ -278,7 +279,6 @@ store_free(struct store *st)
 	for (i = 0; i < st->files.cap; i++)
 		if ((f = st->files.slot[i].e) != NULL) {
 			free(f->held);
-			free(f->path);
 			free(f);
 		}
 	hmap_fini(&st->files);
@@ -572,12 +572,11 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 
 	if ((f = hmap_get(&st->files, h, hmap_str_eq, path)) != NULL)
 		return f;
-	if ((f = calloc(1, sizeof(*f))) == NULL ||
-	    (f->path = strdup(path)) == NULL) {
-		free(f);
+	if ((f = calloc(1, sizeof(*f) + strlen(path) + 1)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "store: out of memory");
 		return NULL;
 	}
+	f->path = strcpy((char *)(f + 1), path);
 	f->pair = pair;
 	f->kind = s->kind;
 	f->quantity = s->quantity;
@@ -612,7 +611,6 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 	}
 	return f;
 fail:
-	free(f->path);
 	free(f);
 	return NULL;
 }

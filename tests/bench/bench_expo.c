@@ -47,8 +47,9 @@ add_sample(struct synth *sy, size_t i, size_t *n, const char *series,
 	sample_init(s, series, b, q, kind);
 	s->value = v;
 	s->t_real = (wp_time)(1.7e9 + sy->t) * WP_SEC;
-	sy->k[i][*n] = (struct ingest_ctr){ kind == WP_COUNTER, v * 0.001,
-	    v * 1e-6, 10 * WP_SEC, 0, 0, kind == WP_GAUGE && q == WP_Q_POWER };
+	sy->k[i][*n] = (struct ingest_ctr){ .valid = kind == WP_COUNTER,
+	    .cum = v * 0.001, .delta = v * 1e-6, .span = 10 * WP_SEC,
+	    .integrated = kind == WP_GAUGE && q == WP_Q_POWER };
 	(*n)++;
 }
 
