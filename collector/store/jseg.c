@@ -347,63 +347,21 @@ jseg_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* jseg_write_summary's file being written: a struct jsum_sink's arg. */
-struct sum_out {
-	int		 fd;
-	EVP_MD_CTX	*chain, *whole;	/* whole: NULL unless asked */
-};
-
-static int
-sum_put(void *arg, const void *p, size_t n)
-{
-	struct sum_out *o = arg;
-
-	if (jseg_write_all(o->fd, p, n) != 0 ||
-	    EVP_DigestUpdate(o->chain, p, n) != 1 ||
-	    (o->whole != NULL && EVP_DigestUpdate(o->whole, p, n) != 1))
-		return -1;
-	return 0;
-}
-
-/* The trailer SHA-256(fin || bytes) written after the bytes; whole's
- * digest (when asked) finished over it too.  0 or -1. */
-static int
-sum_finish(struct sum_out *o, uint8_t whole[HASH_LEN])
-{
-	uint8_t h[HASH_LEN];
-	unsigned int hl = 0, wl = 0;
-
-	if (EVP_DigestFinal_ex(o->chain, h, &hl) != 1 || hl != HASH_LEN ||
-	    jseg_write_all(o->fd, h, HASH_LEN) != 0)
-		return -1;
-	if (o->whole != NULL && (EVP_DigestUpdate(o->whole, h, HASH_LEN) != 1 ||
-	    EVP_DigestFinal_ex(o->whole, whole, &wl) != 1 || wl != HASH_LEN))
-		return -1;
-	return 0;
-}
-
 int
-jseg_write_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
-    uint64_t count, const char *path, bool sync, uint8_t whole[HASH_LEN])
+jseg_write_file(const char *path, bool sync, int (*fill)(int, void *),
+    void *arg)
 {
 	char tmp[PATH_MAX + 8];
-	struct sum_out o = { -1, EVP_MD_CTX_new(), NULL };
-	struct jsum_sink k = { sum_put, &o };
-	int ok = 0, e;
+	int fd, ok, e;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (o.chain != NULL && (whole == NULL ||
-	    (o.whole = EVP_MD_CTX_new()) != NULL) &&
-	    EVP_DigestInit_ex(o.chain, EVP_sha256(), NULL) == 1 &&
-	    EVP_DigestUpdate(o.chain, fin, HASH_LEN) == 1 &&
-	    (o.whole == NULL || EVP_DigestInit_ex(o.whole, EVP_sha256(), NULL)
-	    == 1) &&
-	    (o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
-	    >= 0 && jsum_write(s, fin, count, &k) == 0 &&
-	    sum_finish(&o, whole) == 0 && (!sync || fdatasync(o.fd) == 0))
-		ok = 1;
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
+	    < 0)
+		return -1;
+	errno = 0;
+	ok = fill(fd, arg) == 0 && (!sync || fdatasync(fd) == 0);
 	e = errno;
-	if (o.fd >= 0 && close(o.fd) != 0 && ok) {
+	if (close(fd) != 0 && ok) {
 		e = errno;
 		ok = 0;
 	}
@@ -411,12 +369,95 @@ jseg_write_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
 		e = errno;
 		ok = 0;
 	}
-	if (!ok && o.fd >= 0)
-		unlink(tmp);
-	EVP_MD_CTX_free(o.chain);
-	EVP_MD_CTX_free(o.whole);
-	errno = ok ? 0 : e != 0 ? e : ENOMEM;
-	return ok ? 0 : -1;
+	if (ok)
+		return 0;
+	unlink(tmp);
+	errno = e != 0 ? e : EIO;
+	return -1;
+}
+
+/* A summary's file as it is written or hashed: a struct jsum_sink's arg.
+ * fd -1: hashed only. */
+struct sum_out {
+	int		 fd;
+	EVP_MD_CTX	*chain, *whole;	/* whole: NULL unless asked */
+	struct jsum	*s;
+	uint64_t	 count;
+	const uint8_t	*fin;
+	uint8_t		*file;		/* out: SHA-256 of the file, or NULL */
+};
+
+static int
+sum_put(void *arg, const void *p, size_t n)
+{
+	struct sum_out *o = arg;
+
+	if ((o->fd >= 0 && jseg_write_all(o->fd, p, n) != 0) ||
+	    EVP_DigestUpdate(o->chain, p, n) != 1 ||
+	    (o->whole != NULL && EVP_DigestUpdate(o->whole, p, n) != 1))
+		return -1;
+	return 0;
+}
+
+/* The summary's bytes, then the trailer SHA-256(fin || bytes); o->file
+ * (when asked) the SHA-256 of both.  0, or -1 (errno ENOMEM when OpenSSL
+ * or memory failed). */
+static int
+sum_fill(int fd, void *arg)
+{
+	struct sum_out *o = arg;
+	struct jsum_sink k = { sum_put, o };
+	uint8_t h[HASH_LEN];
+	unsigned int hl = 0, wl = 0;
+	int rc = -1;
+
+	o->fd = fd;
+	if ((o->chain = EVP_MD_CTX_new()) == NULL ||
+	    (o->file != NULL && (o->whole = EVP_MD_CTX_new()) == NULL) ||
+	    EVP_DigestInit_ex(o->chain, EVP_sha256(), NULL) != 1 ||
+	    EVP_DigestUpdate(o->chain, o->fin, HASH_LEN) != 1 ||
+	    (o->whole != NULL &&
+	    EVP_DigestInit_ex(o->whole, EVP_sha256(), NULL) != 1)) {
+		errno = ENOMEM;
+		goto out;
+	}
+	errno = 0;
+	if (jsum_write(o->s, o->fin, o->count, &k) != 0 ||
+	    EVP_DigestFinal_ex(o->chain, h, &hl) != 1 || hl != HASH_LEN ||
+	    (fd >= 0 && jseg_write_all(fd, h, HASH_LEN) != 0) ||
+	    (o->whole != NULL && (EVP_DigestUpdate(o->whole, h, HASH_LEN) != 1
+	    || EVP_DigestFinal_ex(o->whole, o->file, &wl) != 1 ||
+	    wl != HASH_LEN))) {
+		if (errno == 0)
+			errno = ENOMEM;
+		goto out;
+	}
+	rc = 0;
+out:
+	EVP_MD_CTX_free(o->chain);
+	EVP_MD_CTX_free(o->whole);
+	o->chain = o->whole = NULL;
+	return rc;
+}
+
+int
+jseg_write_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
+    uint64_t count, const char *path, bool sync, uint8_t file[HASH_LEN])
+{
+	struct sum_out o = { .s = s, .count = count, .fin = fin,
+	    .file = file };
+
+	return jseg_write_file(path, sync, sum_fill, &o);
+}
+
+int
+jseg_hash_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
+    uint64_t count, uint8_t file[HASH_LEN])
+{
+	struct sum_out o = { .s = s, .count = count, .fin = fin,
+	    .file = file };
+
+	return sum_fill(-1, &o);
 }
 
 /* ---- hashing ---- */

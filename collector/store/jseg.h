@@ -204,17 +204,26 @@ FILE	*jzst_reader(FILE *raw, void **state);
 const char *jzst_error(void *state);
 /* All n bytes of p to fd (EINTR retried).  0, or -1 with errno. */
 int	 jseg_write_all(int fd, const void *p, size_t n);
+/* A file written whole or not at all: fill(fd, arg) writes it (0, or -1
+ * with errno) into path.tmp, fdatasync when sync, renamed to path;
+ * path.tmp removed on failure.  0, or -1 with errno. */
+int	 jseg_write_file(const char *path, bool sync,
+	    int (*fill)(int fd, void *arg), void *arg);
 struct jsum;
 /*
  * s encoded (jsum_write, with fin and count as its segment's) into path,
- * then the trailer SHA-256(fin || bytes), whole or not at all (path.tmp,
- * fdatasync when sync, renamed), a piece at a time: a fleet's summary is
- * never held encoded.  whole, when not NULL, gets SHA-256 of the file
- * (trailer included).  0, or -1 with errno (no file left).
+ * then the trailer SHA-256(fin || bytes), as jseg_write_file writes, a
+ * piece at a time: a fleet's summary is never held encoded.  file, when
+ * not NULL, gets SHA-256 of the file (trailer included).  0, or -1 with
+ * errno (no file left).
  */
 int	 jseg_write_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
 	    uint64_t count, const char *path, bool sync,
-	    uint8_t whole[HASH_LEN]);
+	    uint8_t file[HASH_LEN]);
+/* The SHA-256 of the file jseg_write_summary would write, into file,
+ * nothing written.  0, or -1 (out of memory). */
+int	 jseg_hash_summary(struct jsum *s, const uint8_t fin[HASH_LEN],
+	    uint64_t count, uint8_t file[HASH_LEN]);
 /* out = SHA-256(prev || p[0..n)).  0, or -1 (OpenSSL failed). */
 int	 jseg_chain_hash(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
 	    const void *p, size_t n, uint8_t out[HASH_LEN]);

@@ -742,7 +742,7 @@ encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 		if (k != NULL && b->len >= JSUM_PIECE && flush(b, k) != 0)
 			return -1;
 	}
-	if (k != NULL && flush(b, k) != 0)
+	if (k != NULL && b->len > 0 && flush(b, k) != 0)
 		return -1;
 	return b->oom ? -1 : 0;
 }

@@ -170,7 +170,9 @@ int		 jsum_add(struct jsum *s, const struct journal_record *r);
 int		 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
 		    uint64_t count, uint8_t **out, size_t *len);
 /* Where jsum_write puts an encoding: put(arg, bytes, n), in order, in
- * pieces of about JSUM_PIECE bytes; put returns 0, or -1 to stop. */
+ * pieces of JSUM_PIECE bytes or a little more (the first holds the header
+ * and the targets whole; the last is shorter); put returns 0, or -1 to
+ * stop. */
 struct jsum_sink {
 	int	(*put)(void *arg, const void *p, size_t n);
 	void	*arg;
@@ -248,14 +250,16 @@ struct jsum_merge {
 	uint32_t	*tmap;		/* an input's targets in s */
 	size_t		 tmcap;
 	size_t		 blocks;	/* summaries added */
-	wp_time		 sub_len;
+	wp_time		 sub_len, from, to;	/* sub-slots, over */
+	size_t		 nsub;
 	struct integ	*g;		/* a series' integrator (s->ns of
 					   them, gcap allocated), until
 					   jsum_merge_finish */
 	size_t		 gcap;
 };
 
-/* 0, or -1 (out of memory, or more than JSUM_SUB_MAX sub-slots). */
+/* 0, or -1 (out of memory, sub_len not positive, or more than
+ * JSUM_SUB_MAX sub-slots). */
 int		 jsum_merge_init(struct jsum_merge *m, wp_time start,
 		    wp_time len, wp_time sub_len,
 		    const uint8_t in[JSUM_HASH_LEN]);

@@ -58,9 +58,16 @@ jsum_merge_init(struct jsum_merge *m, wp_time start, wp_time len,
     wp_time sub_len, const uint8_t in[JSUM_HASH_LEN])
 {
 	memset(m, 0, sizeof(*m));
+	if (sub_len <= 0)
+		return -1;
+	/* a day's blocks hold readings a little outside it (a sample
+	 * stamped after its poll started, one pushed late): one sub-slot
+	 * more each side */
 	m->sub_len = sub_len;
-	if (sub_len <= 0 || integ_bin_count(start - sub_len, start + len +
-	    sub_len, sub_len) > JSUM_SUB_MAX)
+	m->from = start - sub_len;
+	m->to = start + len + sub_len;
+	if ((m->nsub = integ_bin_count(m->from, m->to, sub_len)) >
+	    JSUM_SUB_MAX)
 		return -1;
 	return (m->s = jsum_new(start, len, 1, in)) == NULL ? -1 : 0;
 }
@@ -147,24 +154,21 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 }
 
 /* d's one span and integrator started from sp, its first: the energy of
- * each sub-slot over [from, to] into d->sub.  0, or -1 ENOMEM. */
+ * each sub-slot over [m->from, m->to] into d->sub.  0, or -1 ENOMEM. */
 static int
 day_start(struct jsum_merge *m, struct jsum_series *d, struct integ *g,
     const struct jsum_span *sp)
 {
-	const struct jsum *s = m->s;
-	struct integ_opts o = { .from = s->seg_start - m->sub_len,
-	    .to = s->seg_start + s->seg_len + m->sub_len, .kind = d->kind,
-	    .bin_len = { m->sub_len, 0 } };
-	size_t n = integ_bin_count(o.from, o.to, m->sub_len);
+	struct integ_opts o = { .from = m->from, .to = m->to,
+	    .kind = d->kind, .bin_len = { m->sub_len, 0 } };
 
 	if ((d->span = malloc(sizeof(*d->span))) == NULL ||
-	    (d->sub = calloc(n, sizeof(*d->sub))) == NULL)
+	    (d->sub = calloc(m->nsub, sizeof(*d->sub))) == NULL)
 		return -1;
 	o.bin_store[0] = d->sub;
 	if (integ_init(g, &o, NULL) != 0)
 		return -1;
-	d->nsub = d->subcap = (uint8_t)n;
+	d->nsub = d->subcap = (uint8_t)m->nsub;
 	d->cap = 1;
 	d->n = 1;
 	d->span[0] = *sp;
@@ -246,6 +250,11 @@ jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
 
 	if (room_for(&m->tmap, &m->tmcap, b->nt, sizeof(*m->tmap)) != 0)
 		return -1;
+	/* a day's blocks mostly hold the same series: sized by the first */
+	if (m->blocks == 0 && (room_for(&s->s, &s->scap, b->ns,
+	    sizeof(*s->s)) != 0 || room_for(&m->g, &m->gcap, b->ns,
+	    sizeof(*m->g)) != 0 || hmap_reserve(&s->shash, b->ns) != 0))
+		return -1;
 	for (i = 0; i < b->nt; i++) {
 		if ((ti = merge_target(m, &b->t[i])) < 0)
 			return -1;
@@ -261,8 +270,7 @@ jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
 	if (b->count > 0 && (s->count == 0 || b->rec_max > s->rec_max))
 		s->rec_max = b->rec_max;
 	s->count += b->count;
-	if (m->blocks++ == 0)
-		s->slot = b->slot;
+	m->blocks++;
 	return 0;
 }
 

@@ -82,24 +82,26 @@ ledger_entry_chain(EVP_MD_CTX *md, const uint8_t prev[HASH_LEN],
 	return jseg_chain_hash(md, prev, line, (size_t)n, e->chain);
 }
 
+struct bytes {
+	const void	*p;
+	size_t		 n;
+};
+
+static int
+fill_bytes(int fd, void *arg)
+{
+	const struct bytes *b = arg;
+
+	return jseg_write_all(fd, b->p, b->n);
+}
+
 /* Writes p to path via path.tmp and rename.  0 or -1. */
 int
 ledger_write_file_sync(const char *path, const void *p, size_t n, bool sync)
 {
-	char tmp[PATH_MAX + 8];
-	int fd, ok = 0;
+	struct bytes b = { p, n };
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
-		return -1;
-	if (jseg_write_all(fd, p, n) == 0 && (!sync || fdatasync(fd) == 0))
-		ok = 1;
-	close(fd);
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return jseg_write_file(path, sync, fill_bytes, &b);
 }
 
 void
@@ -341,29 +343,6 @@ ledger_index_write_sync(const char *ldir, const struct ledger_index *ix,
 }
 
 /* ---- blocks ---- */
-
-int
-ledger_block_encode(struct jsum *s, struct ledger_entry *e, EVP_MD_CTX *md,
-    uint8_t **out, size_t *len)
-{
-	uint8_t *body, *p;
-	size_t n;
-
-	if (jsum_encode(s, e->fin, e->count, &body, &n) != 0)
-		return -1;
-	if ((p = realloc(body, n + HASH_LEN)) == NULL) {
-		free(body);
-		return -1;
-	}
-	if (jseg_chain_hash(md, e->fin, p, n, p + n) != 0 ||
-	    sha256(p, n + HASH_LEN, e->file) != 0) {
-		free(p);
-		return -1;
-	}
-	*out = p;
-	*len = n + HASH_LEN;
-	return 0;
-}
 
 static struct jsum *block_read(const char *ldir, const struct ledger_entry *e,
 		    bool trailer, struct wp_err *err);
@@ -751,29 +730,26 @@ fail:
 }
 
 int
-ledger_day_encode(const char *ldir, const struct ledger_index *ix,
-    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
-    struct wp_err *err)
+ledger_day_hash(const char *ldir, const struct ledger_index *ix, wp_time day,
+    struct ledger_entry *e, struct wp_err *err)
 {
 	struct jsum_merge m;
-	EVP_MD_CTX *md;
 	int rc = 0;
 
 	if (ledger_day_merge(ldir, ix, day, e, &m, err) != 0)
 		return -1;
-	if ((md = EVP_MD_CTX_new()) == NULL ||
-	    ledger_block_encode(m.s, e, md, out, len) != 0)
+	if (jseg_hash_summary(m.s, e->fin, e->count, e->file) != 0)
 		rc = err_set(err, WP_E_INTERNAL, "out of memory");
-	EVP_MD_CTX_free(md);
 	jsum_merge_fini(&m);
 	return rc;
 }
 
 /*
- * Entry e (all but its chain) committed to index ix with its file's bytes
- * p: chained, the file written, the entry pushed, what retention drops
- * dropped and its line appended (the whole index rewritten when something
- * was dropped or, *stale, a line went missing before).  0, or -1 with err.
+ * Entry e (all but its chain and file hash) committed to index ix with
+ * its block s: the file written (its hash into e), chained, the entry
+ * pushed, what retention drops dropped and its line appended (the whole
+ * index rewritten when something was dropped or, *stale, a line went
+ * missing before).  0, or -1 with err.
  */
 static int
 entry_commit(struct ledger *l, struct ledger_index *ix, bool *stale,

@@ -149,10 +149,6 @@ int	 ledger_entry_chain(struct evp_md_ctx_st *md,
 	    bool days);
 /* The start (00:00 UTC) of the day of t. */
 wp_time	 ledger_day_start(wp_time t);
-/* Encodes s as a block of entry e (bytes and trailer SHA-256(e->fin ||
- * bytes)), fills e->file.  *out malloc'd.  0, or -1 out of memory. */
-int	 ledger_block_encode(struct jsum *s, struct ledger_entry *e,
-	    struct evp_md_ctx_st *md, uint8_t **out, size_t *len);
 /* Pushes e (its chain computed) onto ix; ix->last takes its chain.  0, or
  * -1 out of memory. */
 int	 ledger_index_push(struct ledger_index *ix,
@@ -170,11 +166,10 @@ void	 ledger_day_name(wp_time day, char out[32]);
 int	 ledger_day_merge(const char *ldir, const struct ledger_index *ix,
 	    wp_time day, struct ledger_entry *e, struct jsum_merge *m,
 	    struct wp_err *err);
-/* As ledger_day_merge, encoded: its bytes (*out malloc'd) and entry (all
- * but chain).  0, or -1 with err. */
-int	 ledger_day_encode(const char *ldir, const struct ledger_index *ix,
-	    wp_time day, struct ledger_entry *e, uint8_t **out, size_t *len,
-	    struct wp_err *err);
+/* As ledger_day_merge, hashed: its entry (all but chain), e->file the
+ * hash of the block file it makes.  0, or -1 with err. */
+int	 ledger_day_hash(const char *ldir, const struct ledger_index *ix,
+	    wp_time day, struct ledger_entry *e, struct wp_err *err);
 int	 ledger_mkdir(const char *ldir, struct wp_err *err);
 int	 ledger_write_file_sync(const char *path, const void *p, size_t n,
 	    bool sync);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -40,7 +41,9 @@
 #define HOURS	14
 #define NODES	3
 
+#define FNV_SEED	14695981039346656037ULL
 static uint64_t fnv64(const uint8_t *p, size_t n);
+static uint64_t fnv64_add(uint64_t h, const uint8_t *p, size_t n);
 
 struct fx {
 	bool	 ledger;	/* the journal writes the ledger too */
@@ -893,6 +896,111 @@ merge_input(wp_time start, const struct mreading *m, size_t n)
 	return back;
 }
 
+/* An hour of readings of three series for edges(): t in seconds after the
+ * block's start, cf counter flags, d the journal delta. */
+struct ereading {
+	int		 series;	/* 0, 1: counters; 2: a gauge */
+	long		 t;
+	double		 x;
+	uint32_t	 cf;
+	double		 d;
+};
+
+/* The writer's summary of block k's readings (10-minute slots),
+ * encoded into *fnv and decoded back. */
+static struct jsum *
+edge_block(wp_time start, const struct ereading *e, size_t n, uint64_t *fnv)
+{
+	static const char *const name[] = { "outlet/1/energy", "wall/energy",
+	    "inlet/power" };
+	uint8_t fin[JSUM_HASH_LEN] = { 5 }, *body;
+	struct wp_err err = { 0 };
+	struct journal_value v;
+	struct journal_record r;
+	struct jsum *js, *back;
+	size_t i, blen;
+
+	assert_non_null(js = jsum_new(start, 3600 * S, 0, NULL));
+	for (i = 0; i < n; i++) {
+		int kind = e[i].series < 2 ? WP_COUNTER : WP_GAUGE;
+
+		val(&v, name[e[i].series], WP_B_OUTLET, kind == WP_COUNTER ?
+		    WP_Q_ENERGY : WP_Q_POWER, kind, e[i].x, e[i].x, e[i].cf);
+		v.delta = e[i].d;
+		r = (struct journal_record){ .t_real = start + e[i].t * S,
+		    .t_mono = start + e[i].t * S, .target = "pdu",
+		    .error = "", .n = 1, .v = &v };
+		assert_int_equal(jsum_add(js, &r), 0);
+	}
+	assert_int_equal(jsum_encode(js, fin, n, &body, &blen), 0);
+	*fnv = fnv64(body, blen);
+	assert_non_null(back = jsum_decode(body, blen, &err));
+	free(body);
+	jsum_free(js);
+	return back;
+}
+
+/* Edges of the writer's spans and of a day's merge, byte for byte as git
+ * 85dc522 (the writer keeping the previous reading apart, the merge
+ * keeping every span) made them: a reading at or before the one taken
+ * before (skipped), journal deltas, a counter reset and a step refused as
+ * implausible on an hour's first reading (refused by the integrator, not
+ * by a span), a counter going back, and a block whose readings lie past
+ * the day's window (flagged). */
+static void
+test_merge_edges(void **st)
+{
+	static const struct ereading a[] = {
+		{ 0, 10, 1000, 0, 0 }, { 1, 10, 5e9, 0, 0 },
+		{ 2, 10, 250, 0, 0 }, { 0, 40, 1030, 0, 30 },
+		{ 0, 40, 1031, 0, 0 },			/* repeated: skipped */
+		{ 0, 30, 1029, 0, 0 },			/* earlier: skipped */
+		{ 1, 40, 5e9 + 4096, 0, 4096 }, { 2, 40, 251.5, 0, 0 },
+		{ 0, 700, 1700, 0, 670 }, { 1, 700, 5e9 + 8192, 0, 4096 },
+		{ 2, 700, 249, 0, 0 }, { 0, 3590, 4590, 0, 2890 },
+		{ 1, 3590, 5e9 + 12288, 0, 4096 }, { 2, 3590, 260, 0, 0 },
+	}, b[] = {
+		{ 0, 10, 5, CTR_RESET, 0 },		/* a reset, first */
+		{ 1, 10, 5e9 + 9e15, CTR_IMPLAUSIBLE, 0 },
+		{ 2, 10, 255, 0, 0 }, { 0, 640, 640, 0, 635 },
+		{ 1, 640, 5e9 + 9e15 + 10, 0, 10 }, { 2, 640, 256, 0, 0 },
+		{ 0, 1300, 600, 0, 0 },			/* goes back */
+		{ 1, 1300, 5e9 + 9e15 + 20, 0, 10 },
+	}, c[] = {
+		{ 0, 10, 700, 0, 100 }, { 1, 10, 5e9 + 9e15 + 30, 0, 10 },
+		{ 2, 10, 300, 0, 0 }, { 0, 900, 900, 0, 200 },
+	};
+	static const uint64_t gold_blk[3] = { 0x2a6d5d36aa9281b4ULL,
+	    0x4aec9cdfbe151c1dULL, 0xfd403cfed72cf027ULL };
+	const wp_time h = 3600 * S;
+	uint8_t fin[JSUM_HASH_LEN] = { 6 }, *body;
+	struct jsum *ja, *jb, *jc;
+	struct jsum_merge m;
+	uint64_t f[3];
+	size_t blen;
+
+	(void)st;
+	ja = edge_block(T0, a, sizeof(a) / sizeof(a[0]), &f[0]);
+	jb = edge_block(T0 + h, b, sizeof(b) / sizeof(b[0]), &f[1]);
+	jc = edge_block(T0 + 26 * h, c, sizeof(c) / sizeof(c[0]), &f[2]);
+	assert_int_equal(jsum_merge_init(&m, T0, 86400 * S, h, ja->in), 0);
+	assert_int_equal(jsum_merge_add(&m, ja), 0);
+	assert_int_equal(jsum_merge_add(&m, jb), 0);
+	assert_int_equal(jsum_merge_add(&m, jc), 0);
+	jsum_merge_finish(&m);
+	assert_int_equal(jsum_encode(m.s, fin, m.s->count, &body, &blen), 0);
+	assert_true(f[0] == gold_blk[0] && f[1] == gold_blk[1] &&
+	    f[2] == gold_blk[2]);
+	assert_int_equal(blen, 1239);
+	assert_true(fnv64(body, blen) == 0x8509db9cd099befaULL);
+	assert_true(m.s->s[0].span[0].flags & JSUM_F_RESET);
+	free(body);
+	jsum_merge_fini(&m);
+	jsum_free(ja);
+	jsum_free(jb);
+	jsum_free(jc);
+}
+
 /* Summaries merged (a ledger day block): targets' counts added and the
  * gap between them counted; a series' spans made one as they come, one of
  * another kind in an entry of its own, with its energy per hour (the
@@ -1059,9 +1167,9 @@ day_blocks_fnv(const char *dir, int *n)
 	char ldir[160], path[600];
 	struct dirent **names;
 	struct wp_err err = { 0 };
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV_SEED;
 	uint8_t *b;
-	size_t len, k;
+	size_t len;
 	int i, m;
 
 	snprintf(ldir, sizeof(ldir), "%s/ledger", dir);
@@ -1072,8 +1180,7 @@ day_blocks_fnv(const char *dir, int *n)
 			snprintf(path, sizeof(path), "%s/%s", ldir,
 			    names[i]->d_name);
 			assert_int_equal(jsum_slurp(path, &b, &len, &err), 0);
-			for (k = 0; k < len; k++)
-				h = (h ^ b[k]) * 1099511628211ULL;
+			h = fnv64_add(h, b, len);
 			free(b);
 			(*n)++;
 		}
@@ -1392,14 +1499,19 @@ hour_summary_of(struct jsum *js, const char *target)
 #define GOLDEN_FNV10	0xc15d240826eca205ULL
 #endif
 
+/* FNV-1a of p[0..n) on from h. */
 static uint64_t
-fnv64(const uint8_t *p, size_t n)
+fnv64_add(uint64_t h, const uint8_t *p, size_t n)
 {
-	uint64_t h = 14695981039346656037ULL;
-
 	while (n--)
 		h = (h ^ *p++) * 1099511628211ULL;
 	return h;
+}
+
+static uint64_t
+fnv64(const uint8_t *p, size_t n)
+{
+	return fnv64_add(FNV_SEED, p, n);
 }
 /* The writer's packed spans: the file is byte for byte the one the spans
  * kept whole wrote (the hash of what git a857b30 encoded from the same
@@ -1456,7 +1568,7 @@ test_writer_packs_whole_units(void **st)
 	struct journal_record r;
 	struct wp_err err = { 0 };
 	struct jsum *js, *back;
-	double cum = 60014862000.0, w;
+	double cum = 60014862000.0, w, last = 0, first[6], energy[6] = { 0 };
 	size_t alen, i;
 	wp_time t;
 	int k = 0;
@@ -1466,6 +1578,11 @@ test_writer_packs_whole_units(void **st)
 	for (t = T0; t < T0 + 3600 * S; t += 30 * S, k++) {
 		w = 2880 + (k * 37) % 300;
 		cum += w * 30;
+		if (k % 20 == 0)
+			first[k / 20] = w;
+		else	/* as span_extend adds it */
+			energy[k / 20] += (last + w) / 2 * 30.0;
+		last = w;
 		val(&v[0], "outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
 		    w, 0, 0);
 		val(&v[1], "outlet/1/energy", WP_B_OUTLET, WP_Q_ENERGY,
@@ -1482,9 +1599,14 @@ test_writer_packs_whole_units(void **st)
 	assert_true(js->s[1].cap < 5 * 70);
 	assert_int_equal(jsum_encode(js, fin, 120, &a, &alen), 0);
 	assert_non_null(back = jsum_decode(a, alen, &err));
-	for (i = 0, k = 0; i < 6; i++)
-		k += (int)back->s[0].span[i].n;
-	assert_int_equal(k, 120);
+	for (i = 0; i < 6; i++) {	/* the closed ones unpacked */
+		assert_int_equal(back->s[0].span[i].n, 20);
+		assert_true(back->s[0].span[i].val0 == first[i]);
+		assert_true(back->s[0].span[i].energy == energy[i]);
+		assert_true(back->s[1].span[i].val0 == (i == 0 ?
+		    60014862000.0 + first[0] * 30 : back->s[1].span[i - 1].val1 +
+		    first[i] * 30));
+	}
 	assert_int_equal(back->s[0].span[5].t1, T0 + 3570 * S);
 	assert_true(back->s[1].span[5].cum1 == cum);
 	jsum_free(back);
@@ -1495,7 +1617,8 @@ test_writer_packs_whole_units(void **st)
 /* A sink collecting the pieces, failing at piece fail_at (0: never). */
 struct pieces {
 	struct wire_buf	 all;
-	size_t		 n, small, fail_at;
+	size_t		 n, small, fail_at, last;	/* small: before the
+							   last, short */
 };
 
 static int
@@ -1506,14 +1629,16 @@ pieces_put(void *arg, const void *p, size_t n)
 	if (++c->n == c->fail_at)
 		return -1;
 	assert_true(c->fail_at == 0 || c->n < c->fail_at);
-	if (n < JSUM_PIECE)
+	assert_true(n > 0);
+	if (c->n > 1 && c->last < JSUM_PIECE)
 		c->small++;
+	c->last = n;
 	wire_put(&c->all, p, n);
 	return 0;
 }
 
-/* jsum_write hands over jsum_encode's bytes in pieces (only the last
- * short) and stops at a failed put; jseg_write_summary's file is those
+/* jsum_write hands over jsum_encode's bytes in pieces (none empty, only
+ * the last short) and stops at a failed put; jseg_write_summary's file is those
  * bytes and the chain trailer, its whole hash the file's, and a file it
  * cannot write is an error that leaves nothing. */
 static void
@@ -1537,8 +1662,8 @@ test_write_in_pieces(void **st)
 	assert_int_equal(jsum_encode(js, fin, 480, &a, &alen), 0);
 	assert_true(alen > 2 * JSUM_PIECE);
 	assert_int_equal(jsum_write(js, fin, 480, &k), 0);
-	assert_true(c.n >= 3);
-	assert_int_equal(c.small, 1);
+	assert_true(c.n >= 2);
+	assert_int_equal(c.small, 0);
 	assert_int_equal(c.all.len, alen);
 	assert_memory_equal(c.all.p, a, alen);
 	free(c.all.p);
@@ -1566,6 +1691,15 @@ test_write_in_pieces(void **st)
 	assert_int_equal(jseg_write_summary(js, fin, 480, path, false, NULL),
 	    -1);
 	assert_int_equal(errno, ENOENT);
+	/* written, but not renamed over a directory: nothing left */
+	snprintf(path, sizeof(path), "%s/d.wps", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(jseg_write_summary(js, fin, 480, path, false, NULL),
+	    -1);
+	assert_int_equal(errno, EISDIR);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_not_equal(access(tmp, F_OK), 0);
+	assert_int_equal(rmdir(path), 0);
 	assert_int_equal(rmdir(dir), 0);
 	EVP_MD_CTX_free(md);
 	free(a);
@@ -1583,6 +1717,7 @@ main(void)
 		cmocka_unit_test(test_twin_equals_alone),
 		cmocka_unit_test(test_writer_ledger_slots),
 		cmocka_unit_test(test_merge_days),
+		cmocka_unit_test(test_merge_edges),
 		cmocka_unit_test(test_report_day_block),
 		cmocka_unit_test(test_ledger_days_retention),
 		cmocka_unit_test(test_rd_equals_decode),
