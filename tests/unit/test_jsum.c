@@ -858,15 +858,33 @@ struct mreading {
 	wp_time		 t;
 };
 
+/* js (count records, the chain's final hash fin_byte, ...) encoded, its
+ * FNV-1a into *fnv when not NULL, and decoded back; js freed. */
+static struct jsum *
+round_trip(struct jsum *js, uint8_t fin_byte, size_t count, uint64_t *fnv)
+{
+	uint8_t fin[JSUM_HASH_LEN] = { fin_byte }, *body;
+	struct wp_err err = { 0 };
+	struct jsum *back;
+	size_t blen;
+
+	assert_int_equal(jsum_encode(js, fin, count, &body, &blen), 0);
+	if (fnv != NULL)
+		*fnv = fnv64(body, blen);
+	assert_non_null(back = jsum_decode(body, blen, &err));
+	free(body);
+	jsum_free(js);
+	return back;
+}
+
 static struct jsum *
 merge_input(wp_time start, const struct mreading *m, size_t n)
 {
-	uint8_t fin[JSUM_HASH_LEN] = { 3 }, *body;
-	struct wp_err err = { 0 };
 	struct journal_value v;
 	struct journal_record r;
-	struct jsum *js, *back;
-	size_t i, blen;
+	struct jsum_merge mm;
+	struct jsum *js;
+	size_t i;
 
 	assert_non_null(js = jsum_new(start, 3600 * S, 0, NULL));
 	for (i = 0; i < n; i++) {
@@ -879,21 +897,12 @@ merge_input(wp_time start, const struct mreading *m, size_t n)
 		    .n = 1, .v = &v };
 		assert_int_equal(jsum_add(js, &r), 0);
 	}
-	assert_int_equal(jsum_encode(js, fin, n, &body, &blen), 0);
-	assert_non_null(back = jsum_decode(body, blen, &err));
-	free(body);
 	/* a writer's summary (pooled, packed) is refused */
-	{
-		struct jsum_merge mm;
-
-		assert_int_equal(jsum_merge_init(&mm, start, 86400 * S,
-		    3600 * S, NULL),
-		    0);
-		assert_int_equal(jsum_merge_add(&mm, js), -1);
-		jsum_merge_fini(&mm);
-	}
-	jsum_free(js);
-	return back;
+	assert_int_equal(jsum_merge_init(&mm, start, 86400 * S, 3600 * S,
+	    NULL), 0);
+	assert_int_equal(jsum_merge_add(&mm, js), -1);
+	jsum_merge_fini(&mm);
+	return round_trip(js, 3, n, NULL);
 }
 
 /* An hour of readings of three series for edges(): t in seconds after the
@@ -906,19 +915,17 @@ struct ereading {
 	double		 d;
 };
 
-/* The writer's summary of block k's readings (10-minute slots),
- * encoded into *fnv and decoded back. */
+/* The writer's summary of a block's readings (10-minute slots), its
+ * encoding's FNV-1a into *fnv, decoded back. */
 static struct jsum *
 edge_block(wp_time start, const struct ereading *e, size_t n, uint64_t *fnv)
 {
 	static const char *const name[] = { "outlet/1/energy", "wall/energy",
 	    "inlet/power" };
-	uint8_t fin[JSUM_HASH_LEN] = { 5 }, *body;
-	struct wp_err err = { 0 };
 	struct journal_value v;
 	struct journal_record r;
-	struct jsum *js, *back;
-	size_t i, blen;
+	struct jsum *js;
+	size_t i;
 
 	assert_non_null(js = jsum_new(start, 3600 * S, 0, NULL));
 	for (i = 0; i < n; i++) {
@@ -932,12 +939,7 @@ edge_block(wp_time start, const struct ereading *e, size_t n, uint64_t *fnv)
 		    .error = "", .n = 1, .v = &v };
 		assert_int_equal(jsum_add(js, &r), 0);
 	}
-	assert_int_equal(jsum_encode(js, fin, n, &body, &blen), 0);
-	*fnv = fnv64(body, blen);
-	assert_non_null(back = jsum_decode(body, blen, &err));
-	free(body);
-	jsum_free(js);
-	return back;
+	return round_trip(js, 5, n, fnv);
 }
 
 /* Edges of the writer's spans and of a day's merge, byte for byte as git
