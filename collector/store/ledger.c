@@ -96,7 +96,7 @@ fill_bytes(int fd, void *arg)
 }
 
 /* Writes p to path via path.tmp and rename.  0 or -1. */
-int
+static int
 ledger_write_file_sync(const char *path, const void *p, size_t n, bool sync)
 {
 	struct bytes b = { p, n };

@@ -171,8 +171,6 @@ int	 ledger_day_merge(const char *ldir, const struct ledger_index *ix,
 int	 ledger_day_hash(const char *ldir, const struct ledger_index *ix,
 	    wp_time day, struct ledger_entry *e, struct wp_err *err);
 int	 ledger_mkdir(const char *ldir, struct wp_err *err);
-int	 ledger_write_file_sync(const char *path, const void *p, size_t n,
-	    bool sync);
 int	 ledger_index_write_sync(const char *ldir,
 	    const struct ledger_index *ix, bool sync);
 size_t	 ledger_index_expire(const char *ldir, struct ledger_index *ix,
