@@ -778,6 +778,9 @@ pdu_decode_val(const struct pdu_profile *p, const struct pdu_row *row,
 			s->flags |= WP_F_RESETTABLE;
 	}
 	fill_labels(p, row, s);
+	/* what the core would refuse, e.g. a Counter64 near 2^64 of 10 J */
+	if (sample_validate(s, err) < 0)
+		return -1;
 	return 1;
 }
 

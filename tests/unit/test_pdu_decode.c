@@ -1030,6 +1030,12 @@ test_types_and_bad_values(void **st)
 	    &err), 1);
 	assert_close(s.wrap, 4294967296.0 * 360000);
 	assert_close(s.value, 4294967290.0 * 360000);
+	/* a counter no meter reaches: refused here, as the core would */
+	vb.type = PDU_V_COUNTER64;
+	vb.u = UINT64_MAX;
+	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_ENERGY, &vb, &s,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "absurd energy"));
 	vb.type = PDU_V_NOSUCHINSTANCE;
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), -1);
