@@ -86,11 +86,96 @@ in_column(const struct pdu_profile *p, const struct pdu_oid *vb,
 	return true;
 }
 
+/* A block of the rows' text (struct pdu_rows): keys, then names, each at
+ * a multiple of 4 bytes. */
+struct pdu_text {
+	struct pdu_text	*next;
+	size_t		 used, cap;	/* in uint32_t */
+	uint32_t	 w[];
+};
+
+#define TEXT_BLOCK	1024		/* words a block holds, at least */
+
+/* The words len bytes take in the text (one at least: never NULL). */
+static size_t
+text_words(size_t len)
+{
+	return len == 0 ? 1 : (len + 3) / 4;
+}
+
+/* Room for len bytes in r's text (they stay put until pdu_rows_finish or
+ * pdu_rows_fini), or NULL (out of memory). */
+static void *
+text_room(struct pdu_rows *r, size_t len)
+{
+	size_t words = text_words(len), cap;
+	struct pdu_text *b = r->text;
+
+	if (b == NULL || b->cap - b->used < words) {
+		cap = words > TEXT_BLOCK ? words : TEXT_BLOCK;
+		if ((b = malloc(sizeof(*b) + cap * sizeof(b->w[0]))) == NULL)
+			return NULL;
+		b->next = r->text;
+		b->used = 0;
+		b->cap = cap;
+		r->text = b;
+	}
+	b->used += words;
+	return b->w + b->used - words;
+}
+
+static void
+text_free(struct pdu_text *b)
+{
+	struct pdu_text *next;
+
+	for (; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+}
+
+/* The kept rows' keys and names copied into one block of their size (so
+ * text_room below never allocates), the blocks of the walk freed; a failed
+ * allocation keeps them. */
+static void
+text_compact(struct pdu_rows *r)
+{
+	struct pdu_text *old = r->text, *b = NULL;
+	uint32_t *k;
+	size_t i, words = 0;
+
+	for (i = 0; i < r->n; i++)
+		words += text_words(r->v[i].nkey * sizeof(uint32_t)) +
+		    (r->v[i].name != NULL ?
+		    text_words(strlen(r->v[i].name) + 1) : 0);
+	if (words > 0) {
+		if ((b = malloc(sizeof(*b) + words * sizeof(b->w[0]))) == NULL)
+			return;
+		b->next = NULL;
+		b->used = 0;
+		b->cap = words;
+	}
+	r->text = b;
+	for (i = 0; i < r->n; i++) {
+		struct pdu_row *row = &r->v[i];
+
+		k = text_room(r, row->nkey * sizeof(uint32_t));
+		memcpy(k, row->key, row->nkey * sizeof(uint32_t));
+		row->key = k;
+		if (row->name != NULL)
+			row->name = strcpy(text_room(r, strlen(row->name) + 1),
+			    row->name);
+	}
+	text_free(old);
+}
+
 static struct pdu_row *
 row_get(struct pdu_rows *r, size_t table, const uint32_t *key, size_t nkey,
     struct wp_err *err)
 {
 	struct pdu_row *row, *nv;
+	uint32_t *k;
 	size_t i, cap;
 
 	for (i = r->n; i-- > 0;) {	/* walks fill rows in order */
@@ -114,11 +199,16 @@ row_get(struct pdu_rows *r, size_t table, const uint32_t *key, size_t nkey,
 		r->v = nv;
 		r->cap = cap;
 	}
+	if ((k = text_room(r, nkey * sizeof(key[0]))) == NULL) {
+		err_set(err, WP_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	memcpy(k, key, nkey * sizeof(key[0]));
 	row = &r->v[r->n++];
 	memset(row, 0, sizeof(*row));
 	row->table = (uint8_t)table;
 	row->nkey = (uint8_t)nkey;
-	memcpy(row->key, key, nkey * sizeof(key[0]));
+	row->key = k;
 	return row;
 }
 
@@ -317,6 +407,25 @@ col_part(const struct pdu_profile *p, const struct pdu_table *tab,
 	return -1;
 }
 
+/* The row's name from text (cleaned, PDU_ROW_NAME_MAX at most; "" is
+ * none).  0, or -1 out of memory. */
+static int
+set_name(struct pdu_rows *r, struct pdu_row *row, const char *text,
+    struct wp_err *err)
+{
+	char name[PDU_ROW_NAME_MAX];
+	char *p;
+
+	copy_name(name, sizeof(name), text);
+	row->name = NULL;
+	if (name[0] == '\0')
+		return 0;
+	if ((p = text_room(r, strlen(name) + 1)) == NULL)
+		return err_set(err, WP_E_INTERNAL, "out of memory");
+	row->name = strcpy(p, name);
+	return 0;
+}
+
 /* Applies vb to a row if it belongs to one of table t's columns. */
 static int
 add_to_table(const struct pdu_profile *p, size_t t, struct pdu_rows *r,
@@ -342,8 +451,9 @@ add_to_table(const struct pdu_profile *p, size_t t, struct pdu_rows *r,
 		if ((row = row_get(r, t, key, tab->key_len, err)) == NULL)
 			return -1;
 		if (c == PDU_COL_NAME) {
-			if (part == 0 && vb->type == PDU_V_STRING)
-				copy_name(row->name, sizeof(row->name), vb->s);
+			if (part == 0 && vb->type == PDU_V_STRING &&
+			    set_name(r, row, vb->s, err) < 0)
+				return -1;
 		} else if (part > 0)
 			scale_vb(col, c, part - 1, vb, row);
 		else {
@@ -561,13 +671,16 @@ pdu_rows_finish(const struct pdu_profile *p, struct pdu_rows *r,
 			r->cap = r->n;
 		}
 	}
+	text_compact(r);
 }
 
 void
 pdu_rows_fini(struct pdu_rows *r)
 {
 	free(r->v);
+	text_free(r->text);
 	r->v = NULL;
+	r->text = NULL;
 	r->n = r->cap = 0;
 }
 
@@ -708,7 +821,7 @@ fill_labels(const struct pdu_profile *p, const struct pdu_row *row,
 
 	if (tab->role != PDU_ROLE_OUTLET)
 		sample_add_label(s, "role", pdu_role_name(tab->role));
-	if (row->name[0] != '\0')
+	if (row->name != NULL && row->name[0] != '\0')
 		sample_add_label(s, "name", row->name);
 	/* a key component is a uint32_t: "." and at most 10 digits */
 	for (i = 0; i < row->nkey && off + 12 < sizeof(idx); i++) {

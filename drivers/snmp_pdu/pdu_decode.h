@@ -56,7 +56,14 @@ struct pdu_val {
 	int8_t		 rc;		/* 1 a number, 0 "not supported" */
 };
 
+#define PDU_ROW_NAME_MAX	64	/* a row's name, its NUL counted */
+
+/* A row's key and name point into its pdu_rows' text (owned there, moved
+ * with the rows: a struct copy of pdu_rows moves them); a row built by
+ * hand may point anywhere, its name NULL for none. */
 struct pdu_row {
+	const uint32_t	*key;		/* nkey components */
+	const char	*name;		/* the PDU's name of it, or NULL */
 	uint8_t		 table;		/* index in profile->tab */
 	uint8_t		 nkey;
 	uint8_t		 filter;	/* 0 not seen, 1 passes, 2 fails */
@@ -66,17 +73,20 @@ struct pdu_row {
 	int32_t		 number;	/* as the PDU numbers it, 1-based */
 	uint32_t	 unit;		/* databus unit (key component), or 0 */
 	int8_t		 exp10[PDU_NCOL];	/* x 10^exp10 (digits, scales) */
-	uint32_t	 key[PDU_KEY_MAX];
-	char		 name[64];
 };
 
 #define PDU_HAS(row, col)	(((row)->has >> (col)) & 1u)
+
+struct pdu_text;
 
 struct pdu_rows {
 	struct pdu_row	*v;
 	size_t		 n, cap;
 	bool		 multi;		/* several units: series are prefixed */
 	int		 total_role;	/* role of the reported totals, or -1 */
+	struct pdu_text	*text;		/* the rows' keys and names: blocks
+					   that stay put while rows are added,
+					   one exact block once finished */
 };
 
 /* Options of pdu_rows_finish. */
@@ -95,9 +105,11 @@ size_t	 pdu_walk_cols(const struct pdu_profile *p, struct pdu_ref *out,
  * too many rows. */
 int	 pdu_rows_add(const struct pdu_profile *p, struct pdu_rows *r,
 	    const struct pdu_vb *vb, struct wp_err *err);
-/* Filters, numbers, sorts and checks the rows (see above). */
+/* Filters, numbers, sorts and checks the rows (see above); the kept rows'
+ * keys and names end in one block of their size. */
 void	 pdu_rows_finish(const struct pdu_profile *p, struct pdu_rows *r,
 	    struct pdu_finish *o);
+/* Frees the rows and their text; r is empty after, and may be reused. */
 void	 pdu_rows_fini(struct pdu_rows *r);
 /* Whether the collector polls row (a probe shows every row). */
 bool	 pdu_row_reported(const struct pdu_profile *p,

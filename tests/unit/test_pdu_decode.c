@@ -339,7 +339,7 @@ test_apc_unsupported_minus_one(void **st)
 	struct rec r = load_rec("apc_ap7900b");
 	struct pdu_rows rows;
 	struct wp_sample s;
-	struct pdu_row row = { .table = 1, .nkey = 1, .key = { 1 },
+	struct pdu_row row = { .table = 1, .nkey = 1, .key = (const uint32_t[]){ 1 },
 	    .number = 1 };
 	struct pdu_oid o;
 	struct wp_err err;
@@ -1016,7 +1016,7 @@ static void
 test_types_and_bad_values(void **st)
 {
 	struct pdu_profile *p = profile("liebert-gp-pdu");
-	struct pdu_row row = { .table = 0, .nkey = 3, .key = { 1, 2, 5 },
+	struct pdu_row row = { .table = 0, .nkey = 3, .key = (const uint32_t[]){ 1, 2, 5 },
 	    .number = 5 };
 	struct wp_sample s;
 	struct pdu_vb vb;
@@ -1072,12 +1072,13 @@ static void
 test_identity_labels(void **st)
 {
 	struct pdu_profile *p = profile("raritan-pdu2");
-	struct pdu_row row = { .table = 0, .nkey = 2, .key = { 1, 3 },
+	struct pdu_row row = { .table = 0, .nkey = 2, .key = (const uint32_t[]){ 1, 3 },
 	    .number = 3 };
 	struct wp_sample s;
 	struct pdu_vb vb;
 	struct wp_err err;
 	char d[PDU_DESCR_LABEL_MAX + 1], buf[WP_LABEL_MAX], big[300];
+	char name[PDU_ROW_NAME_MAX];
 
 	(void)st;
 	/* sanitised: ';' '=' and control characters, blanks collapsed */
@@ -1100,7 +1101,7 @@ test_identity_labels(void **st)
 	memset(&vb, 0, sizeof(vb));
 	vb.type = PDU_V_UINT;
 	vb.u = 1234;
-	snprintf(row.name, sizeof(row.name), "web-01");
+	row.name = "web-01";
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
 	pdu_label_text(d, sizeof(d), "Raritan PDU;\r\nPX3");
@@ -1114,8 +1115,9 @@ test_identity_labels(void **st)
 	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "web-01");
 	/* a long outlet name: sysDescr shortened to fit, name kept */
-	memset(row.name, 'n', sizeof(row.name) - 1);
-	row.name[sizeof(row.name) - 1] = '\0';
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	row.name = name;
 	assert_int_equal(pdu_decode_value(p, &row, PDU_COL_POWER, &vb, &s,
 	    &err), 1);
 	memset(big, 'D', sizeof(big) - 1);
@@ -1125,7 +1127,7 @@ test_identity_labels(void **st)
 	assert_int_equal(pdu_identity_labels(&s, p, NULL, d), 0);
 	assert_true(strlen(s.labels) < WP_LABEL_MAX);
 	assert_int_equal(sample_get_label(&s, "name", buf, sizeof(buf)), 0);
-	assert_int_equal(strlen(buf), sizeof(row.name) - 1);
+	assert_int_equal(strlen(buf), sizeof(name) - 1);
 	assert_int_equal(sample_get_label(&s, "sysdescr", buf, sizeof(buf)), 0);
 	assert_true(strlen(buf) > 0 && strlen(buf) <= PDU_DESCR_LABEL_MAX);
 	/* no sysDescr: no empty label */
