@@ -86,8 +86,8 @@ in_column(const struct pdu_profile *p, const struct pdu_oid *vb,
 	return true;
 }
 
-/* A block of the rows' text (struct pdu_rows): keys, then names, each at
- * a multiple of 4 bytes. */
+/* A block of the rows' text (struct pdu_rows): keys and names as rows
+ * come, each from a word (4 bytes) on. */
 struct pdu_text {
 	struct pdu_text	*next;
 	size_t		 used, cap;	/* in uint32_t */

@@ -58,9 +58,10 @@ struct pdu_val {
 
 #define PDU_ROW_NAME_MAX	64	/* a row's name, its NUL counted */
 
-/* A row's key and name point into its pdu_rows' text (owned there, moved
- * with the rows: a struct copy of pdu_rows moves them); a row built by
- * hand may point anywhere, its name NULL for none. */
+/* A row's key and name point into its pdu_rows' text (owned there; a
+ * struct copy of pdu_rows moves the rows and their text, the source then
+ * cleared, not freed); a row built by hand may point anywhere, its name
+ * NULL for none. */
 struct pdu_row {
 	const uint32_t	*key;		/* nkey components */
 	const char	*name;		/* the PDU's name of it, or NULL */
@@ -86,7 +87,7 @@ struct pdu_rows {
 	int		 total_role;	/* role of the reported totals, or -1 */
 	struct pdu_text	*text;		/* the rows' keys and names: blocks
 					   that stay put while rows are added,
-					   one exact block once finished */
+					   compacted by pdu_rows_finish */
 };
 
 /* Options of pdu_rows_finish. */
@@ -106,7 +107,8 @@ size_t	 pdu_walk_cols(const struct pdu_profile *p, struct pdu_ref *out,
 int	 pdu_rows_add(const struct pdu_profile *p, struct pdu_rows *r,
 	    const struct pdu_vb *vb, struct wp_err *err);
 /* Filters, numbers, sorts and checks the rows (see above); the kept rows'
- * keys and names end in one block of their size. */
+ * keys and names are copied into one block of their size (kept as they
+ * are if it cannot be allocated). */
 void	 pdu_rows_finish(const struct pdu_profile *p, struct pdu_rows *r,
 	    struct pdu_finish *o);
 /* Frees the rows and their text; r is empty after, and may be reused. */
@@ -135,7 +137,8 @@ void	 pdu_val_from_vb(const struct pdu_vb *vb, bool as_string,
  * Decodes the value of reading column col (POWER..AENERGY) of row.
  * Returns 1 with *s filled, 0 when the PDU says "not supported" (negative,
  * -1, the column's missing value, text), or -1 with err (PROTOCOL: wrong
- * type, noSuch*, absurd value).
+ * type, noSuch*, absurd value, or a sample sample_validate refuses, such
+ * as an energy counter past 10^18 J: what the core would refuse).
  */
 int	 pdu_decode_val(const struct pdu_profile *p, const struct pdu_row *row,
 	    int col, const struct pdu_val *v, struct wp_sample *s,

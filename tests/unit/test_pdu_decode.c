@@ -339,8 +339,8 @@ test_apc_unsupported_minus_one(void **st)
 	struct rec r = load_rec("apc_ap7900b");
 	struct pdu_rows rows;
 	struct wp_sample s;
-	struct pdu_row row = { .table = 1, .nkey = 1, .key = (const uint32_t[]){ 1 },
-	    .number = 1 };
+	struct pdu_row row = { .table = 1, .nkey = 1,
+	    .key = (const uint32_t[]){ 1 }, .number = 1 };
 	struct pdu_oid o;
 	struct wp_err err;
 
@@ -1016,8 +1016,8 @@ static void
 test_types_and_bad_values(void **st)
 {
 	struct pdu_profile *p = profile("liebert-gp-pdu");
-	struct pdu_row row = { .table = 0, .nkey = 3, .key = (const uint32_t[]){ 1, 2, 5 },
-	    .number = 5 };
+	struct pdu_row row = { .table = 0, .nkey = 3,
+	    .key = (const uint32_t[]){ 1, 2, 5 }, .number = 5 };
 	struct wp_sample s;
 	struct pdu_vb vb;
 	struct wp_err err;
@@ -1072,8 +1072,8 @@ static void
 test_identity_labels(void **st)
 {
 	struct pdu_profile *p = profile("raritan-pdu2");
-	struct pdu_row row = { .table = 0, .nkey = 2, .key = (const uint32_t[]){ 1, 3 },
-	    .number = 3 };
+	struct pdu_row row = { .table = 0, .nkey = 2,
+	    .key = (const uint32_t[]){ 1, 3 }, .number = 3 };
 	struct wp_sample s;
 	struct pdu_vb vb;
 	struct wp_err err;
