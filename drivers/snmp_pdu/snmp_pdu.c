@@ -69,6 +69,10 @@ struct sp {
 	struct pdu_rows	 walk;
 	struct getent	*gets;
 	size_t		 ngets, gi, chunk, sent;
+	/* the last "value(s) left out" logged: how many, the first's GET
+	 * (logged again only when either changes, or the GETs are rebuilt) */
+	int		 left_n;
+	size_t		 left_first;
 	int		 status;
 	bool		 wrong_digest;	/* a reply failed USM verification */
 	struct wp_err	 err;
@@ -577,6 +581,7 @@ build_gets(struct sp *sp)
 				sp->gets[k++].col = (uint8_t)c;
 			}
 	sp->ngets = k;
+	sp->left_n = 0;		/* new GETs: say it again */
 	sp->gi = 0;
 	sp->chunk = (size_t)sp->prof->max_get;
 	sp->gets_stale = false;
@@ -1013,11 +1018,19 @@ deliver(struct sp *sp, const struct pdu_row *row, int col,
 	return 0;
 }
 
+/* What a poll's values came to: samples, errors, the first error and its
+ * GET. */
+struct tally {
+	int		 n, nerr;
+	size_t		 first_get;
+	struct wp_err	 first;
+};
+
 /* A value that did not come back as asked: the error, and the reading is
  * left out until the next table walk. */
 static void
 bad_value(struct sp *sp, const struct getent *g, const struct wp_err *e,
-    int *nerr, struct wp_err *first)
+    struct tally *ty)
 {
 	struct pdu_row *row = &sp->rows.v[g->row];
 
@@ -1031,14 +1044,38 @@ bad_value(struct sp *sp, const struct getent *g, const struct wp_err *e,
 	if (!sp->quick_walk || sp->polls >= REWALK_MIN_POLLS)
 		sp->rediscover = true;
 count:
-	if ((*nerr)++ == 0)
-		*first = *e;
+	if (ty->nerr++ == 0) {
+		ty->first = *e;
+		ty->first_get = (size_t)(g - sp->gets);
+	}
 }
 
-/* One value; counts it in *n or the first error in *first. */
+/* Logs the values a poll left out when they are not the last poll's (an
+ * absurd reading stays absurd poll after poll: one line, not one a poll),
+ * and when every value is read again. */
 static void
-one(struct sp *sp, const struct getent *g, int *n, int *nerr,
-    struct wp_err *first)
+log_left_out(struct sp *sp, const struct tally *ty)
+{
+	if (ty->nerr == 0) {
+		if (sp->left_n > 0)
+			log_info("snmp_pdu %s: every value read again",
+			    sp->name);
+		sp->left_n = 0;
+		return;
+	}
+	if (ty->nerr != sp->left_n || ty->first_get != sp->left_first)
+		log_warnx("snmp_pdu %s: %d value(s) left out; first: %s%s",
+		    sp->name, ty->nerr, ty->first.msg, sp->rediscover ?
+		    " (walking the tables again next poll)" : sp->gets_stale ?
+		    " (not asked again until the next table walk)" :
+		    " (not logged again while the same)");
+	sp->left_n = ty->nerr;
+	sp->left_first = ty->first_get;
+}
+
+/* One value, counted in ty. */
+static void
+one(struct sp *sp, const struct getent *g, struct tally *ty)
 {
 	const struct pdu_row *row = &sp->rows.v[g->row];
 	const struct getent *rt;
@@ -1054,44 +1091,40 @@ one(struct sp *sp, const struct getent *g, int *n, int *nerr,
 		err_set(&err, WP_E_PROTOCOL, "%s %s: %s", path,
 		    pdu_col_name(g->col), g->got == G_MISSING ? "missing from "
 		    "the agent's answer" : "the agent answered another OID");
-		bad_value(sp, g, &err, nerr, first);
+		bad_value(sp, g, &err, ty);
 		return;
 	}
 	rc = pdu_decode_val(sp->prof, row, g->col, &g->v, &s, &err);
 	if (rc < 0)
-		bad_value(sp, g, &err, nerr, first);
+		bad_value(sp, g, &err, ty);
 	if (rc <= 0)
 		return;
 	if (g->col == PDU_COL_ENERGY &&
 	    (rt = got(sp, g->row, PDU_COL_RESET)) != NULL && rt->got == G_OK)
 		s.reset_time = pdu_decode_reset_time(&rt->v);
 	if (deliver(sp, row, g->col, &s) == 0)
-		(*n)++;
+		ty->n++;
 }
 
 static void
 emit(struct sp *sp)
 {
-	struct wp_err e;
+	struct tally ty = { 0 };
 	size_t i;
-	int n = 0, nerr = 0;
 
 	for (i = 0; i < sp->ngets; i++)
-		one(sp, &sp->gets[i], &n, &nerr, &e);
+		one(sp, &sp->gets[i], &ty);
 	for (i = 0; i < sp->ngets; i++)
 		sp->gets[i].got = G_NONE;
 	sp->polls++;
-	if (nerr > 0 && n == 0) {
-		sp->err = e;
-		err_prefix(&sp->err, "%d bad value(s), first", nerr);
+	if (ty.nerr > 0 && ty.n == 0) {
+		sp->err = ty.first;
+		err_prefix(&sp->err, "%d bad value(s), first", ty.nerr);
+		sp->left_n = 0;		/* the poll's error says it */
 		finish(sp, -1);
 		return;
 	}
-	if (nerr > 0)
-		log_warnx("snmp_pdu %s: %d value(s) left out; first: %s%s",
-		    sp->name, nerr, e.msg, sp->rediscover ?
-		    " (walking the tables again next poll)" : sp->gets_stale ?
-		    " (not asked again until the next table walk)" : "");
+	log_left_out(sp, &ty);
 	finish(sp, 0);
 }
 
