@@ -103,10 +103,10 @@ text_words(size_t len)
 	return len == 0 ? 1 : (len + 3) / 4;
 }
 
-/* Room for len bytes in r's text (they stay put until pdu_rows_finish or
- * pdu_rows_fini), or NULL (out of memory). */
+/* A copy of src[0..len) in r's text (it stays put until pdu_rows_finish
+ * or pdu_rows_fini), or NULL (out of memory). */
 static void *
-text_room(struct pdu_rows *r, size_t len)
+text_copy(struct pdu_rows *r, const void *src, size_t len)
 {
 	size_t words = text_words(len), cap;
 	struct pdu_text *b = r->text;
@@ -121,7 +121,7 @@ text_room(struct pdu_rows *r, size_t len)
 		r->text = b;
 	}
 	b->used += words;
-	return b->w + b->used - words;
+	return memcpy(b->w + b->used - words, src, len);
 }
 
 static void
@@ -136,13 +136,12 @@ text_free(struct pdu_text *b)
 }
 
 /* The kept rows' keys and names copied into one block of their size (so
- * text_room below never allocates), the blocks of the walk freed; a failed
+ * text_copy below never allocates), the blocks of the walk freed; a failed
  * allocation keeps them. */
 static void
 text_compact(struct pdu_rows *r)
 {
 	struct pdu_text *old = r->text, *b = NULL;
-	uint32_t *k;
 	size_t i, words = 0;
 
 	for (i = 0; i < r->n; i++)
@@ -160,12 +159,11 @@ text_compact(struct pdu_rows *r)
 	for (i = 0; i < r->n; i++) {
 		struct pdu_row *row = &r->v[i];
 
-		k = text_room(r, row->nkey * sizeof(uint32_t));
-		memcpy(k, row->key, row->nkey * sizeof(uint32_t));
-		row->key = k;
+		row->key = text_copy(r, row->key,
+		    row->nkey * sizeof(row->key[0]));
 		if (row->name != NULL)
-			row->name = strcpy(text_room(r, strlen(row->name) + 1),
-			    row->name);
+			row->name = text_copy(r, row->name,
+			    strlen(row->name) + 1);
 	}
 	text_free(old);
 }
@@ -175,7 +173,7 @@ row_get(struct pdu_rows *r, size_t table, const uint32_t *key, size_t nkey,
     struct wp_err *err)
 {
 	struct pdu_row *row, *nv;
-	uint32_t *k;
+	const uint32_t *k;
 	size_t i, cap;
 
 	for (i = r->n; i-- > 0;) {	/* walks fill rows in order */
@@ -199,11 +197,10 @@ row_get(struct pdu_rows *r, size_t table, const uint32_t *key, size_t nkey,
 		r->v = nv;
 		r->cap = cap;
 	}
-	if ((k = text_room(r, nkey * sizeof(key[0]))) == NULL) {
+	if ((k = text_copy(r, key, nkey * sizeof(key[0]))) == NULL) {
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	memcpy(k, key, nkey * sizeof(key[0]));
 	row = &r->v[r->n++];
 	memset(row, 0, sizeof(*row));
 	row->table = (uint8_t)table;
@@ -414,15 +411,12 @@ set_name(struct pdu_rows *r, struct pdu_row *row, const char *text,
     struct wp_err *err)
 {
 	char name[PDU_ROW_NAME_MAX];
-	char *p;
 
 	copy_name(name, sizeof(name), text);
 	row->name = NULL;
-	if (name[0] == '\0')
-		return 0;
-	if ((p = text_room(r, strlen(name) + 1)) == NULL)
+	if (name[0] != '\0' &&
+	    (row->name = text_copy(r, name, strlen(name) + 1)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "out of memory");
-	row->name = strcpy(p, name);
 	return 0;
 }
 
