@@ -99,20 +99,69 @@ integ_fini(struct integ *g)
 	}
 }
 
-static void refuse(struct integ *g, int reason, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The first refusal of a reading or a span (struct integ.why), kept as a
+ * code and the numbers its message quotes: an integrator is one of
+ * thousands, and only integ_finish writes the message (why_text). */
+enum why {
+	WHY_NONE,
+	WHY_GAP,		/* a: the gap, b: the interval (s) */
+	WHY_STEP_IMPLAUSIBLE,	/* a: the step's end after start (s) */
+	WHY_STEP_RESET,		/* a: as above */
+	WHY_BACKWARDS,		/* a: by how much */
+	WHY_NONFINITE,
+	WHY_SPAN_IMPLAUSIBLE,	/* a, b: the span's ends after start (s) */
+	WHY_SPAN_RESET		/* a, b: as above */
+};
 
 static void
-refuse(struct integ *g, int reason, const char *fmt, ...)
+refuse(struct integ *g, int reason, enum why why, double a, double b)
 {
-	va_list ap;
-
 	if (g->reason != INTEG_OK)
 		return;
 	g->reason = reason;
-	va_start(ap, fmt);
-	vsnprintf(g->why, sizeof(g->why), fmt, ap);
-	va_end(ap);
+	g->why = why;
+	g->why_a = a;
+	g->why_b = b;
+}
+
+static void
+why_text(const struct integ *g, char *buf, size_t len)
+{
+	double a = g->why_a, b = g->why_b;
+
+	switch (g->why) {
+	case WHY_GAP:
+		snprintf(buf, len, "gap of %.0f s between readings (more "
+		    "than 3 intervals of %.0f s)", a, b);
+		break;
+	case WHY_STEP_IMPLAUSIBLE:
+		snprintf(buf, len, "a counter step refused as implausible "
+		    "inside the window (%.0f s after start): its energy is "
+		    "unknown", a);
+		break;
+	case WHY_STEP_RESET:
+		snprintf(buf, len, "counter reset inside the window (%.0f s "
+		    "after start)", a);
+		break;
+	case WHY_BACKWARDS:
+		snprintf(buf, len, "counter went backwards by %g", a);
+		break;
+	case WHY_NONFINITE:
+		snprintf(buf, len, "non-finite reading");
+		break;
+	case WHY_SPAN_IMPLAUSIBLE:
+		snprintf(buf, len, "a counter step refused as implausible "
+		    "inside the window (between %.0f and %.0f s after start): "
+		    "its energy is unknown", a, b);
+		break;
+	case WHY_SPAN_RESET:
+		snprintf(buf, len, "counter reset or step back inside the "
+		    "window (between %.0f and %.0f s after start)", a, b);
+		break;
+	default:
+		snprintf(buf, len, "refused");
+		break;
+	}
 }
 
 /* Energy of the segment (t0,v0)-(t1,v1) over [x, y] inside it: a
@@ -195,19 +244,16 @@ segment(struct integ *g, wp_time t1, double v1, uint32_t pf)
 		g->max_gap = t1 - t0;
 	if (g->o.kind != WP_COUNTER && g->o.interval > 0 &&
 	    t1 - t0 > 3 * g->o.interval)
-		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
-		    "than 3 intervals of %.0f s)", SEC(t1 - t0),
+		refuse(g, INTEG_GAP, WHY_GAP, SEC(t1 - t0),
 		    SEC(g->o.interval));
 	if (pf & INTEG_P_IMPLAUSIBLE)
-		refuse(g, INTEG_IMPLAUSIBLE, "a counter step refused as "
-		    "implausible inside the window (%.0f s after start): its "
-		    "energy is unknown", SEC(t1 - g->o.from));
+		refuse(g, INTEG_IMPLAUSIBLE, WHY_STEP_IMPLAUSIBLE,
+		    SEC(t1 - g->o.from), 0);
 	else if (pf & INTEG_P_RESET)
-		refuse(g, INTEG_RESET, "counter reset inside the window "
-		    "(%.0f s after start)", SEC(t1 - g->o.from));
+		refuse(g, INTEG_RESET, WHY_STEP_RESET, SEC(t1 - g->o.from),
+		    0);
 	if (g->o.kind == WP_COUNTER && v1 < v0)
-		refuse(g, INTEG_RESET, "counter went backwards by %g",
-		    v0 - v1);
+		refuse(g, INTEG_RESET, WHY_BACKWARDS, v0 - v1, 0);
 	a = t0 > g->o.from ? t0 : g->o.from;
 	z = t1 < g->o.to ? t1 : g->o.to;
 	e = seg_energy(g, t0, v0, t1, v1, a, z);
@@ -233,7 +279,7 @@ integ_add(struct integ *g, wp_time t, double v, uint32_t pflags)
 	if (g->have_prev && t <= g->prev_t)
 		return;
 	if (!isfinite(v)) {
-		refuse(g, INTEG_GAP, "non-finite reading");
+		refuse(g, INTEG_GAP, WHY_NONFINITE, 0, 0);
 		return;
 	}
 	if (g->have_prev)
@@ -416,18 +462,14 @@ integ_add_span_gone(struct integ *g, const struct integ_span *sp)
 		return;
 	inside = sp->t1 > g->o.from && sp->t0 < g->o.to;
 	if (inside && sp->implausible && g->o.kind == WP_COUNTER)
-		refuse(g, INTEG_IMPLAUSIBLE, "a counter step refused as "
-		    "implausible inside the window (between %.0f and %.0f s "
-		    "after start): its energy is unknown",
+		refuse(g, INTEG_IMPLAUSIBLE, WHY_SPAN_IMPLAUSIBLE,
 		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));
 	else if (inside && sp->refuse && g->o.kind == WP_COUNTER)
-		refuse(g, INTEG_RESET, "counter reset or step back inside the "
-		    "window (between %.0f and %.0f s after start)",
+		refuse(g, INTEG_RESET, WHY_SPAN_RESET,
 		    SEC(sp->t0 - g->o.from), SEC(sp->t1 - g->o.from));
 	if (inside && g->o.kind != WP_COUNTER && g->o.interval > 0 &&
 	    sp->max_gap > 3 * g->o.interval)
-		refuse(g, INTEG_GAP, "gap of %.0f s between readings (more "
-		    "than 3 intervals of %.0f s)", SEC(sp->max_gap),
+		refuse(g, INTEG_GAP, WHY_GAP, SEC(sp->max_gap),
 		    SEC(g->o.interval));
 	if (inside && sp->max_gap > g->max_gap)
 		g->max_gap = sp->max_gap;
@@ -450,18 +492,21 @@ int
 integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 {
 	double secs = SEC(g->o.to - g->o.from);
+	char why[WP_ERR_MSG];
+	bool said = true;	/* why holds the message (else: why_text) */
 
 	memset(res, 0, sizeof(*res));
 	if (g->o.to - g->o.from < g->o.min_window) {
 		g->reason = INTEG_SHORT;
-		snprintf(g->why, sizeof(g->why), "window of %.3f s is shorter "
+		snprintf(why, sizeof(why), "window of %.3f s is shorter "
 		    "than the %.0f s minimum", secs, SEC(g->o.min_window));
 	} else if (g->reason == INTEG_OK && (!g->started || !g->ended)) {
 		g->reason = INTEG_NO_DATA;
-		snprintf(g->why, sizeof(g->why), "no reading %s the window %s",
+		snprintf(why, sizeof(why), "no reading %s the window %s",
 		    g->started ? "at or after" : "at or before",
 		    g->started ? "end" : "start");
-	}
+	} else
+		said = false;
 	res->energy = g->energy;
 	res->mean_power = secs > 0 ? g->energy / secs : 0;
 	res->estimated = g->o.kind != WP_COUNTER;
@@ -482,15 +527,18 @@ integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 	    g->o.resolution > 0 &&
 	    g->o.resolution > g->o.max_res_error * g->energy) {
 		g->reason = INTEG_RESOLUTION;
-		snprintf(g->why, sizeof(g->why), "counter step of %g is too "
+		said = true;
+		snprintf(why, sizeof(why), "counter step of %g is too "
 		    "coarse for %g over this window (more than %.1f%% error)",
 		    g->o.resolution, g->energy, 100 * g->o.max_res_error);
 	}
 	res->reason = g->reason;
-	if (g->reason != INTEG_OK)
-		return err_set(err, WP_E_CONFIG, "window refused (%s): %s",
-		    integ_reason_name(g->reason), g->why);
-	return 0;
+	if (g->reason == INTEG_OK)
+		return 0;
+	if (!said)
+		why_text(g, why, sizeof(why));
+	return err_set(err, WP_E_CONFIG, "window refused (%s): %s",
+	    integ_reason_name(g->reason), why);
 }
 
 int

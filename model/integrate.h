@@ -108,7 +108,7 @@ struct integ_result {
 
 struct integ {		/* what a reading or span touches first (the
 			   state, the bins, o's window), why last: a report
-			   holds thousands, one per series */
+			   and a day's merge hold one per series */
 	bool	 have_prev;
 	bool	 started;	/* a reading at or before from */
 	bool	 ended;		/* a reading at or after to */
@@ -123,7 +123,10 @@ struct integ {		/* what a reading or span touches first (the
 	size_t	 points;
 	struct integ_bins bins[INTEG_BINSETS];
 	struct integ_opts o;	/* from, to, interval, kind first */
-	char	 why[160];
+	/* the first refusal, as numbers (integrate.c writes its message
+	 * in integ_finish): a code and the values the message quotes */
+	double	 why_a, why_b;
+	uint8_t	 why;
 };
 
 /* The number of bins of length len over [from, to] (integ_init's). */
