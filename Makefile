@@ -11,7 +11,8 @@
 #   make bench      benchmarks (figures go to docs/benchmarks.md by hand)
 #   make bench-full the whole design load on one CPU (tests/bench/full.py,
 #                   about 15 minutes; FULL_ARGS='--nodes 2000' scales down,
-#                   '--nodes 10000 --inband 4000' fits 20,000 open files)
+#                   '--shards 2' splits it between two processes on the
+#                   one CPU where 20,000 open files are the limit)
 #   make asan       sanitizer build in build-asan/
 #   make fuzz       fuzz every parser FUZZ_SECONDS each (default 300; clang,
 #                   libFuzzer; docs/hardening.md)

@@ -4,7 +4,7 @@ wattpath, pinned to one CPU, against wattpath-sim on the other CPU.
 
   full.py [--wattpath BIN] [--sim BIN] [--nodes 10000] [--inband N]
           [--pdus 500] [--meters 50] [--window 120] [--warm 360] [--cpu 0]
-          [--sim-cpu 1] [--keep]
+          [--sim-cpu 1] [--shards N] [--keep]
 
 Each node has a BMC (HTTPS, sessions where the simulator says so,
 keep-alive, 10 s), a dcgm-exporter and an engine endpoint (HTTP, 10 s;
@@ -24,6 +24,13 @@ wattpath_target_last_success_timestamp_seconds is compared with the
 previous reading; the spacing of two successes minus the nearest whole
 number of intervals is how late (or early) a poll came.  Reading /metrics
 costs wattpath CPU too (it is in the share, and said).
+
+With --shards N the fleet is split between N simulators and N wattpath
+processes, every wattpath pinned to the same CPU and every simulator to
+the other: the whole load still on one core, where one process may not
+hold a connection per endpoint (30,550 at the design load; this
+container's hard open-file limit is 20,000).  CPU, memory, journal and
+RRD figures are the processes' sums.
 """
 import argparse
 import glob
@@ -138,17 +145,32 @@ def write_conf(simconf, conf, data, port, inband=None):
     return c
 
 
-def run(a, procs, tmp):
-    racks = max(1, -(-a.pdus // 2))
-    simconf = os.path.join(tmp, "sim", "wattpath.yaml")
+class Shard:
+    """One simulator and the wattpath polling what it serves."""
+
+    def __init__(self, k, nodes, inband, pdus, meters):
+        self.k, self.nodes, self.inband = k, nodes, inband
+        self.pdus, self.meters = pdus, meters
+        self.sim = self.wp = self.port = self.data = None
+
+
+def split(total, k, n):
+    """Part k of total split into n as evenly as can be."""
+    return total // n + (1 if k < total % n else 0)
+
+
+def start_shard(a, procs, tmp, sh):
+    d = os.path.join(tmp, "shard%d" % sh.k) if a.shards > 1 else tmp
+    simconf = os.path.join(d, "sim", "wattpath.yaml")
     os.makedirs(os.path.dirname(simconf))
     base = bench.free_port_base()
-    sim = procs.start("sim", pin(a.sim_cpu) + [
-        a.sim, "serve", "--nodes", str(a.nodes), "--racks", str(racks),
-        "--pdus", str(a.pdus), "--meters", str(a.meters), "--shape",
+    racks = max(1, -(-sh.pdus // 2))
+    sim = procs.start("sim%d" % sh.k, pin(a.sim_cpu) + [
+        a.sim, "serve", "--nodes", str(sh.nodes), "--racks", str(racks),
+        "--pdus", str(sh.pdus), "--meters", str(sh.meters), "--shape",
         "joules", "--profile", "steady", "--port-base", str(base),
         "--config-out", simconf, "--interval", "%ds" % IV],
-        os.path.join(tmp, "sim.log"))
+        os.path.join(d, "sim.log"))
 
     def ready():
         if not sim.alive():
@@ -157,29 +179,52 @@ def run(a, procs, tmp):
             return b"wattpath-sim: config" in f.read()
     if not bench.wait_for(ready, 300, 0.5):
         raise RuntimeError("wattpath-sim not ready:\n" + sim.tail())
-    data = os.path.join(tmp, "data")
-    port = bench.free_tcp_port()
-    conf = os.path.join(tmp, "wattpath.yaml")
-    c = write_conf(simconf, conf, data, port, a.inband)
+    sh.sim = sim
+    sh.data = os.path.join(d, "data")
+    sh.port = bench.free_tcp_port()
+    conf = os.path.join(d, "wattpath.yaml")
+    c = write_conf(simconf, conf, sh.data, sh.port, sh.inband)
     npdu, nmeter = len(c.get("pdus") or []), len(c.get("meters") or [])
     nib = sum(1 for n in c["nodes"] if "gpu" in n)
-    log("simulator: %d nodes (a BMC each; a dcgm-exporter and an engine on "
-        "%d of them), %d PDUs x 48 outlets, %d meters, pid %d, CPU %s; "
+    log("simulator%s: %d nodes (a BMC each; a dcgm-exporter and an engine "
+        "on %d of them), %d PDUs x 48 outlets, %d meters, pid %d, CPU %s; "
         "open-file limit %d" %
-        (len(c["nodes"]), nib, npdu, nmeter, sim.pid,
-         a.sim_cpu if pin(a.sim_cpu) else "any",
+        (" %d" % sh.k if a.shards > 1 else "", len(c["nodes"]), nib, npdu,
+         nmeter, sim.pid, a.sim_cpu if pin(a.sim_cpu) else "any",
          resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-    wp = procs.start("wattpath", pin(a.cpu) + [a.wattpath, "run", "-c",
-                                               conf],
-                     os.path.join(tmp, "wattpath.log"))
+    sh.wp = procs.start("wattpath%d" % sh.k, pin(a.cpu) + [
+        a.wattpath, "run", "-c", conf], os.path.join(d, "wattpath.log"))
+
+
+def scrape_all(shards):
+    """scrape() of every shard, merged (target names are per shard)."""
+    out, took, size = {}, 0.0, 0
+    for sh in shards:
+        m, t, n = scrape(sh.port)
+        out.update({"%d/%s" % (sh.k, k): v for k, v in m.items()})
+        took += t
+        size += n
+    return out, took, size
+
+
+def run(a, procs, tmp):
+    inband = a.nodes if a.inband is None else a.inband
+    shards = []
+    for k in range(a.shards):
+        nodes = split(a.nodes, k, a.shards)
+        sh = Shard(k, nodes, min(nodes, split(inband, k, a.shards)),
+                   split(a.pdus, k, a.shards), split(a.meters, k, a.shards))
+        start_shard(a, procs, tmp, sh)
+        shards.append(sh)
     t0 = time.time()
     want = None
     while True:
-        if not wp.alive():
-            raise RuntimeError("wattpath exited:\n" + wp.tail())
+        for sh in shards:
+            if not sh.wp.alive():
+                raise RuntimeError("wattpath exited:\n" + sh.wp.tail())
         time.sleep(10)
         try:
-            m, _, _ = scrape(port)
+            m, _, _ = scrape_all(shards)
         except OSError:
             continue
         up = sum(1 for x in m.values() if x.get("up") == 1)
@@ -194,29 +239,35 @@ def run(a, procs, tmp):
     log("warm-up %.0f s: %d targets, %d up" % (time.time() - t0, want, up))
 
     samples = []
-    c0, t0, s0 = wp.cpu(), time.time(), sim.cpu()
-    j0 = dir_bytes(os.path.join(data, "journal", "**"))
+
+    def cpu(procs_):
+        return sum(p.cpu() for p in procs_)
+    wps, sims = [sh.wp for sh in shards], [sh.sim for sh in shards]
+    c0, t0, s0 = cpu(wps), time.time(), cpu(sims)
+    jpat = [os.path.join(sh.data, "journal", "**") for sh in shards]
+    j0 = sum(dir_bytes(p) for p in jpat)
     scr = []
     while time.time() - t0 < a.window:
-        m, took, size = scrape(port)
+        m, took, size = scrape_all(shards)
         samples.append((time.time(), m))
         scr.append((took, size))
         time.sleep(max(0, SCRAPE - took))
-    m, took, size = scrape(port)
+    m, took, size = scrape_all(shards)
     samples.append((time.time(), m))
     scr.append((took, size))
-    c1, t1 = wp.cpu(), time.time()
-    sim.cpu_window = sim.cpu() - s0
-    j1 = dir_bytes(os.path.join(data, "journal", "**"))
-    rrd_fresh = fresh(os.path.join(data, "**", "*.rrd"), t0)
-    rrd_all = len(glob.glob(os.path.join(data, "**", "*.rrd"),
-                            recursive=True))
+    c1, t1 = cpu(wps), time.time()
+    sim_window = cpu(sims) - s0
+    j1 = sum(dir_bytes(p) for p in jpat)
+    rpat = [os.path.join(sh.data, "**", "*.rrd") for sh in shards]
+    rrd_fresh = sum(fresh(p, t0) for p in rpat)
+    rrd_all = sum(len(glob.glob(p, recursive=True)) for p in rpat)
     el = t1 - t0
-    report(a, wp, samples, scr, c1 - c0, el, j1 - j0, rrd_fresh, rrd_all,
-           sim)
+    report(a, wps, samples, scr, c1 - c0, el, j1 - j0, rrd_fresh, rrd_all,
+           sim_window)
 
 
-def report(a, wp, samples, scr, cpu, el, jbytes, rrd_fresh, rrd_all, sim):
+def report(a, wps, samples, scr, cpu, el, jbytes, rrd_fresh, rrd_all,
+           sim_window):
     first, last = samples[0][1], samples[-1][1]
     by = {}
     for t, x in last.items():
@@ -239,8 +290,9 @@ def report(a, wp, samples, scr, cpu, el, jbytes, rrd_fresh, rrd_all, sim):
             iv = PDU_IV if x["proto"] == "snmp_pdu" else IV
             d = s1 - s0
             by[x["proto"]]["late"].append(d - iv * max(1, round(d / iv)))
-    log("window %.0f s; wattpath pinned to CPU %s" %
-        (el, a.cpu if pin(a.cpu) else "(not pinned)"))
+    log("window %.0f s; wattpath%s pinned to CPU %s" %
+        (el, " (%d processes, each polling its share)" % len(wps)
+         if len(wps) > 1 else "", a.cpu if pin(a.cpu) else "(not pinned)"))
     log("  %-10s %7s %9s %6s %10s %10s %10s %10s" %
         ("protocol", "targets", "polls", "failed", "late p50", "p99",
          "max", "min"))
@@ -258,17 +310,15 @@ def report(a, wp, samples, scr, cpu, el, jbytes, rrd_fresh, rrd_all, sim):
     log("  /metrics read %d times: %.2f s each on average, %.1f MB" %
         (len(scr), sum(x[0] for x in scr) / len(scr),
          scr[-1][1] / 1e6))
-    log("  memory: peak RSS %.0f MiB, RSS now %.0f MiB" %
-        (wp.hwm() / 1024, wp.status("VmRSS") / 1024))
+    log("  memory: peak RSS %.0f MiB, RSS now %.0f MiB%s" %
+        (sum(p.hwm() for p in wps) / 1024,
+         sum(p.status("VmRSS") for p in wps) / 1024,
+         " (the processes' sum)" if len(wps) > 1 else ""))
     log("  journal: %.2f MB/s (%.0f MB in the window)" %
         (jbytes / el / 1e6, jbytes / 1e6))
     log("  RRD: %d of %d files written in the window, %.1f files/s" %
         (rrd_fresh, rrd_all, rrd_fresh / el))
-    log("  simulator: %.1f %% of a CPU" % (100 * sim_cpu(sim, el)))
-
-
-def sim_cpu(sim, el):
-    return getattr(sim, "cpu_window", 0) / el if el else 0
+    log("  simulator: %.1f %% of a CPU" % (100 * sim_window / el))
 
 
 def main():
@@ -289,24 +339,32 @@ def main():
     ap.add_argument("--warm", type=int, default=360)
     ap.add_argument("--cpu", type=int, default=0)
     ap.add_argument("--sim-cpu", type=int, default=1)
+    ap.add_argument("--shards", type=int, default=1,
+                    help="split the fleet between N simulators and N "
+                    "wattpath processes, all wattpaths on --cpu: where one "
+                    "process's open-file limit is below the fleet's "
+                    "connections")
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
+    if a.shards < 1:
+        sys.exit("full: --shards must be at least 1")
     nofile = bench.raise_nofile()
     # a kept-alive connection per BMC, dcgm-exporter and engine, a socket
     # per PDU and meter, journal, RRD and library files
     inband = a.nodes if a.inband is None else min(a.inband, a.nodes)
-    need = a.nodes + 2 * inband + a.pdus + a.meters + 1000
+    need = -(-(a.nodes + 2 * inband + a.pdus + a.meters) // a.shards) + 1000
     if need > nofile:
-        sys.exit("full: %d nodes need about %d open files in wattpath (and "
-                 "as many in the simulator); the limit here is %d: scale "
-                 "down (--nodes %d fits)" % (a.nodes, need, nofile,
-                                             (nofile - 1000 - a.pdus -
-                                              a.meters) // 3))
+        sys.exit("full: %d nodes need about %d open files in each wattpath "
+                 "(and as many in each simulator); the limit here is %d: "
+                 "split the fleet (--shards %d) or scale down" %
+                 (a.nodes, need, nofile,
+                  -(-(a.nodes + 2 * inband + a.pdus + a.meters) //
+                    (nofile - 1000))))
     signal.signal(signal.SIGTERM, bench.on_signal)
     signal.signal(signal.SIGINT, bench.on_signal)
-    log("# wattpath full load, %s: %d nodes, %d PDUs, %d meters" %
+    log("# wattpath full load, %s: %d nodes, %d PDUs, %d meters%s" %
         (time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), a.nodes, a.pdus,
-         a.meters))
+         a.meters, ", %d shards" % a.shards if a.shards > 1 else ""))
     procs = bench.Procs()
     tmp = tempfile.mkdtemp(prefix="wattpath-full.")
     rc = 0
