@@ -1,6 +1,5 @@
 /* integrate.c - energy over an exact window from a counter or gauge. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,9 +98,10 @@ integ_fini(struct integ *g)
 	}
 }
 
-/* The first refusal of a reading or a span (struct integ.why), kept as a
- * code and the numbers its message quotes: an integrator is one of
- * thousands, and only integ_finish writes the message (why_text). */
+/* Why a window is refused (struct integ.why): the first refusal of a
+ * reading or a span, kept as a code and the numbers its message quotes, or
+ * integ_finish's own; an integrator is one of thousands, and only
+ * integ_finish writes the message (why_text). */
 enum why {
 	WHY_NONE,
 	WHY_GAP,		/* a: the gap, b: the interval (s) */
@@ -110,7 +110,12 @@ enum why {
 	WHY_BACKWARDS,		/* a: by how much */
 	WHY_NONFINITE,
 	WHY_SPAN_IMPLAUSIBLE,	/* a, b: the span's ends after start (s) */
-	WHY_SPAN_RESET		/* a, b: as above */
+	WHY_SPAN_RESET,		/* a, b: as above */
+	/* integ_finish's own, from g: */
+	WHY_SHORT,		/* the window against o.min_window */
+	WHY_NO_START,		/* no reading at or before o.from */
+	WHY_NO_END,		/* none at or after o.to */
+	WHY_RESOLUTION		/* o.resolution against the energy */
 };
 
 static void
@@ -157,6 +162,22 @@ why_text(const struct integ *g, char *buf, size_t len)
 	case WHY_SPAN_RESET:
 		snprintf(buf, len, "counter reset or step back inside the "
 		    "window (between %.0f and %.0f s after start)", a, b);
+		break;
+	case WHY_SHORT:
+		snprintf(buf, len, "window of %.3f s is shorter than the %.0f "
+		    "s minimum", SEC(g->o.to - g->o.from),
+		    SEC(g->o.min_window));
+		break;
+	case WHY_NO_START:
+	case WHY_NO_END:
+		snprintf(buf, len, "no reading %s the window %s",
+		    g->why == WHY_NO_END ? "at or after" : "at or before",
+		    g->why == WHY_NO_END ? "end" : "start");
+		break;
+	case WHY_RESOLUTION:
+		snprintf(buf, len, "counter step of %g is too coarse for %g "
+		    "over this window (more than %.1f%% error)",
+		    g->o.resolution, g->energy, 100 * g->o.max_res_error);
 		break;
 	default:
 		snprintf(buf, len, "refused");
@@ -493,20 +514,15 @@ integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 {
 	double secs = SEC(g->o.to - g->o.from);
 	char why[WP_ERR_MSG];
-	bool said = true;	/* why holds the message (else: why_text) */
 
 	memset(res, 0, sizeof(*res));
 	if (g->o.to - g->o.from < g->o.min_window) {
 		g->reason = INTEG_SHORT;
-		snprintf(why, sizeof(why), "window of %.3f s is shorter "
-		    "than the %.0f s minimum", secs, SEC(g->o.min_window));
+		g->why = WHY_SHORT;
 	} else if (g->reason == INTEG_OK && (!g->started || !g->ended)) {
 		g->reason = INTEG_NO_DATA;
-		snprintf(why, sizeof(why), "no reading %s the window %s",
-		    g->started ? "at or after" : "at or before",
-		    g->started ? "end" : "start");
-	} else
-		said = false;
+		g->why = g->started ? WHY_NO_END : WHY_NO_START;
+	}
 	res->energy = g->energy;
 	res->mean_power = secs > 0 ? g->energy / secs : 0;
 	res->estimated = g->o.kind != WP_COUNTER;
@@ -527,16 +543,12 @@ integ_finish(struct integ *g, struct integ_result *res, struct wp_err *err)
 	    g->o.resolution > 0 &&
 	    g->o.resolution > g->o.max_res_error * g->energy) {
 		g->reason = INTEG_RESOLUTION;
-		said = true;
-		snprintf(why, sizeof(why), "counter step of %g is too "
-		    "coarse for %g over this window (more than %.1f%% error)",
-		    g->o.resolution, g->energy, 100 * g->o.max_res_error);
+		g->why = WHY_RESOLUTION;
 	}
 	res->reason = g->reason;
 	if (g->reason == INTEG_OK)
 		return 0;
-	if (!said)
-		why_text(g, why, sizeof(why));
+	why_text(g, why, sizeof(why));
 	return err_set(err, WP_E_CONFIG, "window refused (%s): %s",
 	    integ_reason_name(g->reason), why);
 }

@@ -108,7 +108,7 @@ struct integ_result {
 
 struct integ {		/* what a reading or span touches first (the
 			   state, the bins, o's window), why last: a report
-			   and a day's merge hold one per series */
+			   holds two or more per series, a day's merge one */
 	bool	 have_prev;
 	bool	 started;	/* a reading at or before from */
 	bool	 ended;		/* a reading at or after to */
@@ -123,8 +123,8 @@ struct integ {		/* what a reading or span touches first (the
 	size_t	 points;
 	struct integ_bins bins[INTEG_BINSETS];
 	struct integ_opts o;	/* from, to, interval, kind first */
-	/* the first refusal, as numbers (integrate.c writes its message
-	 * in integ_finish): a code and the values the message quotes */
+	/* the refusal, as numbers (integrate.c writes its message in
+	 * integ_finish): a code and the values the message quotes */
 	double	 why_a, why_b;
 	uint8_t	 why;
 };

@@ -152,6 +152,7 @@ class Shard:
         self.k, self.nodes, self.inband = k, nodes, inband
         self.pdus, self.meters = pdus, meters
         self.sim = self.wp = self.port = self.data = None
+        self.dir = self.simconf = None
 
 
 def split(total, k, n):
@@ -159,7 +160,9 @@ def split(total, k, n):
     return total // n + (1 if k < total % n else 0)
 
 
-def start_shard(a, procs, tmp, sh):
+def start_sim(a, procs, tmp, sh):
+    """Shard sh's simulator, started and ready (every simulator before any
+    wattpath: its ports are chosen while no connection holds one)."""
     d = os.path.join(tmp, "shard%d" % sh.k) if a.shards > 1 else tmp
     simconf = os.path.join(d, "sim", "wattpath.yaml")
     os.makedirs(os.path.dirname(simconf))
@@ -179,7 +182,11 @@ def start_shard(a, procs, tmp, sh):
             return b"wattpath-sim: config" in f.read()
     if not bench.wait_for(ready, 300, 0.5):
         raise RuntimeError("wattpath-sim not ready:\n" + sim.tail())
-    sh.sim = sim
+    sh.sim, sh.dir, sh.simconf = sim, d, simconf
+
+
+def start_wattpath(a, procs, sh):
+    d, sim, simconf = sh.dir, sh.sim, sh.simconf
     sh.data = os.path.join(d, "data")
     sh.port = bench.free_tcp_port()
     conf = os.path.join(d, "wattpath.yaml")
@@ -212,16 +219,23 @@ def run(a, procs, tmp):
     shards = []
     for k in range(a.shards):
         nodes = split(a.nodes, k, a.shards)
+        # the simulator puts one or two PDUs in a rack: a shard's are two
+        # a rack (--pdus is even when split)
+        pdus = a.pdus if a.shards == 1 else \
+            2 * split(a.pdus // 2, k, a.shards)
         sh = Shard(k, nodes, min(nodes, split(inband, k, a.shards)),
-                   split(a.pdus, k, a.shards), split(a.meters, k, a.shards))
-        start_shard(a, procs, tmp, sh)
+                   pdus, split(a.meters, k, a.shards))
+        start_sim(a, procs, tmp, sh)
         shards.append(sh)
+    for sh in shards:
+        start_wattpath(a, procs, sh)
     t0 = time.time()
     want = None
     while True:
         for sh in shards:
             if not sh.wp.alive():
-                raise RuntimeError("wattpath exited:\n" + sh.wp.tail())
+                raise RuntimeError("wattpath%s exited:\n%s" % (
+                    " %d" % sh.k if a.shards > 1 else "", sh.wp.tail()))
         time.sleep(10)
         try:
             m, _, _ = scrape_all(shards)
@@ -346,20 +360,23 @@ def main():
                     "connections")
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
-    if a.shards < 1:
-        sys.exit("full: --shards must be at least 1")
+    if a.shards < 1 or a.shards > a.nodes:
+        sys.exit("full: --shards must be 1 to --nodes")
+    if a.shards > 1 and a.pdus % 2:
+        sys.exit("full: with --shards, --pdus must be even (two a rack)")
     nofile = bench.raise_nofile()
     # a kept-alive connection per BMC, dcgm-exporter and engine, a socket
     # per PDU and meter, journal, RRD and library files
     inband = a.nodes if a.inband is None else min(a.inband, a.nodes)
-    need = -(-(a.nodes + 2 * inband + a.pdus + a.meters) // a.shards) + 1000
+    conns = a.nodes + 2 * inband + a.pdus + a.meters
+    need = -(-conns // a.shards) + 1000
+    if need > nofile and nofile <= 1000:
+        sys.exit("full: the open-file limit here is %d: too low" % nofile)
     if need > nofile:
         sys.exit("full: %d nodes need about %d open files in each wattpath "
                  "(and as many in each simulator); the limit here is %d: "
                  "split the fleet (--shards %d) or scale down" %
-                 (a.nodes, need, nofile,
-                  -(-(a.nodes + 2 * inband + a.pdus + a.meters) //
-                    (nofile - 1000))))
+                 (a.nodes, need, nofile, -(-conns // (nofile - 1000))))
     signal.signal(signal.SIGTERM, bench.on_signal)
     signal.signal(signal.SIGINT, bench.on_signal)
     log("# wattpath full load, %s: %d nodes, %d PDUs, %d meters%s" %

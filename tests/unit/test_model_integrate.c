@@ -665,26 +665,33 @@ test_span_gone(void **st)
 }
 
 /* A refusal kept as numbers: one window per kind, the message word for
- * word; the first refusal is the one said, and a window too short says
- * so whatever refused it before. */
+ * word (and again from a second integ_finish); the first refusal is the
+ * one said, and a window too short says so whatever refused it before.
+ * The window is [T0, T0 + to]; t[0] == 0: no reading before it. */
 static const char *
-refusal(int kind, const struct integ_span *sp, const wp_time *t,
-    const double *v, const uint32_t *f, size_t n, wp_time to,
-    struct wp_err *err)
+refusal(int kind, double resolution, const struct integ_span *sp,
+    const wp_time *t, const double *v, const uint32_t *f, size_t n,
+    wp_time to, struct wp_err *err)
 {
 	struct integ_opts o = opts(0, to);
+	struct wp_err again = { 0 };
 	struct integ_result r;
 	struct integ g;
 	size_t i;
 
 	o.kind = kind;
+	o.resolution = resolution;
 	assert_int_equal(integ_init(&g, &o, NULL), 0);
-	integ_add(&g, T0 - 10 * S, v[0], 0);
+	if (t[0] != 0)
+		integ_add(&g, t[0], v[0], 0);
 	if (sp != NULL)
 		integ_add_span_gone(&g, sp);
 	for (i = 1; i < n; i++)
 		integ_add(&g, t[i], v[i], f != NULL ? f[i] : 0);
+	memset(err, 0, sizeof(*err));
 	assert_int_equal(integ_finish(&g, &r, err), -1);
+	assert_int_equal(integ_finish(&g, &r, &again), -1);
+	assert_string_equal(again.msg, err->msg);
 	integ_fini(&g);
 	return err->msg;
 }
@@ -692,56 +699,72 @@ refusal(int kind, const struct integ_span *sp, const wp_time *t,
 static void
 test_refusal_messages(void **st)
 {
-	wp_time t[4] = { 0, T0 + 30 * S, T0 + 70 * S, T0 + 700 * S };
+	wp_time t[4] = { T0 - 10 * S, T0 + 30 * S, T0 + 70 * S,
+	    T0 + 700 * S };
 	double v[4] = { 1000, 2000, 3000, 4000 };
 	uint32_t f[4] = { 0, INTEG_P_RESET, 0, 0 };
 	struct integ_span sp = { .t0 = T0, .t1 = T0 + 590 * S, .v0 = 1000,
 	    .v1 = 3000, .n = 60, .energy = 2000, .max_gap = 10 * S,
 	    .refuse = true };
-	struct wp_err err = { 0 };
+	struct wp_err err;
 
 	(void)st;
-	assert_string_equal(refusal(WP_COUNTER, NULL, t, v, f, 4, 600 * S,
-	    &err), "window refused (counter-reset): counter reset inside the window "
-	    "(30 s after start)");
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 4, 600 * S,
+	    &err), "window refused (counter-reset): counter reset inside the "
+	    "window (30 s after start)");
 	f[1] = INTEG_P_IMPLAUSIBLE;
-	assert_string_equal(refusal(WP_COUNTER, NULL, t, v, f, 4, 600 * S,
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 4, 600 * S,
 	    &err), "window refused (implausible-step): a counter step refused "
 	    "as implausible inside the window (30 s after start): its energy "
 	    "is unknown");
 	v[2] = 1500;	/* the first refusal is the one said */
-	assert_string_equal(refusal(WP_COUNTER, NULL, t, v, f, 4, 600 * S,
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 4, 600 * S,
 	    &err), "window refused (implausible-step): a counter step refused "
 	    "as implausible inside the window (30 s after start): its energy "
 	    "is unknown");
 	f[1] = 0;
-	assert_string_equal(refusal(WP_COUNTER, NULL, t, v, f, 4, 600 * S,
-	    &err), "window refused (counter-reset): counter went backwards by 500");
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 4, 600 * S,
+	    &err), "window refused (counter-reset): counter went backwards by "
+	    "500");
 	v[2] = NAN;
-	assert_string_equal(refusal(WP_COUNTER, NULL, t, v, f, 4, 600 * S,
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 4, 600 * S,
 	    &err), "window refused (data-gap): non-finite reading");
 	v[2] = 3000;
-	assert_string_equal(refusal(WP_GAUGE, NULL, t, v, f, 4, 600 * S,
-	    &err), "window refused (data-gap): gap of 40 s between readings (more "
-	    "than 3 intervals of 10 s)");
+	assert_string_equal(refusal(WP_GAUGE, 0, NULL, t, v, f, 4, 600 * S,
+	    &err), "window refused (data-gap): gap of 40 s between readings "
+	    "(more than 3 intervals of 10 s)");
 	/* too short: said, whatever refused the window before */
-	assert_string_equal(refusal(WP_GAUGE, NULL, t, v, f, 4, 50 * S,
-	    &err), "window refused (window-too-short): window of 50.000 s is shorter "
-	    "than the 60 s minimum");
+	assert_string_equal(refusal(WP_GAUGE, 0, NULL, t, v, f, 4, 50 * S,
+	    &err), "window refused (window-too-short): window of 50.000 s is "
+	    "shorter than the 60 s minimum");
+	/* integ_finish's own: an edge without a reading, a coarse counter */
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 3, 600 * S,
+	    &err), "window refused (no-data-at-edge): no reading at or after "
+	    "the window end");
+	t[0] = 0;
+	assert_string_equal(refusal(WP_COUNTER, 0, NULL, t, v, f, 4, 600 * S,
+	    &err), "window refused (no-data-at-edge): no reading at or before "
+	    "the window start");
+	t[0] = T0 - 10 * S;
+	assert_string_equal(refusal(WP_COUNTER, 100, NULL, t, v, f, 4,
+	    600 * S, &err), "window refused (counter-resolution): counter "
+	    "step of 100 is too coarse for 2591.27 over this window (more "
+	    "than 2.0% error)");
+	/* a span's */
 	t[1] = T0 + 600 * S;
-	assert_string_equal(refusal(WP_COUNTER, &sp, t, v, f, 2, 600 * S,
-	    &err), "window refused (counter-reset): counter reset or step back inside "
-	    "the window (between 0 and 590 s after start)");
+	assert_string_equal(refusal(WP_COUNTER, 0, &sp, t, v, f, 2, 600 * S,
+	    &err), "window refused (counter-reset): counter reset or step back "
+	    "inside the window (between 0 and 590 s after start)");
 	sp.implausible = true;
-	assert_string_equal(refusal(WP_COUNTER, &sp, t, v, f, 2, 600 * S,
+	assert_string_equal(refusal(WP_COUNTER, 0, &sp, t, v, f, 2, 600 * S,
 	    &err), "window refused (implausible-step): a counter step refused "
 	    "as implausible inside the window (between 0 and 590 s after "
 	    "start): its energy is unknown");
 	sp.implausible = sp.refuse = false;
 	sp.max_gap = 50 * S;
-	assert_string_equal(refusal(WP_GAUGE, &sp, t, v, f, 2, 600 * S,
-	    &err), "window refused (data-gap): gap of 50 s between readings (more "
-	    "than 3 intervals of 10 s)");
+	assert_string_equal(refusal(WP_GAUGE, 0, &sp, t, v, f, 2, 600 * S,
+	    &err), "window refused (data-gap): gap of 50 s between readings "
+	    "(more than 3 intervals of 10 s)");
 }
 
 int
