@@ -148,8 +148,9 @@ def write_conf(simconf, conf, data, port, inband=None):
 class Shard:
     """One simulator and the wattpath polling what it serves."""
 
-    def __init__(self, k, nodes, inband, pdus, meters):
+    def __init__(self, k, nshards, nodes, inband, pdus, meters):
         self.k, self.nodes, self.inband = k, nodes, inband
+        self.tag = " %d" % k if nshards > 1 else ""  # in what is logged
         self.pdus, self.meters = pdus, meters
         self.sim = self.wp = self.port = self.data = None
         self.dir = self.simconf = None
@@ -196,7 +197,7 @@ def start_wattpath(a, procs, sh):
     log("simulator%s: %d nodes (a BMC each; a dcgm-exporter and an engine "
         "on %d of them), %d PDUs x 48 outlets, %d meters, pid %d, CPU %s; "
         "open-file limit %d" %
-        (" %d" % sh.k if a.shards > 1 else "", len(c["nodes"]), nib, npdu,
+        (sh.tag, len(c["nodes"]), nib, npdu,
          nmeter, sim.pid, a.sim_cpu if pin(a.sim_cpu) else "any",
          resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     sh.wp = procs.start("wattpath%d" % sh.k, pin(a.cpu) + [
@@ -214,8 +215,7 @@ def scrape_all(shards):
     return out, took, size
 
 
-def run(a, procs, tmp):
-    inband = a.nodes if a.inband is None else a.inband
+def run(a, procs, tmp, inband):
     shards = []
     for k in range(a.shards):
         nodes = split(a.nodes, k, a.shards)
@@ -223,8 +223,9 @@ def run(a, procs, tmp):
         # a rack (--pdus is even when split)
         pdus = a.pdus if a.shards == 1 else \
             2 * split(a.pdus // 2, k, a.shards)
-        sh = Shard(k, nodes, min(nodes, split(inband, k, a.shards)),
-                   pdus, split(a.meters, k, a.shards))
+        sh = Shard(k, a.shards, nodes,
+                   min(nodes, split(inband, k, a.shards)), pdus,
+                   split(a.meters, k, a.shards))
         start_sim(a, procs, tmp, sh)
         shards.append(sh)
     for sh in shards:
@@ -235,7 +236,7 @@ def run(a, procs, tmp):
         for sh in shards:
             if not sh.wp.alive():
                 raise RuntimeError("wattpath%s exited:\n%s" % (
-                    " %d" % sh.k if a.shards > 1 else "", sh.wp.tail()))
+                    sh.tag, sh.wp.tail()))
         time.sleep(10)
         try:
             m, _, _ = scrape_all(shards)
@@ -386,7 +387,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="wattpath-full.")
     rc = 0
     try:
-        run(a, procs, tmp)
+        run(a, procs, tmp, inband)
     except (bench.Stop, RuntimeError, OSError) as e:
         log("full: %s" % e)
         rc = 1
