@@ -382,6 +382,9 @@ filter_vb(const struct pdu_table *tab, const struct pdu_vb *vb,
 		    ((vb->type == PDU_V_UINT || vb->type == PDU_V_COUNTER32) &&
 		    tab->filter_value[i] >= 0 &&
 		    vb->u == (uint64_t)tab->filter_value[i]);
+	if (tab->filter_except)	/* a number, and none of those */
+		ok = !ok && (vb->type == PDU_V_INT || vb->type == PDU_V_UINT ||
+		    vb->type == PDU_V_COUNTER32);
 	row->filter = ok ? 1 : 2;
 }
 
@@ -487,7 +490,10 @@ row_keep(const struct pdu_profile *p, struct pdu_row *row, long only_unit)
 	for (i = 0; i < tab->nmatch; i++)
 		if (row->key[tab->match_pos[i] - 1] != tab->match_val[i])
 			return false;
-	if (tab->filter.n > 0 && row->filter != 1)
+	/* equals, text: the row's value must match; except: a row whose
+	 * agent gives no value (a column left out) is kept */
+	if (tab->filter.n > 0 && row->filter != 1 &&
+	    !(tab->filter_except && row->filter == 0))
 		return false;
 	if (tab->number_pos > 0 &&
 	    row->key[tab->number_pos - 1] < (uint32_t)tab->index_base)

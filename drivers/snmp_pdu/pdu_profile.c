@@ -448,35 +448,36 @@ parse_role(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 	    "inlet, device, phase or circuit", role);
 }
 
-/* equals: N or [N, M...] */
+/* equals (or except): N or [N, M...] */
 static int
-filter_values(struct pctx *c, const struct ynode *n, struct pdu_table *t)
+filter_values(struct pctx *c, const struct ynode *n, const char *key,
+    struct pdu_table *t)
 {
 	const struct ynode *it;
 
 	if (n->type == YN_SCALAR) {
 		if (ynode_parse_long(n->value, LONG_MIN, LONG_MAX,
 		    &t->filter_value[0]) < 0)
-			return perr(c, n, "%s: expected a number", "equals");
+			return perr(c, n, "%s: expected a number", key);
 		t->nfilter = 1;
 		return 0;
 	}
 	if (n->type != YN_SEQ || n->child == NULL)
-		return perr(c, n, "%s: a number or a list of numbers",
-		    "equals");
+		return perr(c, n, "%s: a number or a list of numbers", key);
 	for (it = n->child; it != NULL; it = it->next)
 		if (t->nfilter == PDU_MATCH_MAX || scalar(it) == NULL ||
 		    ynode_parse_long(it->value, LONG_MIN, LONG_MAX,
 		    &t->filter_value[t->nfilter++]) < 0)
-			return perr(c, n, "%s: at most 4 numbers", "equals");
+			return perr(c, n, "%s: at most 4 numbers", key);
 	return 0;
 }
 
 static int
 parse_filter(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 {
-	const struct ynode *f = ynode_get(tn, "filter"), *eq;
-	static const char *const keys[] = { "oid", "equals", "text", NULL };
+	const struct ynode *f = ynode_get(tn, "filter"), *eq, *ex;
+	static const char *const keys[] = { "oid", "equals", "except", "text",
+	    NULL };
 
 	if (f == NULL)
 		return 0;
@@ -486,11 +487,16 @@ parse_filter(struct pctx *c, const struct ynode *tn, struct pdu_table *t)
 	    false) < 0)
 		return -1;
 	eq = ynode_get(f, "equals");
+	ex = ynode_get(f, "except");
 	t->filter_is_text = ynode_get(f, "text") != NULL;
-	if (t->filter.n == 0 || (eq == NULL) == !t->filter_is_text)
-		return perr(c, f, "%s: needs oid and one of equals, text",
-		    "filter");
-	return eq != NULL ? filter_values(c, eq, t) : 0;
+	t->filter_except = ex != NULL;
+	if (t->filter.n == 0 || (eq != NULL) + (ex != NULL) +
+	    t->filter_is_text != 1)
+		return perr(c, f, "%s: needs oid and one of equals, except, "
+		    "text", "filter");
+	if (eq != NULL)
+		return filter_values(c, eq, "equals", t);
+	return ex != NULL ? filter_values(c, ex, "except", t) : 0;
 }
 
 /* number: a key position or "ordinal"; unit: a key position. */

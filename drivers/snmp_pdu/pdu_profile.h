@@ -97,10 +97,11 @@ struct pdu_table {
 	int8_t		 match_pos[PDU_MATCH_MAX];	/* 1-based */
 	uint32_t	 match_val[PDU_MATCH_MAX];
 	struct pdu_ref	 filter;	/* keep rows whose filter column is */
-	long		 filter_value[PDU_MATCH_MAX];	/* one of these numbers, */
-	uint8_t		 nfilter;
+	long		 filter_value[PDU_MATCH_MAX];	/* one of these numbers */
+	uint8_t		 nfilter;	/* (none of them: filter_except), */
 	char		 filter_text[48];	/* or matches this ('*': any) */
 	bool		 filter_is_text;
+	bool		 filter_except;
 	double		 max_power;	/* W (VA, var); above is absurd */
 	struct pdu_col	 col[PDU_NCOL];
 };

@@ -1,5 +1,5 @@
 #!/bin/sh
-# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 26 devices) and
+# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 35 devices) and
 # the ones written from a MIB where no capture exists (written-*: Avocent
 # PM, CyberPower ePDU2, HPE iPDU, Raritan EMX, Algcom, TS PWTv1):
 # `wattpath probe --json` with profile auto against snmpsim, then

@@ -22,6 +22,12 @@ PROFILE = {
     "atenpdu": "aten-pe", "chatsworth-pdu": "chatsworth-cpi",
     "cyberpower": "cyberpower-epdu2", "cyberpower-epdu-only": "cyberpower",
     "cyberpower_pdu81005": "cyberpower-epdu2",
+    "apc-cpdu": "apc-cpdu",
+    "algcom-pdu-08p-ac_algcom-pdu-08p-ac": "algcom-pdu",
+    "wti-power": "wti-power", "schleifenbauer": "schleifenbauer",
+    "sentry4_switched8i": "servertech-sentry4",
+    "poweralert_pdu": "tripplite-pdu", "eatonpdu_dbq": "eaton-pdu-raritan",
+    "vertiv-pdu_mn03edr1": "vertiv-geist", "digitus": "digitus-dpdu",
     "dell-rpdu": "dell-rpdu",
     "eatonpdu_2": "eaton-epdu", "enlogic-pdu2": "enlogic-pdu2",
     "hpe-mapdu_pdu2": "hpe-pdu2", "hpe-mapdu_pdu3": "hpe-pdu3",
@@ -43,9 +49,19 @@ PROFILE = {
 VA = {
     # PDU-MIB outletApparentPower (VoltAmps): the PX1 serves no W here
     "raritan-pdu": ["1.3.6.1.4.1.13742.4.1.2.2.1.8."],
+    # SCHLEIFENBAUER-DATABUS-MIB sdbDevInPowerVoltAmpere (the agent
+    # serves no sdbDevInPowerWatt)
+    "schleifenbauer": ["1.3.6.1.4.1.31034.12.1.1.2.6.1.1.9."],
     # PowerNet-MIB xPDUSystemOutput(Total)ApparentPower, tenths of kVA
     "apc_isx-pdu": ["1.3.6.1.4.1.318.1.1.15.3.4.4.",
                     "1.3.6.1.4.1.318.1.1.15.3.4.14.1.6."],
+}
+
+# LibreNMS files these as power; they are no reading (a maximum since the
+# last reset): never reported, in any quantity.
+NOT_READING = {
+    # CPDU-MIB pduUnitStatusPeakPower
+    "apc-cpdu": ["1.3.6.1.4.1.318.1.1.32.2.4.1.6."],
 }
 
 # (probe path, quantity, value in W, J, VA, var or VAh): from the MIB and
@@ -83,6 +99,19 @@ EXPECT = {
                    ("phase/1", "power", 219),
                    # ePDULoadStatus rows: the phase, then the bank
                    ("circuit/1", "power", 219), ("circuit/2", "power", 219)],
+    "apc-cpdu": [("device/1", "apparent_power", 301),
+                 ("device/1", "energy", 7918 * 0.1 * 3.6e6),
+                 ("outlet/2", "energy", 1099 * 0.1 * 3.6e6)],
+    "wti-power": [("device/1", "power", 256), ("circuit/2", "power", 256)],
+    "schleifenbauer": [("inlet/1", "apparent_power", 70),
+                       ("inlet/3", "energy", 66 * 3.6e6)],
+    "sentry4_switched8i": [("u1/inlet/1", "apparent_power", 856),
+                           ("u2/inlet/1", "energy", 13322880000),
+                           ("u2/phase/1", "power", 856)],
+    "vertiv-pdu_mn03edr1": [("phase/1", "power", 1434),
+                            ("phase/1", "energy", 5047296 * WH),
+                            ("phase/3", "power", 1425)],
+    "digitus": [("outlet/1", "power", 32), ("phase/1", "power", 32)],
     # PDU81005: ePDU2 outlets, its load in the ePDU branch only (circuits)
     "cyberpower_pdu81005": [("outlet/5", "power", 82),
                             ("outlet/5", "energy", 31 * 0.1 * 3.6e6),
@@ -155,6 +184,8 @@ EXPECT = {
 # (probe path, quantity) that must not be reported: -1 ("cannot be
 # calculated") and sensors of other types.
 ABSENT = {
+    # rows past the PDU's 40 outlets (pduOutletMeteredStatusNumber 0)
+    "apc-cpdu": [("outlet/41", "power"), ("outlet/64", "energy")],
     "written-hpe-ipdu": [("u2/device/1", "power"), ("u2/device/1",
                          "apparent_power"), ("u2/outlet/4", "power")],
     "written-raritan-emx": [("circuit/1", "power"), ("circuit/1", "energy"),
@@ -178,6 +209,12 @@ def check_librenms(rec, src, errs):
     for kind in ("power", "energy_kwh"):
         for e in lib.get(kind, []):
             oid = e["oid"].lstrip(".")
+            if any(oid.startswith(p) for p in NOT_READING.get(rec, [])):
+                n += 1
+                if by_oid.get(oid):
+                    errs.append("%s: %s (%s) is no reading, reported" %
+                                (rec, oid, e["descr"]))
+                continue
             va = any(oid.startswith(p) for p in VA.get(rec, []))
             q = "apparent_power" if va else ("power" if kind == "power"
                                             else "energy")

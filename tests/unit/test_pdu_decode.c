@@ -754,6 +754,51 @@ test_bad_tables(void **st)
 	pdu_profile_free(p);
 }
 
+/* filter except: rows whose filter column says 0 (CPDU-MIB's and Enlogic's
+ * placeholder outlets past the PDU's own) are left out; a row whose agent
+ * serves no filter value is kept; a text value is no number: left out.
+ * equals, except and text are exclusive. */
+static void
+test_filter_except(void **st)
+{
+	static const char yaml[] =
+	    "name: t\nvendor: T\nmib: T-MIB\nrevision: \"1\"\n"
+	    "tables:\n"
+	    "  - role: outlet\n    key_len: 1\n"
+	    "    filter: {oid: 1.3.6.1.4.1.99.1.2, except: 0}\n"
+	    "    power: {oid: 1.3.6.1.4.1.99.1.3, unit: W}\n";
+	static const char both[] =
+	    "name: t\nvendor: T\nmib: T-MIB\nrevision: \"1\"\n"
+	    "tables:\n"
+	    "  - role: outlet\n    key_len: 1\n"
+	    "    filter: {oid: 1.3.6.1.4.1.99.1.2, except: 0, equals: 1}\n"
+	    "    power: {oid: 1.3.6.1.4.1.99.1.3, unit: W}\n";
+	struct pdu_profile *p = yprofile(yaml);
+	struct pdu_rows rows;
+	struct pdu_finish fo;
+	struct wp_err err;
+
+	(void)st;
+	memset(&rows, 0, sizeof(rows));
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.1", PDU_V_INT, 1, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.2", PDU_V_INT, 0, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.4", PDU_V_STRING, 0, "none");
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1", PDU_V_INT, 57, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.2", PDU_V_INT, 0, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.3", PDU_V_INT, 12, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.4", PDU_V_INT, 13, NULL);
+	finish(p, &rows, -1, &fo);
+	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 2);
+	assert_non_null(row_of(p, &rows, PDU_ROLE_OUTLET, 1));
+	assert_null(row_of(p, &rows, PDU_ROLE_OUTLET, 2));
+	assert_non_null(row_of(p, &rows, PDU_ROLE_OUTLET, 3));
+	assert_null(row_of(p, &rows, PDU_ROLE_OUTLET, 4));
+	pdu_rows_fini(&rows);
+	pdu_profile_free(p);
+	assert_null(pdu_profile_parse(both, strlen(both), "t", &err));
+	assert_non_null(strstr(err.msg, "one of equals, except, text"));
+}
+
 /* An index that repeats: two rows naming one outlet keep the first, with
  * a message; only_unit keeps one databus unit. */
 static void
@@ -1160,6 +1205,7 @@ main(void)
 		cmocka_unit_test(test_types_and_bad_values),
 		cmocka_unit_test(test_identity_labels),
 		cmocka_unit_test(test_bad_tables),
+		cmocka_unit_test(test_filter_except),
 		cmocka_unit_test(test_repeated_index_and_units),
 		cmocka_unit_test(test_quantities_units_nosuch),
 		cmocka_unit_test(test_bad_device_units),
