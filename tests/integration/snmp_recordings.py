@@ -52,9 +52,35 @@ VA = {
     # SCHLEIFENBAUER-DATABUS-MIB sdbDevInPowerVoltAmpere (the agent
     # serves no sdbDevInPowerWatt)
     "schleifenbauer": ["1.3.6.1.4.1.31034.12.1.1.2.6.1.1.9."],
+    "schleifenbauer_dpm27e": ["1.3.6.1.4.1.31034.12.1.1.2.6.1.1.9.",
+                              # sdbDevOutMtPowerVoltAmpere
+                              "1.3.6.1.4.1.31034.12.1.1.2.7.2.1.10."],
+    # LIEBERT-GP-PDU-MIB lgpPduPsEntryApTotal, lgpPduRcpEntryApOut:
+    # UNITS "Volt-Amp-RMS"
+    "liebert_mph2rg": ["1.3.6.1.4.1.476.1.42.3.8.30.20.1.90.",
+                       "1.3.6.1.4.1.476.1.42.3.8.50.20.1.70."],
+    # CPI-UNITY-MIB cpiPduOutletPower: volt-amperes
+    "chatsworth-pdu": ["1.3.6.1.4.1.30932.1.10.1.4.10.1.8."],
     # PowerNet-MIB xPDUSystemOutput(Total)ApparentPower, tenths of kVA
     "apc_isx-pdu": ["1.3.6.1.4.1.318.1.1.15.3.4.4.",
                     "1.3.6.1.4.1.318.1.1.15.3.4.14.1.6."],
+}
+
+# LibreNMS scales these otherwise than the MIB: our value is LibreNMS's
+# times the factor.
+SCALE = {
+    # PowerNet-MIB rPDU2DeviceStatusEnergy: "A user re-settable energy meter
+    # measuring Rack PDU load energy consumption in tenths of
+    # kilowatt-hours"; LibreNMS divides by 100
+    "apc_ap8853": {"1.3.6.1.4.1.318.1.1.26.4.3.1.9.": 10},
+}
+
+# LibreNMS names these sensors with a component "1" after the column that
+# the agent does not serve (the column's OID in its definition carries the
+# unit index again): compared without it.
+OID_EXTRA = {
+    "enlogic-pdu2": ["1.3.6.1.4.1.38446.1.2.4.1.4.",
+                     "1.3.6.1.4.1.38446.1.3.4.1.7."],
 }
 
 # LibreNMS files these as power; they are no reading (a maximum since the
@@ -215,10 +241,15 @@ def check_librenms(rec, src, errs):
                     errs.append("%s: %s (%s) is no reading, reported" %
                                 (rec, oid, e["descr"]))
                 continue
+            for p in OID_EXTRA.get(rec, []):
+                if oid.startswith(p + "1."):
+                    oid = p + oid[len(p) + 2:]
             va = any(oid.startswith(p) for p in VA.get(rec, []))
             q = "apparent_power" if va else ("power" if kind == "power"
                                             else "energy")
             want = e["value"] * (3.6e6 if kind == "energy_kwh" else 1)
+            want *= next((f for p, f in SCALE.get(rec, {}).items()
+                          if oid.startswith(p)), 1)
             got = [s for s in by_oid.get(oid, []) if s["quantity"] == q]
             n += 1
             if not got:
