@@ -366,6 +366,14 @@ glob_match(const char *pat, const char *s)
 	return *s == *pat && glob_match(pat + 1, s + 1);
 }
 
+/* Whether vb is an unsigned number (its value in vb->u). */
+static bool
+unsigned_num(const struct pdu_vb *vb)
+{
+	return vb->type == PDU_V_UINT || vb->type == PDU_V_COUNTER32 ||
+	    vb->type == PDU_V_COUNTER64;
+}
+
 static void
 filter_vb(const struct pdu_table *tab, const struct pdu_vb *vb,
     struct pdu_row *row)
@@ -379,12 +387,10 @@ filter_vb(const struct pdu_table *tab, const struct pdu_vb *vb,
 	for (i = 0; !tab->filter_is_text && i < tab->nfilter; i++)
 		ok |= (vb->type == PDU_V_INT &&
 		    vb->i == tab->filter_value[i]) ||
-		    ((vb->type == PDU_V_UINT || vb->type == PDU_V_COUNTER32) &&
-		    tab->filter_value[i] >= 0 &&
+		    (unsigned_num(vb) && tab->filter_value[i] >= 0 &&
 		    vb->u == (uint64_t)tab->filter_value[i]);
 	if (tab->filter_except)	/* a number, and none of those */
-		ok = !ok && (vb->type == PDU_V_INT || vb->type == PDU_V_UINT ||
-		    vb->type == PDU_V_COUNTER32);
+		ok = !ok && (vb->type == PDU_V_INT || unsigned_num(vb));
 	row->filter = ok ? 1 : 2;
 }
 

@@ -4,8 +4,8 @@
 # PM, CyberPower ePDU2, HPE iPDU, Raritan EMX, Algcom, TS PWTv1):
 # `wattpath probe --json` with profile auto against snmpsim, then
 # snmp_recordings.py checks per recording the profile chosen (by
-# sysObjectID or by probing tables: ATEN, PLANET and Chatsworth agents give
-# no product sysObjectID), every W and kWh reading LibreNMS lists for it
+# sysObjectID or by probing tables: ATEN, PLANET, Chatsworth, Digitus and
+# Tripp Lite PowerAlert agents give no product sysObjectID), every W and kWh reading LibreNMS lists for it
 # (tests/fixtures/snmp/librenms-sensors: same OID, same value; VA filed as
 # power checked as VA) and the readings the MIB gives beyond LibreNMS.
 # fast
@@ -52,7 +52,7 @@ for f in "$D"/*.snmprec; do
 	probe "$rec" || [ "$rec" = sentry3 ] || fail "$rec: $(cat "$T/out/$rec.err")"
 	n=$((n + 1))
 done
-[ $n -ge 30 ] || fail "only $n recordings"
+[ $n -ge 42 ] || fail "only $n recordings"
 $PY "$ROOT/tests/integration/snmp_recordings.py" "$T/out" "$FIX/snmp" >&2 ||
 	fail "a recording does not give what its MIB and LibreNMS say"
 

@@ -123,8 +123,9 @@ EXPECT = {
                    ("device/1", "apparent_power", 224),
                    ("device/1", "energy", 0.1 * 3.6e6),
                    ("phase/1", "power", 219),
-                   # ePDULoadStatus rows: the phase, then the bank
-                   ("circuit/1", "power", 219), ("circuit/2", "power", 219)],
+                   # ePDULoadStatus: the bank row (the phase row, with
+                   # BankNumber 0, is left out: ePDU2's phase/1 is it)
+                   ("circuit/1", "power", 219)],
     "apc-cpdu": [("device/1", "apparent_power", 301),
                  ("device/1", "energy", 7918 * 0.1 * 3.6e6),
                  ("outlet/2", "energy", 1099 * 0.1 * 3.6e6)],
@@ -210,6 +211,7 @@ EXPECT = {
 # (probe path, quantity) that must not be reported: -1 ("cannot be
 # calculated") and sensors of other types.
 ABSENT = {
+    "cyberpower": [("circuit/2", "power")],
     # rows past the PDU's 40 outlets (pduOutletMeteredStatusNumber 0)
     "apc-cpdu": [("outlet/41", "power"), ("outlet/64", "energy")],
     "written-hpe-ipdu": [("u2/device/1", "power"), ("u2/device/1",

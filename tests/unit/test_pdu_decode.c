@@ -755,8 +755,9 @@ test_bad_tables(void **st)
 }
 
 /* filter except: rows whose filter column says 0 (CPDU-MIB's and Enlogic's
- * placeholder outlets past the PDU's own) are left out; a row whose agent
- * serves no filter value is kept; a text value is no number: left out.
+ * placeholder outlets past the PDU's own) or another listed number, of any
+ * numeric type, are left out; a row whose agent serves no filter value is
+ * kept; a text value is no number: left out.
  * equals, except and text are exclusive. */
 static void
 test_filter_except(void **st)
@@ -765,7 +766,7 @@ test_filter_except(void **st)
 	    "name: t\nvendor: T\nmib: T-MIB\nrevision: \"1\"\n"
 	    "tables:\n"
 	    "  - role: outlet\n    key_len: 1\n"
-	    "    filter: {oid: 1.3.6.1.4.1.99.1.2, except: 0}\n"
+	    "    filter: {oid: 1.3.6.1.4.1.99.1.2, except: [0, 9]}\n"
 	    "    power: {oid: 1.3.6.1.4.1.99.1.3, unit: W}\n";
 	static const char both[] =
 	    "name: t\nvendor: T\nmib: T-MIB\nrevision: \"1\"\n"
@@ -783,16 +784,22 @@ test_filter_except(void **st)
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.1", PDU_V_INT, 1, NULL);
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.2", PDU_V_INT, 0, NULL);
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.4", PDU_V_STRING, 0, "none");
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.5", PDU_V_UINT, 9, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.2.6", PDU_V_COUNTER64, 7, NULL);
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.1", PDU_V_INT, 57, NULL);
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.2", PDU_V_INT, 0, NULL);
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.3", PDU_V_INT, 12, NULL);
 	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.4", PDU_V_INT, 13, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.5", PDU_V_INT, 14, NULL);
+	add_vb(p, &rows, "1.3.6.1.4.1.99.1.3.6", PDU_V_INT, 15, NULL);
 	finish(p, &rows, -1, &fo);
-	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 2);
+	assert_int_equal(count_role(p, &rows, PDU_ROLE_OUTLET), 3);
 	assert_non_null(row_of(p, &rows, PDU_ROLE_OUTLET, 1));
 	assert_null(row_of(p, &rows, PDU_ROLE_OUTLET, 2));
 	assert_non_null(row_of(p, &rows, PDU_ROLE_OUTLET, 3));
 	assert_null(row_of(p, &rows, PDU_ROLE_OUTLET, 4));
+	assert_null(row_of(p, &rows, PDU_ROLE_OUTLET, 5));	/* Gauge32 9 */
+	assert_non_null(row_of(p, &rows, PDU_ROLE_OUTLET, 6));	/* Counter64 7 */
 	pdu_rows_fini(&rows);
 	pdu_profile_free(p);
 	assert_null(pdu_profile_parse(both, strlen(both), "t", &err));
