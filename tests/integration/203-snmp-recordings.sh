@@ -1,5 +1,5 @@
 #!/bin/sh
-# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 35 devices) and
+# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 36 devices) and
 # the ones written from a MIB where no capture exists (written-*: Avocent
 # PM, CyberPower ePDU2, HPE iPDU, Raritan EMX, Algcom, TS PWTv1):
 # `wattpath probe --json` with profile auto against snmpsim, then
@@ -52,7 +52,7 @@ for f in "$D"/*.snmprec; do
 	probe "$rec" || [ "$rec" = sentry3 ] || fail "$rec: $(cat "$T/out/$rec.err")"
 	n=$((n + 1))
 done
-[ $n -ge 42 ] || fail "only $n recordings"
+[ $n -ge 43 ] || fail "only $n recordings"
 $PY "$ROOT/tests/integration/snmp_recordings.py" "$T/out" "$FIX/snmp" >&2 ||
 	fail "a recording does not give what its MIB and LibreNMS say"
 
