@@ -1,11 +1,14 @@
 #!/bin/sh
-# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 36 devices) and
+# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 37 devices) and
 # the ones written from a MIB where no capture exists (written-*: Avocent
-# PM, CyberPower ePDU2, HPE iPDU, Raritan EMX, Algcom, TS PWTv1):
+# PM, CyberPower ePDU2, HPE iPDU and PDU management module, Raritan EMX,
+# Algcom, TS PWTv1, Gude EPC 8226 (also served as an 8221 and a PDU 8340),
+# Geist V3, Rittal CMC III):
 # `wattpath probe --json` with profile auto against snmpsim, then
 # snmp_recordings.py checks per recording the profile chosen (by
-# sysObjectID or by probing tables: ATEN, PLANET, Chatsworth, Digitus and
-# Tripp Lite PowerAlert agents give no product sysObjectID), every W and kWh reading LibreNMS lists for it
+# sysObjectID or by probing tables: ATEN, PLANET, Chatsworth, Digitus,
+# Tripp Lite PowerAlert and HP PDU management modules give no product
+# sysObjectID), every W and kWh reading LibreNMS lists for it
 # (tests/fixtures/snmp/librenms-sensors: same OID, same value; VA filed as
 # power checked as VA) and the readings the MIB gives beyond LibreNMS.
 # fast
@@ -30,6 +33,14 @@ grep -v -E "^$E\.4\.0\.(1[3-9]|2[0-4])\|" "$D/eatonpdu_2.snmprec" |
 # to the cyberpower profile.
 grep -v '^1\.3\.6\.1\.4\.1\.3808\.1\.1\.6\.' "$D/cyberpower.snmprec" \
 	>"$D/cyberpower-epdu-only.snmprec"
+# Every Gude product MIB has the same tables under its own product number
+# (28507.<p>): the EPC 8226 recording served as an EPC 8221 (.56, no port
+# meters: gude-epc2) and as a PDU 8340 (.54: gude-pdu).
+for p in 56:8221 54:8340; do
+	grep -v "^1\.3\.6\.1\.4\.1\.28507\.58\.1\.5\.5\." \
+	    "$D/written-gude-epc.snmprec" |
+		sed "s/28507\.58/28507.${p%%:*}/" >"$D/derived-gude-${p#*:}.snmprec"
+done
 chmod -R a+rX "$T"
 chmod 1777 "$T/cache"
 SIMUSER=""
@@ -52,7 +63,7 @@ for f in "$D"/*.snmprec; do
 	probe "$rec" || [ "$rec" = sentry3 ] || fail "$rec: $(cat "$T/out/$rec.err")"
 	n=$((n + 1))
 done
-[ $n -ge 43 ] || fail "only $n recordings"
+[ $n -ge 50 ] || fail "only $n recordings"
 $PY "$ROOT/tests/integration/snmp_recordings.py" "$T/out" "$FIX/snmp" >&2 ||
 	fail "a recording does not give what its MIB and LibreNMS say"
 

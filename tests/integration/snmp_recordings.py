@@ -14,6 +14,7 @@ import sys
 
 OUT, FIX = sys.argv[1], sys.argv[2]
 WH = 3600.0
+KWH = 3.6e6
 
 # recording -> the profile `profile: auto` must pick (None: must fail)
 PROFILE = {
@@ -44,6 +45,10 @@ PROFILE = {
     "written-cyberpower-epdu2": "cyberpower-epdu2",
     "written-hpe-ipdu": "hpe-ipdu", "written-raritan-emx": "raritan-emx",
     "written-ts-pwtv1": "ts-pwtv1",
+    "written-geist-v3": "geist-v3", "written-hpe-pdu-mm": "hpe-pdu-mm",
+    "written-rittal-cmc3": "rittal-cmc3",
+    "gude-epc": "gude-epc", "written-gude-epc": "gude-epc",
+    "derived-gude-8221": "gude-epc2", "derived-gude-8340": "gude-pdu",
 }
 
 # LibreNMS files these under "power"; their MIB objects are VA.
@@ -65,6 +70,9 @@ VA = {
     # PowerNet-MIB xPDUSystemOutput(Total)ApparentPower, tenths of kVA
     "apc_isx-pdu": ["1.3.6.1.4.1.318.1.1.15.3.4.4.",
                     "1.3.6.1.4.1.318.1.1.15.3.4.14.1.6."],
+    # GUDEADS-EPC*-MIB <p>PowerApparent: UNITS "VA"
+    "gude-epc": ["1.3.6.1.4.1.28507.43.1.5.1.2.1.10.",
+                 "1.3.6.1.4.1.28507.81.1.5.1.2.1.10."],
 }
 
 # LibreNMS scales these otherwise than the MIB: our value is LibreNMS's
@@ -89,6 +97,11 @@ OID_EXTRA = {
 NOT_READING = {
     # CPDU-MIB pduUnitStatusPeakPower
     "apc-cpdu": ["1.3.6.1.4.1.318.1.1.32.2.4.1.6."],
+    # The recording (an EPC 8031, sysObjectID .81) also holds an EPC 1202's
+    # branch (.43), as if two walks were merged; a real agent serves its own
+    # product's: the 8031's channel is inlet/1 and the 1202's row, the same
+    # series, is left out as a repeat.
+    "gude-epc": ["1.3.6.1.4.1.28507.43.1.5.1.2.1."],
 }
 
 # (probe path, quantity, value in W, J, VA, var or VAh): from the MIB and
@@ -212,6 +225,51 @@ EXPECT = {
                          ("phase/2", "energy", 1441 * 3.6e6)],
     "written-raritan-emx": [("circuit/2", "power", 1234.5),
                             ("circuit/3", "energy", 5000000 * WH)],
+    # an IEC 3-phase controller (total, phases W, VA, whole kWh) and 8
+    # metered outlets (outlet 8 off: 0 W, 0 kWh)
+    "written-geist-v3": [
+        ("outlet/1", "power", 412), ("outlet/1", "energy", 702 * KWH),
+        ("outlet/5", "power", 803), ("outlet/5", "energy", 1422 * KWH),
+        ("outlet/8", "power", 0), ("outlet/8", "energy", 0),
+        ("device/1", "power", 2763), ("device/1", "energy", 4756 * KWH),
+        ("phase/1", "power", 893), ("phase/1", "apparent_power", 947),
+        ("phase/1", "energy", 1523 * KWH),
+        ("phase/3", "power", 1158), ("phase/3", "apparent_power", 1206),
+        ("phase/3", "energy", 2046 * KWH)],
+    # two PDUs behind one management module: each its own unit, the
+    # module's one total each (pduOutputPower)
+    "written-hpe-pdu-mm": [("u1/device/1", "power", 1473),
+                           ("u2/device/1", "power", 2286)],
+    # a PDU-MAN: Unit.* total, Phase L1-L3, Sockets.Socket NN (energy
+    # in kWh with cmcIIIVarScale -10: tenths)
+    # the 8031's channel (the 1202's, the same inlet/1, left out)
+    "gude-epc": [("inlet/1", "power", 18),
+                 ("inlet/1", "energy", 1109209 * WH),
+                 ("inlet/1", "apparent_power", 42)],
+    # an EPC 8226: banks A and B (W, VA, Wh) and 12 port meters
+    "written-gude-epc": [
+        ("inlet/1", "power", 932), ("inlet/1", "energy", 7654321 * WH),
+        ("inlet/1", "apparent_power", 973), ("inlet/2", "power", 618),
+        ("inlet/2", "energy", 4321098 * WH),
+        ("inlet/2", "apparent_power", 657),
+        ("outlet/1", "power", 301), ("outlet/1", "energy", 2600001 * WH),
+        ("outlet/1", "apparent_power", 313), ("outlet/5", "power", 156),
+        ("outlet/11", "energy", 1300011 * WH), ("outlet/12", "power", 0),
+        ("outlet/12", "energy", 1012 * WH)],
+    "derived-gude-8221": [("inlet/1", "power", 932),
+                          ("inlet/2", "energy", 4321098 * WH)],
+    "derived-gude-8340": [("inlet/1", "power", 932),
+                          ("inlet/2", "energy", 4321098 * WH)],
+    "written-rittal-cmc3": [
+        ("inlet/1", "power", 3187), ("inlet/1", "energy", 7636.5 * KWH),
+        ("phase/1", "power", 1123), ("phase/3", "power", 1022),
+        ("phase/1", "apparent_power", 1187),
+        ("phase/3", "apparent_power", 1075),
+        ("phase/1", "energy", 4772.2 * KWH),
+        ("phase/2", "energy", 1378.6 * KWH),
+        ("outlet/1", "power", 611), ("outlet/3", "power", 0),
+        ("outlet/6", "power", 281), ("outlet/1", "energy", 2101.4 * KWH),
+        ("outlet/6", "energy", 577.4 * KWH)],
 }
 
 # (probe path, quantity) that must not be reported: -1 ("cannot be
@@ -224,6 +282,22 @@ ABSENT = {
                          "apparent_power"), ("u2/outlet/4", "power")],
     "written-raritan-emx": [("circuit/1", "power"), ("circuit/1", "energy"),
                             ("circuit/2", "energy"), ("circuit/3", "power")],
+    "written-gude-epc": [("outlet/13", "power"), ("inlet/3", "power"),
+                         ("inlet/1", "reactive_power")],
+    # no port meters in these products' MIBs
+    "derived-gude-8221": [("outlet/1", "power")],
+    "derived-gude-8340": [("outlet/1", "power")],
+    "written-geist-v3": [("device/1", "apparent_power"),
+                         ("circuit/1", "power"), ("u1/device/1", "power")],
+    # the branch has no energy; the outputs are PDUs, not circuits
+    "written-hpe-pdu-mm": [("u1/circuit/1", "power"), ("circuit/1", "power"),
+                           ("u1/device/1", "energy")],
+    # "Energy.Active Custom" (the resettable twins) and the humidity
+    # sensor (device 2) are no readings
+    "written-rittal-cmc3": [("inlet/2", "energy"), ("phase/4", "energy"),
+                            ("outlet/7", "energy"), ("outlet/7", "power"),
+                            ("outlet/1", "apparent_power"),
+                            ("u2/inlet/1", "power")],
 }
 
 
