@@ -47,6 +47,7 @@ PROFILE = {
     "written-ts-pwtv1": "ts-pwtv1",
     "written-geist-v3": "geist-v3", "written-hpe-pdu-mm": "hpe-pdu-mm",
     "written-rittal-cmc3": "rittal-cmc3",
+    "written-vertiv-geist-breakers": "vertiv-geist",
     "gude-epc": "gude-epc", "written-gude-epc": "gude-epc",
     "derived-gude-8221": "gude-epc2", "derived-gude-8340": "gude-pdu",
 }
@@ -151,7 +152,9 @@ EXPECT = {
                            ("u2/phase/1", "power", 856)],
     "vertiv-pdu_mn03edr1": [("phase/1", "power", 1434),
                             ("phase/1", "energy", 5047296 * WH),
-                            ("phase/3", "power", 1425)],
+                            ("phase/3", "power", 1425),
+                            ("phase/1", "apparent_power", 1472),
+                            ("phase/3", "apparent_power", 1461)],
     "digitus": [("outlet/1", "power", 32), ("phase/1", "power", 32)],
     # PDU81005: ePDU2 outlets, its load in the ePDU branch only (circuits)
     "cyberpower_pdu81005": [("outlet/5", "power", 82),
@@ -192,7 +195,17 @@ EXPECT = {
                 ("u2/inlet/1", "energy", 25659 * 0.1 * 3.6e6),
                 ("u1/phase/3", "power", 848)],
     "vertiv-pdu_mg02e4w1": [("device/1", "power", 1017),
-                            ("device/1", "energy", 8483906 * WH)],
+                            ("device/1", "energy", 8483906 * WH),
+                            ("device/1", "apparent_power", 1067),
+                            ("phase/2", "apparent_power", 439)],
+    # six breakers (two a phase of a delta PDU), W, VA, Wh
+    "written-vertiv-geist-breakers": [
+        ("circuit/1", "power", 913), ("circuit/1", "apparent_power", 941),
+        ("circuit/1", "energy", 3213577 * WH),
+        ("circuit/6", "power", 514), ("circuit/6", "apparent_power", 520),
+        ("circuit/6", "energy", 1833659 * WH),
+        ("phase/1", "power", 1434), ("phase/1", "apparent_power", 1472),
+        ("phase/3", "energy", 5031780 * WH)],
     "written-cyberpower-epdu2": [
         ("outlet/1", "power", 10), ("outlet/16", "power", 160),
         ("outlet/16", "energy", 116 * 0.1 * 3.6e6),
@@ -282,6 +295,10 @@ ABSENT = {
                          "apparent_power"), ("u2/outlet/4", "power")],
     "written-raritan-emx": [("circuit/1", "power"), ("circuit/1", "energy"),
                             ("circuit/2", "energy"), ("circuit/3", "power")],
+    # the older IMD firmware's breakers serve currents only
+    "vertiv-pdu_mg02e4w1": [("circuit/1", "power")],
+    "written-vertiv-geist-breakers": [("device/1", "power"),
+                                      ("outlet/1", "power")],
     "written-gude-epc": [("outlet/13", "power"), ("inlet/3", "power"),
                          ("inlet/1", "reactive_power")],
     # no port meters in these products' MIBs
