@@ -237,7 +237,9 @@ EXPECT = {
                          ("phase/3", "apparent_power", 1300.2),
                          ("phase/2", "energy", 1441 * 3.6e6)],
     "written-raritan-emx": [("circuit/2", "power", 1234.5),
-                            ("circuit/3", "energy", 5000000 * WH)],
+                            ("circuit/3", "energy", 5000000 * WH),
+                            ("circuit/4", "apparent_power", 1300),
+                            ("circuit/5", "apparent_energy", 5400000)],
     # an IEC 3-phase controller (total, phases W, VA, whole kWh) and 8
     # metered outlets (outlet 8 off: 0 W, 0 kWh)
     "written-geist-v3": [
@@ -294,7 +296,9 @@ ABSENT = {
     "written-hpe-ipdu": [("u2/device/1", "power"), ("u2/device/1",
                          "apparent_power"), ("u2/outlet/4", "power")],
     "written-raritan-emx": [("circuit/1", "power"), ("circuit/1", "energy"),
-                            ("circuit/2", "energy"), ("circuit/3", "power")],
+                            ("circuit/2", "energy"), ("circuit/3", "power"),
+                            ("circuit/2", "apparent_power"),
+                            ("circuit/4", "power"), ("circuit/5", "energy")],
     # the older IMD firmware's breakers serve currents only
     "vertiv-pdu_mg02e4w1": [("circuit/1", "power")],
     "written-vertiv-geist-breakers": [("device/1", "power"),
