@@ -229,13 +229,22 @@ EXPECT = {
     "written-algcom-pdu": [("outlet/1", "power", 81.054),
                            ("outlet/8", "power", 81.432),
                            ("device/1", "power", 666.63)],
+    # rows numbered from 1 (inletIndex/outletPduAIndex 0-based, as a real
+    # walk shows); energy counters in Wh (the UNITS' "KWh" contradicted by
+    # a real walk); 8 inlet rows, one real; two banks per phase
     "written-ts-pwtv1": [("outlet/1", "power", 120.5),
-                         ("outlet/8", "energy", 107 * 3.6e6),
-                         ("inlet/1", "power", 3691.2),
-                         ("inlet/1", "energy", 4321 * 3.6e6),
+                         ("outlet/1", "apparent_power", 130),
+                         ("outlet/8", "power", 0),
+                         ("outlet/8", "energy", 107250 * WH),
+                         ("inlet/1", "power", 3691.5),
+                         ("inlet/1", "energy", 4323000 * WH),
                          ("phase/3", "power", 1230.6),
                          ("phase/3", "apparent_power", 1300.2),
-                         ("phase/2", "energy", 1441 * 3.6e6)],
+                         ("phase/2", "energy", 1441000 * WH),
+                         ("circuit/3", "power", 1230.6),
+                         ("circuit/4", "apparent_power", 650),
+                         # an idle bank is a reading (0 W), kept
+                         ("circuit/6", "power", 0)],
     "written-raritan-emx": [("circuit/2", "power", 1234.5),
                             ("circuit/3", "energy", 5000000 * WH),
                             ("circuit/4", "apparent_power", 1300),
@@ -291,6 +300,9 @@ EXPECT = {
 # calculated") and sensors of other types.
 ABSENT = {
     "cyberpower": [("circuit/2", "power")],
+    # the inlet rows past the real inlet (voltage 0)
+    "written-ts-pwtv1": [("inlet/2", "power"), ("inlet/8", "energy"),
+                         ("outlet/9", "power")],
     # rows past the PDU's 40 outlets (pduOutletMeteredStatusNumber 0)
     "apc-cpdu": [("outlet/41", "power"), ("outlet/64", "energy")],
     "written-hpe-ipdu": [("u2/device/1", "power"), ("u2/device/1",
