@@ -48,6 +48,7 @@ PROFILE = {
     "written-geist-v3": "geist-v3", "written-hpe-pdu-mm": "hpe-pdu-mm",
     "written-rittal-cmc3": "rittal-cmc3",
     "written-vertiv-geist-breakers": "vertiv-geist",
+    "written-apc-epdu": "apc-epdu", "written-apc-rpdu": "apc-rpdu",
     "gude-epc": "gude-epc", "written-gude-epc": "gude-epc",
     "derived-gude-8221": "gude-epc2", "derived-gude-8340": "gude-pdu",
 }
@@ -127,7 +128,21 @@ EXPECT = {
     "apc-epdu_epdu1116s": [("phase/1", "energy", 332241 * WH)],
     "apc_ap7900b": [("device/1", "power", 312)],
     "apc_ap8853": [("device/1", "power", 1140),
-                   ("device/1", "energy", 35128 * 0.1 * 3.6e6)],
+                   ("device/1", "energy", 35128 * 0.1 * 3.6e6),
+                   # rPDU2DeviceStatusApparentPower, PhaseStatus-:
+                   # hundredths of kVA
+                   ("device/1", "apparent_power", 1190),
+                   ("phase/1", "apparent_power", 1190)],
+    # an EPDU1116S's ePDU device row (W, VA, Wh; var -1: not supported)
+    # and phases
+    "written-apc-epdu": [("device/1", "power", 1183),
+                         ("device/1", "apparent_power", 1231),
+                         ("device/1", "energy", 332241 * WH),
+                         ("phase/1", "apparent_power", 1231),
+                         ("phase/1", "reactive_power", 340)],
+    # pre-rPDU2 firmware: rPDUIdentDevicePowerWatts and -VA only
+    "written-apc-rpdu": [("device/1", "power", 312),
+                         ("device/1", "apparent_power", 328)],
     "chatsworth-pdu": [("outlet/1", "energy", 64449 * 10),
                        ("circuit/1", "apparent_power", 1467),
                        ("circuit/1", "apparent_energy", 44750279 * 10 / WH)],
@@ -300,6 +315,7 @@ EXPECT = {
 # calculated") and sensors of other types.
 ABSENT = {
     "cyberpower": [("circuit/2", "power")],
+    "written-apc-epdu": [("device/1", "reactive_power")],
     # the inlet rows past the real inlet (voltage 0)
     "written-ts-pwtv1": [("inlet/2", "power"), ("inlet/8", "energy"),
                          ("outlet/9", "power")],
