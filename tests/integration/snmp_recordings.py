@@ -49,6 +49,10 @@ PROFILE = {
     "written-rittal-cmc3": "rittal-cmc3",
     "written-vertiv-geist-breakers": "vertiv-geist",
     "written-apc-epdu": "apc-epdu", "written-apc-rpdu": "apc-rpdu",
+    "written-servertech-sentry4": "servertech-sentry4",
+    "written-servertech-sentry3": "servertech-sentry3",
+    "written-panduit-g5": "panduit-g5",
+    "written-hpe-pdu3": "hpe-pdu3", "written-hpe-pdu2": "hpe-pdu2",
     "gude-epc": "gude-epc", "written-gude-epc": "gude-epc",
     "derived-gude-8221": "gude-epc2", "derived-gude-8340": "gude-pdu",
 }
@@ -121,7 +125,45 @@ EXPECT = {
                 ("outlet/2", "power", 118.332)],
     "panduit": [("inlet/1", "energy", 7405 * 3.6e6),
                 ("circuit/1", "apparent_power", 454),
-                ("circuit/1", "energy", 77384 * WH)],
+                ("circuit/1", "energy", 77384 * WH),
+                ("inlet/1", "apparent_power", 1022)],
+    # the real recordings with the rows their MIBs define and the agents
+    # recorded did not serve (tests/fixtures/snmp/SOURCES.md)
+    "written-servertech-sentry4": [
+        ("u1/phase/1", "apparent_power", 437),
+        ("u1/phase/1", "energy", 2171 * 0.1 * KWH),
+        ("u1/phase/3", "apparent_power", 887),
+        ("u2/phase/2", "energy", 7210 * 0.1 * KWH),
+        ("u1/inlet/1", "apparent_power", 1790),
+        ("u1/outlet/1", "power", 212), ("u1/outlet/1", "energy", 1503321 * WH),
+        ("u1/outlet/2", "power", 0), ("u2/outlet/2", "energy", 2771345 * WH)],
+    "written-servertech-sentry3": [
+        ("u1/inlet/1", "apparent_power", 255),
+        ("u1/inlet/1", "energy", 6520 * 0.1 * KWH),
+        ("u2/inlet/3", "power", 205), ("u2/inlet/3", "apparent_power", 209),
+        ("u1/device/1", "apparent_power", 483),
+        ("u1/device/1", "energy", 1234 * KWH),
+        ("u2/device/1", "energy", 2900 * KWH), ("device/1", "power", 885),
+        ("u2/outlet/1", "power", 120), ("u2/outlet/1", "energy", 864213 * WH)],
+    "written-panduit-g5": [
+        ("phase/1", "energy", 3538231 * WH), ("phase/2", "energy", 239511 * WH),
+        ("phase/3", "power", 492), ("phase/3", "apparent_power", 517),
+        ("inlet/1", "apparent_power", 1022),
+        ("circuit/4", "energy", 153030 * WH)],
+    # CPQPOWER-MIB 1.84: pdu3 energies in kWh (groups too), pdu2 in Wh
+    "written-hpe-pdu3": [
+        ("inlet/1", "apparent_power", 157), ("inlet/1", "energy", 1290 * KWH),
+        ("phase/1", "apparent_power", 157), ("phase/1", "energy", 1290 * KWH),
+        ("circuit/1", "power", 153), ("circuit/1", "apparent_power", 156),
+        ("circuit/1", "energy", 1265 * KWH), ("circuit/2", "energy", 25 * KWH),
+        ("outlet/21", "energy", 540 * KWH), ("outlet/23", "power", 74)],
+    "written-hpe-pdu2": [
+        ("inlet/1", "apparent_power", 129),
+        ("inlet/1", "energy", 3456789 * WH),
+        ("phase/1", "apparent_power", 129), ("phase/1", "energy", 3456789 * WH),
+        ("circuit/2", "power", 91), ("circuit/2", "apparent_power", 121),
+        ("circuit/2", "energy", 3456789 * WH),
+        ("outlet/6", "energy", 2765431 * WH), ("outlet/7", "energy", 681124 * WH)],
     "apc_isx-pdu": [],
     "hpe-mapdu_pdu2": [],
     "planet-pdu": [],
@@ -316,6 +358,18 @@ EXPECT = {
 ABSENT = {
     "cyberpower": [("circuit/2", "power")],
     "written-apc-epdu": [("device/1", "reactive_power")],
+    # -1 rows; outlet VA is not read where the outlet's W is
+    "written-servertech-sentry4": [("u1/outlet/4", "power"),
+                                   ("u1/outlet/4", "energy"),
+                                   ("u1/outlet/1", "apparent_power")],
+    "written-servertech-sentry3": [("u1/inlet/4", "power"),
+                                   ("u2/outlet/3", "power"),
+                                   ("u1/device/1", "power"),
+                                   ("u2/outlet/1", "apparent_power")],
+    "written-hpe-pdu3": [("outlet/48", "energy"),
+                         ("outlet/1", "apparent_power")],
+    "written-hpe-pdu2": [("outlet/8", "energy"),
+                         ("outlet/6", "apparent_power")],
     # the inlet rows past the real inlet (voltage 0)
     "written-ts-pwtv1": [("inlet/2", "power"), ("inlet/8", "energy"),
                          ("outlet/9", "power")],
