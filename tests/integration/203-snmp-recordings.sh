@@ -1,5 +1,5 @@
 #!/bin/sh
-# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 37 devices) and
+# snmp_pdu on every real PDU recording (tests/fixtures/snmp, 41 devices) and
 # the ones written from a MIB where no capture exists (written-*: Avocent
 # PM, CyberPower ePDU2, HPE iPDU and PDU management module, Raritan EMX,
 # Algcom, TS PWTv1, Gude EPC 8226 (also served as an 8221 and a PDU 8340),
@@ -63,7 +63,7 @@ for f in "$D"/*.snmprec; do
 	probe "$rec" || [ "$rec" = sentry3 ] || fail "$rec: $(cat "$T/out/$rec.err")"
 	n=$((n + 1))
 done
-[ $n -ge 58 ] || fail "only $n recordings"
+[ $n -ge 62 ] || fail "only $n recordings"
 $PY "$ROOT/tests/integration/snmp_recordings.py" "$T/out" "$FIX/snmp" >&2 ||
 	fail "a recording does not give what its MIB and LibreNMS say"
 

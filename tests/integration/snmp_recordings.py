@@ -50,6 +50,8 @@ PROFILE = {
     "written-vertiv-geist-breakers": "vertiv-geist",
     "written-apc-epdu": "apc-epdu", "written-apc-rpdu": "apc-rpdu",
     "written-servertech-sentry4": "servertech-sentry4",
+    "ipoman": "ipoman", "liebert": "liebert-gp-pdu",
+    "apc_ap8959eu3": "apc-rpdu2", "apc_apdu9959eu3": "apc-rpdu2",
     "written-servertech-sentry3": "servertech-sentry3",
     "written-panduit-g5": "panduit-g5",
     "written-hpe-pdu3": "hpe-pdu3", "written-hpe-pdu2": "hpe-pdu2",
@@ -233,7 +235,28 @@ EXPECT = {
     "hpe-mapdu_pdu3": [("inlet/1", "power", 154)],
     "liebert_mph2rg": [("outlet/2", "energy", 113 * 0.1 * 3.6e6),
                        ("inlet/1", "power", 514),
-                       ("inlet/1", "energy", 20450 * 0.1 * 3.6e6)],
+                       ("inlet/1", "energy", 20450 * 0.1 * 3.6e6),
+                       # lgpPduPsLineTable PwrLN, ApLN; lgpPduRbTable
+                       # (receptacle branch 1.2: circuit/2)
+                       ("phase/1", "power", 498),
+                       ("phase/1", "apparent_power", 556),
+                       ("circuit/2", "power", 508),
+                       ("circuit/2", "apparent_power", 553),
+                       ("circuit/2", "energy", 20452 * 0.1 * 3.6e6)],
+    # IPOMANII-MIB outletStatusKwatt "in 0.001 KW/H": Wh (LibreNMS's
+    # poller values, its discovery lists them as null)
+    "ipoman": [("outlet/1", "energy", 272099 * WH),
+               ("outlet/7", "energy", 27757 * WH),
+               ("outlet/8", "energy", 0), ("outlet/12", "energy", 0)],
+    # an MPH PDU's tables behind a GXT2 UPS's sysDescr
+    "liebert": [("inlet/1", "power", 2411),
+                ("inlet/1", "energy", 959375 * 0.1 * 3.6e6)],
+    "apc_ap8959eu3": [("device/1", "apparent_power", 300),
+                      ("phase/1", "power", 250),
+                      ("phase/1", "apparent_power", 300)],
+    "apc_apdu9959eu3": [("device/1", "apparent_power", 1250),
+                        ("phase/1", "power", 1160),
+                        ("phase/1", "apparent_power", 1250)],
     "panduit_g5-p32g13m": [("outlet/1", "energy", 0)],
     "raritan-pdu_px2": [("outlet/3", "power", 68)],
     "raritan-pdu_px4-excerpt": [("inlet/1", "power", 590),
@@ -358,6 +381,13 @@ EXPECT = {
 ABSENT = {
     "cyberpower": [("circuit/2", "power")],
     "written-apc-epdu": [("device/1", "reactive_power")],
+    # outletStatusWH ("Watt in 0.1 W/H": power or energy, the MIB cannot
+    # tell) is not read; the agent serves no inlet energy
+    "ipoman": [("outlet/1", "power"), ("inlet/1", "power"),
+               ("inlet/1", "energy"), ("outlet/13", "energy")],
+    # its branches measure current only; no receptacle or line power served
+    "liebert": [("inlet/1", "apparent_power"), ("phase/1", "power"),
+                ("circuit/1", "power"), ("outlet/1", "power")],
     # -1 rows; outlet VA is not read where the outlet's W is
     "written-servertech-sentry4": [("u1/outlet/4", "power"),
                                    ("u1/outlet/4", "energy"),
