@@ -51,6 +51,10 @@ PROFILE = {
     "written-apc-epdu": "apc-epdu", "written-apc-rpdu": "apc-rpdu",
     "written-servertech-sentry4": "servertech-sentry4",
     "ipoman": "ipoman", "liebert": "liebert-gp-pdu",
+    "written-raritan-pdu2": "raritan-pdu2",
+    "written-raritan-bcm2": "raritan-pdu2",
+    "written-eaton-epdu-3ph": "eaton-epdu",
+    "written-schleifenbauer": "schleifenbauer",
     "apc_ap8959eu3": "apc-rpdu2", "apc_apdu9959eu3": "apc-rpdu2",
     "written-servertech-sentry3": "servertech-sentry3",
     "written-panduit-g5": "panduit-g5",
@@ -222,8 +226,11 @@ EXPECT = {
                             ("circuit/1", "power", 216),
                             ("circuit/2", "power", 216)],
     # the same agent without the ePDU2 branch (older firmware)
+    # the load rows: the phase (BankNumber 0) and the bank (a circuit)
     "cyberpower-epdu-only": [("phase/1", "energy", 0.1 * 3.6e6),
-                             ("phase/1", "power", 219)],
+                             ("phase/1", "power", 219),
+                             ("phase/1", "apparent_power", 224),
+                             ("circuit/1", "power", 219)],
     "dell-rpdu": [("outlet/3", "power", 352), ("device/1", "power", 3790),
                   ("device/1", "energy", 630139 * 0.1 * 3.6e6)],
     "eatonpdu_2": [("outlet/1", "power", 80),
@@ -248,6 +255,55 @@ EXPECT = {
     "ipoman": [("outlet/1", "energy", 272099 * WH),
                ("outlet/7", "energy", 27757 * WH),
                ("outlet/8", "energy", 0), ("outlet/12", "energy", 0)],
+    # PDU2-MIB: inlet poles (phases), unit sensors (device, not chosen
+    # where inlets answer), outlet groups (circuits); apparent energy VAh
+    "written-raritan-pdu2": [
+        ("inlet/1", "power", 1234), ("inlet/1", "apparent_power", 1300),
+        ("inlet/1", "energy", 5000000 * WH),
+        ("inlet/1", "apparent_energy", 5300000),
+        ("device/1", "power", 1234), ("device/1", "apparent_power", 1300),
+        ("device/1", "energy", 5000000 * WH),
+        ("device/1", "apparent_energy", 5300000),
+        ("phase/1", "power", 405.1), ("phase/2", "power", 412.2),
+        ("phase/3", "power", 416.7), ("phase/1", "apparent_power", 430),
+        ("phase/1", "energy", 1650000 * WH),
+        ("phase/3", "apparent_energy", 1780000),
+        ("circuit/1", "power", 934), ("circuit/1", "apparent_power", 985),
+        ("circuit/1", "energy", 3800000 * WH),
+        ("circuit/1", "apparent_energy", 4000000),
+        ("circuit/2", "power", 300.0),
+        ("outlet/1", "power", 500), ("outlet/3", "energy", 1200000 * WH)],
+    # a BCM2 panel meter: mains, its poles, branch circuits 1, 2 and 4
+    "written-raritan-bcm2": [
+        ("inlet/1", "power", 9000), ("inlet/1", "apparent_power", 9450),
+        ("inlet/1", "energy", 80000000 * WH),
+        ("inlet/1", "apparent_energy", 84000000),
+        ("phase/1", "power", 3000), ("phase/2", "energy", 27000000 * WH),
+        ("phase/3", "apparent_power", 3250), ("circuit/1", "power", 6000),
+        ("circuit/1", "apparent_energy", 52500000),
+        ("circuit/2", "energy", 18000000 * WH),
+        ("circuit/4", "power", 1200.0), ("circuit/4", "apparent_power", 1250)],
+    # inputPowerTable with phase1-3 and a total(4) row: the total left out
+    "written-eaton-epdu-3ph": [
+        ("inlet/1", "power", 3300), ("inlet/1", "apparent_power", 3460),
+        ("inlet/1", "energy", 6300000 * WH), ("phase/1", "power", 1000),
+        ("phase/2", "power", 1100), ("phase/3", "power", 1200),
+        ("phase/3", "apparent_power", 1260),
+        ("phase/1", "energy", 2000000 * WH), ("circuit/1", "power", 1000),
+        ("circuit/2", "apparent_power", 1150),
+        ("circuit/3", "energy", 2200000 * WH), ("outlet/3", "power", 600),
+        ("outlet/6", "energy", 1000000 * WH)],
+    # unit 210: inputs (the total), metered outlets, branches (circuits),
+    # the totals table (device: probe only)
+    "written-schleifenbauer": [
+        ("outlet/1", "power", 412), ("outlet/1", "apparent_power", 431),
+        ("outlet/1", "energy", 2101 * KWH),
+        ("inlet/1", "power", 1150), ("inlet/1", "apparent_power", 1210),
+        ("inlet/2", "energy", 3160 * KWH),
+        ("device/1", "power", 1970), ("device/1", "apparent_power", 2080),
+        ("device/1", "energy", 8382 * KWH),
+        ("circuit/1", "power", 1150), ("circuit/2", "apparent_power", 870),
+        ("circuit/2", "energy", 3160 * KWH), ("circuit/3", "energy", 12 * KWH)],
     # an MPH PDU's tables behind a GXT2 UPS's sysDescr
     "liebert": [("inlet/1", "power", 2411),
                 ("inlet/1", "energy", 959375 * 0.1 * 3.6e6)],
@@ -381,6 +437,15 @@ EXPECT = {
 ABSENT = {
     "cyberpower": [("circuit/2", "power")],
     "written-apc-epdu": [("device/1", "reactive_power")],
+    # the bank row's VA is "NULL"; one phase
+    "cyberpower-epdu-only": [("circuit/1", "apparent_power"),
+                             ("phase/2", "power")],
+    "written-raritan-pdu2": [("phase/4", "power"),
+                             ("phase/4", "apparent_power"),
+                             ("outlet/1", "apparent_power")],
+    "written-raritan-bcm2": [("circuit/3", "power"), ("device/1", "power")],
+    "written-eaton-epdu-3ph": [("phase/4", "power"), ("phase/4", "energy"),
+                               ("outlet/1", "apparent_power")],
     # outletStatusWH ("Watt in 0.1 W/H": power or energy, the MIB cannot
     # tell) is not read; the agent serves no inlet energy
     "ipoman": [("outlet/1", "power"), ("inlet/1", "power"),
