@@ -208,6 +208,8 @@ EXPECT = {
                  ("device/1", "energy", 7918 * 0.1 * 3.6e6),
                  ("outlet/2", "energy", 1099 * 0.1 * 3.6e6)],
     "wti-power": [("device/1", "power", 256), ("circuit/2", "power", 256)],
+    # tlpPduOutputCalculatedPowerKVA: hundredths of kVA
+    "poweralert_pdu": [("phase/1", "apparent_power", 210)],
     "schleifenbauer": [("inlet/1", "apparent_power", 70),
                        ("inlet/3", "energy", 66 * 3.6e6)],
     "sentry4_switched8i": [("u1/inlet/1", "apparent_power", 856),
