@@ -318,11 +318,13 @@ scale_vb(const struct pdu_col *col, int c, int which,
 	long v;
 
 	switch (which) {
-	case 0:		/* decimal digits */
+	case 0:		/* decimal digits; -8..-1 (RFC 3433's
+			   EntitySensorPrecision: accurate digits of a
+			   whole number) scale nothing */
 		v = vb_small(vb, 0);
-		if (v < 0 || v > 9)
+		if (v < -8 || v > 9)
 			row->bad |= (uint16_t)(1u << c);
-		else
+		else if (v > 0)
 			row->exp10[c] = (int8_t)(row->exp10[c] - v);
 		return;
 	case 1:		/* ENTITY-SENSOR scale: units(9) = 10^0 */

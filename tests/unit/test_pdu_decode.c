@@ -1030,7 +1030,9 @@ test_all_profiles_load(void **st)
 /*
  * ENTITY-SENSOR-MIB: no recording carries a power sensor, so these
  * varbinds are written from RFC 3433 (type watts(6), scale kilo(10),
- * precision 1): 123 -> 12.3 kW.  A temperature sensor (type 8) is ignored.
+ * precision 1): 123 -> 12.3 kW.  A precision of -8..-1 ("the number of
+ * accurate digits" of a whole number) scales nothing: sensor 11, units(9),
+ * precision -2, 1480 -> 1480 W.  A temperature sensor (type 8) is ignored.
  */
 static void
 test_entity_sensor_scale(void **st)
@@ -1049,10 +1051,21 @@ test_entity_sensor_scale(void **st)
 	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.4.7", PDU_V_INT, 123, NULL);
 	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.1.9", PDU_V_INT, 8, NULL);
 	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.4.9", PDU_V_INT, 37, NULL);
+	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.1.11", PDU_V_INT, 6, NULL);
+	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.2.11", PDU_V_INT, 9, NULL);
+	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.3.11", PDU_V_INT, -2, NULL);
+	add_vb(p, &rows, "1.3.6.1.2.1.99.1.1.1.4.11", PDU_V_INT, 1480, NULL);
 	add_vb(p, &rows, "1.3.6.1.2.1.47.1.1.1.1.7.7", PDU_V_STRING, 0,
 	    "PS1 input");
 	pdu_rows_finish(p, &rows, &(struct pdu_finish){ .only_unit = -1 });
-	assert_int_equal(rows.n, 1);
+	assert_int_equal(rows.n, 2);
+	memset(&vb, 0, sizeof(vb));
+	vb.type = PDU_V_INT;
+	vb.i = 1480;
+	assert_int_equal(pdu_decode_value(p, &rows.v[1], PDU_COL_POWER, &vb,
+	    &s, &err), 1);
+	assert_close(s.value, 1480);
+	assert_close(s.resolution, 1);
 	memset(&vb, 0, sizeof(vb));
 	vb.type = PDU_V_INT;
 	vb.i = 123;
