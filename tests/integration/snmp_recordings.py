@@ -258,7 +258,7 @@ EXPECT = {
                ("outlet/7", "energy", 27757 * WH),
                ("outlet/8", "energy", 0), ("outlet/12", "energy", 0)],
     # PDU2-MIB: inlet poles (phases), unit sensors (device, not chosen
-    # where inlets answer), outlet groups (circuits); apparent energy VAh
+    # where inlets answer); apparent energy VAh
     "written-raritan-pdu2": [
         ("inlet/1", "power", 1234), ("inlet/1", "apparent_power", 1300),
         ("inlet/1", "energy", 5000000 * WH),
@@ -270,10 +270,6 @@ EXPECT = {
         ("phase/3", "power", 416.7), ("phase/1", "apparent_power", 430),
         ("phase/1", "energy", 1650000 * WH),
         ("phase/3", "apparent_energy", 1780000),
-        ("circuit/1", "power", 934), ("circuit/1", "apparent_power", 985),
-        ("circuit/1", "energy", 3800000 * WH),
-        ("circuit/1", "apparent_energy", 4000000),
-        ("circuit/2", "power", 300.0),
         ("outlet/1", "power", 500), ("outlet/3", "energy", 1200000 * WH)],
     # a BCM2 panel meter: mains, its poles, branch circuits 1, 2 and 4
     "written-raritan-bcm2": [
@@ -371,7 +367,6 @@ EXPECT = {
     # walk shows); energy counters in Wh (the UNITS' "KWh" contradicted by
     # a real walk); 8 inlet rows, one real; two banks per phase
     "written-ts-pwtv1": [("outlet/1", "power", 120.5),
-                         ("outlet/1", "apparent_power", 130),
                          ("outlet/8", "power", 0),
                          ("outlet/8", "energy", 107250 * WH),
                          ("inlet/1", "power", 3691.5),
@@ -415,7 +410,7 @@ EXPECT = {
         ("inlet/2", "energy", 4321098 * WH),
         ("inlet/2", "apparent_power", 657),
         ("outlet/1", "power", 301), ("outlet/1", "energy", 2600001 * WH),
-        ("outlet/1", "apparent_power", 313), ("outlet/5", "power", 156),
+        ("outlet/5", "power", 156),
         ("outlet/11", "energy", 1300011 * WH), ("outlet/12", "power", 0),
         ("outlet/12", "energy", 1012 * WH)],
     "derived-gude-8221": [("inlet/1", "power", 932),
@@ -442,19 +437,14 @@ ABSENT = {
     # the bank row's VA is "NULL"; one phase
     "cyberpower-epdu-only": [("circuit/1", "apparent_power"),
                              ("phase/2", "power")],
+    # the outlet groups it serves are no circuits (they may overlap)
     "written-raritan-pdu2": [("phase/4", "power"),
                              ("phase/4", "apparent_power"),
-                             ("outlet/1", "apparent_power")],
+                             ("outlet/1", "apparent_power"),
+                             ("circuit/1", "power"), ("circuit/2", "power")],
     "written-raritan-bcm2": [("circuit/3", "power"), ("device/1", "power")],
     "written-eaton-epdu-3ph": [("phase/4", "power"), ("phase/4", "energy"),
                                ("outlet/1", "apparent_power")],
-    # outletStatusWH ("Watt in 0.1 W/H": power or energy, the MIB cannot
-    # tell) is not read; the agent serves no inlet energy
-    "ipoman": [("outlet/1", "power"), ("inlet/1", "power"),
-               ("inlet/1", "energy"), ("outlet/13", "energy")],
-    # its branches measure current only; no receptacle or line power served
-    "liebert": [("inlet/1", "apparent_power"), ("phase/1", "power"),
-                ("circuit/1", "power"), ("outlet/1", "power")],
     # -1 rows; outlet VA is not read where the outlet's W is
     "written-servertech-sentry4": [("u1/outlet/4", "power"),
                                    ("u1/outlet/4", "energy"),
@@ -469,7 +459,7 @@ ABSENT = {
                          ("outlet/6", "apparent_power")],
     # the inlet rows past the real inlet (voltage 0)
     "written-ts-pwtv1": [("inlet/2", "power"), ("inlet/8", "energy"),
-                         ("outlet/9", "power")],
+                         ("outlet/9", "power"), ("outlet/1", "apparent_power")],
     # rows past the PDU's 40 outlets (pduOutletMeteredStatusNumber 0)
     "apc-cpdu": [("outlet/41", "power"), ("outlet/64", "energy")],
     "written-hpe-ipdu": [("u2/device/1", "power"), ("u2/device/1",
@@ -480,18 +470,11 @@ ABSENT = {
                             ("circuit/4", "power"), ("circuit/5", "energy")],
     # the older IMD firmware's breakers serve currents only
     "vertiv-pdu_mg02e4w1": [("circuit/1", "power")],
-    "written-vertiv-geist-breakers": [("device/1", "power"),
-                                      ("outlet/1", "power")],
-    "written-gude-epc": [("outlet/13", "power"), ("inlet/3", "power"),
-                         ("inlet/1", "reactive_power")],
-    # no port meters in these products' MIBs
-    "derived-gude-8221": [("outlet/1", "power")],
-    "derived-gude-8340": [("outlet/1", "power")],
-    "written-geist-v3": [("device/1", "apparent_power"),
-                         ("circuit/1", "power"), ("u1/device/1", "power")],
-    # the branch has no energy; the outputs are PDUs, not circuits
-    "written-hpe-pdu-mm": [("u1/circuit/1", "power"), ("circuit/1", "power"),
-                           ("u1/device/1", "energy")],
+    # a port's VA is served beside its W: not read
+    "written-gude-epc": [("outlet/1", "apparent_power")],
+    "written-geist-v3": [("u1/device/1", "power")],
+    # the outputs are PDUs, not circuits
+    "written-hpe-pdu-mm": [("u1/circuit/1", "power"), ("circuit/1", "power")],
     # "Energy.Active Custom" (the resettable twins) and the humidity
     # sensor (device 2) are no readings
     "written-rittal-cmc3": [("inlet/2", "energy"), ("phase/4", "energy"),
@@ -574,6 +557,16 @@ def main():
         keys = [(s["path"], s["quantity"]) for s in src]
         if len(set(keys)) != len(keys):
             errs.append("%s: a reading appears twice" % rec)
+        # one total a PDU: its inlets or its device row, never both
+        totals = {}
+        for s in src:
+            unit, _, role = s["path"].rpartition("/")[0].rpartition("/")
+            if s.get("chosen") and role in ("inlet", "device"):
+                totals.setdefault(unit, set()).add(role)
+        for unit, roles in totals.items():
+            if len(roles) > 1:
+                errs.append("%s: %sinlet and device totals both chosen" %
+                            (rec, unit + "/" if unit else ""))
         for s in src:
             if s["quantity"] in ("apparent_power", "reactive_power",
                                  "apparent_energy") and s["unit"] not in (
