@@ -65,7 +65,7 @@ for f in "$D"/*.snmprec; do
 	probe "$rec" || [ "$rec" = sentry3 ] || fail "$rec: $(cat "$T/out/$rec.err")"
 	n=$((n + 1))
 done
-[ $n -ge 66 ] || fail "only $n recordings"
+[ $n -ge 68 ] || fail "only $n recordings"
 $PY "$ROOT/tests/integration/snmp_recordings.py" "$T/out" "$FIX/snmp" >&2 ||
 	fail "a recording does not give what its MIB and LibreNMS say"
 

@@ -55,6 +55,7 @@ PROFILE = {
     "written-raritan-bcm2": "raritan-pdu2",
     "written-eaton-epdu-3ph": "eaton-epdu",
     "written-schleifenbauer": "schleifenbauer",
+    "written-aten-pe": "aten-pe", "written-tripplite-ats": "tripplite-pdu",
     "apc_ap8959eu3": "apc-rpdu2", "apc_apdu9959eu3": "apc-rpdu2",
     "written-servertech-sentry3": "servertech-sentry3",
     "written-panduit-g5": "panduit-g5",
@@ -302,6 +303,21 @@ EXPECT = {
         ("device/1", "energy", 8382 * KWH),
         ("circuit/1", "power", 1150), ("circuit/2", "apparent_power", 870),
         ("circuit/2", "energy", 3160 * KWH), ("circuit/3", "energy", 12 * KWH)],
+    # ATEN-PE-CFG device and bank integer tables (mW, Wh x1000), banks 3
+    # and 4 -1000000 (not available) and -2000000 (not supported)
+    "written-aten-pe": [
+        ("device/1", "power", 759.55), ("device/1", "energy", 6576258 * WH),
+        ("circuit/1", "power", 118.332), ("circuit/1", "energy", 865754 * WH),
+        ("circuit/2", "power", 641.218), ("circuit/2", "energy", 5710504 * WH),
+        ("outlet/2", "power", 118.332), ("outlet/15", "energy", 3447143 * WH)],
+    # a Tripp Lite ATS as device 2 of the PowerAlert agent (tlpAts tables)
+    "written-tripplite-ats": [
+        ("u1/phase/1", "power", 207), ("u1/phase/1", "apparent_power", 210),
+        ("u2/device/1", "power", 1399), ("u2/phase/1", "power", 1399),
+        ("u2/phase/1", "apparent_power", 1480), ("u2/circuit/1", "power", 745),
+        ("u2/circuit/2", "power", 654), ("u2/outlet/1", "power", 312),
+        ("u2/outlet/3", "power", 0), ("u2/outlet/5", "power", 401),
+        ("u2/outlet/8", "power", 0)],
     # an MPH PDU's tables behind a GXT2 UPS's sysDescr
     "liebert": [("inlet/1", "power", 2411),
                 ("inlet/1", "energy", 959375 * 0.1 * 3.6e6)],
@@ -470,6 +486,8 @@ ABSENT = {
                             ("circuit/4", "power"), ("circuit/5", "energy")],
     # the older IMD firmware's breakers serve currents only
     "vertiv-pdu_mg02e4w1": [("circuit/1", "power")],
+    "written-aten-pe": [("circuit/3", "power"), ("circuit/3", "energy"),
+                        ("circuit/4", "power"), ("circuit/4", "energy")],
     # a port's VA is served beside its W: not read
     "written-gude-epc": [("outlet/1", "apparent_power")],
     "written-geist-v3": [("u1/device/1", "power")],
