@@ -130,7 +130,7 @@ EXPECT = {
                     ("inlet/1", "energy", 0)],
     "atenpdu": [("outlet/2", "energy", 719706 * WH),
                 ("outlet/2", "power", 118.332)],
-    "panduit": [("inlet/1", "energy", 7405 * 3.6e6),
+    "panduit": [("inlet/1", "energy", 7405 * KWH),
                 ("circuit/1", "apparent_power", 454),
                 ("circuit/1", "energy", 77384 * WH),
                 ("inlet/1", "apparent_power", 1022)],
@@ -177,7 +177,7 @@ EXPECT = {
     "apc-epdu_epdu1116s": [("phase/1", "energy", 332241 * WH)],
     "apc_ap7900b": [("device/1", "power", 312)],
     "apc_ap8853": [("device/1", "power", 1140),
-                   ("device/1", "energy", 35128 * 0.1 * 3.6e6),
+                   ("device/1", "energy", 35128 * 0.1 * KWH),
                    # rPDU2DeviceStatusApparentPower, PhaseStatus-:
                    # hundredths of kVA
                    ("device/1", "apparent_power", 1190),
@@ -200,19 +200,19 @@ EXPECT = {
     # read 0 W of a 219 W load (switched, not metered).
     "cyberpower": [("device/1", "power", 219),
                    ("device/1", "apparent_power", 224),
-                   ("device/1", "energy", 0.1 * 3.6e6),
+                   ("device/1", "energy", 0.1 * KWH),
                    ("phase/1", "power", 219),
                    # ePDULoadStatus: the bank row (the phase row, with
                    # BankNumber 0, is left out: ePDU2's phase/1 is it)
                    ("circuit/1", "power", 219)],
     "apc-cpdu": [("device/1", "apparent_power", 301),
-                 ("device/1", "energy", 7918 * 0.1 * 3.6e6),
-                 ("outlet/2", "energy", 1099 * 0.1 * 3.6e6)],
+                 ("device/1", "energy", 7918 * 0.1 * KWH),
+                 ("outlet/2", "energy", 1099 * 0.1 * KWH)],
     "wti-power": [("device/1", "power", 256), ("circuit/2", "power", 256)],
     # tlpPduOutputCalculatedPowerKVA: hundredths of kVA
     "poweralert_pdu": [("phase/1", "apparent_power", 210)],
     "schleifenbauer": [("inlet/1", "apparent_power", 70),
-                       ("inlet/3", "energy", 66 * 3.6e6)],
+                       ("inlet/3", "energy", 66 * KWH)],
     "sentry4_switched8i": [("u1/inlet/1", "apparent_power", 856),
                            ("u2/inlet/1", "energy", 13322880000),
                            ("u2/phase/1", "power", 856)],
@@ -224,35 +224,35 @@ EXPECT = {
     "digitus": [("outlet/1", "power", 32), ("phase/1", "power", 32)],
     # PDU81005: ePDU2 outlets, its load in the ePDU branch only (circuits)
     "cyberpower_pdu81005": [("outlet/5", "power", 82),
-                            ("outlet/5", "energy", 31 * 0.1 * 3.6e6),
-                            ("outlet/8", "energy", 11 * 0.1 * 3.6e6),
+                            ("outlet/5", "energy", 31 * 0.1 * KWH),
+                            ("outlet/8", "energy", 11 * 0.1 * KWH),
                             ("circuit/1", "power", 216),
                             ("circuit/2", "power", 216)],
     # the same agent without the ePDU2 branch (older firmware)
     # the load rows: the phase (BankNumber 0) and the bank (a circuit)
-    "cyberpower-epdu-only": [("phase/1", "energy", 0.1 * 3.6e6),
+    "cyberpower-epdu-only": [("phase/1", "energy", 0.1 * KWH),
                              ("phase/1", "power", 219),
                              ("phase/1", "apparent_power", 224),
                              ("circuit/1", "power", 219)],
     "dell-rpdu": [("outlet/3", "power", 352), ("device/1", "power", 3790),
-                  ("device/1", "energy", 630139 * 0.1 * 3.6e6)],
+                  ("device/1", "energy", 630139 * 0.1 * KWH)],
     "eatonpdu_2": [("outlet/1", "power", 80),
                    ("outlet/1", "energy", 785621 * WH),
                    ("inlet/1", "power", 1584),
                    ("inlet/1", "energy", 8185493 * WH)],
     "enlogic-pdu2": [("device/1", "power", 1120),
-                     ("device/1", "energy", 527776 * 0.1 * 3.6e6)],
+                     ("device/1", "energy", 527776 * 0.1 * KWH)],
     "hpe-mapdu_pdu3": [("inlet/1", "power", 154)],
-    "liebert_mph2rg": [("outlet/2", "energy", 113 * 0.1 * 3.6e6),
+    "liebert_mph2rg": [("outlet/2", "energy", 113 * 0.1 * KWH),
                        ("inlet/1", "power", 514),
-                       ("inlet/1", "energy", 20450 * 0.1 * 3.6e6),
+                       ("inlet/1", "energy", 20450 * 0.1 * KWH),
                        # lgpPduPsLineTable PwrLN, ApLN; lgpPduRbTable
                        # (receptacle branch 1.2: circuit/2)
                        ("phase/1", "power", 498),
                        ("phase/1", "apparent_power", 556),
                        ("circuit/2", "power", 508),
                        ("circuit/2", "apparent_power", 553),
-                       ("circuit/2", "energy", 20452 * 0.1 * 3.6e6)],
+                       ("circuit/2", "energy", 20452 * 0.1 * KWH)],
     # IPOMANII-MIB outletStatusKwatt "in 0.001 KW/H": Wh (LibreNMS's
     # poller values, its discovery lists them as null)
     "ipoman": [("outlet/1", "energy", 272099 * WH),
@@ -320,7 +320,7 @@ EXPECT = {
         ("u2/outlet/8", "power", 0)],
     # an MPH PDU's tables behind a GXT2 UPS's sysDescr
     "liebert": [("inlet/1", "power", 2411),
-                ("inlet/1", "energy", 959375 * 0.1 * 3.6e6)],
+                ("inlet/1", "energy", 959375 * 0.1 * KWH)],
     "apc_ap8959eu3": [("device/1", "apparent_power", 300),
                       ("phase/1", "power", 250),
                       ("phase/1", "apparent_power", 300)],
@@ -342,7 +342,7 @@ EXPECT = {
                               ("inlet/1", "apparent_power", 0)],
     "sentry3_3phase": [("device/1", "power", 279), ("inlet/1", "power", 147)],
     "sentry4": [("u1/inlet/1", "power", 1701),
-                ("u2/inlet/1", "energy", 25659 * 0.1 * 3.6e6),
+                ("u2/inlet/1", "energy", 25659 * 0.1 * KWH),
                 ("u1/phase/3", "power", 848)],
     "vertiv-pdu_mg02e4w1": [("device/1", "power", 1017),
                             ("device/1", "energy", 8483906 * WH),
@@ -358,9 +358,9 @@ EXPECT = {
         ("phase/3", "energy", 5031780 * WH)],
     "written-cyberpower-epdu2": [
         ("outlet/1", "power", 10), ("outlet/16", "power", 160),
-        ("outlet/16", "energy", 116 * 0.1 * 3.6e6),
+        ("outlet/16", "energy", 116 * 0.1 * KWH),
         ("device/1", "power", 1234), ("device/1", "apparent_power", 1300),
-        ("device/1", "energy", 45678 * 0.1 * 3.6e6),
+        ("device/1", "energy", 45678 * 0.1 * KWH),
         ("device/2", "power", 567), ("phase/2", "power", 567),
         ("phase/2", "apparent_power", 600)],
     "written-hpe-ipdu": [
@@ -530,7 +530,7 @@ def check_librenms(rec, src, errs):
             va = any(oid.startswith(p) for p in VA.get(rec, []))
             q = "apparent_power" if va else ("power" if kind == "power"
                                             else "energy")
-            want = e["value"] * (3.6e6 if kind == "energy_kwh" else 1)
+            want = e["value"] * (KWH if kind == "energy_kwh" else 1)
             want *= next((f for p, f in SCALE.get(rec, {}).items()
                           if oid.startswith(p)), 1)
             got = [s for s in by_oid.get(oid, []) if s["quantity"] == q]
