@@ -1,4 +1,5 @@
 /* Compact copies of a poll's samples; see lastset.h. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,29 +7,163 @@
 #include "lastset.h"
 
 struct lastval {
-	double		 value, raw_value, resolution, wrap;
-	wp_time		 device_time, reset_time, avg_window, t_real, t_mono;
+	double		 value, raw_value;
 	uint32_t	 flags;
 	uint32_t	 series, labels, unit;	/* references into the pool */
+	int32_t		 dreal, dmono;	/* t_real, t_mono: from the set's
+					   base (unless it keeps them wide) */
+	uint32_t	 rare;		/* index into the set's rare */
 	uint8_t		 boundary, quantity, kind;
 };
 
+/* The fields a poll's samples mostly share (a few resolutions and wraps):
+ * kept once for each distinct set of them. */
+struct lastrare {
+	double		 resolution, wrap;
+	wp_time		 device_time, reset_time, avg_window;
+};
+
+#define RARE_LOCAL	16	/* the distinct ones a usual poll has, and
+				   more */
+
 static void
-copy_nums(struct lastval *v, const struct wp_sample *s)
+rare_of(struct lastrare *r, const struct wp_sample *s)
 {
+	r->resolution = s->resolution;
+	r->wrap = s->wrap;
+	r->device_time = s->device_time;
+	r->reset_time = s->reset_time;
+	r->avg_window = s->avg_window;
+}
+
+/* The index of r in t[0..*n) (searched from the last: samples come in
+ * runs), added when new and there is room for it (max); -1 when not. */
+static long
+rare_index(struct lastrare *t, size_t *n, size_t max,
+    const struct lastrare *r)
+{
+	size_t i;
+
+	for (i = *n; i-- > 0;)
+		if (memcmp(&t[i], r, sizeof(*r)) == 0)
+			return (long)i;
+	if (*n == max)
+		return -1;
+	t[*n] = *r;
+	return (long)(*n)++;
+}
+
+/* The distinct rare fields of s[0..n): in loc (room for RARE_LOCAL) when
+ * they fit, the usual poll, else in *heap (malloc'd; caller frees).
+ * Returns the array and their number in *nr, or NULL (out of memory). */
+static struct lastrare *
+rare_collect(const struct wp_sample *s, size_t n, struct lastrare *loc,
+    struct lastrare **heap, size_t *nr)
+{
+	struct lastrare r, *t;
+	size_t i;
+
+	*heap = NULL;
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		rare_of(&r, &s[i]);
+		if (rare_index(loc, nr, RARE_LOCAL, &r) < 0)
+			break;
+	}
+	if (i == n)
+		return loc;
+	if ((t = malloc(n * sizeof(*t))) == NULL)
+		return NULL;
+	memcpy(t, loc, *nr * sizeof(*t));
+	for (; i < n; i++) {
+		rare_of(&r, &s[i]);
+		(void)rare_index(t, nr, n, &r);
+	}
+	*heap = t;
+	return t;
+}
+
+/* Whether every time of s[0..n) is within an int32_t of s[0]'s (a poll's
+ * samples are read within a few ns or ms of each other). */
+static bool
+times_narrow(const struct wp_sample *s, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (s[i].t_real - s[0].t_real < INT32_MIN ||
+		    s[i].t_real - s[0].t_real > INT32_MAX ||
+		    s[i].t_mono - s[0].t_mono < INT32_MIN ||
+		    s[i].t_mono - s[0].t_mono > INT32_MAX)
+			return false;
+	return true;
+}
+
+/* Room for n samples' times kept wide in set (its contents kept). */
+static int
+wide_room(struct lastset *set, size_t n)
+{
+	wp_time *w;
+
+	if (n <= set->wcap)
+		return 0;
+	if ((w = reallocarray(set->wide, n, 2 * sizeof(*w))) == NULL)
+		return -1;
+	set->wide = w;
+	set->wcap = n;
+	return 0;
+}
+
+/* Sample i's t_real and t_mono. */
+static void
+val_times(const struct lastset *set, size_t i, wp_time *real, wp_time *mono)
+{
+	if (set->wide != NULL) {
+		*real = set->wide[2 * i];
+		*mono = set->wide[2 * i + 1];
+	} else {
+		*real = set->base_real + set->v[i].dreal;
+		*mono = set->base_mono + set->v[i].dmono;
+	}
+}
+
+/* Room for nr rare entries in set (its contents kept).  0 or -1. */
+static int
+rare_room(struct lastset *set, size_t nr)
+{
+	struct lastrare *t;
+
+	if (nr <= set->rcap)
+		return 0;
+	if ((t = realloc(set->rare, nr * sizeof(*t))) == NULL)
+		return -1;
+	set->rare = t;
+	set->rcap = nr;
+	return 0;
+}
+
+static void
+copy_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
+    size_t i)
+{
+	struct lastrare r;
+
 	v->value = s->value;
 	v->raw_value = s->raw_value;
-	v->resolution = s->resolution;
-	v->wrap = s->wrap;
-	v->device_time = s->device_time;
-	v->reset_time = s->reset_time;
-	v->avg_window = s->avg_window;
-	v->t_real = s->t_real;
-	v->t_mono = s->t_mono;
 	v->flags = s->flags;
 	v->boundary = s->boundary;
 	v->quantity = s->quantity;
 	v->kind = s->kind;
+	rare_of(&r, s);
+	v->rare = (uint32_t)rare_index(set->rare, &set->nrare, set->nrare, &r);
+	if (set->wide != NULL) {
+		set->wide[2 * i] = s->t_real;
+		set->wide[2 * i + 1] = s->t_mono;
+		v->dreal = v->dmono = 0;
+	} else {
+		v->dreal = (int32_t)(s->t_real - set->base_real);
+		v->dmono = (int32_t)(s->t_mono - set->base_mono);
+	}
 }
 
 /* Whether s[0..n) have set's strings, position by position: the usual
@@ -49,38 +184,64 @@ same_text(const struct lastset *set, const struct wp_sample *s, size_t n)
 	return true;
 }
 
+/* Takes s[0..n)'s numbers into v[0..n) (set's, or new), with the rare
+ * fields t[0..nr) (set has room for them) and the times narrow, or wide
+ * (set has room for them). */
+static void
+take_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
+    size_t n, const struct lastrare *t, size_t nr, bool narrow)
+{
+	size_t i;
+
+	memcpy(set->rare, t, nr * sizeof(*t));
+	set->nrare = nr;
+	if (narrow) {
+		free(set->wide);
+		set->wide = NULL;
+		set->wcap = 0;
+	}
+	set->base_real = s[0].t_real;
+	set->base_mono = s[0].t_mono;
+	for (i = 0; i < n; i++)
+		copy_nums(set, &v[i], &s[i], i);
+}
+
 int
 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 {
+	struct lastrare loc[RARE_LOCAL], *t, *heap;
 	struct strpool b = { 0 };
-	struct lastval *v;
+	struct lastval *v = NULL;
 	int64_t so, lo, uo;
-	size_t i;
+	size_t i, nr;
+	bool narrow;
 
 	if (n == 0) {
 		lastset_fini(set);
 		return 0;
 	}
+	narrow = times_narrow(s, n);
+	if ((t = rare_collect(s, n, loc, &heap, &nr)) == NULL ||
+	    rare_room(set, nr) < 0 || (!narrow && wide_room(set, n) < 0))
+		goto fail;
 	if (same_text(set, s, n)) {	/* the pool as it is: numbers only */
-		for (i = 0; i < n; i++)
-			copy_nums(&set->v[i], &s[i]);
+		take_nums(set, set->v, s, n, t, nr, narrow);
+		free(heap);
 		return 0;
 	}
 	if ((v = malloc(n * sizeof(*v))) == NULL)
-		return -1;
+		goto fail;
 	for (i = 0; i < n; i++) {
 		if ((so = strpool_put(&b, s[i].series)) < 0 ||
 		    (lo = strpool_put(&b, s[i].labels)) < 0 ||
-		    (uo = strpool_put(&b, s[i].raw_unit)) < 0) {
-			free(v);
-			strpool_fini(&b);
-			return -1;
-		}
-		copy_nums(&v[i], &s[i]);
+		    (uo = strpool_put(&b, s[i].raw_unit)) < 0)
+			goto fail;
 		v[i].series = (uint32_t)so;
 		v[i].labels = (uint32_t)lo;
 		v[i].unit = (uint32_t)uo;
 	}
+	take_nums(set, v, s, n, t, nr, narrow);
+	free(heap);
 	strpool_trim(&b);	/* give back the slack */
 	free(set->v);
 	strpool_fini(&set->pool);
@@ -88,6 +249,11 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	set->n = n;
 	set->pool = b;
 	return 0;
+fail:
+	free(heap);
+	free(v);
+	strpool_fini(&b);
+	return -1;
 }
 
 size_t
@@ -97,6 +263,7 @@ lastset_expand(const struct lastset *set, struct wp_sample *out)
 
 	for (i = 0; i < set->n; i++) {
 		const struct lastval *v = &set->v[i];
+		const struct lastrare *r = &set->rare[v->rare];
 		struct wp_sample *s = &out[i];
 
 		memset(s, 0, sizeof(*s));
@@ -108,13 +275,12 @@ lastset_expand(const struct lastset *set, struct wp_sample *out)
 		    sizeof(s->raw_unit), false);
 		s->value = v->value;
 		s->raw_value = v->raw_value;
-		s->resolution = v->resolution;
-		s->wrap = v->wrap;
-		s->device_time = v->device_time;
-		s->reset_time = v->reset_time;
-		s->avg_window = v->avg_window;
-		s->t_real = v->t_real;
-		s->t_mono = v->t_mono;
+		s->resolution = r->resolution;
+		s->wrap = r->wrap;
+		s->device_time = r->device_time;
+		s->reset_time = r->reset_time;
+		s->avg_window = r->avg_window;
+		val_times(set, i, &s->t_real, &s->t_mono);
 		s->flags = v->flags;
 		s->boundary = v->boundary;
 		s->quantity = v->quantity;
@@ -127,9 +293,13 @@ void
 lastset_fini(struct lastset *set)
 {
 	free(set->v);
+	free(set->rare);
+	free(set->wide);
 	strpool_fini(&set->pool);
 	set->v = NULL;
-	set->n = 0;
+	set->rare = NULL;
+	set->wide = NULL;
+	set->n = set->nrare = set->rcap = set->wcap = 0;
 }
 
 long
@@ -150,7 +320,9 @@ void
 lastset_reading(const struct lastset *set, size_t i, wp_time *t, double *v,
     int *kind)
 {
-	*t = set->v[i].t_real;
+	wp_time mono;
+
+	val_times(set, i, t, &mono);
 	*v = set->v[i].value;
 	*kind = set->v[i].kind;
 }

@@ -3,11 +3,13 @@
  *
  * A struct wp_sample is a fixed 352-byte record (series and labels as
  * arrays); a PDU of 48 outlets keeps about a hundred of them between
- * polls.  A lastset keeps the numbers of each sample and its strings once
- * each in one pool (strpool.h: the labels of an outlet's power and energy
- * are the same text, and the outlets' labels share a long tail), a
- * quarter of the size or less, and expands them back into full
- * samples when the exposition asks (lastset_expand).
+ * polls.  A lastset keeps the numbers of each sample (48 bytes: its times
+ * as offsets from the first sample's), the fields a poll's samples mostly
+ * share (resolution, wrap...) once for each distinct set of them, and
+ * its strings once each in one pool
+ * (strpool.h: the labels of an outlet's power and energy are the same
+ * text, and the outlets' labels share a long tail), and expands them back
+ * into full samples when the exposition asks (lastset_expand).
  * lastset_set copies (the numbers only when the strings are the set's
  * already, position by position: a poll like the last); lastset_fini frees;
  * the struct may be reused.
@@ -22,10 +24,18 @@
 #include "lib/strpool.h"
 
 struct lastval;
+struct lastrare;
 
 struct lastset {
 	struct lastval	*v;
 	size_t		 n;
+	struct lastrare	*rare;		/* the shared fields, nrare of them */
+	size_t		 nrare, rcap;
+	wp_time		 base_real, base_mono;	/* the first sample's times */
+	wp_time		*wide;		/* the times (t_real, t_mono) of each
+					   sample, when one is more than an
+					   int32_t from the base; else NULL */
+	size_t		 wcap;
 	struct strpool	 pool;		/* the strings (strpool.h) */
 };
 

@@ -10,6 +10,7 @@
 #include "../../collector/lib/datafile.h"
 #include "../../collector/lib/diag.h"
 #include "../../collector/lib/log.h"
+#include "../../collector/lib/shared.h"
 #include "../../collector/lib/ynode.h"
 #include "pdu_profile.h"
 #include "pdu_units.h"
@@ -740,14 +741,61 @@ pdu_profile_find(const char *maps_dir, const char *conf_dir,
 	return pdu_profile_load(path, err);
 }
 
+/* The key of a shared profile: its name. */
+#define SHARE_DRIVER	"snmp_pdu/profile"
+
 void
 pdu_profile_free(struct pdu_profile *p)
 {
 	if (p == NULL)
 		return;
+	if (p->users > 1) {
+		p->users--;
+		return;
+	}
+	if (p->sh != NULL)
+		shared_del(p->sh, SHARE_DRIVER, p->name, p);
 	free(p->tab);
 	free(p->arena);
 	free(p);
+}
+
+/* Whether a and b are the same profile, field by field (both calloc'd
+ * and filled by the parser: their padding is zero). */
+static bool
+profile_same(const struct pdu_profile *a, const struct pdu_profile *b)
+{
+	return strcmp(a->name, b->name) == 0 &&
+	    strcmp(a->vendor, b->vendor) == 0 &&
+	    strcmp(a->mib, b->mib) == 0 &&
+	    strcmp(a->revision, b->revision) == 0 &&
+	    a->detect == b->detect && a->nsysoid == b->nsysoid &&
+	    a->ntab == b->ntab && a->max_repetitions == b->max_repetitions &&
+	    a->max_get == b->max_get && a->narena == b->narena &&
+	    memcmp(a->sysoid, b->sysoid, sizeof(a->sysoid)) == 0 &&
+	    memcmp(a->tab, b->tab, a->ntab * sizeof(*a->tab)) == 0 &&
+	    (a->narena == 0 || memcmp(a->arena, b->arena, a->narena *
+	    sizeof(*a->arena)) == 0);
+}
+
+struct pdu_profile *
+pdu_profile_share(struct wp_shared *sh, struct pdu_profile *p)
+{
+	struct pdu_profile *q;
+
+	if (sh == NULL || p == NULL || p->sh != NULL)
+		return p;
+	q = shared_get(sh, SHARE_DRIVER, p->name);
+	if (q != NULL && q != p && profile_same(q, p)) {
+		q->users++;
+		pdu_profile_free(p);
+		return q;
+	}
+	if (shared_put(sh, SHARE_DRIVER, p->name, p) == 0) {
+		p->sh = sh;
+		p->users = 1;
+	}
+	return p;
 }
 
 size_t

@@ -16,9 +16,10 @@
  * column, ENTITY-SENSOR scale, values served as strings, wrap modulus,
  * resettable counters, index base, row filters.
  *
- * A profile is compact (its OIDs in one arena) as every PDU target keeps
- * its own.  pdu_profile_parse/load/find return a new profile (caller frees
- * with pdu_profile_free); pdu_profile_all a new list (pdu_profiles_free).
+ * A profile is compact (its OIDs in one arena), and the PDU targets that
+ * load the same one share one copy (pdu_profile_share).
+ * pdu_profile_parse/load/find return a new profile (caller frees with
+ * pdu_profile_free); pdu_profile_all a new list (pdu_profiles_free).
  * No I/O besides reading profile files and listing profile directories.
  */
 #ifndef WP_PDU_PROFILE_H
@@ -30,6 +31,8 @@
 
 #include "../../collector/lib/err.h"
 #include "../../collector/lib/sample.h"
+
+struct wp_shared;
 
 #define PDU_OID_MAX	48	/* a full row OID: column, key, suffix */
 #define PDU_KEY_MAX	16
@@ -122,6 +125,8 @@ struct pdu_profile {
 	struct pdu_table *tab;		/* ntab tables */
 	uint32_t	*arena;		/* every OID of the profile */
 	size_t		 narena;
+	unsigned	 users;		/* shared: its holders (1 or more) */
+	struct wp_shared *sh;		/* the table sharing it, or NULL */
 };
 
 /* A list of profiles (profile: auto). */
@@ -139,7 +144,19 @@ struct pdu_profile *pdu_profile_load(const char *path, struct wp_err *err);
 struct pdu_profile *pdu_profile_find(const char *maps_dir,
 		    const char *conf_dir, const char *name,
 		    struct wp_err *err);
+/* Drops one holder of p (NULL-safe); the last one frees it. */
 void		 pdu_profile_free(struct pdu_profile *p);
+/*
+ * One copy of a profile for every target that loads it: the profile equal
+ * to p (every field and OID) that sh, the driver's shared table
+ * (lib/shared.h), already holds, with one more holder, p freed; else p,
+ * now held in sh under its name (replacing an older, different profile of
+ * that name, which its holders keep).  sh NULL, or out of memory: p as it
+ * is.  Loop thread only.  Each holder frees its reference with
+ * pdu_profile_free.
+ */
+struct pdu_profile *pdu_profile_share(struct wp_shared *sh,
+		    struct pdu_profile *p);
 /*
  * Every profile of the data-file search (datafile.h: maps_dir, the
  * config's directory, the source tree's etc/, the share directory, each

@@ -44,8 +44,10 @@ struct sp {
 	int		 fd;
 	struct loop_timer *tmo;		/* net-snmp retransmissions */
 	struct loop_timer *fin;		/* completion, outside net-snmp */
-	struct pdu_profile *prof;
+	struct pdu_profile *prof;	/* shared with the targets of the
+					   same profile (pdu_profile_share) */
 	bool		 prof_auto;	/* chosen by detection */
+	struct wp_shared *shared;	/* svc->shared, or NULL */
 	char		 reason_label[16];	/* "config", "sysObjectID", "probe" */
 	char		*reason;	/* why, in words (probe JSON) */
 	struct pdu_rows	 rows;
@@ -210,6 +212,8 @@ target_new(const struct wp_target_conf *tc, const struct wp_services *svc,
 		sp_free(sp);
 		goto bad;
 	}
+	sp->shared = svc ? svc->shared : NULL;
+	sp->prof = pdu_profile_share(sp->shared, sp->prof);
 	*state = sp;
 	return 0;
 bad:
@@ -677,6 +681,7 @@ adopt_rows(struct sp *sp, const struct pdu_finish *fo)
 	if (fo->warn[0] != '\0')
 		log_warnx("snmp_pdu %s: %zu reading(s) left out: %s", sp->name,
 		    fo->dropped, fo->warn);
+	sp->prof = pdu_profile_share(sp->shared, sp->prof);
 	if (sp->det != NULL) {
 		set_reason(sp, sp_detect_label(sp->det),
 		    sp_detect_reason(sp->det, sp->prof->name));

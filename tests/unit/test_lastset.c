@@ -67,11 +67,87 @@ test_same_and_changed(void **state)
 	lastset_fini(&set);
 }
 
+/*
+ * The fields a poll's samples share are kept once per distinct set: two
+ * here (a power's and an energy's resolution and wrap) for many samples;
+ * more distinct sets than fit on the stack (every sample its own device
+ * time) take the heap path.  Times are offsets from the first sample's
+ * (read a few hundred ns apart, some before it), or kept whole when one
+ * is seconds away.  Every way expands byte for byte to what was set.
+ */
+static void
+test_shared_fields(void **state)
+{
+	struct lastset set = { 0 };
+	struct wp_sample s[40], out[40];
+	wp_time t;
+	double v;
+	int kind;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		mk(&s[i], i % 2 ? "outlet/energy" : "outlet/power", "o=1",
+		    i % 2 ? "Wh" : "W", 100 + (double)i);
+		s[i].series[0] = (char)('A' + i / 2);	/* distinct names */
+		s[i].t_real = 1000 * WP_SEC + (wp_time)i * 500 - 1000;
+		s[i].t_mono = 7 * WP_SEC + (wp_time)i * 480 - 900;
+		s[i].resolution = i % 2 ? 3600 : 1;
+		s[i].wrap = i % 2 ? 4294967296.0 : 0;
+		s[i].kind = i % 2 ? WP_COUNTER : WP_GAUGE;
+	}
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(set.nrare, 2);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	for (i = 0; i < 40; i++)		/* the next poll */
+		s[i].t_real += 30 * WP_SEC;
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(set.nrare, 2);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	lastset_reading(&set, 3, &t, &v, &kind);
+	assert_int_equal(t, 1030 * WP_SEC + 500);
+	assert_null(set.wide);
+	s[39].t_real += 3 * WP_SEC;		/* a slow answer: wide */
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_non_null(set.wide);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	s[39].t_real -= 3 * WP_SEC;		/* narrow again */
+	s[0].t_mono -= 5 * WP_SEC;
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_non_null(set.wide);
+	s[0].t_mono += 5 * WP_SEC;
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_null(set.wide);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	assert_true(v == 103 && kind == WP_COUNTER);
+	for (i = 0; i < 40; i++)		/* every sample its own */
+		s[i].device_time = (wp_time)i * WP_SEC;
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(set.nrare, 40);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	for (i = 0; i < 40; i++) {		/* and back to one */
+		s[i].device_time = 0;
+		s[i].resolution = 1;
+		s[i].wrap = 0;
+	}
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(set.nrare, 1);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	lastset_fini(&set);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_and_changed),
+		cmocka_unit_test(test_shared_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

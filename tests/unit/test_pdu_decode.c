@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../collector/lib/shared.h"
 #include "../../drivers/snmp_pdu/pdu_decode.h"
 #include "../../drivers/snmp_pdu/snmp_detect.h"
 
@@ -1028,6 +1029,61 @@ test_all_profiles_load(void **st)
 }
 
 /*
+ * Targets that load the same profile share one copy: every profile loaded
+ * twice and shared is one profile with two holders, kept until the last
+ * lets go.  A profile of the same name that differs (an edited file, a
+ * reload) is not taken for it: it becomes the shared one, and the older
+ * one's holders keep theirs.
+ */
+static void
+test_profile_share(void **st)
+{
+	struct pdu_profiles a, b;
+	struct pdu_profile *p, *q, *r;
+	struct wp_shared *sh = shared_new();
+	struct wp_err err;
+	size_t i;
+
+	(void)st;
+	assert_non_null(sh);
+	assert_int_equal(pdu_profile_all(NULL, NULL, &a, &err), 0);
+	assert_int_equal(pdu_profile_all(NULL, NULL, &b, &err), 0);
+	assert_int_equal(a.n, b.n);
+	for (i = 0; i < a.n; i++) {
+		p = pdu_profile_share(sh, a.v[i]);
+		assert_ptr_equal(p, a.v[i]);
+		q = pdu_profile_share(sh, b.v[i]);	/* b.v[i] freed */
+		assert_ptr_equal(q, p);
+		assert_int_equal(p->users, 2);
+		b.v[i] = NULL;
+	}
+	assert_int_equal(shared_count(sh), (int)a.n);
+	p = a.v[0];
+	r = pdu_profile_share(NULL, p);		/* nothing shared: as it is */
+	assert_ptr_equal(r, p);
+	q = profile(p->name);			/* the same name, edited */
+	q->max_get = (uint8_t)(p->max_get == 1 ? 2 : 1);
+	r = pdu_profile_share(sh, q);
+	assert_ptr_equal(r, q);
+	assert_ptr_equal(shared_get(sh, "snmp_pdu/profile", p->name), q);
+	pdu_profile_free(p);			/* one holder of p left */
+	pdu_profile_free(p);			/* p freed: q stays shared */
+	assert_ptr_equal(shared_get(sh, "snmp_pdu/profile", q->name), q);
+	pdu_profile_free(q);
+	for (i = 1; i < a.n; i++) {
+		pdu_profile_free(a.v[i]);
+		assert_ptr_equal(shared_get(sh, "snmp_pdu/profile",
+		    a.v[i]->name), a.v[i]);
+		pdu_profile_free(a.v[i]);
+	}
+	assert_int_equal(shared_count(sh), 0);
+	a.n = b.n = 0;
+	pdu_profiles_free(&a);
+	pdu_profiles_free(&b);
+	shared_free(sh);
+}
+
+/*
  * ENTITY-SENSOR-MIB: no recording carries a power sensor, so these
  * varbinds are written from RFC 3433 (type watts(6), scale kilo(10),
  * precision 1): 123 -> 12.3 kW.  A precision of -8..-1 ("the number of
@@ -1234,6 +1290,7 @@ main(void)
 		cmocka_unit_test(test_probe_answers),
 		cmocka_unit_test(test_detect_by_probe),
 		cmocka_unit_test(test_all_profiles_load),
+		cmocka_unit_test(test_profile_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
