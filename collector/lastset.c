@@ -25,6 +25,9 @@ struct lastrare {
 
 #define RARE_LOCAL	16	/* the distinct ones a usual poll has, and
 				   more */
+#define RARE_SEARCH	8	/* entries looked through before one is
+				   added: samples come in runs (an outlet's
+				   power, energy, the next outlet's...) */
 
 static void
 rare_of(struct lastrare *r, const struct wp_sample *s)
@@ -36,15 +39,16 @@ rare_of(struct lastrare *r, const struct wp_sample *s)
 	r->avg_window = s->avg_window;
 }
 
-/* The index of r in t[0..*n) (searched from the last: samples come in
- * runs), added when new and there is room for it (max); -1 when not. */
+/* The index of r among the last RARE_SEARCH of t[0..*n), or of r added
+ * when there is room for it (max); -1 when not.  The same samples in the
+ * same order give the same entries and indices. */
 static long
 rare_index(struct lastrare *t, size_t *n, size_t max,
     const struct lastrare *r)
 {
 	size_t i;
 
-	for (i = *n; i-- > 0;)
+	for (i = *n; i-- > 0 && *n - i <= RARE_SEARCH;)
 		if (memcmp(&t[i], r, sizeof(*r)) == 0)
 			return (long)i;
 	if (*n == max)
@@ -53,17 +57,16 @@ rare_index(struct lastrare *t, size_t *n, size_t max,
 	return (long)(*n)++;
 }
 
-/* The distinct rare fields of s[0..n): in loc (room for RARE_LOCAL) when
- * they fit, the usual poll, else in *heap (malloc'd; caller frees).
- * Returns the array and their number in *nr, or NULL (out of memory). */
-static struct lastrare *
-rare_collect(const struct wp_sample *s, size_t n, struct lastrare *loc,
-    struct lastrare **heap, size_t *nr)
+/* How many rare entries s[0..n) make (rare_index), in *nr: found in loc
+ * (room for RARE_LOCAL) when they fit, the usual poll, else in a
+ * temporary array.  0, or -1 (out of memory). */
+static int
+rare_count(const struct wp_sample *s, size_t n, struct lastrare *loc,
+    size_t *nr)
 {
 	struct lastrare r, *t;
 	size_t i;
 
-	*heap = NULL;
 	*nr = 0;
 	for (i = 0; i < n; i++) {
 		rare_of(&r, &s[i]);
@@ -71,16 +74,16 @@ rare_collect(const struct wp_sample *s, size_t n, struct lastrare *loc,
 			break;
 	}
 	if (i == n)
-		return loc;
+		return 0;
 	if ((t = malloc(n * sizeof(*t))) == NULL)
-		return NULL;
+		return -1;
 	memcpy(t, loc, *nr * sizeof(*t));
 	for (; i < n; i++) {
 		rare_of(&r, &s[i]);
 		(void)rare_index(t, nr, n, &r);
 	}
-	*heap = t;
-	return t;
+	free(t);
+	return 0;
 }
 
 /* Whether every time of s[0..n) is within an int32_t of s[0]'s (a poll's
@@ -155,7 +158,7 @@ copy_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
 	v->quantity = s->quantity;
 	v->kind = s->kind;
 	rare_of(&r, s);
-	v->rare = (uint32_t)rare_index(set->rare, &set->nrare, set->nrare, &r);
+	v->rare = (uint32_t)rare_index(set->rare, &set->nrare, set->rcap, &r);
 	if (set->wide != NULL) {
 		set->wide[2 * i] = s->t_real;
 		set->wide[2 * i + 1] = s->t_mono;
@@ -184,17 +187,16 @@ same_text(const struct lastset *set, const struct wp_sample *s, size_t n)
 	return true;
 }
 
-/* Takes s[0..n)'s numbers into v[0..n) (set's, or new), with the rare
- * fields t[0..nr) (set has room for them) and the times narrow, or wide
- * (set has room for them). */
+/* Takes s[0..n)'s numbers into v[0..n) (set's, or new), with their rare
+ * entries (set has room for those rare_count found) and their times
+ * narrow, or wide (set has room for them). */
 static void
 take_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
-    size_t n, const struct lastrare *t, size_t nr, bool narrow)
+    size_t n, bool narrow)
 {
 	size_t i;
 
-	memcpy(set->rare, t, nr * sizeof(*t));
-	set->nrare = nr;
+	set->nrare = 0;
 	if (narrow) {
 		free(set->wide);
 		set->wide = NULL;
@@ -209,7 +211,7 @@ take_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
 int
 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 {
-	struct lastrare loc[RARE_LOCAL], *t, *heap;
+	struct lastrare loc[RARE_LOCAL];
 	struct strpool b = { 0 };
 	struct lastval *v = NULL;
 	int64_t so, lo, uo;
@@ -221,12 +223,11 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 		return 0;
 	}
 	narrow = times_narrow(s, n);
-	if ((t = rare_collect(s, n, loc, &heap, &nr)) == NULL ||
-	    rare_room(set, nr) < 0 || (!narrow && wide_room(set, n) < 0))
+	if (rare_count(s, n, loc, &nr) < 0 || rare_room(set, nr) < 0 ||
+	    (!narrow && wide_room(set, n) < 0))
 		goto fail;
 	if (same_text(set, s, n)) {	/* the pool as it is: numbers only */
-		take_nums(set, set->v, s, n, t, nr, narrow);
-		free(heap);
+		take_nums(set, set->v, s, n, narrow);
 		return 0;
 	}
 	if ((v = malloc(n * sizeof(*v))) == NULL)
@@ -240,8 +241,7 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 		v[i].labels = (uint32_t)lo;
 		v[i].unit = (uint32_t)uo;
 	}
-	take_nums(set, v, s, n, t, nr, narrow);
-	free(heap);
+	take_nums(set, v, s, n, narrow);
 	strpool_trim(&b);	/* give back the slack */
 	free(set->v);
 	strpool_fini(&set->pool);
@@ -250,7 +250,6 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	set->pool = b;
 	return 0;
 fail:
-	free(heap);
 	free(v);
 	strpool_fini(&b);
 	return -1;

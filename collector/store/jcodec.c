@@ -47,6 +47,7 @@ jctx_fini(struct jctx *c)
 	for (i = 0; i < c->n; i++) {
 		free(c->t[i].v);
 		free(c->t[i].cv);
+		free(c->t[i].rare);
 		strpool_fini(&c->t[i].pool);
 		free(c->t[i].name);
 		free(c->t[i].error);
@@ -190,15 +191,34 @@ set_error(struct jc_target *t, const char *e)
  * its target's pool; p, its presence bits in the record it came from.
  */
 struct jc_val {
-	double		 value, raw_value, resolution, wrap, cum;
-	wp_time		 device_time, reset_time, avg_window;
+	double		 value, raw_value, cum;
+	wp_time		 device_time;
 	uint32_t	 flags;
 	uint32_t	 series, labels, unit;	/* strpool references */
+	uint32_t	 rare;		/* index into its target's rare */
 	uint16_t	 p;
 	uint8_t		 boundary, quantity, kind;
 };
 
+/* The numbers of a value that the values of a poll mostly share. */
+struct jc_rare {
+	double		 resolution, wrap;
+	wp_time		 reset_time, avg_window;
+};
+
+#define RARE_SEARCH	8	/* rare entries looked through before one is
+				   added: values come in runs (an outlet's
+				   power, energy, the next outlet's...) */
+
 static const struct jc_val zero_cval;
+static const struct jc_rare zero_rare;
+
+/* The shared numbers of t's previous value i (i < t->n), or zero_rare. */
+static const struct jc_rare *
+rare_of(const struct jc_target *t, size_t i)
+{
+	return i < t->n ? &t->rare[t->cv[i].rare] : &zero_rare;
+}
 
 /* Room for n values in t (whole or compact as c keeps them). 0 or -1. */
 static int
@@ -221,25 +241,54 @@ target_room(const struct jctx *c, struct jc_target *t, size_t n)
 	return 0;
 }
 
-/* v's numbers into cv; r is its record, p its presence bits there. */
-static void
-val_pack(struct jc_val *cv, const struct journal_value *v, uint16_t p)
+/* The index of r among t's last RARE_SEARCH rare entries, or of r added.
+ * -1: out of memory. */
+static long
+rare_put(struct jc_target *t, const struct jc_rare *r)
+{
+	uint32_t i, cap;
+	void *nr;
+
+	for (i = t->nrare; i-- > 0 && t->nrare - i <= RARE_SEARCH;)
+		if (memcmp(&t->rare[i], r, sizeof(*r)) == 0)
+			return (long)i;
+	if (t->nrare == t->rcap) {
+		cap = t->rcap ? 2 * t->rcap : 4;
+		if ((nr = reallocarray(t->rare, cap, sizeof(*t->rare))) ==
+		    NULL)
+			return -1;
+		t->rare = nr;
+		t->rcap = cap;
+	}
+	t->rare[t->nrare] = *r;
+	return t->nrare++;
+}
+
+/* v's numbers into cv, a value of t (its shared ones into t's rare,
+ * rebuilt from empty for each record); p its presence bits in its record.
+ * 0, or -1 (out of memory). */
+static int
+val_pack(struct jc_target *t, struct jc_val *cv, const struct journal_value *v,
+    uint16_t p)
 {
 	const struct wp_sample *s = &v->s;
+	struct jc_rare r = { s->resolution, s->wrap, s->reset_time,
+	    s->avg_window };
+	long k;
 
+	if ((k = rare_put(t, &r)) < 0)
+		return -1;
+	cv->rare = (uint32_t)k;
 	cv->value = s->value;
 	cv->raw_value = s->raw_value;
-	cv->resolution = s->resolution;
-	cv->wrap = s->wrap;
 	cv->cum = v->cum;
 	cv->device_time = s->device_time;
-	cv->reset_time = s->reset_time;
-	cv->avg_window = s->avg_window;
 	cv->flags = s->flags;
 	cv->p = p;
 	cv->boundary = s->boundary;
 	cv->quantity = s->quantity;
 	cv->kind = s->kind;
+	return 0;
 }
 
 /* r's strings into t's pool, emptied first. 0 or -1 (out of memory). */
@@ -308,10 +357,12 @@ commit_compact(struct jctx *c, long k, struct jc_target *t,
 	size_t i;
 
 	c->enc_r = NULL;
+	t->nrare = 0;
 	for (i = 0; i < r->n; i++)
-		val_pack(&t->cv[i], &r->v[i], pp != NULL ? pp[i] :
-		    jseg_value_present(r, &r->v[i], false));
-	if (!kept && pool_rebuild(t, r) != 0) {
+		if (val_pack(t, &t->cv[i], &r->v[i], pp != NULL ? pp[i] :
+		    jseg_value_present(r, &r->v[i], false)) != 0)
+			break;
+	if (i < r->n || (!kept && pool_rebuild(t, r) != 0)) {
 		t->n = 0;	/* no previous values: the caller starts
 				   afresh (journal.c) */
 		return -1;
@@ -364,9 +415,11 @@ target_compact(struct jc_target *t)
 	r.v = t->v;
 	if (t->n && (t->cv = calloc(t->n, sizeof(*t->cv))) == NULL)
 		return -1;
+	t->nrare = 0;
 	for (i = 0; i < t->n; i++)
-		val_pack(&t->cv[i], &t->v[i], jseg_value_present(&r,
-		    &t->v[i], false));
+		if (val_pack(t, &t->cv[i], &t->v[i], jseg_value_present(&r,
+		    &t->v[i], false)) != 0)
+			return -1;
 	if (pool_rebuild(t, &r) != 0)
 		return -1;
 	free(t->v);
@@ -556,36 +609,37 @@ encode_labels(struct wire_buf *b, const char *labels, const char *prev_labels)
  * previous record's t_real. */
 static void
 encode_numbers(struct wire_buf *b, const struct journal_record *r,
-    const struct journal_value *v, const struct jc_val *ref, uint16_t p,
-    wp_time ref_t_real)
+    const struct journal_value *v, const struct jc_val *ref,
+    const struct jc_rare *rr, uint16_t p, wp_time ref_t_real)
 {
 	const struct wp_sample *s = &v->s;
 
 	if (p & P_RESOLUTION)
-		put_dx(b, s->resolution, ref->resolution);
+		put_dx(b, s->resolution, rr->resolution);
 	if (p & P_WRAP)
-		put_dx(b, s->wrap, ref->wrap);
+		put_dx(b, s->wrap, rr->wrap);
 	if (p & P_DEVICE_TIME)
 		put_sv(b, wsub(s->device_time, ref->device_time ?
 		    wadd(ref->device_time, wsub(r->t_real, ref_t_real)) :
 		    r->t_real));
 	if (p & P_RESET_TIME)
-		put_sv(b, wsub(s->reset_time, ref->reset_time));
+		put_sv(b, wsub(s->reset_time, rr->reset_time));
 	if (p & P_AVG_WINDOW)
-		put_sv(b, wsub(s->avg_window, ref->avg_window));
+		put_sv(b, wsub(s->avg_window, rr->avg_window));
 	if (p & P_T_REAL)
 		put_sv(b, wsub(s->t_real, r->t_real));
 	if (p & P_T_MONO)
 		put_sv(b, wsub(s->t_mono, r->t_mono));
 }
 
-/* Encodes v against ref (zero_cval: none) in pool; returns its same bits,
- * its presence bits in *pout.  lab: as same_bits'. */
+/* Encodes v against ref (zero_cval: none) and its shared numbers rr
+ * (zero_rare) in pool; returns its same bits, its presence bits in *pout.
+ * lab: as same_bits'. */
 static uint8_t
 encode_value2(struct wire_buf *b, const struct journal_record *r,
     const struct journal_value *v, const struct jc_val *ref,
-    const struct strpool *pool, wp_time ref_t_real, const char *prev_labels,
-    const char *lab, uint16_t *pout)
+    const struct jc_rare *rr, const struct strpool *pool, wp_time ref_t_real,
+    const char *prev_labels, const char *lab, uint16_t *pout)
 {
 	const struct wp_sample *s = &v->s;
 	uint16_t p = *pout = jseg_value_present(r, v, false);
@@ -608,7 +662,7 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 		    s->value));
 	if ((p & P_RAW_UNIT) && !(m & M_SAME_UNIT))
 		wire_put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
-	encode_numbers(b, r, v, ref, p, ref_t_real);
+	encode_numbers(b, r, v, ref, rr, p, ref_t_real);
 	if ((p & P_LABELS) && !(m & M_SAME_LABELS))
 		encode_labels(b, s->labels, prev_labels);
 	if (p & P_DELTA)
@@ -720,7 +774,7 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	encode_header(b, c, t, k, r);
 	for (i = 0; i < r->n; i++)
 		c->enc_m[i] = encode_value2(b, r, &r->v[i], i < t->n ?
-		    &t->cv[i] : &zero_cval, &t->pool, t->t_real,
+		    &t->cv[i] : &zero_cval, rare_of(t, i), &t->pool, t->t_real,
 		    i ? r->v[i - 1].s.labels : NULL, same_labels(c, t, r, i),
 		    &c->enc_p[i]);
 	c->enc_r = r;

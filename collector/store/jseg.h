@@ -81,10 +81,13 @@ struct manifest {
  * record read), from the segment's first record on.  A reader keeps the
  * previous values whole (v: decoding copies from them); the writer's
  * context is compact (jctx_compact): per value only what the encoder
- * predicts from (struct jc_val, ~88 bytes against 352), its strings in the
- * target's strpool, and encodes against that without expanding it.
+ * predicts from (struct jc_val, 64 bytes against 352), its strings in the
+ * target's strpool, the numbers a poll's values mostly share (resolution,
+ * wrap...) once for each run of values having them (struct jc_rare), and
+ * encodes against that without expanding it.
  */
 struct jc_val;
+struct jc_rare;
 
 struct jc_target {
 	char		*name;		/* owned, at its size */
@@ -96,6 +99,8 @@ struct jc_target {
 	struct journal_value *v;	/* reader: the last record's values,
 					   owned */
 	struct jc_val	*cv;		/* writer: them compact, owned */
+	struct jc_rare	*rare;		/* writer: their shared numbers, owned */
+	uint32_t	 nrare, rcap;
 	struct strpool	 pool;		/* writer: cv's strings, owned */
 	size_t		 n, vcap;
 };

@@ -1045,6 +1045,62 @@ test_codec_shared_labels(void **state)
 	free(b.p);
 }
 
+/* The numbers a writer keeps once for each run of values (resolution,
+ * wrap, reset time, averaging window): records of 20 values whose numbers
+ * repeat in runs, alternate, or are each their own (more than the writer
+ * looks back through), changing from record to record, all come back bit
+ * for bit. */
+static void
+test_codec_shared_numbers(void **state)
+{
+	struct jctx we, rd;
+	struct wire_buf b = { 0 };
+	struct journal_record r, got;
+	struct journal_value v[20], *dv = NULL;
+	size_t dvcap = 0;
+	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
+	struct wp_err err;
+	int k, i, g, bad = 0;
+
+	(void)state;
+	jctx_init(&we, T0);
+	assert_int_equal(jctx_compact(&we), 0);
+	jctx_init(&rd, T0);
+	for (k = 0; k < 40; k++) {
+		memset(v, 0, sizeof(v));
+		for (i = 0; i < 20; i++) {
+			char series[32];
+
+			/* k % 4: one group, power/energy alternating, runs
+			 * of three, every value its own */
+			g = k % 4 == 0 ? 0 : k % 4 == 1 ? i % 2 : k % 4 == 2 ?
+			    i / 3 : i;
+			snprintf(series, sizeof(series), "outlet/%d/power", i);
+			sample_init(&v[i].s, series, WP_B_OUTLET, WP_Q_POWER,
+			    WP_GAUGE);
+			v[i].s.value = 100 + k + i;
+			v[i].s.resolution = 1 + g + k % 3;
+			v[i].s.wrap = g % 2 ? 65536.0 * g : 0;
+			v[i].s.reset_time = g ? T0 - g * WP_SEC : 0;
+			v[i].s.avg_window = g % 3 ? (g + k) * WP_SEC : 0;
+		}
+		r = (struct journal_record){ .t_real = T0 + k * WP_SEC,
+		    .t_mono = 1000 + k * WP_SEC, .target = "pdu-1",
+		    .error = "", .n = 20, .v = v };
+		assert_int_equal(jctx_encode(&we, &b, &r, &err), 0);
+		assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
+		    b.len - FRAME_HDR_LEN, &got, target, error, &dv, &dvcap), 0);
+		bad += record_mismatch(&got, &r);
+		assert_int_equal(jctx_commit(&we, &r), 0);
+		assert_int_equal(jctx_commit(&rd, &got), 0);
+	}
+	assert_int_equal(bad, 0);
+	jctx_fini(&we);
+	jctx_fini(&rd);
+	free(dv);
+	free(b.p);
+}
+
 /* FNV-1a 64 of p[0..n), folded into h. */
 static uint64_t
 fnv64_add(uint64_t h, const uint8_t *p, size_t n)
@@ -1331,6 +1387,7 @@ main(void)
 		    test_verify_detects_edit_in_open_segment, setup, teardown),
 		cmocka_unit_test(test_codec_roundtrip),
 		cmocka_unit_test(test_codec_shared_labels),
+		cmocka_unit_test(test_codec_shared_numbers),
 		cmocka_unit_test_setup_teardown(test_old_format_segments_read,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
