@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/clock.h"
 #include "lib/err.h"
@@ -26,7 +27,7 @@ struct ingest_ctr {
 	wp_time		 span;		/* realtime since the previous reading,
 					   0 unknown */
 	unsigned	 resets;	/* resets seen on the series */
-	unsigned	 flags;		/* CTR_* of this poll */
+	uint16_t	 flags;		/* CTR_* of this poll */
 	bool		 valid;		/* the sample was a counter */
 	/* a power gauge (valid false): cum is its gauge-estimated energy
 	 * (J, the trapezoid since the collector started), delta this
