@@ -544,8 +544,39 @@ def check_librenms(rec, src, errs):
     return n
 
 
-def main():
+# recordings 203 makes from another one (see there) -> that one
+DERIVED = {"cyberpower-epdu-only": "cyberpower",
+           "derived-gude-8221": "written-gude-epc",
+           "derived-gude-8340": "written-gude-epc"}
+
+
+def check_profile_lists():
+    """Each profile's `recordings:` names the recordings PROFILE maps to it
+    (a derived one by the recording it is made from), no more, no fewer."""
+    want = {}
+    for rec, prof in PROFILE.items():
+        if prof is not None:
+            want.setdefault(prof, set()).add(DERIVED.get(rec, rec))
+    pdir = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "..", "..", "etc", "pdu-profiles")
     bad = 0
+    for f in sorted(os.listdir(pdir)):
+        if not f.endswith(".yaml"):
+            continue
+        prof, got = f[:-5], set()
+        for line in open(os.path.join(pdir, f)):
+            if line.startswith("recordings:"):
+                got = {r.strip() for r in line.split("[", 1)[1].split(
+                    "]", 1)[0].split(",") if r.strip()}
+        if got != want.get(prof, set()):
+            print("BAD %s: recordings: %s, tested on %s" %
+                  (f, sorted(got), sorted(want.get(prof, set()))))
+            bad += 1
+    return bad
+
+
+def main():
+    bad = check_profile_lists()
     for rec in sorted(PROFILE):
         errs = []
         jpath = os.path.join(OUT, rec + ".json")
