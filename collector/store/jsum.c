@@ -397,50 +397,188 @@ span_unpack(const uint8_t *in, struct jsum_span *sp,
 	return o;
 }
 
-/* The closed span k of a packed series into sp (k < n - 1), with *off, the
- * bytes of pk read, and sp the previous one when k > 0. */
+/* The closed span k of packed spans pk into sp (k < the closed ones), with
+ * *off, the bytes of pk read, and sp the previous one when k > 0. */
+static void
+pk_next(const uint8_t *pk, size_t k, size_t *off, struct jsum_span *sp)
+{
+	static const struct jsum_span zero;
+
+	*off += span_unpack(pk + *off, sp, k < SPAN_CHAIN_MAX ? sp : &zero);
+}
+
 static void
 span_next(const struct jsum_series *se, size_t k, size_t *off,
     struct jsum_span *sp)
 {
-	static const struct jsum_span zero;
-
-	*off += span_unpack(se->pk + *off, sp, k < SPAN_CHAIN_MAX ? sp : &zero);
+	pk_next(se->pk, k, off, sp);
 }
 
-/* Packed se: codes its open span into pk (its slot has passed); 0 or -1. */
+/* Codes sp after the nclosed spans packed in *pk (*cap bytes).  0 or -1. */
 static int
-span_close(struct jsum_series *se)
+pk_append(uint8_t **pk, uint32_t *cap, uint32_t nclosed,
+    const struct jsum_span *sp)
 {
 	struct jsum_span last = { 0 };
 	uint8_t buf[SPAN_PACK_MAX];
 	size_t off = 0, k, len;
 	void *np;
 
-	for (k = 0; k + 1 < se->n && se->n - 1 < SPAN_CHAIN_MAX; k++)
-		span_next(se, k, &off, &last);
-	len = span_pack(buf, &se->span[0], &last);
-	if (se->cap > UINT32_MAX - len ||
-	    (np = realloc(se->pk, se->cap + len)) == NULL)
+	for (k = 0; k < nclosed && nclosed < SPAN_CHAIN_MAX; k++)
+		pk_next(*pk, k, &off, &last);
+	len = span_pack(buf, sp, &last);
+	if (*cap > UINT32_MAX - len || (np = realloc(*pk, *cap + len)) == NULL)
 		return -1;
-	se->pk = np;
-	memcpy(se->pk + se->cap, buf, len);
-	se->cap += (uint32_t)len;
+	*pk = np;
+	memcpy(*pk + *cap, buf, len);
+	*cap += (uint32_t)len;
 	return 0;
 }
 
-/* Exchanges se's column with c. */
+/* Packed se: codes its open span into pk (its slot has passed); 0 or -1. */
+static int
+span_close(struct jsum_series *se)
+{
+	return pk_append(&se->pk, &se->cap, se->n - 1, &se->span[0]);
+}
+
+/* Exchanges se's column with c's (its sums stay in c). */
 static void
 col_swap(struct jsum_series *se, struct jsum_col *c)
 {
-	struct jsum_col t = { se->flags, se->n, se->cap, se->span, se->pk };
+	uint32_t flags = se->flags, n = se->n, cap = se->cap;
+	struct jsum_span *span = se->span;
+	uint8_t *pk = se->pk;
 
 	se->flags = c->flags;
 	se->n = c->n;
 	se->cap = c->cap;
 	se->span = c->span;
 	se->pk = c->pk;
-	*c = t;
+	c->flags = flags;
+	c->n = n;
+	c->cap = cap;
+	c->span = span;
+	c->pk = pk;
+}
+
+/* ---- a twin column kept as sums (twin_sums) ---- */
+
+/* Adds p, the next span of the same twin slot, to out: what span_extend
+ * would have made of p's readings after out's. */
+static void
+span_join(int kind, struct jsum_span *out, const struct jsum_span *p)
+{
+	wp_time gap = p->t0 - out->t1;
+	double px = jsum_x(kind, out->val1, out->cum1);
+	double x = jsum_x(kind, p->val0, p->cum0);
+
+	if (gap > out->max_gap)
+		out->max_gap = gap;
+	if (p->max_gap > out->max_gap)
+		out->max_gap = p->max_gap;
+	if (kind == WP_COUNTER) {
+		if (x < px)
+			out->flags |= JSUM_F_BACK;
+		if (p->cf0 & (CTR_RESET | CTR_DISCONT))
+			out->flags |= JSUM_F_RESET;
+		if (p->cf0 & CTR_IMPLAUSIBLE)
+			out->flags |= JSUM_F_IMPLAUSIBLE;
+	}
+	out->flags |= p->flags;
+	out->t1 = p->t1;
+	out->val1 = p->val1;
+	out->cum1 = p->cum1;
+	out->cf1 = p->cf1;
+	out->n += p->n;
+	out->vmin = p->vmin < out->vmin ? p->vmin : out->vmin;
+	out->vmax = p->vmax > out->vmax ? p->vmax : out->vmax;
+}
+
+/*
+ * The twin's open span, whole: the main column's spans (nclosed packed in
+ * pk, then open, the last reading's) in the twin slot tslot of the last
+ * reading, merged, with c's sums.  Min, max, counts, gaps and flags come
+ * out as a reading at a time gives them; the sums could not (a float sum
+ * depends on its order), so the twin keeps those.
+ */
+static void
+twin_open_span(int kind, const uint8_t *pk, uint32_t nclosed,
+    const struct jsum_span *open, wp_time tslot, const struct jsum_col *c,
+    struct jsum_span *out)
+{
+	struct jsum_span sp = { 0 };
+	wp_time at = open->t1 / tslot;
+	size_t k, off = 0;
+	bool any = false;
+
+	for (k = 0; k <= nclosed; k++) {
+		const struct jsum_span *p = &sp;
+
+		if (k < nclosed)
+			pk_next(pk, k, &off, &sp);
+		else
+			p = open;
+		if (p->t0 / tslot != at)
+			continue;
+		if (!any)
+			*out = *p;
+		else
+			span_join(kind, out, p);
+		any = true;
+	}
+	out->energy = c->energy;
+	out->dsum = c->dsum;
+	out->vsum = c->vsum;
+}
+
+/*
+ * A reading x at t of se into its twin column c, kept as sums, before the
+ * main column takes it (se->span[0], if any, ends with the reading before).
+ * A reading in a new twin slot closes the twin's span: packed whole.
+ * 0 or -1.
+ */
+static int
+twin_sums_put(struct jsum *s, struct jsum_series *se, struct jsum_col *c,
+    wp_time t, const struct journal_value *v, double x)
+{
+	const struct jsum_span *last = se->n ? &se->span[0] : NULL;
+	struct jsum_span whole;
+	double px;
+
+	if (last != NULL && last->t1 / s->twin_slot == t / s->twin_slot) {
+		px = jsum_x(se->kind, last->val1, last->cum1);
+		if (se->kind == WP_COUNTER)
+			c->energy += x - px;
+		else
+			c->energy += (px + x) / 2 * ((double)(t - last->t1) /
+			    (double)WP_SEC);
+		c->dsum += v->delta;
+		c->vsum += x;
+		if (se->kind == WP_COUNTER && last->t0 / s->slot != t / s->slot) {
+			/* the first of a main span: what span_extend gives */
+			if (x < px)
+				c->flags |= JSUM_F_BACK;
+			if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
+				c->flags |= JSUM_F_RESET;
+			if (v->ctr_flags & CTR_IMPLAUSIBLE)
+				c->flags |= JSUM_F_IMPLAUSIBLE;
+		}
+		return 0;
+	}
+	if (last != NULL) {
+		twin_open_span(se->kind, se->pk, se->n - 1, last, s->twin_slot,
+		    c, &whole);
+		if (pk_append(&c->pk, &c->cap, c->n - 1, &whole) != 0)
+			return -1;
+	}
+	if (c->n == UINT32_MAX)
+		return -1;
+	c->n++;
+	c->energy = 0;
+	c->dsum = v->delta;
+	c->vsum = x;
+	return 0;
 }
 
 /* Room for a writer's open span, from the summary's slab; NULL out of
@@ -511,6 +649,14 @@ reading(struct jsum *s, struct jsum_series *se, struct jsum_col *tw,
 			tw->flags |= skip;
 		return 0;
 	}
+	if (tw != NULL && s->twin_sums) {
+		if (twin_sums_put(s, se, tw, t, v, x) != 0 ||
+		    put_span(s, se, s->slot, t, v, x) != 0)
+			return -1;
+		tw->flags |= se->span[0].flags;	/* its readings' in the
+						   main span: the twin's */
+		return 0;
+	}
 	if (put_span(s, se, s->slot, t, v, x) != 0)
 		return -1;
 	if (tw != NULL) {
@@ -544,6 +690,7 @@ jsum_set_twin(struct jsum *s, wp_time slot)
 	if (s->ns > 0 || slot <= 0)
 		return -1;
 	s->twin_slot = slot;
+	s->twin_sums = slot % s->slot == 0;
 	return 0;
 }
 
@@ -636,9 +783,11 @@ enc_span(struct wire_buf *b, const struct jsum_span *sp, uint32_t fmask)
 }
 
 static void
-enc_spans(struct wire_buf *b, const struct jsum_series *se, uint32_t fmask)
+enc_spans(struct wire_buf *b, const struct jsum *s,
+    const struct jsum_series *se, uint32_t fmask)
 {
 	struct jsum_span sp = { 0 };
+	const struct jsum_col *m;
 	size_t k, off = 0;
 
 	if (!se->packed) {
@@ -650,8 +799,15 @@ enc_spans(struct wire_buf *b, const struct jsum_series *se, uint32_t fmask)
 		span_next(se, k, &off, &sp);
 		enc_span(b, &sp, fmask);
 	}
-	if (se->n > 0)
+	if (se->n > 0 && se->span != NULL)
 		enc_span(b, &se->span[0], fmask);
+	else if (se->n > 0) {	/* a twin kept as sums, swapped in: the
+				   main column is the twin's now */
+		m = &s->twin[se - s->s];
+		twin_open_span(se->kind, m->pk, m->n - 1, &m->span[0],
+		    s->slot, m, &sp);
+		enc_span(b, &sp, fmask);
+	}
 }
 
 /* Version 3: the sub-slot energies, a count byte first. */
@@ -712,7 +868,7 @@ enc_series(struct wire_buf *b, const struct jsum *s,
 	wire_put_str(b, labels, WP_LABEL_MAX - 1, 1);
 	wire_put_le(b, se->flags & flags_of(s->version), 4);
 	wire_put_le(b, se->n, 4);
-	enc_spans(b, se, flags_of(s->version));
+	enc_spans(b, s, se, flags_of(s->version));
 	if (s->version >= JSUM_VERSION_DAY)
 		enc_sub(b, se);
 }

@@ -102,11 +102,17 @@ struct jsum_series {
 };
 
 /* A twin's column of a series (jsum_set_twin): the fields of jsum_series
- * that depend on the slot. */
+ * that depend on the slot.  When the twin's slot is a multiple of the
+ * summary's (twin_sums), its open span is not kept (span NULL): it is the
+ * main column's spans of the same twin slot, merged, and the three sums
+ * whose bits depend on the order they were added in, kept here. */
 struct jsum_col {
 	uint32_t flags, n, cap;
 	struct jsum_span *span;
 	uint8_t	*pk;
+	double	 energy, dsum, vsum;	/* twin_sums: of its open span (they
+					   stay here when jsum_twin_swap
+					   exchanges the other fields) */
 };
 
 struct jsum_target {
@@ -132,6 +138,8 @@ struct jsum {
 	wp_time	 twin_slot;	/* the twin column's slot (the main one's
 				   while swapped), or 0: no twin */
 	struct jsum_col *twin;	/* with twin_slot: ns, one per series */
+	bool	 twin_sums;	/* twin_slot a multiple of slot: the twin
+				   keeps sums, not open spans (jsum_col) */
 	size_t	 twcap;
 	int	 last_t;	/* lookup cache */
 	int	 version;	/* encoding: JSUM_VERSION when new, a decoded
@@ -154,8 +162,10 @@ int		 jsum_target_idx(struct jsum *s, const char *name);
  * same records at two slots, keep one table of series, targets and
  * strings.  jsum_twin_swap exchanges the two columns and slots: s then
  * encodes as the twin, byte for byte what a summary of that slot alone
- * would; swap again to go back.  jsum_set_twin: 0, or -1 (s has series,
- * or slot is not positive).
+ * would; swap again to go back.  A twin whose slot is a multiple of s's
+ * (the ledger's hour, and its 20 and 30 minutes, of 10-minute summaries)
+ * keeps three sums a series instead of an open span (struct jsum_col).
+ * jsum_set_twin: 0, or -1 (s has series, or slot is not positive).
  */
 int		 jsum_set_twin(struct jsum *s, wp_time slot);
 /* Room for nt targets and ns series (a writer's, sized as the segment

@@ -695,6 +695,77 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/*
+ * The ledger's twin column keeps only the sums of its open span and takes
+ * the rest from the 10-minute spans when it closes or is encoded: what
+ * happens where two of those spans meet must come out as reading by
+ * reading.  At the slot edges here: a counter stepping back (no reset), a
+ * step refused as implausible, a missed poll (the widest gap is the edge's),
+ * and a gauge at -0 where the span before holds +0 (the first of equal
+ * values is the minimum and maximum); the hour ends mid-way, so a twin
+ * span is also closed and packed.
+ */
+static void
+test_twin_sums_joins(void **st)
+{
+	struct jsum *tw, *a10, *a60;
+	struct journal_value v[2];
+	struct journal_record r;
+	uint8_t fin[JSUM_HASH_LEN] = { 3 }, *b[2];
+	size_t len[2];
+	double cum = 0, g;
+	int p, k;
+
+	(void)st;
+	assert_non_null(tw = jsum_new(T0, 3600 * S, 600 * S, NULL));
+	assert_int_equal(jsum_set_twin(tw, 3600 * S), 0);
+	assert_non_null(a10 = jsum_new(T0, 3600 * S, 600 * S, NULL));
+	assert_non_null(a60 = jsum_new(T0, 3600 * S, 3600 * S, NULL));
+	for (p = 0; p < 400; p++) {
+		uint32_t cf = 0;
+
+		if (p == 179)
+			continue;		/* missed: an edge's gap */
+		cum += p == 60 ? -50 : 1000 + p % 7;	/* back at an edge */
+		if (p == 120)
+			cf = CTR_IMPLAUSIBLE;
+		g = p % 60 == 0 && p > 0 ? -0.0 : p % 60 == 59 ? 0.0 :
+		    10 + p % 5;
+		if (p >= 240 && p < 300)
+			g = 0.0;		/* a span of +0 ... */
+		if (p == 300)
+			g = -0.0;		/* ... then -0 at the edge */
+		val(&v[0], "outlet/1/energy", WP_B_OUTLET, WP_Q_ENERGY,
+		    WP_COUNTER, cum, cum, cf);
+		val(&v[1], "outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+		    g, 0, 0);
+		r = (struct journal_record){ .t_real = T0 + p * STEP,
+		    .t_mono = T0 + p * STEP, .target = "pdu-r1-a", .error = "",
+		    .n = 2, .v = v };
+		assert_int_equal(jsum_add(tw, &r), 0);
+		assert_int_equal(jsum_add(a10, &r), 0);
+		assert_int_equal(jsum_add(a60, &r), 0);
+	}
+	assert_true(tw->twin_sums);
+	assert_int_equal(jsum_encode(a10, fin, 399, &b[0], &len[0]), 0);
+	assert_int_equal(jsum_encode(a60, fin, 399, &b[1], &len[1]), 0);
+	for (k = 0; k < 3; k++) {
+		uint8_t *e;
+		size_t elen;
+
+		assert_int_equal(jsum_encode(tw, fin, 399, &e, &elen), 0);
+		assert_int_equal(elen, len[k % 2]);
+		assert_memory_equal(e, b[k % 2], elen);
+		free(e);
+		jsum_twin_swap(tw);
+	}
+	free(b[0]);
+	free(b[1]);
+	jsum_free(tw);
+	jsum_free(a10);
+	jsum_free(a60);
+}
+
 /* A summary with a twin (the journal writer's: 10-minute spans and the
  * ledger's hourly ones from one table of series) encodes as each of two
  * summaries of one slot would, byte for byte, swapped and back: readings
@@ -702,7 +773,7 @@ test_pooled_names_roundtrip(void **st)
  * and wrong-kind ones, a failed poll, a series that starts late.  Its
  * tables sized beforehand (jsum_reserve) are not grown. */
 static void
-test_twin_equals_alone(void **st)
+twin_equals_alone(wp_time slot, wp_time tslot)
 {
 	static const char *const tg[] = { "node1/bmc", "pdu-r1-a" };
 	struct jsum *tw, *a10, *a60;
@@ -714,12 +785,12 @@ test_twin_equals_alone(void **st)
 	double cum[2][4] = { { 0 } };
 	int p, g, k, n;
 
-	(void)st;
-	assert_non_null(tw = jsum_new(T0, 3600 * S, 600 * S, NULL));
-	assert_int_equal(jsum_set_twin(tw, 3600 * S), 0);
+	assert_non_null(tw = jsum_new(T0, 3600 * S, slot, NULL));
+	assert_int_equal(jsum_set_twin(tw, tslot), 0);
+	assert_int_equal(tw->twin_sums, tslot % slot == 0);
 	assert_int_equal(jsum_reserve(tw, 2, 8), 0);	/* as the journal does */
-	assert_non_null(a10 = jsum_new(T0, 3600 * S, 600 * S, NULL));
-	assert_non_null(a60 = jsum_new(T0, 3600 * S, 3600 * S, NULL));
+	assert_non_null(a10 = jsum_new(T0, 3600 * S, slot, NULL));
+	assert_non_null(a60 = jsum_new(T0, 3600 * S, tslot, NULL));
 	for (p = 0; p < 370; p++)
 		for (g = 0; g < 2; g++) {
 			wp_time t = T0 + p * STEP + g * S;
@@ -762,7 +833,7 @@ test_twin_equals_alone(void **st)
 					assert_int_equal(jsum_add(a60, &r), 0);
 				}
 		}
-	assert_int_equal(jsum_set_twin(tw, 3600 * S), -1);	/* has series */
+	assert_int_equal(jsum_set_twin(tw, tslot), -1);	/* has series */
 	assert_int_equal(tw->ns, 8);	/* 2 targets x 4 series: sized exactly */
 	assert_true(tw->scap == 8 && tw->twcap == 8 && tw->tcap == 2);
 	assert_int_equal(jsum_encode(a10, fin, 740, &b[0], &len[0]), 0);
@@ -783,6 +854,17 @@ test_twin_equals_alone(void **st)
 	jsum_free(tw);
 	jsum_free(a10);
 	jsum_free(a60);
+}
+
+/* The twin kept as sums (its slot a multiple of the summary's), and kept
+ * as spans (not a multiple: 700 s and 1800 s). */
+static void
+test_twin_equals_alone(void **st)
+{
+	(void)st;
+	twin_equals_alone(600 * S, 3600 * S);
+	twin_equals_alone(700 * S, 1800 * S);
+
 }
 
 /* The journal writer with a ledger slot other than the summary's (the
@@ -1717,6 +1799,7 @@ main(void)
 		cmocka_unit_test(test_writer_packs_whole_units),
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_twin_equals_alone),
+		cmocka_unit_test(test_twin_sums_joins),
 		cmocka_unit_test(test_writer_ledger_slots),
 		cmocka_unit_test(test_merge_days),
 		cmocka_unit_test(test_merge_edges),
