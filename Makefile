@@ -126,6 +126,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwattpath.a $(BUILD)/.flags
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libwattpath.a $(LIBS) $(TEST_LIBS)
 
+# test_lastset makes malloc fail on purpose
+$(BUILD)/tests/test_lastset: TEST_LIBS += -Wl,--wrap=malloc
+
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libwattpath.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libwattpath.a $(LIBS)

@@ -102,19 +102,15 @@ times_narrow(const struct wp_sample *s, size_t n)
 	return true;
 }
 
-/* Room for n samples' times kept wide in set (its contents kept). */
+/* Room for n samples' times kept wide: set's, or a new array in *w (NULL
+ * when set's will do; installed by take_nums).  0 or -1. */
 static int
-wide_room(struct lastset *set, size_t n)
+wide_room(const struct lastset *set, size_t n, wp_time **w)
 {
-	wp_time *w;
-
+	*w = NULL;
 	if (n <= set->wcap)
 		return 0;
-	if ((w = reallocarray(set->wide, n, 2 * sizeof(*w))) == NULL)
-		return -1;
-	set->wide = w;
-	set->wcap = n;
-	return 0;
+	return (*w = reallocarray(NULL, n, 2 * sizeof(**w))) != NULL ? 0 : -1;
 }
 
 /* Sample i's t_real and t_mono. */
@@ -189,18 +185,18 @@ same_text(const struct lastset *set, const struct wp_sample *s, size_t n)
 
 /* Takes s[0..n)'s numbers into v[0..n) (set's, or new), with their rare
  * entries (set has room for those rare_count found) and their times
- * narrow, or wide (set has room for them). */
+ * narrow, or wide (in set's array, or w, new, when not NULL). */
 static void
 take_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
-    size_t n, bool narrow)
+    size_t n, bool narrow, wp_time *w)
 {
 	size_t i;
 
 	set->nrare = 0;
-	if (narrow) {
+	if (narrow || w != NULL) {
 		free(set->wide);
-		set->wide = NULL;
-		set->wcap = 0;
+		set->wide = w;
+		set->wcap = w != NULL ? n : 0;
 	}
 	set->base_real = s[0].t_real;
 	set->base_mono = s[0].t_mono;
@@ -214,6 +210,7 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	struct lastrare loc[RARE_LOCAL];
 	struct strpool b = { 0 };
 	struct lastval *v = NULL;
+	wp_time *w = NULL;
 	int64_t so, lo, uo;
 	size_t i, nr;
 	bool narrow;
@@ -224,10 +221,10 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	}
 	narrow = times_narrow(s, n);
 	if (rare_count(s, n, loc, &nr) < 0 || rare_room(set, nr) < 0 ||
-	    (!narrow && wide_room(set, n) < 0))
+	    (!narrow && wide_room(set, n, &w) < 0))
 		goto fail;
 	if (same_text(set, s, n)) {	/* the pool as it is: numbers only */
-		take_nums(set, set->v, s, n, narrow);
+		take_nums(set, set->v, s, n, narrow, w);
 		return 0;
 	}
 	if ((v = malloc(n * sizeof(*v))) == NULL)
@@ -241,7 +238,7 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 		v[i].labels = (uint32_t)lo;
 		v[i].unit = (uint32_t)uo;
 	}
-	take_nums(set, v, s, n, narrow);
+	take_nums(set, v, s, n, narrow, w);
 	strpool_trim(&b);	/* give back the slack */
 	free(set->v);
 	strpool_fini(&set->pool);
@@ -250,6 +247,7 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	set->pool = b;
 	return 0;
 fail:
+	free(w);
 	free(v);
 	strpool_fini(&b);
 	return -1;

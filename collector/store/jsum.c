@@ -721,6 +721,7 @@ jsum_twin_swap(struct jsum *s)
 	slot = s->slot;
 	s->slot = s->twin_slot;
 	s->twin_slot = slot;
+	s->swapped = !s->swapped;
 }
 
 int
@@ -730,7 +731,7 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 	int ti;
 	size_t i;
 
-	if ((ti = jsum_target_idx(s, r->target)) < 0)
+	if (s->swapped || (ti = jsum_target_idx(s, r->target)) < 0)
 		return -1;
 	if (s->count == 0 || r->t_real < s->rec_min)
 		s->rec_min = r->t_real;

@@ -140,6 +140,7 @@ struct jsum {
 	struct jsum_col *twin;	/* with twin_slot: ns, one per series */
 	bool	 twin_sums;	/* twin_slot a multiple of slot: the twin
 				   keeps sums, not open spans (jsum_col) */
+	bool	 swapped;	/* jsum_twin_swap: the twin's column is in */
 	size_t	 twcap;
 	int	 last_t;	/* lookup cache */
 	int	 version;	/* encoding: JSUM_VERSION when new, a decoded
@@ -173,7 +174,8 @@ int		 jsum_set_twin(struct jsum *s, wp_time slot);
  * 0, or -1 out of memory (s unchanged but for what it could size). */
 int		 jsum_reserve(struct jsum *s, size_t nt, size_t ns);
 void		 jsum_twin_swap(struct jsum *s);
-/* Adds one record (as appended or read back).  0, or -1 out of memory. */
+/* Adds one record (as appended or read back).  0, or -1 out of memory
+ * (or the twin swapped in: swap back first). */
 int		 jsum_add(struct jsum *s, const struct journal_record *r);
 /* Encodes with fin and count as the closed segment's; *out malloc'd,
  * caller frees with free().  0 or -1 (out of memory). */

@@ -701,9 +701,10 @@ test_pooled_names_roundtrip(void **st)
  * happens where two of those spans meet must come out as reading by
  * reading.  At the slot edges here: a counter stepping back (no reset), a
  * step refused as implausible, a missed poll (the widest gap is the edge's),
- * and a gauge at -0 where the span before holds +0 (the first of equal
- * values is the minimum and maximum); the hour ends mid-way, so a twin
- * span is also closed and packed.
+ * counter flags on a span's last reading that the next span's lack, and a
+ * gauge at -0 where the span before holds +0 (the first of equal values is
+ * the minimum and maximum); every counter reading has its journal delta.
+ * The hour ends mid-way, so a twin span is also closed and packed.
  */
 static void
 test_twin_sums_joins(void **st)
@@ -729,6 +730,8 @@ test_twin_sums_joins(void **st)
 		cum += p == 60 ? -50 : 1000 + p % 7;	/* back at an edge */
 		if (p == 120)
 			cf = CTR_IMPLAUSIBLE;
+		if (p == 59)
+			cf = CTR_WRAPPED;	/* the first span's last */
 		g = p % 60 == 0 && p > 0 ? -0.0 : p % 60 == 59 ? 0.0 :
 		    10 + p % 5;
 		if (p >= 240 && p < 300)
@@ -737,6 +740,7 @@ test_twin_sums_joins(void **st)
 			g = -0.0;		/* ... then -0 at the edge */
 		val(&v[0], "outlet/1/energy", WP_B_OUTLET, WP_Q_ENERGY,
 		    WP_COUNTER, cum, cum, cf);
+		v[0].delta = p == 60 ? 0 : 1000 + p % 7 + 0.1 * (p % 3);
 		val(&v[1], "outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
 		    g, 0, 0);
 		r = (struct journal_record){ .t_real = T0 + p * STEP,
@@ -758,6 +762,8 @@ test_twin_sums_joins(void **st)
 		assert_memory_equal(e, b[k % 2], elen);
 		free(e);
 		jsum_twin_swap(tw);
+		if (k == 0)	/* no readings into a swapped-in twin */
+			assert_int_equal(jsum_add(tw, &r), -1);
 	}
 	free(b[0]);
 	free(b[1]);

@@ -11,6 +11,20 @@
 
 #include "../../collector/lastset.h"
 
+/* malloc, wrapped (the Makefile links this test with --wrap=malloc): the
+ * call that fails, counted down from fail_at; -1: none. */
+static int fail_at = -1;
+void	*__real_malloc(size_t n);
+void	*__wrap_malloc(size_t n);
+
+void *
+__wrap_malloc(size_t n)
+{
+	if (fail_at >= 0 && fail_at-- == 0)
+		return NULL;
+	return __real_malloc(n);
+}
+
 static void
 mk(struct wp_sample *s, const char *series, const char *labels,
     const char *unit, double v)
@@ -142,12 +156,57 @@ test_shared_fields(void **state)
 	lastset_fini(&set);
 }
 
+/* Out of memory part way (the new values' array, or a later malloc): -1,
+ * and the set is what it was, whether it kept its times narrow or wide and
+ * whatever the new samples' were. */
+static void
+test_unchanged_on_failure(void **state)
+{
+	struct lastset set = { 0 };
+	struct wp_sample old[4], s[2], out[4];
+	size_t i;
+	int k, f, failed = 0;
+
+	(void)state;
+	for (k = 0; k < 4; k++) {
+		for (f = 0; f < 3; f++) {
+			for (i = 0; i < 4; i++) {
+				mk(&old[i], "outlet/power", "o=1", "W",
+				    10 + (double)i);
+				old[i].series[0] = (char)('a' + i);
+				old[i].t_real = (k & 1 ? 9 : 0) * (wp_time)i *
+				    WP_SEC / 2;
+			}
+			for (i = 0; i < 2; i++) {	/* other names */
+				mk(&s[i], "inlet/power", "i=1", "W", 7);
+				s[i].series[0] = (char)('p' + i);
+				s[i].t_real = (k & 2 ? 5 : 0) * (wp_time)i *
+				    WP_SEC;
+			}
+			assert_int_equal(lastset_set(&set, old, 4), 0);
+			fail_at = f;
+			if (lastset_set(&set, s, 2) == 0) {
+				fail_at = -1;
+				continue;	/* no such malloc */
+			}
+			fail_at = -1;
+			failed++;
+			assert_int_equal(set.n, 4);
+			assert_int_equal(lastset_expand(&set, out), 4);
+			assert_memory_equal(out, old, sizeof(old));
+		}
+	}
+	assert_true(failed >= 4);	/* each k failed at least once */
+	lastset_fini(&set);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_and_changed),
 		cmocka_unit_test(test_shared_fields),
+		cmocka_unit_test(test_unchanged_on_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
