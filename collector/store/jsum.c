@@ -306,6 +306,32 @@ span_start(struct jsum_span *sp, wp_time t, const struct journal_value *v,
 	sp->vmin = sp->vmax = sp->vsum = x;
 }
 
+/* What a reading x, gap after the reading px, adds to its span's energy:
+ * a counter's rise, a gauge's trapezoid. */
+static double
+step_energy(int kind, double px, double x, wp_time gap)
+{
+	if (kind == WP_COUNTER)
+		return x - px;
+	return (px + x) / 2 * ((double)gap / (double)WP_SEC);
+}
+
+/* The flags a counter reading x with counter flags cf sets on the span it
+ * extends after the reading px. */
+static uint32_t
+step_flags(double px, double x, uint32_t cf)
+{
+	uint32_t f = 0;
+
+	if (x < px)
+		f |= JSUM_F_BACK;
+	if (cf & (CTR_RESET | CTR_DISCONT))
+		f |= JSUM_F_RESET;
+	if (cf & CTR_IMPLAUSIBLE)
+		f |= JSUM_F_IMPLAUSIBLE;
+	return f;
+}
+
 static void
 span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
     const struct journal_value *v, double x)
@@ -315,17 +341,9 @@ span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
 
 	if (gap > sp->max_gap)
 		sp->max_gap = gap;
-	if (se->kind == WP_COUNTER) {
-		if (x < px)
-			sp->flags |= JSUM_F_BACK;
-		sp->energy += x - px;
-		if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
-			sp->flags |= JSUM_F_RESET;
-		if (v->ctr_flags & CTR_IMPLAUSIBLE)
-			sp->flags |= JSUM_F_IMPLAUSIBLE;
-	} else
-		sp->energy += (px + x) / 2 * ((double)gap /
-		    (double)WP_SEC);
+	if (se->kind == WP_COUNTER)
+		sp->flags |= step_flags(px, x, v->ctr_flags);
+	sp->energy += step_energy(se->kind, px, x, gap);
 	sp->t1 = t;
 	sp->val1 = v->s.value;
 	sp->cum1 = v->cum;
@@ -477,14 +495,8 @@ span_join(int kind, struct jsum_span *out, const struct jsum_span *p)
 		out->max_gap = gap;
 	if (p->max_gap > out->max_gap)
 		out->max_gap = p->max_gap;
-	if (kind == WP_COUNTER) {
-		if (x < px)
-			out->flags |= JSUM_F_BACK;
-		if (p->cf0 & (CTR_RESET | CTR_DISCONT))
-			out->flags |= JSUM_F_RESET;
-		if (p->cf0 & CTR_IMPLAUSIBLE)
-			out->flags |= JSUM_F_IMPLAUSIBLE;
-	}
+	if (kind == WP_COUNTER)
+		out->flags |= step_flags(px, x, p->cf0);
 	out->flags |= p->flags;
 	out->t1 = p->t1;
 	out->val1 = p->val1;
@@ -548,22 +560,12 @@ twin_sums_put(struct jsum *s, struct jsum_series *se, struct jsum_col *c,
 
 	if (last != NULL && last->t1 / s->twin_slot == t / s->twin_slot) {
 		px = jsum_x(se->kind, last->val1, last->cum1);
-		if (se->kind == WP_COUNTER)
-			c->energy += x - px;
-		else
-			c->energy += (px + x) / 2 * ((double)(t - last->t1) /
-			    (double)WP_SEC);
+		c->energy += step_energy(se->kind, px, x, t - last->t1);
 		c->dsum += v->delta;
 		c->vsum += x;
-		if (se->kind == WP_COUNTER && last->t0 / s->slot != t / s->slot) {
-			/* the first of a main span: what span_extend gives */
-			if (x < px)
-				c->flags |= JSUM_F_BACK;
-			if (v->ctr_flags & (CTR_RESET | CTR_DISCONT))
-				c->flags |= JSUM_F_RESET;
-			if (v->ctr_flags & CTR_IMPLAUSIBLE)
-				c->flags |= JSUM_F_IMPLAUSIBLE;
-		}
+		/* the first of a main span: what span_extend gives */
+		if (se->kind == WP_COUNTER && last->t0 / s->slot != t / s->slot)
+			c->flags |= step_flags(px, x, v->ctr_flags);
 		return 0;
 	}
 	if (last != NULL) {

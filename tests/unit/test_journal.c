@@ -992,25 +992,65 @@ record_mismatch(const struct journal_record *got,
 	return value_mismatches(got->v, want->v, want->n);
 }
 
+/* A writer's context and a reader's, side by side: each record encoded by
+ * the one and decoded by the other. */
+struct codec_pair {
+	struct jctx	 we, rd;
+	struct wire_buf	 b;
+	struct journal_value *dv;
+	size_t		 dvcap;
+};
+
+static void
+pair_init(struct codec_pair *c)
+{
+	memset(c, 0, sizeof(*c));
+	jctx_init(&c->we, T0);
+	assert_int_equal(jctx_compact(&c->we), 0);
+	jctx_init(&c->rd, T0);
+}
+
+/* r encoded, decoded back and kept by both: 1 if it came back otherwise. */
+static int
+pair_roundtrip(struct codec_pair *c, const struct journal_record *r)
+{
+	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
+	struct journal_record got;
+	struct wp_err err;
+	int bad;
+
+	assert_int_equal(jctx_encode(&c->we, &c->b, r, &err), 0);
+	assert_int_equal(jctx_decode(&c->rd, c->b.p + FRAME_HDR_LEN,
+	    c->b.len - FRAME_HDR_LEN, &got, target, error, &c->dv, &c->dvcap),
+	    0);
+	bad = record_mismatch(&got, r);
+	assert_int_equal(jctx_commit(&c->we, r), 0);
+	assert_int_equal(jctx_commit(&c->rd, &got), 0);
+	return bad;
+}
+
+static void
+pair_fini(struct codec_pair *c)
+{
+	jctx_fini(&c->we);
+	jctx_fini(&c->rd);
+	free(c->dv);
+	free(c->b.p);
+}
+
 /* A row's power and energy with the same labels (the writer compares the
  * second's within the record): what changes is decoded back, never taken
  * for unchanged. */
 static void
 test_codec_shared_labels(void **state)
 {
-	struct jctx we, rd;
-	struct wire_buf b = { 0 };
-	struct journal_record r, got;
-	struct journal_value v[4], *dv = NULL;
-	size_t dvcap = 0;
-	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
-	struct wp_err err;
+	struct codec_pair c;
+	struct journal_record r;
+	struct journal_value v[4];
 	int k, i, bad = 0;
 
 	(void)state;
-	jctx_init(&we, T0);
-	assert_int_equal(jctx_compact(&we), 0);
-	jctx_init(&rd, T0);
+	pair_init(&c);
 	for (k = 0; k < 60; k++) {
 		memset(v, 0, sizeof(v));
 		for (i = 0; i < 4; i++) {
@@ -1031,18 +1071,10 @@ test_codec_shared_labels(void **state)
 		r = (struct journal_record){ .t_real = T0 + k * WP_SEC,
 		    .t_mono = 1000 + k * WP_SEC, .target = "pdu-1",
 		    .error = "", .n = 4, .v = v };
-		assert_int_equal(jctx_encode(&we, &b, &r, &err), 0);
-		assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
-		    b.len - FRAME_HDR_LEN, &got, target, error, &dv, &dvcap), 0);
-		bad += record_mismatch(&got, &r);
-		assert_int_equal(jctx_commit(&we, &r), 0);
-		assert_int_equal(jctx_commit(&rd, &got), 0);
+		bad += pair_roundtrip(&c, &r);
 	}
 	assert_int_equal(bad, 0);
-	jctx_fini(&we);
-	jctx_fini(&rd);
-	free(dv);
-	free(b.p);
+	pair_fini(&c);
 }
 
 /* The numbers a writer keeps once for each run of values (resolution,
@@ -1053,19 +1085,13 @@ test_codec_shared_labels(void **state)
 static void
 test_codec_shared_numbers(void **state)
 {
-	struct jctx we, rd;
-	struct wire_buf b = { 0 };
-	struct journal_record r, got;
-	struct journal_value v[20], *dv = NULL;
-	size_t dvcap = 0;
-	char target[TARGET_MAX + 1], error[ERROR_MAX + 1];
-	struct wp_err err;
+	struct codec_pair c;
+	struct journal_record r;
+	struct journal_value v[20];
 	int k, i, g, bad = 0;
 
 	(void)state;
-	jctx_init(&we, T0);
-	assert_int_equal(jctx_compact(&we), 0);
-	jctx_init(&rd, T0);
+	pair_init(&c);
 	for (k = 0; k < 40; k++) {
 		memset(v, 0, sizeof(v));
 		for (i = 0; i < 20; i++) {
@@ -1087,18 +1113,10 @@ test_codec_shared_numbers(void **state)
 		r = (struct journal_record){ .t_real = T0 + k * WP_SEC,
 		    .t_mono = 1000 + k * WP_SEC, .target = "pdu-1",
 		    .error = "", .n = 20, .v = v };
-		assert_int_equal(jctx_encode(&we, &b, &r, &err), 0);
-		assert_int_equal(jctx_decode(&rd, b.p + FRAME_HDR_LEN,
-		    b.len - FRAME_HDR_LEN, &got, target, error, &dv, &dvcap), 0);
-		bad += record_mismatch(&got, &r);
-		assert_int_equal(jctx_commit(&we, &r), 0);
-		assert_int_equal(jctx_commit(&rd, &got), 0);
+		bad += pair_roundtrip(&c, &r);
 	}
 	assert_int_equal(bad, 0);
-	jctx_fini(&we);
-	jctx_fini(&rd);
-	free(dv);
-	free(b.p);
+	pair_fini(&c);
 }
 
 /* FNV-1a 64 of p[0..n), folded into h. */

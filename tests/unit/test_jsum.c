@@ -695,6 +695,34 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* tw, a summary with a twin, encodes as a (a summary of its slot alone)
+ * and, its twin swapped in, as b (of the twin's slot alone), byte for
+ * byte, swapped and back; all three freed. */
+static void
+twin_encodes_as(struct jsum *tw, struct jsum *a, struct jsum *b,
+    uint64_t count)
+{
+	uint8_t fin[JSUM_HASH_LEN] = { 7 }, *want[2], *e;
+	size_t len[2], elen;
+	int k;
+
+	assert_int_equal(jsum_encode(a, fin, count, &want[0], &len[0]), 0);
+	assert_int_equal(jsum_encode(b, fin, count, &want[1], &len[1]), 0);
+	assert_true(len[0] != len[1]);
+	for (k = 0; k < 3; k++) {
+		assert_int_equal(jsum_encode(tw, fin, count, &e, &elen), 0);
+		assert_int_equal(elen, len[k % 2]);
+		assert_memory_equal(e, want[k % 2], elen);
+		free(e);
+		jsum_twin_swap(tw);
+	}
+	free(want[0]);
+	free(want[1]);
+	jsum_free(tw);
+	jsum_free(a);
+	jsum_free(b);
+}
+
 /*
  * The ledger's twin column keeps only the sums of its open span and takes
  * the rest from the 10-minute spans when it closes or is encoded: what
@@ -712,10 +740,8 @@ test_twin_sums_joins(void **st)
 	struct jsum *tw, *a10, *a60;
 	struct journal_value v[2];
 	struct journal_record r;
-	uint8_t fin[JSUM_HASH_LEN] = { 3 }, *b[2];
-	size_t len[2];
 	double cum = 0, g;
-	int p, k;
+	int p;
 
 	(void)st;
 	assert_non_null(tw = jsum_new(T0, 3600 * S, 600 * S, NULL));
@@ -751,25 +777,10 @@ test_twin_sums_joins(void **st)
 		assert_int_equal(jsum_add(a60, &r), 0);
 	}
 	assert_true(tw->twin_sums);
-	assert_int_equal(jsum_encode(a10, fin, 399, &b[0], &len[0]), 0);
-	assert_int_equal(jsum_encode(a60, fin, 399, &b[1], &len[1]), 0);
-	for (k = 0; k < 3; k++) {
-		uint8_t *e;
-		size_t elen;
-
-		assert_int_equal(jsum_encode(tw, fin, 399, &e, &elen), 0);
-		assert_int_equal(elen, len[k % 2]);
-		assert_memory_equal(e, b[k % 2], elen);
-		free(e);
-		jsum_twin_swap(tw);
-		if (k == 0)	/* no readings into a swapped-in twin */
-			assert_int_equal(jsum_add(tw, &r), -1);
-	}
-	free(b[0]);
-	free(b[1]);
-	jsum_free(tw);
-	jsum_free(a10);
-	jsum_free(a60);
+	jsum_twin_swap(tw);	/* no readings into a swapped-in twin */
+	assert_int_equal(jsum_add(tw, &r), -1);
+	jsum_twin_swap(tw);
+	twin_encodes_as(tw, a10, a60, 399);
 }
 
 /* A summary with a twin (the journal writer's: 10-minute spans and the
@@ -785,8 +796,6 @@ twin_equals_alone(wp_time slot, wp_time tslot)
 	struct jsum *tw, *a10, *a60;
 	struct journal_value v[4];
 	struct journal_record r;
-	uint8_t fin[JSUM_HASH_LEN] = { 7 }, *b[3];
-	size_t len[3];
 	unsigned seed = 42;
 	double cum[2][4] = { { 0 } };
 	int p, g, k, n;
@@ -842,24 +851,7 @@ twin_equals_alone(wp_time slot, wp_time tslot)
 	assert_int_equal(jsum_set_twin(tw, tslot), -1);	/* has series */
 	assert_int_equal(tw->ns, 8);	/* 2 targets x 4 series: sized exactly */
 	assert_true(tw->scap == 8 && tw->twcap == 8 && tw->tcap == 2);
-	assert_int_equal(jsum_encode(a10, fin, 740, &b[0], &len[0]), 0);
-	assert_int_equal(jsum_encode(a60, fin, 740, &b[1], &len[1]), 0);
-	assert_true(len[0] != len[1]);
-	for (k = 0; k < 3; k++) {
-		uint8_t *e;
-		size_t elen;
-
-		assert_int_equal(jsum_encode(tw, fin, 740, &e, &elen), 0);
-		assert_int_equal(elen, len[k % 2]);
-		assert_memory_equal(e, b[k % 2], elen);
-		free(e);
-		jsum_twin_swap(tw);
-	}
-	free(b[0]);
-	free(b[1]);
-	jsum_free(tw);
-	jsum_free(a10);
-	jsum_free(a60);
+	twin_encodes_as(tw, a10, a60, 740);
 }
 
 /* The twin kept as sums (its slot a multiple of the summary's), and kept
