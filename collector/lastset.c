@@ -17,7 +17,7 @@ struct lastval {
 };
 
 /* The fields a poll's samples mostly share (a few resolutions and wraps):
- * kept once for each distinct set of them. */
+ * kept once for each run of samples having them (rare_index). */
 struct lastrare {
 	double		 resolution, wrap;
 	wp_time		 device_time, reset_time, avg_window;
@@ -86,6 +86,14 @@ rare_count(const struct wp_sample *s, size_t n, struct lastrare *loc,
 	return 0;
 }
 
+/* Whether a - b is an int32_t (computed without overflow). */
+static bool
+near32(wp_time a, wp_time b)
+{
+	return a >= b ? (uint64_t)a - (uint64_t)b <= INT32_MAX :
+	    (uint64_t)b - (uint64_t)a <= (uint64_t)INT32_MAX + 1;
+}
+
 /* Whether every time of s[0..n) is within an int32_t of s[0]'s (a poll's
  * samples are read within a few ns or ms of each other). */
 static bool
@@ -94,10 +102,8 @@ times_narrow(const struct wp_sample *s, size_t n)
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		if (s[i].t_real - s[0].t_real < INT32_MIN ||
-		    s[i].t_real - s[0].t_real > INT32_MAX ||
-		    s[i].t_mono - s[0].t_mono < INT32_MIN ||
-		    s[i].t_mono - s[0].t_mono > INT32_MAX)
+		if (!near32(s[i].t_real, s[0].t_real) ||
+		    !near32(s[i].t_mono, s[0].t_mono))
 			return false;
 	return true;
 }
@@ -121,8 +127,10 @@ val_times(const struct lastset *set, size_t i, wp_time *real, wp_time *mono)
 		*real = set->wide[2 * i];
 		*mono = set->wide[2 * i + 1];
 	} else {
-		*real = set->base_real + set->v[i].dreal;
-		*mono = set->base_mono + set->v[i].dmono;
+		*real = (wp_time)((uint64_t)set->base_real +
+		    (uint64_t)(int64_t)set->v[i].dreal);
+		*mono = (wp_time)((uint64_t)set->base_mono +
+		    (uint64_t)(int64_t)set->v[i].dmono);
 	}
 }
 
@@ -160,8 +168,10 @@ copy_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
 		set->wide[2 * i + 1] = s->t_mono;
 		v->dreal = v->dmono = 0;
 	} else {
-		v->dreal = (int32_t)(s->t_real - set->base_real);
-		v->dmono = (int32_t)(s->t_mono - set->base_mono);
+		v->dreal = (int32_t)((uint64_t)s->t_real -
+		    (uint64_t)set->base_real);
+		v->dmono = (int32_t)((uint64_t)s->t_mono -
+		    (uint64_t)set->base_mono);
 	}
 }
 

@@ -5,11 +5,11 @@
  * arrays); a PDU of 48 outlets keeps about a hundred of them between
  * polls.  A lastset keeps the numbers of each sample (48 bytes: its times
  * as offsets from the first sample's), the fields a poll's samples mostly
- * share (resolution, wrap...) once for each distinct set of them, and
- * its strings once each in one pool
- * (strpool.h: the labels of an outlet's power and energy are the same
- * text, and the outlets' labels share a long tail), and expands them back
- * into full samples when the exposition asks (lastset_expand).
+ * share (resolution, wrap...) once for each run of samples having them,
+ * and its strings once each in one pool (strpool.h: the labels of an
+ * outlet's power and energy are the same text, and the outlets' labels
+ * share a long tail); it expands them back into full samples when the
+ * exposition asks (lastset_expand).
  * lastset_set copies (the numbers only when the strings are the set's
  * already, position by position: a poll like the last); lastset_fini frees;
  * the struct may be reused.

@@ -153,6 +153,17 @@ test_shared_fields(void **state)
 	assert_int_equal(set.nrare, 1);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
+	s[0].t_real = INT64_MAX;		/* times at the ends of the range */
+	s[1].t_real = INT64_MAX - 5;		/* (no overflow: UBSan) */
+	s[2].t_mono = INT64_MIN + 1;
+	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_non_null(set.wide);
+	assert_int_equal(lastset_expand(&set, out), 40);
+	assert_memory_equal(out, s, sizeof(s));
+	assert_int_equal(lastset_set(&set, s, 2), 0);	/* narrow there */
+	assert_null(set.wide);
+	assert_int_equal(lastset_expand(&set, out), 2);
+	assert_memory_equal(out, s, 2 * sizeof(s[0]));
 	lastset_fini(&set);
 }
 
