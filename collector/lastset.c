@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lastset.h"
+#include "lib/lookback.h"
 
 struct lastval {
 	double		 value, raw_value;
@@ -25,9 +26,6 @@ struct lastrare {
 
 #define RARE_LOCAL	16	/* the distinct ones a usual poll has, and
 				   more */
-#define RARE_SEARCH	8	/* entries looked through before one is
-				   added: samples come in runs (an outlet's
-				   power, energy, the next outlet's...) */
 
 static void
 rare_of(struct lastrare *r, const struct wp_sample *s)
@@ -39,18 +37,17 @@ rare_of(struct lastrare *r, const struct wp_sample *s)
 	r->avg_window = s->avg_window;
 }
 
-/* The index of r among the last RARE_SEARCH of t[0..*n), or of r added
+/* The index of r among the last of t[0..*n) (lookback.h), or of r added
  * when there is room for it (max); -1 when not.  The same samples in the
  * same order give the same entries and indices. */
 static long
 rare_index(struct lastrare *t, size_t *n, size_t max,
     const struct lastrare *r)
 {
-	size_t i;
+	long k = lookback_find(t, *n, sizeof(*t), r);
 
-	for (i = *n; i-- > 0 && *n - i <= RARE_SEARCH;)
-		if (memcmp(&t[i], r, sizeof(*r)) == 0)
-			return (long)i;
+	if (k >= 0)
+		return k;
 	if (*n == max)
 		return -1;
 	t[*n] = *r;

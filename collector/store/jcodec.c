@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../model/counter.h"
+#include "../lib/lookback.h"
 #include "jseg.h"
 
 /* Same-as-the-previous-poll bits of a version-2 value. */
@@ -206,10 +207,6 @@ struct jc_rare {
 	wp_time		 reset_time, avg_window;
 };
 
-#define RARE_SEARCH	8	/* rare entries looked through before one is
-				   added: values come in runs (an outlet's
-				   power, energy, the next outlet's...) */
-
 static const struct jc_val zero_cval;
 static const struct jc_rare zero_rare;
 
@@ -241,17 +238,17 @@ target_room(const struct jctx *c, struct jc_target *t, size_t n)
 	return 0;
 }
 
-/* The index of r among t's last RARE_SEARCH rare entries, or of r added.
+/* The index of r among t's last rare entries (lookback.h), or of r added.
  * -1: out of memory. */
 static long
 rare_put(struct jc_target *t, const struct jc_rare *r)
 {
-	uint32_t i, cap;
+	long k = lookback_find(t->rare, t->nrare, sizeof(*r), r);
+	uint32_t cap;
 	void *nr;
 
-	for (i = t->nrare; i-- > 0 && t->nrare - i <= RARE_SEARCH;)
-		if (memcmp(&t->rare[i], r, sizeof(*r)) == 0)
-			return (long)i;
+	if (k >= 0)
+		return k;
 	if (t->nrare == t->rcap) {
 		cap = t->rcap ? 2 * t->rcap : 4;
 		if ((nr = reallocarray(t->rare, cap, sizeof(*t->rare))) ==
