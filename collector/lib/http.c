@@ -654,6 +654,12 @@ connect_link(struct http_conn *c)
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, c->at.insecure ? 0L : 1L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, c->at.insecure ? 0L : 2L);
 	curl_easy_setopt(e, CURLOPT_CAINFO, c->at.ca_file);
+	/* A ca_file is the peer's only trust anchors: not also the system's
+	 * directory of CAs (libcurl's default CApath).  It also lets libcurl
+	 * share the file's parsed store among the shard's connections
+	 * instead of parsing it into each (CURLOPT_CA_CACHE_TIMEOUT). */
+	if (c->at.ca_file != NULL)
+		curl_easy_setopt(e, CURLOPT_CAPATH, NULL);
 	if (c->at.pin != NULL &&
 	    curl_easy_setopt(e, CURLOPT_PINNEDPUBLICKEY, c->at.pin) !=
 	    CURLE_OK) {
