@@ -131,4 +131,15 @@ note "TLS: an untrusted certificate is refused"
 serve dmtf-rackmount1
 if "$WATTPATH" probe "$URL" --json --user monitor --password-file "$T/pw" \
 	>/dev/null 2>"$T/tls.err"; then fail "untrusted cert accepted"; fi
+
+note "TLS: a ca_file of another CA is the only trust: refused"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=wp-other-ca \
+	-keyout "$T/other.key" -out "$T/other.pem" >/dev/null 2>&1 ||
+	fail "openssl other ca"
+if "$WATTPATH" probe "$URL" --json --user monitor --password-file "$T/pw" \
+	--ca-file "$T/other.pem" >/dev/null 2>"$T/tls2.err"; then
+	fail "a certificate the ca_file did not sign accepted"
+fi
+grep -qi "certificate" "$T/tls2.err" ||
+	fail "refusal does not say certificate: $(cat "$T/tls2.err")"
 exit 0
