@@ -32,6 +32,7 @@
 
 #define HEADERS_MAX	(64u << 10)
 #define RECV_CHUNK	(16u << 10)
+#define CA_REREAD_S	60L	/* a ca_file parsed this long ago is read again */
 
 /*
  * A fleet's connections are spread over several multi handles of at most
@@ -656,10 +657,14 @@ connect_link(struct http_conn *c)
 	curl_easy_setopt(e, CURLOPT_CAINFO, c->at.ca_file);
 	/* A ca_file is the peer's only trust anchors: not also the system's
 	 * directory of CAs (libcurl's default CApath).  It also lets libcurl
-	 * share the file's parsed store among the shard's connections
-	 * instead of parsing it into each (CURLOPT_CA_CACHE_TIMEOUT). */
-	if (c->at.ca_file != NULL)
+	 * share the file's parsed store among the shard's connections that
+	 * name the same file, instead of parsing it into each; connections
+	 * made a minute or more after it was read read it again, so an
+	 * edited file is taken (libcurl's own default is a day). */
+	if (c->at.ca_file != NULL) {
 		curl_easy_setopt(e, CURLOPT_CAPATH, NULL);
+		curl_easy_setopt(e, CURLOPT_CA_CACHE_TIMEOUT, CA_REREAD_S);
+	}
 	if (c->at.pin != NULL &&
 	    curl_easy_setopt(e, CURLOPT_PINNEDPUBLICKEY, c->at.pin) !=
 	    CURLE_OK) {

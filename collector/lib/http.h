@@ -32,7 +32,8 @@ struct http_req_opts {
 	const char *const *headers;	/* "Name: value", NULL-ended, or NULL */
 	const char	*basic_user;	/* HTTP Basic when non-NULL */
 	const char	*basic_password;
-	const char	*ca_file;	/* extra trust anchor file */
+	const char	*ca_file;	/* the only trust anchors, or NULL:
+					   the system's */
 	const char	*pin_sha256;	/* "sha256//base64" or bare base64 */
 	bool		 insecure;	/* skip TLS verification */
 	wp_time		 timeout;	/* whole request; 0: 10 s */

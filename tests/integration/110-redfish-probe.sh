@@ -132,7 +132,7 @@ serve dmtf-rackmount1
 if "$WATTPATH" probe "$URL" --json --user monitor --password-file "$T/pw" \
 	>/dev/null 2>"$T/tls.err"; then fail "untrusted cert accepted"; fi
 
-note "TLS: a ca_file of another CA is the only trust: refused"
+note "TLS: a ca_file of another CA is refused"
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=wp-other-ca \
 	-keyout "$T/other.key" -out "$T/other.pem" >/dev/null 2>&1 ||
 	fail "openssl other ca"
@@ -142,4 +142,28 @@ if "$WATTPATH" probe "$URL" --json --user monitor --password-file "$T/pw" \
 fi
 grep -qi "certificate" "$T/tls2.err" ||
 	fail "refusal does not say certificate: $(cat "$T/tls2.err")"
+
+# The system's CA directory holds the server's CA, in a private mount
+# namespace (the machine's /etc/ssl/certs untouched): trusted without a
+# ca_file, not beside one.
+in_certs() {	# ERRFILE ARGS...: wattpath with $T/certs as /etc/ssl/certs
+	_err=$1; shift
+	unshare -rm sh -c 'mount --bind "$1" /etc/ssl/certs && shift &&
+		exec "$@"' sh "$T/certs" "$WATTPATH" "$@" >/dev/null 2>"$_err"
+}
+if unshare -rm true 2>/dev/null && mkdir -p "$T/certs" &&
+    cp "$T/ca.pem" "$T/certs/" && openssl rehash "$T/certs" 2>/dev/null; then
+	note "TLS: the system's CA directory, trusted without a ca_file only"
+	in_certs "$T/sys.err" probe "$URL" --json --user monitor \
+		--password-file "$T/pw" ||
+		fail "system directory's CA not trusted: $(cat "$T/sys.err")"
+	if in_certs "$T/sys2.err" probe "$URL" --json --user monitor \
+		--password-file "$T/pw" --ca-file "$T/other.pem"; then
+		fail "the system directory trusted beside a ca_file"
+	fi
+	grep -qi "certificate" "$T/sys2.err" ||
+		fail "refusal does not say certificate: $(cat "$T/sys2.err")"
+else
+	note "skipped the system directory's case: no private mount namespace"
+fi
 exit 0
