@@ -151,8 +151,10 @@ in_certs() {	# ERRFILE ARGS...: wattpath with $T/certs as /etc/ssl/certs
 	unshare -rm sh -c 'mount --bind "$1" /etc/ssl/certs && shift &&
 		exec "$@"' sh "$T/certs" "$WATTPATH" "$@" >/dev/null 2>"$_err"
 }
-if unshare -rm true 2>/dev/null && mkdir -p "$T/certs" &&
-    cp "$T/ca.pem" "$T/certs/" && openssl rehash "$T/certs" 2>/dev/null; then
+if mkdir -p "$T/certs" && cp "$T/ca.pem" "$T/certs/" &&
+    openssl rehash "$T/certs" 2>/dev/null &&
+    unshare -rm sh -c 'mount --bind "$1" /etc/ssl/certs' sh "$T/certs" \
+    2>/dev/null; then
 	note "TLS: the system's CA directory, trusted without a ca_file only"
 	in_certs "$T/sys.err" probe "$URL" --json --user monitor \
 		--password-file "$T/pw" ||
@@ -164,6 +166,6 @@ if unshare -rm true 2>/dev/null && mkdir -p "$T/certs" &&
 	grep -qi "certificate" "$T/sys2.err" ||
 		fail "refusal does not say certificate: $(cat "$T/sys2.err")"
 else
-	note "skipped the system directory's case: no private mount namespace"
+	note "skipped the system directory's case: no private mount namespace or no /etc/ssl/certs to mount over"
 fi
 exit 0
