@@ -175,6 +175,9 @@ rf_setup(struct fl *f)
 		snprintf(up, sizeof(up), "%s:%s", x->c, x->d);
 		curl_easy_setopt(x->easy, CURLOPT_URL, x->a);
 		curl_easy_setopt(x->easy, CURLOPT_CAINFO, x->b);
+		/* trust as wattpath's ca_file does (collector/lib/http.c):
+		 * the file only, parsed once per multi handle */
+		curl_easy_setopt(x->easy, CURLOPT_CAPATH, NULL);
 		curl_easy_setopt(x->easy, CURLOPT_USERPWD, up);
 		curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, drop);
 		/* wattpath's default poll timeout: 80 % of the interval */
