@@ -281,8 +281,9 @@ journal_health(struct ingest *in, int rc, const struct wp_err *err)
 		h->last_ok = now;
 		if (!h->ok) {
 			log_info("journal: writes work again (%lu records "
-			    "failed meanwhile; their deltas are in the next "
-			    "records)", h->failed);
+			    "failed or not synced meanwhile; the deltas of "
+			    "those not written are in the next records)",
+			    h->failed);
 			h->ok = true;
 			h->since = now;
 		}
@@ -381,13 +382,15 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 	}
 	r.n = p->n;
 	r.v = in->buf;
+	/* 1: written, its sync failed: the record's deltas are in the file,
+	 * so the next record's start from it (or they would count twice) */
 	rc = journal_append(in->journal, &r, err);
-	journal_health(in, rc, err);
-	for (i = 0; rc == 0 && i < p->n; i++)
+	journal_health(in, rc == 0 ? 0 : -1, err);
+	for (i = 0; rc >= 0 && i < p->n; i++)
 		if (in->ctr[i] != NULL)
 			in->ctr[i]->logged_cum = in->buf[i].cum;
 	store_values(in, p);	/* the dashboards, whatever the journal did */
-	if (rc == -1)
+	if (rc != 0)
 		return -1;
 	if (clock_mono() - in->last_checkpoint >= CHECKPOINT_EVERY &&
 	    ingest_checkpoint(in, err) == -1)
@@ -398,9 +401,7 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 int
 ingest_sync(struct ingest *in, struct wp_err *err)
 {
-	if (!journal_dirty(in->journal))
-		return 0;
-	return journal_flush(in->journal, err);
+	return journal_sync(in->journal, err);
 }
 
 int

@@ -82,10 +82,12 @@ void		 ingest_free(struct ingest *in);
 int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
 		    struct wp_err *err);
 /*
- * Group commit: fdatasyncs the journal if records wait for it.  The loop
+ * Group commit: starts the journal's fdatasync, on the journal's own
+ * thread, if records wait for it, and reports one that failed.  The loop
  * calls this every INGEST_SYNC_EVERY, so with fsync "poll" every record is
- * on disk within that time, at one fdatasync per interval instead of one
- * per poll.
+ * on disk within that time (and the disk's own), at one fdatasync per
+ * interval instead of one per poll, and the loop never waits for the disk
+ * but at a checkpoint and a segment's close.
  */
 #define INGEST_SYNC_EVERY	(1 * WP_SEC)
 int		 ingest_sync(struct ingest *in, struct wp_err *err);

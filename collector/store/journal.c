@@ -31,14 +31,21 @@
 #include "jseg.h"
 #include "jsum.h"
 #include "ledger.h"
+#include "../lib/bgsync.h"
 #include "../lib/log.h"
 
 struct journal {
 	char		*dir;
 	struct journal_opts o;
 	int		 fd;		/* current segment, -1 none */
-	int		 dirty;		/* appended, not yet fdatasync'ed */
+	int		 dirty;		/* appended, not yet fdatasync'ed (nor
+					   handed to bg) */
 	wp_time		 last_sync;	/* monotonic */
+	struct bgsync	*bg;		/* group commit (fsync poll, a sync
+					   interval): the syncs off the
+					   caller's thread; else NULL */
+	int		 sync_err;	/* errno of the last background sync,
+					   while no later one succeeded */
 	char		 seg_name[NAME_MAX_WPJ];
 	wp_time		 seg_start, seg_len;
 	uint64_t	 seg_count;
@@ -598,6 +605,11 @@ journal_open(const char *dir, const struct journal_opts *o,
 	jctx_compact(&j->ctx);		/* empty: cannot fail */
 	if (o)
 		j->o = *o;
+	if (j->o.fsync == JOURNAL_FSYNC_POLL && j->o.sync_interval > 0 &&
+	    (j->bg = bgsync_new()) == NULL) {
+		err_set(err, WP_E_INTERNAL, "journal: out of memory");
+		goto fail;
+	}
 	if (j->o.retention <= 0)
 		j->o.retention = DEFAULT_RETENTION;
 	if (j->o.segment_len <= 0)
@@ -636,19 +648,69 @@ fail:
 	return NULL;
 }
 
-/* fsync: poll, after a record's write: fdatasync at most once per
- * sync_interval (group commit).  0, or -1 with err (the data stays
- * dirty: the next record's sync tries again). */
+/* Takes the outcome of a background sync that finished (waiting for a
+ * running one if wait): a failure makes what it covered dirty again, and
+ * the journal failing until a sync succeeds.  True if it had failed. */
+static bool
+bg_look(struct journal *j, bool wait)
+{
+	int e;
+
+	if (!(wait ? bgsync_wait(j->bg, &e) : bgsync_finished(j->bg, &e)))
+		return false;
+	j->sync_err = e;
+	if (e != 0)
+		j->dirty = 1;
+	return e != 0;
+}
+
+/* 0, or -1 with err while background syncs fail. */
+static int
+sync_failing(const struct journal *j, struct wp_err *err)
+{
+	if (j->sync_err == 0)
+		return 0;
+	return err_set(err, WP_E_TRANSIENT, "journal: fdatasync: %s",
+	    strerror(j->sync_err));
+}
+
+/* fsync: poll, after a record's write: fdatasync at once (no sync
+ * interval), else at most once per sync_interval, off this thread (group
+ * commit).  0, or -1 with err (the data stays dirty: a later sync tries
+ * again). */
 static int
 sync_poll(struct journal *j, struct wp_err *err)
 {
 	if (j->o.fsync != JOURNAL_FSYNC_POLL)
 		return 0;
 	j->dirty = 1;
-	if (j->o.sync_interval > 0 &&
-	    clock_mono() - j->last_sync < j->o.sync_interval)
-		return 0;
-	return journal_flush(j, err);
+	if (j->bg == NULL)
+		return journal_flush(j, err);
+	if (clock_mono() - j->last_sync < j->o.sync_interval) {
+		bg_look(j, false);
+		return sync_failing(j, err);
+	}
+	return journal_sync(j, err);
+}
+
+int
+journal_sync(struct journal *j, struct wp_err *err)
+{
+	int started;
+
+	if (j->bg == NULL)
+		return j->dirty ? journal_flush(j, err) : 0;
+	bg_look(j, false);
+	if (j->dirty && j->fd >= 0) {
+		if ((started = bgsync_start(j->bg, j->fd)) < 0)
+			return err_set(err, WP_E_TRANSIENT, "journal %s: "
+			    "fdatasync: %s", j->seg_name, strerror(errno));
+		if (started) {
+			j->dirty = 0;
+			j->last_sync = clock_mono();
+		}
+	}
+	return sync_failing(j, err);
 }
 
 int
@@ -687,7 +749,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 	}
 	/* written: the chain, the count and the context take the record
 	 * whatever the sync says (the next record follows it in the file) */
-	sync_rc = sync_poll(j, err);
+	sync_rc = sync_poll(j, err) == 0 ? 0 : 1;
 	memcpy(j->h, h, HASH_LEN);
 	j->seg_count++;
 	j->seg_off += (off_t)j->b.len;
@@ -698,7 +760,7 @@ journal_append(struct journal *j, const struct journal_record *r,
 		log_warnx("journal: out of memory; closing segment %s",
 		    j->seg_name);
 		if (close_segment(j, err) != 0)
-			return -1;
+			return 1;	/* the record is written */
 	}
 	return sync_rc;
 }
@@ -706,25 +768,38 @@ journal_append(struct journal *j, const struct journal_record *r,
 int
 journal_flush(struct journal *j, struct wp_err *err)
 {
-	if (j->fd >= 0 && fdatasync(j->fd) != 0)
+	/* a background sync's failure seen here is reported, not covered by
+	 * the fdatasync below when it succeeds (the kernel may have dropped
+	 * the pages that one covered) */
+	bool bg_failed = j->bg != NULL && bg_look(j, true);
+	int e = j->sync_err;
+
+	if (j->fd >= 0 && fdatasync(j->fd) != 0) {
+		j->sync_err = errno;
 		return err_set(err, WP_E_TRANSIENT, "journal %s: fdatasync: "
-		    "%s", j->seg_name, strerror(errno));
+		    "%s", j->seg_name, strerror(j->sync_err));
+	}
+	j->sync_err = 0;
 	j->dirty = 0;
 	j->last_sync = clock_mono();
+	if (bg_failed)
+		return err_set(err, WP_E_TRANSIENT, "journal: fdatasync: %s",
+		    strerror(e));
 	return 0;
-}
-
-int
-journal_dirty(const struct journal *j)
-{
-	return j->dirty;
 }
 
 void
 journal_close(struct journal *j)
 {
+	int e;
+
 	if (j == NULL)
 		return;
+	if (j->bg != NULL) {
+		if (bgsync_wait(j->bg, &e) && e != 0)
+			log_warnx("journal: fdatasync: %s", strerror(e));
+		bgsync_free(j->bg);
+	}
 	if (j->fd >= 0) {
 		if (j->o.fsync != JOURNAL_FSYNC_NONE && fdatasync(j->fd) != 0)
 			log_warn("journal %s: fdatasync", j->seg_name);

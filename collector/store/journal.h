@@ -35,8 +35,11 @@ struct journal_opts {
 	wp_time		 summary_slot;	/* summary span length (jsum.h);
 					   0: 10 min, < 0: no summaries */
 	wp_time		 sync_interval;	/* FSYNC_POLL group commit: fdatasync
-					   at most this often, journal_flush
-					   syncs the rest; 0: every append */
+					   at most this often, on a thread of
+					   the journal's own (the appending
+					   thread does not wait for it),
+					   journal_sync starts one for the
+					   rest; 0: every append, at once */
 	const char	*ledger_dir;	/* ledger.h: a block per closed
 					   segment there; NULL: none */
 	wp_time		 ledger_slot;	/* 0: 1 h */
@@ -50,12 +53,20 @@ struct journal_opts {
 /* Opens (creating) dir for appending; resumes the chain.  Caller closes. */
 struct journal	*journal_open(const char *dir, const struct journal_opts *o,
 		    struct wp_err *err);
-/* Appends one record (copied); rotates and expires as due. 0 or -1. */
+/* Appends one record (copied); rotates and expires as due.  0; 1 when
+ * the record is written but its sync, or an earlier background one,
+ * failed (err says; the record is in the file, and what the sync covered
+ * is synced again later); -1 with err when it is not written. */
 int		 journal_append(struct journal *j,
 		    const struct journal_record *r, struct wp_err *err);
+/* fdatasync of what is appended, waited for (a background sync too): 0,
+ * or -1 with err (also when a background sync failed since the last
+ * look).  Checkpoints and tests. */
 int		 journal_flush(struct journal *j, struct wp_err *err);
-/* True if appended records still wait for their fdatasync. */
-int		 journal_dirty(const struct journal *j);
+/* Group commit's timer: starts the background fdatasync of what is
+ * appended (unless one runs) and reports one that failed: 0 or -1 with
+ * err.  Without a sync interval, journal_flush when dirty. */
+int		 journal_sync(struct journal *j, struct wp_err *err);
 void		 journal_close(struct journal *j);	/* NULL-safe */
 
 struct journal_verify_stats {
