@@ -58,7 +58,8 @@ struct ingest_part {
 	wp_time		 since;		/* realtime of the last change of ok */
 	wp_time		 last_ok;	/* realtime of the last good write, 0 */
 	unsigned long	 written;	/* journal: records; RRD: values */
-	unsigned long	 failed;	/* writes that failed */
+	unsigned long	 failed;	/* writes that failed (journal: also
+					   records written whose sync failed) */
 	unsigned long	 dropped;	/* RRD: values a full queue left out */
 	size_t		 queued;	/* RRD: waiting to be written */
 	char		 error[WP_ERR_MSG];	/* the last failure, or "" */
@@ -75,10 +76,11 @@ void		 ingest_health(struct ingest *in, struct ingest_health *h);
 void		 ingest_set_batch(struct ingest *in);
 /* Checkpoints state, flushes and closes everything.  NULL-safe. */
 void		 ingest_free(struct ingest *in);
-/* Ingests one poll.  0, or -1 if the journal could not be written (the
- * RRD store still gets the values; the failure and the recovery are
- * logged once each, and the counters' next deltas include what the
- * missing record would have held). */
+/* Ingests one poll.  0, or -1 if the journal could not be written or
+ * synced (the RRD store still gets the values; the failure and the
+ * recovery are logged once each; a record not written has its deltas in
+ * the counters' next ones, a record written whose sync failed keeps its
+ * own). */
 int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
 		    struct wp_err *err);
 /*

@@ -873,7 +873,7 @@ on_sync(void *arg)
 	struct wp_err err;
 
 	if (ingest_sync(co->ingest, &err) == -1)
-		log_warnx("journal: %s", err.msg);
+		log_warnx("%s", err.msg);	/* no thread: synced here */
 	loop_timer_arm(co->sync_timer, clock_mono() + INGEST_SYNC_EVERY);
 }
 

@@ -81,7 +81,7 @@ bgsync_start(struct bgsync *s, int fd)
 	int dup_fd, e;
 
 	pthread_mutex_lock(&s->mu);
-	if (s->busy) {
+	if (s->busy || s->finished) {	/* running, or its outcome unread */
 		pthread_mutex_unlock(&s->mu);
 		return 0;
 	}

@@ -46,6 +46,7 @@ struct journal {
 					   caller's thread; else NULL */
 	int		 sync_err;	/* errno of the last background sync,
 					   while no later one succeeded */
+	bool		 bg_said;	/* "no sync thread" logged */
 	char		 seg_name[NAME_MAX_WPJ];
 	wp_time		 seg_start, seg_len;
 	uint64_t	 seg_count;
@@ -650,18 +651,17 @@ fail:
 
 /* Takes the outcome of a background sync that finished (waiting for a
  * running one if wait): a failure makes what it covered dirty again, and
- * the journal failing until a sync succeeds.  True if it had failed. */
-static bool
+ * the journal failing until a sync succeeds. */
+static void
 bg_look(struct journal *j, bool wait)
 {
 	int e;
 
 	if (!(wait ? bgsync_wait(j->bg, &e) : bgsync_finished(j->bg, &e)))
-		return false;
+		return;
 	j->sync_err = e;
 	if (e != 0)
 		j->dirty = 1;
-	return e != 0;
 }
 
 /* 0, or -1 with err while background syncs fail. */
@@ -674,10 +674,33 @@ sync_failing(const struct journal *j, struct wp_err *err)
 	    strerror(j->sync_err));
 }
 
+/* Starts a background sync of what is appended, if any and none runs;
+ * where the thread cannot start, syncs here, as without one.  0, or -1
+ * with err. */
+static int
+bg_start(struct journal *j, struct wp_err *err)
+{
+	int started;
+
+	if (!j->dirty || j->fd < 0)
+		return 0;
+	if ((started = bgsync_start(j->bg, j->fd)) < 0) {
+		if (!j->bg_said)
+			log_warn("journal: no sync thread, syncing on the loop");
+		j->bg_said = true;
+		return journal_flush(j, err);
+	}
+	if (started) {
+		j->dirty = 0;
+		j->last_sync = clock_mono();
+	}
+	return 0;
+}
+
 /* fsync: poll, after a record's write: fdatasync at once (no sync
  * interval), else at most once per sync_interval, off this thread (group
- * commit).  0, or -1 with err (the data stays dirty: a later sync tries
- * again). */
+ * commit).  0, or -1 with err: this sync failed, or background syncs do
+ * (the data stays dirty: a later sync tries again). */
 static int
 sync_poll(struct journal *j, struct wp_err *err)
 {
@@ -686,31 +709,20 @@ sync_poll(struct journal *j, struct wp_err *err)
 	j->dirty = 1;
 	if (j->bg == NULL)
 		return journal_flush(j, err);
-	if (clock_mono() - j->last_sync < j->o.sync_interval) {
-		bg_look(j, false);
-		return sync_failing(j, err);
-	}
-	return journal_sync(j, err);
+	bg_look(j, false);
+	if (clock_mono() - j->last_sync >= j->o.sync_interval &&
+	    bg_start(j, err) != 0)
+		return -1;
+	return sync_failing(j, err);
 }
 
 int
 journal_sync(struct journal *j, struct wp_err *err)
 {
-	int started;
-
 	if (j->bg == NULL)
 		return j->dirty ? journal_flush(j, err) : 0;
 	bg_look(j, false);
-	if (j->dirty && j->fd >= 0) {
-		if ((started = bgsync_start(j->bg, j->fd)) < 0)
-			return err_set(err, WP_E_TRANSIENT, "journal %s: "
-			    "fdatasync: %s", j->seg_name, strerror(errno));
-		if (started) {
-			j->dirty = 0;
-			j->last_sync = clock_mono();
-		}
-	}
-	return sync_failing(j, err);
+	return bg_start(j, err);
 }
 
 int
@@ -768,11 +780,15 @@ journal_append(struct journal *j, const struct journal_record *r,
 int
 journal_flush(struct journal *j, struct wp_err *err)
 {
-	/* a background sync's failure seen here is reported, not covered by
-	 * the fdatasync below when it succeeds (the kernel may have dropped
-	 * the pages that one covered) */
-	bool bg_failed = j->bg != NULL && bg_look(j, true);
-	int e = j->sync_err;
+	/* background syncs' failure is reported, not covered by the
+	 * fdatasync below when it succeeds (the kernel may have dropped the
+	 * pages they covered) */
+	int e = 0;
+
+	if (j->bg != NULL) {
+		bg_look(j, true);
+		e = j->sync_err;
+	}
 
 	if (j->fd >= 0 && fdatasync(j->fd) != 0) {
 		j->sync_err = errno;
@@ -782,7 +798,7 @@ journal_flush(struct journal *j, struct wp_err *err)
 	j->sync_err = 0;
 	j->dirty = 0;
 	j->last_sync = clock_mono();
-	if (bg_failed)
+	if (e != 0)
 		return err_set(err, WP_E_TRANSIENT, "journal: fdatasync: %s",
 		    strerror(e));
 	return 0;

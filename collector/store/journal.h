@@ -60,12 +60,14 @@ struct journal	*journal_open(const char *dir, const struct journal_opts *o,
 int		 journal_append(struct journal *j,
 		    const struct journal_record *r, struct wp_err *err);
 /* fdatasync of what is appended, waited for (a background sync too): 0,
- * or -1 with err (also when a background sync failed since the last
- * look).  Checkpoints and tests. */
+ * or -1 with err (also, once, when background syncs had failed: the
+ * kernel may have dropped what they covered).  Checkpoints and tests. */
 int		 journal_flush(struct journal *j, struct wp_err *err);
 /* Group commit's timer: starts the background fdatasync of what is
- * appended (unless one runs) and reports one that failed: 0 or -1 with
- * err.  Without a sync interval, journal_flush when dirty. */
+ * appended, unless one runs (a sync that failed is told by the next
+ * append's 1, not here).  0, or -1 with err when no thread could start
+ * and the sync made here failed.  Without a sync interval, journal_flush
+ * when dirty. */
 int		 journal_sync(struct journal *j, struct wp_err *err);
 void		 journal_close(struct journal *j);	/* NULL-safe */
 

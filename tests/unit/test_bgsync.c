@@ -57,6 +57,8 @@ test_outcome_told_once(void **state)
 	assert_int_equal(bgsync_start(s, p[1]), 1);
 	while (bgsync_busy(s))
 		usleep(1000);
+	/* not started over an outcome not yet looked at (a failure lost) */
+	assert_int_equal(bgsync_start(s, fd), 0);
 	assert_true(bgsync_finished(s, &e));
 	assert_int_equal(e, EINVAL);
 	assert_false(bgsync_finished(s, &e));
