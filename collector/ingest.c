@@ -281,7 +281,7 @@ journal_health(struct ingest *in, int rc, const struct wp_err *err)
 		h->last_ok = now;
 		if (!h->ok) {
 			log_info("journal: writes work again (%lu records "
-			    "failed or not synced meanwhile; the deltas of "
+			    "failed or not synced so far; the deltas of "
 			    "those not written are in the next records)",
 			    h->failed);
 			h->ok = true;

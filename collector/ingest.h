@@ -85,11 +85,13 @@ int		 ingest_poll(struct ingest *in, const struct ingest_poll *p,
 		    struct wp_err *err);
 /*
  * Group commit: starts the journal's fdatasync, on the journal's own
- * thread, if records wait for it, and reports one that failed.  The loop
- * calls this every INGEST_SYNC_EVERY, so with fsync "poll" every record is
- * on disk within that time (and the disk's own), at one fdatasync per
- * interval instead of one per poll, and the loop never waits for the disk
- * but at a checkpoint and a segment's close.
+ * thread, if records wait for it (a sync that failed is told by the next
+ * poll's ingest_poll).  The loop calls this every INGEST_SYNC_EVERY, so
+ * with fsync "poll" every record is on disk within that time (and the
+ * disk's own), at one fdatasync per interval instead of one per poll, and
+ * the loop does not wait for the disk but at a checkpoint and a segment's
+ * close.  -1 with err only where no sync thread could start and the sync
+ * made here instead failed.
  */
 #define INGEST_SYNC_EVERY	(1 * WP_SEC)
 int		 ingest_sync(struct ingest *in, struct wp_err *err);

@@ -88,6 +88,7 @@ struct collector {
 	size_t			 once_left;
 	struct loop_timer	*once_timer;
 	struct loop_timer	*sync_timer;	/* journal group commit */
+	bool			 sync_failing;	/* its last call failed (logged) */
 	bool			 drivers_up;	/* registry_init done */
 	struct push_listen	*pushl;		/* collector.push_listen, or NULL */
 	char			*push_base;	/* https://host:port BMCs POST to */
@@ -872,8 +873,16 @@ on_sync(void *arg)
 	struct collector *co = arg;
 	struct wp_err err;
 
-	if (ingest_sync(co->ingest, &err) == -1)
-		log_warnx("%s", err.msg);	/* no thread: synced here */
+	/* fails only where no sync thread could start and the loop's own
+	 * sync failed: logged when that starts and ends, not every second */
+	if (ingest_sync(co->ingest, &err) == -1) {
+		if (!co->sync_failing)
+			log_warnx("%s", err.msg);
+		co->sync_failing = true;
+	} else if (co->sync_failing) {
+		log_info("journal: syncs work again");
+		co->sync_failing = false;
+	}
 	loop_timer_arm(co->sync_timer, clock_mono() + INGEST_SYNC_EVERY);
 }
 

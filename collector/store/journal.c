@@ -686,7 +686,7 @@ bg_start(struct journal *j, struct wp_err *err)
 		return 0;
 	if ((started = bgsync_start(j->bg, j->fd)) < 0) {
 		if (!j->bg_said)
-			log_warn("journal: no sync thread, syncing on the loop");
+			log_warn("journal: no sync thread, syncing in line");
 		j->bg_said = true;
 		return journal_flush(j, err);
 	}

@@ -56,12 +56,14 @@ struct journal	*journal_open(const char *dir, const struct journal_opts *o,
 /* Appends one record (copied); rotates and expires as due.  0; 1 when
  * the record is written but its sync, or an earlier background one,
  * failed (err says; the record is in the file, and what the sync covered
- * is synced again later); -1 with err when it is not written. */
+ * is synced again later, though the kernel may have dropped it after the
+ * error); -1 with err when it is not written. */
 int		 journal_append(struct journal *j,
 		    const struct journal_record *r, struct wp_err *err);
 /* fdatasync of what is appended, waited for (a background sync too): 0,
- * or -1 with err (also, once, when background syncs had failed: the
- * kernel may have dropped what they covered).  Checkpoints and tests. */
+ * or -1 with err (also when background syncs fail and none has succeeded
+ * since: this one's success does not cover what the kernel may have
+ * dropped).  Checkpoints and tests. */
 int		 journal_flush(struct journal *j, struct wp_err *err);
 /* Group commit's timer: starts the background fdatasync of what is
  * appended, unless one runs (a sync that failed is told by the next

@@ -1,6 +1,7 @@
 /* Unit tests: collector/journal.c - chain, verify, tamper, tail, expiry,
  * scan ranges, CSV export, labels written as edits; the version-2 record
  * codec (jcodec.c), old-format segments, compressed segments (jzst.c). */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <stdarg.h>
@@ -834,6 +835,51 @@ test_append_rejects_bad_records(void **state)
 	assert_int_equal(journal_verify(f->dir, NULL, &err), 0);
 }
 
+/* fsync poll with a sync interval: the syncs run on the journal's
+ * thread; where none can start (no descriptor left to hand it: the
+ * soft RLIMIT_NOFILE lowered to the lowest free one), journal_sync syncs
+ * on the caller's thread instead and succeeds.  Every record is kept. */
+static void
+test_group_commit(void **state)
+{
+	struct fx *f = *state;
+	struct journal_opts o = { .segment_len = 60 * WP_SEC,
+	    .fsync = JOURNAL_FSYNC_POLL, .sync_interval = 3600 * WP_SEC };
+	struct journal_record r;
+	struct journal_value v[2];
+	struct collect c = { 0 };
+	struct rlimit was, low;
+	struct wp_err err;
+	struct journal *j;
+	int i, lowest;
+
+	j = journal_open(f->dir, &o, &err);
+	assert_non_null(j);
+	for (i = 0; i < 3; i++) {
+		make_record(i, T0 + i * WP_SEC, &r, v);
+		assert_int_equal(journal_append(j, &r, &err), 0);
+		assert_int_equal(journal_sync(j, &err), 0);
+	}
+	assert_int_equal(journal_flush(j, &err), 0);
+	make_record(3, T0 + 3 * WP_SEC, &r, v);
+	assert_int_equal(journal_append(j, &r, &err), 0);
+	assert_true((lowest = dup(0)) >= 0);
+	close(lowest);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &was), 0);
+	low = was;
+	low.rlim_cur = (rlim_t)lowest;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	i = journal_sync(j, &err);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
+	if (i != 0)
+		fail_msg("journal_sync without a descriptor to spare: %s",
+		    err.msg);
+	journal_close(j);
+	assert_int_equal(journal_verify(f->dir, NULL, &err), 0);
+	assert_int_equal(journal_scan(f->dir, 0, 0, collect_cb, &c, &err), 0);
+	assert_int_equal(c.n, 4);
+}
+
 static void
 test_orphan_segment_after_crash_is_adopted(void **state)
 {
@@ -1435,6 +1481,8 @@ main(void)
 		    test_scan_rejects_corrupt_segment, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_append_rejects_bad_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_commit, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_orphan_segment_after_crash_is_adopted, setup,
 		    teardown),
