@@ -780,28 +780,22 @@ journal_append(struct journal *j, const struct journal_record *r,
 int
 journal_flush(struct journal *j, struct wp_err *err)
 {
-	/* background syncs' failure is reported, not covered by the
-	 * fdatasync below when it succeeds (the kernel may have dropped the
-	 * pages they covered) */
-	int e = 0;
+	int rc;
 
-	if (j->bg != NULL) {
+	if (j->bg != NULL)
 		bg_look(j, true);
-		e = j->sync_err;
-	}
-
 	if (j->fd >= 0 && fdatasync(j->fd) != 0) {
 		j->sync_err = errno;
 		return err_set(err, WP_E_TRANSIENT, "journal %s: fdatasync: "
 		    "%s", j->seg_name, strerror(j->sync_err));
 	}
+	/* background syncs' failure is still reported: this sync's success
+	 * does not cover the pages the kernel may have dropped after it */
+	rc = j->bg != NULL ? sync_failing(j, err) : 0;
 	j->sync_err = 0;
 	j->dirty = 0;
 	j->last_sync = clock_mono();
-	if (e != 0)
-		return err_set(err, WP_E_TRANSIENT, "journal: fdatasync: %s",
-		    strerror(e));
-	return 0;
+	return rc;
 }
 
 void
