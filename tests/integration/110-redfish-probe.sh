@@ -10,14 +10,7 @@ FX=$FIX/redfish
 secret_file "$T/pw" secret
 
 # A CA and a server certificate with an IP SAN for 127.0.0.1.
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=wp-test-ca \
-	-keyout "$T/ca.key" -out "$T/ca.pem" >/dev/null 2>&1 || fail "openssl ca"
-openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout "$T/srv.key" \
-	-out "$T/srv.csr" >/dev/null 2>&1 || fail "openssl csr"
-printf 'subjectAltName=IP:127.0.0.1\n' >"$T/ext"
-openssl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" \
-	-CAcreateserial -days 2 -extfile "$T/ext" -out "$T/srv.pem" \
-	>/dev/null 2>&1 || fail "openssl sign"
+test_ca
 
 # serve SET [extra args]: starts a server, sets $PORT and $URL.
 serve() {

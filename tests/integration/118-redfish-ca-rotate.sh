@@ -13,21 +13,8 @@ PEER=$ROOT/tests/peers/redfish_server.py
 FX=$FIX/redfish
 secret_file "$T/pw" secret
 
-# ca N: a CA and a server certificate for 127.0.0.1 signed by it.
-ca() {
-	openssl req -x509 -newkey rsa:2048 -nodes -days 2 \
-		-subj "/CN=wp-rotate-ca-$1" -keyout "$T/ca$1.key" \
-		-out "$T/ca$1.pem" >/dev/null 2>&1 || fail "openssl ca $1"
-	openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
-		-keyout "$T/srv$1.key" -out "$T/srv$1.csr" >/dev/null 2>&1 ||
-		fail "openssl csr $1"
-	printf 'subjectAltName=IP:127.0.0.1\n' >"$T/ext"
-	openssl x509 -req -in "$T/srv$1.csr" -CA "$T/ca$1.pem" \
-		-CAkey "$T/ca$1.key" -CAcreateserial -days 2 -extfile "$T/ext" \
-		-out "$T/srv$1.pem" >/dev/null 2>&1 || fail "openssl sign $1"
-}
-ca 1
-ca 2
+test_ca 1
+test_ca 2
 cp "$T/ca1.pem" "$T/trust.pem"
 
 P=$(free_port)

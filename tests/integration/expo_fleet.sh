@@ -5,15 +5,7 @@
 # it_total, 12345.6 W each); writes $T/w.yaml (interval ${INTERVAL:-1s},
 # listen 127.0.0.1:$LISTEN, plus $EXTRA_COLLECTOR lines) and sets $BASE.
 $PY -c 'import pymodbus, yaml' 2>/dev/null || skip "python3-pymodbus/python3-yaml missing"
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=wp-test-ca \
-	-keyout "$T/ca.key" -out "$T/ca.pem" >/dev/null 2>&1 || fail "openssl ca"
-openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout "$T/srv.key" \
-	-out "$T/srv.csr" >/dev/null 2>&1 || fail "openssl csr"
-printf 'subjectAltName=IP:127.0.0.1\n' >"$T/ext"
-openssl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" \
-	-CAcreateserial -days 2 -extfile "$T/ext" -out "$T/srv.pem" \
-	>/dev/null 2>&1 || fail "openssl sign"
-chmod 600 "$T/srv.key"
+test_ca
 secret_file "$T/pw" secret
 BMC_PORT=$(free_port)
 PDU_PORT=$(free_port)

@@ -146,6 +146,24 @@ print(v[0] if v else "none")
 PYEOF
 }
 
+# test_ca [N]: a test CA ($T/caN.pem, its key $T/caN.key, named
+# wp-test-caN) and a server certificate for 127.0.0.1 signed by it
+# ($T/srvN.pem, its key $T/srvN.key, 0600).
+test_ca() {
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 \
+		-subj "/CN=wp-test-ca${1:-}" -keyout "$T/ca${1:-}.key" \
+		-out "$T/ca${1:-}.pem" >/dev/null 2>&1 || fail "openssl ca ${1:-}"
+	openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+		-keyout "$T/srv${1:-}.key" -out "$T/srv${1:-}.csr" \
+		>/dev/null 2>&1 || fail "openssl csr ${1:-}"
+	printf 'subjectAltName=IP:127.0.0.1\n' >"$T/ext"
+	openssl x509 -req -in "$T/srv${1:-}.csr" -CA "$T/ca${1:-}.pem" \
+		-CAkey "$T/ca${1:-}.key" -CAcreateserial -days 2 \
+		-extfile "$T/ext" -out "$T/srv${1:-}.pem" >/dev/null 2>&1 ||
+		fail "openssl sign ${1:-}"
+	chmod 600 "$T/srv${1:-}.key"
+}
+
 # secret_file PATH CONTENT: a private (0600) secrets file.
 secret_file() {
 	( umask 077; printf '%s\n' "$2" >"$1" )
