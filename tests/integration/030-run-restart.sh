@@ -32,8 +32,7 @@ sleep 4
 bg run2 "$WATTPATH" run -c "$T/w.yaml"
 sleep 4
 alive "$PID_run2"
-kill -TERM "$PID_run2"
-wait_for 10 sh -c "! kill -0 $PID_run2" || fail "SIGTERM did not stop the daemon"
+stop_bg run2
 grep -q "signal 15: stopping" "$T/run2.log" || fail "no clean stop logged"
 
 "$WATTPATH" journal verify -c "$T/w.yaml" >"$T/verify.out" 2>&1 ||

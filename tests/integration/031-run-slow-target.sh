@@ -49,8 +49,7 @@ EOF2
 bg run "$WATTPATH" run -c "$T/w.yaml"
 sleep "${FAULT_RUN_S:-10}"
 alive "$PID_run"
-kill -TERM "$PID_run"
-wait_for 10 sh -c "! kill -0 $PID_run" || fail "daemon did not stop"
+stop_bg run
 "$WATTPATH" journal export -c "$T/w.yaml" >"$T/j.csv" || fail "journal export"
 cat >"$T/check.py" <<'PYEOF'
 import csv, sys

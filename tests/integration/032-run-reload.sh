@@ -37,8 +37,7 @@ sleep 2
 alive "$PID_run"
 grep -q "reload failed: keeping the running configuration" "$T/run.log" ||
 	{ cat "$T/run.log"; fail "invalid config not refused"; }
-kill -TERM "$PID_run"
-wait_for 10 sh -c "! kill -0 $PID_run" || fail "daemon did not stop"
+stop_bg run
 config "  - {name: m2, role: it_total, modbus: {tcp: 127.0.0.1:$PORT, unit: 2}, map: janitza-umg}"
 "$WATTPATH" journal export -c "$T/w.yaml" >"$T/j.csv" || fail "journal export"
 cat >"$T/check.py" <<'PYEOF'

@@ -84,10 +84,7 @@ off0=$(clock_off)
 bg wp "$WATTPATH" run -c "$T/c.yaml"
 sleep 12
 alive "$PID_wp"
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
-rc=0; wait "$PID_wp" || rc=$?
-[ $rc -eq 0 ] || fail "run exited $rc: $(tail -5 "$T/wp.log")"
+stop_bg wp
 off1=$(clock_off)
 grep -q "signal 15" "$T/wp.log" || fail "no stop message: $(tail "$T/wp.log")"
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||

@@ -97,10 +97,7 @@ wait_for 5 grep -q "reloaded: 3 targets" "$T/wp.log" || fail "no reload to three
 sleep 3
 [ "$(stats open)" = 1 ] && [ "$(stats created)" = 1 ] ||
 	fail "adding two targets back: open $(stats open), created $(stats created)"
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop"
-rc=0; wait "$PID_wp" || rc=$?
-[ $rc -eq 0 ] || fail "run exited $rc: $(tail -5 "$T/wp.log")"
+stop_bg wp
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
 $PY -c "import urllib.request as u; print(u.urlopen('$URL/_test/stats').read().decode())" \

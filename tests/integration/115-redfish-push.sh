@@ -69,8 +69,7 @@ for m in 'wattpath_push_reports_total{target="n1/bmc",result="ok"}' \
 	v=$(metric "$m")
 	echo "$m $v" >>"$T/metrics.txt"
 done
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
+stop_bg wp
 for o in 21 22; do
 	$PY -c "import urllib.request as u; print(u.urlopen('http://127.0.0.$o:$P/_test/stats').read().decode())" \
 		>"$T/stats$o.json" || fail "stats $o"

@@ -99,8 +99,7 @@ alive "$PID_wp"
 [ $(($(env_gets) - g0)) -ge 20 ] || fail "n1 not polled after the reload"
 [ "$(metric "wattpath_push_stream_up{target=\"n1/bmc\"}")" = none ] ||
 	fail "n1 still a push target after the reload"
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
+stop_bg wp
 grep -q "info: redfish n3/bmc: push stream not available" "$T/wp.log" ||
 	fail "n3: $(grep n3 "$T/wp.log" | head -5)"
 grep -q "warn: redfish n3/bmc" "$T/wp.log" && fail "n3 (auto) warned: $(grep n3 "$T/wp.log")"

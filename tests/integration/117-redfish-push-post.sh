@@ -115,8 +115,7 @@ for m in 'wattpath_push_reports_total{target="n1/bmc",result="ok"}' \
     'wattpath_push_stream_up{target="n1/bmc"}'; do
 	echo "$m $(metric "$m")" >>"$T/metrics.txt"
 done
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
+stop_bg wp
 subs_are "[]" || fail "SIGTERM left subscriptions: $(stat subs)"
 F=$((T0 + 6)); TO=$((T0 + 68))
 "$WATTPATH" report -c "$T/c.yaml" --from $F --to $TO >"$T/r.json" 2>"$T/r.err" ||
@@ -140,8 +139,7 @@ sed -i 's/credentials: bmc, mode: push}/credentials: bmc, mode: poll}/' "$T/c.ya
 kill -HUP "$PID_wp3"
 wait_for 5 grep -q "reloaded" "$T/wp3.log" || fail "no reload: $(tail -3 "$T/wp3.log")"
 wait_for 5 subs_are "[]" || fail "the reload left subscriptions: $(stat subs)"
-kill -TERM "$PID_wp3"
-wait_for 10 sh -c "! kill -0 $PID_wp3" || fail "wp3 did not stop"
+stop_bg wp3
 subs_are "[]" || fail "wp3 left subscriptions: $(stat subs)"
 grep -l -e Sanitizer -e "runtime error" "$T"/wp*.log &&
 	fail "sanitizer reports: $(grep -h -A5 -e Sanitizer -e 'runtime error' "$T"/wp*.log | head -20)"

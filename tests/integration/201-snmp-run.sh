@@ -133,11 +133,7 @@ grep -q '^wattpath_pdu_apparent_power_voltamperes{site="t",pdu="pdu-eaton",role=
 grep -q '^# TYPE wattpath_pdu_energy_joules_total counter$' "$T/metrics" || fail "metric type"
 sleep 5
 alive "$PID_run"
-kill -TERM "$PID_run"
-wait_for 10 sh -c "! kill -0 $PID_run" || fail "run did not stop on SIGTERM"
-wait "$PID_run"
-rc=$?
-[ $rc = 0 ] || { tail -30 "$T/run.log" >&2; fail "run exited $rc after SIGTERM"; }
+stop_bg run
 "$WATTPATH" journal export -c "$T/w.yaml" >"$T/j.csv" || fail "journal export"
 "$WATTPATH" journal verify -c "$T/w.yaml" >/dev/null || fail "journal verify"
 

@@ -47,8 +47,7 @@ $PY -c "import urllib.request as u; u.urlopen(u.Request('http://127.0.0.31:$P/_t
 	fail "cannot set the jump"
 sleep 6
 alive "$PID_wp"
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop"
+stop_bg wp
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
 

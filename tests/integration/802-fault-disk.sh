@@ -63,8 +63,7 @@ note "disk freed"
 sleep 4
 code=$(curl -s -o "$T/h2.txt" -w '%{http_code}' "http://127.0.0.1:$L/healthz")
 [ "$code" = 200 ] || fail "/healthz after the disk was freed: $code $(cat "$T/h2.txt")"
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop"
+stop_bg wp
 n=$(grep -c "journal: writes fail" "$T/wp.log")
 [ "$n" = 1 ] || fail "$n 'journal: writes fail' lines (want 1): $(grep journal "$T/wp.log" | head -5)"
 grep -q "journal: writes fail: .*No space left on device" "$T/wp.log" ||

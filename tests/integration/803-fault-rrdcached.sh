@@ -54,8 +54,7 @@ alive "$PID_wp"
 note "stopped again, then SIGTERM: the collector exits within its grace"
 kill -STOP "$RC"
 sleep 1
-kill -TERM "$PID_wp"
-wait_for 15 sh -c "! kill -0 $PID_wp" || fail "run did not stop with rrdcached stalled"
+stop_bg wp 15
 kill -CONT "$RC"
 grep -q "RRD writer is stuck\|signal 15" "$T/wp.log" || fail "no stop line: $(tail -3 "$T/wp.log")"
 "$WATTPATH" journal verify -c "$T/c.yaml" >"$T/v.log" 2>&1 || fail "journal: $(cat "$T/v.log")"

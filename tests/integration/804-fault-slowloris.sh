@@ -110,8 +110,7 @@ assert m['wattpath_http_connections_closed_total{reason="evicted"}'] >= 600, m
 assert m['wattpath_http_connections_closed_total{reason="timeout"}'] >= 20, m
 PYEOF
 alive "$PID_wp"
-kill -TERM "$PID_wp"
-wait_for 15 sh -c "! kill -0 $PID_wp" || fail "run did not stop"
+stop_bg wp 15
 "$WATTPATH" journal verify -c "$T/c.yaml" >"$T/v.log" 2>&1 || fail "journal: $(cat "$T/v.log")"
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" || fail "export"
 $PY - "$T/j.csv" <<'PYEOF' || fail "polls were late during the floods"

@@ -40,8 +40,7 @@ done
 bg last "$WATTPATH" run -c "$T/w.yaml"
 sleep 48	# a report window is 60 s at least
 alive "$PID_last"
-kill -TERM "$PID_last"
-wait_for 10 sh -c "! kill -0 $PID_last" || fail "SIGTERM did not stop it"
+stop_bg last
 T1=$(date +%s)
 "$WATTPATH" journal verify -c "$T/w.yaml" >"$T/v.log" 2>&1 || fail "verify: $(cat "$T/v.log")"
 A=$((T0 + 3)); B=$((T1 - 3))

@@ -48,8 +48,7 @@ sleep "${FAULT_RUN_S:-10}"
 alive "$PID_wp"
 curl -sf "http://127.0.0.1:$L/metrics" >"$T/metrics.txt" || fail "/metrics did not answer"
 curl -sf "http://127.0.0.1:$P/count" >"$T/count.json" || fail "peer /count"
-kill -TERM "$PID_wp"
-wait_for 10 sh -c "! kill -0 $PID_wp" || fail "run did not stop"
+stop_bg wp
 "$WATTPATH" journal export -c "$T/c.yaml" >"$T/j.csv" 2>"$T/j.err" ||
 	fail "export: $(cat "$T/j.err")"
 

@@ -100,10 +100,7 @@ rm -f "$T/eio"
 note "fdatasync works again"
 sleep 8
 alive "$PID_wp"
-kill -TERM "$PID_wp"
-wait_for 20 sh -c "! kill -0 $PID_wp" || fail "run did not stop on SIGTERM"
-rc=0; wait "$PID_wp" || rc=$?
-[ $rc -eq 0 ] || fail "run exited $rc: $(tail -5 "$T/wp.log")"
+stop_bg wp 20
 off1=$(clock_off)
 
 [ -s "$T/syncs" ] || fail "the shim saw no fdatasync: not preloaded?"
