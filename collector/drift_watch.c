@@ -28,23 +28,48 @@ struct dw_mem {
 	double	 win_e;		/* its energy */
 };
 
-/* A series seen, one allocation: the struct, its n_mem memberships, then
- * its key.  Most series belong to no pair (an outlet that feeds no
- * configured node): those cost the struct and the key alone. */
+/* A series that belongs to a pair, one allocation: the struct, its n_mem
+ * memberships, then its name.  A series of no pair (an outlet that feeds
+ * no configured node, a phase) has no record: classify says so again at
+ * each poll, from its target's few facts (struct dw_tgt). */
 struct dw_ser {
 	bool	 have_prev;
 	int	 n_mem;
 	wp_time	 prev_t;
 	double	 prev_v;
 	double	 res;		/* the counter's resolution (bound) */
-	struct dw_mem mem[];	/* n_mem, then the key "target|series" */
+	struct dw_mem mem[];	/* n_mem, then the series' name */
 };
 
 static const char *
-ser_key(const struct dw_ser *s)
+ser_name(const struct dw_ser *s)
 {
 	return (const char *)&s->mem[s->n_mem];
 }
+
+/* An outlet of a PDU that feeds a node (borrowed from the conf). */
+struct dw_claim {
+	const char *outlet;
+	int	 node;
+};
+
+/* A target seen: what classifying its series needs (found once), and its
+ * series that belong to pairs, in the order first seen. */
+struct dw_tgt {
+	int	 cls;		/* TG_* */
+	int	 idx;		/* node or PDU index */
+	bool	 bmc;		/* a node's "/bmc" target */
+	struct dw_claim *claims;	/* PDU: its outlets that feed nodes,
+					   by outlet text */
+	size_t	 nclaims;
+	struct dw_ser **m;	/* members */
+	size_t	 nm, mcap;
+	size_t	 next;		/* the member expected next (polls give
+				   their series in the same order) */
+	char	 name[];
+};
+
+enum { TG_NONE, TG_NODE, TG_PDU, TG_IT_METER };
 
 /* The pairs a series belongs to, as classify finds them. */
 struct dw_class {
@@ -67,9 +92,10 @@ struct drift_watch {
 	const struct wp_conf *c;
 	struct dw_pair **p;	/* np, each made when a series joins it */
 	size_t	 np, nn;
-	struct hmap ser;
-	struct dw_ser **all;
-	size_t	 n_all, cap_all;
+	struct hmap tg;		/* struct dw_tgt by name */
+	struct dw_tgt **tgs;	/* every one, to free */
+	size_t	 ntg, tgcap;
+	size_t	 held;		/* member series */
 };
 
 /* ------------------------------------------------------- building */
@@ -107,7 +133,6 @@ drift_watch_new(const struct wp_conf *c)
 	if (w == NULL)
 		return NULL;
 	w->c = c;
-	w->ser.dense = true;		/* every energy series of the fleet */
 	w->nn = c->n_nodes;
 	w->np = 2 * c->n_nodes + c->n_pdus + 1;
 	if ((w->p = calloc(w->np, sizeof(*w->p))) == NULL)
@@ -144,38 +169,174 @@ drift_watch_free(struct drift_watch *w)
 
 	if (w == NULL)
 		return;
-	for (i = 0; i < w->n_all; i++)
-		free(w->all[i]);
+	for (i = 0; i < w->ntg; i++) {
+		struct dw_tgt *t = w->tgs[i];
+
+		while (t->nm > 0)
+			free(t->m[--t->nm]);
+		free(t->m);
+		free(t->claims);
+		free(t);
+	}
 	for (i = 0; i < w->np; i++)
 		if (w->p[i] != NULL) {
 			free(w->p[i]->m);
 			free(w->p[i]->mi);
 			free(w->p[i]);
 		}
-	hmap_fini(&w->ser);
-	free(w->all);
+	hmap_fini(&w->tg);
+	free(w->tgs);
 	free(w->p);
 	free(w);
 }
 
 /* ------------------------------------------------- classification */
 
-/* The node fed by outlet number n ("3") of PDU pdu, or -1. */
+/* By outlet text, then node: an outlet two nodes claim is the first's. */
 static int
-outlet_node(const struct wp_conf *c, const char *pdu, const char *n,
-    size_t len)
+claim_cmp(const void *a, const void *b)
 {
-	size_t i, j;
+	const struct dw_claim *x = a, *y = b;
+	int d = strcmp(x->outlet, y->outlet);
 
+	return d != 0 ? d : (x->node > y->node) - (x->node < y->node);
+}
+
+/* PDU pdu's outlets that feed nodes, sorted by their text: as the report
+ * and calibrate have them.  0, or -1 out of memory. */
+static int
+tgt_claims(struct drift_watch *w, struct dw_tgt *t, const char *pdu)
+{
+	const struct wp_conf *c = w->c;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n_nodes; i++)
+		for (j = 0; j < c->nodes[i].n_outlets; j++)
+			n += strcmp(c->nodes[i].outlets[j].pdu, pdu) == 0;
+	if (n == 0)
+		return 0;
+	if ((t->claims = calloc(n, sizeof(*t->claims))) == NULL)
+		return -1;
 	for (i = 0; i < c->n_nodes; i++)
 		for (j = 0; j < c->nodes[i].n_outlets; j++) {
 			const struct wp_outlet_ref *o = &c->nodes[i].outlets[j];
 
-			if (strcmp(o->pdu, pdu) == 0 && strlen(o->outlet) ==
-			    len && strncmp(o->outlet, n, len) == 0)
-				return (int)i;
+			if (strcmp(o->pdu, pdu) != 0)
+				continue;
+			t->claims[t->nclaims].outlet = o->outlet;
+			t->claims[t->nclaims++].node = (int)i;
 		}
+	qsort(t->claims, t->nclaims, sizeof(*t->claims), claim_cmp);
+	return 0;
+}
+
+/* The node fed by the outlet whose text is n[0..len) of PDU target t (the
+ * first node claiming it), or -1. */
+static int
+outlet_node(const struct dw_tgt *t, const char *n, size_t len)
+{
+	size_t lo = 0, hi = t->nclaims, mid;
+	int d;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		d = strncmp(t->claims[mid].outlet, n, len);
+		if (d == 0 && t->claims[mid].outlet[len] != '\0')
+			d = 1;
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->nclaims && strncmp(t->claims[lo].outlet, n, len) == 0 &&
+	    t->claims[lo].outlet[len] == '\0')
+		return t->claims[lo].node;
 	return -1;
+}
+
+static int
+pdu_index(const struct wp_conf *c, const char *name)
+{
+	const struct wp_pdu *p = conf_pdu(c, name);
+	size_t i;
+
+	if (p != NULL)
+		return (int)(p - c->pdus);
+	for (i = 0; c->priv == NULL && i < c->n_pdus; i++)  /* built by hand */
+		if (strcmp(c->pdus[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool
+is_it_meter(const struct wp_conf *c, const char *name)
+{
+	const struct wp_meter *m = conf_meter(c, name);
+	size_t i;
+
+	for (i = 0; m == NULL && c->priv == NULL && i < c->n_meters; i++)
+		if (strcmp(c->meters[i].name, name) == 0)
+			m = &c->meters[i];
+	return m != NULL && strcmp(m->role, "it_total") == 0;
+}
+
+/* Target name's facts, found once; NULL out of memory. */
+static struct dw_tgt *
+tgt_new(struct drift_watch *w, const char *name)
+{
+	const char *sl = strrchr(name, '/');
+	size_t len = strlen(name) + 1;
+	struct dw_tgt *t;
+
+	if ((t = calloc(1, sizeof(*t) + len)) == NULL)
+		return NULL;
+	memcpy(t->name, name, len);
+	if (sl != NULL) {
+		t->idx = conf_node_index(w->c, name, (size_t)(sl - name));
+		t->cls = t->idx >= 0 ? TG_NODE : TG_NONE;
+		t->bmc = strcmp(sl, "/bmc") == 0;
+	} else if ((t->idx = pdu_index(w->c, name)) >= 0) {
+		t->cls = TG_PDU;
+		if (tgt_claims(w, t, name) == -1)
+			return free(t), NULL;
+	} else if (is_it_meter(w->c, name)) {
+		t->cls = TG_IT_METER;
+	}
+	return t;
+}
+
+static bool
+tgt_eq(const void *e, const void *key)
+{
+	return strcmp(((const struct dw_tgt *)e)->name, key) == 0;
+}
+
+/* Target name, made on first sight; NULL out of memory. */
+static struct dw_tgt *
+tgt_get(struct drift_watch *w, const char *name)
+{
+	uint64_t h = hmap_hash(name);
+	struct dw_tgt *t, **a;
+	size_t cap;
+
+	if ((t = hmap_get(&w->tg, h, tgt_eq, name)) != NULL)
+		return t;
+	if (w->ntg == w->tgcap) {
+		cap = w->tgcap ? 2 * w->tgcap : 16;
+		if ((a = reallocarray(w->tgs, cap, sizeof(*a))) == NULL)
+			return NULL;
+		w->tgs = a;
+		w->tgcap = cap;
+	}
+	if ((t = tgt_new(w, name)) == NULL)
+		return NULL;
+	if (hmap_put(&w->tg, h, t) == -1) {
+		free(t->claims);
+		free(t);
+		return NULL;
+	}
+	w->tgs[w->ntg++] = t;
+	return t;
 }
 
 static bool
@@ -198,34 +359,29 @@ mem_add(struct dw_class *s, size_t pair, int side)
 }
 
 static void
-classify_node(struct drift_watch *w, struct dw_class *s, const char *tg,
-    const char *sl, const char *series)
+classify_node(struct drift_watch *w, struct dw_class *s,
+    const struct dw_tgt *t, const char *series)
 {
-	int nd = conf_node_index(w->c, tg, (size_t)(sl - tg));
-
-	if (nd < 0)
-		return;
 	/* wall against outlets: only a node that has outlets */
-	if (strcmp(sl, "/bmc") == 0 && strcmp(series, "wall/energy") == 0 &&
-	    w->c->nodes[nd].n_outlets > 0)
-		mem_add(s, pair_of(w, DK_WALL_OUTLET, (size_t)nd), 0);
+	if (t->bmc && strcmp(series, "wall/energy") == 0 &&
+	    w->c->nodes[t->idx].n_outlets > 0)
+		mem_add(s, pair_of(w, DK_WALL_OUTLET, (size_t)t->idx), 0);
 	else if (is_gpu_energy(series))
-		mem_add(s, pair_of(w, DK_GPU_BMC, (size_t)nd),
-		    strcmp(sl, "/bmc") == 0);
+		mem_add(s, pair_of(w, DK_GPU_BMC, (size_t)t->idx), t->bmc);
 }
 
 static void
-classify_pdu(struct drift_watch *w, struct dw_class *s, size_t pdu,
-    const char *series)
+classify_pdu(struct drift_watch *w, struct dw_class *s,
+    const struct dw_tgt *t, const char *series)
 {
-	const char *name = w->c->pdus[pdu].name, *e;
 	size_t len = strlen(series);
+	const char *e;
 	int nd;
 
 	if (len < 7 || strcmp(series + len - 7, "/energy") != 0)
 		return;
 	if (strncmp(series, "inlet/", 6) == 0) {
-		mem_add(s, pair_of(w, DK_PDU_INLET, pdu), 1);
+		mem_add(s, pair_of(w, DK_PDU_INLET, (size_t)t->idx), 1);
 		mem_add(s, pair_of(w, DK_IT_INLETS, 0), 0);
 		return;
 	}
@@ -233,35 +389,29 @@ classify_pdu(struct drift_watch *w, struct dw_class *s, size_t pdu,
 	    (e = strchr(series + 7, '/')) == NULL)
 		return;
 	/* the outlets that feed a node: as the report and calibrate */
-	if ((nd = outlet_node(w->c, name, series + 7, (size_t)(e - series -
-	    7))) < 0)
+	if ((nd = outlet_node(t, series + 7, (size_t)(e - series - 7))) < 0)
 		return;
-	mem_add(s, pair_of(w, DK_PDU_INLET, pdu), 0);
+	mem_add(s, pair_of(w, DK_PDU_INLET, (size_t)t->idx), 0);
 	mem_add(s, pair_of(w, DK_WALL_OUTLET, (size_t)nd), 1);
 }
 
+/* The pairs series of target t belongs to, into s (none: s->n 0). */
 static void
-classify(struct drift_watch *w, struct dw_class *s, const char *tg,
+classify(struct drift_watch *w, struct dw_class *s, const struct dw_tgt *t,
     const char *series)
 {
-	const struct wp_conf *c = w->c;
-	const char *sl = strrchr(tg, '/');
-	size_t i;
-
-	if (sl != NULL) {
-		classify_node(w, s, tg, sl, series);
-		return;
-	}
-	for (i = 0; i < c->n_pdus; i++)
-		if (strcmp(c->pdus[i].name, tg) == 0) {
-			classify_pdu(w, s, i, series);
-			return;
-		}
-	for (i = 0; i < c->n_meters; i++)
-		if (strcmp(c->meters[i].name, tg) == 0 &&
-		    strcmp(c->meters[i].role, "it_total") == 0 &&
-		    strcmp(series, "energy") == 0)
+	switch (t->cls) {
+	case TG_NODE:
+		classify_node(w, s, t, series);
+		break;
+	case TG_PDU:
+		classify_pdu(w, s, t, series);
+		break;
+	case TG_IT_METER:
+		if (strcmp(series, "energy") == 0)
 			mem_add(s, pair_of(w, DK_IT_INLETS, 0), 1);
+		break;
+	}
 }
 
 /* Takes s out of the first n of its pairs (the last member of each). */
@@ -310,53 +460,43 @@ join(struct drift_watch *w, struct dw_ser *s)
 	return 0;
 }
 
-static bool
-ser_eq(const void *e, const void *key)
-{
-	return strcmp(ser_key(e), key) == 0;
-}
-
-/* The series target|series, created (and classified) on first sight;
+/* Series of target t that belongs to the pairs cl found, made and joined
+ * on first sight (looked for where the last poll's order says first);
  * NULL out of memory. */
 static struct dw_ser *
-ser_get(struct drift_watch *w, const char *tg, const char *series)
+ser_get(struct drift_watch *w, struct dw_tgt *t, const char *series,
+    const struct dw_class *cl)
 {
-	char key[WP_SERIES_MAX + 160];
-	struct dw_class cl = { .n = 0 };
-	struct dw_ser *s;
-	size_t klen;
-	uint64_t h;
+	struct dw_ser *s, **m;
+	size_t i, k, len;
 
-	str_append(key, sizeof(key), str_append(key, sizeof(key),
-	    str_copy(key, sizeof(key), tg), "|"), series);
-	h = hmap_hash(key);
-	if ((s = hmap_get(&w->ser, h, ser_eq, key)) != NULL)
-		return s;
-	if (w->n_all == w->cap_all) {
-		size_t cap = w->cap_all ? 2 * w->cap_all : 64;
-		struct dw_ser **a = reallocarray(w->all, cap, sizeof(*a));
-
-		if (a == NULL)
-			return NULL;
-		w->all = a;
-		w->cap_all = cap;
+	for (i = 0; i < t->nm; i++) {
+		k = (t->next + i) % t->nm;
+		if (strcmp(ser_name(t->m[k]), series) == 0) {
+			t->next = k + 1;
+			return t->m[k];
+		}
 	}
-	classify(w, &cl, tg, series);
-	klen = strlen(key) + 1;
-	if ((s = calloc(1, sizeof(*s) + (size_t)cl.n * sizeof(*s->mem) +
-	    klen)) == NULL)
+	if (t->nm == t->mcap) {
+		size_t cap = t->mcap ? 2 * t->mcap : 2;
+
+		if ((m = reallocarray(t->m, cap, sizeof(*m))) == NULL)
+			return NULL;
+		t->m = m;
+		t->mcap = cap;
+	}
+	len = strlen(series) + 1;
+	if ((s = calloc(1, sizeof(*s) + (size_t)cl->n * sizeof(*s->mem) +
+	    len)) == NULL)
 		return NULL;
-	s->n_mem = cl.n;
-	memcpy(s->mem, cl.mem, (size_t)cl.n * sizeof(*s->mem));
-	memcpy((char *)&s->mem[cl.n], key, klen);
+	s->n_mem = cl->n;
+	memcpy(s->mem, cl->mem, (size_t)cl->n * sizeof(*s->mem));
+	memcpy((char *)&s->mem[cl->n], series, len);
 	if (join(w, s) == -1)
 		return free(s), NULL;
-	if (hmap_put(&w->ser, h, s) == -1) {
-		unjoin(w, s, s->n_mem);
-		free(s);
-		return NULL;
-	}
-	w->all[w->n_all++] = s;
+	t->m[t->nm++] = s;
+	t->next = t->nm;
+	w->held++;
 	return s;
 }
 
@@ -458,23 +598,35 @@ void
 drift_watch_poll(struct drift_watch *w, const char *target, wp_time t,
     const struct wp_sample *v, const struct ingest_ctr *ctr, size_t n)
 {
+	struct dw_class cl;
+	struct dw_tgt *tg;
 	struct dw_ser *s;
 	size_t i;
 
-	if (w == NULL || ctr == NULL)
+	if (w == NULL || ctr == NULL || n == 0)
 		return;
+	if ((tg = tgt_get(w, target)) == NULL || tg->cls == TG_NONE)
+		return;		/* out of memory (watch less), or no pairs */
 	for (i = 0; i < n; i++) {
 		if (!ctr[i].valid || v[i].kind != WP_COUNTER ||
 		    v[i].quantity != WP_Q_ENERGY)
 			continue;
-		if ((s = ser_get(w, target, v[i].series)) == NULL)
-			return;		/* out of memory: watch less */
-		if (s->n_mem == 0)
+		cl.n = 0;
+		classify(w, &cl, tg, v[i].series);
+		if (cl.n == 0)
 			continue;
+		if ((s = ser_get(w, tg, v[i].series, &cl)) == NULL)
+			return;		/* out of memory: watch less */
 		s->res = v[i].resolution > 0 ? v[i].resolution : 0;
 		ser_reading(w, s, t, ctr[i].cum, !(ctr[i].flags &
 		    CTR_UNKNOWN));
 	}
+}
+
+size_t
+drift_watch_held(const struct drift_watch *w)
+{
+	return w != NULL ? w->held : 0;
 }
 
 int

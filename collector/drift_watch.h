@@ -40,6 +40,9 @@ void	 drift_watch_free(struct drift_watch *w);		/* NULL-safe */
  * states (ctr: n entries, or NULL: nothing to do). */
 void	 drift_watch_poll(struct drift_watch *w, const char *target, wp_time t,
 	    const struct wp_sample *v, const struct ingest_ctr *ctr, size_t n);
+/* The series it keeps state for: those that belong to a pair (a series of
+ * none costs nothing but a look at its name at each poll). */
+size_t	 drift_watch_held(const struct drift_watch *w);
 /* Calls fn for each pair with a window measured, in a fixed order;
  * stops when fn returns non-zero.  NULL-safe (nothing). */
 int	 drift_watch_each(const struct drift_watch *w,
