@@ -110,16 +110,15 @@ wait_for() {
 	return 1
 }
 
-# stop_bg NAME [SECONDS] [any]: SIGTERM to what `bg NAME` started; fails
-# unless it has exited within SECONDS (10) and, unless "any", with status 0.
+# stop_bg NAME [SECONDS]: SIGTERM to what `bg NAME` started; fails unless
+# it has exited within SECONDS (10), with status 0.
 stop_bg() {
 	_pid=$(cat "$T/$1.pid")
 	kill -TERM "$_pid" 2>/dev/null
 	wait_for "${2:-10}" sh -c "! kill -0 $_pid" ||
 		fail "$1 did not stop within ${2:-10} s of SIGTERM"
 	_rc=0; wait "$_pid" || _rc=$?
-	[ "${3:-}" = any ] || [ $_rc -eq 0 ] ||
-		fail "$1 exited $_rc after SIGTERM: $(tail -5 "$T/$1.log")"
+	[ $_rc -eq 0 ] || fail "$1 exited $_rc after SIGTERM: $(tail -5 "$T/$1.log")"
 }
 
 # alive PID: the daemon is still running.
