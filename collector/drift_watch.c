@@ -96,6 +96,7 @@ struct drift_watch {
 	struct dw_tgt **tgs;	/* every one, to free */
 	size_t	 ntg, tgcap;
 	size_t	 held;		/* member series */
+	bool	 it_meter;	/* an it_total meter is configured */
 };
 
 /* ------------------------------------------------------- building */
@@ -134,6 +135,7 @@ drift_watch_new(const struct wp_conf *c)
 		return NULL;
 	w->c = c;
 	w->nn = c->n_nodes;
+	w->it_meter = it_meter(c) != NULL;
 	w->np = 2 * c->n_nodes + c->n_pdus + 1;
 	if ((w->p = calloc(w->np, sizeof(*w->p))) == NULL)
 		return free(w), NULL;
@@ -381,8 +383,13 @@ classify_pdu(struct drift_watch *w, struct dw_class *s,
 	if (len < 7 || strcmp(series + len - 7, "/energy") != 0)
 		return;
 	if (strncmp(series, "inlet/", 6) == 0) {
-		mem_add(s, pair_of(w, DK_PDU_INLET, (size_t)t->idx), 1);
-		mem_add(s, pair_of(w, DK_IT_INLETS, 0), 0);
+		/* a pair only where its other side can be: outlets that
+		 * feed nodes, an IT meter */
+		if (t->nclaims > 0)
+			mem_add(s, pair_of(w, DK_PDU_INLET, (size_t)t->idx),
+			    1);
+		if (w->it_meter)
+			mem_add(s, pair_of(w, DK_IT_INLETS, 0), 0);
 		return;
 	}
 	if (strncmp(series, "outlet/", 7) != 0 ||

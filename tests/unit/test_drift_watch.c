@@ -139,11 +139,54 @@ test_dead_outlet_flagged_once(void **state)
 	drift_watch_free(w);
 }
 
+/* The series of a pair a watch over c keeps after three polls of every
+ * series of `in`, the second in reverse order. */
+static const struct { const char *tg, *series; } in[] = {
+	{ "p1", "outlet/1/energy" },	/* n2 */
+	{ "p1", "outlet/2/energy" },
+	{ "p1", "outlet/10/energy" },	/* n1 */
+	{ "p1", "outlet/A3/energy" },	/* n1 */
+	{ "p1", "outlet/A/energy" },
+	{ "p1", "inlet/1/energy" },
+	{ "p1", "phase/L1/energy" },
+	{ "p2", "outlet/1/energy" },
+	{ "p2", "inlet/I1/energy" },
+	{ "n1/bmc", "wall/energy" },
+	{ "n1/bmc", "gpu/0/energy" },
+	{ "n1/dcgm", "gpu/0/energy" },
+	{ "n3/bmc", "wall/energy" },	/* no outlets */
+	{ "n9/bmc", "wall/energy" },	/* no such node */
+	{ "m1", "energy" },
+	{ "m2", "energy" },
+	{ "x", "energy" },
+};
+
+static size_t
+held_after_polls(const struct wp_conf *c)
+{
+	const size_t n = sizeof(in) / sizeof(in[0]);
+	struct drift_watch *w;
+	size_t k, r, held;
+
+	assert_non_null(w = drift_watch_new(c));
+	for (r = 0; r < 3; r++)
+		for (k = 0; k < n; k++) {
+			size_t i = r == 1 ? n - 1 - k : k;
+
+			poll1(w, in[i].tg, in[i].series, 1e6 + 10 * r,
+			    1000 * (1e6 + 10 * r), 1, r == 0);
+		}
+	held = drift_watch_held(w);
+	drift_watch_free(w);
+	return held;
+}
+
 /* Only series of a pair keep state, found from their target's facts: a
- * PDU's claimed outlets (by their text: "1" is not "10") and its inlets,
- * a node's wall (it has outlets) and GPUs, the IT meter's energy; not an
- * unclaimed outlet, a phase, a gauge, an unknown node or target, another
- * meter.  A poll in another order finds the same records. */
+ * PDU's claimed outlets (by their text: "1" is not "10"), its inlets where
+ * it has claimed outlets or an IT meter is configured, a node's wall (it
+ * has outlets) and GPUs, the IT meter's energy; not an unclaimed outlet, a
+ * phase, an unknown node or target, another meter.  A poll in another
+ * order finds the same records. */
 static void
 test_only_pair_members_held(void **state)
 {
@@ -156,31 +199,9 @@ test_only_pair_members_held(void **state)
 		{ .name = "n3" },
 	};
 	struct wp_pdu pdu[] = { { .name = "p1" }, { .name = "p2" } };
-	struct wp_meter m[] = { { .name = "m1", .role = "it_total" },
-	    { .name = "m2", .role = "facility_total" } };
-	static const struct { const char *tg, *series; } in[] = {
-		{ "p1", "outlet/1/energy" },	/* n2 */
-		{ "p1", "outlet/2/energy" },
-		{ "p1", "outlet/10/energy" },	/* n1 */
-		{ "p1", "outlet/A3/energy" },	/* n1 */
-		{ "p1", "outlet/A/energy" },
-		{ "p1", "inlet/1/energy" },
-		{ "p1", "phase/L1/energy" },
-		{ "p2", "outlet/1/energy" },
-		{ "p2", "inlet/I1/energy" },
-		{ "n1/bmc", "wall/energy" },
-		{ "n1/bmc", "gpu/0/energy" },
-		{ "n1/dcgm", "gpu/0/energy" },
-		{ "n3/bmc", "wall/energy" },	/* no outlets */
-		{ "n9/bmc", "wall/energy" },	/* no such node */
-		{ "m1", "energy" },
-		{ "m2", "energy" },
-		{ "x", "energy" },
-	};
-	const size_t n = sizeof(in) / sizeof(in[0]);
+	struct wp_meter m[] = { { .name = "m2", .role = "facility_total" },
+	    { .name = "m1", .role = "it_total" } };
 	struct wp_conf c;
-	struct drift_watch *w;
-	size_t k, r;
 
 	(void)state;
 	memset(&c, 0, sizeof(c));
@@ -191,18 +212,12 @@ test_only_pair_members_held(void **state)
 	c.meters = m;
 	c.n_meters = 2;
 	drift_settings_default(&c.drift);
-	assert_non_null(w = drift_watch_new(&c));
-	for (r = 0; r < 3; r++)
-		for (k = 0; k < n; k++) {
-			size_t i = r == 1 ? n - 1 - k : k;
-
-			poll1(w, in[i].tg, in[i].series, 1e6 + 10 * r,
-			    1000 * (1e6 + 10 * r), 1, r == 0);
-		}
-	/* p1: outlets 1, 10, A3 and the inlet; p2: the inlet; n1: wall and
-	 * GPU 0 at the BMC and at dcgm; m1 */
-	assert_int_equal(drift_watch_held(w), 9);
-	drift_watch_free(w);
+	/* p1: outlets 1, 10, A3 and the inlet; p2: the inlet (against the
+	 * IT meter); n1: wall and GPU 0 at the BMC and at dcgm; m1 */
+	assert_int_equal(held_after_polls(&c), 9);
+	/* no IT meter: p2's inlet has no pair, m1 is not one */
+	c.n_meters = 1;
+	assert_int_equal(held_after_polls(&c), 7);
 }
 
 int
