@@ -3,7 +3,10 @@
  * the exposition on its loop unless --once, run until a signal stops it.
  */
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../conf/conf.h"
 #include "../expo/expo.h"
@@ -48,6 +51,31 @@ once_failed(const struct collector *co, size_t n)
 	return true;
 }
 
+/*
+ * glibc raises its mmap threshold to the size of each mapped block freed
+ * (up to 32 MiB) and its trim threshold to twice that.  In a daemon that
+ * soon frees such blocks (a fleet's tables as they grow; librrd's 0.7 MB
+ * image of a file it creates), every later block up to that size comes
+ * from the heap, and what is freed there mostly stays (about 30 KiB of
+ * free room a 48-outlet PDU).  Fixed at their defaults instead, blocks of 128 KiB
+ * and more are mapped and unmapped on their own and the heap's free top is
+ * given back (docs/benchmarks.md, "malloc's thresholds fixed").  The cost:
+ * each RRD file's creation maps and faults in its image afresh.  A
+ * GLIBC_TUNABLES naming a malloc setting is the user's choice and kept.
+ */
+static void
+malloc_fixed_thresholds(void)
+{
+	const char *t = getenv("GLIBC_TUNABLES");
+
+	if (t != NULL && strstr(t, "glibc.malloc.") != NULL)
+		return;
+#ifdef M_MMAP_THRESHOLD
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	(void)mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+#endif
+}
+
 int
 cmd_run(int argc, char **argv)
 {
@@ -68,6 +96,7 @@ cmd_run(int argc, char **argv)
 	int ch, syslog_on = 0, rc;
 	size_t i, conf_targets;
 
+	malloc_fixed_thresholds();
 	while ((ch = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': path = optarg; break;
