@@ -204,8 +204,8 @@ claim_cmp(const void *a, const void *b)
 	return d != 0 ? d : (x->node > y->node) - (x->node < y->node);
 }
 
-/* PDU pdu's outlets that feed nodes, sorted by their text: as the report
- * and calibrate have them.  0, or -1 out of memory. */
+/* PDU pdu's outlets that feed nodes (the claims the report and calibrate
+ * use), sorted by their text.  0, or -1 out of memory. */
 static int
 tgt_claims(struct drift_watch *w, struct dw_tgt *t, const char *pdu)
 {
@@ -242,9 +242,9 @@ outlet_node(const struct dw_tgt *t, const char *n, size_t len)
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
+		/* a longer text that n[0..len) begins is after it, as is
+		 * equal text: both keep the search left of mid */
 		d = strncmp(t->claims[mid].outlet, n, len);
-		if (d == 0 && t->claims[mid].outlet[len] != '\0')
-			d = 1;
 		if (d < 0)
 			lo = mid + 1;
 		else
@@ -606,18 +606,21 @@ drift_watch_poll(struct drift_watch *w, const char *target, wp_time t,
     const struct wp_sample *v, const struct ingest_ctr *ctr, size_t n)
 {
 	struct dw_class cl;
-	struct dw_tgt *tg;
+	struct dw_tgt *tg = NULL;
 	struct dw_ser *s;
 	size_t i;
 
-	if (w == NULL || ctr == NULL || n == 0)
+	if (w == NULL || ctr == NULL)
 		return;
-	if ((tg = tgt_get(w, target)) == NULL || tg->cls == TG_NONE)
-		return;		/* out of memory (watch less), or no pairs */
 	for (i = 0; i < n; i++) {
 		if (!ctr[i].valid || v[i].kind != WP_COUNTER ||
 		    v[i].quantity != WP_Q_ENERGY)
 			continue;
+		/* a target is kept from its first energy counter on */
+		if (tg == NULL && (tg = tgt_get(w, target)) == NULL)
+			return;		/* out of memory: watch less */
+		if (tg->cls == TG_NONE)
+			return;		/* in no pair */
 		cl.n = 0;
 		classify(w, &cl, tg, v[i].series);
 		if (cl.n == 0)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -139,12 +140,15 @@ test_dead_outlet_flagged_once(void **state)
 	drift_watch_free(w);
 }
 
-/* The series of a pair a watch over c keeps after three polls of every
- * series of `in`, the second in reverse order. */
+/* Every series of `in` polled every 7 s for 200 s (every other poll in
+ * reverse order), each counting 1 kJ a second: the series a watch over c
+ * then holds, and in names (room for len) the pairs judged, as
+ * "kind:name " in drift_watch_each's order. */
 static const struct { const char *tg, *series; } in[] = {
 	{ "p1", "outlet/1/energy" },	/* n2 */
 	{ "p1", "outlet/2/energy" },
 	{ "p1", "outlet/10/energy" },	/* n1 */
+	{ "p1", "outlet/100/energy" },
 	{ "p1", "outlet/A3/energy" },	/* n1 */
 	{ "p1", "outlet/A/energy" },
 	{ "p1", "inlet/1/energy" },
@@ -154,6 +158,7 @@ static const struct { const char *tg, *series; } in[] = {
 	{ "n1/bmc", "wall/energy" },
 	{ "n1/bmc", "gpu/0/energy" },
 	{ "n1/dcgm", "gpu/0/energy" },
+	{ "n2/bmc", "wall/energy" },
 	{ "n3/bmc", "wall/energy" },	/* no outlets */
 	{ "n9/bmc", "wall/energy" },	/* no such node */
 	{ "m1", "energy" },
@@ -161,32 +166,47 @@ static const struct { const char *tg, *series; } in[] = {
 	{ "x", "energy" },
 };
 
+static int
+name_pair(const struct drift_view *v, void *arg)
+{
+	char *names = arg;
+	size_t len = strlen(names);
+
+	snprintf(names + len, 256 - len, "%s:%s ", drift_kind_name(v->kind),
+	    v->name);
+	return 0;
+}
+
 static size_t
-held_after_polls(const struct wp_conf *c)
+held_after_polls(const struct wp_conf *c, char names[256])
 {
 	const size_t n = sizeof(in) / sizeof(in[0]);
 	struct drift_watch *w;
 	size_t k, r, held;
 
 	assert_non_null(w = drift_watch_new(c));
-	for (r = 0; r < 3; r++)
+	for (r = 0; r < 30; r++)
 		for (k = 0; k < n; k++) {
-			size_t i = r == 1 ? n - 1 - k : k;
+			size_t i = r % 2 ? n - 1 - k : k;
+			double t = 1e6 + 7 * r;
 
-			poll1(w, in[i].tg, in[i].series, 1e6 + 10 * r,
-			    1000 * (1e6 + 10 * r), 1, r == 0);
+			poll1(w, in[i].tg, in[i].series, t, 1000 * t, 1,
+			    r == 0);
 		}
 	held = drift_watch_held(w);
+	names[0] = '\0';
+	drift_watch_each(w, name_pair, names);
 	drift_watch_free(w);
 	return held;
 }
 
 /* Only series of a pair keep state, found from their target's facts: a
- * PDU's claimed outlets (by their text: "1" is not "10"), its inlets where
- * it has claimed outlets or an IT meter is configured, a node's wall (it
- * has outlets) and GPUs, the IT meter's energy; not an unclaimed outlet, a
- * phase, an unknown node or target, another meter.  A poll in another
- * order finds the same records. */
+ * PDU's claimed outlets (by their text: "1" is neither "10" nor "100", "A"
+ * is not "A3") and its inlets where it has claimed outlets or an IT meter
+ * is configured, a node's wall (it has outlets) and GPUs, the IT meter's
+ * energy; not an unclaimed outlet, a phase, an unknown node or target,
+ * another meter.  A poll in another order finds the same records, and
+ * each pair is judged: its series are on the sides they belong to. */
 static void
 test_only_pair_members_held(void **state)
 {
@@ -202,6 +222,7 @@ test_only_pair_members_held(void **state)
 	struct wp_meter m[] = { { .name = "m2", .role = "facility_total" },
 	    { .name = "m1", .role = "it_total" } };
 	struct wp_conf c;
+	char names[256];
 
 	(void)state;
 	memset(&c, 0, sizeof(c));
@@ -212,12 +233,19 @@ test_only_pair_members_held(void **state)
 	c.meters = m;
 	c.n_meters = 2;
 	drift_settings_default(&c.drift);
+	for (int k = 0; k < DK_N; k++)
+		c.drift.window[k] = 60 * WP_SEC;
 	/* p1: outlets 1, 10, A3 and the inlet; p2: the inlet (against the
-	 * IT meter); n1: wall and GPU 0 at the BMC and at dcgm; m1 */
-	assert_int_equal(held_after_polls(&c), 9);
+	 * IT meter); n1: wall and GPU 0 at the BMC and at dcgm; n2: wall;
+	 * m1 */
+	assert_int_equal(held_after_polls(&c, names), 10);
+	assert_string_equal(names, "wall_outlet:n1 wall_outlet:n2 "
+	    "gpu_bmc:n1 pdu_inlet:p1 it_inlets:m1 ");
 	/* no IT meter: p2's inlet has no pair, m1 is not one */
 	c.n_meters = 1;
-	assert_int_equal(held_after_polls(&c), 7);
+	assert_int_equal(held_after_polls(&c, names), 8);
+	assert_string_equal(names, "wall_outlet:n1 wall_outlet:n2 "
+	    "gpu_bmc:n1 pdu_inlet:p1 ");
 }
 
 int
