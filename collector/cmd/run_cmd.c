@@ -56,23 +56,31 @@ once_failed(const struct collector *co, size_t n)
  * (up to 32 MiB) and its trim threshold to twice that.  In a daemon that
  * soon frees such blocks (a fleet's tables as they grow; librrd's 0.7 MB
  * image of a file it creates), every later block up to that size comes
- * from the heap, and what is freed there mostly stays (about 30 KiB of
- * free room a 48-outlet PDU).  Fixed at their defaults instead, blocks of 128 KiB
- * and more are mapped and unmapped on their own and the heap's free top is
- * given back (docs/benchmarks.md, "malloc's thresholds fixed").  The cost:
- * each RRD file's creation maps and faults in its image afresh.  A
- * GLIBC_TUNABLES naming a malloc setting is the user's choice and kept.
+ * from the heap, and what is freed there mostly stays (about 33 KiB of
+ * free room a 48-outlet PDU).  Fixed at their defaults instead, blocks of
+ * 128 KiB and more are mapped and unmapped on their own and the heap's
+ * free top is given back (docs/benchmarks.md, "malloc's thresholds
+ * fixed").  The cost: what is mapped afresh is faulted in afresh (each RRD
+ * file's creation, each render of /metrics and the dashboard).  A
+ * threshold the user set (GLIBC_TUNABLES or glibc's MALLOC_*_ variable)
+ * is kept; setting the other still stops glibc raising either.
  */
-static void
-malloc_fixed_thresholds(void)
+static bool
+user_set(const char *tunable, const char *var)
 {
 	const char *t = getenv("GLIBC_TUNABLES");
 
-	if (t != NULL && strstr(t, "glibc.malloc.") != NULL)
-		return;
+	return getenv(var) != NULL || (t != NULL && strstr(t, tunable));
+}
+
+static void
+malloc_fixed_thresholds(void)
+{
 #ifdef M_MMAP_THRESHOLD
-	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	(void)mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+	if (!user_set("glibc.malloc.mmap_threshold=", "MALLOC_MMAP_THRESHOLD_"))
+		(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	if (!user_set("glibc.malloc.trim_threshold=", "MALLOC_TRIM_THRESHOLD_"))
+		(void)mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 #endif
 }
 
