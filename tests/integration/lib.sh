@@ -113,11 +113,13 @@ wait_for() {
 # stop_bg NAME [SECONDS]: SIGTERM to what `bg NAME` started; fails unless
 # it has exited within SECONDS (10), with status 0.
 stop_bg() {
+	[ -s "$T/$1.pid" ] || fail "stop_bg: nothing started as $1"
 	_pid=$(cat "$T/$1.pid")
 	kill -TERM "$_pid" 2>/dev/null
 	wait_for "${2:-10}" sh -c "! kill -0 $_pid" ||
 		fail "$1 did not stop within ${2:-10} s of SIGTERM"
 	_rc=0; wait "$_pid" || _rc=$?
+	_pids=$(echo " $_pids " | sed "s/ $_pid / /")	# not cleanup's
 	[ $_rc -eq 0 ] || fail "$1 exited $_rc after SIGTERM: $(tail -5 "$T/$1.log")"
 }
 
