@@ -141,29 +141,29 @@ test_dead_outlet_flagged_once(void **state)
 }
 
 /* Every series of `in` polled every 7 s for 200 s (every other poll in
- * reverse order), each counting 1 kJ a second: the series a watch over c
- * then holds, and in names (room for len) the pairs judged, as
- * "kind:name " in drift_watch_each's order. */
-static const struct { const char *tg, *series; } in[] = {
-	{ "p1", "outlet/1/energy" },	/* n2 */
-	{ "p1", "outlet/2/energy" },
-	{ "p1", "outlet/10/energy" },	/* n1 */
-	{ "p1", "outlet/100/energy" },
-	{ "p1", "outlet/A3/energy" },	/* n1 */
-	{ "p1", "outlet/A/energy" },
-	{ "p1", "inlet/1/energy" },
-	{ "p1", "phase/L1/energy" },
-	{ "p2", "outlet/1/energy" },
-	{ "p2", "inlet/I1/energy" },
-	{ "n1/bmc", "wall/energy" },
-	{ "n1/bmc", "gpu/0/energy" },
-	{ "n1/dcgm", "gpu/0/energy" },
-	{ "n2/bmc", "wall/energy" },
-	{ "n3/bmc", "wall/energy" },	/* no outlets */
-	{ "n9/bmc", "wall/energy" },	/* no such node */
-	{ "m1", "energy" },
-	{ "m2", "energy" },
-	{ "x", "energy" },
+ * reverse order), each counting `kw` kJ a second: the series a watch over c
+ * then holds, and in names (256 bytes) the pairs judged, as
+ * "kind:name:last ratio " in drift_watch_each's order. */
+static const struct { const char *tg, *series; double kw; } in[] = {
+	{ "p1", "outlet/1/energy", 1 },		/* n2 */
+	{ "p1", "outlet/2/energy", 1 },
+	{ "p1", "outlet/10/energy", 1 },	/* n1 */
+	{ "p1", "outlet/100/energy", 1 },
+	{ "p1", "outlet/A3/energy", 1 },	/* n1 */
+	{ "p1", "outlet/A/energy", 1 },
+	{ "p1", "inlet/1/energy", 1 },
+	{ "p1", "phase/L1/energy", 1 },
+	{ "p2", "outlet/1/energy", 1 },
+	{ "p2", "inlet/I1/energy", 1 },
+	{ "n1/bmc", "wall/energy", 1 },
+	{ "n1/bmc", "gpu/0/energy", 1 },
+	{ "n1/dcgm", "gpu/0/energy", 2 },
+	{ "n2/bmc", "wall/energy", 1 },
+	{ "n3/bmc", "wall/energy", 1 },		/* no outlets */
+	{ "n9/bmc", "wall/energy", 1 },		/* no such node */
+	{ "m1", "energy", 1 },
+	{ "m2", "energy", 1 },
+	{ "x", "energy", 1 },
 };
 
 static int
@@ -172,8 +172,8 @@ name_pair(const struct drift_view *v, void *arg)
 	char *names = arg;
 	size_t len = strlen(names);
 
-	snprintf(names + len, 256 - len, "%s:%s ", drift_kind_name(v->kind),
-	    v->name);
+	snprintf(names + len, 256 - len, "%s:%s:%.4g ",
+	    drift_kind_name(v->kind), v->name, v->t->last);
 	return 0;
 }
 
@@ -190,8 +190,8 @@ held_after_polls(const struct wp_conf *c, char names[256])
 			size_t i = r % 2 ? n - 1 - k : k;
 			double t = 1e6 + 7 * r;
 
-			poll1(w, in[i].tg, in[i].series, t, 1000 * t, 1,
-			    r == 0);
+			poll1(w, in[i].tg, in[i].series, t,
+			    1000 * in[i].kw * t, 1, r == 0);
 		}
 	held = drift_watch_held(w);
 	names[0] = '\0';
@@ -206,7 +206,10 @@ held_after_polls(const struct wp_conf *c, char names[256])
  * is configured, a node's wall (it has outlets) and GPUs, the IT meter's
  * energy; not an unclaimed outlet, a phase, an unknown node or target,
  * another meter.  A poll in another order finds the same records, and
- * each pair is judged: its series are on the sides they belong to. */
+ * each pair's ratio (side b over side a) says which series are on which
+ * side: n1's outlets 10 and A3 against its wall, 2; n2's outlet 1, 1; the
+ * BMC's GPU (1 kW) against dcgm's (2 kW), 0.5; p1's inlet against its
+ * three claimed outlets, 1/3; the IT meter against the two inlets, 1/2. */
 static void
 test_only_pair_members_held(void **state)
 {
@@ -239,13 +242,13 @@ test_only_pair_members_held(void **state)
 	 * IT meter); n1: wall and GPU 0 at the BMC and at dcgm; n2: wall;
 	 * m1 */
 	assert_int_equal(held_after_polls(&c, names), 10);
-	assert_string_equal(names, "wall_outlet:n1 wall_outlet:n2 "
-	    "gpu_bmc:n1 pdu_inlet:p1 it_inlets:m1 ");
+	assert_string_equal(names, "wall_outlet:n1:2 wall_outlet:n2:1 "
+	    "gpu_bmc:n1:0.5 pdu_inlet:p1:0.3333 it_inlets:m1:0.5 ");
 	/* no IT meter: p2's inlet has no pair, m1 is not one */
 	c.n_meters = 1;
 	assert_int_equal(held_after_polls(&c, names), 8);
-	assert_string_equal(names, "wall_outlet:n1 wall_outlet:n2 "
-	    "gpu_bmc:n1 pdu_inlet:p1 ");
+	assert_string_equal(names, "wall_outlet:n1:2 wall_outlet:n2:1 "
+	    "gpu_bmc:n1:0.5 pdu_inlet:p1:0.3333 ");
 }
 
 int
