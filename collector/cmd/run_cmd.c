@@ -65,6 +65,7 @@ once_failed(const struct collector *co, size_t n)
  * threshold the user set (GLIBC_TUNABLES or glibc's MALLOC_*_ variable)
  * is kept; setting the other still stops glibc raising either.
  */
+#ifdef M_MMAP_THRESHOLD
 static bool
 user_set(const char *tunable, const char *var)
 {
@@ -72,6 +73,7 @@ user_set(const char *tunable, const char *var)
 
 	return getenv(var) != NULL || (t != NULL && strstr(t, tunable));
 }
+#endif
 
 static void
 malloc_fixed_thresholds(void)
