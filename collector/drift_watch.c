@@ -260,25 +260,15 @@ static int
 pdu_index(const struct wp_conf *c, const char *name)
 {
 	const struct wp_pdu *p = conf_pdu(c, name);
-	size_t i;
 
-	if (p != NULL)
-		return (int)(p - c->pdus);
-	for (i = 0; c->priv == NULL && i < c->n_pdus; i++)  /* built by hand */
-		if (strcmp(c->pdus[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return p != NULL ? (int)(p - c->pdus) : -1;
 }
 
 static bool
 is_it_meter(const struct wp_conf *c, const char *name)
 {
 	const struct wp_meter *m = conf_meter(c, name);
-	size_t i;
 
-	for (i = 0; m == NULL && c->priv == NULL && i < c->n_meters; i++)
-		if (strcmp(c->meters[i].name, name) == 0)
-			m = &c->meters[i];
 	return m != NULL && strcmp(m->role, "it_total") == 0;
 }
 

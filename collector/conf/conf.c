@@ -145,6 +145,19 @@ by_name(const struct hmap *m, const void *base, size_t stride,
 	return (const char *)base + hmap_ix_of(e) * stride;
 }
 
+/* As by_name, for a config built by hand (no index): a scan of base[0..n). */
+static const void *
+scan_name(const void *base, size_t n, size_t stride, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && base != NULL && i < n; i++)
+		if (strcmp(*(const char *const *)(const void *)
+		    ((const char *)base + i * stride), name) == 0)
+			return (const char *)base + i * stride;
+	return NULL;
+}
+
 /* Puts the position i of an array into m under name; notes out of memory. */
 static void
 index_name(struct ld *l, struct hmap *m, const char *name, size_t i)
@@ -1448,8 +1461,10 @@ conf_pdu(const struct wp_conf *c, const char *name)
 {
 	const struct conf_priv *pv = c != NULL ? c->priv : NULL;
 
-	return pv == NULL ? NULL : by_name(&pv->pdus, c->pdus,
-	    sizeof(*c->pdus), name);
+	if (pv == NULL)		/* none, or a config built by hand */
+		return c == NULL ? NULL : scan_name(c->pdus, c->n_pdus,
+		    sizeof(*c->pdus), name);
+	return by_name(&pv->pdus, c->pdus, sizeof(*c->pdus), name);
 }
 
 const struct wp_meter *
@@ -1457,6 +1472,8 @@ conf_meter(const struct wp_conf *c, const char *name)
 {
 	const struct conf_priv *pv = c != NULL ? c->priv : NULL;
 
-	return pv == NULL ? NULL : by_name(&pv->meters, c->meters,
-	    sizeof(*c->meters), name);
+	if (pv == NULL)		/* none, or a config built by hand */
+		return c == NULL ? NULL : scan_name(c->meters, c->n_meters,
+		    sizeof(*c->meters), name);
+	return by_name(&pv->meters, c->meters, sizeof(*c->meters), name);
 }

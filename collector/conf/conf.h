@@ -191,7 +191,8 @@ void		 conf_errs_warn(struct conf_errs *e, const char *file, int line,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void		 conf_errs_fini(struct conf_errs *e);
 
-/* Lookups (borrowed results; NULL if absent). */
+/* Lookups (borrowed results; NULL if absent).  conf_node_index, conf_pdu
+ * and conf_meter also search a config built by hand (no index: a scan). */
 const struct wp_cred	*conf_cred(const struct wp_conf *c, const char *name);
 const struct wp_node	*conf_node_by_name(const struct wp_conf *c,
 			    const char *name);
