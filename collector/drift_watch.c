@@ -93,9 +93,6 @@ struct drift_watch {
 	struct dw_pair **p;	/* np, each made when a series joins it */
 	size_t	 np, nn;
 	struct hmap tg;		/* struct dw_tgt by name */
-	struct dw_tgt **tgs;	/* every one, to free */
-	size_t	 ntg, tgcap;
-	size_t	 held;		/* member series */
 	bool	 it_meter;	/* an it_total meter is configured */
 };
 
@@ -171,9 +168,11 @@ drift_watch_free(struct drift_watch *w)
 
 	if (w == NULL)
 		return;
-	for (i = 0; i < w->ntg; i++) {
-		struct dw_tgt *t = w->tgs[i];
+	for (i = 0; i < w->tg.cap; i++) {
+		struct dw_tgt *t = w->tg.slot[i].e;
 
+		if (t == NULL)
+			continue;
 		while (t->nm > 0)
 			free(t->m[--t->nm]);
 		free(t->m);
@@ -187,7 +186,6 @@ drift_watch_free(struct drift_watch *w)
 			free(w->p[i]);
 		}
 	hmap_fini(&w->tg);
-	free(w->tgs);
 	free(w->p);
 	free(w);
 }
@@ -308,18 +306,10 @@ static struct dw_tgt *
 tgt_get(struct drift_watch *w, const char *name)
 {
 	uint64_t h = hmap_hash(name);
-	struct dw_tgt *t, **a;
-	size_t cap;
+	struct dw_tgt *t;
 
 	if ((t = hmap_get(&w->tg, h, tgt_eq, name)) != NULL)
 		return t;
-	if (w->ntg == w->tgcap) {
-		cap = w->tgcap ? 2 * w->tgcap : 16;
-		if ((a = reallocarray(w->tgs, cap, sizeof(*a))) == NULL)
-			return NULL;
-		w->tgs = a;
-		w->tgcap = cap;
-	}
 	if ((t = tgt_new(w, name)) == NULL)
 		return NULL;
 	if (hmap_put(&w->tg, h, t) == -1) {
@@ -327,7 +317,6 @@ tgt_get(struct drift_watch *w, const char *name)
 		free(t);
 		return NULL;
 	}
-	w->tgs[w->ntg++] = t;
 	return t;
 }
 
@@ -493,7 +482,6 @@ ser_get(struct drift_watch *w, struct dw_tgt *t, const char *series,
 		return free(s), NULL;
 	t->m[t->nm++] = s;
 	t->next = t->nm;
-	w->held++;
 	return s;
 }
 
@@ -626,7 +614,13 @@ drift_watch_poll(struct drift_watch *w, const char *target, wp_time t,
 size_t
 drift_watch_held(const struct drift_watch *w)
 {
-	return w != NULL ? w->held : 0;
+	const struct dw_tgt *t;
+	size_t i, n = 0;
+
+	for (i = 0; w != NULL && i < w->tg.cap; i++)
+		if ((t = w->tg.slot[i].e) != NULL)
+			n += t->nm;
+	return n;
 }
 
 int
