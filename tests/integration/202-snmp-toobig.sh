@@ -59,7 +59,7 @@ alive "$PID_run"
 curl -sf "http://127.0.0.1:$LISTEN/metrics" >"$T/m.txt" || fail "/metrics"
 MIBS= snmpget -v2c -c "$C" -On -t 2 -r 1 "$A" $(for o in 1 2 3; do pw $o; done) \
 	>"$T/served.txt" 2>&1 || { cat "$T/served.txt"; fail "GET of served power"; }
-kill "$PID_run"; wait "$PID_run" 2>/dev/null
+stop_bg run
 "$WATTPATH" journal export -c "$T/w.yaml" >"$T/j.csv" || fail "journal export"
 
 $PY - "$T/j.csv" "$T/m.txt" "$T/served.txt" <<'PYEOF' || fail "collector under tooBig"

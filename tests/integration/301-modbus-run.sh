@@ -37,7 +37,7 @@ sleep 3
 # the janitza meter reboots: its total reads 0 for 3 s, then comes back
 printf '{"3": ["reboot:3"], "9": ["silent"]}\n' >"$T/ctl.json"
 sleep 8
-kill "$PID_run"; wait_for 5 sh -c "! kill -0 $PID_run" || fail "run did not stop"
+stop_bg run 5
 "$WATTPATH" journal export -c "$T/w.yaml" >"$T/j.csv" || fail "journal export"
 
 cat >"$T/check.py" <<'PYEOF'

@@ -254,6 +254,6 @@ conf n1 n2 n4 >"$T/c.yaml"
 T0=$($PY -c 'import time; print(int(time.time()) + 1)')
 bg run "$WATTPATH" run -c "$T/all.yaml"
 sleep "$RUN_S"
-kill "$PID_run"; wait_for 5 sh -c "! kill -0 $PID_run" || fail "run did not stop"
+stop_bg run 5
 [ -n "${KEEP:-}" ] && echo "T=$T T0=$T0"
 checks

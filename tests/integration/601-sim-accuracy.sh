@@ -35,7 +35,7 @@ sleep "$WINDOW"
 TO=$(now)
 sleep 8
 alive "$PID_run"
-kill "$PID_run"; wait_for 10 sh -c "! kill -0 $PID_run" || fail "run did not stop"
+stop_bg run
 "$SIM" truth $FLEET --from "$FROM" --to "$TO" --json >"$T/truth.json" ||
 	fail "truth"
 "$WATTPATH" report -c "$T/w.yaml" --from "$FROM" --to "$TO" --format json \

@@ -183,8 +183,7 @@ sys.exit("files end %s, %d points from the journal, last %r, %r" % (
 PYEOF
 
 # history is in the RRD files: the same window after a restart
-kill "$PID_run"
-wait_for 20 sh -c "! kill -0 $PID_run 2>/dev/null" || fail "collector did not stop"
+stop_bg run 20
 bg run2 "$WATTPATH" run -c "$T/w.yaml"
 wait_tcp 127.0.0.1 "$LISTEN" 20
 curl -sf "$U/api/v1/history?node=gpu-001&from=$A&to=$B" >"$T/after.json" || fail "api history after restart"

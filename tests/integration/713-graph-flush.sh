@@ -106,7 +106,7 @@ if "rrdcached" not in d["source"] or wall["written_to"] != l2 + 300 or not after
     sys.exit("source %s written_to %s (want %d) after %r" % (d["source"], wall["written_to"], l2 + 300, after))
 PYEOF
 [ "$(rrdtool last "$W")" = $((L2 + 300)) ] || fail "the API did not flush the daemon's values"
-kill "$PID_run"
+stop_bg run
 # and wattpath graph through the daemon: flushed, drawn, not cut
 rrdtool update --daemon "unix:$S" "$W" "$((L2 + 310)):7000:$((E1 + 1900000000))" || fail "update"
 "$WATTPATH" graph -c "$T/wc.yaml" --node gpu-001 --from $((L2 - 600)) --to $((L2 + 310)) \
