@@ -510,8 +510,9 @@ rack_page(FILE *f, const struct fleet *fl, const char *name)
 static int
 pdu_page(FILE *f, const struct fleet *fl, const char *name)
 {
-	size_t i, plen = strlen(name);
+	char unit[FLEET_PDU_NAME_LEN];
 	bool known = false;
+	size_t i;
 
 	for (i = 0; i < fl->conf->n_pdus && !known; i++)
 		known = strcmp(fl->conf->pdus[i].name, name) == 0;
@@ -524,12 +525,11 @@ pdu_page(FILE *f, const struct fleet *fl, const char *name)
 	for (i = 0; i < fl->n_pdu; i++) {
 		const struct fleet_pdu_reading *p = &fl->pdu[i];
 
-		if (p->quantity != WP_Q_POWER || strncmp(p->pdu, name, plen) != 0 ||
-		    (p->pdu[plen] != '\0' && p->pdu[plen] != '-'))
+		if (p->quantity != WP_Q_POWER || strcmp(p->target, name) != 0)
 			continue;
 		fprintf(f, "<tr data-role=\"%s\" data-index=\"%s\" data-power="
 		    "\"%.3f\"><td>", p->role, p->index, p->value);
-		html_escape(f, p->pdu);
+		html_escape(f, fleet_pdu_name(p, unit, sizeof(unit)));
 		fprintf(f, "</td><td>%s</td><td>%s</td><td>", p->role, p->index);
 		watts(f, true, p->value);
 		fputs("</td></tr>", f);

@@ -135,11 +135,12 @@ push_listen_view(const struct collector *co, struct fleet *f)
 	f->has_push_listen = true;
 }
 
+/* A snapshot of the collector's fleet, with what (FLEET_*) besides. */
 static struct fleet *
-snapshot(struct expo *x)
+snapshot(struct expo *x, unsigned what)
 {
 	struct fleet *f = fleet_build(collector_conf(x->co), each_view, x->co,
-	    clock_real());
+	    clock_real(), what);
 
 	if (f != NULL) {
 		f->attr = x->attr;
@@ -250,7 +251,10 @@ on_sample(void *arg)
 	char *buf;
 	size_t len;
 
-	if ((f = snapshot(x)) == NULL || history_add(x->hist, f) == -1)
+	/* the PDU readings only for remote write's render: a fleet's worth
+	 * of them held for a moment every interval, for nothing, otherwise */
+	if ((f = snapshot(x, x->rw != NULL ? FLEET_PDU_READINGS : 0)) ==
+	    NULL || history_add(x->hist, f) == -1)
 		log_warnx("http: history: out of memory");
 	if (f != NULL && expo_attr_commit(x->attr, f, history_pue(x->hist, f,
 	    PUE_WINDOW)) == -1)
@@ -364,7 +368,7 @@ render(struct expo *x, struct MHD_Connection *c, bool metrics, char **buf,
 
 	*buf = NULL;
 	*len = 0;
-	if ((f = snapshot(x)) == NULL ||
+	if ((f = snapshot(x, metrics ? FLEET_PDU_READINGS : 0)) == NULL ||
 	    (!metrics && (m = open_memstream(buf, len)) == NULL)) {
 		fleet_free(f);
 		return -1;
@@ -439,7 +443,7 @@ serve_page(struct expo *x, struct MHD_Connection *c, const char *url)
 	FILE *m;
 	int rc;
 
-	if ((f = snapshot(x)) == NULL ||
+	if ((f = snapshot(x, FLEET_PDU_READINGS)) == NULL ||
 	    (m = open_memstream(&buf, &len)) == NULL) {
 		fleet_free(f);
 		return reply_text(c, 500, "out of memory\n");
@@ -462,7 +466,7 @@ static int
 site_rows(struct expo *x, struct fleet **fp, struct site_row *rows,
     size_t *n)
 {
-	if ((*fp = snapshot(x)) == NULL)
+	if ((*fp = snapshot(x, 0)) == NULL)
 		return -1;
 	site_row_self(*fp, x->hist, &rows[0]);
 	*n = sites_merge_shards(rows, 1 + peers_rows(x->peers, rows + 1,

@@ -647,7 +647,7 @@ expo_api_handle(const struct expo_req *q, const struct wp_conf *c,
 	    strcmp(p, "targets") != 0 && strcmp(p, "fleet") != 0 &&
 	    strcmp(p, "models") != 0)
 		return fail(r, 404, "no such endpoint");
-	if ((f = fleet_build(c, each, src, clock_real())) == NULL)
+	if ((f = fleet_build(c, each, src, clock_real(), 0)) == NULL)
 		return fail(r, 500, "out of memory");
 	f->attr = attr;
 	if (strcmp(p, "nodes") == 0)

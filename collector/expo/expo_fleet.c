@@ -1,4 +1,5 @@
 /* expo_fleet.c - a snapshot of the fleet from the target views. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ struct build {
 	struct smap	 outlets;	/* "pdu\037outlet" -> node index */
 	size_t		 n_outlets;	/* mapped in the config */
 	struct acc	*oacc;		/* outlet readings per node */
+	unsigned	 what;		/* FLEET_* */
 	bool		 oom;
 };
 
@@ -301,8 +303,8 @@ outlet_node(const struct build *bd, const char *pdu,
 	return ix;
 }
 
-/* "[u<k>/]<role>/<n>/<quantity>" of a PDU series into r (pdu, role,
- * index); 0, or -1 when it is none. */
+/* "[u<k>/]<role>/<n>/<quantity>" of PDU target's series into r (target,
+ * unit, role, index); 0, or -1 when it is none. */
 static int
 pdu_series(const char *target, const char *series,
     struct fleet_pdu_reading *r)
@@ -310,16 +312,24 @@ pdu_series(const char *target, const char *series,
 	static const char *const roles[] = { "outlet", "inlet", "phase",
 	    "circuit", NULL };
 	const char *p = series, *q;
-	size_t i, n, tl = strnlen(target, sizeof(r->pdu) - 14);
+	unsigned long long u = 0;
+	size_t i, n;
 
-	memcpy(r->pdu, target, tl);
-	r->pdu[tl] = '\0';
-	if (p[0] == 'u' && p[1] >= '0' && p[1] <= '9' &&
-	    (q = strchr(p, '/')) != NULL && q - p < 11) {
-		memcpy(r->pdu + tl, "-u", 2);
-		memcpy(r->pdu + tl + 2, p + 1, (size_t)(q - p - 1));
-		r->pdu[tl + 2 + (q - p - 1)] = '\0';
-		p = q + 1;
+	r->target = target;
+	r->has_unit = false;
+	if (p[0] == 'u' && p[1] >= '1' && p[1] <= '9') {	/* as %u */
+		for (q = p + 1; *q >= '0' && *q <= '9' && u <= UINT32_MAX;
+		    q++)
+			u = u * 10 + (unsigned)(*q - '0');
+		if (*q == '/' && u <= UINT32_MAX) {
+			r->unit = (uint32_t)u;
+			r->has_unit = true;
+			p = q + 1;
+		}
+	} else if (p[0] == 'u' && p[1] == '0' && p[2] == '/') {
+		r->unit = 0;
+		r->has_unit = true;
+		p += 3;
 	}
 	for (i = 0; roles[i] != NULL; i++) {
 		n = strlen(roles[i]);
@@ -335,7 +345,17 @@ pdu_series(const char *target, const char *series,
 	return 0;
 }
 
-/* Keeps s (a power, energy or AC reading of a PDU) for /metrics. */
+const char *
+fleet_pdu_name(const struct fleet_pdu_reading *r, char *buf, size_t len)
+{
+	if (!r->has_unit)
+		return r->target;
+	snprintf(buf, len, "%s-u%" PRIu32, r->target, r->unit);
+	return buf;
+}
+
+/* Keeps s (a power, energy or AC reading of a PDU) for /metrics, when the
+ * snapshot is to hold them. */
 static void
 pdu_reading(struct build *bd, const char *target, const struct wp_sample *s,
     const struct ingest_ctr *k)
@@ -344,6 +364,8 @@ pdu_reading(struct build *bd, const char *target, const struct wp_sample *s,
 	struct fleet_pdu_reading *r;
 	bool counter = s->kind == WP_COUNTER;
 
+	if (!(bd->what & FLEET_PDU_READINGS))
+		return;
 	if (s->quantity != WP_Q_POWER && s->quantity != WP_Q_ENERGY &&
 	    s->quantity != WP_Q_APPARENT_POWER &&
 	    s->quantity != WP_Q_REACTIVE_POWER &&
@@ -628,9 +650,9 @@ totals(struct fleet *f)
 
 struct fleet *
 fleet_build(const struct wp_conf *c, fleet_each_fn each, const void *src,
-    wp_time now)
+    wp_time now, unsigned what)
 {
-	struct build bd = { .c = c };
+	struct build bd = { .c = c, .what = what };
 	struct fleet *f;
 	const char *site = c->site.name;
 

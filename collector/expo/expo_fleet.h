@@ -129,14 +129,21 @@ struct expo_stats {
 	size_t		 last_bytes;
 };
 
-/* One PDU reading (outlet, inlet, phase, circuit) for /metrics. */
+/* One PDU reading (outlet, inlet, phase, circuit) for /metrics, 48 bytes:
+ * a snapshot holds one per PDU reading of the fleet.  The PDU a reading
+ * names is its target, or "<target>-u<unit>" for a unit behind a shared
+ * agent (fleet_pdu_name). */
 struct fleet_pdu_reading {
-	char		 pdu[80];	/* the PDU, or "<pdu>-u<unit>" */
+	const char	*target;	/* the PDU target (borrowed) */
 	const char	*role;		/* "outlet", "inlet", "phase", "circuit" */
+	double		 value;		/* gauge, or reset-corrected cumulative */
+	uint32_t	 unit;		/* with has_unit: the series' "u<unit>/" */
 	char		 index[12];	/* the number in the series */
 	uint8_t		 quantity;	/* WP_Q_* */
-	double		 value;		/* gauge, or reset-corrected cumulative */
+	bool		 has_unit;
 };
+
+#define FLEET_PDU_NAME_LEN	96	/* room for fleet_pdu_name */
 
 struct fleet {
 	wp_time		 now;			/* realtime of the snapshot */
@@ -161,7 +168,8 @@ struct fleet {
 	double		 fac_energy, it_energy, fac_power, it_power;
 	bool		 has_fac_e, has_it_e, has_fac_p, has_it_p;
 	size_t		 targets_up, targets_down;
-	struct fleet_pdu_reading *pdu;	/* every PDU target's readings */
+	struct fleet_pdu_reading *pdu;	/* every PDU target's readings, with
+					   FLEET_PDU_READINGS */
 	size_t		 n_pdu, cap_pdu;
 	/* the collector's storage, when the snapshot's source has one */
 	struct ingest_health storage;
@@ -186,13 +194,20 @@ struct fleet {
 typedef int (*fleet_each_fn)(const void *src,
     int (*fn)(const struct target_view *, void *), void *arg);
 
+/* What a snapshot holds beyond nodes, meters, targets and totals. */
+#define FLEET_PDU_READINGS	0x1	/* every PDU reading (f->pdu) */
+
 /*
  * Builds a snapshot of conf's nodes and meters from the views each(src)
- * visits.  Returns a new fleet (caller frees with fleet_free), NULL when
- * out of memory.
+ * visits, with what (FLEET_*) asks for besides.  Returns a new fleet
+ * (caller frees with fleet_free), NULL when out of memory.
  */
 struct fleet	*fleet_build(const struct wp_conf *c, fleet_each_fn each,
-		    const void *src, wp_time now);
+		    const void *src, wp_time now, unsigned what);
+/* The PDU r names: its target's name, or "<target>-u<unit>" written into
+ * buf (FLEET_PDU_NAME_LEN; a longer name cut). */
+const char	*fleet_pdu_name(const struct fleet_pdu_reading *r, char *buf,
+		    size_t len);
 void		 fleet_free(struct fleet *f);
 /* The node named name, or NULL (linear: for one lookup). */
 const struct fleet_node *fleet_node(const struct fleet *f, const char *name);

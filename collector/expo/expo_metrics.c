@@ -361,11 +361,13 @@ pdu_families(struct expo_out *f, const struct fleet *fl)
 		family(f, fam[j].name, fam[j].type, fam[j].help);
 		for (i = 0; i < fl->n_pdu; i++) {
 			const struct fleet_pdu_reading *r = &fl->pdu[i];
-			const char *kv[] = { "pdu", r->pdu, "role", r->role,
+			char name[FLEET_PDU_NAME_LEN];
+			const char *kv[] = { "pdu", NULL, "role", r->role,
 			    "index", r->index };
 
 			if (r->quantity != fam[j].q)
 				continue;
+			kv[1] = fleet_pdu_name(r, name, sizeof(name));
 			series(f, fl->site, fam[j].name, kv, 3);
 			value(f, r->value);
 		}

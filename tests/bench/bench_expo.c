@@ -184,7 +184,8 @@ render(const struct wp_conf *c, const struct synth *sy, struct history *h,
 	struct dash_query q = { NULL, NULL, 1, NULL };
 	wp_time t0 = clock_mono(), t1, t2;
 	double c0 = cpu_s(), c1, c2;
-	struct fleet *f = fleet_build(c, each, sy, clock_real());
+	struct fleet *f = fleet_build(c, each, sy, clock_real(),
+	    FLEET_PDU_READINGS);
 	char *buf = NULL, *z;
 	struct expo_out o;
 	FILE *m = NULL;
@@ -269,7 +270,8 @@ main(int argc, char **argv)
 		sy.t = r * 10.0;
 		for (i = 0; i < sy.n; i++)
 			fill(&sy, c, i);
-		f = fleet_build(c, each, &sy, (wp_time)(1.7e9 + sy.t) * WP_SEC);
+		f = fleet_build(c, each, &sy, (wp_time)(1.7e9 + sy.t) * WP_SEC,
+		    FLEET_PDU_READINGS);
 		history_add(h, f);
 		fleet_free(f);
 	}

@@ -1,6 +1,7 @@
 /* Unit tests: expo_metrics.c (names, escaping, plain decimals, site) and
  * dashboard.c (escaping, charts, paging) on a hand-built fleet; html.c's
- * URL decoding; expo_fleet.c's energy methods and coverage, and the
+ * URL decoding; expo_fleet.c's energy methods and coverage, its PDU
+ * readings (asked for or not, units, the PDU page), and the
  * history's tokens per joule over the covered nodes; the charts' human
  * axis labels and the history API's grid. */
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "../../collector/expo/dash_pages.h"
 #include "../../collector/expo/dashboard.h"
 #include "../../collector/expo/dashboard_svg.h"
 #include "../../collector/store/rrdread.h"
@@ -450,7 +452,7 @@ test_fleet_cover(void **st)
 	c.n_nodes = 3;
 	c.site.name = "s1";
 	views_fill(&v, 1);
-	f = fleet_build(&c, each_view, &v, 1000 * WP_SEC);
+	f = fleet_build(&c, each_view, &v, 1000 * WP_SEC, FLEET_PDU_READINGS);
 	assert_non_null(f);
 	/* the counter where the target has one, else the gauge's integral */
 	assert_true(f->nodes[0].b[FB_WALL].has_m[FM_COUNTER]);
@@ -484,7 +486,7 @@ test_fleet_cover(void **st)
 	 * over their energy (3000 -> 6000), not n3's tokens too */
 	assert_int_equal(history_add(h, f), 0);
 	views_fill(&v, 2);
-	g = fleet_build(&c, each_view, &v, 1010 * WP_SEC);
+	g = fleet_build(&c, each_view, &v, 1010 * WP_SEC, FLEET_PDU_READINGS);
 	assert_non_null(g);
 	assert_true(fabs(history_tokens_per_joule(h, g, FB_WALL, PUE_WINDOW) -
 	    800.0 / 3000) < 1e-12);
@@ -495,6 +497,115 @@ test_fleet_cover(void **st)
 	fleet_free(f);
 	fleet_free(g);
 	history_free(h);
+}
+
+/* Two PDU targets, "pdu-a" (a databus unit 2 behind it) and "pdu-a-b",
+ * a name that begins with the other's. */
+struct pdu_views {
+	struct wp_sample s[2][8];
+	struct ingest_ctr k[2][8];
+	size_t n[2];
+};
+
+static void
+pdu_put(struct pdu_views *v, int t, const char *series, int b, int q,
+    int kind, double x)
+{
+	size_t i = v->n[t]++;
+
+	sample_init(&v->s[t][i], series, b, q, kind);
+	v->s[t][i].value = x;
+	v->k[t][i] = (struct ingest_ctr){ .valid = kind == WP_COUNTER,
+	    .cum = x * 3600 };
+}
+
+static int
+each_pdu(const void *src, int (*fn)(const struct target_view *, void *),
+    void *arg)
+{
+	static const char *const name[2] = { "pdu-a", "pdu-a-b" };
+	const struct pdu_views *v = src;
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		struct target_view tv = { .name = name[t], .driver = "snmp_pdu",
+		    .up = true, .polls = 1, .last = v->s[t], .n_last = v->n[t],
+		    .ctr = v->k[t] };
+
+		if (fn(&tv, arg) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A snapshot holds the PDU readings only when asked; a unit's readings
+ * are named "<pdu>-u<unit>"; a PDU's page lists its own readings, not
+ * those of a PDU whose name begins with its name. */
+static void
+test_fleet_pdu_readings(void **st)
+{
+	struct wp_pdu pdus[2] = { { .name = "pdu-a" }, { .name = "pdu-a-b" } };
+	struct pdu_views v;
+	struct wp_conf c;
+	struct fleet *f;
+	char *s = NULL, *m;
+	size_t len = 0;
+	FILE *o;
+
+	(void)st;
+	memset(&c, 0, sizeof(c));
+	memset(&v, 0, sizeof(v));
+	c.pdus = pdus;
+	c.n_pdus = 2;
+	pdu_put(&v, 0, "outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+	    110);
+	pdu_put(&v, 0, "u2/outlet/3/power", WP_B_OUTLET, WP_Q_POWER,
+	    WP_GAUGE, 230);
+	pdu_put(&v, 0, "u2/inlet/1/energy", WP_B_PDU, WP_Q_ENERGY,
+	    WP_COUNTER, 5);
+	pdu_put(&v, 0, "u0/phase/1/power", WP_B_PDU, WP_Q_POWER, WP_GAUGE,
+	    40);
+	/* left out: a unit not as the driver writes it (%u), an index
+	 * longer than any int, a role not known */
+	pdu_put(&v, 0, "u07/outlet/1/power", WP_B_OUTLET, WP_Q_POWER,
+	    WP_GAUGE, 1);
+	pdu_put(&v, 0, "circuit/123456789012/power", WP_B_PDU, WP_Q_POWER,
+	    WP_GAUGE, 1);
+	pdu_put(&v, 0, "bank/1/power", WP_B_PDU, WP_Q_POWER, WP_GAUGE, 1);
+	pdu_put(&v, 1, "outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+	    777);
+
+	f = fleet_build(&c, each_pdu, &v, 1000 * WP_SEC, 0);
+	assert_non_null(f);
+	assert_int_equal(f->n_pdu, 0);
+	fleet_free(f);
+
+	f = fleet_build(&c, each_pdu, &v, 1000 * WP_SEC, FLEET_PDU_READINGS);
+	assert_non_null(f);
+	assert_int_equal(f->n_pdu, 5);
+	m = render(f, NAN, NULL, NULL);
+	assert_non_null(strstr(m, "wattpath_pdu_power_watts{pdu=\"pdu-a\","
+	    "role=\"outlet\",index=\"1\"} 110\n"));
+	assert_non_null(strstr(m, "wattpath_pdu_power_watts{pdu=\"pdu-a-u2\","
+	    "role=\"outlet\",index=\"3\"} 230\n"));
+	assert_non_null(strstr(m, "wattpath_pdu_energy_joules_total{pdu="
+	    "\"pdu-a-u2\",role=\"inlet\",index=\"1\"} 18000\n"));
+	assert_non_null(strstr(m, "wattpath_pdu_power_watts{pdu=\"pdu-a-u0\","
+	    "role=\"phase\",index=\"1\"} 40\n"));
+	assert_non_null(strstr(m, "wattpath_pdu_power_watts{pdu=\"pdu-a-b\","
+	    "role=\"outlet\",index=\"1\"} 777\n"));
+	assert_null(strstr(m, "u07"));
+	assert_null(strstr(m, "123456789012"));
+	free(m);
+
+	assert_non_null(o = open_memstream(&s, &len));
+	assert_int_equal(dash_page_write(o, "/pdu/pdu-a", f, NULL), 0);
+	fclose(o);
+	assert_non_null(strstr(s, "<td>pdu-a-u2</td>"));
+	assert_non_null(strstr(s, "data-power=\"110.000\""));
+	assert_null(strstr(s, "data-power=\"777.000\""));
+	free(s);
+	fleet_free(f);
 }
 
 static void
@@ -562,6 +673,7 @@ main(void)
 		cmocka_unit_test(test_dashboard),
 		cmocka_unit_test(test_url_unescape),
 		cmocka_unit_test(test_fleet_cover),
+		cmocka_unit_test(test_fleet_pdu_readings),
 		cmocka_unit_test(test_svg_fmt),
 		cmocka_unit_test(test_rrdgrid),
 	};
