@@ -132,9 +132,10 @@ engine_models(const struct fleet_node *n, const char *m[FLEET_ENGINES],
 		ne = FLEET_ENGINES;
 	*one = ne > 0;
 	for (e = 0; e < ne; e++) {
-		m[e] = n->eng_model[e] ? n->eng_model[e] :
-		    n->conf->engines[e].model ? n->conf->engines[e].model :
-		    "unknown";
+		const char *label = fleet_eng_model(n, (int)e);
+
+		m[e] = label ? label : n->conf->engines[e].model ?
+		    n->conf->engines[e].model : "unknown";
 		*one &= strcmp(m[e], m[0]) == 0;
 	}
 	return ne;
@@ -199,7 +200,7 @@ static const char *
 gpu_tenant(const struct wp_conf *c, const struct fleet_node *n, int g,
     const char *model)
 {
-	const char *t = tenant_by(c, n->gpu_ns[g], RT_BY_NAMESPACE);
+	const char *t = tenant_by(c, fleet_gpu_ns(n, g), RT_BY_NAMESPACE);
 
 	if (t == NULL && model != NULL)
 		t = tenant_by(c, model, RT_BY_MODEL);
@@ -399,12 +400,13 @@ gains_of(const struct fleet_node *n, const struct node_base *base,
 	memset(d, 0, sizeof(*d));
 	for (g = 0; g < FLEET_GPUS; g++)
 		if (n->gpu_has & (UINT64_C(1) << g))
-			d->gpu[g] = gain(n->gpu_e[g], base ? base->gpu[g] : 0,
-			    base && (base->gpu_has & (UINT64_C(1) << g)));
+			d->gpu[g] = gain(n->ib->gpu_e[g], base ? base->gpu[g] :
+			    0, base && (base->gpu_has & (UINT64_C(1) << g)));
 	for (g = 0; g < FLEET_ENGINES; g++)
 		if (n->eng_has & (1u << g))
-			d->out[g] = gain(n->eng_out[g], base ? base->out[g] : 0,
-			    base && (base->eng_has & (1u << g)));
+			d->out[g] = gain(n->ib->eng_out[g], base ?
+			    base->out[g] : 0, base && (base->eng_has &
+			    (1u << g)));
 	for (b = 0; b < FB_N; b++)
 		if (n->b[b].has_energy)
 			d->b[b] = gain(n->b[b].energy, base ? base->b[b] : 0,
@@ -483,11 +485,11 @@ base_move(struct node_base *nb, const struct fleet_node *n)
 
 	for (g = 0; g < FLEET_GPUS; g++)
 		if (n->gpu_has & (UINT64_C(1) << g))
-			raise_to(&nb->gpu[g], n->gpu_e[g]);
+			raise_to(&nb->gpu[g], n->ib->gpu_e[g]);
 	nb->gpu_has |= n->gpu_has;
 	for (g = 0; g < FLEET_ENGINES; g++)
 		if (n->eng_has & (1u << g))
-			raise_to(&nb->out[g], n->eng_out[g]);
+			raise_to(&nb->out[g], n->ib->eng_out[g]);
 	nb->eng_has |= n->eng_has;
 	for (b = 0; b < FB_N; b++)
 		if (n->b[b].has_energy) {

@@ -180,9 +180,30 @@ label_dup(const struct wp_sample *s, const char *key)
 	    strdup(buf) : NULL;
 }
 
+/* n's in-band arrays, made when it has none; NULL out of memory. */
+static struct fleet_inband *
+inband(struct fleet_node *n)
+{
+	if (n->ib == NULL)
+		n->ib = calloc(1, sizeof(*n->ib));
+	return n->ib;
+}
+
+const char *
+fleet_gpu_ns(const struct fleet_node *n, int g)
+{
+	return n->ib != NULL ? n->ib->gpu_ns[g] : NULL;
+}
+
+const char *
+fleet_eng_model(const struct fleet_node *n, int e)
+{
+	return n->ib != NULL ? n->ib->eng_model[e] : NULL;
+}
+
 /* One in-band GPU's cumulative energy ("gpu/<i>/energy"), kept per
- * index for the per-model counters. */
-static void
+ * index for the per-model counters.  0, or -1 out of memory. */
+static int
 gpu_sample(struct fleet_node *n, const struct wp_sample *s,
     const struct ingest_ctr *k)
 {
@@ -192,19 +213,23 @@ gpu_sample(struct fleet_node *n, const struct wp_sample *s,
 	if (strncmp(s->series, "gpu/", 4) != 0 || s->kind != WP_COUNTER ||
 	    s->quantity != WP_Q_ENERGY || k == NULL || !k->valid ||
 	    (k->flags & CTR_HELD))
-		return;
+		return 0;
 	g = strtol(s->series + 4, &end, 10);
 	if (end == s->series + 4 || strcmp(end, "/energy") != 0 || g < 0 ||
 	    g >= FLEET_GPUS)
-		return;
-	n->gpu_e[g] = k->cum;
+		return 0;
+	if (inband(n) == NULL)
+		return -1;
+	n->ib->gpu_e[g] = k->cum;
 	n->gpu_has |= UINT64_C(1) << g;
-	free(n->gpu_ns[g]);
-	n->gpu_ns[g] = label_dup(s, "namespace");
+	free(n->ib->gpu_ns[g]);
+	n->ib->gpu_ns[g] = label_dup(s, "namespace");
+	return 0;
 }
 
-/* An engine target's output tokens ("<node>/engine<e>"), per engine. */
-static void
+/* An engine target's output tokens ("<node>/engine<e>"), per engine.
+ * 0, or -1 out of memory. */
+static int
 engine_tokens(struct fleet_node *n, const struct target_view *tv,
     const struct wp_sample *s, const struct ingest_ctr *k)
 {
@@ -214,22 +239,26 @@ engine_tokens(struct fleet_node *n, const struct target_view *tv,
 
 	if (p == NULL || strncmp(p, "/engine", 7) != 0 ||
 	    strcmp(s->series, "tokens/output") != 0)
-		return;
+		return 0;
 	e = strtol(p + 7, &end, 10);
 	if (end == p + 7 || *end != '\0' || e < 0 || e >= FLEET_ENGINES)
-		return;
-	n->eng_out[e] = k->cum;
+		return 0;
+	if (inband(n) == NULL)
+		return -1;
+	n->ib->eng_out[e] = k->cum;
 	n->eng_has |= 1u << e;
-	free(n->eng_model[e]);
-	n->eng_model[e] = label_dup(s, "model");
+	free(n->ib->eng_model[e]);
+	n->ib->eng_model[e] = label_dup(s, "model");
+	return 0;
 }
 
-static void
+/* A node target's readings into n.  0, or -1 out of memory. */
+static int
 node_target(struct fleet_node *n, const struct target_view *tv)
 {
 	struct acc a[FB_N] = { 0 };
 	size_t i;
-	int b;
+	int b, rc = 0;
 
 	for (i = 0; i < tv->n_last; i++) {
 		const struct wp_sample *s = &tv->last[i];
@@ -240,7 +269,7 @@ node_target(struct fleet_node *n, const struct target_view *tv)
 			if (strcmp(s->series, "tokens/output") == 0) {
 				n->tokens_out += k->cum;
 				n->has_tok_out = true;
-				engine_tokens(n, tv, s, k);
+				rc |= engine_tokens(n, tv, s, k);
 			} else if (strcmp(s->series, "tokens/input") == 0) {
 				n->tokens_in += k->cum;
 				n->has_tok_in = true;
@@ -250,10 +279,11 @@ node_target(struct fleet_node *n, const struct target_view *tv)
 		if ((b = fig_of(s)) >= 0)
 			acc_sample(&a[b], s, k);
 		if (b == FB_GPU)
-			gpu_sample(n, s, k);
+			rc |= gpu_sample(n, s, k);
 	}
 	for (b = 0; b < FB_N; b++)
 		acc_fold(&n->b[b], &a[b]);
+	return rc;
 }
 
 /* "outlet/<n>/energy" -> "<n>" in buf; 0 or -1. */
@@ -501,7 +531,8 @@ on_view(const struct target_view *tv, void *arg)
 	if (tv->node != NULL && (ix = smap_get(&bd->nodes, tv->node)) != NULL) {
 		bd->f->nodes[*ix].targets++;
 		bd->f->nodes[*ix].down += !tv->up;
-		node_target(&bd->f->nodes[*ix], tv);
+		if (node_target(&bd->f->nodes[*ix], tv) != 0)
+			bd->oom = true;
 	} else if ((m = conf_meter(bd->c, tv->name)) != NULL)
 		meter_target(bd, m, tv);
 	else if (conf_pdu(bd->c, tv->name) != NULL)
@@ -696,10 +727,15 @@ fleet_free(struct fleet *f)
 	if (f == NULL)
 		return;
 	for (i = 0; f->nodes != NULL && i < f->n_nodes; i++) {
+		struct fleet_inband *ib = f->nodes[i].ib;
+
+		if (ib == NULL)
+			continue;
 		for (k = 0; k < FLEET_GPUS; k++)
-			free(f->nodes[i].gpu_ns[k]);
+			free(ib->gpu_ns[k]);
 		for (k = 0; k < FLEET_ENGINES; k++)
-			free(f->nodes[i].eng_model[k]);
+			free(ib->eng_model[k]);
+		free(ib);
 	}
 	free(f->nodes);
 	free(f->targets);

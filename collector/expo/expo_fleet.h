@@ -70,22 +70,33 @@ struct fleet_class {
 #define FLEET_GPUS	64	/* GPU indexes kept per node */
 #define FLEET_ENGINES	8	/* engines kept per node */
 
+/* A node's in-band GPUs and engines, for the per-model and per-tenant
+ * counters (expo_models.h); the strings owned (fleet_free). */
+struct fleet_inband {
+	double		 gpu_e[FLEET_GPUS];	/* cumulative J */
+	char		*gpu_ns[FLEET_GPUS];	/* namespace label, or NULL */
+	double		 eng_out[FLEET_ENGINES];	/* cumulative tokens */
+	char		*eng_model[FLEET_ENGINES];	/* model label, or NULL */
+};
+
 struct fleet_node {
 	const char	*name, *class, *rack;	/* class, rack: "" if unset */
 	struct fleet_fig b[FB_N];
 	double		 tokens_out, tokens_in;
 	bool		 has_tok_out, has_tok_in;
 	unsigned	 targets, down;		/* health of its targets */
-	/* per in-band GPU and per engine, for the per-model and per-tenant
-	 * counters (expo_models.h); the strings owned (fleet_free) */
-	double		 gpu_e[FLEET_GPUS];	/* cumulative J */
-	uint64_t	 gpu_has;		/* bit g: gpu_e[g] set */
-	char		*gpu_ns[FLEET_GPUS];	/* namespace label, or NULL */
-	double		 eng_out[FLEET_ENGINES];	/* cumulative tokens */
-	unsigned	 eng_has;		/* bit e: eng_out[e] set */
-	char		*eng_model[FLEET_ENGINES];	/* model label, or NULL */
+	uint64_t	 gpu_has;		/* bit g: ib->gpu_e[g] set */
+	unsigned	 eng_has;		/* bit e: ib->eng_out[e] set */
+	struct fleet_inband *ib;		/* owned; NULL until it has an
+						   in-band GPU or engine (a
+						   snapshot holds a node's
+						   arrays only where used) */
 	const struct wp_node *conf;		/* its config entry */
 };
+
+/* GPU g's namespace label, engine e's model label, or NULL. */
+const char	*fleet_gpu_ns(const struct fleet_node *n, int g);
+const char	*fleet_eng_model(const struct fleet_node *n, int e);
 
 struct fleet_target {
 	const char	*name, *protocol, *node;	/* node: "" if none */

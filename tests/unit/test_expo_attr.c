@@ -34,6 +34,7 @@ struct world {
 	struct report_tenant	 ten[2];
 	struct wp_conf		 c;
 	struct fleet_node	 n[2];
+	struct fleet_inband	 ib[2];
 	struct fleet		 fl;
 };
 
@@ -63,7 +64,9 @@ world_init(struct world *w, int rule)
 	    .gpu_has = 0xf, .eng_has = 3 };
 	w->n[1] = (struct fleet_node){ .name = "n2", .conf = &w->cn[1],
 	    .gpu_has = 0x3, .eng_has = 1 };
-	w->n[0].gpu_ns[2] = "chat";
+	w->n[0].ib = &w->ib[0];
+	w->n[1].ib = &w->ib[1];
+	w->ib[0].gpu_ns[2] = "chat";
 	w->fl = (struct fleet){ .conf = &w->c, .nodes = w->n, .n_nodes = 2 };
 }
 
@@ -82,11 +85,11 @@ advance(struct world *w, unsigned *seed)
 			if (w->n[i].gpu_has & (1u << g)) {
 				double x = g == 3 ? 70 : 100 + rand_r(seed) % 600;
 
-				w->n[i].gpu_e[g] += x;
+				w->n[i].ib->gpu_e[g] += x;
 				sum += x;
 			}
 		for (g = 0; g < 2; g++)
-			w->n[i].eng_out[g] += rand_r(seed) % 1000;
+			w->n[i].ib->eng_out[g] += rand_r(seed) % 1000;
 		w->n[i].b[FB_WALL].has_energy = true;
 		w->n[i].b[FB_OUTLET].has_energy = true;
 		if (rand_r(seed) % 4 != 0)
@@ -133,7 +136,7 @@ assert_adds_up(const struct world *w, const struct attr_view *v)
 		for (i = 0; i < 2; i++) {
 			gpu = 0;
 			for (g = 0; g < 4; g++)
-				gpu += w->n[i].gpu_e[g];
+				gpu += w->n[i].ib->gpu_e[g];
 			tot += k == 0 ? gpu : w->n[i].b[fb[k]].energy;
 		}
 		assert_true(fabs(tab_sum(&v->models, bb[k]) - tot) <=
@@ -227,8 +230,8 @@ test_exact_and_pue(void **st)
 	world_init(&w, ATTR_PROPORTIONAL);
 	w.fl.n_nodes = 1;
 	w.n[0].gpu_has = 0x5;
-	w.n[0].gpu_e[0] = 100;
-	w.n[0].gpu_e[2] = 300;
+	w.n[0].ib->gpu_e[0] = 100;
+	w.n[0].ib->gpu_e[2] = 300;
 	w.n[0].b[FB_WALL] = (struct fleet_fig){ .energy = 800,
 	    .has_energy = true };
 	assert_int_equal(expo_attr_commit(a, &w.fl, NAN), 0);
@@ -242,7 +245,7 @@ test_exact_and_pue(void **st)
 	expo_attr_view_fini(&v);
 	/* then 400 J more at the wall, 200 at GPU 0, with a PUE of 1.5: in
 	   the sums at the next commit, not before */
-	w.n[0].gpu_e[0] += 200;
+	w.n[0].ib->gpu_e[0] += 200;
 	w.n[0].b[FB_WALL].energy += 400;
 	assert_int_equal(expo_attr_view(a, &w.fl, 1.5, &v), 0);
 	assert_true(fabs(find(&v.models, "a")->j[BND_WALL] - 200) < 1e-9);
@@ -285,10 +288,10 @@ test_pod_move(void **st)
 	(void)st;
 	world_init(&w, ATTR_PROPORTIONAL);
 	w.fl.n_nodes = 1;
-	w.n[0].gpu_e[2] = 500;
+	w.n[0].ib->gpu_e[2] = 500;
 	assert_int_equal(expo_attr_commit(a, &w.fl, NAN), 0);
-	w.n[0].gpu_ns[2] = NULL;
-	w.n[0].gpu_e[2] += 250;
+	w.n[0].ib->gpu_ns[2] = NULL;
+	w.n[0].ib->gpu_e[2] += 250;
 	assert_int_equal(expo_attr_commit(a, &w.fl, NAN), 0);
 	assert_int_equal(expo_attr_view(a, &w.fl, NAN, &v), 0);
 	chat = find(&v.tenants, "chat")->j[BND_GPU];
@@ -310,8 +313,8 @@ test_stateless(void **st)
 
 	(void)st;
 	world_init(&w, ATTR_PER_GPU);
-	w.n[1].gpu_e[0] = 40;
-	w.n[1].gpu_e[1] = 60;
+	w.n[1].ib->gpu_e[0] = 40;
+	w.n[1].ib->gpu_e[1] = 60;
 	assert_int_equal(expo_attr_view(NULL, &w.fl, NAN, &v), 0);
 	assert_true(fabs(find(&v.models, "a")->j[BND_GPU] - 100) < 1e-9);
 	assert_true(find(&v.tenants, "big") != NULL);
@@ -327,6 +330,7 @@ test_cap_other(void **st)
 	static struct report_engine e[N];
 	static struct wp_node cn[N];
 	static struct fleet_node n[N];
+	static struct fleet_inband ib[N];
 	static char names[N][16];
 	struct wp_conf c;
 	struct fleet fl;
@@ -344,8 +348,8 @@ test_cap_other(void **st)
 		cn[i] = (struct wp_node){ .name = names[i], .engines = &e[i],
 		    .n_engines = 1 };
 		n[i] = (struct fleet_node){ .name = names[i], .conf = &cn[i],
-		    .gpu_has = 1, .eng_has = 1 };
-		n[i].gpu_e[0] = 100;
+		    .gpu_has = 1, .eng_has = 1, .ib = &ib[i] };
+		n[i].ib->gpu_e[0] = 100;
 	}
 	fl = (struct fleet){ .conf = &c, .nodes = n, .n_nodes = N };
 	assert_int_equal(expo_attr_commit(a, &fl, NAN), 0);
@@ -355,7 +359,7 @@ test_cap_other(void **st)
 	assert_true(fabs(s->j[BND_GPU] - 600) < 1e-9);
 	before = find(&v.models, "m0")->j[BND_GPU];
 	expo_attr_view_fini(&v);
-	n[0].gpu_e[0] += 50;
+	n[0].ib->gpu_e[0] += 50;
 	assert_int_equal(expo_attr_commit(a, &fl, NAN), 0);
 	assert_int_equal(expo_attr_view(a, &fl, NAN, &v), 0);
 	assert_true(fabs(find(&v.models, "m0")->j[BND_GPU] - before - 50) <
