@@ -1,5 +1,4 @@
 /* expo_fleet.c - a snapshot of the fleet from the target views. */
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "../conf/conf.h"
 #include "expo_fleet.h"
 #include "../ingest.h"
+#include "../lib/decimal.h"
 #include "../lib/hmap.h"
 #include "../lib/sample.h"
 
@@ -378,9 +378,20 @@ pdu_series(const char *target, const char *series,
 const char *
 fleet_pdu_name(const struct fleet_pdu_reading *r, char *buf, size_t len)
 {
+	char digits[DECIMAL_MAX];
+	size_t tl, dl;
+
 	if (!r->has_unit)
 		return r->target;
-	snprintf(buf, len, "%s-u%" PRIu32, r->target, r->unit);
+	/* no snprintf: a PDU behind a shared agent has every reading so */
+	dl = decimal_put(digits, r->unit);
+	if (len < dl + 3)
+		return "";
+	tl = strnlen(r->target, len - dl - 3);	/* the name cut to fit */
+	memcpy(buf, r->target, tl);
+	memcpy(buf + tl, "-u", 2);
+	memcpy(buf + tl + 2, digits, dl);
+	buf[tl + 2 + dl] = '\0';
 	return buf;
 }
 

@@ -185,7 +185,7 @@ render(const struct wp_conf *c, const struct synth *sy, struct history *h,
 	wp_time t0 = clock_mono(), t1, t2;
 	double c0 = cpu_s(), c1, c2;
 	struct fleet *f = fleet_build(c, each, sy, clock_real(),
-	    FLEET_PDU_READINGS);
+	    metrics ? FLEET_PDU_READINGS : 0);	/* as the server asks */
 	char *buf = NULL, *z;
 	struct expo_out o;
 	FILE *m = NULL;
@@ -271,7 +271,7 @@ main(int argc, char **argv)
 		for (i = 0; i < sy.n; i++)
 			fill(&sy, c, i);
 		f = fleet_build(c, each, &sy, (wp_time)(1.7e9 + sy.t) * WP_SEC,
-		    FLEET_PDU_READINGS);
+		    0);		/* as the sampler, without remote write */
 		history_add(h, f);
 		fleet_free(f);
 	}

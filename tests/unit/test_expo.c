@@ -548,7 +548,7 @@ test_fleet_pdu_readings(void **st)
 	struct pdu_views v;
 	struct wp_conf c;
 	struct fleet *f;
-	char *s = NULL, *m;
+	char *s = NULL, *m, tiny[9];
 	size_t len = 0;
 	FILE *o;
 
@@ -597,6 +597,14 @@ test_fleet_pdu_readings(void **st)
 	assert_null(strstr(m, "u07"));
 	assert_null(strstr(m, "123456789012"));
 	free(m);
+	/* a name too long for the room is cut, the unit kept */
+	assert_true(f->pdu[1].has_unit && f->pdu[1].unit == 2);
+	f->pdu[1].unit = 12;
+	assert_string_equal(fleet_pdu_name(&f->pdu[1], tiny, sizeof(tiny)),
+	    "pdu--u12");
+	assert_string_equal(fleet_pdu_name(&f->pdu[0], tiny, sizeof(tiny)),
+	    "pdu-a");
+	f->pdu[1].unit = 2;
 
 	assert_non_null(o = open_memstream(&s, &len));
 	assert_int_equal(dash_page_write(o, "/pdu/pdu-a", f, NULL), 0);
