@@ -510,7 +510,7 @@ rack_page(FILE *f, const struct fleet *fl, const char *name)
 static int
 pdu_page(FILE *f, const struct fleet *fl, const char *name)
 {
-	char unit[FLEET_PDU_NAME_LEN];
+	char pname[FLEET_PDU_NAME_LEN];
 	bool known = false;
 	size_t i;
 
@@ -529,7 +529,7 @@ pdu_page(FILE *f, const struct fleet *fl, const char *name)
 			continue;
 		fprintf(f, "<tr data-role=\"%s\" data-index=\"%s\" data-power="
 		    "\"%.3f\"><td>", p->role, p->index, p->value);
-		html_escape(f, fleet_pdu_name(p, unit, sizeof(unit)));
+		html_escape(f, fleet_pdu_name(p, pname, sizeof(pname)));
 		fprintf(f, "</td><td>%s</td><td>%s</td><td>", p->role, p->index);
 		watts(f, true, p->value);
 		fputs("</td></tr>", f);

@@ -251,6 +251,7 @@ on_sample(void *arg)
 	char *buf;
 	size_t len;
 
+	rw_reload(x);	/* first: whether remote write renders below */
 	/* the PDU readings only for remote write's render: a fleet's worth
 	 * of them held for a moment every interval, for nothing, otherwise */
 	if ((f = snapshot(x, x->rw != NULL ? FLEET_PDU_READINGS : 0)) ==
@@ -260,7 +261,6 @@ on_sample(void *arg)
 	    PUE_WINDOW)) == -1)
 		log_warnx("http: per-model counters: out of memory (the "
 		    "interval is split at the next one)");
-	rw_reload(x);
 	peers_reload(x);
 	peers_tick(x->peers);
 	if (f != NULL && x->rw != NULL) {
@@ -437,13 +437,15 @@ serve_fleet(struct expo *x, struct MHD_Connection *c, const char *url)
 static enum MHD_Result
 serve_page(struct expo *x, struct MHD_Connection *c, const char *url)
 {
+	/* the PDU readings: only a PDU's page shows them */
+	unsigned what = strncmp(url, "/pdu/", 5) == 0 ? FLEET_PDU_READINGS : 0;
 	struct fleet *f;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m;
 	int rc;
 
-	if ((f = snapshot(x, FLEET_PDU_READINGS)) == NULL ||
+	if ((f = snapshot(x, what)) == NULL ||
 	    (m = open_memstream(&buf, &len)) == NULL) {
 		fleet_free(f);
 		return reply_text(c, 500, "out of memory\n");

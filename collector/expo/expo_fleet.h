@@ -7,9 +7,9 @@
  * (its GPUs summed; cross-check readings left out) and outlet (its mapped
  * PDU outlets summed) boundaries, and its token counters; per target its
  * health; per meter its role and readings, with facility_total and
- * it_total summed; per PDU its outlet, inlet, phase and circuit readings
- * (the unit of a PDU behind a shared agent, series "u<k>/...", as
- * "<pdu>-u<k>").  Power is the latest power reading where the device
+ * it_total summed; when asked (FLEET_PDU_READINGS), per PDU its outlet,
+ * inlet, phase and circuit readings (the unit of a PDU behind a shared
+ * agent, series "u<k>/...", as "<pdu>-u<k>").  Power is the latest power reading where the device
  * gives one, else the mean over the last interval from the counter
  * (delta / span).  Energy is the device's counter where the target has
  * one at that boundary, else the collector's integral of its power gauges
@@ -216,7 +216,8 @@ typedef int (*fleet_each_fn)(const void *src,
 struct fleet	*fleet_build(const struct wp_conf *c, fleet_each_fn each,
 		    const void *src, wp_time now, unsigned what);
 /* The PDU r names: its target's name, or "<target>-u<unit>" written into
- * buf (FLEET_PDU_NAME_LEN; a longer name cut). */
+ * buf (room for len: FLEET_PDU_NAME_LEN; the target's name cut to fit,
+ * "" when len cannot hold "-u<unit>"). */
 const char	*fleet_pdu_name(const struct fleet_pdu_reading *r, char *buf,
 		    size_t len);
 void		 fleet_free(struct fleet *f);

@@ -502,8 +502,8 @@ test_fleet_cover(void **st)
 /* Two PDU targets, "pdu-a" (a databus unit 2 behind it) and "pdu-a-b",
  * a name that begins with the other's. */
 struct pdu_views {
-	struct wp_sample s[2][8];
-	struct ingest_ctr k[2][8];
+	struct wp_sample s[2][12];
+	struct ingest_ctr k[2][12];
 	size_t n[2];
 };
 
@@ -559,10 +559,16 @@ test_fleet_pdu_readings(void **st)
 		    230 },
 		{ 0, "u2/inlet/1/energy", WP_B_PDU, WP_Q_ENERGY, WP_COUNTER, 5 },
 		{ 0, "u0/phase/1/power", WP_B_PDU, WP_Q_POWER, WP_GAUGE, 40 },
-		/* left out: a unit not as the driver writes it (%u), an
-		 * index longer than any int, a role not known */
+		{ 0, "u4294967295/outlet/5/power", WP_B_OUTLET, WP_Q_POWER,
+		    WP_GAUGE, 50 },
+		/* left out: a unit not as the driver writes it (%u of a
+		 * uint32_t), an index longer than any int, a role not known */
 		{ 0, "u07/outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
 		    1 },
+		{ 0, "u4294967296/outlet/1/power", WP_B_OUTLET, WP_Q_POWER,
+		    WP_GAUGE, 1 },
+		{ 0, "u/outlet/1/power", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE, 1 },
+		{ 0, "u12", WP_B_OUTLET, WP_Q_POWER, WP_GAUGE, 1 },
 		{ 0, "circuit/123456789012/power", WP_B_PDU, WP_Q_POWER,
 		    WP_GAUGE, 1 },
 		{ 0, "bank/1/power", WP_B_PDU, WP_Q_POWER, WP_GAUGE, 1 },
@@ -577,6 +583,8 @@ test_fleet_pdu_readings(void **st)
 		    "\"inlet\",index=\"1\"} 18000\n",
 		"wattpath_pdu_power_watts{pdu=\"pdu-a-u0\",role=\"phase\","
 		    "index=\"1\"} 40\n",
+		"wattpath_pdu_power_watts{pdu=\"pdu-a-u4294967295\",role="
+		    "\"outlet\",index=\"5\"} 50\n",
 		"wattpath_pdu_power_watts{pdu=\"pdu-a-b\",role=\"outlet\","
 		    "index=\"1\"} 777\n",
 	};
@@ -600,12 +608,13 @@ test_fleet_pdu_readings(void **st)
 
 	f = fleet_build(&c, each_pdu, &v, 1000 * WP_SEC, FLEET_PDU_READINGS);
 	assert_non_null(f);
-	assert_int_equal(f->n_pdu, 5);
+	assert_int_equal(f->n_pdu, 6);
 	m = render(f, NAN, NULL, NULL);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (strstr(m, want[i]) == NULL)
 			fail_msg("not in /metrics: %s", want[i]);
 	assert_null(strstr(m, "u07"));
+	assert_null(strstr(m, "u4294967296"));
 	assert_null(strstr(m, "123456789012"));
 	free(m);
 	/* a name too long for the room is cut, the unit kept */

@@ -321,6 +321,40 @@ test_stateless(void **st)
 	expo_attr_view_fini(&v);
 }
 
+/* Nodes without in-band readings (no GPU or engine arrays in their
+ * snapshot, though their engines name GPUs and tenants are configured):
+ * the wall's energy is split all the same, none lost or made. */
+static void
+test_no_inband(void **st)
+{
+	struct world w;
+	struct attr_view v;
+	double models = 0, tenants = 0;
+	size_t i;
+	int rule;
+
+	(void)st;
+	for (rule = ATTR_PROPORTIONAL; rule <= ATTR_PER_GPU; rule++) {
+		world_init(&w, rule);
+		for (i = 0; i < 2; i++) {
+			w.n[i].ib = NULL;
+			w.n[i].gpu_has = 0;
+			w.n[i].eng_has = 0;
+			w.n[i].b[FB_WALL] = (struct fleet_fig){ .energy = 400,
+			    .has_energy = true };
+		}
+		assert_int_equal(expo_attr_view(NULL, &w.fl, NAN, &v), 0);
+		models = tenants = 0;
+		for (i = 0; i < v.models.n; i++)
+			models += v.models.v[i].j[BND_WALL];
+		for (i = 0; i < v.tenants.n; i++)
+			tenants += v.tenants.v[i].j[BND_WALL];
+		assert_true(fabs(models - 800) < 1e-9);
+		assert_true(tenants <= 800 + 1e-9);
+		expo_attr_view_fini(&v);
+	}
+}
+
 /* 70 models: past EXPO_ATTR_MAX the new names go to "other", and the
  * names already counted keep counting. */
 static void
@@ -377,6 +411,7 @@ main(void)
 		cmocka_unit_test(test_exact_and_pue),
 		cmocka_unit_test(test_pod_move),
 		cmocka_unit_test(test_stateless),
+		cmocka_unit_test(test_no_inband),
 		cmocka_unit_test(test_cap_other),
 	};
 
