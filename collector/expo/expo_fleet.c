@@ -347,7 +347,9 @@ pdu_series(const char *target, const char *series,
 
 	r->target = target;
 	r->has_unit = false;
-	if (p[0] == 'u' && p[1] >= '1' && p[1] <= '9') {	/* as %u */
+	/* a unit as %u writes it: digits, no leading zero, 32 bits */
+	if (p[0] == 'u' && p[1] >= '0' && p[1] <= '9' &&
+	    (p[1] != '0' || p[2] == '/')) {
 		for (q = p + 1; *q >= '0' && *q <= '9' && u <= UINT32_MAX;
 		    q++)
 			u = u * 10 + (unsigned)(*q - '0');
@@ -356,10 +358,6 @@ pdu_series(const char *target, const char *series,
 			r->has_unit = true;
 			p = q + 1;
 		}
-	} else if (p[0] == 'u' && p[1] == '0' && p[2] == '/') {
-		r->unit = 0;
-		r->has_unit = true;
-		p += 3;
 	}
 	for (i = 0; roles[i] != NULL; i++) {
 		n = strlen(roles[i]);
