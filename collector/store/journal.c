@@ -29,6 +29,7 @@
 #include "../../model/counter.h"
 #include "journal.h"
 #include "jseg.h"
+#include "jspill.h"
 #include "jsum.h"
 #include "ledger.h"
 #include "../lib/bgsync.h"
@@ -47,6 +48,9 @@ struct journal {
 	int		 sync_err;	/* errno of the last background sync,
 					   while no later one succeeded */
 	bool		 bg_said;	/* "no sync thread" logged */
+	int		 spill_err;	/* errno of the last spill file that
+					   could not be made (logged once),
+					   or 0 */
 	char		 seg_name[NAME_MAX_WPJ];
 	wp_time		 seg_start, seg_len;
 	uint64_t	 seg_count;
@@ -165,6 +169,29 @@ write_summary(struct journal *j, const char *seg)
 		fsync_dir(j->dir);
 }
 
+/* The summary's closed spans in an unlinked file of the journal's directory
+ * (jspill.h), not in memory; without one (logged when it starts failing)
+ * they stay in memory, packed. */
+static void
+summary_spill(struct journal *j)
+{
+	int fd = jspill_tmpfile(j->dir);
+
+	if (fd >= 0 && jsum_spill(j->sum, fd) == 0) {
+		if (j->spill_err != 0)
+			log_info("journal: summary spans spilled to a file "
+			    "in %s again", j->dir);
+		j->spill_err = 0;
+		return;
+	}
+	if (fd >= 0)
+		errno = ENOMEM;
+	if (errno != j->spill_err)
+		log_warn("journal: no spill file in %s; this segment's "
+		    "summary spans kept in memory", j->dir);
+	j->spill_err = errno;
+}
+
 /* Starts the summary of the segment now open, and its ledger block (none
  * when disabled): one summary, the ledger's its twin when both are kept. */
 static void
@@ -188,6 +215,7 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 	}
 	if (j->sum_wps && j->ledger != NULL && j->sum->slot != lslot)
 		j->sum_twin = jsum_set_twin(j->sum, lslot) == 0;	/* empty */
+	summary_spill(j);
 	/* sized as the last segment, with room for a few more series */
 	(void)jsum_reserve(j->sum, j->sum_nt + j->sum_nt / 16,
 	    j->sum_ns + j->sum_ns / 16);
@@ -197,9 +225,12 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 static void
 summary_add(struct journal *j, const struct journal_record *r)
 {
+	errno = 0;
 	if (j->sum != NULL && jsum_add(j->sum, r) != 0) {
-		log_warnx("journal: out of memory; no summary or ledger block "
-		    "for segment %s", j->seg_name);
+		if (errno == 0)
+			errno = ENOMEM;
+		log_warn("journal: no summary or ledger block for segment %s",
+		    j->seg_name);
 		jsum_free(j->sum);
 		j->sum = NULL;
 	}

@@ -10,6 +10,7 @@
 
 #include "../../model/counter.h"
 #include "../lib/hmap.h"
+#include "jspill.h"
 #include "jsum.h"
 #include "../lib/wire.h"
 
@@ -130,6 +131,7 @@ jsum_free(struct jsum *s)
 	for (i = 0; i < s->nslab; i++)
 		free(s->slab[i]);
 	free(s->slab);
+	jspill_free(s->spill);
 	for (i = 0; i < s->ns; i++) {
 		if (!s->s[i].packed)
 			free(s->s[i].span);
@@ -425,13 +427,6 @@ pk_next(const uint8_t *pk, size_t k, size_t *off, struct jsum_span *sp)
 	*off += span_unpack(pk + *off, sp, k < SPAN_CHAIN_MAX ? sp : &zero);
 }
 
-static void
-span_next(const struct jsum_series *se, size_t k, size_t *off,
-    struct jsum_span *sp)
-{
-	pk_next(se->pk, k, off, sp);
-}
-
 /* Codes sp after the nclosed spans packed in *pk (*cap bytes).  0 or -1. */
 static int
 pk_append(uint8_t **pk, uint32_t *cap, uint32_t nclosed,
@@ -453,11 +448,56 @@ pk_append(uint8_t **pk, uint32_t *cap, uint32_t nclosed,
 	return 0;
 }
 
-/* Packed se: codes its open span into pk (its slot has passed); 0 or -1. */
+/*
+ * A column's closed span sp, after its nclosed others: packed into *pk
+ * (*cap its bytes), or when s spills them (jsum_spill) appended to the
+ * spill (*cap the reference of the column's last, pk unused).  0 or -1.
+ */
 static int
-span_close(struct jsum_series *se)
+col_close(const struct jsum *s, uint8_t **pk, uint32_t *cap,
+    uint32_t nclosed, const struct jsum_span *sp)
 {
-	return pk_append(&se->pk, &se->cap, se->n - 1, &se->span[0]);
+	if (s->spill != NULL)
+		return jspill_put(s->spill, sp, *cap, cap);
+	return pk_append(pk, cap, nclosed, sp);
+}
+
+/* Packed se: closes its open span (its slot has passed); 0 or -1. */
+static int
+span_close(const struct jsum *s, struct jsum_series *se)
+{
+	return col_close(s, &se->pk, &se->cap, se->n - 1, &se->span[0]);
+}
+
+/* A column's nclosed closed spans (col_close's pk and cap), oldest first:
+ * closed_open, then closed_next nclosed times. */
+struct closed {
+	const uint8_t	 *pk;
+	const struct jsum_span *arr;	/* spilled: read back together */
+	size_t		 off, k;
+};
+
+static int
+closed_open(const struct jsum *s, const uint8_t *pk, uint32_t cap,
+    uint32_t nclosed, struct closed *c)
+{
+	c->pk = pk;
+	c->arr = NULL;
+	c->off = c->k = 0;
+	if (s->spill == NULL || nclosed == 0)
+		return 0;
+	return jspill_chain(s->spill, cap, nclosed, &c->arr);
+}
+
+/* The next closed span into sp (the one before it, after the first). */
+static void
+closed_next(struct closed *c, struct jsum_span *sp)
+{
+	if (c->arr != NULL)
+		*sp = c->arr[c->k];
+	else
+		pk_next(c->pk, c->k, &c->off, sp);
+	c->k++;
 }
 
 /* Exchanges se's column with c's (its sums stay in c). */
@@ -508,27 +548,31 @@ span_join(int kind, struct jsum_span *out, const struct jsum_span *p)
 }
 
 /*
- * The twin's open span, whole: the main column's spans (nclosed packed in
- * pk, then open, the last reading's) in the twin slot tslot of the last
- * reading, merged, with c's sums.  Min, max, counts, gaps and flags come
- * out as a reading at a time gives them; the sums could not (a float sum
- * depends on its order), so the twin keeps those.
+ * The twin's open span, whole: the main column's spans (nclosed closed ones,
+ * pk and cap as col_close left them, then open, the last reading's) in the
+ * twin slot tslot of the last reading, merged, with c's sums.  Min, max,
+ * counts, gaps and flags come out as a reading at a time gives them; the
+ * sums could not (a float sum depends on its order), so the twin keeps
+ * those.  0, or -1 (the spill could not be read).
  */
-static void
-twin_open_span(int kind, const uint8_t *pk, uint32_t nclosed,
-    const struct jsum_span *open, wp_time tslot, const struct jsum_col *c,
-    struct jsum_span *out)
+static int
+twin_open_span(const struct jsum *s, int kind, const uint8_t *pk,
+    uint32_t cap, uint32_t nclosed, const struct jsum_span *open,
+    wp_time tslot, const struct jsum_col *c, struct jsum_span *out)
 {
 	struct jsum_span sp = { 0 };
 	wp_time at = open->t1 / tslot;
-	size_t k, off = 0;
+	struct closed cl;
+	size_t k;
 	bool any = false;
 
+	if (closed_open(s, pk, cap, nclosed, &cl) != 0)
+		return -1;
 	for (k = 0; k <= nclosed; k++) {
 		const struct jsum_span *p = &sp;
 
 		if (k < nclosed)
-			pk_next(pk, k, &off, &sp);
+			closed_next(&cl, &sp);
 		else
 			p = open;
 		if (p->t0 / tslot != at)
@@ -542,6 +586,7 @@ twin_open_span(int kind, const uint8_t *pk, uint32_t nclosed,
 	out->energy = c->energy;
 	out->dsum = c->dsum;
 	out->vsum = c->vsum;
+	return 0;
 }
 
 /*
@@ -569,9 +614,9 @@ twin_sums_put(struct jsum *s, struct jsum_series *se, struct jsum_col *c,
 		return 0;
 	}
 	if (last != NULL) {
-		twin_open_span(se->kind, se->pk, se->n - 1, last, s->twin_slot,
-		    c, &whole);
-		if (pk_append(&c->pk, &c->cap, c->n - 1, &whole) != 0)
+		if (twin_open_span(s, se->kind, se->pk, se->cap, se->n - 1,
+		    last, s->twin_slot, c, &whole) != 0 ||
+		    col_close(s, &c->pk, &c->cap, c->n - 1, &whole) != 0)
 			return -1;
 	}
 	if (c->n == UINT32_MAX)
@@ -614,7 +659,7 @@ put_span(struct jsum *s, struct jsum_series *se, wp_time slot, wp_time t,
 	if (sp != NULL && sp->t0 / slot == t / slot)
 		span_extend(sp, se, t, v, x);
 	else {
-		if (se->n == UINT32_MAX || (se->n > 0 ? span_close(se) :
+		if (se->n == UINT32_MAX || (se->n > 0 ? span_close(s, se) :
 		    (se->span = open_span(s)) == NULL ? -1 : 0))
 			return -1;
 		sp = &se->span[0];
@@ -694,6 +739,16 @@ jsum_set_twin(struct jsum *s, wp_time slot)
 	s->twin_slot = slot;
 	s->twin_sums = slot % s->slot == 0;
 	return 0;
+}
+
+int
+jsum_spill(struct jsum *s, int fd)
+{
+	if (s->ns > 0 || s->spill != NULL) {
+		close(fd);
+		return -1;
+	}
+	return (s->spill = jspill_new(fd)) == NULL ? -1 : 0;
 }
 
 int
@@ -785,21 +840,26 @@ enc_span(struct wire_buf *b, const struct jsum_span *sp, uint32_t fmask)
 	wire_put_f64(b, sp->vsum);
 }
 
-static void
+/* se's spans into b.  0, or -1 (a spill could not be read: errno). */
+static int
 enc_spans(struct wire_buf *b, const struct jsum *s,
     const struct jsum_series *se, uint32_t fmask)
 {
 	struct jsum_span sp = { 0 };
 	const struct jsum_col *m;
-	size_t k, off = 0;
+	struct closed cl;
+	size_t k;
 
 	if (!se->packed) {
 		for (k = 0; k < se->n; k++)
 			enc_span(b, &se->span[k], fmask);
-		return;
+		return 0;
 	}
+	if (closed_open(s, se->pk, se->cap, se->n > 0 ? se->n - 1 : 0,
+	    &cl) != 0)
+		return -1;
 	for (k = 0; k + 1 < se->n; k++) {
-		span_next(se, k, &off, &sp);
+		closed_next(&cl, &sp);
 		enc_span(b, &sp, fmask);
 	}
 	if (se->n > 0 && se->span != NULL)
@@ -807,10 +867,12 @@ enc_spans(struct wire_buf *b, const struct jsum *s,
 	else if (se->n > 0) {	/* a twin kept as sums, swapped in: the
 				   main column is the twin's now */
 		m = &s->twin[se - s->s];
-		twin_open_span(se->kind, m->pk, m->n - 1, &m->span[0],
-		    s->slot, m, &sp);
+		if (twin_open_span(s, se->kind, m->pk, m->cap, m->n - 1,
+		    &m->span[0], s->slot, m, &sp) != 0)
+			return -1;
 		enc_span(b, &sp, fmask);
 	}
+	return 0;
 }
 
 /* Version 3: the sub-slot energies, a count byte first. */
@@ -854,7 +916,8 @@ enc_head(struct wire_buf *b, const struct jsum *s)
 	}
 }
 
-static void
+/* se into b.  0, or -1 (a spill could not be read: errno). */
+static int
 enc_series(struct wire_buf *b, const struct jsum *s,
     const struct jsum_series *se)
 {
@@ -871,9 +934,11 @@ enc_series(struct wire_buf *b, const struct jsum *s,
 	wire_put_str(b, labels, WP_LABEL_MAX - 1, 1);
 	wire_put_le(b, se->flags & flags_of(s->version), 4);
 	wire_put_le(b, se->n, 4);
-	enc_spans(b, s, se, flags_of(s->version));
+	if (enc_spans(b, s, se, flags_of(s->version)) != 0)
+		return -1;
 	if (s->version >= JSUM_VERSION_DAY)
 		enc_sub(b, se);
+	return 0;
 }
 
 /* b's bytes to k, b emptied (its room kept).  0 or -1. */
@@ -897,7 +962,8 @@ encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN], uint64_t count,
 	s->count = count;
 	enc_head(b, s);
 	for (i = 0; i < s->ns; i++) {
-		enc_series(b, s, &s->s[i]);
+		if (enc_series(b, s, &s->s[i]) != 0)
+			return -1;
 		if (k != NULL && b->len >= JSUM_PIECE && flush(b, k) != 0)
 			return -1;
 	}

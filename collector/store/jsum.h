@@ -32,6 +32,7 @@
 #include "../lib/sample.h"
 #include "../../model/integrate.h"
 
+struct jspill;
 #define JSUM_SLOT_DEFAULT	(600 * WP_SEC)
 /* The encoding written: 2 added JSUM_F_IMPLAUSIBLE (1 is still read); 3,
  * written by jsum_merge only (ledger day blocks), adds to each series a
@@ -83,11 +84,14 @@ struct jsum_series {
 	uint32_t sref, lref;	/* pooled: references into the pool */
 	uint32_t n, cap;	/* spans (fields kept small: a writer holds
 				   one per series of the fleet); cap: spans
-				   allocated, or when packed the bytes in pk */
+				   allocated, or when packed the bytes in pk,
+				   or when spilled (jsum_spill) the reference
+				   of the last closed span in the spill */
 	struct jsum_span *span;	/* all n, or when packed the last (open) one,
 				   in the summary's slab */
 	uint8_t	*pk;		/* packed: the n - 1 closed spans, each coded
-				   against the one before it (jsum.c) */
+				   against the one before it (jsum.c); NULL
+				   when spilled */
 	double	*sub;		/* version 3 (a day block): the energy of its
 				   one span in each sub-slot (the summary's
 				   slot, from one slot before seg_start:
@@ -135,6 +139,7 @@ struct jsum {
 				   each: one allocation per slab, not
 				   per series */
 	size_t	 nslab, slab_used;	/* slabs; spans of the last used */
+	struct jspill *spill;	/* a writer's closed spans, or NULL: in pk */
 	wp_time	 twin_slot;	/* the twin column's slot (the main one's
 				   while swapped), or 0: no twin */
 	struct jsum_col *twin;	/* with twin_slot: ns, one per series */
@@ -169,6 +174,14 @@ int		 jsum_target_idx(struct jsum *s, const char *name);
  * jsum_set_twin: 0, or -1 (s has series, or slot is not positive).
  */
 int		 jsum_set_twin(struct jsum *s, wp_time slot);
+/*
+ * A writer's summary (before its first jsum_add) keeps the spans whose slot
+ * has passed in a spill over fd (jspill.h: an unlinked file) instead of
+ * packed in memory; it owns fd from then on, closed by jsum_free (or here,
+ * when this fails).  It encodes the same bytes either way.  0, or -1 (s
+ * has series, or out of memory).
+ */
+int		 jsum_spill(struct jsum *s, int fd);
 /* Room for nt targets and ns series (a writer's, sized as the segment
  * before, so its tables are neither grown nor larger than they need).
  * 0, or -1 out of memory (s unchanged but for what it could size). */

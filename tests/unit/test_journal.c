@@ -4,6 +4,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -475,6 +477,60 @@ test_extreme_times_roundtrip(void **state)
 	assert_int_equal(journal_scan(f->dir, 0, 0, extremes_cb, &x, &err), 0);
 	assert_int_equal(x.i, 5);
 	assert_int_equal(x.bad, 0);
+}
+
+/* The open files this process has in dir that are unlinked (a spill). */
+static int
+unlinked_in(const char *dir)
+{
+	char link[PATH_MAX + 32], path[64];
+	struct dirent *de;
+	size_t dl = strlen(dir);
+	ssize_t n;
+	DIR *d;
+	int count = 0;
+
+	assert_non_null(d = opendir("/proc/self/fd"));
+	while ((de = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[n] = '\0';
+		if (strncmp(link, dir, dl) == 0 && link[dl] == '/' &&
+		    n > 10 && strcmp(link + n - 10, " (deleted)") == 0)
+			count++;
+	}
+	closedir(d);
+	return count;
+}
+
+/* The writer's summary keeps its closed spans in one unlinked file of the
+ * journal's directory (jspill.h): one at a time across segments, none
+ * left open or named after the close. */
+static void
+test_writer_spills(void **state)
+{
+	struct fx *f = *state;
+	struct journal_record r;
+	struct journal_value v[2];
+	struct wp_err err;
+	struct journal *j;
+	struct dirent *de;
+	DIR *d;
+	int i;
+
+	assert_non_null(j = journal_open(f->dir, &opts60, &err));
+	for (i = 0; i < 20; i++) {	/* 4 segments */
+		make_record(i, T0 + i * 10 * WP_SEC, &r, v);
+		assert_int_equal(journal_append(j, &r, &err), 0);
+		assert_int_equal(unlinked_in(f->dir), 1);
+	}
+	journal_close(j);
+	assert_int_equal(unlinked_in(f->dir), 0);
+	assert_non_null(d = opendir(f->dir));
+	while ((de = readdir(d)) != NULL)
+		assert_true(strncmp(de->d_name, ".spill-", 7) != 0);
+	closedir(d);
 }
 
 static void
@@ -1435,6 +1491,8 @@ main(void)
 		return write_fixture(getenv("WP_JOURNAL_FIXTURE"));
 	{
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_writer_spills, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_roundtrip_every_field,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_decoded_equals_appended,

@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,7 @@
 #include "../../collector/conf/conf.h"
 #include "../../collector/store/journal.h"
 #include "../../collector/store/jseg.h"
+#include "../../collector/store/jspill.h"
 #include "../../collector/store/jsum.h"
 #include "../../collector/store/ledger.h"
 #include "../../collector/report/report_api.h"
@@ -695,6 +697,18 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* js (a writer's, before its first reading) keeps its closed spans in a
+ * spill, as the journal's does. */
+static void
+spill_on(struct jsum *js)
+{
+	int fd = jspill_tmpfile("/tmp");
+
+	assert_true(fd >= 0);
+	assert_int_equal(jsum_spill(js, fd), 0);
+	assert_non_null(js->spill);
+}
+
 /* tw, a summary with a twin, encodes as a (a summary of its slot alone)
  * and, its twin swapped in, as b (of the twin's slot alone), byte for
  * byte, swapped and back; all three freed. */
@@ -735,7 +749,7 @@ twin_encodes_as(struct jsum *tw, struct jsum *a, struct jsum *b,
  * The hour ends mid-way, so a twin span is also closed and packed.
  */
 static void
-test_twin_sums_joins(void **st)
+twin_sums_joins(bool spill)
 {
 	struct jsum *tw, *a10, *a60;
 	struct journal_value v[2];
@@ -743,9 +757,10 @@ test_twin_sums_joins(void **st)
 	double cum = 0, g;
 	int p;
 
-	(void)st;
 	assert_non_null(tw = jsum_new(T0, 3600 * S, 600 * S, NULL));
 	assert_int_equal(jsum_set_twin(tw, 3600 * S), 0);
+	if (spill)
+		spill_on(tw);
 	assert_non_null(a10 = jsum_new(T0, 3600 * S, 600 * S, NULL));
 	assert_non_null(a60 = jsum_new(T0, 3600 * S, 3600 * S, NULL));
 	for (p = 0; p < 400; p++) {
@@ -783,6 +798,59 @@ test_twin_sums_joins(void **st)
 	twin_encodes_as(tw, a10, a60, 399);
 }
 
+static void
+test_twin_sums_joins(void **st)
+{
+	(void)st;
+	twin_sums_joins(false);
+	twin_sums_joins(true);
+}
+
+/* A spill that cannot be written (a full disk): jsum_add fails with the
+ * error (the journal then logs it and drops the summary), and is refused
+ * with it after that; and a spill is set before the first reading only. */
+static void
+test_spill_write_fails(void **st)
+{
+	struct journal_value v[40];
+	struct journal_record r;
+	struct jsum *js;
+	char name[40][24];
+	int fd, p, k, rc = 0;
+
+	(void)st;
+	assert_non_null(js = jsum_new(T0, 3600 * S, 60 * S, NULL));
+	assert_true((fd = open("/dev/full", O_RDWR | O_CLOEXEC)) >= 0);
+	assert_int_equal(jsum_spill(js, fd), 0);
+	for (p = 0; p < 360 && rc == 0; p++) {	/* 40 series, a slot a
+						   minute: 40 closes each */
+		for (k = 0; k < 40; k++) {
+			snprintf(name[k], sizeof(name[k]), "outlet/%d/power",
+			    k);
+			val(&v[k], name[k], WP_B_OUTLET, WP_Q_POWER, WP_GAUGE,
+			    100 + k, 0, 0);
+		}
+		r = (struct journal_record){ .t_real = T0 + p * STEP,
+		    .t_mono = T0 + p * STEP, .target = "pdu", .error = "",
+		    .n = 40, .v = v };
+		errno = 0;
+		rc = jsum_add(js, &r);
+	}
+	assert_int_equal(rc, -1);
+	assert_int_equal(errno, ENOSPC);
+	errno = 0;
+	r.t_real = r.t_mono = T0 + 3599 * S;
+	assert_int_equal(jsum_add(js, &r), -1);
+	assert_int_equal(errno, ENOSPC);
+	jsum_free(js);
+	assert_non_null(js = jsum_new(T0, 3600 * S, 60 * S, NULL));
+	assert_int_equal(jsum_add(js, &r), 0);
+	assert_true((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0);
+	assert_int_equal(jsum_spill(js, fd), -1);	/* has series */
+	assert_null(js->spill);
+	jsum_free(js);
+}
+
 /* A summary with a twin (the journal writer's: 10-minute spans and the
  * ledger's hourly ones from one table of series) encodes as each of two
  * summaries of one slot would, byte for byte, swapped and back: readings
@@ -790,7 +858,7 @@ test_twin_sums_joins(void **st)
  * and wrong-kind ones, a failed poll, a series that starts late.  Its
  * tables sized beforehand (jsum_reserve) are not grown. */
 static void
-twin_equals_alone(wp_time slot, wp_time tslot)
+twin_equals_alone(wp_time slot, wp_time tslot, bool spill)
 {
 	static const char *const tg[] = { "node1/bmc", "pdu-r1-a" };
 	struct jsum *tw, *a10, *a60;
@@ -802,6 +870,8 @@ twin_equals_alone(wp_time slot, wp_time tslot)
 
 	assert_non_null(tw = jsum_new(T0, 3600 * S, slot, NULL));
 	assert_int_equal(jsum_set_twin(tw, tslot), 0);
+	if (spill)
+		spill_on(tw);
 	assert_int_equal(tw->twin_sums, tslot % slot == 0);
 	assert_int_equal(jsum_reserve(tw, 2, 8), 0);	/* as the journal does */
 	assert_non_null(a10 = jsum_new(T0, 3600 * S, slot, NULL));
@@ -860,8 +930,10 @@ static void
 test_twin_equals_alone(void **st)
 {
 	(void)st;
-	twin_equals_alone(600 * S, 3600 * S);
-	twin_equals_alone(700 * S, 1800 * S);
+	twin_equals_alone(600 * S, 3600 * S, false);
+	twin_equals_alone(700 * S, 1800 * S, false);
+	twin_equals_alone(600 * S, 3600 * S, true);
+	twin_equals_alone(700 * S, 1800 * S, true);
 
 }
 
@@ -1612,26 +1684,33 @@ test_writer_spans_exact(void **st)
 	size_t alen, blen, i, c;
 
 	(void)st;
-	for (c = 0; c < 2; c++) {
-		assert_non_null(js = jsum_new(T0, 3600 * S, slot[c], NULL));
+	for (c = 0; c < 4; c++) {	/* 2, 3: the closed spans spilled */
+		bool spill = c >= 2;
+
+		assert_non_null(js = jsum_new(T0, 3600 * S, slot[c % 2],
+		    NULL));
+		if (spill)
+			spill_on(js);
 		hour_summary(js);
 		assert_int_equal(js->ns, 3);
 		assert_int_equal(jsum_encode(js, fin, 120, &a, &alen), 0);
 		assert_int_equal(jsum_encode(js, fin, 120, &b, &blen), 0);
 		assert_int_equal(alen, blen);
 		assert_memory_equal(a, b, alen);
-		assert_int_equal(alen, glen[c]);
-		assert_true(fnv64(a, alen) == gfnv[c]);
+		assert_int_equal(alen, glen[c % 2]);
+		assert_true(fnv64(a, alen) == gfnv[c % 2]);
 		for (i = 0; i < js->ns; i++) {
 			assert_true(js->s[i].packed);
-			assert_int_equal(js->s[i].n, nsp[c][i]);
-			assert_true(js->s[i].cap < (js->s[i].n - 1) * 112);
+			assert_int_equal(js->s[i].n, nsp[c % 2][i]);
+			assert_true(spill || js->s[i].cap <
+			    (js->s[i].n - 1) * 112);
+			assert_true(!spill || js->s[i].pk == NULL);
 		}
 		assert_non_null(back = jsum_decode(a, alen, &err));
-		assert_int_equal(back->s[1].n, nsp[c][1]);
+		assert_int_equal(back->s[1].n, nsp[c % 2][1]);
 		assert_int_equal(back->s[1].span[0].t0, T0 + 300 * S);
 		/* a reset after a span's first reading (one a span at 10 s) */
-		assert_true(c == 1 || (back->s[1].flags & JSUM_F_RESET));
+		assert_true(c % 2 == 1 || (back->s[1].flags & JSUM_F_RESET));
 		jsum_free(back);
 		free(a);
 		free(b);
@@ -1798,6 +1877,7 @@ main(void)
 		cmocka_unit_test(test_pooled_names_roundtrip),
 		cmocka_unit_test(test_twin_equals_alone),
 		cmocka_unit_test(test_twin_sums_joins),
+		cmocka_unit_test(test_spill_write_fails),
 		cmocka_unit_test(test_writer_ledger_slots),
 		cmocka_unit_test(test_merge_days),
 		cmocka_unit_test(test_merge_edges),
