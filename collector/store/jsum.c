@@ -133,10 +133,12 @@ jsum_free(struct jsum *s)
 	free(s->slab);
 	jspill_free(s->spill);
 	for (i = 0; i < s->ns; i++) {
-		if (!s->s[i].packed)
+		if (s->s[i].packed)
+			free(s->s[i].pk);
+		else {
 			free(s->s[i].span);
-		free(s->s[i].pk);
-		free(s->s[i].sub);
+			free(s->s[i].sub);
+		}
 		if (s->s[i].pooled)
 			continue;
 		free(s->s[i].series);
@@ -879,11 +881,12 @@ enc_spans(struct wire_buf *b, const struct jsum *s,
 static void
 enc_sub(struct wire_buf *b, const struct jsum_series *se)
 {
+	const double *sub = se->packed ? NULL : se->sub;
 	uint8_t k;
 
-	wire_put_le(b, se->sub != NULL ? se->nsub : 0, 1);
-	for (k = 0; se->sub != NULL && k < se->nsub; k++)
-		wire_put_f64(b, se->sub[k]);
+	wire_put_le(b, sub != NULL ? se->nsub : 0, 1);
+	for (k = 0; sub != NULL && k < se->nsub; k++)
+		wire_put_f64(b, sub[k]);
 }
 
 static void

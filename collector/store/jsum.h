@@ -69,19 +69,27 @@ struct jsum_span {
 /*
  * A series' name and labels: in a decoded summary, series and labels (owned
  * strings; labels the previous series' text when lab_shared); in one built
- * by jsum_add (the writer's, kept for a whole segment), both NULL and the
- * text in the summary's pool (pooled: sref, lref), which keeps an outlet's
- * labels as their head only.  jsum_series_text gives either.
+ * by jsum_add (the writer's, kept for a whole segment), the text in the
+ * summary's pool (pooled: sref, lref in their place), which keeps an
+ * outlet's labels as their head only.  jsum_series_text gives either.  A
+ * writer holds one per series of the fleet: what only one kind of summary
+ * uses shares its room with what only another does.
  */
 struct jsum_series {
 	uint32_t target;	/* index into targets */
 	uint32_t flags;		/* OR of the spans' */
-	char	*series;	/* owned, or NULL when pooled */
-	char	*labels;	/* of the first reading; owned unless
-				   lab_shared (the previous series' text);
-				   NULL when pooled */
+	union {
+		struct {
+			char	*series;	/* owned */
+			char	*labels;	/* of the first reading; owned
+						   unless lab_shared (the
+						   previous series' text) */
+		};
+		struct {		/* pooled: references into the pool */
+			uint32_t sref, lref;
+		};
+	};
 	double	 resolution;	/* of the first reading */
-	uint32_t sref, lref;	/* pooled: references into the pool */
 	uint32_t n, cap;	/* spans (fields kept small: a writer holds
 				   one per series of the fleet); cap: spans
 				   allocated, or when packed the bytes in pk,
@@ -89,13 +97,16 @@ struct jsum_series {
 				   of the last closed span in the spill */
 	struct jsum_span *span;	/* all n, or when packed the last (open) one,
 				   in the summary's slab */
-	uint8_t	*pk;		/* packed: the n - 1 closed spans, each coded
+	union {
+		uint8_t	*pk;	/* packed: the n - 1 closed spans, each coded
 				   against the one before it (jsum.c); NULL
 				   when spilled */
-	double	*sub;		/* version 3 (a day block): the energy of its
-				   one span in each sub-slot (the summary's
-				   slot, from one slot before seg_start:
-				   jsum_sub_origin), nsub of them; or NULL */
+		double	*sub;	/* not packed, version 3 (a day block): the
+				   energy of its one span in each sub-slot
+				   (the summary's slot, from one slot before
+				   seg_start: jsum_sub_origin), nsub of them;
+				   or NULL */
+	};
 	uint8_t	 boundary, quantity, kind;	/* of the first reading */
 	uint8_t	 nsub, subcap;	/* sub: energies, allocated */
 	bool	 lab_shared;
