@@ -21,7 +21,7 @@ ms_eq(const void *entry, const void *key)
 
 	return a->target == k->target && a->boundary == b->boundary &&
 	    a->quantity == b->quantity && a->kind == b->kind &&
-	    strcmp(a->series, b->series) == 0;
+	    strpool_eq(&k->s->pool, a->sref, b->series);
 }
 
 static uint64_t
@@ -132,6 +132,7 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 {
 	struct jsum *s = m->s;
 	struct jsum_series *d;
+	int64_t sr, lr;
 
 	if (s->ns >= UINT32_MAX || room_for(&s->s, &s->scap, s->ns + 1,
 	    sizeof(*s->s)) != 0 || room_for(&m->g, &m->gcap, s->ns + 1,
@@ -145,11 +146,14 @@ merge_entry(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	d->quantity = se->quantity;
 	d->kind = se->kind;
 	d->resolution = se->resolution;
-	if ((d->series = strdup(se->series)) == NULL ||
-	    (d->labels = strdup(se->labels)) == NULL) {
-		free(d->series);
+	/* in the merge's pool, as a writer keeps them: a row's power and
+	 * energy share their labels, outlets their labels' tail */
+	if ((sr = strpool_put(&s->pool, se->series)) < 0 ||
+	    (lr = strpool_put(&s->pool, se->labels)) < 0)
 		return -1;
-	}
+	d->pooled = true;
+	d->sref = (uint32_t)sr;
+	d->lref = (uint32_t)lr;
 	return (long)s->ns++;
 }
 

@@ -1164,6 +1164,8 @@ static void
 test_merge_days(void **st)
 {
 	const wp_time h = 3600 * S;
+	char sbuf[WP_SERIES_MAX], lbuf[WP_LABEL_MAX];
+	const char *sp, *lp;
 	const struct mreading a[] = {
 		{ "n0/bmc", "wall/energy", WP_COUNTER, T0 + 10 * S },
 		{ "n0/bmc", "wall/power", WP_GAUGE, T0 + 10 * S },
@@ -1203,7 +1205,9 @@ test_merge_days(void **st)
 	/* n0 energy (2 spans), n0 power gauge, n1 energy (its 00:00:30 is
 	 * not after 00:00:50), n0 power counter */
 	assert_int_equal(d->ns, 4);
-	assert_string_equal(d->s[0].series, "wall/energy");
+	assert_true(d->s[0].pooled);	/* the merge's text in its pool */
+	jsum_series_text(d, &d->s[0], sbuf, lbuf, &sp, &lp);
+	assert_string_equal(sp, "wall/energy");
 	assert_int_equal(d->s[0].target, 0);
 	/* one span a series as they come: from a's first reading to b's
 	 * last */
@@ -1218,7 +1222,8 @@ test_merge_days(void **st)
 	assert_int_equal(d->s[1].n, 1);
 	assert_int_equal(d->s[2].target, 1);
 	assert_int_equal(d->s[2].n, 1);
-	assert_string_equal(d->s[3].series, "wall/power");
+	jsum_series_text(d, &d->s[3], sbuf, lbuf, &sp, &lp);
+	assert_string_equal(sp, "wall/power");
 	assert_int_equal(d->s[3].kind, WP_COUNTER);
 	/* one span a series, the energy per hour beside it */
 	jsum_merge_finish(&m);
