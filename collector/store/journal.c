@@ -49,7 +49,10 @@ struct journal {
 					   while no later one succeeded */
 	bool		 bg_said;	/* "no sync thread" logged */
 	int		 spill_err;	/* errno of the last spill file that
-					   could not be made (logged once),
+					   could not be made (logged when it
+					   changes), or 0 */
+	int		 spill_werr;	/* errno of the last spill write that
+					   failed (logged when it changes),
 					   or 0 */
 	char		 seg_name[NAME_MAX_WPJ];
 	wp_time		 seg_start, seg_len;
@@ -192,6 +195,28 @@ summary_spill(struct journal *j)
 	j->spill_err = errno;
 }
 
+/* A spill write that failed (its spans then kept in memory: nothing is
+ * lost), logged when the error changes; a segment whose spill wrote
+ * without one after a failure, logged too. */
+static void
+spill_check(struct journal *j, bool closing)
+{
+	int e;
+
+	if (j->sum == NULL || j->sum->spill == NULL)
+		return;
+	e = jspill_failed(j->sum->spill);
+	if (e != 0 && e != j->spill_werr) {
+		errno = e;
+		log_warn("journal: cannot write the spill file in %s; this "
+		    "segment's summary spans kept in memory", j->dir);
+	} else if (e == 0 && closing && j->spill_werr != 0)
+		log_info("journal: the spill file in %s wrote without "
+		    "error again", j->dir);
+	if (e != 0 || closing)
+		j->spill_werr = e;
+}
+
 /* Starts the summary of the segment now open, and its ledger block (none
  * when disabled): one summary, the ledger's its twin when both are kept. */
 static void
@@ -201,6 +226,7 @@ summary_start(struct journal *j, wp_time start, wp_time len,
 	wp_time lslot = j->o.ledger_slot > 0 ? j->o.ledger_slot :
 	    LEDGER_SLOT_DEFAULT;
 
+	spill_check(j, true);
 	jsum_free(j->sum);
 	j->sum = NULL;
 	j->sum_wps = j->o.summary_slot >= 0;
@@ -234,6 +260,7 @@ summary_add(struct journal *j, const struct journal_record *r)
 		jsum_free(j->sum);
 		j->sum = NULL;
 	}
+	spill_check(j, false);
 }
 
 /* The closed segment's ledger block (ledger.h).  A failure is logged:
@@ -247,7 +274,8 @@ write_ledger(struct journal *j, const struct mentry *e)
 	if (j->ledger == NULL)
 		return;
 	if (j->sum == NULL)
-		err_set(&err, WP_E_INTERNAL, "out of memory");
+		err_set(&err, WP_E_INTERNAL, "the segment's summary was "
+		    "dropped (logged when it was)");
 	else {
 		if (j->sum_twin)
 			jsum_twin_swap(j->sum);	/* the ledger's column */
@@ -366,6 +394,7 @@ close_segment(struct journal *j, struct wp_err *err)
 		j->sum_nt = j->sum->nt;
 		j->sum_ns = j->sum->ns;
 	}
+	spill_check(j, true);
 	jsum_free(j->sum);
 	j->sum = NULL;
 	pack_segment(j, e);

@@ -12,25 +12,37 @@
 
 /* A record: the span's bytes, then the reference of the one before. */
 #define REC_LEN		(sizeof(struct jsum_span) + 8)
-#define BLOCK_RECS	136		/* a block: 16,320 bytes */
+#define BLOCK_RECS	136		/* written a block at a time: 16,320
+					   bytes */
 #define BLOCK_LEN	(BLOCK_RECS * REC_LEN)
-#define CACHE_BLOCKS	8		/* a summary's writing reads each
-					   slot's records in series order:
-					   one stream per slot of the hour */
+#define UNIT_RECS	34		/* read a unit at a time: 4,080 bytes,
+					   a quarter of a block */
+#define UNIT_LEN	(UNIT_RECS * REC_LEN)
+#define CACHE_UNITS	32		/* a summary's writing reads each
+					   slot's records mostly in series
+					   order (one stream per closed slot
+					   of the hour); when the polls came
+					   in another order, a miss costs
+					   4 KB, not a block */
+_Static_assert(BLOCK_RECS % UNIT_RECS == 0, "a unit lies in one block");
 
 struct cached {
-	uint64_t	 blk;		/* block number, or UINT64_MAX */
+	uint64_t	 unit;		/* unit number, or UINT64_MAX */
 	uint64_t	 used;		/* when last read (LRU) */
 };
 
 struct jspill {
 	int		 fd;
-	int		 failed;	/* errno of a failed write, or 0 */
-	uint64_t	 nrec;		/* records appended (on disk: nrec
-					   less those in buf) */
+	int		 failed;	/* errno of the write that failed, or
+					   0: from then on, full blocks are
+					   kept in memory (mem) */
+	uint64_t	 nrec;		/* records appended */
+	uint64_t	 on_disk;	/* blocks written (the first ones) */
 	uint8_t		*buf;		/* the block being filled */
-	uint8_t		*cache;		/* CACHE_BLOCKS blocks, once read */
-	struct cached	 tag[CACHE_BLOCKS];
+	uint8_t		**mem;		/* full blocks after on_disk, nmem */
+	size_t		 nmem;
+	uint8_t		*cache;		/* CACHE_UNITS units, once read */
+	struct cached	 tag[CACHE_UNITS];
 	uint64_t	 clock;
 	struct jsum_span *chain;	/* jspill_chain's answer */
 	size_t		 chain_cap;
@@ -54,13 +66,24 @@ jspill_new(int fd)
 void
 jspill_free(struct jspill *p)
 {
+	size_t i;
+
 	if (p == NULL)
 		return;
 	close(p->fd);
+	for (i = 0; i < p->nmem; i++)
+		free(p->mem[i]);
+	free(p->mem);
 	free(p->buf);
 	free(p->cache);
 	free(p->chain);
 	free(p);
+}
+
+int
+jspill_failed(const struct jspill *p)
+{
+	return p->failed;
 }
 
 int
@@ -90,15 +113,45 @@ pwrite_all(int fd, const uint8_t *b, size_t len, off_t off)
 	ssize_t w;
 
 	while (len > 0) {
-		if ((w = pwrite(fd, b, len, off)) < 0) {
-			if (errno == EINTR)
+		if ((w = pwrite(fd, b, len, off)) <= 0) {
+			if (w < 0 && errno == EINTR)
 				continue;
+			if (w == 0)
+				errno = EIO;
 			return -1;
 		}
 		b += w;
 		len -= (size_t)w;
 		off += w;
 	}
+	return 0;
+}
+
+/* The full block buf: written after the others, or kept in memory once a
+ * write failed (a full disk: the spans are still all there).  0, or -1
+ * out of memory. */
+static int
+block_full(struct jspill *p)
+{
+	uint8_t *nb, **nm;
+
+	if (!p->failed) {
+		if (pwrite_all(p->fd, p->buf, BLOCK_LEN,
+		    (off_t)(p->on_disk * BLOCK_LEN)) == 0) {
+			p->on_disk++;
+			return 0;
+		}
+		p->failed = errno;
+	}
+	if ((nb = malloc(BLOCK_LEN)) == NULL ||
+	    (nm = reallocarray(p->mem, p->nmem + 1, sizeof(*nm))) == NULL) {
+		free(nb);
+		errno = ENOMEM;
+		return -1;
+	}
+	p->mem = nm;
+	p->mem[p->nmem++] = p->buf;
+	p->buf = nb;
 	return 0;
 }
 
@@ -110,35 +163,30 @@ jspill_put(struct jspill *p, const struct jsum_span *sp, uint32_t prev,
 	uint8_t *r = p->buf + slot * REC_LEN;
 	uint64_t link = prev;
 
-	if (p->failed) {
-		errno = p->failed;
-		return -1;
-	}
-	if (p->nrec >= UINT32_MAX) {
-		errno = p->failed = EFBIG;
+	/* a reference is 32 bits; an offset must fit off_t */
+	if (p->nrec >= UINT32_MAX || (sizeof(off_t) < 8 &&
+	    p->nrec >= INT32_MAX / REC_LEN)) {
+		errno = EFBIG;
 		return -1;
 	}
 	memcpy(r, sp, sizeof(*sp));
 	memcpy(r + sizeof(*sp), &link, sizeof(link));
-	if (slot + 1 == BLOCK_RECS && pwrite_all(p->fd, p->buf, BLOCK_LEN,
-	    (off_t)(p->nrec / BLOCK_RECS * BLOCK_LEN)) != 0) {
-		p->failed = errno;
-		return -1;
-	}
+	if (slot + 1 == BLOCK_RECS && block_full(p) != 0)
+		return -1;	/* the record not counted */
 	*ref = (uint32_t)++p->nrec;
 	return 0;
 }
 
-/* Reads block blk (whole: only full blocks are on disk).  0 or -1. */
+/* Reads unit u (whole: only full blocks are on disk).  0 or -1. */
 static int
-read_block(int fd, uint8_t *b, uint64_t blk)
+read_unit(int fd, uint8_t *b, uint64_t u)
 {
 	size_t got = 0;
 	ssize_t n;
 
-	while (got < BLOCK_LEN) {
-		n = pread(fd, b + got, BLOCK_LEN - got,
-		    (off_t)(blk * BLOCK_LEN + got));
+	while (got < UNIT_LEN) {
+		n = pread(fd, b + got, UNIT_LEN - got,
+		    (off_t)(u * UNIT_LEN + got));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -151,37 +199,49 @@ read_block(int fd, uint8_t *b, uint64_t blk)
 	return 0;
 }
 
-/* The bytes of record k (0-based): in the block being filled or through
- * the cache.  NULL with errno. */
+/* The bytes of record k (0-based), on disk, through the cache.  NULL with
+ * errno. */
 static const uint8_t *
-record(struct jspill *p, uint64_t k)
+cached_record(struct jspill *p, uint64_t k)
 {
-	uint64_t blk = k / BLOCK_RECS, on_disk = p->nrec / BLOCK_RECS;
+	uint64_t u = k / UNIT_RECS;
 	size_t i, victim = 0;
 
-	if (blk >= on_disk)
-		return p->buf + (k % BLOCK_RECS) * REC_LEN;
 	if (p->cache == NULL) {
-		if ((p->cache = malloc(CACHE_BLOCKS * BLOCK_LEN)) == NULL)
+		if ((p->cache = malloc(CACHE_UNITS * UNIT_LEN)) == NULL)
 			return NULL;
-		for (i = 0; i < CACHE_BLOCKS; i++)
-			p->tag[i].blk = UINT64_MAX;
+		for (i = 0; i < CACHE_UNITS; i++)
+			p->tag[i].unit = UINT64_MAX;
 	}
-	for (i = 0; i < CACHE_BLOCKS; i++) {
-		if (p->tag[i].blk == blk)
+	for (i = 0; i < CACHE_UNITS; i++) {
+		if (p->tag[i].unit == u)
 			break;
 		if (p->tag[i].used < p->tag[victim].used)
 			victim = i;
 	}
-	if (i == CACHE_BLOCKS) {
+	if (i == CACHE_UNITS) {
 		i = victim;
-		p->tag[i].blk = UINT64_MAX;
-		if (read_block(p->fd, p->cache + i * BLOCK_LEN, blk) != 0)
+		p->tag[i].unit = UINT64_MAX;
+		if (read_unit(p->fd, p->cache + i * UNIT_LEN, u) != 0)
 			return NULL;
-		p->tag[i].blk = blk;
+		p->tag[i].unit = u;
 	}
 	p->tag[i].used = ++p->clock;
-	return p->cache + i * BLOCK_LEN + (k % BLOCK_RECS) * REC_LEN;
+	return p->cache + i * UNIT_LEN + (k % UNIT_RECS) * REC_LEN;
+}
+
+/* The bytes of record k (0-based): on disk, in a block kept in memory, or
+ * in the block being filled.  NULL with errno. */
+static const uint8_t *
+record(struct jspill *p, uint64_t k)
+{
+	uint64_t blk = k / BLOCK_RECS;
+
+	if (blk < p->on_disk)
+		return cached_record(p, k);
+	if (blk - p->on_disk < p->nmem)
+		return p->mem[blk - p->on_disk] + (k % BLOCK_RECS) * REC_LEN;
+	return p->buf + (k % BLOCK_RECS) * REC_LEN;
 }
 
 int

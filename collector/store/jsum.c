@@ -19,13 +19,14 @@
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
 /* A series built by jsum_add (the writer's, packed) keeps only its open
- * span whole: one whose slot has passed is coded into pk against the one
- * before it, each of its 14 words as the XOR with the same word there,
- * its zero bytes at one end dropped (exact: unpacking gives the same bits
- * back): the high ones (times, counts), or the low ones (a double whose
- * value changed but not its low mantissa bits: whole watts and joules).
- * The writer holds every series of the fleet for a whole segment, 6-7
- * spans each. */
+ * span whole: one whose slot has passed goes to the summary's spill when
+ * it has one (jsum_spill, jspill.h: the journal writer's), else is coded
+ * into pk against the one before it, each of its 14 words as the XOR with
+ * the same word there, its zero bytes at one end dropped (exact: unpacking
+ * gives the same bits back): the high ones (times, counts), or the low
+ * ones (a double whose value changed but not its low mantissa bits: whole
+ * watts and joules).  The writer holds every series of the fleet for a
+ * whole segment, 6-7 spans each. */
 #define SPAN_WORDS	14
 /* past this many closed spans (a forged summary slot of 1 ns, say), each is
  * coded against zeros, so closing one stays O(1) and not O(spans) */

@@ -122,7 +122,7 @@ struct jsum_series {
  * main column's spans of the same twin slot, merged, and the three sums
  * whose bits depend on the order they were added in, kept here. */
 struct jsum_col {
-	uint32_t flags, n, cap;
+	uint32_t flags, n, cap;	/* cap and pk: as jsum_series' (packed) */
 	struct jsum_span *span;
 	uint8_t	*pk;
 	double	 energy, dsum, vsum;	/* twin_sums: of its open span (they

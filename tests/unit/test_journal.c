@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -531,6 +532,56 @@ test_writer_spills(void **state)
 	while ((de = readdir(d)) != NULL)
 		assert_true(strncmp(de->d_name, ".spill-", 7) != 0);
 	closedir(d);
+}
+
+/* A spill that cannot be written past its first blocks (a file size
+ * limit standing in for a full disk): the summary still written whole
+ * (journal verify recomputes it from the segment and compares). */
+static void
+test_writer_spill_full(void **state)
+{
+	static const struct journal_opts o = { .segment_len = 60 * WP_SEC,
+	    .summary_slot = WP_SEC };
+	struct fx *f = *state;
+	struct journal_verify_stats vs;
+	struct journal_value v[40];
+	struct journal_record r;
+	struct rlimit old, lim;
+	struct wp_err err;
+	struct journal *j;
+	char name[40][24];
+	int i, k;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 40 << 10;	/* two blocks of the spill; the
+					   segment stays smaller */
+	assert_true(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
+	assert_non_null(j = journal_open(f->dir, &o, &err));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	for (i = 0; i < 13; i++) {	/* 12 in the first segment: 480
+					   closes, 3 blocks of the spill */
+		for (k = 0; k < 40; k++) {
+			memset(&v[k], 0, sizeof(v[k]));
+			snprintf(name[k], sizeof(name[k]), "outlet/%d/power",
+			    k);
+			sample_init(&v[k].s, name[k], WP_B_OUTLET, WP_Q_POWER,
+			    WP_GAUGE);
+			v[k].s.value = 100 + (i * 3 + k) % 17;
+			v[k].s.t_real = T0 + i * 5 * WP_SEC;
+		}
+		r = (struct journal_record){ .t_real = T0 + i * 5 * WP_SEC,
+		    .t_mono = 1000 + i * 5 * WP_SEC, .target = "pdu",
+		    .error = "", .n = 40, .v = v };
+		if (i == 12)	/* the close writes the summary */
+			assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_int_equal(journal_append(j, &r, &err), 0);
+	}
+	journal_close(j);
+	memset(&vs, 0, sizeof(vs));
+	assert_int_equal(journal_verify(f->dir, &vs, &err), 0);
+	assert_int_equal(vs.records, 13);
+	assert_int_equal(vs.summaries, 1);
 }
 
 static void
@@ -1492,6 +1543,8 @@ main(void)
 	{
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_writer_spills, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_writer_spill_full, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_roundtrip_every_field,
 		    setup, teardown),

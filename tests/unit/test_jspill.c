@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -123,27 +125,57 @@ test_bad_chain(void **st)
 	jspill_free(p);
 }
 
-/* A file that cannot be written (a full disk): the error, and every later
- * append refused with it. */
+/* Blocks that cannot be written (a file size limit, then a full disk):
+ * kept in memory, every chain whole across those on disk and those not,
+ * and the error told. */
 static void
 test_write_fails(void **st)
 {
-	struct jsum_span sp;
+	enum { SERIES = 50, SLOTS = 20 };	/* 1,000 records: 7 blocks */
+	const struct jsum_span *out;
+	struct jsum_span want;
+	struct rlimit old, lim;
+	uint32_t last[SERIES] = { 0 }, s, k;
 	struct jspill *p;
-	uint32_t ref = 0;
-	int fd, i, rc = 0;
+	int fd;
 
 	(void)st;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 3 * 136 * (sizeof(struct jsum_span) + 8);
+	assert_true(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_non_null(p = spill_new());
+	for (k = 0; k < SLOTS; k++)
+		for (s = 0; s < SERIES; s++) {
+			span_of(&want, s, k);
+			assert_int_equal(jspill_put(p, &want, last[s],
+			    &last[s]), 0);
+		}
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(jspill_failed(p), EFBIG);
+	for (s = 0; s < SERIES; s++) {
+		assert_int_equal(jspill_chain(p, last[s], SLOTS, &out), 0);
+		for (k = 0; k < SLOTS; k++) {
+			span_of(&want, s, k);
+			assert_memory_equal(&out[k], &want, sizeof(want));
+		}
+	}
+	jspill_free(p);
+
 	assert_true((fd = open("/dev/full", O_RDWR | O_CLOEXEC)) >= 0);
 	assert_non_null(p = jspill_new(fd));
-	span_of(&sp, 2, 0);
-	for (i = 0; i < 1000 && rc == 0; i++)	/* a block fills first */
-		rc = jspill_put(p, &sp, 0, &ref);
-	assert_int_equal(rc, -1);
-	assert_int_equal(errno, ENOSPC);
-	errno = 0;
-	assert_int_equal(jspill_put(p, &sp, 0, &ref), -1);
-	assert_int_equal(errno, ENOSPC);
+	memset(last, 0, sizeof(last));
+	for (k = 0; k < SLOTS; k++)
+		for (s = 0; s < SERIES; s++) {
+			span_of(&want, s, k);
+			assert_int_equal(jspill_put(p, &want, last[s],
+			    &last[s]), 0);
+		}
+	assert_int_equal(jspill_failed(p), ENOSPC);
+	assert_int_equal(jspill_chain(p, last[9], SLOTS, &out), 0);
+	span_of(&want, 9, SLOTS - 1);
+	assert_memory_equal(&out[SLOTS - 1], &want, sizeof(want));
 	jspill_free(p);
 }
 
