@@ -12,29 +12,14 @@
 #include "../lib/hmap.h"
 #include "jspill.h"
 #include "jsum.h"
+#include "jsum_closed.h"
 #include "../lib/wire.h"
 
 #define JSUM_HDR_LEN	128
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
-/* A series built by jsum_add (the writer's, packed) keeps only its open
- * span whole: one whose slot has passed goes to the summary's spill when
- * it has one (jsum_spill, jspill.h: the journal writer's), else is coded
- * into pk against the one before it, each of its 14 words as the XOR with
- * the same word there, its zero bytes at one end dropped (exact: unpacking
- * gives the same bits back): the high ones (times, counts), or the low
- * ones (a double whose value changed but not its low mantissa bits: whole
- * watts and joules).  The writer holds every series of the fleet for a
- * whole segment, 6-7 spans each. */
-#define SPAN_WORDS	14
-/* past this many closed spans (a forged summary slot of 1 ns, say), each is
- * coded against zeros, so closing one stays O(1) and not O(spans) */
-#define SPAN_CHAIN_MAX	64
-#define SPAN_PACK_MAX	(SPAN_WORDS / 2 + SPAN_WORDS * 8)
 #define SPAN_SLAB	256	/* open spans per slab (28 KiB) */
-_Static_assert(sizeof(struct jsum_span) == SPAN_WORDS * 8,
-    "struct jsum_span has no padding: packed as 14 words");
 
 double
 jsum_x(int kind, double val, double cum)
@@ -360,147 +345,11 @@ span_extend(struct jsum_span *sp, struct jsum_series *se, wp_time t,
 	sp->vsum += x;
 }
 
-/* A word's code in span_pack: 0 zero, 1..8 its low L bytes, 9..15 its
- * high c - 8 bytes (the rest zero), whichever is shorter. */
-static unsigned
-word_code(uint64_t x)
-{
-	unsigned lo = 0, hi = 0;
-
-	while (lo < 8 && (x >> (8 * lo)) != 0)
-		lo++;
-	while (hi < 8 && (x << (8 * hi)) != 0)
-		hi++;
-	return hi < lo ? 8 + hi : lo;
-}
-
-/* Codes sp against ref into out (at most SPAN_PACK_MAX bytes): a code
- * nibble per word (word_code), then each word's XOR with ref's bytes the
- * code keeps, low bytes first.  Returns the bytes written. */
-static size_t
-span_pack(uint8_t *out, const struct jsum_span *sp, const struct jsum_span *ref)
-{
-	uint64_t w[SPAN_WORDS], r[SPAN_WORDS], x;
-	size_t i, o = SPAN_WORDS / 2, k, first;
-	unsigned c;
-
-	memcpy(w, sp, sizeof(w));
-	memcpy(r, ref, sizeof(r));
-	memset(out, 0, SPAN_WORDS / 2);
-	for (i = 0; i < SPAN_WORDS; i++) {
-		x = w[i] ^ r[i];
-		c = word_code(x);
-		first = c > 8 ? 16 - c : 0;
-		for (k = first; k < (c > 8 ? 8 : c); k++)
-			out[o++] = (uint8_t)(x >> (8 * k));
-		out[i / 2] |= (uint8_t)(c << (4 * (i % 2)));
-	}
-	return o;
-}
-
-/* Decodes what span_pack wrote against ref into sp (may be ref).  Returns
- * the bytes read. */
-static size_t
-span_unpack(const uint8_t *in, struct jsum_span *sp,
-    const struct jsum_span *ref)
-{
-	uint64_t w[SPAN_WORDS], x;
-	size_t i, o = SPAN_WORDS / 2, k, first;
-	unsigned c;
-
-	memcpy(w, ref, sizeof(w));
-	for (i = 0; i < SPAN_WORDS; i++) {
-		c = (in[i / 2] >> (4 * (i % 2))) & 0xf;
-		first = c > 8 ? 16 - c : 0;
-		for (x = 0, k = first; k < (c > 8 ? 8 : c); k++)
-			x |= (uint64_t)in[o++] << (8 * k);
-		w[i] ^= x;
-	}
-	memcpy(sp, w, sizeof(w));
-	return o;
-}
-
-/* The closed span k of packed spans pk into sp (k < the closed ones), with
- * *off, the bytes of pk read, and sp the previous one when k > 0. */
-static void
-pk_next(const uint8_t *pk, size_t k, size_t *off, struct jsum_span *sp)
-{
-	static const struct jsum_span zero;
-
-	*off += span_unpack(pk + *off, sp, k < SPAN_CHAIN_MAX ? sp : &zero);
-}
-
-/* Codes sp after the nclosed spans packed in *pk (*cap bytes).  0 or -1. */
-static int
-pk_append(uint8_t **pk, uint32_t *cap, uint32_t nclosed,
-    const struct jsum_span *sp)
-{
-	struct jsum_span last = { 0 };
-	uint8_t buf[SPAN_PACK_MAX];
-	size_t off = 0, k, len;
-	void *np;
-
-	for (k = 0; k < nclosed && nclosed < SPAN_CHAIN_MAX; k++)
-		pk_next(*pk, k, &off, &last);
-	len = span_pack(buf, sp, &last);
-	if (*cap > UINT32_MAX - len || (np = realloc(*pk, *cap + len)) == NULL)
-		return -1;
-	*pk = np;
-	memcpy(*pk + *cap, buf, len);
-	*cap += (uint32_t)len;
-	return 0;
-}
-
-/*
- * A column's closed span sp, after its nclosed others: packed into *pk
- * (*cap its bytes), or when s spills them (jsum_spill) appended to the
- * spill (*cap the reference of the column's last, pk unused).  0 or -1.
- */
-static int
-col_close(const struct jsum *s, uint8_t **pk, uint32_t *cap,
-    uint32_t nclosed, const struct jsum_span *sp)
-{
-	if (s->spill != NULL)
-		return jspill_put(s->spill, sp, *cap, cap);
-	return pk_append(pk, cap, nclosed, sp);
-}
-
 /* Packed se: closes its open span (its slot has passed); 0 or -1. */
 static int
 span_close(const struct jsum *s, struct jsum_series *se)
 {
-	return col_close(s, &se->pk, &se->cap, se->n - 1, &se->span[0]);
-}
-
-/* A column's nclosed closed spans (col_close's pk and cap), oldest first:
- * closed_open, then closed_next nclosed times. */
-struct closed {
-	const uint8_t	 *pk;
-	const struct jsum_span *arr;	/* spilled: read back together */
-	size_t		 off, k;
-};
-
-static int
-closed_open(const struct jsum *s, const uint8_t *pk, uint32_t cap,
-    uint32_t nclosed, struct closed *c)
-{
-	c->pk = pk;
-	c->arr = NULL;
-	c->off = c->k = 0;
-	if (s->spill == NULL || nclosed == 0)
-		return 0;
-	return jspill_chain(s->spill, cap, nclosed, &c->arr);
-}
-
-/* The next closed span into sp (the one before it, after the first). */
-static void
-closed_next(struct closed *c, struct jsum_span *sp)
-{
-	if (c->arr != NULL)
-		*sp = c->arr[c->k];
-	else
-		pk_next(c->pk, c->k, &c->off, sp);
-	c->k++;
+	return jsum_col_close(s, &se->pk, &se->cap, se->n - 1, &se->span[0]);
 }
 
 /* Exchanges se's column with c's (its sums stay in c). */
@@ -565,17 +414,17 @@ twin_open_span(const struct jsum *s, int kind, const uint8_t *pk,
 {
 	struct jsum_span sp = { 0 };
 	wp_time at = open->t1 / tslot;
-	struct closed cl;
+	struct jsum_closed cl;
 	size_t k;
 	bool any = false;
 
-	if (closed_open(s, pk, cap, nclosed, &cl) != 0)
+	if (jsum_closed_open(s, pk, cap, nclosed, &cl) != 0)
 		return -1;
 	for (k = 0; k <= nclosed; k++) {
 		const struct jsum_span *p = &sp;
 
 		if (k < nclosed)
-			closed_next(&cl, &sp);
+			jsum_closed_next(&cl, &sp);
 		else
 			p = open;
 		if (p->t0 / tslot != at)
@@ -619,7 +468,7 @@ twin_sums_put(struct jsum *s, struct jsum_series *se, struct jsum_col *c,
 	if (last != NULL) {
 		if (twin_open_span(s, se->kind, se->pk, se->cap, se->n - 1,
 		    last, s->twin_slot, c, &whole) != 0 ||
-		    col_close(s, &c->pk, &c->cap, c->n - 1, &whole) != 0)
+		    jsum_col_close(s, &c->pk, &c->cap, c->n - 1, &whole) != 0)
 			return -1;
 	}
 	if (c->n == UINT32_MAX)
@@ -850,7 +699,7 @@ enc_spans(struct wire_buf *b, const struct jsum *s,
 {
 	struct jsum_span sp = { 0 };
 	const struct jsum_col *m;
-	struct closed cl;
+	struct jsum_closed cl;
 	size_t k;
 
 	if (!se->packed) {
@@ -858,11 +707,11 @@ enc_spans(struct wire_buf *b, const struct jsum *s,
 			enc_span(b, &se->span[k], fmask);
 		return 0;
 	}
-	if (closed_open(s, se->pk, se->cap, se->n > 0 ? se->n - 1 : 0,
+	if (jsum_closed_open(s, se->pk, se->cap, se->n > 0 ? se->n - 1 : 0,
 	    &cl) != 0)
 		return -1;
 	for (k = 0; k + 1 < se->n; k++) {
-		closed_next(&cl, &sp);
+		jsum_closed_next(&cl, &sp);
 		enc_span(b, &sp, fmask);
 	}
 	if (se->n > 0 && se->span != NULL)
@@ -1211,6 +1060,79 @@ bad:
 	jsum_free(s);
 	err_set(err, WP_E_PROTOCOL, "summary: malformed body");
 	return NULL;
+}
+
+/* ---- decoding a series at a time ---- */
+
+/* A series' text, spans and sub-slot energies decoded into the buffers of
+ * se (its text borrowed from sbuf and lbuf, its arrays grown as needed and
+ * kept from series to series).  0, or -1 malformed or out of memory. */
+static int
+dec_series_into(struct wire_rd *d, const struct jsum *s, struct jsum_series *se,
+    char sbuf[WP_SERIES_MAX], char lbuf[WP_LABEL_MAX])
+{
+	size_t n;
+	void *np;
+
+	se->target = (uint32_t)wire_rd_le(d, 4);
+	wire_rd_str(d, 1, sbuf, WP_SERIES_MAX);
+	se->boundary = (uint8_t)wire_rd_le(d, 1);
+	se->quantity = (uint8_t)wire_rd_le(d, 1);
+	se->kind = (uint8_t)wire_rd_le(d, 1);
+	se->resolution = wire_rd_f64(d);
+	wire_rd_str(d, 1, lbuf, WP_LABEL_MAX);
+	se->series = sbuf;
+	se->labels = lbuf;
+	se->flags = (uint32_t)wire_rd_le(d, 4);
+	n = (size_t)wire_rd_le(d, 4);
+	if (d->bad || se->target >= s->nt || (se->flags & ~flags_of(s->version)) ||
+	    n > (d->len - d->off) / JSUM_SPAN_LEN)
+		return -1;
+	if (n > se->cap) {
+		if ((np = reallocarray(se->span, n, sizeof(*se->span))) == NULL)
+			return -1;
+		se->span = np;
+		se->cap = (uint32_t)n;
+	}
+	se->n = (uint32_t)n;
+	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
+		return -1;
+	return dec_sub(d, s, se);
+}
+
+int
+jsum_decode_each(const uint8_t *p, size_t len, const struct jsum_each *e,
+    struct wp_err *err)
+{
+	char sbuf[WP_SERIES_MAX], lbuf[WP_LABEL_MAX];
+	struct wire_rd d = { p, len, 0, false };
+	struct jsum_series se = { 0 };
+	struct jsum *h = NULL;
+	size_t i, nt, ns;
+	int rc = -1;
+
+	if (!head_ok(p, len) || (h = jsum_new(0, 0, 1, NULL)) == NULL ||
+	    dec_head(&d, h, &nt, &ns) != 0 ||
+	    (nt && (h->t = calloc(nt, sizeof(*h->t))) == NULL))
+		goto out;
+	for (i = 0; i < nt; i++)	/* counted first: freed if it fails */
+		if (++h->nt, dec_target(&d, &h->t[i]) != 0)
+			goto out;
+	if (e->head(e->arg, h, ns) != 0)
+		goto out;
+	for (i = 0; i < ns; i++)
+		if (dec_series_into(&d, h, &se, sbuf, lbuf) != 0 ||
+		    e->series(e->arg, h, &se) != 0)
+			goto out;
+	rc = d.off == len ? 0 : -1;
+out:
+	if (rc != 0)
+		err_set(err, WP_E_PROTOCOL, "summary: malformed, or out of "
+		    "memory");
+	free(se.span);
+	free(se.sub);
+	jsum_free(h);
+	return rc;
 }
 
 /* ---- decoding consecutive summaries (jsum_rd) ---- */

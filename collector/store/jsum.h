@@ -219,6 +219,23 @@ struct jsum_sink {
  * failed). */
 int		 jsum_write(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
 		    uint64_t count, const struct jsum_sink *k);
+/*
+ * Decodes a summary of len bytes at p a series at a time, holding one
+ * series, not the summary: head(arg, h, ns) with its header and targets
+ * (h: a summary with no series; ns, the series that follow), then
+ * series(arg, h, se) for each (se, its text and spans valid during the
+ * call).  A callback returns 0, or -1 to stop.  0, or -1 with err
+ * (malformed, out of memory, or a callback stopped it: what it was given
+ * before stays given).
+ */
+struct jsum_each {
+	int	(*head)(void *arg, const struct jsum *h, size_t ns);
+	int	(*series)(void *arg, const struct jsum *h,
+		    const struct jsum_series *se);
+	void	*arg;
+};
+int		 jsum_decode_each(const uint8_t *p, size_t len,
+		    const struct jsum_each *e, struct wp_err *err);
 /* Decodes and checks (trailer hash) a summary, for reading only (no
  * jsum_add: its lookup maps are not built).  Caller frees with jsum_free.
  * NULL with err when malformed. */
@@ -276,7 +293,8 @@ void		 jsum_rd_fini(struct jsum_rd *r);	/* NULL-safe */
  * there.  A series holds one span and an integrator while merging, not
  * every summary's spans: a day of a fleet's hourly blocks is merged in
  * about a tenth of their size.  Inputs are decoded summaries (jsum_decode,
- * jsum_rd).
+ * jsum_rd), or a summary's bytes decoded a series at a time as they are
+ * merged (jsum_merge_add_bytes: the ledger's day blocks).
  */
 struct jsum_merge {
 	struct jsum	*s;	/* the merged summary (seg_start, seg_len,
@@ -292,6 +310,10 @@ struct jsum_merge {
 					   them, gcap allocated), until
 					   jsum_merge_finish */
 	size_t		 gcap;
+	/* the last summary added: its chain values and counts */
+	uint8_t		 b_in[JSUM_HASH_LEN], b_fin[JSUM_HASH_LEN];
+	uint64_t	 b_count;
+	wp_time		 b_rec_min, b_rec_max;
 };
 
 /* 0, or -1 (out of memory, sub_len not positive, or more than
@@ -302,6 +324,11 @@ int		 jsum_merge_init(struct jsum_merge *m, wp_time start,
 /* Adds summary b after the ones added before.  0, or -1 (out of memory,
  * or b not a decoded summary): m is then only fit for jsum_merge_fini. */
 int		 jsum_merge_add(struct jsum_merge *m, const struct jsum *b);
+/* The same for a summary's len bytes at p (without its trailer), decoded a
+ * series at a time (jsum_decode_each): the summary is never held decoded.
+ * 0, or -1 with err (malformed, out of memory): m as above. */
+int		 jsum_merge_add_bytes(struct jsum_merge *m, const uint8_t *p,
+		    size_t len, struct wp_err *err);
 /* After the last jsum_merge_add: the integrators' energies, gaps and
  * refusals into the spans; m->s is then a summary of slot sub_len to
  * encode. */

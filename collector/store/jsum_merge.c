@@ -245,8 +245,10 @@ merge_series(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	return merge_spans(m, (size_t)ix, se);
 }
 
-int
-jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
+/* The header and targets of the next summary b, of ns series.  0, or -1
+ * ENOMEM. */
+static int
+merge_head(struct jsum_merge *m, const struct jsum *b, size_t ns)
 {
 	struct jsum *s = m->s;
 	size_t i;
@@ -255,26 +257,83 @@ jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
 	if (room_for(&m->tmap, &m->tmcap, b->nt, sizeof(*m->tmap)) != 0)
 		return -1;
 	/* a day's blocks mostly hold the same series: sized by the first */
-	if (m->blocks == 0 && (room_for(&s->s, &s->scap, b->ns,
-	    sizeof(*s->s)) != 0 || room_for(&m->g, &m->gcap, b->ns,
-	    sizeof(*m->g)) != 0 || hmap_reserve(&s->shash, b->ns) != 0))
+	if (m->blocks == 0 && (room_for(&s->s, &s->scap, ns,
+	    sizeof(*s->s)) != 0 || room_for(&m->g, &m->gcap, ns,
+	    sizeof(*m->g)) != 0 || hmap_reserve(&s->shash, ns) != 0))
 		return -1;
 	for (i = 0; i < b->nt; i++) {
 		if ((ti = merge_target(m, &b->t[i])) < 0)
 			return -1;
 		m->tmap[i] = (uint32_t)ti;
 	}
-	for (i = 0; i < b->ns; i++)
-		if (b->s[i].pooled || b->s[i].packed ||
-		    b->s[i].target >= b->nt || merge_series(m,
-		    m->tmap[b->s[i].target], &b->s[i]) != 0)
-			return -1;
-	if (b->count > 0 && (s->count == 0 || b->rec_min < s->rec_min))
-		s->rec_min = b->rec_min;
-	if (b->count > 0 && (s->count == 0 || b->rec_max > s->rec_max))
-		s->rec_max = b->rec_max;
-	s->count += b->count;
+	memcpy(m->b_in, b->in, JSUM_HASH_LEN);
+	memcpy(m->b_fin, b->fin, JSUM_HASH_LEN);
+	m->b_count = b->count;
+	m->b_rec_min = b->rec_min;
+	m->b_rec_max = b->rec_max;
+	return 0;
+}
+
+/* Series se of the summary b whose head merge_head took.  0, or -1. */
+static int
+merge_one(struct jsum_merge *m, const struct jsum *b,
+    const struct jsum_series *se)
+{
+	if (se->pooled || se->packed || se->target >= b->nt)
+		return -1;
+	return merge_series(m, m->tmap[se->target], se);
+}
+
+/* After the series of the summary whose head merge_head took: its
+ * counts. */
+static void
+merge_tail(struct jsum_merge *m)
+{
+	struct jsum *s = m->s;
+
+	if (m->b_count > 0 && (s->count == 0 || m->b_rec_min < s->rec_min))
+		s->rec_min = m->b_rec_min;
+	if (m->b_count > 0 && (s->count == 0 || m->b_rec_max > s->rec_max))
+		s->rec_max = m->b_rec_max;
+	s->count += m->b_count;
 	m->blocks++;
+}
+
+int
+jsum_merge_add(struct jsum_merge *m, const struct jsum *b)
+{
+	size_t i;
+
+	if (merge_head(m, b, b->ns) != 0)
+		return -1;
+	for (i = 0; i < b->ns; i++)
+		if (merge_one(m, b, &b->s[i]) != 0)
+			return -1;
+	merge_tail(m);
+	return 0;
+}
+
+static int
+each_head(void *arg, const struct jsum *h, size_t ns)
+{
+	return merge_head(arg, h, ns);
+}
+
+static int
+each_series(void *arg, const struct jsum *h, const struct jsum_series *se)
+{
+	return merge_one(arg, h, se);
+}
+
+int
+jsum_merge_add_bytes(struct jsum_merge *m, const uint8_t *p, size_t len,
+    struct wp_err *err)
+{
+	const struct jsum_each e = { each_head, each_series, m };
+
+	if (jsum_decode_each(p, len, &e, err) != 0)
+		return -1;
+	merge_tail(m);
 	return 0;
 }
 

@@ -368,34 +368,58 @@ ledger_block_load(const char *ldir, const struct ledger_entry *e,
 	return block_read(ldir, e, true, err);
 }
 
+/* The bytes of e's block file (*file malloc'd, *flen of them, its
+ * trailer last), checked against e's line (and its trailer, when asked).
+ * 0, or -1 with err. */
+static int
+block_bytes(const char *ldir, const struct ledger_entry *e, bool trailer,
+    uint8_t **file, size_t *flen, struct wp_err *err)
+{
+	char path[PATH_MAX];
+	uint8_t h[HASH_LEN];
+
+	ledger_block_path(ldir, e->name, path, sizeof(path));
+	if (jsum_slurp(path, file, flen, err) != 0)
+		return -1;
+	if (*flen < HASH_LEN || sha256(*file, *flen, h) != 0 ||
+	    memcmp(h, e->file, HASH_LEN) != 0 ||
+	    (trailer && trailer_bad(e, *file, *flen))) {
+		free(*file);
+		return err_set(err, WP_E_PROTOCOL, "ledger block %s: does not "
+		    "match its %s line (edited or replaced)", e->name,
+		    index_of(e->name));
+	}
+	return 0;
+}
+
+/* Whether a block's chain values and count are not those of e's line. */
+static bool
+chain_differs(const struct ledger_entry *e, uint64_t count,
+    const uint8_t in[HASH_LEN], const uint8_t fin[HASH_LEN],
+    struct wp_err *err)
+{
+	if (count == e->count && memcmp(in, e->in, HASH_LEN) == 0 &&
+	    memcmp(fin, e->fin, HASH_LEN) == 0)
+		return false;
+	err_set(err, WP_E_PROTOCOL, "ledger block %s: chain values differ "
+	    "from its %s line", e->name, index_of(e->name));
+	return true;
+}
+
 static struct jsum *
 block_read(const char *ldir, const struct ledger_entry *e, bool trailer,
     struct wp_err *err)
 {
-	char path[PATH_MAX];
-	uint8_t *file, h[HASH_LEN];
+	uint8_t *file;
 	size_t flen;
 	struct jsum *js;
 
-	ledger_block_path(ldir, e->name, path, sizeof(path));
-	if (jsum_slurp(path, &file, &flen, err) != 0)
+	if (block_bytes(ldir, e, trailer, &file, &flen, err) != 0)
 		return NULL;
-	if (flen < HASH_LEN || sha256(file, flen, h) != 0 ||
-	    memcmp(h, e->file, HASH_LEN) != 0 ||
-	    (trailer && trailer_bad(e, file, flen))) {
-		free(file);
-		err_set(err, WP_E_PROTOCOL, "ledger block %s: does not match "
-		    "its %s line (edited or replaced)", e->name,
-		    index_of(e->name));
-		return NULL;
-	}
 	js = jsum_decode(file, flen - HASH_LEN, err);
 	free(file);
-	if (js != NULL && (js->count != e->count || memcmp(js->in, e->in,
-	    HASH_LEN) != 0 || memcmp(js->fin, e->fin, HASH_LEN) != 0)) {
+	if (js != NULL && chain_differs(e, js->count, js->in, js->fin, err)) {
 		jsum_free(js);
-		err_set(err, WP_E_PROTOCOL, "ledger block %s: chain values "
-		    "differ from its %s line", e->name, index_of(e->name));
 		return NULL;
 	}
 	return js;
@@ -695,7 +719,8 @@ ledger_day_merge(const char *ldir, const struct ledger_index *ix,
 {
 	size_t i = ledger_index_lower(ix, day), k;
 	size_t j = ledger_index_lower(ix, day + LEDGER_DAY);
-	struct jsum *b;
+	uint8_t *file;
+	size_t flen;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
@@ -709,18 +734,21 @@ ledger_day_merge(const char *ldir, const struct ledger_index *ix,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	memcpy(e->in, ix->e[i].in, HASH_LEN);
 	memcpy(e->fin, ix->e[j - 1].fin, HASH_LEN);
-	for (k = i; k < j; k++) {
-		if ((b = block_read(ldir, &ix->e[k], true, err)) == NULL)
+	for (k = i; k < j; k++) {	/* each decoded as it is merged */
+		if (block_bytes(ldir, &ix->e[k], true, &file, &flen, err) != 0)
 			goto fail;
 		e->count += ix->e[k].count;
-		rc = jsum_merge_add(m, b);
-		jsum_free(b);
+		rc = jsum_merge_add_bytes(m, file, flen - HASH_LEN, err);
+		free(file);
 		if (rc != 0) {
 			err_set(err, WP_E_PROTOCOL, "ledger block %s: cannot be "
 			    "merged (out of memory or malformed)",
 			    ix->e[k].name);
 			goto fail;
 		}
+		if (chain_differs(&ix->e[k], m->b_count, m->b_in, m->b_fin,
+		    err))
+			goto fail;
 	}
 	jsum_merge_finish(m);
 	return 0;

@@ -1146,6 +1146,44 @@ edge_block(wp_time start, const struct ereading *e, size_t n, uint64_t *fnv)
  * implausible on an hour's first reading (refused by the integrator, not
  * by a span), a counter going back, and a block whose readings lie past
  * the day's window (flagged). */
+/* The day of a, b and c merged from their bytes, a series at a time
+ * (jsum_merge_add_bytes, as the ledger does): the same encoding (blen
+ * bytes of hash fnv) as merged decoded; and bytes cut short refused. */
+static void
+merge_bytes_equal(const struct jsum *a, const struct jsum *b,
+    const struct jsum *c, size_t blen, uint64_t fnv)
+{
+	const struct jsum *in[3] = { a, b, c };
+	uint8_t fin[JSUM_HASH_LEN] = { 6 }, *p[3], *body;
+	struct wp_err err = { 0 };
+	struct jsum_merge m;
+	size_t len[3], i;
+
+	for (i = 0; i < 3; i++)
+		assert_int_equal(jsum_encode((struct jsum *)in[i], in[i]->fin,
+		    in[i]->count, &p[i], &len[i]), 0);
+	assert_int_equal(jsum_merge_init(&m, T0, 86400 * S, 3600 * S, a->in),
+	    0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(jsum_merge_add_bytes(&m, p[i], len[i], &err),
+		    0);
+		assert_int_equal(m.b_count, in[i]->count);
+		assert_memory_equal(m.b_fin, in[i]->fin, JSUM_HASH_LEN);
+	}
+	jsum_merge_finish(&m);
+	assert_int_equal(jsum_encode(m.s, fin, m.s->count, &body, &i), 0);
+	assert_int_equal(i, blen);
+	assert_true(fnv64(body, i) == fnv);
+	free(body);
+	jsum_merge_fini(&m);
+	assert_int_equal(jsum_merge_init(&m, T0, 86400 * S, 3600 * S, a->in),
+	    0);
+	assert_int_equal(jsum_merge_add_bytes(&m, p[0], len[0] - 1, &err), -1);
+	jsum_merge_fini(&m);
+	for (i = 0; i < 3; i++)
+		free(p[i]);
+}
+
 static void
 test_merge_edges(void **st)
 {
@@ -1195,6 +1233,7 @@ test_merge_edges(void **st)
 	assert_true(m.s->s[0].span[0].flags & JSUM_F_RESET);
 	free(body);
 	jsum_merge_fini(&m);
+	merge_bytes_equal(ja, jb, jc, 1239, 0x8509db9cd099befaULL);
 	jsum_free(ja);
 	jsum_free(jb);
 	jsum_free(jc);
