@@ -37,7 +37,8 @@ void		 jspill_free(struct jspill *p);		/* NULL-safe */
 int		 jspill_tmpfile(const char *dir);
 /* Appends sp, the closed span after the one of reference prev (0: its
  * series' first).  Its reference in *ref: 0, or -1 with errno (ENOMEM, or
- * EFBIG past 2^32 - 1 records): sp not appended. */
+ * EFBIG past 2^32 - 1 records, or past 2 GiB where off_t has 32 bits):
+ * sp not appended. */
 int		 jspill_put(struct jspill *p, const struct jsum_span *sp,
 		    uint32_t prev, uint32_t *ref);
 /* The errno of the write that failed (the blocks since kept in memory),

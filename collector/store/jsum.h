@@ -69,9 +69,9 @@ struct jsum_span {
 /*
  * A series' name and labels: in a decoded summary, series and labels (owned
  * strings; labels the previous series' text when lab_shared); in one built
- * by jsum_add (the writer's, kept for a whole segment), the text in the
- * summary's pool (pooled: sref, lref in their place), which keeps an
- * outlet's labels as their head only.  jsum_series_text gives either.  A
+ * by jsum_add (the writer's, kept for a whole segment) or by a merge
+ * (jsum_merge), the text in the summary's pool (pooled: sref, lref in their
+ * place), which keeps an outlet's labels as their head only.  jsum_series_text gives either.  A
  * writer holds one per series of the fleet: what only one kind of summary
  * uses shares its room with what only another does.
  */
@@ -99,8 +99,8 @@ struct jsum_series {
 				   in the summary's slab */
 	union {
 		uint8_t	*pk;	/* packed: the n - 1 closed spans, each coded
-				   against the one before it (jsum.c); NULL
-				   when spilled */
+				   against the one before it (jsum_closed.c);
+				   NULL when spilled */
 		double	*sub;	/* not packed, version 3 (a day block): the
 				   energy of its one span in each sub-slot
 				   (the summary's slot, from one slot before

@@ -24,6 +24,7 @@
 
 #include "../../collector/store/journal.h"
 #include "../../collector/store/jseg.h"
+#include "../../collector/store/jsum.h"
 #include "../../model/counter.h"
 
 #define T0	(1764410400LL * WP_SEC)		/* 2025-11-29T10:00:00Z */
@@ -534,9 +535,49 @@ test_writer_spills(void **state)
 	closedir(d);
 }
 
+/* The file size limit as it was before test_writer_spill_full, put back
+ * after it whether it passed or not. */
+static struct rlimit fsize_was;
+
+static int
+teardown_fsize(void **state)
+{
+	(void)setrlimit(RLIMIT_FSIZE, &fsize_was);
+	(void)signal(SIGXFSZ, SIG_DFL);
+	return teardown(state);
+}
+
+/* The size of the one unlinked file this process has open in dir. */
+static off_t
+unlinked_size(const char *dir)
+{
+	char link[PATH_MAX + 32], path[64];
+	struct dirent *de;
+	struct stat sb;
+	size_t dl = strlen(dir);
+	off_t size = -1;
+	ssize_t n;
+	DIR *d;
+
+	assert_non_null(d = opendir("/proc/self/fd"));
+	while ((de = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[n] = '\0';
+		if (strncmp(link, dir, dl) == 0 && link[dl] == '/' &&
+		    strstr(link, " (deleted)") != NULL &&
+		    stat(path, &sb) == 0)
+			size = sb.st_size;
+	}
+	closedir(d);
+	return size;
+}
+
 /* A spill that cannot be written past its first blocks (a file size
- * limit standing in for a full disk): the summary still written whole
- * (journal verify recomputes it from the segment and compares). */
+ * limit standing in for a full disk): the blocks after them kept in
+ * memory, the summary still written whole (journal verify recomputes it
+ * from the segment and compares). */
 static void
 test_writer_spill_full(void **state)
 {
@@ -553,13 +594,14 @@ test_writer_spill_full(void **state)
 	int i, k;
 
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	fsize_was = old;
 	lim = old;
 	lim.rlim_cur = 40 << 10;	/* two blocks of the spill; the
 					   segment stays smaller */
 	assert_true(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
 	assert_non_null(j = journal_open(f->dir, &o, &err));
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-	for (i = 0; i < 13; i++) {	/* 12 in the first segment: 480
+	for (i = 0; i < 13; i++) {	/* 12 in the first segment: 440
 					   closes, 3 blocks of the spill */
 		for (k = 0; k < 40; k++) {
 			memset(&v[k], 0, sizeof(v[k]));
@@ -573,8 +615,15 @@ test_writer_spill_full(void **state)
 		r = (struct journal_record){ .t_real = T0 + i * 5 * WP_SEC,
 		    .t_mono = 1000 + i * 5 * WP_SEC, .target = "pdu",
 		    .error = "", .n = 40, .v = v };
-		if (i == 12)	/* the close writes the summary */
+		if (i == 12) {	/* the third block not written whole; the
+				   close writes the summary */
+			off_t blk = 136 * (off_t)(sizeof(struct jsum_span) +
+			    8), sz = unlinked_size(f->dir);
+
+			assert_true(sz >= 2 * blk && sz <=
+			    (off_t)lim.rlim_cur && sz < 3 * blk);
 			assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		}
 		assert_int_equal(journal_append(j, &r, &err), 0);
 	}
 	journal_close(j);
@@ -1545,7 +1594,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_writer_spills, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_writer_spill_full, setup,
-		    teardown),
+		    teardown_fsize),
 		cmocka_unit_test_setup_teardown(test_roundtrip_every_field,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_decoded_equals_appended,

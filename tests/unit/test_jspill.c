@@ -125,6 +125,18 @@ test_bad_chain(void **st)
 	jspill_free(p);
 }
 
+/* The file size limit before test_write_fails, put back after it. */
+static struct rlimit fsize_was;
+
+static int
+teardown_fsize(void **st)
+{
+	(void)st;
+	(void)setrlimit(RLIMIT_FSIZE, &fsize_was);
+	(void)signal(SIGXFSZ, SIG_DFL);
+	return 0;
+}
+
 /* Blocks that cannot be written (a file size limit, then a full disk):
  * kept in memory, every chain whole across those on disk and those not,
  * and the error told. */
@@ -141,8 +153,10 @@ test_write_fails(void **st)
 
 	(void)st;
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	fsize_was = old;
 	lim = old;
-	lim.rlim_cur = 3 * 136 * (sizeof(struct jsum_span) + 8);
+	/* two blocks and a half: the third written in part, then kept */
+	lim.rlim_cur = 5 * 136 * (sizeof(struct jsum_span) + 8) / 2;
 	assert_true(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	assert_non_null(p = spill_new());
@@ -185,7 +199,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chains_read_back),
 		cmocka_unit_test(test_bad_chain),
-		cmocka_unit_test(test_write_fails),
+		cmocka_unit_test_teardown(test_write_fails, teardown_fsize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

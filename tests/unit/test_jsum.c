@@ -1139,22 +1139,32 @@ edge_block(wp_time start, const struct ereading *e, size_t n, uint64_t *fnv)
 	return round_trip(js, 5, n, fnv);
 }
 
-/* Edges of the writer's spans and of a day's merge, byte for byte as git
- * 85dc522 (the writer keeping the previous reading apart, the merge
- * keeping every span) made them: a reading at or before the one taken
- * before (skipped), journal deltas, a counter reset and a step refused as
- * implausible on an hour's first reading (refused by the integrator, not
- * by a span), a counter going back, and a block whose readings lie past
- * the day's window (flagged). */
+static int
+each_head_ok(void *arg, const struct jsum *h, size_t ns)
+{
+	(void)arg, (void)h, (void)ns;
+	return 0;
+}
+
+static int
+each_series_ok(void *arg, const struct jsum *h, const struct jsum_series *se)
+{
+	(void)arg, (void)h, (void)se;
+	return 0;
+}
+
 /* The day of a, b and c merged from their bytes, a series at a time
  * (jsum_merge_add_bytes, as the ledger does): the same encoding (blen
- * bytes of hash fnv) as merged decoded; and bytes cut short refused. */
+ * bytes of hash fnv) as merged decoded; bytes cut short or with one more
+ * refused; and a's bytes with any one byte changed taken by the series at
+ * a time decode exactly when jsum_decode takes them. */
 static void
 merge_bytes_equal(const struct jsum *a, const struct jsum *b,
     const struct jsum *c, size_t blen, uint64_t fnv)
 {
 	const struct jsum *in[3] = { a, b, c };
-	uint8_t fin[JSUM_HASH_LEN] = { 6 }, *p[3], *body;
+	const struct jsum_each e = { each_head_ok, each_series_ok, NULL };
+	uint8_t fin[JSUM_HASH_LEN] = { 6 }, *p[3], *body, *np;
 	struct wp_err err = { 0 };
 	struct jsum_merge m;
 	size_t len[3], i;
@@ -1180,10 +1190,32 @@ merge_bytes_equal(const struct jsum *a, const struct jsum *b,
 	    0);
 	assert_int_equal(jsum_merge_add_bytes(&m, p[0], len[0] - 1, &err), -1);
 	jsum_merge_fini(&m);
+	assert_non_null(np = realloc(p[0], len[0] + 1));
+	p[0] = np;
+	p[0][len[0]] = 0;
+	assert_int_equal(jsum_decode_each(p[0], len[0] + 1, &e, &err), -1);
+	for (i = 0; i < len[0]; i++) {
+		uint8_t was = p[0][i];
+		struct jsum *d;
+
+		p[0][i] ^= (uint8_t)(0x5a + i % 7);
+		d = jsum_decode(p[0], len[0], &err);
+		assert_int_equal(jsum_decode_each(p[0], len[0], &e, &err),
+		    d != NULL ? 0 : -1);
+		jsum_free(d);
+		p[0][i] = was;
+	}
 	for (i = 0; i < 3; i++)
 		free(p[i]);
 }
 
+/* Edges of the writer's spans and of a day's merge, byte for byte as git
+ * 85dc522 (the writer keeping the previous reading apart, the merge
+ * keeping every span) made them: a reading at or before the one taken
+ * before (skipped), journal deltas, a counter reset and a step refused as
+ * implausible on an hour's first reading (refused by the integrator, not
+ * by a span), a counter going back, and a block whose readings lie past
+ * the day's window (flagged). */
 static void
 test_merge_edges(void **st)
 {
