@@ -970,11 +970,37 @@ dec_sub(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 	return d->bad ? -1 : 0;
 }
 
+/* After a series' header: its flags, its spans (into se->span, grown
+ * when it holds fewer: cap) and its sub-slot energies.  0, or -1
+ * malformed or out of memory. */
+static int
+dec_series_body(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
+{
+	size_t n;
+	void *np;
+
+	se->flags = (uint32_t)wire_rd_le(d, 4);
+	n = (size_t)wire_rd_le(d, 4);
+	if (d->bad || se->target >= s->nt ||
+	    (se->flags & ~flags_of(s->version)) ||
+	    n > (d->len - d->off) / JSUM_SPAN_LEN)
+		return -1;
+	if (n > se->cap) {
+		if ((np = reallocarray(se->span, n, sizeof(*se->span))) == NULL)
+			return -1;
+		se->span = np;
+		se->cap = (uint32_t)n;
+	}
+	se->n = (uint32_t)n;
+	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
+		return -1;
+	return dec_sub(d, s, se);
+}
+
 static int
 dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
 	char series[WP_SERIES_MAX], labels[WP_LABEL_MAX];
-	size_t n;
 
 	se->target = (uint32_t)wire_rd_le(d, 4);
 	wire_rd_str(d, 1, series, sizeof(series));
@@ -986,17 +1012,7 @@ dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 	if ((se->series = strdup(series)) == NULL ||
 	    (se->labels = strdup(labels)) == NULL)
 		return -1;
-	se->flags = (uint32_t)wire_rd_le(d, 4);
-	n = (size_t)wire_rd_le(d, 4);
-	if (d->bad || se->target >= s->nt || (se->flags & ~flags_of(s->version)) ||
-	    n > (d->len - d->off) / JSUM_SPAN_LEN)
-		return -1;
-	if (n && (se->span = calloc(n, sizeof(*se->span))) == NULL)
-		return -1;
-	se->n = se->cap = (uint32_t)n;
-	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
-		return -1;
-	return dec_sub(d, s, se);
+	return dec_series_body(d, s, se);
 }
 
 static bool
@@ -1071,9 +1087,6 @@ static int
 dec_series_into(struct wire_rd *d, const struct jsum *s, struct jsum_series *se,
     char sbuf[WP_SERIES_MAX], char lbuf[WP_LABEL_MAX])
 {
-	size_t n;
-	void *np;
-
 	se->target = (uint32_t)wire_rd_le(d, 4);
 	wire_rd_str(d, 1, sbuf, WP_SERIES_MAX);
 	se->boundary = (uint8_t)wire_rd_le(d, 1);
@@ -1083,21 +1096,7 @@ dec_series_into(struct wire_rd *d, const struct jsum *s, struct jsum_series *se,
 	wire_rd_str(d, 1, lbuf, WP_LABEL_MAX);
 	se->series = sbuf;
 	se->labels = lbuf;
-	se->flags = (uint32_t)wire_rd_le(d, 4);
-	n = (size_t)wire_rd_le(d, 4);
-	if (d->bad || se->target >= s->nt || (se->flags & ~flags_of(s->version)) ||
-	    n > (d->len - d->off) / JSUM_SPAN_LEN)
-		return -1;
-	if (n > se->cap) {
-		if ((np = reallocarray(se->span, n, sizeof(*se->span))) == NULL)
-			return -1;
-		se->span = np;
-		se->cap = (uint32_t)n;
-	}
-	se->n = (uint32_t)n;
-	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
-		return -1;
-	return dec_sub(d, s, se);
+	return dec_series_body(d, s, se);
 }
 
 int
@@ -1242,8 +1241,7 @@ rd_series(struct jsum_rd *r, struct wire_rd *d, size_t i, size_t nold,
 	struct jsum *s = r->s;
 	struct jsum_series *se = &s->s[i];
 	const uint8_t *p = d->p + d->off;
-	size_t left = d->len - d->off, sl, ll, n;
-	void *np;
+	size_t left = d->len - d->off, sl, ll;
 
 	if (left < 17 || left - 17 < (sl = p[4]) || left - 17 - sl <
 	    (ll = p[16 + sl]) + 8)
@@ -1255,22 +1253,7 @@ rd_series(struct jsum_rd *r, struct wire_rd *d, size_t i, size_t nold,
 	r->sh[i].off = (uint32_t)d->off;
 	r->sh[i].len = (uint32_t)(17 + sl + ll);
 	d->off += 17 + sl + ll;
-	se->flags = (uint32_t)wire_rd_le(d, 4);
-	n = (size_t)wire_rd_le(d, 4);
-	if (d->bad || se->target >= s->nt ||
-	    (se->flags & ~flags_of(s->version)) ||
-	    n > (d->len - d->off) / JSUM_SPAN_LEN)
-		return -1;
-	if (n > se->cap) {
-		if ((np = reallocarray(se->span, n, sizeof(*se->span))) == NULL)
-			return -1;
-		se->span = np;
-		se->cap = (uint32_t)n;
-	}
-	se->n = (uint32_t)n;
-	if (dec_spans(d, se->span, n, flags_of(s->version)) != 0)
-		return -1;
-	return dec_sub(d, s, se);
+	return dec_series_body(d, s, se);
 }
 
 /* The body of the summary at d into r->s (its header read). */

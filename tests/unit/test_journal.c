@@ -481,17 +481,21 @@ test_extreme_times_roundtrip(void **state)
 	assert_int_equal(x.bad, 0);
 }
 
-/* The open files this process has in dir that are unlinked (a spill). */
+/* The open files this process has in dir that are unlinked (a spill);
+ * the size of the last in *size (or -1), when size is not NULL. */
 static int
-unlinked_in(const char *dir)
+unlinked_in(const char *dir, off_t *size)
 {
 	char link[PATH_MAX + 32], path[64];
 	struct dirent *de;
+	struct stat sb;
 	size_t dl = strlen(dir);
 	ssize_t n;
 	DIR *d;
 	int count = 0;
 
+	if (size != NULL)
+		*size = -1;
 	assert_non_null(d = opendir("/proc/self/fd"));
 	while ((de = readdir(d)) != NULL) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
@@ -499,8 +503,11 @@ unlinked_in(const char *dir)
 			continue;
 		link[n] = '\0';
 		if (strncmp(link, dir, dl) == 0 && link[dl] == '/' &&
-		    n > 10 && strcmp(link + n - 10, " (deleted)") == 0)
+		    n > 10 && strcmp(link + n - 10, " (deleted)") == 0) {
 			count++;
+			if (size != NULL && stat(path, &sb) == 0)
+				*size = sb.st_size;
+		}
 	}
 	closedir(d);
 	return count;
@@ -525,10 +532,10 @@ test_writer_spills(void **state)
 	for (i = 0; i < 20; i++) {	/* 4 segments */
 		make_record(i, T0 + i * 10 * WP_SEC, &r, v);
 		assert_int_equal(journal_append(j, &r, &err), 0);
-		assert_int_equal(unlinked_in(f->dir), 1);
+		assert_int_equal(unlinked_in(f->dir, NULL), 1);
 	}
 	journal_close(j);
-	assert_int_equal(unlinked_in(f->dir), 0);
+	assert_int_equal(unlinked_in(f->dir, NULL), 0);
 	assert_non_null(d = opendir(f->dir));
 	while ((de = readdir(d)) != NULL)
 		assert_true(strncmp(de->d_name, ".spill-", 7) != 0);
@@ -545,33 +552,6 @@ teardown_fsize(void **state)
 	(void)setrlimit(RLIMIT_FSIZE, &fsize_was);
 	(void)signal(SIGXFSZ, SIG_DFL);
 	return teardown(state);
-}
-
-/* The size of the one unlinked file this process has open in dir. */
-static off_t
-unlinked_size(const char *dir)
-{
-	char link[PATH_MAX + 32], path[64];
-	struct dirent *de;
-	struct stat sb;
-	size_t dl = strlen(dir);
-	off_t size = -1;
-	ssize_t n;
-	DIR *d;
-
-	assert_non_null(d = opendir("/proc/self/fd"));
-	while ((de = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
-		if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
-			continue;
-		link[n] = '\0';
-		if (strncmp(link, dir, dl) == 0 && link[dl] == '/' &&
-		    strstr(link, " (deleted)") != NULL &&
-		    stat(path, &sb) == 0)
-			size = sb.st_size;
-	}
-	closedir(d);
-	return size;
 }
 
 /* A spill that cannot be written past its first blocks (a file size
@@ -618,8 +598,9 @@ test_writer_spill_full(void **state)
 		if (i == 12) {	/* the third block not written whole; the
 				   close writes the summary */
 			off_t blk = 136 * (off_t)(sizeof(struct jsum_span) +
-			    8), sz = unlinked_size(f->dir);
+			    8), sz;
 
+			assert_int_equal(unlinked_in(f->dir, &sz), 1);
 			assert_true(sz >= 2 * blk && sz <=
 			    (off_t)lim.rlim_cur && sz < 3 * blk);
 			assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
