@@ -519,14 +519,14 @@ resume_segment(struct journal *j, struct mentry *e, struct wp_err *err)
 		jseg_rd_fini(&sr);
 		return close_segment(j, err);
 	}
+	snprintf(j->seg_name, sizeof(j->seg_name), "%s", e->name);
 	summary_start(j, sr.start, sr.len, sr.in);
 	while ((rc = jseg_next(&sr, err)) == RD_RECORD)
-		summary_add(j, &sr.rec);
+		summary_add(j, &sr.rec);	/* a failure names the segment */
 	memcpy(j->h, sr.h, HASH_LEN);
 	j->seg_count = sr.count;
 	j->seg_start = sr.start;
 	j->seg_len = sr.len;
-	snprintf(j->seg_name, sizeof(j->seg_name), "%s", e->name);
 	if (rc == RD_ERROR || memcmp(sr.in, e->in, HASH_LEN) != 0) {
 		log_error("journal: segment %s is damaged (%s); closing it "
 		    "at record %" PRIu64 " and starting a new one", e->name,

@@ -101,8 +101,13 @@ jspill_tmpfile(const char *dir)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if ((fd = mkostemp(path, O_CLOEXEC)) >= 0)
-		(void)unlink(path);
+	if ((fd = mkostemp(path, O_CLOEXEC)) >= 0 && unlink(path) != 0) {
+		int e = errno;	/* a name left in the directory: no spill */
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	return fd;
 }
 

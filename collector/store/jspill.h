@@ -27,13 +27,15 @@
 struct jsum_span;
 struct jspill;
 
-/* A spill over fd (open for reading and writing, empty); it owns fd from
- * then on, closed by jspill_free even when this fails.  NULL out of memory
- * (errno ENOMEM). */
+/* A spill over fd (open for reading and writing, empty), which it owns
+ * from then on: the caller frees the spill with jspill_free, which closes
+ * fd.  NULL out of memory (errno ENOMEM; fd closed here). */
 struct jspill	*jspill_new(int fd);
 void		 jspill_free(struct jspill *p);		/* NULL-safe */
 /* An unlinked file for a spill in dir (O_TMPFILE, or a name removed at
- * once where the file system has none).  An fd, or -1 with errno. */
+ * once where the file system has none).  An fd, or -1 with errno (no file
+ * made, or its name could not be removed: the file is then left there,
+ * and the errno says why). */
 int		 jspill_tmpfile(const char *dir);
 /* Appends sp, the closed span after the one of reference prev (0: its
  * series' first).  Its reference in *ref: 0, or -1 with errno (ENOMEM, or

@@ -71,9 +71,10 @@ struct jsum_span {
  * strings; labels the previous series' text when lab_shared); in one built
  * by jsum_add (the writer's, kept for a whole segment) or by a merge
  * (jsum_merge), the text in the summary's pool (pooled: sref, lref in their
- * place), which keeps an outlet's labels as their head only.  jsum_series_text gives either.  A
- * writer holds one per series of the fleet: what only one kind of summary
- * uses shares its room with what only another does.
+ * place), which keeps an outlet's labels as their head only.
+ * jsum_series_text gives either.  A writer holds one per series of the
+ * fleet: what only one kind of summary uses shares its room with what only
+ * another does.
  */
 struct jsum_series {
 	uint32_t target;	/* index into targets */
@@ -198,11 +199,13 @@ int		 jsum_spill(struct jsum *s, int fd);
  * 0, or -1 out of memory (s unchanged but for what it could size). */
 int		 jsum_reserve(struct jsum *s, size_t nt, size_t ns);
 void		 jsum_twin_swap(struct jsum *s);
-/* Adds one record (as appended or read back).  0, or -1 out of memory
- * (or the twin swapped in: swap back first). */
+/* Adds one record (as appended or read back).  0, or -1: out of memory,
+ * a spill error (errno: EFBIG, or the spill could not be read back), or
+ * the twin swapped in (swap back first). */
 int		 jsum_add(struct jsum *s, const struct journal_record *r);
 /* Encodes with fin and count as the closed segment's; *out malloc'd,
- * caller frees with free().  0 or -1 (out of memory). */
+ * caller frees with free().  0 or -1 (out of memory, or the spill could
+ * not be read back: errno). */
 int		 jsum_encode(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
 		    uint64_t count, uint8_t **out, size_t *len);
 /* Where jsum_write puts an encoding: put(arg, bytes, n), in order, in
@@ -215,8 +218,8 @@ struct jsum_sink {
 };
 #define JSUM_PIECE	(64u << 10)
 /* jsum_encode's bytes handed to k a piece at a time, so that a fleet's
- * summary is never held encoded whole.  0, or -1 (out of memory, or put
- * failed). */
+ * summary is never held encoded whole.  0, or -1 (out of memory, the spill
+ * could not be read back, or put failed). */
 int		 jsum_write(struct jsum *s, const uint8_t fin[JSUM_HASH_LEN],
 		    uint64_t count, const struct jsum_sink *k);
 /*

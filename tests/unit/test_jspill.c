@@ -50,13 +50,14 @@ spill_new(void)
 /*
  * Interleaved series (as a writer closes them: a slot at a time), each a
  * chain read back whole and in order: from the block being filled, from
- * the file through the cache, with more slots than the cache has blocks
- * (evictions), and while appending goes on.
+ * the file through the cache, with more slots than the cache has units (a
+ * chain's records in more units than it holds: evictions within a chain),
+ * and while appending goes on.
  */
 static void
 test_chains_read_back(void **st)
 {
-	enum { SERIES = 300, SLOTS = 12 };
+	enum { SERIES = 300, SLOTS = 40 };
 	static uint32_t last[SERIES];
 	const struct jsum_span *out;
 	struct jsum_span want;
