@@ -997,18 +997,27 @@ dec_series_body(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 	return dec_sub(d, s, se);
 }
 
+/* A series' header: its target, name (into sbuf), boundary, quantity,
+ * kind, resolution and labels (into lbuf); d->bad when not there. */
+static void
+dec_series_head(struct wire_rd *d, struct jsum_series *se,
+    char sbuf[WP_SERIES_MAX], char lbuf[WP_LABEL_MAX])
+{
+	se->target = (uint32_t)wire_rd_le(d, 4);
+	wire_rd_str(d, 1, sbuf, WP_SERIES_MAX);
+	se->boundary = (uint8_t)wire_rd_le(d, 1);
+	se->quantity = (uint8_t)wire_rd_le(d, 1);
+	se->kind = (uint8_t)wire_rd_le(d, 1);
+	se->resolution = wire_rd_f64(d);
+	wire_rd_str(d, 1, lbuf, WP_LABEL_MAX);
+}
+
 static int
 dec_series(struct wire_rd *d, const struct jsum *s, struct jsum_series *se)
 {
 	char series[WP_SERIES_MAX], labels[WP_LABEL_MAX];
 
-	se->target = (uint32_t)wire_rd_le(d, 4);
-	wire_rd_str(d, 1, series, sizeof(series));
-	se->boundary = (uint8_t)wire_rd_le(d, 1);
-	se->quantity = (uint8_t)wire_rd_le(d, 1);
-	se->kind = (uint8_t)wire_rd_le(d, 1);
-	se->resolution = wire_rd_f64(d);
-	wire_rd_str(d, 1, labels, sizeof(labels));
+	dec_series_head(d, se, series, labels);
 	if ((se->series = strdup(series)) == NULL ||
 	    (se->labels = strdup(labels)) == NULL)
 		return -1;
@@ -1087,13 +1096,7 @@ static int
 dec_series_into(struct wire_rd *d, const struct jsum *s, struct jsum_series *se,
     char sbuf[WP_SERIES_MAX], char lbuf[WP_LABEL_MAX])
 {
-	se->target = (uint32_t)wire_rd_le(d, 4);
-	wire_rd_str(d, 1, sbuf, WP_SERIES_MAX);
-	se->boundary = (uint8_t)wire_rd_le(d, 1);
-	se->quantity = (uint8_t)wire_rd_le(d, 1);
-	se->kind = (uint8_t)wire_rd_le(d, 1);
-	se->resolution = wire_rd_f64(d);
-	wire_rd_str(d, 1, lbuf, WP_LABEL_MAX);
+	dec_series_head(d, se, sbuf, lbuf);
 	se->series = sbuf;
 	se->labels = lbuf;
 	return dec_series_body(d, s, se);
