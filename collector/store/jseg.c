@@ -336,9 +336,11 @@ jseg_write_all(int fd, const void *p, size_t n)
 	ssize_t w;
 
 	while (n > 0) {
-		if ((w = write(fd, c, n)) < 0) {
-			if (errno == EINTR)
+		if ((w = write(fd, c, n)) <= 0) {
+			if (w < 0 && errno == EINTR)
 				continue;
+			if (w == 0)	/* no progress: not a loop */
+				errno = EIO;
 			return -1;
 		}
 		c += w;

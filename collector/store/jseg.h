@@ -207,7 +207,8 @@ int	 jzst_pack(const char *dir, const char *name, uint64_t count,
 FILE	*jzst_reader(FILE *raw, void **state);
 /* The decompressor's error for a failed read, or NULL. */
 const char *jzst_error(void *state);
-/* All n bytes of p to fd (EINTR retried).  0, or -1 with errno. */
+/* All n bytes of p to fd (EINTR retried).  0, or -1 with errno (EIO for
+ * a write that makes no progress). */
 int	 jseg_write_all(int fd, const void *p, size_t n);
 /* A file written whole or not at all: fill(fd, arg) writes it (0, or -1
  * with errno) into path.tmp, fdatasync when sync, renamed to path;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jseg.h"
 #include "jspill.h"
 #include "jsum.h"
 
@@ -111,38 +112,17 @@ jspill_tmpfile(const char *dir)
 	return fd;
 }
 
-/* Writes len bytes at off, all of them.  0, or -1 with errno. */
-static int
-pwrite_all(int fd, const uint8_t *b, size_t len, off_t off)
-{
-	ssize_t w;
-
-	while (len > 0) {
-		if ((w = pwrite(fd, b, len, off)) <= 0) {
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w == 0)
-				errno = EIO;
-			return -1;
-		}
-		b += w;
-		len -= (size_t)w;
-		off += w;
-	}
-	return 0;
-}
-
-/* The full block buf: written after the others, or kept in memory once a
- * write failed (a full disk: the spans are still all there).  0, or -1
- * out of memory. */
+/* The full block buf: written after the others (the file's offset is
+ * theirs' end: only whole blocks are written, and none after a failure;
+ * reads use pread), or kept in memory once a write failed (a full disk:
+ * the spans are still all there).  0, or -1 out of memory. */
 static int
 block_full(struct jspill *p)
 {
 	uint8_t *nb, **nm;
 
 	if (!p->failed) {
-		if (pwrite_all(p->fd, p->buf, BLOCK_LEN,
-		    (off_t)(p->on_disk * BLOCK_LEN)) == 0) {
+		if (jseg_write_all(p->fd, p->buf, BLOCK_LEN) == 0) {
 			p->on_disk++;
 			return 0;
 		}
