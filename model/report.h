@@ -238,6 +238,10 @@ struct report_hours {
 	size_t	 nh;
 	double	*wall, *fac;	/* the wall boundary, x PUE */
 	double	*mfac, *mit;	/* the site meters */
+	/* the site meters' counter steps (J), summed per role, and the least
+	 * max_res_error of their integrators: a row of hours whose energy is
+	 * under step / max_res_error has no PUE (pue_rows) */
+	double	 mfac_step, mit_step, step_err;
 };
 
 /* Node classes: curves of their wall-metered nodes, hourly wall kWh,

@@ -44,14 +44,19 @@ static void
 pue_meter(const struct report_input *in, const struct report_series *s,
     struct report *r, unsigned *lvl)
 {
+	struct report_hours *hr = &r->hours;
 	size_t h;
 
-	if (s->role == RR_FAC)
+	if (s->role == RR_FAC) {
 		r->pue.facility_j += s->res.energy;
-	else {
+		hr->mfac_step += s->main.o.resolution;
+	} else {
 		r->pue.it_j += s->res.energy;
+		hr->mit_step += s->main.o.resolution;
 		*lvl |= 1u << meter_category(in, s, r);
 	}
+	if (hr->step_err <= 0 || s->main.o.max_res_error < hr->step_err)
+		hr->step_err = s->main.o.max_res_error;
 	for (h = 0; h < r->hours.nh && h < s->main.bins[0].n; h++)
 		(s->role == RR_FAC ? r->hours.mfac : r->hours.mit)[h] +=
 		    integ_bin(&s->main.bins[0], h) / 3.6e6;
@@ -147,6 +152,28 @@ report_pue_site(const struct report_input *in, struct report *r)
 		    "boundary left out");
 }
 
+static const char why_coarse[] = "the meters' counter steps are too coarse "
+    "for its energy";
+static const char why_below_1[] = "below 1: a metering error";
+static const char why_no_it[] = "no IT energy";
+
+/* Why row has no PUE, or NULL: no IT energy, energies under the meters'
+ * counter steps / max_res_error (a few seconds of an edge hour metered in
+ * Wh: the window's own figure passed that check in the integrator), or
+ * below 1. */
+static const char *
+pue_row_refusal(const struct report_hours *hr, const struct pue_row *row)
+{
+	double fac = row->facility_kwh * 3.6e6, it = row->it_kwh * 3.6e6;
+
+	if (!(it > 0))
+		return why_no_it;
+	if (hr->mfac_step > hr->step_err * fac ||
+	    hr->mit_step > hr->step_err * it)
+		return why_coarse;
+	return isnan(row->value) ? why_below_1 : NULL;
+}
+
 /* The PUE rows of one calendar period from the meters' hourly kWh; a row
  * is complete when the window covers the whole period (ISO/IEC 30134-2:
  * an annual PUE needs 12 months of data). */
@@ -165,15 +192,37 @@ pue_rows(const struct report *r, int period, struct report_pue_rows *out)
 	}
 	n = pue_periods(hr->mfac, hr->mit, hr->nh, hr->origin, period, rows,
 	    max);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		const char *why = pue_row_refusal(hr, &rows[i]);
+
 		out->v[out->n++] = (struct report_pue_row){
-		    .start = rows[i].start, .value = rows[i].value,
+		    .start = rows[i].start, .why = why,
+		    .value = why != NULL ? NAN : rows[i].value,
 		    .facility_j = rows[i].facility_kwh * 3.6e6,
 		    .it_j = rows[i].it_kwh * 3.6e6, .hours = rows[i].hours,
 		    .complete = rows[i].complete && r->from <= rows[i].start &&
 		    r->to >= pue_period_end(rows[i].start, period) };
+	}
 	free(rows);
 	return 0;
+}
+
+/* A warning for rows of period left without a PUE by their meters'
+ * counter steps (pue_row_refusal). */
+static void
+coarse_rows_warn(struct report *r, int period,
+    const struct report_pue_rows *rows)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rows->n; i++)
+		n += rows->v[i].why == why_coarse;
+	if (n > 0)
+		report_warn(&r->warnings, "PUE per %s: %zu row%s without a "
+		    "value: the meters' counter steps are more than %.0f %% of "
+		    "the energy the window has of %s", pue_period_name(period),
+		    n, n == 1 ? "" : "s", 100 * r->hours.step_err,
+		    n == 1 ? "it" : "them");
 }
 
 static bool
@@ -241,6 +290,7 @@ report_pue_tables(const struct report_input *in, struct report *r)
 		p->listed[ps[i]] = true;
 		if (pue_rows(r, ps[i], &p->period[ps[i]]) == -1)
 			return -1;
+		coarse_rows_warn(r, ps[i], &p->period[ps[i]]);
 	}
 	if ((p->zones = calloc(in->n_meters + 1, sizeof(*p->zones))) == NULL)
 		return -1;

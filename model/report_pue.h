@@ -20,6 +20,7 @@ struct report_input;
 struct report_pue_row {
 	wp_time	 start;		/* period start (UTC) */
 	double	 value;		/* NAN when refused */
+	const char *why;	/* why refused (static text), else NULL */
 	double	 facility_j, it_j;
 	size_t	 hours;		/* hours of data in the row */
 	bool	 complete;	/* they cover the whole calendar period */

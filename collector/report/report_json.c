@@ -179,6 +179,8 @@ pue_rows_json(const struct report_pue_rows *rows)
 
 		jset(x, "start", jtime(rows->v[i].start));
 		jset(x, "value", jnum(rows->v[i].value));
+		jset(x, "why", rows->v[i].why != NULL ?
+		    json_object_new_string(rows->v[i].why) : NULL);
 		jset(x, "facility_energy_j", jnum(rows->v[i].facility_j));
 		jset(x, "it_energy_j", jnum(rows->v[i].it_j));
 		jset(x, "hours", jint(rows->v[i].hours));

@@ -219,6 +219,65 @@ test_period_rows_complete(void **st)
 	assert_false(rows[0].complete);
 }
 
+/* A window from 10:00:55 to 11:00:05 metered in Wh (3600 J steps): the
+ * 11:00 hour's 5 s of IT energy, 60 kJ, is under 50 steps, so that row
+ * has no PUE, with the reason and a warning; the whole hour and the day
+ * have theirs.  An hour without IT energy says so. */
+static void
+test_rows_coarse_steps(void **st)
+{
+	/* kWh: 16 kW and 12 kW, the edge hour's IT a step (1 Wh) short */
+	double mfac[3] = { 16.0 * 3545 / 3600, 16.0 * 5 / 3600, 1 },
+	    mit[3] = { 12.0 * 3545 / 3600, (12.0 * 5 - 3.6) / 3600, 0 };
+	struct report_plan plan;
+	struct report_input in = { .plan = &plan };
+	const struct report_pue_rows *h;
+	struct report r;
+
+	(void)st;
+	memset(&r, 0, sizeof(r));
+	rf_plan(&plan, RF_T0 + 55 * WP_SEC, RF_T0 + 3605 * WP_SEC, WP_SEC);
+	r.from = plan.from;
+	r.to = plan.to;
+	r.pue.source = "metered";
+	r.hours = (struct report_hours){ .origin = RF_T0, .nh = 2,
+	    .mfac = mfac, .mit = mit, .mfac_step = 439, .mit_step = 3600,
+	    .step_err = 0.02 };
+	assert_int_equal(report_pue_tables(&in, &r), 0);
+	h = &r.pue.period[PUE_HOUR];
+	assert_int_equal(h->n, 2);
+	assert_near(h->v[0].value, 4.0 / 3, 1e-12);
+	assert_null(h->v[0].why);
+	assert_true(isnan(h->v[1].value));
+	assert_non_null(h->v[1].why);
+	assert_non_null(strstr(h->v[1].why, "too coarse"));
+	assert_near(h->v[1].it_j, 12000.0 * 5 - 3600, 1e-6);
+	assert_true(r.warnings.n == 1 && strstr(r.warnings.v[0],
+	    "PUE per hour: 1 row without a value") != NULL);
+	/* the day's row holds both hours: its steps are fine */
+	assert_int_equal(r.pue.period[PUE_DAY].n, 1);
+	assert_near(r.pue.period[PUE_DAY].v[0].value, (16.0 * 3550) /
+	    (12.0 * 3550 - 3.6), 1e-9);
+	report_pue_free(&r.pue);
+	report_warnings_fini(&r.warnings);
+	/* the 11:00 hour's IT meter gone: no IT energy, not a coarse step */
+	memset(&r, 0, sizeof(r));
+	r.from = plan.from;
+	r.to = plan.to;
+	r.pue.source = "metered";
+	mit[1] = 0;
+	r.hours = (struct report_hours){ .origin = RF_T0, .nh = 2,
+	    .mfac = mfac, .mit = mit, .mfac_step = 439, .mit_step = 3600,
+	    .step_err = 0.02 };
+	assert_int_equal(report_pue_tables(&in, &r), 0);
+	h = &r.pue.period[PUE_HOUR];
+	assert_true(isnan(h->v[1].value));
+	assert_string_equal(h->v[1].why, "no IT energy");
+	assert_int_equal(r.warnings.n, 0);
+	report_pue_free(&r.pue);
+	report_warnings_fini(&r.warnings);
+}
+
 /* A declared PUE carries the period it was declared for: annual only
  * over 12 months; without report.pue.period the period is unstated
  * (never "window"), and both are warned. */
@@ -371,6 +430,7 @@ main(void)
 		cmocka_unit_test(test_metered_below_one_refused),
 		cmocka_unit_test(test_zones),
 		cmocka_unit_test(test_period_rows_complete),
+		cmocka_unit_test(test_rows_coarse_steps),
 		cmocka_unit_test(test_declared_period),
 		cmocka_unit_test(test_category_from_config),
 		cmocka_unit_test(test_second_method),
