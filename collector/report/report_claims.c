@@ -22,7 +22,8 @@ ledger_path(const struct wp_conf *c, char *out, size_t len)
 	snprintf(out, len, "%s/%s", c->data_dir, REPORT_CLAIMS_FILE);
 }
 
-/* The whole of fd from its start; caller frees.  NULL with err. */
+/* The whole of fd from its start (up to where it ends, if cut short since
+ * the fstat); caller frees.  NULL with err, a read error too. */
 static char *
 read_fd(int fd, size_t *len, struct wp_err *err)
 {
@@ -44,9 +45,19 @@ read_fd(int fd, size_t *len, struct wp_err *err)
 		err_set(err, WP_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	while (n < (size_t)st.st_size && (got = pread(fd, buf + n,
-	    (size_t)st.st_size - n, (off_t)n)) > 0)
+	while (n < (size_t)st.st_size) {	/* to its end, or EOF if cut */
+		got = pread(fd, buf + n, (size_t)st.st_size - n, (off_t)n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			err_set(err, WP_E_CONFIG, "ledger: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (got == 0)
+			break;
 		n += (size_t)got;
+	}
 	buf[n] = '\0';
 	*len = n;
 	return buf;
