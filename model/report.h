@@ -239,9 +239,9 @@ struct report_hours {
 	double	*wall, *fac;	/* the wall boundary, x PUE */
 	double	*mfac, *mit;	/* the site meters */
 	/* the site meters' counter steps (J), summed per role, and the least
-	 * max_res_error of their integrators: a row of hours whose energy is
-	 * under step / max_res_error has no PUE (pue_rows) */
-	double	 mfac_step, mit_step, step_err;
+	 * max_res_error of their integrators (a fraction): a row of hours
+	 * whose energy is under step / step_rel_max has no PUE (pue_rows) */
+	double	 mfac_step, mit_step, step_rel_max;
 };
 
 /* Node classes: curves of their wall-metered nodes, hourly wall kWh,

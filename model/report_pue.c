@@ -55,8 +55,9 @@ pue_meter(const struct report_input *in, const struct report_series *s,
 		hr->mit_step += s->main.o.resolution;
 		*lvl |= 1u << meter_category(in, s, r);
 	}
-	if (hr->step_err <= 0 || s->main.o.max_res_error < hr->step_err)
-		hr->step_err = s->main.o.max_res_error;
+	if (s->main.o.max_res_error > 0 && (hr->step_rel_max <= 0 ||
+	    s->main.o.max_res_error < hr->step_rel_max))
+		hr->step_rel_max = s->main.o.max_res_error;
 	for (h = 0; h < r->hours.nh && h < s->main.bins[0].n; h++)
 		(s->role == RR_FAC ? r->hours.mfac : r->hours.mit)[h] +=
 		    integ_bin(&s->main.bins[0], h) / 3.6e6;
@@ -156,11 +157,12 @@ static const char why_coarse[] = "the meters' counter steps are too coarse "
     "for its energy";
 static const char why_below_1[] = "below 1: a metering error";
 static const char why_no_it[] = "no IT energy";
+static const char why_no_fac[] = "no facility energy";
 
-/* Why row has no PUE, or NULL: no IT energy, energies under the meters'
- * counter steps / max_res_error (a few seconds of an edge hour metered in
- * Wh: the window's own figure passed that check in the integrator), or
- * below 1. */
+/* Why row has no PUE, or NULL: no IT or facility energy, energies under
+ * the meters' counter steps / step_rel_max (a few seconds of an edge hour
+ * metered in Wh: the window's own figure passed that check in the
+ * integrator), or below 1. */
 static const char *
 pue_row_refusal(const struct report_hours *hr, const struct pue_row *row)
 {
@@ -168,8 +170,10 @@ pue_row_refusal(const struct report_hours *hr, const struct pue_row *row)
 
 	if (!(it > 0))
 		return why_no_it;
-	if (hr->mfac_step > hr->step_err * fac ||
-	    hr->mit_step > hr->step_err * it)
+	if (!(fac > 0))
+		return why_no_fac;
+	if (hr->step_rel_max > 0 && (hr->mfac_step > hr->step_rel_max * fac ||
+	    hr->mit_step > hr->step_rel_max * it))
 		return why_coarse;
 	return isnan(row->value) ? why_below_1 : NULL;
 }
@@ -219,10 +223,9 @@ coarse_rows_warn(struct report *r, int period,
 		n += rows->v[i].why == why_coarse;
 	if (n > 0)
 		report_warn(&r->warnings, "PUE per %s: %zu row%s without a "
-		    "value: the meters' counter steps are more than %.0f %% of "
-		    "the energy the window has of %s", pue_period_name(period),
-		    n, n == 1 ? "" : "s", 100 * r->hours.step_err,
-		    n == 1 ? "it" : "them");
+		    "value: the meters' counter steps exceed %.3g %% of %s "
+		    "energy", pue_period_name(period), n, n == 1 ? "" : "s",
+		    100 * r->hours.step_rel_max, n == 1 ? "its" : "their");
 }
 
 static bool

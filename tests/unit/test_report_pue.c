@@ -219,31 +219,48 @@ test_period_rows_complete(void **st)
 	assert_false(rows[0].complete);
 }
 
-/* A window from 10:00:55 to 11:00:05 metered in Wh (3600 J steps): the
- * 11:00 hour's 5 s of IT energy, 60 kJ, is under 50 steps, so that row
- * has no PUE, with the reason and a warning; the whole hour and the day
- * have theirs.  An hour without IT energy says so. */
+/* report_pue_tables over hand-made hourly meter kWh (two hours from
+ * RF_T0) with both meters' steps 1 Wh (3600 J), the integrator's 2 %. */
+static void
+rows_of(struct report *r, const struct report_plan *plan, double *mfac,
+    double *mit)
+{
+	struct report_input in = { .plan = plan };
+
+	memset(r, 0, sizeof(*r));
+	r->from = plan->from;
+	r->to = plan->to;
+	r->pue.source = "metered";
+	r->hours = (struct report_hours){ .origin = RF_T0, .nh = 2,
+	    .mfac = mfac, .mit = mit, .mfac_step = 3600, .mit_step = 3600,
+	    .step_rel_max = 0.02 };
+	assert_int_equal(report_pue_tables(&in, r), 0);
+}
+
+static void
+rows_free(struct report *r)
+{
+	report_pue_free(&r->pue);
+	report_warnings_fini(&r->warnings);
+}
+
+/* A window from 10:00:55 to 11:00:05 metered in Wh: the 11:00 hour's 5 s
+ * of IT energy, 60 kJ, is under 50 steps, so that row has no PUE, with
+ * the reason and a warning; the whole hour and the day have theirs.  An
+ * hour without IT or facility energy, or below 1, says so instead. */
 static void
 test_rows_coarse_steps(void **st)
 {
 	/* kWh: 16 kW and 12 kW, the edge hour's IT a step (1 Wh) short */
-	double mfac[3] = { 16.0 * 3545 / 3600, 16.0 * 5 / 3600, 1 },
-	    mit[3] = { 12.0 * 3545 / 3600, (12.0 * 5 - 3.6) / 3600, 0 };
+	double mfac[2] = { 16.0 * 3545 / 3600, 16.0 * 5 / 3600 },
+	    mit[2] = { 12.0 * 3545 / 3600, (12.0 * 5 - 3.6) / 3600 };
 	struct report_plan plan;
-	struct report_input in = { .plan = &plan };
 	const struct report_pue_rows *h;
 	struct report r;
 
 	(void)st;
-	memset(&r, 0, sizeof(r));
 	rf_plan(&plan, RF_T0 + 55 * WP_SEC, RF_T0 + 3605 * WP_SEC, WP_SEC);
-	r.from = plan.from;
-	r.to = plan.to;
-	r.pue.source = "metered";
-	r.hours = (struct report_hours){ .origin = RF_T0, .nh = 2,
-	    .mfac = mfac, .mit = mit, .mfac_step = 439, .mit_step = 3600,
-	    .step_err = 0.02 };
-	assert_int_equal(report_pue_tables(&in, &r), 0);
+	rows_of(&r, &plan, mfac, mit);
 	h = &r.pue.period[PUE_HOUR];
 	assert_int_equal(h->n, 2);
 	assert_near(h->v[0].value, 4.0 / 3, 1e-12);
@@ -252,30 +269,63 @@ test_rows_coarse_steps(void **st)
 	assert_non_null(h->v[1].why);
 	assert_non_null(strstr(h->v[1].why, "too coarse"));
 	assert_near(h->v[1].it_j, 12000.0 * 5 - 3600, 1e-6);
-	assert_true(r.warnings.n == 1 && strstr(r.warnings.v[0],
-	    "PUE per hour: 1 row without a value") != NULL);
+	assert_int_equal(r.warnings.n, 1);
+	assert_string_equal(r.warnings.v[0], "PUE per hour: 1 row without a "
+	    "value: the meters' counter steps exceed 2 % of its energy");
 	/* the day's row holds both hours: its steps are fine */
 	assert_int_equal(r.pue.period[PUE_DAY].n, 1);
+	assert_null(r.pue.period[PUE_DAY].v[0].why);
 	assert_near(r.pue.period[PUE_DAY].v[0].value, (16.0 * 3550) /
 	    (12.0 * 3550 - 3.6), 1e-9);
-	report_pue_free(&r.pue);
-	report_warnings_fini(&r.warnings);
-	/* the 11:00 hour's IT meter gone: no IT energy, not a coarse step */
-	memset(&r, 0, sizeof(r));
-	r.from = plan.from;
-	r.to = plan.to;
-	r.pue.source = "metered";
+	rows_free(&r);
+
+	/* the 11:00 hour without IT energy, then without facility energy,
+	 * then below 1 (long enough for its steps): each its own reason */
 	mit[1] = 0;
-	r.hours = (struct report_hours){ .origin = RF_T0, .nh = 2,
-	    .mfac = mfac, .mit = mit, .mfac_step = 439, .mit_step = 3600,
-	    .step_err = 0.02 };
-	assert_int_equal(report_pue_tables(&in, &r), 0);
-	h = &r.pue.period[PUE_HOUR];
-	assert_true(isnan(h->v[1].value));
-	assert_string_equal(h->v[1].why, "no IT energy");
+	rows_of(&r, &plan, mfac, mit);
+	assert_true(isnan(r.pue.period[PUE_HOUR].v[1].value));
+	assert_string_equal(r.pue.period[PUE_HOUR].v[1].why, "no IT energy");
 	assert_int_equal(r.warnings.n, 0);
-	report_pue_free(&r.pue);
-	report_warnings_fini(&r.warnings);
+	rows_free(&r);
+	mit[1] = 12.0 * 5 / 3600;
+	mfac[1] = 0;
+	rows_of(&r, &plan, mfac, mit);
+	assert_string_equal(r.pue.period[PUE_HOUR].v[1].why,
+	    "no facility energy");
+	assert_int_equal(r.warnings.n, 0);
+	rows_free(&r);
+	mit[1] = 1.2;			/* 6 min at 12 kW */
+	mfac[1] = 1.1;
+	rows_of(&r, &plan, mfac, mit);
+	assert_true(isnan(r.pue.period[PUE_HOUR].v[1].value));
+	assert_string_equal(r.pue.period[PUE_HOUR].v[1].why,
+	    "below 1: a metering error");
+	rows_free(&r);
+}
+
+/* The meters' steps summed per role, and the least max_res_error of
+ * their integrators (one never set, as a fixture's, is not 0 %). */
+static void
+test_meter_steps(void **st)
+{
+	struct report_series *f, *i1, *i2;
+	struct site s;
+
+	(void)st;
+	site_setup(&s);
+	f = meter(&s, 0, RR_FAC, 1300, 0);
+	i1 = meter(&s, 1, RR_IT, 500, 0);
+	i2 = meter(&s, 2, RR_IT, 500, 0);
+	f->main.o.resolution = 439;	/* f32 kWh near 1,000 kWh: 2^-13 kWh */
+	f->main.o.max_res_error = 0.02;
+	i1->main.o.resolution = i2->main.o.resolution = 3600;
+	i1->main.o.max_res_error = 0.01;
+	report_pue_site(&s.in, &s.r);
+	assert_near(s.r.pue.value, 1.3, 1e-12);
+	assert_near(s.r.hours.mfac_step, 439, 1e-12);
+	assert_near(s.r.hours.mit_step, 7200, 1e-12);
+	assert_near(s.r.hours.step_rel_max, 0.01, 1e-15);
+	site_free(&s);
 }
 
 /* A declared PUE carries the period it was declared for: annual only
@@ -431,6 +481,7 @@ main(void)
 		cmocka_unit_test(test_zones),
 		cmocka_unit_test(test_period_rows_complete),
 		cmocka_unit_test(test_rows_coarse_steps),
+		cmocka_unit_test(test_meter_steps),
 		cmocka_unit_test(test_declared_period),
 		cmocka_unit_test(test_category_from_config),
 		cmocka_unit_test(test_second_method),
