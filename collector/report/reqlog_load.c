@@ -143,9 +143,12 @@ reqlog_parse(const char *buf, size_t len, struct wp_err *err)
 		p = nl + 1;
 	}
 	if (l->n == 0) {
-		err_set(err, WP_E_PROTOCOL, "no valid request line (%zu bad%s"
-		    "%lu)", l->n_bad, l->n_bad ? ", first at line " : "",
-		    l->n_bad ? l->bad_lines[0] : 0UL);
+		if (l->n_bad == 0)
+			err_set(err, WP_E_PROTOCOL, "no request line in it");
+		else
+			err_set(err, WP_E_PROTOCOL, "no valid request line (%zu "
+			    "bad, first at line %lu)", l->n_bad,
+			    l->bad_lines[0]);
 		reqlog_free(l);
 		return NULL;
 	}
@@ -168,11 +171,22 @@ reqlog_load(const char *path, struct wp_err *err)
 		FILE *m = open_memstream(&buf, &len);
 		char chunk[65536];
 		size_t n;
+		bool lost = m == NULL;
 
-		while (m != NULL && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			fwrite(chunk, 1, n, m);
-		if (m != NULL)
-			fclose(m);
+		while (!lost && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			lost = fwrite(chunk, 1, n, m) != n;
+		if (m != NULL && fclose(m) != 0)
+			lost = true;
+		if (ferror(f)) {
+			err_set(err, WP_E_CONFIG, "%s: read error", path);
+			fclose(f);
+			free(buf);
+			return NULL;
+		}
+		if (lost) {
+			free(buf);
+			buf = NULL;
+		}
 	}
 	fclose(f);
 	if (buf == NULL) {

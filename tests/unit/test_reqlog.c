@@ -82,9 +82,16 @@ test_bad_lines(void **st)
 	assert_int_equal(l->bad_lines[0], 1);
 	reqlog_free(l);
 	assert_null(reqlog_parse("garbage\n", 8, &err));
-	assert_non_null(strstr(err.msg, "line 1"));
+	assert_string_equal(err.msg, "no valid request line (1 bad, first at "
+	    "line 1)");
+	assert_null(reqlog_parse("\n\n", 2, &err));	/* nothing, not "0 bad" */
+	assert_string_equal(err.msg, "no request line in it");
 	assert_null(reqlog_load("/nonexistent/requests.jsonl", &err));
 	assert_int_equal(err.class, WP_E_CONFIG);
+	/* a directory opens, and its read fails: an error, not an empty log */
+	assert_null(reqlog_load("/", &err));
+	assert_int_equal(err.class, WP_E_CONFIG);
+	assert_string_equal(err.msg, "/: read error");
 }
 
 int
