@@ -964,6 +964,8 @@ jseg_manifest_read(const char *dir, struct manifest *m, struct wp_err *err)
 		}
 		m->good_len += n;
 	}
+	if (rc == 0 && ferror(f))	/* not its end: the lines after lost */
+		rc = err_set(err, WP_E_TRANSIENT, "%s: read error", path);
 	free(line);
 	EVP_MD_CTX_free(md);
 	fclose(f);

@@ -250,7 +250,8 @@ void	 jseg_rd_fini(struct seg_rd *sr);
 int	 jseg_open(struct seg_rd *sr, const char *dir, const char *name,
 	    struct wp_err *err);
 int	 jseg_next(struct seg_rd *sr, struct wp_err *err);
-/* The MANIFEST, read and checked line by line. */
+/* The MANIFEST, read and checked line by line (absent: empty).  -1 with
+ * err: a bad line, or a read error (never the lines before it as all). */
 int	 jseg_manifest_read(const char *dir, struct manifest *m,
 	    struct wp_err *err);
 int	 jseg_manifest_apply(struct manifest *m, const char *verb, const char *name,

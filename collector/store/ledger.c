@@ -253,6 +253,8 @@ index_read(const char *ldir, bool days, struct ledger_index *ix,
 		return err_set(err, WP_E_INTERNAL, "out of memory");
 	}
 	rc = index_lines(f, md, ix, err);
+	if (rc == 0 && ferror(f))	/* not its end: not the whole index */
+		rc = err_set(err, WP_E_TRANSIENT, "%s: read error", path);
 	EVP_MD_CTX_free(md);
 	fclose(f);
 	return rc;

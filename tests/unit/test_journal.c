@@ -791,6 +791,12 @@ test_verify_detects_manifest_edit(void **state)
 	/* deleting the manifest is detected too */
 	assert_int_equal(unlink(p), 0);
 	assert_int_equal(verify(f->dir, &st), -1);
+	/* one that cannot be read (here a directory) is an error, not the
+	 * lines read before as the whole manifest */
+	assert_int_equal(mkdir(p, 0700), 0);
+	assert_null(journal_open(f->dir, &opts60, &err));
+	assert_non_null(strstr(err.msg, "MANIFEST: read error"));
+	assert_int_equal(rmdir(p), 0);
 }
 
 static void

@@ -1589,6 +1589,14 @@ test_ledger_days_retention(void **st)
 	assert_int_equal(ledger_verify(jdir, ldir, &ls, &err), 0);
 	assert_int_equal(ls.days, 1);
 	assert_int_equal(ls.days_checked, 1);
+	/* an index that cannot be read (here a directory) is an error, not
+	 * an empty index */
+	snprintf(path, sizeof(path), "%s/DAYS", ldir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(ledger_days_read(ldir, &days, &err), -1);
+	assert_non_null(strstr(err.msg, "DAYS: read error"));
+	ledger_index_fini(&days);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 }
