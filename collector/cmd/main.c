@@ -1,7 +1,9 @@
 /*
  * wattpath - out-of-band fleet power collector.
- * main() dispatches subcommands; it is the only place that exits.
+ * main() dispatches subcommands and checks that what they wrote to stdout
+ * was written; it is the only place that exits.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,8 +75,23 @@ no_core_dumps(void)
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-int
-main(int argc, char **argv)
+/* rc, unless what the command wrote to stdout was not all written (a
+ * full disk, a closed pipe's EPIPE): said, and 1 if rc was 0.  A report
+ * cut short must not exit 0. */
+static int
+output_written(int rc)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+
+	if (e == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "wattpath: cannot write the output: %s\n",
+	    e != 0 ? strerror(e) : "write error");
+	return rc != 0 ? rc : 1;
+}
+
+static int
+dispatch(int argc, char **argv)
 {
 	size_t i;
 
@@ -98,4 +115,10 @@ main(int argc, char **argv)
 	fprintf(stderr, "wattpath: unknown command '%s'\n", argv[1]);
 	cmd_synopsis(stderr);
 	return 2;
+}
+
+int
+main(int argc, char **argv)
+{
+	return output_written(dispatch(argc, argv));
 }

@@ -11,7 +11,8 @@
 #   - a bad value is named: "--from: cannot parse 'xyz'", exit 2;
 #   - `run --once` exits 1 when every target failed;
 #   - `report` refuses a window that starts before the first reading, and
-#     exits 1 when the report has no figure at all.
+#     exits 1 when the report has no figure at all, or when its output
+#     could not be written (/dev/full).
 # fast
 . "$(dirname "$0")/lib.sh"
 
@@ -150,6 +151,16 @@ grep -q "before the first reading" "$T/b.err" || fail "before: $(cat "$T/b.err")
 	>"$T/n.json" 2>"$T/n.err"
 [ $? = 1 ] || fail "a report with no figure: not exit 1"
 grep -q "no energy figure" "$T/n.err" || fail "no figure: $(cat "$T/n.err")"
+# a report that could not be written (a full disk) is not exit 0
+if [ -w /dev/full ]; then
+	"$WATTPATH" report -c "$C" --from $((FROM + 600)) --to $((TO - 600)) \
+		>/dev/full 2>"$T/full.err"
+	[ $? = 1 ] || fail "a report written to a full disk: not exit 1"
+	grep -q "cannot write the output" "$T/full.err" ||
+		fail "full disk: $(cat "$T/full.err")"
+	"$WATTPATH" check-config -c "$C" >/dev/full 2>/dev/null &&
+		fail "check-config written to a full disk: exit 0"
+fi
 
 # 5. run --once: every target failed -> 1
 P=$(free_port)
