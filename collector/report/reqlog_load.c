@@ -2,6 +2,7 @@
  * reqlog_load.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,13 +173,17 @@ reqlog_load(const char *path, struct wp_err *err)
 		char chunk[65536];
 		size_t n;
 		bool lost = m == NULL;
+		int rerr;
 
+		errno = 0;
 		while (!lost && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 			lost = fwrite(chunk, 1, n, m) != n;
+		rerr = ferror(f) ? (errno != 0 ? errno : EIO) : 0;
 		if (m != NULL && fclose(m) != 0)
 			lost = true;
-		if (ferror(f)) {
-			err_set(err, WP_E_CONFIG, "%s: read error", path);
+		if (rerr != 0) {
+			err_set(err, WP_E_CONFIG, "%s: %s", path,
+			    strerror(rerr));
 			fclose(f);
 			free(buf);
 			return NULL;

@@ -60,7 +60,9 @@ struct ledger_index {
 };
 
 /* Reads and checks ldir/LEDGER (chain, order).  A missing file is an
- * empty index.  0, or -1 with err naming the first bad line. */
+ * empty index.  0, or -1 with err: WP_E_PROTOCOL naming the first bad
+ * line, WP_E_TRANSIENT when the file cannot be opened or read (ix->exists
+ * set when it was opened). */
 int	 ledger_index_read(const char *ldir, struct ledger_index *ix,
 	    struct wp_err *err);
 /* The same for ldir/DAYS (ix->days set). */

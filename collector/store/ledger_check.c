@@ -266,6 +266,8 @@ ledger_rebuild(const char *jdir, const char *ldir, wp_time slot,
 	if (ledger_mkdir(ldir, err) != 0)
 		goto out;
 	if (ledger_index_read(ldir, &rb.old, err) != 0) {
+		if (err->class != WP_E_PROTOCOL)	/* cannot read it: its */
+			goto out;	/* blocks older than the journal kept */
 		log_warnx("ledger %s: %s: its blocks are not kept", ldir,
 		    err->msg);
 		ledger_index_fini(&rb.old);

@@ -158,8 +158,10 @@ if [ -w /dev/full ]; then
 	[ $? = 1 ] || fail "a report written to a full disk: not exit 1"
 	grep -q "cannot write the output" "$T/full.err" ||
 		fail "full disk: $(cat "$T/full.err")"
-	"$WATTPATH" check-config -c "$C" >/dev/full 2>/dev/null &&
+	"$WATTPATH" check-config -c "$C" >/dev/full 2>"$T/full.err" &&
 		fail "check-config written to a full disk: exit 0"
+	grep -q "cannot write the output" "$T/full.err" ||
+		fail "check-config, full disk: $(cat "$T/full.err")"
 fi
 
 # 5. run --once: every target failed -> 1

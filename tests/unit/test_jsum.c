@@ -1597,6 +1597,19 @@ test_ledger_days_retention(void **st)
 	assert_int_equal(ledger_days_read(ldir, &days, &err), -1);
 	assert_non_null(strstr(err.msg, "DAYS: read error"));
 	ledger_index_fini(&days);
+	/* the collector sets it aside (DAYS.bad-SECONDS), not rewrites it */
+	assert_non_null(l = ledger_open(ldir, 50 * 3600 * S, false, &err));
+	ledger_close(l);
+	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'.bad-* >/dev/null", path);
+	assert_int_equal(system(cmd), 0);
+	/* a LEDGER that cannot be read stops a rebuild: rebuilt from the
+	 * journal (none here) alone, its blocks would be lost */
+	snprintf(path, sizeof(path), "%s/LEDGER", ldir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(ledger_rebuild(jdir, ldir, 0, 0, &ls, &err), -1);
+	assert_non_null(strstr(err.msg, "LEDGER: read error"));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 }

@@ -91,7 +91,7 @@ test_bad_lines(void **st)
 	/* a directory opens, and its read fails: an error, not an empty log */
 	assert_null(reqlog_load("/", &err));
 	assert_int_equal(err.class, WP_E_CONFIG);
-	assert_string_equal(err.msg, "/: read error");
+	assert_string_equal(err.msg, "/: Is a directory");
 }
 
 int
