@@ -13,9 +13,9 @@
 
 #define FILE_MAX	(64u << 20)	/* a CSV's size cap */
 
-/* Reads a whole file (capped).  Caller frees with free(). */
-static char *
-slurp(const char *path, size_t *len, struct wp_err *err)
+char *
+report_file_read(const char *path, size_t max, size_t *len,
+    struct wp_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL, *nb;
@@ -25,11 +25,12 @@ slurp(const char *path, size_t *len, struct wp_err *err)
 		err_set(err, WP_E_CONFIG, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	errno = 0;
 	for (;;) {
 		if (n == cap) {
-			if (cap >= FILE_MAX) {
-				err_set(err, WP_E_CONFIG, "%s: larger than %u "
-				    "bytes", path, FILE_MAX);
+			if (cap >= max) {
+				err_set(err, WP_E_CONFIG, "%s: larger than %zu "
+				    "bytes", path, max);
 				goto fail;
 			}
 			cap = cap ? cap * 2 : 65536;
@@ -45,7 +46,8 @@ slurp(const char *path, size_t *len, struct wp_err *err)
 			break;
 	}
 	if (ferror(f)) {
-		err_set(err, WP_E_CONFIG, "%s: read error", path);
+		err_set(err, WP_E_CONFIG, "%s: %s", path,
+		    strerror(errno != 0 ? errno : EIO));
 		goto fail;
 	}
 	fclose(f);
@@ -83,7 +85,7 @@ load_hourly(const struct wp_conf *c, const char *file, int kind,
 	char *buf;
 
 	conf_path(c, file, path, sizeof(path));
-	if ((buf = slurp(path, &len, &e)) == NULL) {
+	if ((buf = report_file_read(path, FILE_MAX, &len, &e)) == NULL) {
 		snprintf(why, wlen, "%s", e.msg);
 		return;
 	}
@@ -107,7 +109,7 @@ load_instruments(const struct wp_conf *c, const char *file,
 
 	if (file != NULL) {
 		conf_path(c, file, path, sizeof(path));
-		if ((buf = slurp(path, &len, &e)) == NULL ||
+		if ((buf = report_file_read(path, FILE_MAX, &len, &e)) == NULL ||
 		    carbon_parse_instruments(buf, len, &csv, &n, &e) == -1)
 			snprintf(d->inst_err, sizeof(d->inst_err), "%s", e.msg);
 		free(buf);
@@ -140,7 +142,7 @@ load_published(const struct wp_conf *c, struct report_site_data *d)
 	d->residual_published = -1;
 	if (datafile_find(c->maps_dir, c->conf_dir, "residual-mix",
 	    "published", ".csv", path, sizeof(path)) == -1 ||
-	    (buf = slurp(path, &len, &e)) == NULL)
+	    (buf = report_file_read(path, FILE_MAX, &len, &e)) == NULL)
 		return;
 	d->residual_published = carbon_residual_published(buf, len,
 	    c->site.zone, d->residual_info, sizeof(d->residual_info));

@@ -21,5 +21,11 @@ struct wp_conf;
 void	 report_site_data_load(const struct wp_conf *c,
 	    struct report_site_data *d);
 void	 report_site_data_fini(struct report_site_data *d);	/* NULL-safe */
+/* The whole of file path, NUL-terminated, its length in *len: of at most
+ * max bytes (more is an error).  Caller frees with free().  NULL with err:
+ * WP_E_CONFIG (cannot open or read it, naming the cause; too large),
+ * WP_E_INTERNAL (out of memory). */
+char	*report_file_read(const char *path, size_t max, size_t *len,
+	    struct wp_err *err);
 
 #endif

@@ -2,13 +2,14 @@
  * reqlog_load.h). */
 #include <errno.h>
 #include <math.h>
-#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "report_inputs.h"
 #include "reqlog_load.h"
 
 /* The first member of o present among names; NULL if none. */
@@ -160,44 +161,11 @@ struct reqlog *
 reqlog_load(const char *path, struct wp_err *err)
 {
 	struct reqlog *l;
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0;
+	size_t len;
+	char *buf = report_file_read(path, SIZE_MAX / 2, &len, err);
 
-	if ((f = fopen(path, "rb")) == NULL) {
-		err_set(err, WP_E_CONFIG, "%s: %s", path, strerror(errno));
+	if (buf == NULL)
 		return NULL;
-	}
-	{
-		FILE *m = open_memstream(&buf, &len);
-		char chunk[65536];
-		size_t n;
-		bool lost = m == NULL;
-		int rerr;
-
-		errno = 0;
-		while (!lost && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			lost = fwrite(chunk, 1, n, m) != n;
-		rerr = ferror(f) ? (errno != 0 ? errno : EIO) : 0;
-		if (m != NULL && fclose(m) != 0)
-			lost = true;
-		if (rerr != 0) {
-			err_set(err, WP_E_CONFIG, "%s: %s", path,
-			    strerror(rerr));
-			fclose(f);
-			free(buf);
-			return NULL;
-		}
-		if (lost) {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	if (buf == NULL) {
-		err_set(err, WP_E_INTERNAL, "out of memory");
-		return NULL;
-	}
 	l = reqlog_parse(buf, len, err);
 	if (l == NULL)
 		err_prefix(err, "%s", path);

@@ -606,9 +606,9 @@ ledger_open(const char *ldir, wp_time retention, bool sync,
 		err_clear(err);
 	}
 	if (ledger_days_read(ldir, &l->days, err) != 0) {
-		/* a bad or unreadable file (not one that could not be
-		 * opened): kept aside, not rewritten from the lines after */
-		if (err->class == WP_E_PROTOCOL || l->days.exists)
+		/* a file opened, then bad or unreadable: kept aside, not
+		 * rewritten from the lines after */
+		if (l->days.exists)
 			days_set_aside(l, err->msg);
 		else
 			log_warnx("ledger %s: %s; new days start a fresh index",
