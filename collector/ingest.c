@@ -364,7 +364,8 @@ ingest_poll(struct ingest *in, const struct ingest_poll *p,
 {
 	struct journal_record r = { .t_real = p->t_real, .t_mono = p->t_mono,
 	    .duration = p->duration, .target = p->target,
-	    .status = p->status, .error = p->error ? p->error : "" };
+	    .status = p->status, .error = p->error ? p->error : "",
+	    .text = p->text };
 	size_t i;
 	int rc;
 

@@ -18,6 +18,7 @@
 
 struct wp_conf;
 struct ingest;
+struct sertext;
 
 /* A counter sample's state after a poll (optional output, for the
  * exposition): the reset-corrected cumulative and this poll's delta. */
@@ -45,6 +46,9 @@ struct ingest_poll {
 	struct wp_sample *v;		/* flags updated in place */
 	size_t		 n;
 	struct ingest_ctr *ctr;		/* optional: n entries filled, or NULL */
+	struct sertext	*text;		/* optional: v's strings, position by
+					   position (sertext.h), which the
+					   journal then holds, or NULL */
 };
 
 /*

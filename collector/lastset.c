@@ -10,7 +10,6 @@
 struct lastval {
 	double		 value, raw_value;
 	uint32_t	 flags;
-	uint32_t	 series, labels, unit;	/* references into the pool */
 	int32_t		 dreal, dmono;	/* t_real, t_mono: from the set's
 					   base (unless it keeps them wide) */
 	uint32_t	 rare;		/* index into the set's rare */
@@ -172,24 +171,6 @@ copy_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
 	}
 }
 
-/* Whether s[0..n) have set's strings, position by position: the usual
- * poll, the same series, labels and units as the last. */
-static bool
-same_text(const struct lastset *set, const struct wp_sample *s, size_t n)
-{
-	const struct strpool *p = &set->pool;
-	size_t i;
-
-	if (n != set->n)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!strpool_eq(p, set->v[i].series, s[i].series) ||
-		    !strpool_eq(p, set->v[i].labels, s[i].labels) ||
-		    !strpool_eq(p, set->v[i].unit, s[i].raw_unit))
-			return false;
-	return true;
-}
-
 /* Takes s[0..n)'s numbers into v[0..n) (set's, or new), with their rare
  * entries (set has room for those rare_count found) and their times
  * narrow, or wide (in set's array, or w, new, when not NULL). */
@@ -212,14 +193,14 @@ take_nums(struct lastset *set, struct lastval *v, const struct wp_sample *s,
 }
 
 int
-lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
+lastset_set(struct lastset *set, const struct wp_sample *s, size_t n,
+    struct sertext *text)
 {
 	struct lastrare loc[RARE_LOCAL];
-	struct strpool b = { 0 };
+	struct sertext *nt = NULL;
 	struct lastval *v = NULL;
 	wp_time *w = NULL;
-	int64_t so, lo, uo;
-	size_t i, nr;
+	size_t nr;
 	bool narrow;
 
 	if (n == 0) {
@@ -230,33 +211,28 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n)
 	if (rare_count(s, n, loc, &nr) < 0 || rare_room(set, nr) < 0 ||
 	    (!narrow && wide_room(set, n, &w) < 0))
 		goto fail;
-	if (same_text(set, s, n)) {	/* the pool as it is: numbers only */
-		take_nums(set, set->v, s, n, narrow, w);
-		return 0;
-	}
-	if ((v = malloc(n * sizeof(*v))) == NULL)
+	if (text != NULL)
+		nt = sertext_hold(text);
+	else if (sertext_same(set->text, s, n, sizeof(*s)))
+		nt = sertext_hold(set->text);	/* a poll like the last */
+	else if ((nt = sertext_new(s, n, sizeof(*s))) == NULL)
 		goto fail;
-	for (i = 0; i < n; i++) {
-		if ((so = strpool_put(&b, s[i].series)) < 0 ||
-		    (lo = strpool_put(&b, s[i].labels)) < 0 ||
-		    (uo = strpool_put(&b, s[i].raw_unit)) < 0)
-			goto fail;
-		v[i].series = (uint32_t)so;
-		v[i].labels = (uint32_t)lo;
-		v[i].unit = (uint32_t)uo;
-	}
+	if (n == set->n)
+		v = set->v;
+	else if ((v = malloc(n * sizeof(*v))) == NULL)
+		goto fail;
 	take_nums(set, v, s, n, narrow, w);
-	strpool_trim(&b);	/* give back the slack */
-	free(set->v);
-	strpool_fini(&set->pool);
-	set->v = v;
+	if (v != set->v) {
+		free(set->v);
+		set->v = v;
+	}
+	sertext_drop(set->text);
+	set->text = nt;
 	set->n = n;
-	set->pool = b;
 	return 0;
 fail:
 	free(w);
-	free(v);
-	strpool_fini(&b);
+	sertext_drop(nt);
 	return -1;
 }
 
@@ -271,11 +247,11 @@ lastset_expand(const struct lastset *set, struct wp_sample *out)
 		struct wp_sample *s = &out[i];
 
 		memset(s, 0, sizeof(*s));
-		strpool_get(&set->pool, v->series, s->series,
+		sertext_get(set->text, i, SERTEXT_SERIES, s->series,
 		    sizeof(s->series), false);
-		strpool_get(&set->pool, v->labels, s->labels,
+		sertext_get(set->text, i, SERTEXT_LABELS, s->labels,
 		    sizeof(s->labels), false);
-		strpool_get(&set->pool, v->unit, s->raw_unit,
+		sertext_get(set->text, i, SERTEXT_UNIT, s->raw_unit,
 		    sizeof(s->raw_unit), false);
 		s->value = v->value;
 		s->raw_value = v->raw_value;
@@ -299,7 +275,8 @@ lastset_fini(struct lastset *set)
 	free(set->v);
 	free(set->rare);
 	free(set->wide);
-	strpool_fini(&set->pool);
+	sertext_drop(set->text);
+	set->text = NULL;
 	set->v = NULL;
 	set->rare = NULL;
 	set->wide = NULL;
@@ -311,11 +288,11 @@ lastset_find(const struct lastset *set, const char *series, size_t hint)
 {
 	size_t i;
 
-	if (hint < set->n && strpool_eq(&set->pool, set->v[hint].series,
+	if (hint < set->n && sertext_eq(set->text, hint, SERTEXT_SERIES,
 	    series))
 		return (long)hint;
 	for (i = 0; i < set->n; i++)
-		if (strpool_eq(&set->pool, set->v[i].series, series))
+		if (sertext_eq(set->text, i, SERTEXT_SERIES, series))
 			return (long)i;
 	return -1;
 }

@@ -6,13 +6,12 @@
  * polls.  A lastset keeps the numbers of each sample (48 bytes: its times
  * as offsets from the first sample's), the fields a poll's samples mostly
  * share (resolution, wrap...) once for each run of samples having them,
- * and its strings once each in one pool (strpool.h: the labels of an
- * outlet's power and energy are the same text, and the outlets' labels
- * share a long tail); it expands them back into full samples when the
- * exposition asks (lastset_expand).
- * lastset_set copies (the numbers only when the strings are the set's
- * already, position by position: a poll like the last); lastset_fini frees;
- * the struct may be reused.
+ * and its strings as a reference to a sertext (sertext.h: each string once
+ * in a pool, shared with the journal's previous record of the target); it
+ * expands them back into full samples when the exposition asks
+ * (lastset_expand).  lastset_set copies the numbers and takes the strings'
+ * sertext (the set's own again for a poll like the last); lastset_fini
+ * frees; the struct may be reused.
  */
 #ifndef WP_LASTSET_H
 #define WP_LASTSET_H
@@ -21,7 +20,7 @@
 #include <stdint.h>
 
 #include "lib/sample.h"
-#include "lib/strpool.h"
+#include "lib/sertext.h"
 
 struct lastval;
 struct lastrare;
@@ -36,12 +35,15 @@ struct lastset {
 					   sample, when one is more than an
 					   int32_t from the base; else NULL */
 	size_t		 wcap;
-	struct strpool	 pool;		/* the strings (strpool.h) */
+	struct sertext	*text;		/* the strings, held; NULL when n 0 */
 };
 
-/* Replaces set's contents by copies of s[0..n).  0, or -1 (out of
- * memory: set unchanged). */
-int	 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n);
+/* Replaces set's contents by copies of s[0..n).  text: s's strings
+ * (sertext_same: the caller knows it), held; or NULL: the set's own when
+ * they are s's, else a new one.  0, or -1 (out of memory: set
+ * unchanged). */
+int	 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n,
+	    struct sertext *text);
 /* The samples, written into out (room for set->n).  Returns set->n. */
 size_t	 lastset_expand(const struct lastset *set, struct wp_sample *out);
 void	 lastset_fini(struct lastset *set);

@@ -356,13 +356,14 @@ integrate_gauges(const struct target *t, const struct wp_sample *v, size_t n,
 
 /*
  * Keeps v's samples and their counter states (ctr taken over) as the
- * target's last readings: in place of the last set, or (a target that
+ * target's last readings (text: v's strings, or NULL): in place of the
+ * last set, or (a target that
  * received pushed readings, whose reports carry some series only) merged
  * into it, series by series.
  */
 static void
 keep_last(struct target *t, const struct wp_sample *v, size_t n,
-    struct ingest_ctr *ctr)
+    struct ingest_ctr *ctr, struct sertext *text)
 {
 	struct wp_sample *m = NULL;
 	struct ingest_ctr *mc = NULL;
@@ -374,7 +375,7 @@ keep_last(struct target *t, const struct wp_sample *v, size_t n,
 	if (n == 0)
 		goto drop;
 	if (!t->pushed || t->last.n == 0) {
-		if (lastset_set(&t->last, v, n) < 0)
+		if (lastset_set(&t->last, v, n, text) < 0)
 			goto drop;
 		free(t->last_ctr);
 		t->last_ctr = ctr;
@@ -393,7 +394,7 @@ keep_last(struct target *t, const struct wp_sample *v, size_t n,
 		    (struct ingest_ctr){ 0 };
 		mn += j < 0;
 	}
-	if (lastset_set(&t->last, m, mn) < 0)
+	if (lastset_set(&t->last, m, mn, NULL) < 0)
 		goto drop;
 	free(t->last_ctr);
 	t->last_ctr = mc;
@@ -436,6 +437,23 @@ drop_seen(struct target *t, struct wp_sample *v, size_t n)
 	return k;
 }
 
+/*
+ * The strings of a poll's samples v[0..n), kept once for the target: the
+ * last poll's (its last samples' text) when they are the same, position
+ * by position, else new.  A reference, the caller's; NULL when out of
+ * memory (the journal and the last samples then pool their own).
+ */
+static struct sertext *
+poll_text(const struct target *t, const struct wp_sample *v, size_t n)
+{
+	struct sertext *text = sertext_hold(t->last.text);
+
+	if (sertext_update(&text, v, n, sizeof(*v)) == 0)
+		return text;
+	sertext_drop(text);
+	return NULL;
+}
+
 static void
 ingest(struct target *t, struct wp_poll *p)
 {
@@ -453,16 +471,19 @@ ingest(struct target *t, struct wp_poll *p)
 		ip.n = p->n = drop_seen(t, p->v, p->n);
 	t->last_duration = ip.duration;
 	t->last_poll_real = p->t_real;
-	if (ip.n > 0)
+	if (ip.n > 0) {
 		ip.ctr = calloc(ip.n, sizeof(*ip.ctr));
+		ip.text = poll_text(t, p->v, ip.n);
+	}
 	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
 	if (p->status == 0)
 		drift_watch_poll(t->co->drift, t->tc->name, p->t_real, p->v,
 		    ip.ctr, ip.n);
 	if (p->status == 0)
-		keep_last(t, p->v, ip.n, ip.ctr);
+		keep_last(t, p->v, ip.n, ip.ctr, ip.text);
 	else
 		free(ip.ctr);
+	sertext_drop(ip.text);
 }
 
 /* --- pushed readings (lib/push.h) --- */
@@ -494,7 +515,7 @@ push_ingest(struct target *t, struct wp_sample *v, size_t n)
 	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
 	drift_watch_poll(t->co->drift, t->tc->name, ip.t_real, v, ip.ctr, n);
 	t->pushed = true;
-	keep_last(t, v, n, ip.ctr);
+	keep_last(t, v, n, ip.ctr, NULL);
 }
 
 /*

@@ -49,7 +49,7 @@ jctx_fini(struct jctx *c)
 		free(c->t[i].v);
 		free(c->t[i].cv);
 		free(c->t[i].rare);
-		strpool_fini(&c->t[i].pool);
+		sertext_drop(c->t[i].text);
 		free(c->t[i].name);
 		free(c->t[i].error);
 	}
@@ -188,14 +188,13 @@ set_error(struct jc_target *t, const char *e)
 /*
  * A previous value, compact (the writer's context): what the encoder
  * predicts from, and no more (a value's delta, counter flags and times are
- * never predicted from the previous one); its strings as references into
- * its target's pool; p, its presence bits in the record it came from.
+ * never predicted from the previous one); its strings are its target's
+ * text at its position; p, its presence bits in the record it came from.
  */
 struct jc_val {
 	double		 value, raw_value, cum;
 	wp_time		 device_time;
 	uint32_t	 flags;
-	uint32_t	 series, labels, unit;	/* strpool references */
 	uint32_t	 rare;		/* index into its target's rare */
 	uint16_t	 p;
 	uint8_t		 boundary, quantity, kind;
@@ -288,26 +287,27 @@ val_pack(struct jc_target *t, struct jc_val *cv, const struct journal_value *v,
 	return 0;
 }
 
-/* r's strings into t's pool, emptied first. 0 or -1 (out of memory). */
+/* r's text (given: held; else new, unless kept says t's is r's strings
+ * already) as t's.  0 or -1 (out of memory). */
 static int
-pool_rebuild(struct jc_target *t, const struct journal_record *r)
+text_take(struct jc_target *t, const struct journal_record *r, bool kept)
 {
-	int64_t so, lo, uo;
-	size_t i;
+	struct sertext *nt;
 
-	strpool_reset(&t->pool);
-	for (i = 0; i < r->n; i++) {
-		const struct wp_sample *s = &r->v[i].s;
-
-		if ((so = strpool_put(&t->pool, s->series)) < 0 ||
-		    (lo = strpool_put(&t->pool, s->labels)) < 0 ||
-		    (uo = strpool_put(&t->pool, s->raw_unit)) < 0)
-			return -1;
-		t->cv[i].series = (uint32_t)so;
-		t->cv[i].labels = (uint32_t)lo;
-		t->cv[i].unit = (uint32_t)uo;
+	if (r->text != NULL && r->text->n == r->n) {
+		if (t->text != r->text) {
+			sertext_drop(t->text);
+			t->text = sertext_hold(r->text);
+		}
+		return 0;
 	}
-	strpool_trim(&t->pool);
+	if (kept)
+		return 0;
+	if ((nt = sertext_new(r->n ? &r->v[0].s : NULL, r->n,
+	    sizeof(r->v[0]))) == NULL)
+		return -1;
+	sertext_drop(t->text);
+	t->text = nt;
 	return 0;
 }
 
@@ -324,6 +324,8 @@ strings_kept(const struct jctx *c, long k, const struct jc_target *t,
 
 	if (r->n != t->n)
 		return false;
+	if (r->n == 0 || (r->text != NULL && r->text == t->text))
+		return true;
 	if (c->enc_r == r && c->enc_k == k && c->enc_n == r->n) {
 		for (i = 0; i < r->n; i++)
 			if ((c->enc_m[i] & M_STRINGS) != M_STRINGS)
@@ -332,11 +334,10 @@ strings_kept(const struct jctx *c, long k, const struct jc_target *t,
 	}
 	for (i = 0; i < r->n; i++) {
 		const struct wp_sample *s = &r->v[i].s;
-		const struct jc_val *cv = &t->cv[i];
 
-		if (!strpool_eq(&t->pool, cv->series, s->series) ||
-		    !strpool_eq(&t->pool, cv->labels, s->labels) ||
-		    !strpool_eq(&t->pool, cv->unit, s->raw_unit))
+		if (!sertext_eq(t->text, i, SERTEXT_SERIES, s->series) ||
+		    !sertext_eq(t->text, i, SERTEXT_LABELS, s->labels) ||
+		    !sertext_eq(t->text, i, SERTEXT_UNIT, s->raw_unit))
 			return false;
 	}
 	return true;
@@ -359,7 +360,7 @@ commit_compact(struct jctx *c, long k, struct jc_target *t,
 		if (val_pack(t, &t->cv[i], &r->v[i], pp != NULL ? pp[i] :
 		    jseg_value_present(r, &r->v[i], false)) != 0)
 			break;
-	if (i < r->n || (!kept && pool_rebuild(t, r) != 0)) {
+	if (i < r->n || text_take(t, r, kept) != 0) {
 		t->n = 0;	/* no previous values: the caller starts
 				   afresh (journal.c) */
 		return -1;
@@ -417,7 +418,7 @@ target_compact(struct jc_target *t)
 		if (val_pack(t, &t->cv[i], &t->v[i], jseg_value_present(&r,
 		    &t->v[i], false)) != 0)
 			return -1;
-	if (pool_rebuild(t, &r) != 0)
+	if (text_take(t, &r, false) != 0)
 		return -1;
 	free(t->v);
 	t->v = NULL;
@@ -561,12 +562,15 @@ pred_delta(const struct journal_value *ref, double value)
 
 /* ---- encoding, against the writer's compact context ---- */
 
-/* What is the same in v as in ref (a value of t, or zero_cval).  lab: a
- * string equal to ref's labels (the value before's, found equal to the
- * same pooled labels), or NULL. */
+/* What is the same in v as in ref (a value of t, or zero_cval): ref is
+ * value i of the record whose strings are text; same_text: v's record has
+ * that text (its strings are those, position by position).  lab: a string
+ * equal to ref's labels (the value before's, found equal to the same
+ * pooled labels), or NULL. */
 static uint8_t
 same_bits(const struct journal_value *v, const struct jc_val *ref,
-    const struct strpool *pool, uint16_t p, const char *lab)
+    const struct sertext *text, size_t i, bool same_text, uint16_t p,
+    const char *lab)
 {
 	const struct wp_sample *s = &v->s;
 	uint8_t m = 0;
@@ -574,12 +578,13 @@ same_bits(const struct journal_value *v, const struct jc_val *ref,
 	if (ref == &zero_cval)
 		return 0;
 	if (s->boundary == ref->boundary && s->quantity == ref->quantity &&
-	    s->kind == ref->kind && strpool_eq(pool, ref->series, s->series))
+	    s->kind == ref->kind && (same_text ||
+	    sertext_eq(text, i, SERTEXT_SERIES, s->series)))
 		m |= M_SAME_ID;
-	if (lab != NULL ? strcmp(s->labels, lab) == 0 :
-	    strpool_eq(pool, ref->labels, s->labels))
+	if (same_text || (lab != NULL ? strcmp(s->labels, lab) == 0 :
+	    sertext_eq(text, i, SERTEXT_LABELS, s->labels)))
 		m |= M_SAME_LABELS;
-	if (strpool_eq(pool, ref->unit, s->raw_unit))
+	if (same_text || sertext_eq(text, i, SERTEXT_UNIT, s->raw_unit))
 		m |= M_SAME_UNIT;
 	if (s->flags == ref->flags)
 		m |= M_SAME_FLAGS;
@@ -629,18 +634,20 @@ encode_numbers(struct wire_buf *b, const struct journal_record *r,
 		put_sv(b, wsub(s->t_mono, r->t_mono));
 }
 
-/* Encodes v against ref (zero_cval: none) and its shared numbers rr
- * (zero_rare) in pool; returns its same bits, its presence bits in *pout.
- * lab: as same_bits'. */
+/* Encodes value i of r against ref (zero_cval: none) and its shared
+ * numbers rr (zero_rare), ref's strings in t's text; returns its same
+ * bits, its presence bits in *pout.  lab: as same_bits'. */
 static uint8_t
-encode_value2(struct wire_buf *b, const struct journal_record *r,
-    const struct journal_value *v, const struct jc_val *ref,
-    const struct jc_rare *rr, const struct strpool *pool, wp_time ref_t_real,
-    const char *prev_labels, const char *lab, uint16_t *pout)
+encode_value2(struct wire_buf *b, const struct journal_record *r, size_t i,
+    const struct jc_val *ref, const struct jc_rare *rr,
+    const struct jc_target *t, const char *prev_labels, const char *lab,
+    uint16_t *pout)
 {
+	const struct journal_value *v = &r->v[i];
 	const struct wp_sample *s = &v->s;
 	uint16_t p = *pout = jseg_value_present(r, v, false);
-	uint8_t m = same_bits(v, ref, pool, p, lab);
+	uint8_t m = same_bits(v, ref, t->text, i, r->text != NULL &&
+	    r->text == t->text, p, lab);
 
 	wire_put_le(b, m, 1);
 	if (!(m & M_SAME_ID)) {
@@ -659,7 +666,7 @@ encode_value2(struct wire_buf *b, const struct journal_record *r,
 		    s->value));
 	if ((p & P_RAW_UNIT) && !(m & M_SAME_UNIT))
 		wire_put_str(b, s->raw_unit, WP_UNIT_MAX - 1, 1);
-	encode_numbers(b, r, v, ref, rr, p, ref_t_real);
+	encode_numbers(b, r, v, ref, rr, p, t->t_real);
 	if ((p & P_LABELS) && !(m & M_SAME_LABELS))
 		encode_labels(b, s->labels, prev_labels);
 	if (p & P_DELTA)
@@ -684,7 +691,8 @@ same_labels(const struct jctx *c, const struct jc_target *t,
     const struct journal_record *r, size_t i)
 {
 	if (i == 0 || i >= t->n || !(c->enc_m[i - 1] & M_SAME_LABELS) ||
-	    t->cv[i].labels != t->cv[i - 1].labels)
+	    sertext_ref(t->text, i, SERTEXT_LABELS) !=
+	    sertext_ref(t->text, i - 1, SERTEXT_LABELS))
 		return NULL;
 	return r->v[i - 1].s.labels;
 }
@@ -770,8 +778,8 @@ jctx_encode(struct jctx *c, struct wire_buf *b, const struct journal_record *r,
 	t = k >= 0 ? &c->t[k] : &none;
 	encode_header(b, c, t, k, r);
 	for (i = 0; i < r->n; i++)
-		c->enc_m[i] = encode_value2(b, r, &r->v[i], i < t->n ?
-		    &t->cv[i] : &zero_cval, rare_of(t, i), &t->pool, t->t_real,
+		c->enc_m[i] = encode_value2(b, r, i, i < t->n ?
+		    &t->cv[i] : &zero_cval, rare_of(t, i), t,
 		    i ? r->v[i - 1].s.labels : NULL, same_labels(c, t, r, i),
 		    &c->enc_p[i]);
 	c->enc_r = r;

@@ -16,7 +16,7 @@
 
 #include "../lib/clock.h"
 #include "../lib/err.h"
-#include "../lib/strpool.h"
+#include "../lib/sertext.h"
 #include "../lib/wire.h"
 #include "record.h"
 
@@ -81,8 +81,9 @@ struct manifest {
  * record read), from the segment's first record on.  A reader keeps the
  * previous values whole (v: decoding copies from them); the writer's
  * context is compact (jctx_compact): per value only what the encoder
- * predicts from (struct jc_val, 64 bytes against 352), its strings in the
- * target's strpool, the numbers a poll's values mostly share (resolution,
+ * predicts from (struct jc_val, 48 bytes against 352), its strings in the
+ * target's sertext (sertext.h: the record's own, held, when it has one,
+ * which the target's last samples hold too), the numbers a poll's values mostly share (resolution,
  * wrap...) once for each run of values having them (struct jc_rare), and
  * encodes against that without expanding it.
  */
@@ -101,7 +102,7 @@ struct jc_target {
 	struct jc_val	*cv;		/* writer: them compact, owned */
 	struct jc_rare	*rare;		/* writer: their shared numbers, owned */
 	uint32_t	 nrare, rcap;
-	struct strpool	 pool;		/* writer: cv's strings, owned */
+	struct sertext	*text;		/* writer: cv's strings, held */
 	size_t		 n, vcap;
 };
 

@@ -19,6 +19,7 @@
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
+#define JSUM_TEXTS_MAX	8	/* record texts a target's series hold */
 #define SPAN_SLAB	256	/* open spans per slab (28 KiB) */
 
 double
@@ -64,6 +65,15 @@ jsum_series_text(const struct jsum *s, const struct jsum_series *se,
 	if (!se->pooled) {
 		*sp = se->series;
 		*lp = se->labels;
+		return;
+	}
+	if (se->texted) {
+		sertext_get(se->text, se->ti, SERTEXT_SERIES, series,
+		    WP_SERIES_MAX, false);
+		sertext_get(se->text, se->ti, SERTEXT_LABELS, labels,
+		    WP_LABEL_MAX, false);
+		*sp = series;
+		*lp = labels;
 		return;
 	}
 	strpool_get(&s->pool, se->sref, series, WP_SERIES_MAX, false);
@@ -125,6 +135,8 @@ jsum_free(struct jsum *s)
 			free(s->s[i].span);
 			free(s->s[i].sub);
 		}
+		if (s->s[i].texted)
+			sertext_drop(s->s[i].text);
 		if (s->s[i].pooled)
 			continue;
 		free(s->s[i].series);
@@ -166,9 +178,12 @@ s_eq(const void *entry, const void *key)
 	const struct skey *k = key;
 	const struct jsum_series *se = &k->s->s[hmap_ix_of(entry)];
 
-	return se->target == k->target && (se->pooled ?
-	    strpool_eq(&k->s->pool, se->sref, k->series) :
-	    strcmp(se->series, k->series) == 0);
+	if (se->target != k->target)
+		return false;
+	if (se->texted)
+		return sertext_eq(se->text, se->ti, SERTEXT_SERIES, k->series);
+	return se->pooled ? strpool_eq(&k->s->pool, se->sref, k->series) :
+	    strcmp(se->series, k->series) == 0;
 }
 
 static uint64_t
@@ -236,13 +251,51 @@ jsum_target_idx(struct jsum *s, const char *name)
 	return s->last_t = (int)(s->nt++);
 }
 
+/*
+ * Series smp's strings: its record's text (position i there), held, when
+ * the record has one and the target has not changed texts more than
+ * JSUM_TEXTS_MAX times in the segment (a target whose series come and go
+ * with every poll would hold every poll's text), else copied into the
+ * pool.  0 or -1 (out of memory).
+ */
+static int
+series_strings(struct jsum *s, struct jsum_series *se,
+    const struct wp_sample *smp, struct sertext *text, size_t i)
+{
+	struct jsum_target *jt = &s->t[se->target];
+	int64_t sr, lr;
+
+	se->pooled = true;
+	if (text != NULL && (text == jt->last_text ||
+	    jt->ntexts < JSUM_TEXTS_MAX)) {
+		if (text != jt->last_text) {
+			jt->last_text = text;
+			jt->ntexts++;
+		}
+		se->texted = true;
+		se->text = sertext_hold(text);
+		se->ti = (uint32_t)i;
+		return 0;
+	}
+	/* a row's power and energy come together with the same labels (the
+	 * pool stores them once), the outlets' labels share their tail */
+	if ((sr = strpool_put(&s->pool, smp->series)) < 0 ||
+	    (lr = strpool_put(&s->pool, smp->labels)) < 0)
+		return -1;
+	se->sref = (uint32_t)sr;
+	se->lref = (uint32_t)lr;
+	return 0;
+}
+
+/* Series smp (value i of a record of target t with strings text, or
+ * NULL), found or added.  NULL: out of memory. */
 static struct jsum_series *
-series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
+series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp,
+    struct sertext *text, size_t i)
 {
 	struct skey k = { s, t, smp->series };
 	struct jsum_series *se;
 	uint64_t h = s_hash(t, smp->series);
-	int64_t sr, lr;
 	void *np, *e;
 
 	if ((e = hmap_get(&s->shash, h, s_eq, &k)) != NULL)
@@ -261,21 +314,18 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp)
 	se = &s->s[s->ns];
 	memset(se, 0, sizeof(*se));
 	se->target = t;
-	/* a row's power and energy come together with the same labels (the
-	 * pool stores them once), the outlets' labels share their tail */
-	if ((sr = strpool_put(&s->pool, smp->series)) < 0 ||
-	    (lr = strpool_put(&s->pool, smp->labels)) < 0)
+	if (series_strings(s, se, smp, text, i) != 0)
 		return NULL;
-	se->pooled = true;
 	se->packed = true;
-	se->sref = (uint32_t)sr;
-	se->lref = (uint32_t)lr;
 	se->boundary = (uint8_t)smp->boundary;
 	se->quantity = (uint8_t)smp->quantity;
 	se->kind = (uint8_t)smp->kind;
 	se->resolution = smp->resolution;
-	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1)
-		return NULL;	/* not counted: nothing of it to free */
+	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1) {
+		if (se->texted)	/* not counted: nothing else to free */
+			sertext_drop(se->text);
+		return NULL;
+	}
 	s->ns++;
 	return se;
 }
@@ -636,6 +686,7 @@ jsum_twin_swap(struct jsum *s)
 int
 jsum_add(struct jsum *s, const struct journal_record *r)
 {
+	struct sertext *text = r->text;
 	struct jsum_series *se;
 	int ti;
 	size_t i;
@@ -650,11 +701,14 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 	target_poll(&s->t[ti], r);
 	if (r->status != 0)
 		return 0;
+	if (r->text != NULL && r->text->n != r->n)
+		text = NULL;
 	for (i = 0; i < r->n; i++) {
 		const struct journal_value *v = &r->v[i];
 		wp_time t = v->s.t_real ? v->s.t_real : r->t_real;
 
-		if ((se = series_get(s, (uint32_t)ti, &v->s)) == NULL ||
+		if ((se = series_get(s, (uint32_t)ti, &v->s, text, i)) ==
+		    NULL ||
 		    reading(s, se, s->twin != NULL ? &s->twin[se - s->s] :
 		    NULL, t, v) != 0)
 			return -1;

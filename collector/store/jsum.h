@@ -27,6 +27,7 @@
 #include "../lib/clock.h"
 #include "../lib/hmap.h"
 #include "../lib/err.h"
+#include "../lib/sertext.h"
 #include "../lib/strpool.h"
 #include "record.h"
 #include "../lib/sample.h"
@@ -71,8 +72,11 @@ struct jsum_span {
  * strings; labels the previous series' text when lab_shared); in one built
  * by jsum_add (the writer's, kept for a whole segment) or by a merge
  * (jsum_merge), the text in the summary's pool (pooled: sref, lref in their
- * place), which keeps an outlet's labels as their head only.
- * jsum_series_text gives either.  A writer holds one per series of the
+ * place), which keeps an outlet's labels as their head only; or, in a
+ * writer's, the strings of the record it first came in (texted: that
+ * record's sertext, held, and its position there; sertext.h), which the
+ * target's journal context and last samples hold too.
+ * jsum_series_text gives any.  A writer holds one per series of the
  * fleet: what only one kind of summary uses shares its room with what only
  * another does.
  */
@@ -88,6 +92,11 @@ struct jsum_series {
 		};
 		struct {		/* pooled: references into the pool */
 			uint32_t sref, lref;
+		};
+		struct {		/* texted (and pooled): in a record's
+					   strings */
+			struct sertext *text;
+			uint32_t ti;
 		};
 	};
 	double	 resolution;	/* of the first reading */
@@ -111,7 +120,8 @@ struct jsum_series {
 	uint8_t	 boundary, quantity, kind;	/* of the first reading */
 	uint8_t	 nsub, subcap;	/* sub: energies, allocated */
 	bool	 lab_shared;
-	bool	 pooled;	/* series and labels in the pool */
+	bool	 pooled;	/* series and labels in the pool, or texted */
+	bool	 texted;	/* series and labels in text */
 	bool	 packed;	/* built by jsum_add: closed spans in pk */
 	bool	 same;		/* jsum_rd: the previous summary's series at
 				   this position (see there) */
@@ -135,6 +145,10 @@ struct jsum_target {
 	char	*name;
 	uint32_t polls, failures;
 	wp_time	 first, last, max_gap;	/* record t_real */
+	/* a writer's: the record strings its series were last texted in,
+	 * and how many changes of them (JSUM_TEXTS_MAX: the pool after) */
+	const struct sertext *last_text;
+	uint32_t ntexts;
 };
 
 struct jsum {

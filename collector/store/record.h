@@ -12,6 +12,8 @@
 #include "../lib/clock.h"
 #include "../lib/sample.h"
 
+struct sertext;
+
 struct journal_value {
 	struct wp_sample s;	/* as the driver reported it */
 	double		 delta;	/* counters: energy/tokens since last, >= 0 */
@@ -28,6 +30,10 @@ struct journal_record {
 	const char	*error;		/* message or "" (never a secret) */
 	size_t		 n;
 	const struct journal_value *v;
+	/* v's strings (series, labels, raw unit), position by position, as
+	 * the collector keeps them for the target (sertext.h), or NULL: the
+	 * journal's writer holds it instead of pooling them again */
+	struct sertext	*text;
 };
 
 #endif

@@ -1308,6 +1308,18 @@ test_codec_shared_numbers(void **state)
 	pair_fini(&c);
 }
 
+/* The index of target name in writer context c, or -1. */
+static long
+jctx_find_test(const struct jctx *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->t[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
 /* FNV-1a 64 of p[0..n), folded into h. */
 static uint64_t
 fnv64_add(uint64_t h, const uint8_t *p, size_t n)
@@ -1323,12 +1335,16 @@ fnv64_add(uint64_t h, const uint8_t *p, size_t n)
 #define CODEC_GOLDEN_FNV	0x567fa4b749a916a4ULL
 
 /* Every record comes back bit for bit, against the context both sides
- * build; a cut or edited body is malformed, never a wrong record. */
+ * build; a cut or edited body is malformed, never a wrong record.  A
+ * writer given each record's strings as the collector keeps them (a
+ * sertext per target, the last one's when unchanged) writes the same
+ * bytes, and holds those texts instead of its own. */
 static void
 test_codec_roundtrip(void **state)
 {
-	struct jctx we, rd, rs;
-	struct wire_buf b = { 0 }, b2 = { 0 };
+	struct jctx we, rd, rs, wt;
+	struct sertext *text[3] = { NULL, NULL, NULL };
+	struct wire_buf b = { 0 }, b2 = { 0 }, b3 = { 0 };
 	struct journal_record r, got;
 	struct journal_value v[4], *dv = NULL;
 	size_t dvcap = 0;
@@ -1343,8 +1359,25 @@ test_codec_roundtrip(void **state)
 	assert_int_equal(jctx_compact(&we), 0);
 	jctx_init(&rd, T0);
 	jctx_init(&rs, T0);
+	jctx_init(&wt, T0);
+	assert_int_equal(jctx_compact(&wt), 0);
 	for (k = 0; k < 400; k++) {
 		codec_record(k, &r, v);
+		{
+			struct journal_record rt = r;
+			long ti;
+
+			if (r.n > 0) {
+				assert_int_equal(sertext_update(&text[k % 3],
+				    &v[0].s, r.n, sizeof(v[0])), 0);
+				rt.text = text[k % 3];
+			}
+			assert_int_equal(jctx_encode(&wt, &b3, &rt, &err), 0);
+			assert_int_equal(jctx_commit(&wt, &rt), 0);
+			ti = r.n ? jctx_find_test(&wt, r.target) : -1;
+			if (ti >= 0)
+				assert_ptr_equal(wt.t[ti].text, text[k % 3]);
+		}
 		assert_int_equal(jseg_encode_record(&b, &r, &err), 0);
 		v1_total += b.len;
 		if (k >= 200) {
@@ -1359,6 +1392,8 @@ test_codec_roundtrip(void **state)
 		v2_total += b.len;
 		fh = fnv64_add(fh, b.p, b.len);
 		assert_int_equal(b.p[2], FRAME_VERSION2);
+		assert_int_equal(b3.len, b.len);
+		assert_memory_equal(b3.p, b.p, b.len);
 		if (k >= 200) {
 			assert_int_equal(b2.len, b.len);
 			assert_memory_equal(b2.p, b.p, b.len);
@@ -1393,9 +1428,15 @@ test_codec_roundtrip(void **state)
 	jctx_fini(&we);
 	jctx_fini(&rd);
 	jctx_fini(&rs);
+	jctx_fini(&wt);
+	for (k = 0; k < 3; k++) {
+		assert_int_equal(text[k]->refs, 1);	/* the writer's gone */
+		sertext_drop(text[k]);
+	}
 	free(dv);
 	free(b.p);
 	free(b2.p);
+	free(b3.p);
 }
 
 /* Old segments (version-1 records) still read and verify, and a writer

@@ -701,6 +701,74 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/*
+ * Records carrying their strings (a sertext, as the collector gives the
+ * journal) build a summary that encodes byte for byte as one built from
+ * the same records without: its series hold the texts instead of pooling
+ * the strings, until a target has changed texts JSUM_TEXTS_MAX (8) times;
+ * then its new series go to the pool.  Freed, it gives the texts back.
+ */
+static void
+test_texted_names(void **st)
+{
+	struct journal_value v[6];
+	struct journal_record r;
+	struct sertext *text[12] = { NULL };
+	struct jsum *a, *b;
+	uint8_t fin[JSUM_HASH_LEN] = { 1 }, *ba, *bb;
+	size_t la, lb, i;
+	int p, k, texted = 0, pooled = 0;
+
+	(void)st;
+	assert_non_null(a = jsum_new(T0, 3600 * S, 0, NULL));
+	assert_non_null(b = jsum_new(T0, 3600 * S, 0, NULL));
+	for (p = 0; p < 12; p++) {	/* each poll a new pair of series */
+		for (k = 0; k < 6; k++) {
+			char series[32];
+
+			snprintf(series, sizeof(series), "outlet/%d/%s",
+			    k < 4 ? k / 2 : p + 2, k % 2 ? "energy" : "power");
+			val(&v[k], series, WP_B_OUTLET, k % 2 ? WP_Q_ENERGY :
+			    WP_Q_POWER, k % 2 ? WP_COUNTER : WP_GAUGE, 100 + p,
+			    1e6 + p, 0);
+			snprintf(v[k].s.labels, WP_LABEL_MAX, "name=Outlet %d;"
+			    "vendor=Raritan", k / 2);
+		}
+		r = (struct journal_record){ .t_real = T0 + p * STEP,
+		    .t_mono = T0 + p * STEP, .target = "pdu-1", .error = "",
+		    .n = 6, .v = v };
+		assert_int_equal(jsum_add(a, &r), 0);
+		assert_non_null(text[p] = sertext_new(&v[0].s, 6,
+		    sizeof(v[0])));
+		r.text = text[p];
+		assert_int_equal(jsum_add(b, &r), 0);
+	}
+	assert_int_equal(b->ns, 4 + 2 * 12);
+	for (i = 0; i < b->ns; i++) {
+		texted += b->s[i].texted;
+		pooled += b->s[i].pooled && !b->s[i].texted;
+	}
+	/* poll 0's 6 series and polls 1-7's 2 each in texts, the rest
+	 * (polls 8-11) pooled */
+	assert_int_equal(texted, 6 + 2 * 7);
+	assert_int_equal(pooled, 2 * 4);
+	assert_int_equal(text[0]->refs, 1 + 6);
+	assert_int_equal(text[7]->refs, 1 + 2);
+	assert_int_equal(text[8]->refs, 1);
+	assert_int_equal(jsum_encode(a, fin, 24, &ba, &la), 0);
+	assert_int_equal(jsum_encode(b, fin, 24, &bb, &lb), 0);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	free(ba);
+	free(bb);
+	jsum_free(a);
+	jsum_free(b);
+	for (p = 0; p < 12; p++) {
+		assert_int_equal(text[p]->refs, 1);
+		sertext_drop(text[p]);
+	}
+}
+
 /* js (a writer's, before its first reading) keeps its closed spans in a
  * spill, as the journal's does. */
 static void
@@ -2017,6 +2085,7 @@ main(void)
 		cmocka_unit_test(test_write_in_pieces),
 		cmocka_unit_test(test_writer_packs_whole_units),
 		cmocka_unit_test(test_pooled_names_roundtrip),
+		cmocka_unit_test(test_texted_names),
 		cmocka_unit_test(test_twin_equals_alone),
 		cmocka_unit_test(test_twin_sums_joins),
 		cmocka_unit_test(test_spill_equals_memory),

@@ -45,7 +45,7 @@ set_check(struct lastset *set, const struct wp_sample *s, size_t n)
 	struct wp_sample out[4];
 	size_t i;
 
-	assert_int_equal(lastset_set(set, s, n), 0);
+	assert_int_equal(lastset_set(set, s, n, NULL), 0);
 	assert_int_equal(lastset_expand(set, out), n);
 	for (i = 0; i < n; i++)
 		assert_memory_equal(&out[i], &s[i], sizeof(out[i]));
@@ -56,20 +56,22 @@ test_same_and_changed(void **state)
 {
 	struct lastset set = { 0 };
 	struct wp_sample s[3];
-	size_t pool;
+	struct sertext *text;
 
 	(void)state;
 	mk(&s[0], "wall/power", "bmc=a", "W", 100);
 	mk(&s[1], "wall/energy", "bmc=a", "J", 5000);
 	set_check(&set, s, 2);
-	pool = set.pool.len;
+	text = set.text;
 	s[0].value = 120;			/* the next poll: numbers only */
 	s[1].value = s[1].raw_value = 6000;
 	s[1].t_real += WP_SEC;
 	set_check(&set, s, 2);
-	assert_int_equal(set.pool.len, pool);
+	assert_ptr_equal(set.text, text);	/* the same strings */
+	assert_int_equal(text->refs, 1);
 	strcpy(s[1].labels, "bmc=b");		/* a label changed */
 	set_check(&set, s, 2);
+	assert_ptr_not_equal(set.text, text);
 	strcpy(s[0].raw_unit, "kW");		/* a unit changed */
 	set_check(&set, s, 2);
 	mk(&s[2], "gpu0/power", "uuid=x", "W", 300);	/* one more */
@@ -110,13 +112,13 @@ test_shared_fields(void **state)
 		s[i].wrap = i % 2 ? 4294967296.0 : 0;
 		s[i].kind = i % 2 ? WP_COUNTER : WP_GAUGE;
 	}
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_int_equal(set.nrare, 2);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
 	for (i = 0; i < 40; i++)		/* the next poll */
 		s[i].t_real += 30 * WP_SEC;
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_int_equal(set.nrare, 2);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
@@ -124,23 +126,23 @@ test_shared_fields(void **state)
 	assert_int_equal(t, 1030 * WP_SEC + 500);
 	assert_null(set.wide);
 	s[39].t_real += 3 * WP_SEC;		/* a slow answer: wide */
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_non_null(set.wide);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
 	s[39].t_real -= 3 * WP_SEC;		/* narrow again */
 	s[0].t_mono -= 5 * WP_SEC;
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_non_null(set.wide);
 	s[0].t_mono += 5 * WP_SEC;
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_null(set.wide);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
 	assert_true(v == 103 && kind == WP_COUNTER);
 	for (i = 0; i < 40; i++)		/* every sample its own */
 		s[i].device_time = (wp_time)i * WP_SEC;
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_int_equal(set.nrare, 40);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
@@ -149,22 +151,59 @@ test_shared_fields(void **state)
 		s[i].resolution = 1;
 		s[i].wrap = 0;
 	}
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_int_equal(set.nrare, 1);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
 	s[0].t_real = INT64_MAX;		/* times at the ends of the range */
 	s[1].t_real = INT64_MAX - 5;		/* (no overflow: UBSan) */
 	s[2].t_mono = INT64_MIN + 1;
-	assert_int_equal(lastset_set(&set, s, 40), 0);
+	assert_int_equal(lastset_set(&set, s, 40, NULL), 0);
 	assert_non_null(set.wide);
 	assert_int_equal(lastset_expand(&set, out), 40);
 	assert_memory_equal(out, s, sizeof(s));
-	assert_int_equal(lastset_set(&set, s, 2), 0);	/* narrow there */
+	assert_int_equal(lastset_set(&set, s, 2, NULL), 0);	/* narrow there */
 	assert_null(set.wide);
 	assert_int_equal(lastset_expand(&set, out), 2);
 	assert_memory_equal(out, s, 2 * sizeof(s[0]));
 	lastset_fini(&set);
+}
+
+/* A sertext given is held, not copied: the journal's previous record and
+ * the last samples keep one copy of a target's strings. */
+static void
+test_text_shared(void **state)
+{
+	struct lastset set = { 0 };
+	struct wp_sample s[2], out[2];
+	struct sertext *text;
+
+	(void)state;
+	mk(&s[0], "outlet/1/power", "outlet=1", "W", 100);
+	mk(&s[1], "outlet/1/energy", "outlet=1", "Wh", 5000);
+	assert_non_null(text = sertext_new(s, 2, sizeof(s[0])));
+	assert_true(sertext_same(text, s, 2, sizeof(s[0])));
+	assert_int_equal(lastset_set(&set, s, 2, text), 0);
+	assert_ptr_equal(set.text, text);
+	assert_int_equal(text->refs, 2);
+	assert_int_equal(lastset_expand(&set, out), 2);
+	assert_memory_equal(out, s, sizeof(s));
+	assert_int_equal(lastset_find(&set, "outlet/1/energy", 0), 1);
+	sertext_drop(text);			/* the set's reference lives */
+	assert_int_equal(lastset_expand(&set, out), 2);
+	assert_memory_equal(out, s, sizeof(s));
+	text = sertext_hold(set.text);
+	lastset_fini(&set);
+	assert_int_equal(text->refs, 1);
+	assert_int_equal(sertext_update(&text, s, 2, sizeof(s[0])), 0);
+	assert_int_equal(text->refs, 1);	/* the same strings: kept */
+	strcpy(s[0].raw_unit, "kW");		/* another unit: replaced */
+	assert_false(sertext_same(text, s, 2, sizeof(s[0])));
+	assert_int_equal(sertext_update(&text, s, 2, sizeof(s[0])), 0);
+	assert_true(sertext_same(text, s, 2, sizeof(s[0])));
+	assert_int_equal(text->refs, 1);
+	assert_false(sertext_same(NULL, s, 2, sizeof(s[0])));
+	sertext_drop(text);
 }
 
 /* Out of memory part way (the new values' array, or a later malloc): -1,
@@ -194,9 +233,9 @@ test_unchanged_on_failure(void **state)
 				s[i].t_real = (k & 2 ? 5 : 0) * (wp_time)i *
 				    WP_SEC;
 			}
-			assert_int_equal(lastset_set(&set, old, 4), 0);
+			assert_int_equal(lastset_set(&set, old, 4, NULL), 0);
 			fail_at = f;
-			if (lastset_set(&set, s, 2) == 0) {
+			if (lastset_set(&set, s, 2, NULL) == 0) {
 				fail_at = -1;
 				continue;	/* no such malloc */
 			}
@@ -218,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_same_and_changed),
 		cmocka_unit_test(test_shared_fields),
 		cmocka_unit_test(test_unchanged_on_failure),
+		cmocka_unit_test(test_text_shared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

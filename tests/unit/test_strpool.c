@@ -141,7 +141,7 @@ test_lastset_roundtrip(void **state)
 	(void)state;
 	for (poll = 0; poll < 3; poll++) {
 		pdu_samples(in, 98, poll);
-		assert_int_equal(lastset_set(&set, in, 98), 0);
+		assert_int_equal(lastset_set(&set, in, 98, NULL), 0);
 		memset(out, 0x55, sizeof(out));
 		assert_int_equal(lastset_expand(&set, out), 98);
 		assert_memory_equal(out, in, sizeof(in));
@@ -153,8 +153,8 @@ test_lastset_roundtrip(void **state)
 	assert_int_equal(t, 1002);
 	assert_true(v == in[13].value);
 	assert_int_equal(kind, WP_COUNTER);
-	assert_true(set.pool.len < 98 * 40);	/* heads and names only */
-	assert_int_equal(lastset_set(&set, in, 0), 0);
+	assert_true(set.text->pool.len < 98 * 40);	/* heads and names only */
+	assert_int_equal(lastset_set(&set, in, 0, NULL), 0);
 	assert_int_equal(set.n, 0);
 	lastset_fini(&set);
 }
