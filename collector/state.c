@@ -31,8 +31,7 @@
 /* One allocation per counter: the names follow it ("target\0series\0"). */
 struct entry {
 	struct wp_counter c;
-	const char	*series;	/* into key */
-	char		 target[];	/* then the series */
+	char		 target[];	/* then the series (entry_series) */
 };
 
 struct state {
@@ -42,7 +41,14 @@ struct state {
 
 struct key {
 	const char	*target, *series;
+	size_t		 tlen;		/* strlen(target) */
 };
+
+static const char *
+entry_series(const struct entry *e, size_t tlen)
+{
+	return e->target + tlen + 1;
+}
 
 /* (target, series) hashed with a separator no name holds. */
 static uint64_t
@@ -59,7 +65,7 @@ key_eq(const void *entry, const void *key)
 	const struct key *k = key;
 
 	return strcmp(e->target, k->target) == 0 &&
-	    strcmp(e->series, k->series) == 0;
+	    strcmp(entry_series(e, k->tlen), k->series) == 0;
 }
 
 struct state *
@@ -94,7 +100,7 @@ state_counter(struct state *s, const char *target, const char *series,
     bool hold_dips)
 {
 	uint64_t h = key_hash(target, series);
-	struct key k = { target, series };
+	struct key k = { target, series, strlen(target) };
 	struct entry *e;
 	size_t tl, sl;
 
@@ -102,13 +108,12 @@ state_counter(struct state *s, const char *target, const char *series,
 		e->c.hold_dips = hold_dips;	/* policy is the caller's */
 		return &e->c;
 	}
-	tl = strlen(target) + 1;
+	tl = k.tlen + 1;
 	sl = strlen(series) + 1;
 	if ((e = calloc(1, sizeof(*e) + tl + sl)) == NULL)
 		return NULL;
 	memcpy(e->target, target, tl);
 	memcpy(e->target + tl, series, sl);
-	e->series = e->target + tl;
 	if (hmap_put(&s->tab, h, e) == -1) {
 		free(e);
 		return NULL;
@@ -184,7 +189,7 @@ write_entries(const struct state *s, FILE *f)
 		fputs("c ", f);
 		put_esc(f, e->target);
 		fputc(' ', f);
-		put_esc(f, e->series);
+		put_esc(f, entry_series(e, strlen(e->target)));
 		fprintf(f, " %d %a %a %" PRId64 " %" PRId64 " %" PRIu32
 		    " %" PRIu32 " %d %" PRIu32 " %a\n", e->c.valid, e->c.last,
 		    e->c.cum, e->c.last_t, e->c.reset_time, e->c.resets,

@@ -42,11 +42,14 @@ struct row {
 };
 
 struct rrdfile {
-	char		*path;		/* first: the files map's key; in the
-					   same allocation, after the struct */
-	uint64_t	 h;
+	char		*name;		/* first: the files map's key, its path
+					   under <data_dir>/rrd/ (file_path);
+					   in the same allocation, after the
+					   struct */
 	time_t		 last;		/* last update accepted (s) */
-	time_t		 delay;		/* write held values this old (s) */
+	int32_t		 delay;		/* write held values this old (s) */
+	uint8_t		 nheld, capheld;	/* librrd: rows held (at most
+					   STORE_HOLD_MAX), allocated */
 	bool		 absent;	/* librrd, held: created at first write */
 	bool		 pair;		/* power_w and energy_mj (pair_slot) */
 	bool		 open;		/* row has this poll's values, not yet
@@ -59,8 +62,11 @@ struct rrdfile {
 					   as they come, freed once written:
 					   a fleet's files hold half a batch
 					   on average, not a whole one) */
-	int		 nheld, capheld;
 };
+
+_Static_assert(STORE_HOLD_MAX <= UINT8_MAX, "rrdfile.nheld is a uint8_t");
+_Static_assert(STORE_DELAY_MAX / WP_SEC <= INT32_MAX,
+    "rrdfile.delay is an int32_t");
 
 struct store {
 	char		*data_dir;
@@ -71,10 +77,21 @@ struct store {
 	bool		 connected;	/* we called rrdc_connect */
 	time_t		 delay;		/* librrd write delay (s), 0: none */
 	int		 hold_max;	/* values held per file at most */
-	struct hmap	 files;		/* struct rrdfile by path */
+	size_t		 name_max;	/* room for a file's name (with its
+					   NUL) in a path of PATH_MAX */
+	struct hmap	 files;		/* struct rrdfile by name */
 	struct rrdfile	**touched;	/* files with an open row */
 	size_t		 ntouched, cap_touched;
 };
+
+/* f's whole path, <data_dir>/rrd/<name>, written into buf. */
+static const char *
+file_path(const struct store *st, const struct rrdfile *f,
+    char buf[PATH_MAX])
+{
+	snprintf(buf, PATH_MAX, "%s/rrd/%s", st->data_dir, f->name);
+	return buf;
+}
 
 /* Default archives: resolution and span in seconds; MIN/MAX for power. */
 static const struct {
@@ -167,17 +184,18 @@ release_held(const struct store *st, struct rrdfile *f)
 static int
 write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
-	char vals[STORE_HOLD_MAX][UPDATE_LEN];
+	char vals[STORE_HOLD_MAX][UPDATE_LEN], path[PATH_MAX];
 	const char *argv[STORE_HOLD_MAX];
 	struct stat sb;
 	int i, n = f->nheld;
 
 	if (n == 0)
 		return 0;
+	file_path(st, f, path);
 	if (f->absent) {
 		/* one that appeared meanwhile (restored, say) is taken as it
 		 * is: values at or before its last update are skipped */
-		if (stat(f->path, &sb) != 0 &&
+		if (stat(path, &sb) != 0 &&
 		    create_file(st, f, f->held[0].t, err) != 0) {
 			release_held(st, f);	/* as a failed update: the
 						   journal has them */
@@ -192,9 +210,9 @@ write_held(struct store *st, struct rrdfile *f, struct wp_err *err)
 	release_held(st, f);
 	rrd_clear_error();
 	errno = 0;
-	if (rrd_updatex_r(f->path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
+	if (rrd_updatex_r(path, NULL, RRD_SKIP_PAST_UPDATES, n, argv) != 0)
 		return err_set(err, WP_E_TRANSIENT, "store %s: update: %s",
-		    f->path, rrd_msg());
+		    path, rrd_msg());
 	return 0;
 }
 
@@ -238,6 +256,10 @@ store_new(const struct store_opts *o, struct wp_err *err)
 	st->files.dense = true;
 	if ((st->data_dir = strdup(o->data_dir)) == NULL)
 		goto oom;
+	/* "<data_dir>/rrd/" before each name: a name that would not fit
+	 * is refused as too long, as a whole path was */
+	i = strlen(st->data_dir) + 5;
+	st->name_max = i < PATH_MAX ? PATH_MAX - i : 0;
 	if (o->rrdcached && o->rrdcached[0] &&
 	    (st->rrdcached = strdup(o->rrdcached)) == NULL)
 		goto oom;
@@ -314,6 +336,21 @@ put_name(char *buf, size_t len, size_t *off, const char *name)
 	return 0;
 }
 
+/* "TARGET/SERIES.rrd" (put_name's), at buf + off.  0 or -1 (too long,
+ * or a name empty). */
+static int
+put_file_name(char *buf, size_t len, size_t off, const char *target,
+    const char *series)
+{
+	if (put_name(buf, len, &off, target) != 0 || off + 2 >= len)
+		return -1;
+	buf[off++] = '/';
+	if (put_name(buf, len, &off, series) != 0 || off + 5 >= len)
+		return -1;
+	memcpy(buf + off, ".rrd", 5);	/* per value: no snprintf */
+	return 0;
+}
+
 int
 store_path(const char *data_dir, const char *target, const char *series,
     char *buf, size_t len)
@@ -323,16 +360,10 @@ store_path(const char *data_dir, const char *target, const char *series,
 	if (off + 5 >= len)
 		return -1;
 	memcpy(buf, data_dir, off);
-	memcpy(buf + off, "/rrd/", 6);	/* per value: no snprintf */
-	off += 5;
-	if (put_name(buf, len, &off, target) != 0 || off + 2 >= len)
-		return -1;
-	buf[off++] = '/';
-	if (put_name(buf, len, &off, series) != 0 || off + 5 >= len)
-		return -1;
-	memcpy(buf + off, ".rrd", 5);
-	return 0;
+	memcpy(buf + off, "/rrd/", 6);
+	return put_file_name(buf, len, off + 5, target, series);
 }
+
 
 static int
 mkdirs_for(const char *path)
@@ -486,12 +517,14 @@ static int
 create_file(struct store *st, const struct rrdfile *f, time_t t,
     struct wp_err *err)
 {
-	struct dcall c = { D_CREATE, f->path, t - 1, 0, NULL, 0 };
+	char path[PATH_MAX];
+	struct dcall c = { D_CREATE, file_path(st, f, path), t - 1, 0, NULL,
+	    0 };
 	char **argv;
 	int argc, i, rc = 0;
 
-	if (mkdirs_for(f->path) != 0)
-		return err_set(err, WP_E_CONFIG, "store %s: %s", f->path,
+	if (mkdirs_for(path) != 0)
+		return err_set(err, WP_E_CONFIG, "store %s: %s", path,
 		    strerror(errno));
 	if ((argv = create_args(st, f, &argc)) == NULL)
 		return err_set(err, WP_E_INTERNAL, "store: out of memory");
@@ -502,16 +535,16 @@ create_file(struct store *st, const struct rrdfile *f, time_t t,
 	else {
 		rrd_clear_error();
 		errno = 0;
-		if (rrd_create_r2(f->path, st->step, t - 1, 1, NULL, NULL,
+		if (rrd_create_r2(path, st->step, t - 1, 1, NULL, NULL,
 		    argc, (const char **)argv) != 0)
 			rc = err_set(err, WP_E_CONFIG, "store %s: create: %s",
-			    f->path, rrd_msg());
+			    path, rrd_msg());
 	}
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
 	if (rc == 0)
-		log_debug("store: created %s", f->path);
+		log_debug("store: created %s", path);
 	return rc;
 }
 
@@ -541,42 +574,44 @@ pair_slot(const struct wp_sample *s, size_t *plen)
 	return -1;
 }
 
-/* The path of s's file; *slot is its data source in a pair file, -1 for
- * a file of its own. */
+/* The name of s's file (its path under <data_dir>/rrd/); *slot is its
+ * data source in a pair file, -1 for a file of its own. */
 static int
-series_file(const struct store *st, const char *target,
-    const struct wp_sample *s, char *path, size_t len, int *slot)
+series_file(const char *target, const struct wp_sample *s, char *fname,
+    size_t len, int *slot)
 {
 	char name[256];
 	size_t plen;
 
 	if ((*slot = pair_slot(s, &plen)) < 0)
-		return store_path(st->data_dir, target, s->series, path, len);
+		return put_file_name(fname, len, 0, target, s->series);
 	if (plen >= sizeof(name))
 		return -1;
 	memcpy(name, s->series, plen);
 	name[plen] = '\0';
-	return store_path(st->data_dir, target, name, path, len);
+	return put_file_name(fname, len, 0, target, name);
 }
 
-/* Finds or opens the file at path for s; a new one is created now, or
+/* Finds or opens the file called name for s; a new one is created now, or
  * with a write delay at its first write.  NULL on error. */
 static struct rrdfile *
-get_file(struct store *st, const char *path, const struct wp_sample *s,
+get_file(struct store *st, const char *name, const struct wp_sample *s,
     bool pair, time_t t, struct wp_err *err)
 {
-	uint64_t h = hmap_hash(path);
+	uint64_t h = hmap_hash(name);
+	char path[PATH_MAX];
 	struct rrdfile *f;
 	struct dcall c = { D_LAST, path, 0, 0, NULL, 0 };
 	struct stat sb;
 
-	if ((f = hmap_get(&st->files, h, hmap_str_eq, path)) != NULL)
+	if ((f = hmap_get(&st->files, h, hmap_str_eq, name)) != NULL)
 		return f;
-	if ((f = calloc(1, sizeof(*f) + strlen(path) + 1)) == NULL) {
+	if ((f = calloc(1, sizeof(*f) + strlen(name) + 1)) == NULL) {
 		err_set(err, WP_E_INTERNAL, "store: out of memory");
 		return NULL;
 	}
-	f->path = strcpy((char *)(f + 1), path);
+	f->name = strcpy((char *)(f + 1), name);
+	file_path(st, f, path);
 	f->pair = pair;
 	f->kind = s->kind;
 	f->quantity = s->quantity;
@@ -598,13 +633,12 @@ get_file(struct store *st, const char *path, const struct wp_sample *s,
 			goto fail;
 		}
 	}
-	f->h = h;
 	/* The first batch is shorter by a share of the delay fixed by the
 	 * path, so that files opened together are written spread out; it
 	 * is never empty (1 s .. delay), so the file is created at a write,
 	 * not at its first value. */
 	f->delay = st->delay > 0 ?
-	    st->delay - (time_t)(h % (uint64_t)st->delay) : 0;
+	    (int32_t)(st->delay - (time_t)(h % (uint64_t)st->delay)) : 0;
 	if (hmap_put(&st->files, h, f) == -1) {
 		err_set(err, WP_E_INTERNAL, "store: out of memory");
 		goto fail;
@@ -640,12 +674,12 @@ hold(struct store *st, struct rrdfile *f, struct wp_err *err)
 			return err_set(err, WP_E_INTERNAL, "store: out of "
 			    "memory");
 		f->held = h;
-		f->capheld = cap;
+		f->capheld = (uint8_t)cap;
 	}
 	f->held[f->nheld++] = f->row;
 	if (f->nheld < st->hold_max && f->row.t - f->held[0].t < f->delay)
 		return 0;
-	f->delay = st->delay;
+	f->delay = (int32_t)st->delay;
 	return write_held(st, f, err);
 }
 
@@ -654,14 +688,15 @@ hold(struct store *st, struct rrdfile *f, struct wp_err *err)
 static int
 commit_row(struct store *st, struct rrdfile *f, struct wp_err *err)
 {
-	char val[UPDATE_LEN];
+	char val[UPDATE_LEN], path[PATH_MAX];
 	const char *argv[1] = { val };
-	struct dcall c = { D_UPDATE, f->path, 0, 1, argv, 0 };
+	struct dcall c = { D_UPDATE, path, 0, 1, argv, 0 };
 
 	f->open = false;
 	f->last = f->row.t;
 	if (st->rrdcached == NULL)
 		return hold(st, f, err);
+	file_path(st, f, path);
 	format_row(val, f, &f->row);
 	return daemon_call(st, &c, err);
 }
@@ -702,15 +737,15 @@ int
 store_update(struct store *st, const char *target, const struct wp_sample *s,
     double cum, wp_time t, struct wp_err *err)
 {
-	char path[PATH_MAX];
+	char name[PATH_MAX];
 	struct rrdfile *f;
 	time_t sec = (time_t)(t / WP_SEC);
 	int slot;
 
-	if (series_file(st, target, s, path, sizeof(path), &slot) != 0)
+	if (series_file(target, s, name, st->name_max, &slot) != 0)
 		return err_set(err, WP_E_CONFIG, "store: bad or too long name "
 		    "%s/%s", target ? target : "", s->series);
-	if ((f = get_file(st, path, s, slot >= 0, sec, err)) == NULL)
+	if ((f = get_file(st, name, s, slot >= 0, sec, err)) == NULL)
 		return -1;
 	return put_row(st, f, slot >= 0 ? slot : 0, sec, rrd_value(s, cum),
 	    err);
@@ -754,6 +789,7 @@ store_flush(struct store *st, struct wp_err *err)
 {
 	struct rrdfile *f;
 	struct dcall c = { D_FLUSH, NULL, 0, 0, NULL, 0 };
+	char path[PATH_MAX];
 	size_t i;
 	int rc = store_commit(st, err);
 
@@ -767,7 +803,7 @@ store_flush(struct store *st, struct wp_err *err)
 	for (i = 0; i < st->files.cap; i++) {
 		if ((f = st->files.slot[i].e) == NULL)
 			continue;
-		c.path = f->path;
+		c.path = file_path(st, f, path);
 		if (daemon_call(st, &c, err) != 0)
 			rc = -1;
 	}
