@@ -211,12 +211,13 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n,
 	if (rare_count(s, n, loc, &nr) < 0 || rare_room(set, nr) < 0 ||
 	    (!narrow && wide_room(set, n, &w) < 0))
 		goto fail;
-	if (text != NULL)
+	if (text != NULL && text->n == n)
 		nt = sertext_hold(text);
-	else if (sertext_same(set->text, s, n, sizeof(*s)))
-		nt = sertext_hold(set->text);	/* a poll like the last */
-	else if ((nt = sertext_new(s, n, sizeof(*s))) == NULL)
-		goto fail;
+	else {			/* the set's own for a poll like the last */
+		nt = sertext_hold(set->text);
+		if (sertext_update(&nt, s, n, sizeof(*s)) != 0)
+			goto fail;
+	}
 	if (n == set->n)
 		v = set->v;
 	else if ((v = malloc(n * sizeof(*v))) == NULL)

@@ -3,11 +3,12 @@
  *
  * A struct wp_sample is a fixed 352-byte record (series and labels as
  * arrays); a PDU of 48 outlets keeps about a hundred of them between
- * polls.  A lastset keeps the numbers of each sample (48 bytes: its times
+ * polls.  A lastset keeps the numbers of each sample (40 bytes: its times
  * as offsets from the first sample's), the fields a poll's samples mostly
  * share (resolution, wrap...) once for each run of samples having them,
  * and its strings as a reference to a sertext (sertext.h: each string once
- * in a pool, shared with the journal's previous record of the target); it
+ * in a pool, shared with the journal writer's previous record of the target
+ * and the open segment's summary); it
  * expands them back into full samples when the exposition asks
  * (lastset_expand).  lastset_set copies the numbers and takes the strings'
  * sertext (the set's own again for a poll like the last); lastset_fini
@@ -39,9 +40,9 @@ struct lastset {
 };
 
 /* Replaces set's contents by copies of s[0..n).  text: s's strings
- * (sertext_same: the caller knows it), held; or NULL: the set's own when
- * they are s's, else a new one.  0, or -1 (out of memory: set
- * unchanged). */
+ * (sertext_same: the caller knows it), held; or NULL (or not of n
+ * samples): the set's own when they are s's, else a new one.  0, or -1
+ * (out of memory: set unchanged). */
 int	 lastset_set(struct lastset *set, const struct wp_sample *s, size_t n,
 	    struct sertext *text);
 /* The samples, written into out (room for set->n).  Returns set->n. */

@@ -1,7 +1,9 @@
 /*
  * sertext.h - the strings of a poll's samples (series, labels, raw unit),
  * kept once for a target and shared by what keeps its last poll: the
- * last samples (lastset.h) and the journal's previous record (jseg.h).
+ * last samples (lastset.h), the journal writer's previous record (jseg.h)
+ * and, for the series first seen in it, the open segment's summary
+ * (jsum.h).
  *
  * A sertext is built from n samples (their strings in a strpool, put in
  * sample order: series, labels, unit) and never changed after; whoever

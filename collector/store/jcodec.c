@@ -287,24 +287,32 @@ val_pack(struct jc_target *t, struct jc_val *cv, const struct journal_value *v,
 	return 0;
 }
 
+/* r's strings as the caller keeps them (a sertext of r->n values), or
+ * NULL. */
+static struct sertext *
+rec_text(const struct journal_record *r)
+{
+	return r->text != NULL && r->text->n == r->n ? r->text : NULL;
+}
+
 /* r's text (given: held; else new, unless kept says t's is r's strings
- * already) as t's.  0 or -1 (out of memory). */
+ * already; none for a record without values) as t's.  0 or -1 (out of
+ * memory). */
 static int
 text_take(struct jc_target *t, const struct journal_record *r, bool kept)
 {
-	struct sertext *nt;
+	struct sertext *nt, *given = rec_text(r);
 
-	if (r->text != NULL && r->text->n == r->n) {
-		if (t->text != r->text) {
+	if (given != NULL || r->n == 0) {
+		if (t->text != given) {
 			sertext_drop(t->text);
-			t->text = sertext_hold(r->text);
+			t->text = sertext_hold(given);
 		}
 		return 0;
 	}
 	if (kept)
 		return 0;
-	if ((nt = sertext_new(r->n ? &r->v[0].s : NULL, r->n,
-	    sizeof(r->v[0]))) == NULL)
+	if ((nt = sertext_new(&r->v[0].s, r->n, sizeof(r->v[0]))) == NULL)
 		return -1;
 	sertext_drop(t->text);
 	t->text = nt;
@@ -324,7 +332,7 @@ strings_kept(const struct jctx *c, long k, const struct jc_target *t,
 
 	if (r->n != t->n)
 		return false;
-	if (r->n == 0 || (r->text != NULL && r->text == t->text))
+	if (r->n == 0 || (rec_text(r) != NULL && rec_text(r) == t->text))
 		return true;
 	if (c->enc_r == r && c->enc_k == k && c->enc_n == r->n) {
 		for (i = 0; i < r->n; i++)
@@ -343,8 +351,8 @@ strings_kept(const struct jctx *c, long k, const struct jc_target *t,
 	return true;
 }
 
-/* r's values into t, compact: the strings pooled again only when one
- * changed (or the encoding of r was not the last).  0 or -1. */
+/* r's values into t, compact: its strings r's text, or pooled again only
+ * when one changed (or the encoding of r was not the last).  0 or -1. */
 static int
 commit_compact(struct jctx *c, long k, struct jc_target *t,
     const struct journal_record *r)
@@ -646,8 +654,8 @@ encode_value2(struct wire_buf *b, const struct journal_record *r, size_t i,
 	const struct journal_value *v = &r->v[i];
 	const struct wp_sample *s = &v->s;
 	uint16_t p = *pout = jseg_value_present(r, v, false);
-	uint8_t m = same_bits(v, ref, t->text, i, r->text != NULL &&
-	    r->text == t->text, p, lab);
+	uint8_t m = same_bits(v, ref, t->text, i, rec_text(r) != NULL &&
+	    rec_text(r) == t->text, p, lab);
 
 	wire_put_le(b, m, 1);
 	if (!(m & M_SAME_ID)) {

@@ -83,9 +83,9 @@ struct manifest {
  * context is compact (jctx_compact): per value only what the encoder
  * predicts from (struct jc_val, 48 bytes against 352), its strings in the
  * target's sertext (sertext.h: the record's own, held, when it has one,
- * which the target's last samples hold too), the numbers a poll's values mostly share (resolution,
- * wrap...) once for each run of values having them (struct jc_rare), and
- * encodes against that without expanding it.
+ * which the target's last samples hold too), the numbers a poll's values
+ * mostly share (resolution, wrap...) once for each run of values having
+ * them (struct jc_rare), and encodes against that without expanding it.
  */
 struct jc_val;
 struct jc_rare;

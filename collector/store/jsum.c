@@ -253,10 +253,12 @@ jsum_target_idx(struct jsum *s, const char *name)
 
 /*
  * Series smp's strings: its record's text (position i there), held, when
- * the record has one and the target has not changed texts more than
- * JSUM_TEXTS_MAX times in the segment (a target whose series come and go
- * with every poll would hold every poll's text), else copied into the
- * pool.  0 or -1 (out of memory).
+ * the record has one and the target's series hold fewer than
+ * JSUM_TEXTS_MAX texts, else copied into the pool.  A text holds the
+ * strings of a whole poll of the target, kept to the segment's close even
+ * when only a few series were new in it: the limit bounds that for a
+ * target whose series come and go with every poll.  0 or -1 (out of
+ * memory).
  */
 static int
 series_strings(struct jsum *s, struct jsum_series *se,

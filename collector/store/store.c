@@ -70,6 +70,8 @@ _Static_assert(STORE_DELAY_MAX / WP_SEC <= INT32_MAX,
 
 struct store {
 	char		*data_dir;
+	char		*rrd_dir;	/* "<data_dir>/rrd/" */
+	size_t		 rrd_dir_len;
 	char		*rrdcached;
 	unsigned long	 step;		/* s */
 	char		**rras;		/* configured, or NULL: defaults */
@@ -84,12 +86,14 @@ struct store {
 	size_t		 ntouched, cap_touched;
 };
 
-/* f's whole path, <data_dir>/rrd/<name>, written into buf. */
+/* f's whole path, <data_dir>/rrd/<name>, written into buf (it fits: a
+ * name is at most name_max bytes). */
 static const char *
 file_path(const struct store *st, const struct rrdfile *f,
     char buf[PATH_MAX])
 {
-	snprintf(buf, PATH_MAX, "%s/rrd/%s", st->data_dir, f->name);
+	memcpy(buf, st->rrd_dir, st->rrd_dir_len);
+	strcpy(buf + st->rrd_dir_len, f->name);
 	return buf;
 }
 
@@ -258,8 +262,13 @@ store_new(const struct store_opts *o, struct wp_err *err)
 		goto oom;
 	/* "<data_dir>/rrd/" before each name: a name that would not fit
 	 * is refused as too long, as a whole path was */
-	i = strlen(st->data_dir) + 5;
-	st->name_max = i < PATH_MAX ? PATH_MAX - i : 0;
+	if (asprintf(&st->rrd_dir, "%s/rrd/", st->data_dir) < 0) {
+		st->rrd_dir = NULL;
+		goto oom;
+	}
+	st->rrd_dir_len = strlen(st->rrd_dir);
+	st->name_max = st->rrd_dir_len < PATH_MAX ? PATH_MAX -
+	    st->rrd_dir_len : 0;
 	if (o->rrdcached && o->rrdcached[0] &&
 	    (st->rrdcached = strdup(o->rrdcached)) == NULL)
 		goto oom;
@@ -308,6 +317,7 @@ store_free(struct store *st)
 	free_rras(st);
 	free(st->rrdcached);
 	free(st->data_dir);
+	free(st->rrd_dir);
 	free(st);
 }
 
@@ -363,7 +373,6 @@ store_path(const char *data_dir, const char *target, const char *series,
 	memcpy(buf + off, "/rrd/", 6);
 	return put_file_name(buf, len, off + 5, target, series);
 }
-
 
 static int
 mkdirs_for(const char *path)
@@ -634,7 +643,7 @@ get_file(struct store *st, const char *name, const struct wp_sample *s,
 		}
 	}
 	/* The first batch is shorter by a share of the delay fixed by the
-	 * path, so that files opened together are written spread out; it
+	 * name, so that files opened together are written spread out; it
 	 * is never empty (1 s .. delay), so the file is created at a write,
 	 * not at its first value. */
 	f->delay = st->delay > 0 ?

@@ -705,7 +705,7 @@ test_pooled_names_roundtrip(void **st)
  * Records carrying their strings (a sertext, as the collector gives the
  * journal) build a summary that encodes byte for byte as one built from
  * the same records without: its series hold the texts instead of pooling
- * the strings, until a target has changed texts JSUM_TEXTS_MAX (8) times;
+ * the strings, until a target's series hold JSUM_TEXTS_MAX (8) texts;
  * then its new series go to the pool.  Freed, it gives the texts back.
  */
 static void

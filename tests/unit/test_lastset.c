@@ -1,6 +1,7 @@
-/* Unit tests: collector/lastset.c - a poll like the last keeps the pool and
- * takes the new numbers; one with other strings or another count is copied
- * whole; expanded, either gives back exactly what was set. */
+/* Unit tests: collector/lastset.c - a poll like the last keeps its strings
+ * (the same sertext) and takes the new numbers; one with other strings or
+ * another count gets new ones; a sertext given is held; expanded, each
+ * gives back exactly what was set. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -206,19 +207,21 @@ test_text_shared(void **state)
 	sertext_drop(text);
 }
 
-/* Out of memory part way (the new values' array, or a later malloc): -1,
- * and the set is what it was, whether it kept its times narrow or wide and
- * whatever the new samples' were. */
+/* Out of memory part way (the new strings' sertext, the new values' array,
+ * or a later malloc), with the strings given or not: -1, and the set is
+ * what it was, whether it kept its times narrow or wide and whatever the
+ * new samples' were. */
 static void
 test_unchanged_on_failure(void **state)
 {
 	struct lastset set = { 0 };
 	struct wp_sample old[4], s[2], out[4];
+	struct sertext *text;
 	size_t i;
 	int k, f, failed = 0;
 
 	(void)state;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 8; k++) {
 		for (f = 0; f < 3; f++) {
 			for (i = 0; i < 4; i++) {
 				mk(&old[i], "outlet/power", "o=1", "W",
@@ -234,19 +237,24 @@ test_unchanged_on_failure(void **state)
 				    WP_SEC;
 			}
 			assert_int_equal(lastset_set(&set, old, 4, NULL), 0);
+			text = k & 4 ? sertext_new(s, 2, sizeof(s[0])) : NULL;
 			fail_at = f;
-			if (lastset_set(&set, s, 2, NULL) == 0) {
+			if (lastset_set(&set, s, 2, text) == 0) {
 				fail_at = -1;
+				sertext_drop(text);
 				continue;	/* no such malloc */
 			}
 			fail_at = -1;
+			if (text != NULL)	/* not kept */
+				assert_int_equal(text->refs, 1);
+			sertext_drop(text);
 			failed++;
 			assert_int_equal(set.n, 4);
 			assert_int_equal(lastset_expand(&set, out), 4);
 			assert_memory_equal(out, old, sizeof(old));
 		}
 	}
-	assert_true(failed >= 4);	/* each k failed at least once */
+	assert_true(failed >= 8);	/* each k failed at least once */
 	lastset_fini(&set);
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <math.h>
 #include <signal.h>
@@ -187,6 +188,44 @@ test_path_mapping(void **state)
 	assert_string_equal(buf, "/d/rrd/_._etc/a_b_c.rrd");
 	assert_int_equal(store_path("/d", "", "x", buf, sizeof(buf)), -1);
 	assert_int_equal(store_path("/d", "t", "wall/energy", buf, 20), -1);
+}
+
+/* A file's name is kept under <data_dir>/rrd/: a series is refused as too
+ * long exactly where its whole path would not fit PATH_MAX (store_path),
+ * for data directories whose length puts the limit anywhere near. */
+static void
+test_long_paths(void **state)
+{
+	struct fx *f = *state;
+	struct wp_sample e, p, tok;
+	struct wp_err err;
+	char dir[PATH_MAX + 64], buf[PATH_MAX];
+	size_t base = strlen(f->dir), len;
+	int accepted = 0, refused = 0;
+
+	samples(&e, &p, &tok);
+	p.value = 500;
+	for (len = PATH_MAX - 40; len < PATH_MAX; len++) {
+		/* one component longer than NAME_MAX: nothing is created */
+		struct store_opts o = { .data_dir = dir,
+		    .step = STEP * WP_SEC, .write_delay = 60 * WP_SEC };
+		struct store *st;
+		int want, got;
+
+		snprintf(dir, sizeof(dir), "%s/%0*d", f->dir,
+		    (int)(len - base - 1), 0);
+		assert_int_equal(strlen(dir), len);
+		assert_non_null(st = store_new(&o, &err));
+		want = store_path(dir, "pdu-1", "outlet_7", buf, sizeof(buf));
+		p.t_real = T0 * WP_SEC;
+		strcpy(p.series, "outlet/7/power");
+		got = store_update(st, "pdu-1", &p, 0, T0 * WP_SEC, &err);
+		assert_int_equal(got, want);
+		accepted += got == 0;
+		refused += got != 0;
+		store_free(st);	/* its write fails: the directory cannot be */
+	}
+	assert_true(accepted > 0 && refused > 0);
 }
 
 static void
@@ -671,6 +710,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_mapping),
+		cmocka_unit_test_setup_teardown(test_long_paths, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_direct_create_update_fetch,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
