@@ -99,4 +99,40 @@ hmap_ix_of(const void *entry)
 	return (size_t)(uintptr_t)entry - 1;
 }
 
+/*
+ * An index map: the same table for entries that are positions in the
+ * caller's array, in 8-byte slots (the hash's low 32 bits and the position
+ * + 1) instead of 16: the per-series maps of a fleet, where the slots are
+ * most of the map's memory.  Always dense (3/4 full at most); positions
+ * below 2^32 - 1.  eq is called with hmap_ix(position) as the entry, and
+ * hidx_get returns that (hmap_ix_of gives the position back).
+ */
+struct hidx {
+	uint64_t	*slot;		/* cap entries, or NULL; 0: free */
+	size_t		 cap, n;
+};
+
+static inline void *
+hidx_get(const struct hidx *m, uint64_t h, hmap_eq_fn eq, const void *key)
+{
+	uint32_t h32 = (uint32_t)h;
+	size_t i, mask;
+
+	if (m->cap == 0)
+		return NULL;
+	mask = m->cap - 1;
+	for (i = h32 & mask; m->slot[i] != 0; i = (i + 1) & mask)
+		if ((uint32_t)m->slot[i] == h32 &&
+		    eq(hmap_ix((size_t)(m->slot[i] >> 32) - 1), key))
+			return hmap_ix((size_t)(m->slot[i] >> 32) - 1);
+	return NULL;
+}
+
+/* Adds position ix under hash h; the caller knows it is not there yet.
+ * 0, or -1 (out of memory, or ix too large: map unchanged). */
+int	 hidx_put(struct hidx *m, uint64_t h, size_t ix);
+/* Sizes the array for n entries without growing later; 0 or -1. */
+int	 hidx_reserve(struct hidx *m, size_t n);
+void	 hidx_fini(struct hidx *m);	/* frees the slot array; empty */
+
 #endif

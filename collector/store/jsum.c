@@ -107,8 +107,6 @@ jsum_new(wp_time seg_start, wp_time seg_len, wp_time slot,
 		memcpy(s->in, in, JSUM_HASH_LEN);
 	s->last_t = -1;
 	s->version = JSUM_VERSION;
-	s->shash.dense = true;		/* built by a writer (jsum_add): every
-					   series of the fleet */
 	return s;
 }
 
@@ -146,7 +144,7 @@ jsum_free(struct jsum *s)
 	free(s->t);
 	free(s->s);
 	hmap_fini(&s->thash);
-	hmap_fini(&s->shash);
+	hidx_fini(&s->shash);
 	strpool_fini(&s->pool);
 	free(s);
 }
@@ -300,7 +298,7 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp,
 	uint64_t h = s_hash(t, smp->series);
 	void *np, *e;
 
-	if ((e = hmap_get(&s->shash, h, s_eq, &k)) != NULL)
+	if ((e = hidx_get(&s->shash, h, s_eq, &k)) != NULL)
 		return &s->s[hmap_ix_of(e)];
 	if (s->ns >= JSUM_MAX_ITEMS ||
 	    (np = grow(s->s, &s->scap, s->ns, sizeof(*s->s), 64)) == NULL)
@@ -323,7 +321,7 @@ series_get(struct jsum *s, uint32_t t, const struct wp_sample *smp,
 	se->quantity = (uint8_t)smp->quantity;
 	se->kind = (uint8_t)smp->kind;
 	se->resolution = smp->resolution;
-	if (hmap_put(&s->shash, h, hmap_ix(s->ns)) == -1) {
+	if (hidx_put(&s->shash, h, s->ns) == -1) {
 		if (se->texted)	/* not counted: nothing else to free */
 			sertext_drop(se->text);
 		return NULL;
@@ -664,7 +662,7 @@ jsum_reserve(struct jsum *s, size_t nt, size_t ns)
 	    (s->twin_slot > 0 && room(&s->twin, &s->twcap, ns,
 	    sizeof(*s->twin)) != 0) ||
 	    hmap_reserve(&s->thash, nt) != 0 ||
-	    hmap_reserve(&s->shash, ns) != 0)
+	    hidx_reserve(&s->shash, ns) != 0)
 		return -1;
 	return 0;
 }

@@ -159,7 +159,8 @@ struct jsum {
 	size_t	 nt, tcap, ns, scap;
 	struct jsum_target *t;
 	struct jsum_series *s;
-	struct hmap thash, shash;	/* positions in t and s (hmap_ix) */
+	struct hmap thash;	/* positions in t (hmap_ix) */
+	struct hidx shash;	/* positions in s */
 	struct strpool pool;	/* pooled series' names and labels */
 	struct jsum_span **slab;	/* a writer's open spans, SPAN_SLAB
 				   each: one allocation per slab, not

@@ -237,10 +237,10 @@ merge_series(struct jsum_merge *m, uint32_t ti, const struct jsum_series *se)
 	long ix;
 	void *e;
 
-	if ((e = hmap_get(&s->shash, h, ms_eq, &k)) != NULL)
+	if ((e = hidx_get(&s->shash, h, ms_eq, &k)) != NULL)
 		return merge_spans(m, hmap_ix_of(e), se);
 	if ((ix = merge_entry(m, ti, se)) < 0 ||
-	    hmap_put(&s->shash, h, hmap_ix((size_t)ix)) != 0)
+	    hidx_put(&s->shash, h, (size_t)ix) != 0)
 		return -1;
 	return merge_spans(m, (size_t)ix, se);
 }
@@ -259,7 +259,7 @@ merge_head(struct jsum_merge *m, const struct jsum *b, size_t ns)
 	/* a day's blocks mostly hold the same series: sized by the first */
 	if (m->blocks == 0 && (room_for(&s->s, &s->scap, ns,
 	    sizeof(*s->s)) != 0 || room_for(&m->g, &m->gcap, ns,
-	    sizeof(*m->g)) != 0 || hmap_reserve(&s->shash, ns) != 0))
+	    sizeof(*m->g)) != 0 || hidx_reserve(&s->shash, ns) != 0))
 		return -1;
 	for (i = 0; i < b->nt; i++) {
 		if ((ti = merge_target(m, &b->t[i])) < 0)

@@ -185,6 +185,67 @@ test_order_reproducible(void **state)
 	hmap_fini(&b);
 }
 
+/* An index map's keys: strings in an array the map holds positions of. */
+struct ikey {
+	char	**names;
+	const char *name;
+};
+
+static bool
+ikey_eq(const void *entry, const void *key)
+{
+	const struct ikey *k = key;
+
+	return strcmp(k->names[hmap_ix_of(entry)], k->name) == 0;
+}
+
+/* Positions put are found again through growth (and only they), in
+ * 8-byte slots never more than 3/4 full; a reserved map does not grow;
+ * a position of 2^32 - 1 or more is refused. */
+static void
+test_index_map(void **state)
+{
+	enum { N = 20000 };
+	struct hidx m = { 0 }, r = { 0 };
+	char **names = calloc(N, sizeof(*names)), buf[32];
+	struct ikey k = { names, NULL };
+	void *e;
+	size_t i, cap;
+
+	(void)state;
+	assert_non_null(names);
+	assert_null(hidx_get(&m, hmap_hash("x"), ikey_eq, &k));
+	for (i = 0; i < N; i++) {
+		snprintf(buf, sizeof(buf), "outlet/%zu/power", i);
+		assert_non_null(names[i] = strdup(buf));
+		assert_int_equal(hidx_put(&m, hmap_hash(buf), i), 0);
+		assert_true(4 * m.n <= 3 * m.cap);
+	}
+	assert_int_equal(m.n, N);
+	assert_int_equal(sizeof(m.slot[0]), 8);
+	for (i = 0; i < N; i++) {
+		k.name = names[i];
+		assert_non_null(e = hidx_get(&m, hmap_hash(names[i]), ikey_eq,
+		    &k));
+		assert_int_equal(hmap_ix_of(e), i);
+	}
+	k.name = "outlet/20000/power";
+	assert_null(hidx_get(&m, hmap_hash(k.name), ikey_eq, &k));
+	assert_int_equal(hidx_reserve(&r, N), 0);
+	cap = r.cap;
+	for (i = 0; i < N; i++)
+		assert_int_equal(hidx_put(&r, hmap_hash(names[i]), i), 0);
+	assert_int_equal(r.cap, cap);
+	assert_int_equal(hidx_put(&r, 1, (size_t)UINT32_MAX), -1);
+	assert_int_equal(r.n, N);
+	hidx_fini(&m);
+	hidx_fini(&r);
+	assert_null(m.slot);
+	for (i = 0; i < N; i++)
+		free(names[i]);
+	free(names);
+}
+
 int
 main(void)
 {
@@ -194,6 +255,7 @@ main(void)
 		cmocka_unit_test(test_hash_in_pieces),
 		cmocka_unit_test(test_collisions),
 		cmocka_unit_test(test_order_reproducible),
+		cmocka_unit_test(test_index_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
