@@ -701,6 +701,22 @@ test_pooled_names_roundtrip(void **st)
 	jsum_free(js);
 }
 
+/* a and b encode (final hash fin, count records) to the same bytes. */
+static void
+encode_same(struct jsum *a, struct jsum *b, const uint8_t *fin,
+    uint64_t count)
+{
+	uint8_t *ba, *bb;
+	size_t la, lb;
+
+	assert_int_equal(jsum_encode(a, fin, count, &ba, &la), 0);
+	assert_int_equal(jsum_encode(b, fin, count, &bb, &lb), 0);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	free(ba);
+	free(bb);
+}
+
 /*
  * Records carrying their strings (a sertext, as the collector gives the
  * journal) build a summary that encodes byte for byte as one built from
@@ -715,8 +731,8 @@ test_texted_names(void **st)
 	struct journal_record r;
 	struct sertext *text[12] = { NULL };
 	struct jsum *a, *b;
-	uint8_t fin[JSUM_HASH_LEN] = { 1 }, *ba, *bb;
-	size_t la, lb, i;
+	uint8_t fin[JSUM_HASH_LEN] = { 1 };
+	size_t i;
 	int p, k, texted = 0, pooled = 0;
 
 	(void)st;
@@ -755,12 +771,7 @@ test_texted_names(void **st)
 	assert_int_equal(text[0]->refs, 1 + 6);
 	assert_int_equal(text[7]->refs, 1 + 2);
 	assert_int_equal(text[8]->refs, 1);
-	assert_int_equal(jsum_encode(a, fin, 24, &ba, &la), 0);
-	assert_int_equal(jsum_encode(b, fin, 24, &bb, &lb), 0);
-	assert_int_equal(la, lb);
-	assert_memory_equal(ba, bb, la);
-	free(ba);
-	free(bb);
+	encode_same(a, b, fin, 24);
 	jsum_free(a);
 	jsum_free(b);
 	for (p = 0; p < 12; p++) {
@@ -893,8 +904,7 @@ spill_equals_memory(int fd, wp_time tslot, int failed)
 	struct journal_record r;
 	struct jsum *js, *ref;
 	char name[10][24];
-	uint8_t fin[JSUM_HASH_LEN] = { 5 }, *a, *b;
-	size_t alen, blen;
+	uint8_t fin[JSUM_HASH_LEN] = { 5 };
 	int p, g, k, pass;
 
 	assert_non_null(js = jsum_new(T0, 3600 * S, 60 * S, NULL));
@@ -920,12 +930,7 @@ spill_equals_memory(int fd, wp_time tslot, int failed)
 		}
 	assert_int_equal(jspill_failed(js->spill), failed);
 	for (pass = 0; pass < 2; pass++) {	/* the summary, then its twin */
-		assert_int_equal(jsum_encode(js, fin, 1440, &a, &alen), 0);
-		assert_int_equal(jsum_encode(ref, fin, 1440, &b, &blen), 0);
-		assert_int_equal(alen, blen);
-		assert_memory_equal(a, b, alen);
-		free(a);
-		free(b);
+		encode_same(js, ref, fin, 1440);
 		jsum_twin_swap(js);
 		jsum_twin_swap(ref);
 	}
