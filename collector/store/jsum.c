@@ -251,8 +251,9 @@ jsum_target_idx(struct jsum *s, const char *name)
 
 /*
  * Series smp's strings: its record's text (position i there), held, when
- * the record has one and the target's series hold fewer than
- * JSUM_TEXTS_MAX texts, else copied into the pool.  A text holds the
+ * the record has one and the target's new series have not come in
+ * JSUM_TEXTS_MAX texts already (counted as changes of the last one), else
+ * copied into the pool.  A text holds the
  * strings of a whole poll of the target, kept to the segment's close even
  * when only a few series were new in it: the limit bounds that for a
  * target whose series come and go with every poll.  0 or -1 (out of

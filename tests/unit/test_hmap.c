@@ -222,7 +222,6 @@ test_index_map(void **state)
 		assert_true(4 * m.n <= 3 * m.cap);
 	}
 	assert_int_equal(m.n, N);
-	assert_int_equal(sizeof(m.slot[0]), 8);
 	for (i = 0; i < N; i++) {
 		k.name = names[i];
 		assert_non_null(e = hidx_get(&m, hmap_hash(names[i]), ikey_eq,
@@ -236,11 +235,25 @@ test_index_map(void **state)
 	for (i = 0; i < N; i++)
 		assert_int_equal(hidx_put(&r, hmap_hash(names[i]), i), 0);
 	assert_int_equal(r.cap, cap);
+	assert_true(4 * r.n <= 3 * r.cap);
 	assert_int_equal(hidx_put(&r, 1, (size_t)UINT32_MAX), -1);
 	assert_int_equal(r.n, N);
 	hidx_fini(&m);
 	hidx_fini(&r);
 	assert_null(m.slot);
+	/* hashes alike in their low 32 bits (0 here, position 0: the slot
+	 * is still not free), told apart by eq */
+	assert_int_equal(hidx_put(&m, (uint64_t)1 << 32, 0), 0);
+	assert_int_equal(hidx_put(&m, (uint64_t)2 << 32, 1), 0);
+	k.name = names[1];
+	assert_non_null(e = hidx_get(&m, 0, ikey_eq, &k));
+	assert_int_equal(hmap_ix_of(e), 1);
+	k.name = names[0];
+	assert_non_null(e = hidx_get(&m, 0, ikey_eq, &k));
+	assert_int_equal(hmap_ix_of(e), 0);
+	k.name = names[2];
+	assert_null(hidx_get(&m, 0, ikey_eq, &k));
+	hidx_fini(&m);
 	for (i = 0; i < N; i++)
 		free(names[i]);
 	free(names);

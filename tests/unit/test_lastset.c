@@ -216,9 +216,9 @@ test_unchanged_on_failure(void **state)
 {
 	struct lastset set = { 0 };
 	struct wp_sample old[4], s[2], out[4];
-	struct sertext *text;
+	struct sertext *text, *had;
 	size_t i;
-	int k, f, failed = 0;
+	int k, f, failed[8] = { 0 };
 
 	(void)state;
 	for (k = 0; k < 8; k++) {
@@ -237,6 +237,7 @@ test_unchanged_on_failure(void **state)
 				    WP_SEC;
 			}
 			assert_int_equal(lastset_set(&set, old, 4, NULL), 0);
+			had = set.text;
 			text = k & 4 ? sertext_new(s, 2, sizeof(s[0])) : NULL;
 			fail_at = f;
 			if (lastset_set(&set, s, 2, text) == 0) {
@@ -248,13 +249,43 @@ test_unchanged_on_failure(void **state)
 			if (text != NULL)	/* not kept */
 				assert_int_equal(text->refs, 1);
 			sertext_drop(text);
-			failed++;
+			failed[k]++;
+			assert_ptr_equal(set.text, had);	/* its own, once */
+			assert_int_equal(set.text->refs, 1);
 			assert_int_equal(set.n, 4);
 			assert_int_equal(lastset_expand(&set, out), 4);
 			assert_memory_equal(out, old, sizeof(old));
 		}
 	}
-	assert_true(failed >= 8);	/* each k failed at least once */
+	for (k = 0; k < 8; k++)		/* each k failed at least once */
+		assert_true(failed[k] >= 1);
+	lastset_fini(&set);
+}
+
+/* A text of another count than the samples given is not taken: the set
+ * makes its own, and the text is left as it was. */
+static void
+test_text_of_another_count(void **state)
+{
+	struct lastset set = { 0 };
+	struct wp_sample s[3], out[3];
+	struct sertext *text;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		mk(&s[i], "outlet/power", "o=1", "W", 10 + i);
+		s[i].series[0] = (char)('a' + i);
+	}
+	assert_non_null(text = sertext_new(s, 2, sizeof(s[0])));
+	assert_int_equal(lastset_set(&set, s, 3, text), 0);
+	assert_ptr_not_equal(set.text, text);
+	assert_int_equal(text->refs, 1);
+	assert_int_equal(set.text->n, 3);
+	assert_int_equal(lastset_expand(&set, out), 3);
+	assert_memory_equal(out, s, sizeof(s));
+	assert_int_equal(lastset_find(&set, "cutlet/power", 0), 2);
+	sertext_drop(text);
 	lastset_fini(&set);
 }
 
@@ -266,6 +297,7 @@ main(void)
 		cmocka_unit_test(test_shared_fields),
 		cmocka_unit_test(test_unchanged_on_failure),
 		cmocka_unit_test(test_text_shared),
+		cmocka_unit_test(test_text_of_another_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
