@@ -357,9 +357,8 @@ integrate_gauges(const struct target *t, const struct wp_sample *v, size_t n,
 /*
  * Keeps v's samples and their counter states (ctr taken over) as the
  * target's last readings (text: v's strings, or NULL): in place of the
- * last set, or (a target that
- * received pushed readings, whose reports carry some series only) merged
- * into it, series by series.
+ * last set, or (a target that received pushed readings, whose reports
+ * carry some series only) merged into it, series by series.
  */
 static void
 keep_last(struct target *t, const struct wp_sample *v, size_t n,
