@@ -19,7 +19,7 @@
 #define JSUM_SPAN_LEN	112
 #define JSUM_FILE_MAX	(1u << 30)
 #define JSUM_MAX_ITEMS	(1u << 24)
-#define JSUM_TEXTS_MAX	8	/* record texts a target's series hold */
+#define JSUM_TEXTS_MAX	8	/* texts a target's new series take */
 #define SPAN_SLAB	256	/* open spans per slab (28 KiB) */
 
 double
@@ -253,11 +253,10 @@ jsum_target_idx(struct jsum *s, const char *name)
  * Series smp's strings: its record's text (position i there), held, when
  * the record has one and the target's new series have not come in
  * JSUM_TEXTS_MAX texts already (counted as changes of the last one), else
- * copied into the pool.  A text holds the
- * strings of a whole poll of the target, kept to the segment's close even
- * when only a few series were new in it: the limit bounds that for a
- * target whose series come and go with every poll.  0 or -1 (out of
- * memory).
+ * copied into the pool.  A text holds the strings of a whole poll of the
+ * target, kept to the segment's close even when only a few series were
+ * new in it: the limit bounds that for a target whose series come and go
+ * with every poll.  0 or -1 (out of memory).
  */
 static int
 series_strings(struct jsum *s, struct jsum_series *se,
