@@ -30,11 +30,19 @@ resize(struct hmap *m, size_t ncap)
 	return 0;
 }
 
+/* Whether n entries fit cap slots filled to 3/4 at most (a dense map's,
+ * and every index map's). */
+static bool
+fits_dense(size_t n, size_t cap)
+{
+	return 4 * n <= 3 * cap;
+}
+
 /* Whether n entries fit m's array of cap slots. */
 static bool
 fits(const struct hmap *m, size_t n, size_t cap)
 {
-	return m->dense ? 4 * n <= 3 * cap : 2 * n <= cap;
+	return m->dense ? fits_dense(n, cap) : 2 * n <= cap;
 }
 
 int
@@ -101,18 +109,12 @@ hidx_resize(struct hidx *m, size_t ncap)
 	return 0;
 }
 
-static bool
-hidx_fits(size_t n, size_t cap)
-{
-	return 4 * n <= 3 * cap;
-}
-
 int
 hidx_reserve(struct hidx *m, size_t n)
 {
 	size_t ncap = m->cap ? m->cap : 16;
 
-	while (!hidx_fits(n, ncap))
+	while (!fits_dense(n, ncap))
 		ncap *= 2;
 	return ncap == m->cap ? 0 : hidx_resize(m, ncap);
 }
@@ -122,7 +124,7 @@ hidx_put(struct hidx *m, uint64_t h, size_t ix)
 {
 	if (ix >= UINT32_MAX)
 		return -1;
-	if (!hidx_fits(m->n + 1, m->cap) &&
+	if (!fits_dense(m->n + 1, m->cap) &&
 	    hidx_resize(m, m->cap ? m->cap * 2 : 16) == -1)
 		return -1;
 	hidx_place(m->slot, m->cap, (uint64_t)(ix + 1) << 32 | (uint32_t)h);
