@@ -211,13 +211,11 @@ lastset_set(struct lastset *set, const struct wp_sample *s, size_t n,
 	if (rare_count(s, n, loc, &nr) < 0 || rare_room(set, nr) < 0 ||
 	    (!narrow && wide_room(set, n, &w) < 0))
 		goto fail;
-	if (text != NULL && text->n == n)
+	/* the text given, else the set's own for a poll like the last */
+	if (sertext_of_n(text, n) != NULL)
 		nt = sertext_hold(text);
-	else {			/* the set's own for a poll like the last */
-		nt = sertext_hold(set->text);
-		if (sertext_update(&nt, s, n, sizeof(*s)) != 0)
-			goto fail;
-	}
+	else if ((nt = sertext_for(set->text, s, n, sizeof(*s))) == NULL)
+		goto fail;
 	if (n == set->n)
 		v = set->v;
 	else if ((v = malloc(n * sizeof(*v))) == NULL)

@@ -436,23 +436,6 @@ drop_seen(struct target *t, struct wp_sample *v, size_t n)
 	return k;
 }
 
-/*
- * The strings of a poll's samples v[0..n), kept once for the target: the
- * last poll's (its last samples' text) when they are the same, position
- * by position, else new.  A reference, the caller's; NULL when out of
- * memory (the journal and the last samples then pool their own).
- */
-static struct sertext *
-poll_text(const struct target *t, const struct wp_sample *v, size_t n)
-{
-	struct sertext *text = sertext_hold(t->last.text);
-
-	if (sertext_update(&text, v, n, sizeof(*v)) == 0)
-		return text;
-	sertext_drop(text);
-	return NULL;
-}
-
 static void
 ingest(struct target *t, struct wp_poll *p)
 {
@@ -472,7 +455,11 @@ ingest(struct target *t, struct wp_poll *p)
 	t->last_poll_real = p->t_real;
 	if (ip.n > 0) {
 		ip.ctr = calloc(ip.n, sizeof(*ip.ctr));
-		ip.text = poll_text(t, p->v, ip.n);
+		/* the poll's strings, kept once for the target: its last
+		 * samples' when the same (NULL out of memory: the journal
+		 * and the last samples then pool their own) */
+		ip.text = sertext_for(t->last.text, p->v, ip.n,
+		    sizeof(*p->v));
 	}
 	(void)ingest_poll(t->co->ingest, &ip, &err);	/* its health says */
 	if (p->status == 0)

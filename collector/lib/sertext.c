@@ -77,17 +77,11 @@ sertext_same(const struct sertext *t, const struct wp_sample *s, size_t n,
 	return true;
 }
 
-int
-sertext_update(struct sertext **t, const struct wp_sample *s, size_t n,
+struct sertext *
+sertext_for(struct sertext *last, const struct wp_sample *s, size_t n,
     size_t stride)
 {
-	struct sertext *nt;
-
-	if (sertext_same(*t, s, n, stride))
-		return 0;
-	if ((nt = sertext_new(s, n, stride)) == NULL)
-		return -1;
-	sertext_drop(*t);
-	*t = nt;
-	return 0;
+	if (sertext_same(last, s, n, stride))
+		return sertext_hold(last);
+	return sertext_new(s, n, stride);
 }

@@ -9,7 +9,7 @@
  * sample order: series, labels, unit) and never changed after; whoever
  * keeps it holds a reference (sertext_hold, sertext_drop).  A poll whose
  * strings are the last poll's, position by position (the usual one),
- * keeps the same sertext: sertext_update.  Not thread-safe: the collector
+ * keeps the same sertext: sertext_for.  Not thread-safe: the collector
  * uses it on its loop thread.
  */
 #ifndef WP_SERTEXT_H
@@ -44,11 +44,20 @@ void		 sertext_drop(struct sertext *t);
  * by position.  t may be NULL (false). */
 bool		 sertext_same(const struct sertext *t,
 		    const struct wp_sample *s, size_t n, size_t stride);
-/* *t made the text of s[0..n): kept when sertext_same, else replaced by
- * a new one (the old reference dropped).  0, or -1 (out of memory: *t
- * unchanged). */
-int		 sertext_update(struct sertext **t, const struct wp_sample *s,
+/* A reference to the text of s[0..n) (stride as sertext_new's): last's,
+ * held, when sertext_same (a poll like the last), else a new one.  NULL:
+ * out of memory.  last may be NULL. */
+struct sertext	*sertext_for(struct sertext *last, const struct wp_sample *s,
 		    size_t n, size_t stride);
+
+/* t when it is the strings of n samples (a text given with n values),
+ * else NULL: one of another count is not theirs. */
+static inline struct sertext *
+sertext_of_n(struct sertext *t, size_t n)
+{
+	return t != NULL && t->n == n ? t : NULL;
+}
+
 /* String which (SERTEXT_*) of sample i (< t->n): its reference in the
  * pool, a comparison with str, or written into out (len bytes, cut to
  * fit; the rest zeroed when zero_rest). */

@@ -287,21 +287,13 @@ val_pack(struct jc_target *t, struct jc_val *cv, const struct journal_value *v,
 	return 0;
 }
 
-/* r's strings as the caller keeps them (a sertext of r->n values), or
- * NULL. */
-static struct sertext *
-rec_text(const struct journal_record *r)
-{
-	return r->text != NULL && r->text->n == r->n ? r->text : NULL;
-}
-
 /* r's text (given: held; else new, unless kept says t's is r's strings
  * already; none for a record without values) as t's.  0 or -1 (out of
  * memory). */
 static int
 text_take(struct jc_target *t, const struct journal_record *r, bool kept)
 {
-	struct sertext *nt, *given = rec_text(r);
+	struct sertext *nt, *given = sertext_of_n(r->text, r->n);
 
 	if (given != NULL || r->n == 0) {
 		if (t->text != given) {
@@ -332,7 +324,8 @@ strings_kept(const struct jctx *c, long k, const struct jc_target *t,
 
 	if (r->n != t->n)
 		return false;
-	if (r->n == 0 || (rec_text(r) != NULL && rec_text(r) == t->text))
+	if (r->n == 0 || (sertext_of_n(r->text, r->n) != NULL &&
+	    r->text == t->text))
 		return true;
 	if (c->enc_r == r && c->enc_k == k && c->enc_n == r->n) {
 		for (i = 0; i < r->n; i++)
@@ -654,8 +647,8 @@ encode_value2(struct wire_buf *b, const struct journal_record *r, size_t i,
 	const struct journal_value *v = &r->v[i];
 	const struct wp_sample *s = &v->s;
 	uint16_t p = *pout = jseg_value_present(r, v, false);
-	uint8_t m = same_bits(v, ref, t->text, i, rec_text(r) != NULL &&
-	    rec_text(r) == t->text, p, lab);
+	uint8_t m = same_bits(v, ref, t->text, i, sertext_of_n(r->text, r->n)
+	    != NULL && r->text == t->text, p, lab);
 
 	wire_put_le(b, m, 1);
 	if (!(m & M_SAME_ID)) {

@@ -686,7 +686,7 @@ jsum_twin_swap(struct jsum *s)
 int
 jsum_add(struct jsum *s, const struct journal_record *r)
 {
-	struct sertext *text = r->text;
+	struct sertext *text = sertext_of_n(r->text, r->n);
 	struct jsum_series *se;
 	int ti;
 	size_t i;
@@ -701,8 +701,6 @@ jsum_add(struct jsum *s, const struct journal_record *r)
 	target_poll(&s->t[ti], r);
 	if (r->status != 0)
 		return 0;
-	if (r->text != NULL && r->text->n != r->n)
-		text = NULL;
 	for (i = 0; i < r->n; i++) {
 		const struct journal_value *v = &r->v[i];
 		wp_time t = v->s.t_real ? v->s.t_real : r->t_real;

@@ -177,7 +177,7 @@ test_text_shared(void **state)
 {
 	struct lastset set = { 0 };
 	struct wp_sample s[2], out[2];
-	struct sertext *text;
+	struct sertext *text, *next;
 
 	(void)state;
 	mk(&s[0], "outlet/1/power", "outlet=1", "W", 100);
@@ -196,14 +196,21 @@ test_text_shared(void **state)
 	text = sertext_hold(set.text);
 	lastset_fini(&set);
 	assert_int_equal(text->refs, 1);
-	assert_int_equal(sertext_update(&text, s, 2, sizeof(s[0])), 0);
-	assert_int_equal(text->refs, 1);	/* the same strings: kept */
-	strcpy(s[0].raw_unit, "kW");		/* another unit: replaced */
+	assert_ptr_equal(next = sertext_for(text, s, 2, sizeof(s[0])), text);
+	assert_int_equal(text->refs, 2);	/* the same strings: held */
+	sertext_drop(next);
+	strcpy(s[0].raw_unit, "kW");		/* another unit: a new one */
 	assert_false(sertext_same(text, s, 2, sizeof(s[0])));
-	assert_int_equal(sertext_update(&text, s, 2, sizeof(s[0])), 0);
-	assert_true(sertext_same(text, s, 2, sizeof(s[0])));
+	assert_non_null(next = sertext_for(text, s, 2, sizeof(s[0])));
+	assert_ptr_not_equal(next, text);
+	assert_true(sertext_same(next, s, 2, sizeof(s[0])));
+	assert_int_equal(next->refs, 1);
 	assert_int_equal(text->refs, 1);
 	assert_false(sertext_same(NULL, s, 2, sizeof(s[0])));
+	sertext_drop(next);
+	assert_non_null(next = sertext_for(NULL, s, 2, sizeof(s[0])));
+	assert_int_equal(next->refs, 1);	/* none before: a new one */
+	sertext_drop(next);
 	sertext_drop(text);
 }
 
